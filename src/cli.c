@@ -1,0 +1,125 @@
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct verb {
+	const char	*name;
+	int		(*fn)(struct cli *, int, char **);
+	const char	*usage;
+	const char	*summary;
+};
+
+/* One line per verb; `slurmdeck help` and --help print this table. */
+static const struct verb verbs[] = {
+	{ "preflight", cli_preflight, "[--json]",
+	  "check SSH, SLURM tools, Pyxis/Enroot, storage and partitions" },
+	{ "records", cli_records, "[--json]",
+	  "list the local job records" },
+	{ "triage", cli_triage, "[--state S] [--exit N] [--json] LOGFILE...",
+	  "classify a failed job as INFRA, PROGRAM or CONFIG" },
+	{ NULL, NULL, NULL, NULL }
+};
+
+static void
+usage(FILE *f)
+{
+	const struct verb	*v;
+
+	fprintf(f, "usage: slurmdeck [-c FILE] [--cluster NAME] [VERB [ARGS]]\n"
+	    "\n"
+	    "With no verb, slurmdeck opens the terminal UI.\n"
+	    "\n"
+	    "Verbs:\n");
+	for (v = verbs; v->name != NULL; v++)
+		fprintf(f, "  %-10s %s\n  %-10s   %s\n", v->name, v->usage, "",
+		    v->summary);
+	fprintf(f, "\n"
+	    "Options:\n"
+	    "  -c FILE         clusters file (default "
+	    "$XDG_CONFIG_HOME/slurmdeck/clusters.yaml)\n"
+	    "  --cluster NAME  cluster to use (default: the first one)\n"
+	    "  -h, --help      this help\n"
+	    "  -V, --version   print the version\n"
+	    "\n"
+	    "Environment: SLURM_USER, SLURM_HOSTNAME, SLURM_PARTITION, "
+	    "SSH_KEY_PATH,\n"
+	    "SLURM_BASE_RESULTS_DIR, SLURM_ACCOUNT, SLURM_TIME_HOURS, "
+	    "SLURM_USE_REQUEUE.\n"
+	    "See slurmdeck(1) and slurmdeck-clusters.yaml(5).\n");
+}
+
+int
+cli_load(struct cli *cli, struct config *cfg, struct cluster **cp)
+{
+	char	*cause = NULL;
+
+	if (config_load(cli->config_path, cfg, &cause) != 0) {
+		fprintf(stderr, "slurmdeck: %s\n", cause);
+		free(cause);
+		return -1;
+	}
+	*cp = config_cluster(cfg, cli->cluster, &cause);
+	if (*cp == NULL) {
+		fprintf(stderr, "slurmdeck: %s\n", cause);
+		free(cause);
+		config_free(cfg);
+		return -1;
+	}
+	return 0;
+}
+
+int
+cli_main(int argc, char **argv, int (*tui)(struct cli *))
+{
+	static const struct option longopts[] = {
+		{ "cluster", required_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cli		 cli;
+	const struct verb	*v;
+	int			 ch;
+
+	memset(&cli, 0, sizeof cli);
+	/* '+': stop at the verb, its options are its own. */
+	while ((ch = getopt_long(argc, argv, "+c:hV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'c':
+			cli.config_path = optarg;
+			break;
+		case 'C':
+			cli.cluster = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		case 'V':
+			printf("slurmdeck %s\n", PACKAGE_VERSION);
+			return EXIT_OK;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc == 0)
+		return tui(&cli);
+	if (strcmp(argv[0], "help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	for (v = verbs; v->name != NULL; v++) {
+		if (strcmp(v->name, argv[0]) == 0) {
+			optind = 0;	/* reset getopt for the verb */
+			return v->fn(&cli, argc, argv);
+		}
+	}
+	fprintf(stderr, "slurmdeck: unknown verb '%s' (try slurmdeck --help)\n",
+	    argv[0]);
+	return EXIT_USAGE;
+}

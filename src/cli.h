@@ -1,0 +1,31 @@
+#ifndef CLI_H
+#define CLI_H
+
+#include "config.h"
+
+/* Exit codes of every verb. */
+#define EXIT_OK		0
+#define EXIT_FAIL	1	/* the operation failed (message printed) */
+#define EXIT_USAGE	2	/* bad command line or bad input file */
+
+/* Options that come before the verb, shared by all verbs. */
+struct cli {
+	const char	*config_path;	/* -c FILE */
+	const char	*cluster;	/* --cluster NAME */
+};
+
+/* Parse global options; no verb runs tui (the screen lives in libui). */
+int	 cli_main(int argc, char **argv, int (*tui)(struct cli *));
+
+/*
+ * Load the config and select the cluster (--cluster, or the first one).
+ * Prints the error and returns -1 on failure.
+ */
+int	 cli_load(struct cli *, struct config *, struct cluster **);
+
+/* The verbs: argv[0] is the verb name; getopt-style from argv[1]. */
+int	 cli_preflight(struct cli *, int argc, char **argv);
+int	 cli_records(struct cli *, int argc, char **argv);
+int	 cli_triage(struct cli *, int argc, char **argv);
+
+#endif

@@ -1,0 +1,57 @@
+#ifndef CONFIG_H
+#define CONFIG_H
+
+#include <stddef.h>
+
+#include "util.h"
+
+/*
+ * Clusters come from ~/.config/slurmdeck/clusters.yaml (or -c FILE) and the
+ * environment (R1-R3).  Environment variables override the file for the
+ * cluster they apply to; with no file and SLURM_HOSTNAME set, there is one
+ * implicit cluster called "default".
+ */
+
+enum container_mode {
+	CONTAINER_AUTO = 0,	/* pick from preflight: pyxis if present */
+	CONTAINER_PYXIS,
+	CONTAINER_NONE,		/* run the command directly (no Pyxis) */
+};
+
+struct cluster {
+	char		*name;
+	struct strv	 hosts;		/* login hosts, tried in order */
+	char		*user;		/* NULL: from ~/.ssh/config or $USER */
+	int		 port;		/* 0: from ~/.ssh/config or 22 */
+	char		*key_path;	/* NULL: IdentityFile / agent */
+	char		*known_hosts;	/* NULL: ~/.ssh/known_hosts */
+	struct strv	 partitions;	/* SLURM_PARTITION; first is the default */
+	char		*account;	/* #SBATCH --account, NULL: none */
+	char		*results_root;	/* SLURM_BASE_RESULTS_DIR: job dirs live here */
+	char		*cpu_partition;	/* for enroot import, NULL: "cpu" */
+	char		*image_cache;	/* .sqsh cache dir, NULL: <results_root>/.sqsh */
+	enum container_mode container;
+	double		 time_hours;	/* default job time, 0: plan default (4) */
+	int		 requeue;	/* -1: default (on), 0 off, 1 on */
+	int		 poll_interval;	/* seconds, 0: default (5) */
+	int		 connect_timeout; /* seconds, 0: default (10) */
+	int		 command_timeout; /* seconds, 0: default (60) */
+};
+
+struct config {
+	char		*path;		/* file read, NULL if none */
+	struct cluster	*clusters;
+	size_t		 nclusters;
+};
+
+/*
+ * Load the config.  path NULL means the default location (a missing default
+ * file is not an error); a given path must exist.  env overrides apply.
+ */
+int	 config_load(const char *path, struct config *, char **cause);
+/* Find a cluster by name; NULL name = the first one. */
+struct cluster *config_cluster(struct config *, const char *name, char **cause);
+void	 config_free(struct config *);
+const char *config_container_name(enum container_mode);
+
+#endif

@@ -1,0 +1,3 @@
+#ifndef CONN_H
+#define CONN_H
+#endif

@@ -1,0 +1,3 @@
+#ifndef LINT_H
+#define LINT_H
+#endif

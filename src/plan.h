@@ -1,0 +1,3 @@
+#ifndef PLAN_H
+#define PLAN_H
+#endif

@@ -1,0 +1,3 @@
+#ifndef RECORD_H
+#define RECORD_H
+#endif

@@ -1,0 +1,3 @@
+#ifndef REMOTE_H
+#define REMOTE_H
+#endif

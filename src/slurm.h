@@ -1,0 +1,3 @@
+#ifndef SLURM_H
+#define SLURM_H
+#endif

@@ -1,0 +1,3 @@
+#ifndef SPEC_H
+#define SPEC_H
+#endif

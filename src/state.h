@@ -1,0 +1,3 @@
+#ifndef STATE_H
+#define STATE_H
+#endif

@@ -1,0 +1,3 @@
+#ifndef TEMPLATE_H
+#define TEMPLATE_H
+#endif

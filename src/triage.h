@@ -1,0 +1,3 @@
+#ifndef TRIAGE_H
+#define TRIAGE_H
+#endif

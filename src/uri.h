@@ -1,0 +1,3 @@
+#ifndef URI_H
+#define URI_H
+#endif

@@ -1,0 +1,416 @@
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void
+oom(void)
+{
+	fputs("slurmdeck: out of memory\n", stderr);
+	abort();
+}
+
+void *
+xmalloc(size_t n)
+{
+	void	*p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+void *
+xcalloc(size_t n, size_t sz)
+{
+	void	*p = calloc(n ? n : 1, sz ? sz : 1);
+
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+void *
+xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char	*p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *
+xvasprintf(const char *fmt, va_list ap)
+{
+	va_list	 aq;
+	int	 n;
+	char	*p;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		oom();
+	p = xmalloc((size_t)n + 1);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	return p;
+}
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*p;
+
+	va_start(ap, fmt);
+	p = xvasprintf(fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+int
+cause_set(char **cause, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	if (cause != NULL) {
+		va_start(ap, fmt);
+		*cause = xvasprintf(fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+void
+buf_init(struct buf *b)
+{
+	b->data = NULL;
+	b->len = 0;
+	b->cap = 0;
+}
+
+static void
+buf_grow(struct buf *b, size_t more)
+{
+	size_t	cap = b->cap ? b->cap : 64;
+
+	if (b->len + more + 1 <= b->cap)
+		return;
+	while (cap < b->len + more + 1)
+		cap *= 2;
+	b->data = xrealloc(b->data, cap);
+	b->cap = cap;
+}
+
+void
+buf_add(struct buf *b, const void *p, size_t n)
+{
+	buf_grow(b, n);
+	if (n != 0)
+		memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void
+buf_adds(struct buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+void
+buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	buf_adds(b, s);
+	free(s);
+}
+
+char *
+buf_steal(struct buf *b)
+{
+	char	*p;
+
+	if (b->data == NULL)
+		return xstrdup("");
+	p = b->data;
+	buf_init(b);
+	return p;
+}
+
+void
+buf_free(struct buf *b)
+{
+	free(b->data);
+	buf_init(b);
+}
+
+void
+buf_add_quoted(struct buf *b, const char *s)
+{
+	buf_add(b, "'", 1);
+	for (; *s != '\0'; s++) {
+		if (*s == '\'')
+			buf_adds(b, "'\\''");
+		else
+			buf_add(b, s, 1);
+	}
+	buf_add(b, "'", 1);
+}
+
+char *
+shell_quote(const char *s)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_add_quoted(&b, s);
+	return buf_steal(&b);
+}
+
+static int
+fsync_dir(const char *path)
+{
+	char	*copy = xstrdup(path);
+	int	 fd, rc = 0;
+
+	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY);
+	if (fd >= 0) {
+		rc = fsync(fd);
+		close(fd);
+	}
+	free(copy);
+	return rc;
+}
+
+int
+file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
+    char **cause)
+{
+	char		*tmp;
+	const char	*p = data;
+	int		 fd;
+	ssize_t		 n;
+
+	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (fd < 0) {
+		cause_set(cause, "cannot create %s: %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	while (len > 0) {
+		n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			cause_set(cause, "cannot write %s: %s", tmp, strerror(errno));
+			goto fail;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	if (fchmod(fd, mode) != 0 || fsync(fd) != 0) {
+		cause_set(cause, "cannot sync %s: %s", tmp, strerror(errno));
+		goto fail;
+	}
+	if (close(fd) != 0) {
+		fd = -1;
+		cause_set(cause, "cannot close %s: %s", tmp, strerror(errno));
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path) != 0) {
+		cause_set(cause, "cannot rename %s to %s: %s", tmp, path,
+		    strerror(errno));
+		goto fail;
+	}
+	fsync_dir(path);
+	free(tmp);
+	return 0;
+
+fail:
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	return -1;
+}
+
+int
+file_read(const char *path, char **out, size_t *lenp, char **cause)
+{
+	FILE		*f;
+	struct buf	 b;
+	char		 chunk[8192];
+	size_t		 n;
+
+	f = fopen(path, "rb");
+	if (f == NULL)
+		return cause_set(cause, "cannot open %s: %s", path, strerror(errno));
+	buf_init(&b);
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_add(&b, chunk, n);
+	if (ferror(f)) {
+		fclose(f);
+		buf_free(&b);
+		return cause_set(cause, "cannot read %s", path);
+	}
+	fclose(f);
+	if (lenp != NULL)
+		*lenp = b.len;
+	*out = buf_steal(&b);
+	return 0;
+}
+
+int
+mkdir_p(const char *path, mode_t mode, char **cause)
+{
+	char	*copy = xstrdup(path), *p;
+
+	for (p = copy + 1; *p != '\0'; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(copy, mode) != 0 && errno != EEXIST) {
+			cause_set(cause, "cannot create directory %s: %s", copy,
+			    strerror(errno));
+			free(copy);
+			return -1;
+		}
+		*p = '/';
+	}
+	if (mkdir(copy, mode) != 0 && errno != EEXIST) {
+		cause_set(cause, "cannot create directory %s: %s", copy,
+		    strerror(errno));
+		free(copy);
+		return -1;
+	}
+	free(copy);
+	return 0;
+}
+
+void
+strv_add(struct strv *sv, const char *s)
+{
+	sv->v = xrealloc(sv->v, (sv->n + 2) * sizeof *sv->v);
+	sv->v[sv->n++] = xstrdup(s);
+	sv->v[sv->n] = NULL;
+}
+
+void
+strv_free(struct strv *sv)
+{
+	size_t	i;
+
+	for (i = 0; i < sv->n; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	sv->v = NULL;
+	sv->n = 0;
+}
+
+void
+strv_split(struct strv *sv, const char *s, int sep)
+{
+	const char	*start = s, *end;
+	char		*item;
+
+	for (;;) {
+		end = strchr(start, sep);
+		if (end == NULL)
+			end = start + strlen(start);
+		item = xstrndup(start, (size_t)(end - start));
+		str_trim(item);
+		if (*item != '\0')
+			strv_add(sv, item);
+		free(item);
+		if (*end == '\0')
+			break;
+		start = end + 1;
+	}
+}
+
+char *
+str_trim(char *s)
+{
+	size_t	n;
+	char	*p = s;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (p != s)
+		memmove(s, p, strlen(p) + 1);
+	n = strlen(s);
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
+
+int
+str_has_prefix(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int
+str_has_suffix(const char *s, const char *suffix)
+{
+	size_t	ls = strlen(s), lx = strlen(suffix);
+
+	return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
+}
+
+static char *
+xdg_dir(const char *var, const char *fallback)
+{
+	const char	*v = getenv(var), *home;
+
+	if (v != NULL && *v == '/')
+		return xasprintf("%s/slurmdeck", v);
+	home = getenv("HOME");
+	if (home == NULL || *home == '\0')
+		home = "/tmp";
+	return xasprintf("%s/%s/slurmdeck", home, fallback);
+}
+
+char *
+path_config_dir(void)
+{
+	return xdg_dir("XDG_CONFIG_HOME", ".config");
+}
+
+char *
+path_state_dir(void)
+{
+	return xdg_dir("XDG_STATE_HOME", ".local/state");
+}

@@ -1,0 +1,72 @@
+#ifndef UTIL_H
+#define UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * Small helpers shared by every module.  Allocation failure aborts (there is
+ * no sane recovery in a TUI); everything else returns -1 and a cause.
+ */
+
+void	*xmalloc(size_t);
+void	*xcalloc(size_t, size_t);
+void	*xrealloc(void *, size_t);
+char	*xstrdup(const char *);
+char	*xstrndup(const char *, size_t);
+char	*xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
+char	*xvasprintf(const char *, va_list) __attribute__((format(printf, 1, 0)));
+
+/* Set *cause (if cause != NULL) to a newly allocated message; returns -1. */
+int	 cause_set(char **cause, const char *, ...) __attribute__((format(printf, 2, 3)));
+
+/* Growable byte buffer, always NUL-terminated. */
+struct buf {
+	char	*data;
+	size_t	 len;
+	size_t	 cap;
+};
+void	 buf_init(struct buf *);
+void	 buf_add(struct buf *, const void *, size_t);
+void	 buf_adds(struct buf *, const char *);
+void	 buf_printf(struct buf *, const char *, ...) __attribute__((format(printf, 2, 3)));
+char	*buf_steal(struct buf *);	/* returns data, buffer is reset */
+void	 buf_free(struct buf *);
+
+/* Quote for POSIX sh: 'it'\''s'.  Always returns a new string. */
+char	*shell_quote(const char *);
+/* Append the quoted form of s to b. */
+void	 buf_add_quoted(struct buf *, const char *);
+
+/*
+ * Write a whole file atomically: temp file in the same directory, fsync,
+ * rename, fsync the directory.  Readers see the old or the new content,
+ * never a mix.
+ */
+int	 file_write_atomic(const char *path, const void *, size_t, mode_t,
+	     char **cause);
+/* Read a whole file (NUL-terminated); *lenp may be NULL. */
+int	 file_read(const char *path, char **out, size_t *lenp, char **cause);
+/* mkdir -p with mode for created directories. */
+int	 mkdir_p(const char *path, mode_t mode, char **cause);
+
+/* String list. */
+struct strv {
+	char	**v;
+	size_t	  n;
+};
+void	 strv_add(struct strv *, const char *);
+void	 strv_free(struct strv *);
+/* Split s on sep, trimming blanks, dropping empty items. */
+void	 strv_split(struct strv *, const char *s, int sep);
+
+char	*str_trim(char *);	/* in place, returns s */
+int	 str_has_prefix(const char *, const char *);
+int	 str_has_suffix(const char *, const char *);
+
+/* Directories per XDG: $XDG_CONFIG_HOME/slurmdeck, $XDG_STATE_HOME/slurmdeck. */
+char	*path_config_dir(void);
+char	*path_state_dir(void);
+
+#endif

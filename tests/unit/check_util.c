@@ -1,0 +1,115 @@
+#include <sys/stat.h>
+
+#include "testutil.h"
+#include "util.h"
+
+START_TEST(test_shell_quote)
+{
+	char	*q;
+
+	q = shell_quote("plain");
+	ck_assert_str_eq(q, "'plain'");
+	free(q);
+	q = shell_quote("it's $HOME `x` \"y\"");
+	ck_assert_str_eq(q, "'it'\\''s $HOME `x` \"y\"'");
+	free(q);
+	q = shell_quote("");
+	ck_assert_str_eq(q, "''");
+	free(q);
+}
+END_TEST
+
+/* The quoted form must come back unchanged through a real shell. */
+START_TEST(test_shell_quote_roundtrip)
+{
+	const char	*nasty = "a'b\"c$(id) ;|&\n\t*?[x]~ \\";
+	char		*q, *cmd, line[256];
+	FILE		*p;
+
+	q = shell_quote(nasty);
+	cmd = xasprintf("printf %%s %s", q);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	size_t n = fread(line, 1, sizeof line - 1, p);
+	line[n] = '\0';
+	pclose(p);
+	ck_assert_str_eq(line, nasty);
+	free(q);
+	free(cmd);
+}
+END_TEST
+
+START_TEST(test_buf)
+{
+	struct buf	 b;
+	char		*s;
+
+	buf_init(&b);
+	for (int i = 0; i < 1000; i++)
+		buf_printf(&b, "%d,", i);
+	ck_assert(str_has_prefix(b.data, "0,1,2,"));
+	ck_assert(str_has_suffix(b.data, "998,999,"));
+	s = buf_steal(&b);
+	ck_assert_ptr_null(b.data);
+	free(s);
+}
+END_TEST
+
+START_TEST(test_strv_split)
+{
+	struct strv	sv = { 0 };
+
+	strv_split(&sv, " a, b ,,c ,", ',');
+	ck_assert_uint_eq(sv.n, 3);
+	ck_assert_str_eq(sv.v[0], "a");
+	ck_assert_str_eq(sv.v[1], "b");
+	ck_assert_str_eq(sv.v[2], "c");
+	ck_assert_ptr_null(sv.v[3]);
+	strv_free(&sv);
+}
+END_TEST
+
+START_TEST(test_atomic_write)
+{
+	const char	*dir = test_tmpdir();
+	char		*path = xasprintf("%s/sub/dir/f.json", dir);
+	char		*sub = xasprintf("%s/sub/dir", dir);
+	char		*data = NULL, *cause = NULL;
+	size_t		 len;
+	struct stat	 st;
+
+	ck_assert_int_eq(mkdir_p(sub, 0700, &cause), 0);
+	ck_assert_int_eq(file_write_atomic(path, "hello", 5, 0600, &cause), 0);
+	ck_assert_int_eq(file_read(path, &data, &len, &cause), 0);
+	ck_assert_uint_eq(len, 5);
+	ck_assert_str_eq(data, "hello");
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0600);
+	free(data);
+	/* A missing directory fails with the path in the message. */
+	free(path);
+	path = xasprintf("%s/nope/f", dir);
+	ck_assert_int_eq(file_write_atomic(path, "x", 1, 0600, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "nope"));
+	free(cause);
+	free(path);
+	free(sub);
+}
+END_TEST
+
+static Suite *
+util_suite(void)
+{
+	Suite	*s = suite_create("util");
+	TCase	*tc = tcase_create("core");
+
+	tcase_add_test(tc, test_shell_quote);
+	tcase_add_test(tc, test_shell_quote_roundtrip);
+	tcase_add_test(tc, test_buf);
+	tcase_add_test(tc, test_strv_split);
+	tcase_add_test(tc, test_atomic_write);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN(util_suite)

@@ -1,0 +1,3 @@
+#ifndef UI_TEXT_H
+#define UI_TEXT_H
+#endif
