@@ -1,0 +1,1 @@
+#include "jobtable.h"

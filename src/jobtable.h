@@ -1,0 +1,3 @@
+#ifndef JOBTABLE_H
+#define JOBTABLE_H
+#endif

@@ -1,0 +1,3 @@
+#ifndef MSGQ_H
+#define MSGQ_H
+#endif

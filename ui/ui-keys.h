@@ -1,0 +1,3 @@
+#ifndef UI_KEYS_H
+#define UI_KEYS_H
+#endif
