@@ -1,57 +1,900 @@
-/* Placeholder: environment only.  The YAML loader replaces this (issue 3). */
+/*
+ * clusters.yaml (libyaml document API, so every node keeps its line and
+ * column) and the environment overrides of R1-R3.
+ */
 #include "config.h"
 
+#include <sys/stat.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <yaml.h>
 
-static char *
-env_dup(const char *name)
+enum ktype {
+	K_NAME,		/* cluster name: [A-Za-z0-9._-] */
+	K_HOSTS,	/* list or comma string of host names */
+	K_STR,		/* one word, no blanks */
+	K_PATH,		/* local path, ~ expanded */
+	K_ABS,		/* absolute remote path */
+	K_PARTS,	/* list or comma string of partition names */
+	K_PART,		/* one partition name */
+	K_INT,		/* whole number in [min, max] */
+	K_HOURS,	/* hours, 0 < h <= CONFIG_MAX_TIME_HOURS */
+	K_BOOL,
+	K_CONTAINER,	/* auto | pyxis | none */
+	K_ENV,		/* map NAME: value */
+};
+
+struct ckey {
+	const char	*name;
+	enum ktype	 type;
+	size_t		 off;
+	int		 min;
+	int		 max;
+};
+
+#define F(f) offsetof(struct cluster, f)
+static const struct ckey ckeys[] = {
+	{ "name", K_NAME, F(name), 0, 0 },
+	{ "hosts", K_HOSTS, F(hosts), 0, 0 },
+	{ "user", K_STR, F(user), 0, 0 },
+	{ "port", K_INT, F(port), 1, 65535 },
+	{ "key", K_PATH, F(key_path), 0, 0 },
+	{ "known_hosts", K_PATH, F(known_hosts), 0, 0 },
+	{ "partitions", K_PARTS, F(partitions), 0, 0 },
+	{ "account", K_STR, F(account), 0, 0 },
+	{ "results_root", K_ABS, F(results_root), 0, 0 },
+	{ "cpu_partition", K_PART, F(cpu_partition), 0, 0 },
+	{ "image_cache", K_ABS, F(image_cache), 0, 0 },
+	{ "container", K_CONTAINER, F(container), 0, 0 },
+	{ "time_hours", K_HOURS, F(time_hours), 0, 0 },
+	{ "requeue", K_BOOL, F(requeue), 0, 0 },
+	{ "poll_interval", K_INT, F(poll_interval), 1, 3600 },
+	{ "connect_timeout", K_INT, F(connect_timeout), 1, 600 },
+	{ "command_timeout", K_INT, F(command_timeout), 1, 86400 },
+	{ "gpus_per_node", K_INT, F(gpus_per_node), 1, 64 },
+	{ "nccl_env", K_ENV, F(nccl_env), 0, 0 },
+};
+#undef F
+#define NCKEYS (sizeof ckeys / sizeof ckeys[0])
+
+/*
+ * Environment overrides, applied in this order (so SLURM_PORT beats
+ * SSH_PORT).
+ */
+static const struct {
+	const char	*var;
+	const char	*key;
+} envkeys[] = {
+	{ "SLURM_HOSTNAME", "hosts" },
+	{ "SLURM_USER", "user" },
+	{ "SSH_PORT", "port" },
+	{ "SLURM_PORT", "port" },
+	{ "SLURM_PARTITION", "partitions" },
+	{ "SSH_KEY_PATH", "key" },
+	{ "SSH_KNOWN_HOSTS", "known_hosts" },
+	{ "SLURM_BASE_RESULTS_DIR", "results_root" },
+	{ "SLURM_ACCOUNT", "account" },
+	{ "SLURM_TIME_HOURS", "time_hours" },
+	{ "SLURM_USE_REQUEUE", "requeue" },
+};
+
+struct load {
+	const char	 *file;
+	yaml_document_t	  doc;
+	char		 *cause;
+	yaml_mark_t	 *cmarks;	/* where each cluster starts */
+	int		 *cfile;	/* cluster came from the file */
+};
+
+static const char *
+env_get(const char *name)
 {
 	const char	*v = getenv(name);
 
-	return (v != NULL && *v != '\0') ? xstrdup(v) : NULL;
+	return (v != NULL && *v != '\0') ? v : NULL;
+}
+
+static const struct ckey *
+ckey_find(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < NCKEYS; i++) {
+		if (strcmp(ckeys[i].name, name) == 0)
+			return &ckeys[i];
+	}
+	return NULL;
+}
+
+/* Edit distance, for "did you mean". Keys are short. */
+static size_t
+distance(const char *a, const char *b)
+{
+	size_t	la = strlen(a), lb = strlen(b), i, j, d[32][32];
+
+	if (la >= 32 || lb >= 32)
+		return 99;
+	for (i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++) {
+		for (j = 1; j <= lb; j++) {
+			size_t	c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < c)
+				c = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < c)
+				c = d[i][j - 1] + 1;
+			d[i][j] = c;
+		}
+	}
+	return d[la][lb];
+}
+
+static char *
+unknown_key(const char *key, const char *where)
+{
+	struct buf	 b;
+	const char	*best = NULL;
+	size_t		 i, d, bestd = 3;
+
+	buf_init(&b);
+	for (i = 0; i < NCKEYS; i++) {
+		if ((d = distance(key, ckeys[i].name)) < bestd) {
+			bestd = d;
+			best = ckeys[i].name;
+		}
+	}
+	buf_printf(&b, "unknown key '%s' in %s", key, where);
+	if (best != NULL)
+		buf_printf(&b, ": did you mean '%s'?", best);
+	buf_adds(&b, " (known keys: ");
+	for (i = 0; i < NCKEYS; i++)
+		buf_printf(&b, "%s%s", i ? ", " : "", ckeys[i].name);
+	buf_adds(&b, ")");
+	return buf_steal(&b);
+}
+
+/* A word safe in paths, SLURM options and ssh: no blanks, no controls. */
+static int
+word_ok(const char *s, const char *extra)
+{
+	if (*s == '\0')
+		return 0;
+	for (; *s != '\0'; s++) {
+		if (!isalnum((unsigned char)*s) && strchr(extra, *s) == NULL)
+			return 0;
+	}
+	return 1;
+}
+
+static int
+env_name_ok(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return 0;
+	return word_ok(s, "_");
+}
+
+static char *
+check_host(const char *s)
+{
+	if (strchr(s, '@') != NULL)
+		return xasprintf("host '%s' contains '@': put the user name in "
+		    "'user' (or SLURM_USER) and only the host in 'hosts'", s);
+	if (*s == '-' || !word_ok(s, ".-_:[]"))
+		return xasprintf("host '%s' is not a host name or address", s);
+	return NULL;
+}
+
+static char *
+check_partition(const char *s)
+{
+	if (!word_ok(s, "._-"))
+		return xasprintf("partition '%s' is not a SLURM partition name "
+		    "(letters, digits, '.', '_', '-')", s);
+	return NULL;
+}
+
+static int
+is_null(yaml_node_t *n)
+{
+	const char	*v;
+
+	if (n->type != YAML_SCALAR_NODE ||
+	    n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return 0;
+	v = (const char *)n->data.scalar.value;
+	return (*v == '\0' || strcmp(v, "~") == 0 || strcmp(v, "null") == 0 ||
+	    strcmp(v, "Null") == 0 || strcmp(v, "NULL") == 0);
+}
+
+static int
+parse_bool(const char *s, int *out)
+{
+	static const char *yes[] = { "true", "yes", "on", "1" };
+	static const char *no[] = { "false", "no", "off", "0" };
+	size_t	i;
+
+	for (i = 0; i < 4; i++) {
+		if (strcasecmp(s, yes[i]) == 0) {
+			*out = 1;
+			return 0;
+		}
+		if (strcasecmp(s, no[i]) == 0) {
+			*out = 0;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static char *
+expand_tilde(const char *s, char **err)
+{
+	const char	*home;
+
+	*err = NULL;
+	if (*s != '~')
+		return xstrdup(s);
+	if (s[1] != '\0' && s[1] != '/') {
+		*err = xasprintf("'%s': ~user paths are not supported, write "
+		    "the full path", s);
+		return NULL;
+	}
+	home = getenv("HOME");
+	if (home == NULL || *home == '\0') {
+		*err = xasprintf("'%s': HOME is not set, write the full path", s);
+		return NULL;
+	}
+	return xasprintf("%s%s", home, s + 1);
+}
+
+/*
+ * Set one key of a cluster from a string.  For list keys, append adds one
+ * item (a YAML sequence item); otherwise the string is a comma list that
+ * replaces the list (a scalar in the file or an environment variable).
+ * Returns NULL or a message without location.
+ */
+static char *
+key_set(const struct ckey *k, struct cluster *c, const char *s, int append)
+{
+	void		*field = (char *)c + k->off;
+	char		**sp = field, *end, *err, *v;
+	struct strv	*sv = field, items;
+	long		 l;
+	double		 d;
+	size_t		 i;
+	int		 b;
+
+	switch (k->type) {
+	case K_NAME:
+		if (!word_ok(s, "._-"))
+			return xasprintf("name '%s' must be letters, digits, "
+			    "'.', '_' or '-'", s);
+		free(*sp);
+		*sp = xstrdup(s);
+		return NULL;
+	case K_STR:
+		if (!word_ok(s, "._-@+=,:/"))
+			return xasprintf("%s '%s' must be one word without "
+			    "blanks or control characters", k->name, s);
+		free(*sp);
+		*sp = xstrdup(s);
+		return NULL;
+	case K_PATH:
+		if ((v = expand_tilde(s, &err)) == NULL)
+			return err;
+		if (*v == '\0') {
+			free(v);
+			return xasprintf("%s must not be empty", k->name);
+		}
+		free(*sp);
+		*sp = v;
+		return NULL;
+	case K_ABS:
+		if (*s != '/' || strpbrk(s, "\n\r\t") != NULL)
+			return xasprintf("%s '%s' must be an absolute path on "
+			    "the cluster, e.g. /lustre/<user>/results", k->name,
+			    s);
+		free(*sp);
+		*sp = xstrdup(s);
+		return NULL;
+	case K_PART:
+		if ((err = check_partition(s)) != NULL)
+			return err;
+		free(*sp);
+		*sp = xstrdup(s);
+		return NULL;
+	case K_HOSTS:
+	case K_PARTS:
+		memset(&items, 0, sizeof items);
+		if (append)
+			strv_add(&items, s);
+		else
+			strv_split(&items, s, ',');
+		if (items.n == 0) {
+			strv_free(&items);
+			return xasprintf("%s has no names: give at least one",
+			    k->name);
+		}
+		for (i = 0; i < items.n; i++) {
+			err = k->type == K_HOSTS ? check_host(items.v[i]) :
+			    check_partition(items.v[i]);
+			if (err != NULL) {
+				strv_free(&items);
+				return err;
+			}
+		}
+		if (!append)
+			strv_free(sv);
+		for (i = 0; i < items.n; i++)
+			strv_add(sv, items.v[i]);
+		strv_free(&items);
+		return NULL;
+	case K_INT:
+		errno = 0;
+		l = strtol(s, &end, 10);
+		if (*s == '\0' || *end != '\0' || errno != 0 || l < k->min ||
+		    l > k->max)
+			return xasprintf("%s must be a whole number from %d to "
+			    "%d, not '%s'", k->name, k->min, k->max, s);
+		*(int *)field = (int)l;
+		return NULL;
+	case K_HOURS:
+		errno = 0;
+		d = strtod(s, &end);
+		if (*s == '\0' || *end != '\0' || errno != 0 || !isfinite(d) ||
+		    d <= 0 || d > CONFIG_MAX_TIME_HOURS)
+			return xasprintf("%s must be a number of hours above 0 "
+			    "and at most %d (the default job time is capped at "
+			    "%d h; ask for more per job with --time), not '%s'",
+			    k->name, CONFIG_MAX_TIME_HOURS,
+			    CONFIG_MAX_TIME_HOURS, s);
+		*(double *)field = d;
+		return NULL;
+	case K_BOOL:
+		if (parse_bool(s, &b) != 0)
+			return xasprintf("%s must be true or false, not '%s'",
+			    k->name, s);
+		*(int *)field = b;
+		return NULL;
+	case K_CONTAINER:
+		if (strcmp(s, "auto") == 0)
+			c->container = CONTAINER_AUTO;
+		else if (strcmp(s, "pyxis") == 0)
+			c->container = CONTAINER_PYXIS;
+		else if (strcmp(s, "none") == 0)
+			c->container = CONTAINER_NONE;
+		else
+			return xasprintf("unknown container mode '%s': use "
+			    "auto, pyxis or none", s);
+		return NULL;
+	case K_ENV:
+		break;
+	}
+	return xasprintf("%s must be a map of NAME: value", k->name);
+}
+
+static void
+cluster_init(struct cluster *c)
+{
+	memset(c, 0, sizeof *c);
+	c->requeue = -1;
+}
+
+static void
+cluster_free(struct cluster *c)
+{
+	free(c->name);
+	strv_free(&c->hosts);
+	free(c->user);
+	free(c->key_path);
+	free(c->known_hosts);
+	strv_free(&c->partitions);
+	free(c->account);
+	free(c->results_root);
+	free(c->cpu_partition);
+	free(c->image_cache);
+	strv_free(&c->nccl_env);
+}
+
+static struct cluster *
+cluster_add(struct config *cfg, struct load *l)
+{
+	struct cluster	*c;
+
+	cfg->clusters = xrealloc(cfg->clusters,
+	    (cfg->nclusters + 1) * sizeof *cfg->clusters);
+	l->cmarks = xrealloc(l->cmarks,
+	    (cfg->nclusters + 1) * sizeof *l->cmarks);
+	l->cfile = xrealloc(l->cfile, (cfg->nclusters + 1) * sizeof *l->cfile);
+	l->cfile[cfg->nclusters] = 0;
+	c = &cfg->clusters[cfg->nclusters++];
+	cluster_init(c);
+	return c;
+}
+
+static int
+load_error(struct load *l, const yaml_mark_t *m, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	free(l->cause);
+	if (m != NULL)
+		l->cause = xasprintf("%s:%zu:%zu: %s", l->file, m->line + 1,
+		    m->column + 1, msg);
+	else
+		l->cause = xasprintf("%s: %s", l->file, msg);
+	free(msg);
+	return -1;
+}
+
+static const char *
+scalar(yaml_node_t *n)
+{
+	return (const char *)n->data.scalar.value;
+}
+
+static const char *
+node_kind(yaml_node_t *n)
+{
+	switch (n->type) {
+	case YAML_SEQUENCE_NODE:
+		return "a list";
+	case YAML_MAPPING_NODE:
+		return "a map";
+	default:
+		return "a value";
+	}
+}
+
+static int
+load_env_map(struct load *l, yaml_node_t *map, struct strv *sv,
+    const char *where)
+{
+	yaml_node_pair_t	*p;
+	yaml_node_t		*k, *v;
+	char			*item;
+
+	for (p = map->data.mapping.pairs.start;
+	    p < map->data.mapping.pairs.top; p++) {
+		k = yaml_document_get_node(&l->doc, p->key);
+		v = yaml_document_get_node(&l->doc, p->value);
+		if (k->type != YAML_SCALAR_NODE || !env_name_ok(scalar(k)))
+			return load_error(l, &k->start_mark, "nccl_env in %s: '%s' is not a "
+			    "variable name (letters, digits, '_')", where,
+			    k->type == YAML_SCALAR_NODE ? scalar(k) : "?");
+		if (v->type != YAML_SCALAR_NODE)
+			return load_error(l, &v->start_mark, "nccl_env in %s: %s must be a "
+			    "plain value, not %s", where, scalar(k),
+			    node_kind(v));
+		item = xasprintf("%s=%s", scalar(k), is_null(v) ? "" :
+		    scalar(v));
+		strv_add(sv, item);
+		free(item);
+	}
+	return 0;
+}
+
+static int
+load_cluster(struct load *l, struct config *cfg, yaml_node_t *map,
+    size_t idx)
+{
+	yaml_node_pair_t	*p;
+	yaml_node_t		*k, *v, *item;
+	yaml_node_item_t	*it;
+	const struct ckey	*ck;
+	struct cluster		*c;
+	char			*where, *err;
+	const char		*name = NULL;
+	unsigned int		 seen = 0;
+	size_t			 i;
+	int			 rc = -1;
+
+	if (map->type != YAML_MAPPING_NODE)
+		return load_error(l, &map->start_mark, "cluster #%zu must be a map of keys "
+		    "(name: ..., hosts: ...), not %s", idx + 1, node_kind(map));
+
+	/* Find the name first so every message can say which cluster. */
+	for (p = map->data.mapping.pairs.start;
+	    p < map->data.mapping.pairs.top; p++) {
+		k = yaml_document_get_node(&l->doc, p->key);
+		v = yaml_document_get_node(&l->doc, p->value);
+		if (k->type == YAML_SCALAR_NODE &&
+		    strcmp(scalar(k), "name") == 0 &&
+		    v->type == YAML_SCALAR_NODE && !is_null(v))
+			name = scalar(v);
+	}
+	if (name != NULL)
+		where = xasprintf("cluster '%s'", name);
+	else
+		where = xasprintf("cluster #%zu", idx + 1);
+
+	c = cluster_add(cfg, l);
+	l->cmarks[cfg->nclusters - 1] = map->start_mark;
+	l->cfile[cfg->nclusters - 1] = 1;
+	for (p = map->data.mapping.pairs.start;
+	    p < map->data.mapping.pairs.top; p++) {
+		k = yaml_document_get_node(&l->doc, p->key);
+		v = yaml_document_get_node(&l->doc, p->value);
+		if (k->type != YAML_SCALAR_NODE) {
+			load_error(l, &k->start_mark, "keys in %s must be plain words, "
+			    "not %s", where, node_kind(k));
+			goto out;
+		}
+		if ((ck = ckey_find(scalar(k))) == NULL) {
+			err = unknown_key(scalar(k), where);
+			load_error(l, &k->start_mark, "%s", err);
+			free(err);
+			goto out;
+		}
+		i = (size_t)(ck - ckeys);
+		if (seen & (1U << i)) {
+			load_error(l, &k->start_mark, "key '%s' appears twice in %s: keep "
+			    "one", ck->name, where);
+			goto out;
+		}
+		seen |= 1U << i;
+		if (is_null(v))
+			continue;
+		if (v->type == YAML_SCALAR_NODE && ck->type != K_ENV) {
+			if ((err = key_set(ck, c, scalar(v), 0)) != NULL) {
+				load_error(l, &v->start_mark, "%s: %s", where, err);
+				free(err);
+				goto out;
+			}
+		} else if (v->type == YAML_SEQUENCE_NODE &&
+		    (ck->type == K_HOSTS || ck->type == K_PARTS)) {
+			for (it = v->data.sequence.items.start;
+			    it < v->data.sequence.items.top; it++) {
+				item = yaml_document_get_node(&l->doc, *it);
+				if (item->type != YAML_SCALAR_NODE ||
+				    is_null(item)) {
+					load_error(l, &item->start_mark, "%s: each item of "
+					    "%s must be a name, not %s", where,
+					    ck->name, is_null(item) ?
+					    "empty" : node_kind(item));
+					goto out;
+				}
+				if ((err = key_set(ck, c, scalar(item), 1))
+				    != NULL) {
+					load_error(l, &item->start_mark, "%s: %s", where,
+					    err);
+					free(err);
+					goto out;
+				}
+			}
+		} else if (v->type == YAML_MAPPING_NODE && ck->type == K_ENV) {
+			if (load_env_map(l, v, &c->nccl_env, where) != 0)
+				goto out;
+		} else {
+			load_error(l, &v->start_mark, "%s: %s must be %s, not %s", where,
+			    ck->name, ck->type == K_ENV ? "a map of NAME: value" :
+			    (ck->type == K_HOSTS || ck->type == K_PARTS) ?
+			    "a list or a comma-separated string" :
+			    "a single value", node_kind(v));
+			goto out;
+		}
+	}
+	if (c->name == NULL) {
+		load_error(l, &map->start_mark, "%s has no name: add 'name: <cluster name>'",
+		    where);
+		goto out;
+	}
+	for (i = 0; i + 1 < cfg->nclusters; i++) {
+		if (strcmp(cfg->clusters[i].name, c->name) == 0) {
+			load_error(l, &map->start_mark, "duplicate cluster name '%s' (first "
+			    "at line %zu): rename one", c->name,
+			    l->cmarks[i].line + 1);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(where);
+	return rc;
+}
+
+static int
+load_doc(struct load *l, const char *text, size_t len)
+{
+	yaml_parser_t	 p;
+	yaml_document_t	 extra;
+	int		 rc = -1;
+
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&p, &l->doc))
+		goto syntax;
+	if (!yaml_parser_load(&p, &extra)) {
+		yaml_document_delete(&l->doc);
+		goto syntax;
+	}
+	if (yaml_document_get_root_node(&extra) != NULL) {
+		yaml_document_delete(&extra);
+		yaml_document_delete(&l->doc);
+		free(l->cause);
+		l->cause = xasprintf("%s: more than one YAML document ('---'): "
+		    "keep everything in one", l->file);
+		goto out;
+	}
+	yaml_document_delete(&extra);
+	rc = 0;
+	goto out;
+
+syntax:
+	free(l->cause);
+	if (p.error == YAML_READER_ERROR)
+		l->cause = xasprintf("%s: %s at byte %zu: save the file as "
+		    "UTF-8", l->file, p.problem ? p.problem : "unreadable text",
+		    p.problem_offset);
+	else if (p.context != NULL)
+		l->cause = xasprintf("%s:%zu:%zu: YAML syntax error: %s (%s at "
+		    "line %zu column %zu): check indentation (spaces, not "
+		    "tabs) and quote values containing ': ' or ' #'", l->file,
+		    p.problem_mark.line + 1, p.problem_mark.column + 1,
+		    p.problem ? p.problem : "?", p.context,
+		    p.context_mark.line + 1, p.context_mark.column + 1);
+	else
+		l->cause = xasprintf("%s:%zu:%zu: YAML syntax error: %s: check "
+		    "indentation (spaces, not tabs) and quote values "
+		    "containing ': ' or ' #'", l->file,
+		    p.problem_mark.line + 1, p.problem_mark.column + 1,
+		    p.problem ? p.problem : "?");
+out:
+	yaml_parser_delete(&p);
+	return rc;
+}
+
+static int
+load_file(struct load *l, struct config *cfg, const char *text, size_t len)
+{
+	yaml_node_t		*root, *list = NULL, *k, *v;
+	yaml_node_pair_t	*p;
+	yaml_node_item_t	*it;
+	int			 rc = -1;
+
+	if (load_doc(l, text, len) != 0)
+		return -1;
+	root = yaml_document_get_root_node(&l->doc);
+	if (root == NULL || is_null(root)) {
+		rc = 0;		/* empty: no clusters */
+		goto out;
+	}
+	if (root->type == YAML_MAPPING_NODE) {
+		for (p = root->data.mapping.pairs.start;
+		    p < root->data.mapping.pairs.top; p++) {
+			k = yaml_document_get_node(&l->doc, p->key);
+			v = yaml_document_get_node(&l->doc, p->value);
+			if (k->type != YAML_SCALAR_NODE ||
+			    strcmp(scalar(k), "clusters") != 0) {
+				load_error(l, &k->start_mark, "unknown top-level key '%s': "
+				    "the file is a list of clusters, or a map "
+				    "with the one key 'clusters'",
+				    k->type == YAML_SCALAR_NODE ?
+				    scalar(k) : "?");
+				goto out;
+			}
+			if (list != NULL) {
+				load_error(l, &k->start_mark, "key 'clusters' appears "
+				    "twice: keep one");
+				goto out;
+			}
+			list = v;
+		}
+		if (list == NULL || is_null(list)) {
+			rc = 0;
+			goto out;
+		}
+	} else
+		list = root;
+	if (list->type != YAML_SEQUENCE_NODE) {
+		load_error(l, &list->start_mark, "expected a list of clusters ('- name: "
+		    "...'), not %s", node_kind(list));
+		goto out;
+	}
+	for (it = list->data.sequence.items.start;
+	    it < list->data.sequence.items.top; it++) {
+		if (load_cluster(l, cfg,
+		    yaml_document_get_node(&l->doc, *it),
+		    (size_t)(it - list->data.sequence.items.start)) != 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	yaml_document_delete(&l->doc);
+	return rc;
+}
+
+static char *
+cluster_names(struct config *cfg)
+{
+	struct buf	b;
+	size_t		i;
+
+	buf_init(&b);
+	for (i = 0; i < cfg->nclusters; i++)
+		buf_printf(&b, "%s%s", i ? ", " : "", cfg->clusters[i].name);
+	return buf_steal(&b);
+}
+
+static int
+apply_env(struct load *l, struct cluster *c)
+{
+	const struct ckey	*ck;
+	const char		*v;
+	char			*err;
+	size_t			 i;
+
+	for (i = 0; i < sizeof envkeys / sizeof envkeys[0]; i++) {
+		if ((v = env_get(envkeys[i].var)) == NULL)
+			continue;
+		ck = ckey_find(envkeys[i].key);
+		if ((err = key_set(ck, c, v, 0)) != NULL) {
+			free(l->cause);
+			l->cause = xasprintf("environment %s (cluster '%s'): %s",
+			    envkeys[i].var, c->name, err);
+			free(err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+char *
+config_default_path(void)
+{
+	char	*dir = path_config_dir(), *path;
+
+	path = xasprintf("%s/clusters.yaml", dir);
+	free(dir);
+	return path;
 }
 
 int
 config_load(const char *path, struct config *cfg, char **cause)
 {
+	struct load	 l;
+	struct stat	 sb;
 	struct cluster	*c;
-	const char	*v;
+	const char	*target;
+	char		*file, *text = NULL, *names;
+	size_t		 len, i;
+	int		 have_file = 0;
 
 	memset(cfg, 0, sizeof *cfg);
-	if (path != NULL)
-		cfg->path = xstrdup(path);
-	if (getenv("SLURM_HOSTNAME") == NULL)
-		return cause_set(cause, "no cluster configured: set SLURM_HOSTNAME "
-		    "and SLURM_USER, or write clusters.yaml");
-	cfg->clusters = xcalloc(1, sizeof *cfg->clusters);
-	cfg->nclusters = 1;
-	c = &cfg->clusters[0];
-	c->name = xstrdup("default");
-	strv_split(&c->hosts, getenv("SLURM_HOSTNAME"), ',');
-	c->user = env_dup("SLURM_USER");
-	if ((v = getenv("SLURM_PORT")) != NULL)
-		c->port = atoi(v);
-	c->key_path = env_dup("SSH_KEY_PATH");
-	c->known_hosts = env_dup("SSH_KNOWN_HOSTS");
-	strv_split(&c->partitions, getenv("SLURM_PARTITION") ?
-	    getenv("SLURM_PARTITION") : "polar,polar3,polar4,grizzly", ',');
-	c->account = env_dup("SLURM_ACCOUNT");
-	c->results_root = env_dup("SLURM_BASE_RESULTS_DIR");
-	c->requeue = -1;
+	memset(&l, 0, sizeof l);
+	file = path != NULL ? xstrdup(path) : config_default_path();
+	l.file = file;
+
+	if (path != NULL || stat(file, &sb) == 0 || errno != ENOENT) {
+		if (file_read(file, &text, &len, &l.cause) != 0) {
+			char	*m = l.cause;
+
+			l.cause = xasprintf("%s%s", m, path != NULL ?
+			    " (check the -c path)" : " (fix or remove it; a "
+			    "missing default file is fine)");
+			free(m);
+			goto fail;
+		}
+		have_file = 1;
+		cfg->path = xstrdup(file);
+		if (load_file(&l, cfg, text, len) != 0)
+			goto fail;
+	}
+
+	/* Pick the cluster the environment describes (R1). */
+	target = env_get("SLURMDECK_CLUSTER");
+	for (i = 0; target != NULL && i < cfg->nclusters; i++) {
+		if (strcmp(cfg->clusters[i].name, target) == 0)
+			break;
+	}
+	if (target == NULL && cfg->nclusters > 0)
+		i = 0;
+	else if (target == NULL || i == cfg->nclusters) {
+		if (env_get("SLURM_HOSTNAME") == NULL) {
+			if (target != NULL && cfg->nclusters > 0) {
+				names = cluster_names(cfg);
+				l.cause = xasprintf("SLURMDECK_CLUSTER='%s' "
+				    "names no cluster in %s (clusters: %s): "
+				    "unset it, pick one of those, or set "
+				    "SLURM_HOSTNAME to define it from the "
+				    "environment", target, file, names);
+				free(names);
+			} else if (have_file)
+				l.cause = xasprintf("%s defines no clusters: "
+				    "add one (see slurmdeck-clusters.yaml(5)) "
+				    "or set SLURM_HOSTNAME and SLURM_USER",
+				    file);
+			else
+				l.cause = xasprintf("no cluster configured: "
+				    "set SLURM_HOSTNAME (login hosts, "
+				    "comma-separated) and SLURM_USER, or write "
+				    "%s (see slurmdeck-clusters.yaml(5))", file);
+			goto fail;
+		}
+		c = cluster_add(cfg, &l);
+		c->name = xstrdup(target != NULL ? target : "default");
+		if (!word_ok(c->name, "._-")) {
+			l.cause = xasprintf("SLURMDECK_CLUSTER='%s' is not a "
+			    "cluster name (letters, digits, '.', '_', '-')",
+			    target);
+			goto fail;
+		}
+		i = cfg->nclusters - 1;
+	}
+	cfg->current = i;
+	if (apply_env(&l, &cfg->clusters[i]) != 0)
+		goto fail;
+
+	for (i = 0; i < cfg->nclusters; i++) {
+		c = &cfg->clusters[i];
+		if (c->hosts.n == 0) {
+			if (l.cfile[i])
+				load_error(&l, &l.cmarks[i], "cluster '%s' has no "
+				    "hosts: add 'hosts: [login1, login2]' (tried "
+				    "in order)%s", c->name, i == cfg->current ?
+				    " or set SLURM_HOSTNAME" : "");
+			else
+				l.cause = xasprintf("cluster '%s' has no hosts: "
+				    "set SLURM_HOSTNAME", c->name);
+			goto fail;
+		}
+		if (c->partitions.n == 0)
+			strv_split(&c->partitions, CONFIG_DEFAULT_PARTITIONS,
+			    ',');
+	}
+	free(l.cmarks);
+	free(l.cfile);
+	free(text);
+	free(file);
 	return 0;
+
+fail:
+	if (cause != NULL)
+		*cause = l.cause;
+	else
+		free(l.cause);
+	free(l.cmarks);
+	free(l.cfile);
+	free(text);
+	free(file);
+	config_free(cfg);
+	return -1;
 }
 
 struct cluster *
 config_cluster(struct config *cfg, const char *name, char **cause)
 {
-	size_t	i;
+	size_t	 i;
+	char	*names;
 
+	if (name == NULL) {
+		if (cfg->current < cfg->nclusters)
+			return &cfg->clusters[cfg->current];
+		cause_set(cause, "no cluster configured");
+		return NULL;
+	}
 	for (i = 0; i < cfg->nclusters; i++) {
-		if (name == NULL || strcmp(cfg->clusters[i].name, name) == 0)
+		if (strcmp(cfg->clusters[i].name, name) == 0)
 			return &cfg->clusters[i];
 	}
-	cause_set(cause, "no cluster named '%s'", name ? name : "(any)");
+	names = cluster_names(cfg);
+	cause_set(cause, "no cluster named '%s' (clusters: %s)", name, names);
+	free(names);
 	return NULL;
 }
 
@@ -60,20 +903,8 @@ config_free(struct config *cfg)
 {
 	size_t	i;
 
-	for (i = 0; i < cfg->nclusters; i++) {
-		struct cluster	*c = &cfg->clusters[i];
-
-		free(c->name);
-		strv_free(&c->hosts);
-		free(c->user);
-		free(c->key_path);
-		free(c->known_hosts);
-		strv_free(&c->partitions);
-		free(c->account);
-		free(c->results_root);
-		free(c->cpu_partition);
-		free(c->image_cache);
-	}
+	for (i = 0; i < cfg->nclusters; i++)
+		cluster_free(&cfg->clusters[i]);
 	free(cfg->clusters);
 	free(cfg->path);
 	memset(cfg, 0, sizeof *cfg);

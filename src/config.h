@@ -7,10 +7,16 @@
 
 /*
  * Clusters come from ~/.config/slurmdeck/clusters.yaml (or -c FILE) and the
- * environment (R1-R3).  Environment variables override the file for the
- * cluster they apply to; with no file and SLURM_HOSTNAME set, there is one
- * implicit cluster called "default".
+ * environment (R1-R3).  Environment variables override the file for one
+ * cluster: the one named by SLURMDECK_CLUSTER, else the first in the file.
+ * With no file and SLURM_HOSTNAME set, there is one implicit cluster called
+ * "default" (or $SLURMDECK_CLUSTER).  The format is in
+ * slurmdeck-clusters.yaml(5).
  */
+
+#define CONFIG_DEFAULT_PARTITIONS "polar,polar3,polar4,grizzly"
+#define CONFIG_MAX_TIME_HOURS	4	/* cap of the default job time (R3) */
+#define CONFIG_GPUS_PER_NODE	8	/* default max GPUs per node (R3) */
 
 enum container_mode {
 	CONTAINER_AUTO = 0,	/* pick from preflight: pyxis if present */
@@ -36,12 +42,15 @@ struct cluster {
 	int		 poll_interval;	/* seconds, 0: default (5) */
 	int		 connect_timeout; /* seconds, 0: default (10) */
 	int		 command_timeout; /* seconds, 0: default (60) */
+	int		 gpus_per_node;	/* max GPUs per node, 0: default (8) */
+	struct strv	 nccl_env;	/* NAME=value, known-good NCCL settings */
 };
 
 struct config {
 	char		*path;		/* file read, NULL if none */
 	struct cluster	*clusters;
 	size_t		 nclusters;
+	size_t		 current;	/* config_cluster(NULL); env applied here */
 };
 
 /*
@@ -49,9 +58,14 @@ struct config {
  * file is not an error); a given path must exist.  env overrides apply.
  */
 int	 config_load(const char *path, struct config *, char **cause);
-/* Find a cluster by name; NULL name = the first one. */
+/*
+ * Find a cluster by name; NULL name = the current one ($SLURMDECK_CLUSTER,
+ * else the first).
+ */
 struct cluster *config_cluster(struct config *, const char *name, char **cause);
 void	 config_free(struct config *);
 const char *config_container_name(enum container_mode);
+/* The path config_load(NULL) reads; caller frees. */
+char	*config_default_path(void);
 
 #endif
