@@ -1,1 +1,882 @@
 #include "jobtable.h"
+
+#include <regex.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util.h"
+
+struct entry {
+	struct jobtable_row	 row;
+	struct entry		*hnext;		/* hash chain */
+	size_t			 slot;		/* index in jt->all */
+	unsigned		 seen;		/* merge generation */
+	int			 marked;
+};
+
+struct cinfo {
+	char	*name;
+	time_t	 polled;
+};
+
+struct jobtable {
+	struct entry	**all;		/* every row, in no particular order */
+	size_t		  nall;
+	size_t		  aall;
+	struct entry	**buckets;	/* by (cluster, id) */
+	size_t		  nbuckets;
+	struct entry	**vis;		/* filtered and sorted */
+	size_t		  nvis;
+
+	struct cinfo	 *clusters;
+	size_t		  nclusters;
+	unsigned	  gen;
+
+	char		 *filter;	/* as typed */
+	int		  regex;	/* filter is "/re" */
+	regex_t		  re;
+
+	enum jobtable_col sort;
+	int		  reverse;
+	int		  show_finished;
+
+	size_t		  cursor;
+	char		 *cur_cluster;	/* key of the cursor row */
+	char		 *cur_id;
+	size_t		  top;
+};
+
+static const char *col_titles[JT_NCOLS] = {
+	"CLUSTER", "JOBID", "NAME", "PARTITION", "STATE", "TIME/LIMIT",
+	"NODES", "REASON"
+};
+
+static void	rebuild(struct jobtable *);
+
+static char *
+dup0(const char *s)
+{
+	return xstrdup(s != NULL ? s : "");
+}
+
+static const char *
+str0(const char *s)
+{
+	return s != NULL ? s : "";
+}
+
+void
+jobtable_row_clear(struct jobtable_row *r)
+{
+	free(r->cluster);
+	free(r->id);
+	free(r->name);
+	free(r->partition);
+	free(r->state);
+	free(r->reason);
+	memset(r, 0, sizeof *r);
+}
+
+void
+jobtable_key_clear(struct jobtable_key *k)
+{
+	free(k->cluster);
+	free(k->id);
+	free(k->name);
+	memset(k, 0, sizeof *k);
+}
+
+/* State names as squeue -o %T and sacct print them. */
+static const struct {
+	const char		*name;
+	enum jobtable_class	 class;
+	int			 final;
+} states[] = {
+	{ "RUNNING", JC_RUNNING, 0 },
+	{ "COMPLETING", JC_RUNNING, 0 },
+	{ "CONFIGURING", JC_RUNNING, 0 },
+	{ "SUSPENDED", JC_RUNNING, 0 },
+	{ "STOPPED", JC_RUNNING, 0 },
+	{ "SIGNALING", JC_RUNNING, 0 },
+	{ "STAGE_OUT", JC_RUNNING, 0 },
+	{ "RESIZING", JC_RUNNING, 0 },
+	{ "PENDING", JC_PENDING, 0 },
+	{ "REQUEUED", JC_PENDING, 0 },
+	{ "REQUEUE_FED", JC_PENDING, 0 },
+	{ "REQUEUE_HOLD", JC_PENDING, 0 },
+	{ "RESV_DEL_HOLD", JC_PENDING, 0 },
+	{ "SPECIAL_EXIT", JC_PENDING, 0 },
+	{ "COMPLETED", JC_DONE, 1 },
+	{ "FAILED", JC_FAILED, 1 },
+	{ "TIMEOUT", JC_FAILED, 1 },
+	{ "NODE_FAIL", JC_FAILED, 1 },
+	{ "BOOT_FAIL", JC_FAILED, 1 },
+	{ "OUT_OF_MEMORY", JC_FAILED, 1 },
+	{ "DEADLINE", JC_FAILED, 1 },
+	{ "CANCELLED", JC_CANCELLED, 1 },
+	{ "PREEMPTED", JC_CANCELLED, 1 },
+	{ "REVOKED", JC_CANCELLED, 1 },
+	{ "ENDED", JC_OTHER, 1 },
+};
+
+/* Index into states[] by the first word, '+' dropped ("CANCELLED by 1"). */
+static int
+state_find(const char *state)
+{
+	size_t	i, n;
+
+	if (state == NULL)
+		return -1;
+	n = strcspn(state, " +");
+	for (i = 0; i < sizeof states / sizeof states[0]; i++) {
+		if (strlen(states[i].name) == n &&
+		    strncasecmp(states[i].name, state, n) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+enum jobtable_class
+jobtable_state_class(const char *state)
+{
+	int	i = state_find(state);
+
+	return i < 0 ? JC_OTHER : states[i].class;
+}
+
+int
+jobtable_state_final(const char *state)
+{
+	int	i = state_find(state);
+
+	return i < 0 ? 0 : states[i].final;
+}
+
+struct jobtable *
+jobtable_create(void)
+{
+	struct jobtable	*jt = xcalloc(1, sizeof *jt);
+
+	jt->nbuckets = 64;
+	jt->buckets = xcalloc(jt->nbuckets, sizeof *jt->buckets);
+	jt->sort = JT_ID;
+	jt->show_finished = 1;
+	return jt;
+}
+
+static void
+entry_free(struct entry *e)
+{
+	jobtable_row_clear(&e->row);
+	free(e);
+}
+
+void
+jobtable_free(struct jobtable *jt)
+{
+	size_t	i;
+
+	if (jt == NULL)
+		return;
+	for (i = 0; i < jt->nall; i++)
+		entry_free(jt->all[i]);
+	for (i = 0; i < jt->nclusters; i++)
+		free(jt->clusters[i].name);
+	free(jt->clusters);
+	free(jt->all);
+	free(jt->buckets);
+	free(jt->vis);
+	if (jt->regex)
+		regfree(&jt->re);
+	free(jt->filter);
+	free(jt->cur_cluster);
+	free(jt->cur_id);
+	free(jt);
+}
+
+/* FNV-1a over "cluster\0id". */
+static size_t
+key_hash(const char *cluster, const char *id)
+{
+	uint64_t		 h = 1469598103934665603ULL;
+	const unsigned char	*p;
+
+	for (p = (const unsigned char *)cluster; *p != '\0'; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	h = (h ^ 0) * 1099511628211ULL;
+	for (p = (const unsigned char *)id; *p != '\0'; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	return (size_t)h;
+}
+
+static struct entry *
+lookup(const struct jobtable *jt, const char *cluster, const char *id)
+{
+	struct entry	*e;
+
+	e = jt->buckets[key_hash(cluster, id) % jt->nbuckets];
+	for (; e != NULL; e = e->hnext) {
+		if (strcmp(e->row.cluster, cluster) == 0 &&
+		    strcmp(e->row.id, id) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+static void
+hash_insert(struct jobtable *jt, struct entry *e)
+{
+	size_t	b = key_hash(e->row.cluster, e->row.id) % jt->nbuckets;
+
+	e->hnext = jt->buckets[b];
+	jt->buckets[b] = e;
+}
+
+static void
+hash_remove(struct jobtable *jt, struct entry *e)
+{
+	struct entry	**pp;
+
+	pp = &jt->buckets[key_hash(e->row.cluster, e->row.id) % jt->nbuckets];
+	for (; *pp != NULL; pp = &(*pp)->hnext) {
+		if (*pp == e) {
+			*pp = e->hnext;
+			return;
+		}
+	}
+}
+
+static void
+hash_grow(struct jobtable *jt)
+{
+	size_t	i;
+
+	if (jt->nall < jt->nbuckets * 2)
+		return;
+	free(jt->buckets);
+	jt->nbuckets *= 4;
+	jt->buckets = xcalloc(jt->nbuckets, sizeof *jt->buckets);
+	for (i = 0; i < jt->nall; i++)
+		hash_insert(jt, jt->all[i]);
+}
+
+/* Copy src's fields into e's row; the cluster and id (the key) stay. */
+static void
+entry_set(struct entry *e, const struct jobtable_row *src)
+{
+	free(e->row.name);
+	free(e->row.partition);
+	free(e->row.state);
+	free(e->row.reason);
+	e->row.name = dup0(src->name);
+	e->row.partition = dup0(src->partition);
+	e->row.state = dup0(src->state);
+	e->row.reason = dup0(src->reason);
+	e->row.elapsed = src->elapsed;
+	e->row.limit = src->limit;
+	e->row.nodes = src->nodes;
+	e->row.finished = src->finished || jobtable_state_final(src->state);
+}
+
+static struct entry *
+entry_add(struct jobtable *jt, const char *cluster, const struct jobtable_row *src)
+{
+	struct entry	*e = xcalloc(1, sizeof *e);
+
+	e->row.cluster = dup0(cluster);
+	e->row.id = dup0(src->id);
+	entry_set(e, src);
+	if (jt->nall == jt->aall) {
+		jt->aall = jt->aall ? jt->aall * 2 : 64;
+		jt->all = xrealloc(jt->all, jt->aall * sizeof *jt->all);
+	}
+	e->slot = jt->nall;
+	jt->all[jt->nall++] = e;
+	hash_insert(jt, e);
+	hash_grow(jt);
+	return e;
+}
+
+static void
+entry_remove(struct jobtable *jt, struct entry *e)
+{
+	hash_remove(jt, e);
+	jt->all[e->slot] = jt->all[--jt->nall];
+	jt->all[e->slot]->slot = e->slot;
+	entry_free(e);
+}
+
+static struct cinfo *
+cluster_info(struct jobtable *jt, const char *name, int create)
+{
+	size_t	i;
+
+	for (i = 0; i < jt->nclusters; i++) {
+		if (strcmp(jt->clusters[i].name, name) == 0)
+			return &jt->clusters[i];
+	}
+	if (!create)
+		return NULL;
+	jt->clusters = xrealloc(jt->clusters,
+	    (jt->nclusters + 1) * sizeof *jt->clusters);
+	jt->clusters[jt->nclusters].name = xstrdup(name);
+	jt->clusters[jt->nclusters].polled = 0;
+	return &jt->clusters[jt->nclusters++];
+}
+
+void
+jobtable_merge(struct jobtable *jt, const char *cluster,
+    const struct jobtable_row *rows, size_t n, time_t polled)
+{
+	struct entry	*e;
+	size_t		 i;
+
+	jt->gen++;
+	for (i = 0; i < n; i++) {
+		if (rows[i].id == NULL || *rows[i].id == '\0')
+			continue;
+		e = lookup(jt, cluster, rows[i].id);
+		if (e == NULL)
+			e = entry_add(jt, cluster, &rows[i]);
+		else
+			entry_set(e, &rows[i]);
+		e->seen = jt->gen;
+	}
+	/* Live rows that left the queue: keep them, finished. */
+	for (i = 0; i < jt->nall; i++) {
+		e = jt->all[i];
+		if (e->seen == jt->gen || e->row.finished ||
+		    strcmp(e->row.cluster, cluster) != 0)
+			continue;
+		e->row.finished = 1;
+		if (!jobtable_state_final(e->row.state)) {
+			free(e->row.state);
+			e->row.state = xstrdup("ENDED");
+		}
+	}
+	cluster_info(jt, cluster, 1)->polled = polled;
+	rebuild(jt);
+}
+
+void
+jobtable_upsert(struct jobtable *jt, const struct jobtable_row *r)
+{
+	struct entry	*e;
+
+	if (r->cluster == NULL || r->id == NULL || *r->id == '\0')
+		return;
+	e = lookup(jt, r->cluster, r->id);
+	if (e == NULL)
+		entry_add(jt, r->cluster, r);
+	else
+		entry_set(e, r);
+	rebuild(jt);
+}
+
+int
+jobtable_set_state(struct jobtable *jt, const char *cluster, const char *id,
+    const char *state)
+{
+	struct entry	*e = lookup(jt, cluster, id);
+
+	if (e == NULL)
+		return -1;
+	free(e->row.state);
+	e->row.state = dup0(state);
+	if (jobtable_state_final(state))
+		e->row.finished = 1;
+	rebuild(jt);
+	return 0;
+}
+
+void
+jobtable_forget(struct jobtable *jt, const char *cluster)
+{
+	size_t	i;
+
+	for (i = 0; i < jt->nall; /* nothing */) {
+		if (strcmp(jt->all[i]->row.cluster, cluster) == 0)
+			entry_remove(jt, jt->all[i]);	/* refills slot i */
+		else
+			i++;
+	}
+	rebuild(jt);
+}
+
+time_t
+jobtable_cluster_polled(const struct jobtable *jt, const char *cluster)
+{
+	size_t	i;
+
+	for (i = 0; i < jt->nclusters; i++) {
+		if (strcmp(jt->clusters[i].name, cluster) == 0)
+			return jt->clusters[i].polled;
+	}
+	return 0;
+}
+
+void
+jobtable_count(const struct jobtable *jt, const char *cluster,
+    size_t *running, size_t *pending)
+{
+	size_t	i;
+
+	*running = *pending = 0;
+	for (i = 0; i < jt->nall; i++) {
+		const struct jobtable_row	*r = &jt->all[i]->row;
+
+		if (r->finished ||
+		    (cluster != NULL && strcmp(r->cluster, cluster) != 0))
+			continue;
+		switch (jobtable_state_class(r->state)) {
+		case JC_RUNNING:
+			(*running)++;
+			break;
+		case JC_PENDING:
+			(*pending)++;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+size_t
+jobtable_total(const struct jobtable *jt)
+{
+	return jt->nall;
+}
+
+int
+jobtable_set_filter(struct jobtable *jt, const char *text, char **cause)
+{
+	regex_t	re;
+	char	err[256];
+	int	rc;
+
+	if (text != NULL && *text == '/') {
+		rc = regcomp(&re, text + 1, REG_EXTENDED | REG_ICASE | REG_NOSUB);
+		if (rc != 0) {
+			regerror(rc, &re, err, sizeof err);
+			return cause_set(cause, "bad regex '%s': %s", text + 1,
+			    err);
+		}
+	}
+	if (jt->regex)
+		regfree(&jt->re);
+	jt->regex = 0;
+	free(jt->filter);
+	jt->filter = NULL;
+	if (text != NULL && *text != '\0') {
+		jt->filter = xstrdup(text);
+		if (*text == '/') {
+			jt->re = re;
+			jt->regex = 1;
+		}
+	}
+	rebuild(jt);
+	return 0;
+}
+
+const char *
+jobtable_filter(const struct jobtable *jt)
+{
+	return jt->filter;
+}
+
+void
+jobtable_set_sort(struct jobtable *jt, enum jobtable_col col, int reverse)
+{
+	if ((int)col < 0 || col >= JT_NCOLS)
+		col = JT_ID;
+	jt->sort = col;
+	jt->reverse = reverse;
+	rebuild(jt);
+}
+
+enum jobtable_col
+jobtable_sort_cycle(struct jobtable *jt)
+{
+	jobtable_set_sort(jt, (jt->sort + 1) % JT_NCOLS, jt->reverse);
+	return jt->sort;
+}
+
+enum jobtable_col
+jobtable_sort_col(const struct jobtable *jt, int *reverse)
+{
+	if (reverse != NULL)
+		*reverse = jt->reverse;
+	return jt->sort;
+}
+
+void
+jobtable_set_show_finished(struct jobtable *jt, int show)
+{
+	jt->show_finished = show != 0;
+	rebuild(jt);
+}
+
+int
+jobtable_show_finished(const struct jobtable *jt)
+{
+	return jt->show_finished;
+}
+
+/* Whether a row passes the filter and the finished toggle. */
+static int
+row_shown(const struct jobtable *jt, const struct entry *e)
+{
+	const struct jobtable_row	*r = &e->row;
+	struct buf			 b;
+	int				 ok;
+
+	if (r->finished && !jt->show_finished)
+		return 0;
+	if (jt->filter == NULL)
+		return 1;
+	buf_init(&b);
+	buf_printf(&b, "%s %s %s %s %s %s", r->cluster, r->id, r->name,
+	    r->partition, r->state, r->reason);
+	if (jt->regex)
+		ok = regexec(&jt->re, b.data, 0, NULL, 0) == 0;
+	else
+		ok = strcasestr(b.data, jt->filter) != NULL;
+	buf_free(&b);
+	return ok;
+}
+
+/* Job ids by number first: "99" < "100", "7_2" < "7_10". */
+static int
+id_cmp(const char *a, const char *b)
+{
+	unsigned long long	 na, nb;
+	char			*ea, *eb;
+
+	for (;;) {
+		na = strtoull(a, &ea, 10);
+		nb = strtoull(b, &eb, 10);
+		if (ea != a && eb != b) {
+			if (na != nb)
+				return na < nb ? -1 : 1;
+			a = ea;
+			b = eb;
+		}
+		if (*a != *b || *a == '\0')
+			break;
+		a++;
+		b++;
+	}
+	return strcmp(a, b);
+}
+
+static int
+long_cmp(long a, long b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int
+row_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct jobtable		*jt = arg;
+	const struct jobtable_row	*a = &(*(struct entry *const *)pa)->row;
+	const struct jobtable_row	*b = &(*(struct entry *const *)pb)->row;
+	int				 c = 0;
+
+	switch (jt->sort) {
+	case JT_CLUSTER:
+		c = strcmp(a->cluster, b->cluster);
+		break;
+	case JT_ID:
+		c = id_cmp(a->id, b->id);
+		break;
+	case JT_NAME:
+		c = strcmp(a->name, b->name);
+		break;
+	case JT_PARTITION:
+		c = strcmp(a->partition, b->partition);
+		break;
+	case JT_STATE:
+		/* Live jobs first, then by name of state. */
+		c = (int)jobtable_state_class(a->state) -
+		    (int)jobtable_state_class(b->state);
+		if (c == 0)
+			c = strcmp(a->state, b->state);
+		break;
+	case JT_TIME:
+		c = long_cmp(a->elapsed, b->elapsed);
+		break;
+	case JT_NODES:
+		c = long_cmp(a->nodes, b->nodes);
+		break;
+	case JT_REASON:
+		c = strcmp(a->reason, b->reason);
+		break;
+	case JT_NCOLS:
+		break;
+	}
+	if (jt->reverse)
+		c = -c;
+	/* The key breaks ties: the same order on every refresh. */
+	if (c == 0)
+		c = strcmp(a->cluster, b->cluster);
+	if (c == 0)
+		c = id_cmp(a->id, b->id);
+	return c;
+}
+
+static void
+set_cursor_key(struct jobtable *jt)
+{
+	free(jt->cur_cluster);
+	free(jt->cur_id);
+	jt->cur_cluster = jt->cur_id = NULL;
+	if (jt->cursor < jt->nvis) {
+		jt->cur_cluster = xstrdup(jt->vis[jt->cursor]->row.cluster);
+		jt->cur_id = xstrdup(jt->vis[jt->cursor]->row.id);
+	}
+}
+
+/* Recompute the visible rows and put the cursor back on its key. */
+static void
+rebuild(struct jobtable *jt)
+{
+	size_t	i;
+
+	jt->vis = xrealloc(jt->vis, (jt->nall + 1) * sizeof *jt->vis);
+	jt->nvis = 0;
+	for (i = 0; i < jt->nall; i++) {
+		if (row_shown(jt, jt->all[i]))
+			jt->vis[jt->nvis++] = jt->all[i];
+	}
+	qsort_r(jt->vis, jt->nvis, sizeof *jt->vis, row_cmp, jt);
+
+	if (jt->cur_cluster != NULL) {
+		for (i = 0; i < jt->nvis; i++) {
+			if (strcmp(jt->vis[i]->row.id, jt->cur_id) == 0 &&
+			    strcmp(jt->vis[i]->row.cluster,
+			    jt->cur_cluster) == 0) {
+				jt->cursor = i;
+				return;
+			}
+		}
+	}
+	/* The row is gone (or there was none): stay at the same place. */
+	if (jt->cursor >= jt->nvis)
+		jt->cursor = jt->nvis > 0 ? jt->nvis - 1 : 0;
+	set_cursor_key(jt);
+}
+
+size_t
+jobtable_nvisible(const struct jobtable *jt)
+{
+	return jt->nvis;
+}
+
+const struct jobtable_row *
+jobtable_visible(const struct jobtable *jt, size_t i)
+{
+	return i < jt->nvis ? &jt->vis[i]->row : NULL;
+}
+
+int
+jobtable_marked(const struct jobtable *jt, size_t i)
+{
+	return i < jt->nvis ? jt->vis[i]->marked : 0;
+}
+
+size_t
+jobtable_cursor(const struct jobtable *jt)
+{
+	return jt->cursor;
+}
+
+const struct jobtable_row *
+jobtable_current(const struct jobtable *jt)
+{
+	return jobtable_visible(jt, jt->cursor);
+}
+
+void
+jobtable_move_to(struct jobtable *jt, size_t i)
+{
+	if (jt->nvis == 0)
+		i = 0;
+	else if (i >= jt->nvis)
+		i = jt->nvis - 1;
+	jt->cursor = i;
+	set_cursor_key(jt);
+}
+
+void
+jobtable_move(struct jobtable *jt, long delta)
+{
+	if (delta < 0 && (size_t)-delta > jt->cursor)
+		jobtable_move_to(jt, 0);
+	else if (delta > 0 && (size_t)delta >= jt->nvis - jt->cursor)
+		jobtable_move_to(jt, SIZE_MAX);
+	else
+		jobtable_move_to(jt, jt->cursor + delta);
+}
+
+int
+jobtable_select(struct jobtable *jt, const char *cluster, const char *id)
+{
+	size_t	i;
+
+	for (i = 0; i < jt->nvis; i++) {
+		if (strcmp(jt->vis[i]->row.cluster, cluster) == 0 &&
+		    strcmp(jt->vis[i]->row.id, id) == 0) {
+			jobtable_move_to(jt, i);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+size_t
+jobtable_top(struct jobtable *jt, size_t height)
+{
+	if (height == 0)
+		return jt->cursor;
+	if (jt->cursor < jt->top)
+		jt->top = jt->cursor;
+	else if (jt->cursor >= jt->top + height)
+		jt->top = jt->cursor - height + 1;
+	/* No empty space below the last row when rows could fill it. */
+	if (jt->top + height > jt->nvis)
+		jt->top = jt->nvis > height ? jt->nvis - height : 0;
+	return jt->top;
+}
+
+int
+jobtable_toggle_mark(struct jobtable *jt)
+{
+	if (jt->cursor >= jt->nvis)
+		return 0;
+	jt->vis[jt->cursor]->marked = !jt->vis[jt->cursor]->marked;
+	return jt->vis[jt->cursor]->marked;
+}
+
+void
+jobtable_clear_marks(struct jobtable *jt)
+{
+	size_t	i;
+
+	for (i = 0; i < jt->nall; i++)
+		jt->all[i]->marked = 0;
+}
+
+size_t
+jobtable_nmarked(const struct jobtable *jt)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < jt->nall; i++)
+		n += jt->all[i]->marked != 0;
+	return n;
+}
+
+static void
+key_fill(struct jobtable_key *k, const struct jobtable_row *r)
+{
+	k->cluster = xstrdup(r->cluster);
+	k->id = xstrdup(r->id);
+	k->name = xstrdup(r->name);
+}
+
+struct jobtable_key *
+jobtable_targets(const struct jobtable *jt, size_t *n)
+{
+	struct jobtable_key	*keys;
+	size_t			 i, k = 0;
+
+	/* Marked rows in screen order; hidden ones are not acted on. */
+	for (i = 0; i < jt->nvis; i++)
+		k += jt->vis[i]->marked != 0;
+	if (k == 0) {
+		*n = 0;
+		if (jt->cursor >= jt->nvis)
+			return NULL;
+		keys = xcalloc(1, sizeof *keys);
+		key_fill(&keys[0], &jt->vis[jt->cursor]->row);
+		*n = 1;
+		return keys;
+	}
+	keys = xcalloc(k, sizeof *keys);
+	*n = 0;
+	for (i = 0; i < jt->nvis; i++) {
+		if (jt->vis[i]->marked)
+			key_fill(&keys[(*n)++], &jt->vis[i]->row);
+	}
+	return keys;
+}
+
+void
+jobtable_fmt_duration(long secs, char *buf, size_t len)
+{
+	long	d, h, m, s;
+
+	if (secs < 0) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	d = secs / 86400;
+	h = secs / 3600 % 24;
+	m = secs / 60 % 60;
+	s = secs % 60;
+	if (d > 0)
+		snprintf(buf, len, "%ld-%02ld:%02ld:%02ld", d, h, m, s);
+	else if (h > 0)
+		snprintf(buf, len, "%ld:%02ld:%02ld", h, m, s);
+	else
+		snprintf(buf, len, "%ld:%02ld", m, s);
+}
+
+const char *
+jobtable_cell(const struct jobtable_row *r, enum jobtable_col col, char *buf,
+    size_t len)
+{
+	char	e[32], l[32];
+
+	switch (col) {
+	case JT_CLUSTER:
+		return str0(r->cluster);
+	case JT_ID:
+		return str0(r->id);
+	case JT_NAME:
+		return str0(r->name);
+	case JT_PARTITION:
+		return str0(r->partition);
+	case JT_STATE:
+		return str0(r->state);
+	case JT_TIME:
+		jobtable_fmt_duration(r->elapsed, e, sizeof e);
+		if (r->limit < 0)
+			snprintf(buf, len, "%s", e);
+		else {
+			jobtable_fmt_duration(r->limit, l, sizeof l);
+			snprintf(buf, len, "%s/%s", e, l);
+		}
+		return buf;
+	case JT_NODES:
+		if (r->nodes <= 0)
+			return "";
+		snprintf(buf, len, "%d", r->nodes);
+		return buf;
+	case JT_REASON:
+		return str0(r->reason);
+	case JT_NCOLS:
+		break;
+	}
+	return "";
+}
+
+const char *
+jobtable_col_title(enum jobtable_col col)
+{
+	return (int)col >= 0 && col < JT_NCOLS ? col_titles[col] : "";
+}

@@ -1,3 +1,166 @@
 #ifndef JOBTABLE_H
 #define JOBTABLE_H
+
+#include <stddef.h>
+#include <time.h>
+
+/*
+ * The model of the jobs pane: rows from every cluster, keyed by
+ * (cluster, job id).  Pure: no I/O, no curses; the UI draws what
+ * jobtable_visible() returns and the workers feed jobtable_merge().
+ *
+ * - A snapshot replaces the rows of its cluster.  A row that was live and
+ *   is missing from the newer snapshot has left the queue: it stays,
+ *   marked finished (state "ENDED" unless it already had a final state),
+ *   until the user hides finished rows with 'a'.
+ * - A cluster that stops answering simply sends no snapshot: its rows stay
+ *   as they were and jobtable_cluster_polled() tells their age.
+ * - Filter: text starting with '/' is a POSIX extended regex (the rest of
+ *   the text), anything else is a plain substring.  Both ignore case and
+ *   are matched against "cluster id name partition state reason".  A plain
+ *   text is never taken as a regex because job names and array ids are
+ *   full of '.', '-', '[' and '_'.
+ * - Sort: by any column, ties broken by cluster then id, so the order is
+ *   the same on every refresh.
+ * - The cursor is a key: after a merge, filter or sort it stays on the
+ *   same (cluster, id); when that row is gone it stays at the same
+ *   position.
+ */
+
+enum jobtable_col {
+	JT_CLUSTER,
+	JT_ID,
+	JT_NAME,
+	JT_PARTITION,
+	JT_STATE,
+	JT_TIME,	/* elapsed/limit */
+	JT_NODES,
+	JT_REASON,	/* pending reason, or the node list when running */
+	JT_NCOLS
+};
+
+/*
+ * One job.  Strings are owned by whoever holds the row; the table keeps
+ * its own copies.  Times in seconds, -1 when unknown (limit -1 also for
+ * UNLIMITED).
+ */
+struct jobtable_row {
+	char	*cluster;
+	char	*id;		/* "1234", "1234_7" */
+	char	*name;
+	char	*partition;
+	char	*state;		/* native SLURM state: RUNNING, CANCELLED, ... */
+	long	 elapsed;
+	long	 limit;
+	int	 nodes;		/* 0 unknown */
+	char	*reason;
+	int	 finished;	/* a final state (from sacct or a record) */
+};
+
+/* What a dialog pins: a job that a refresh cannot swap under it. */
+struct jobtable_key {
+	char	*cluster;
+	char	*id;
+	char	*name;
+};
+
+/* Broad classes of SLURM states, for colour and sorting. */
+enum jobtable_class {
+	JC_RUNNING,	/* RUNNING, COMPLETING, CONFIGURING, SUSPENDED, ... */
+	JC_PENDING,	/* PENDING, REQUEUED, ... */
+	JC_DONE,	/* COMPLETED */
+	JC_FAILED,	/* FAILED, TIMEOUT, NODE_FAIL, OUT_OF_MEMORY, ... */
+	JC_CANCELLED,	/* CANCELLED, PREEMPTED, REVOKED */
+	JC_OTHER,	/* ENDED (left the queue, final state unknown), unknown */
+};
+
+struct jobtable;
+
+struct jobtable	*jobtable_create(void);
+void		 jobtable_free(struct jobtable *);
+
+/* Free the strings of a row (not the row itself). */
+void		 jobtable_row_clear(struct jobtable_row *);
+/* Free the strings of a key. */
+void		 jobtable_key_clear(struct jobtable_key *);
+
+enum jobtable_class jobtable_state_class(const char *state);
+/* Whether a SLURM state is final (the job will not run again). */
+int		 jobtable_state_final(const char *state);
+
+/*
+ * Replace the rows of cluster by a snapshot (copied; the caller keeps
+ * rows).  Rows of the cluster absent from it stay, marked finished.
+ */
+void		 jobtable_merge(struct jobtable *, const char *cluster,
+		     const struct jobtable_row *rows, size_t n, time_t polled);
+/* Insert or update one row without touching the others (records). */
+void		 jobtable_upsert(struct jobtable *, const struct jobtable_row *);
+/* Change a row's state (e.g. after a cancel); 0, or -1 if no such row. */
+int		 jobtable_set_state(struct jobtable *, const char *cluster,
+		     const char *id, const char *state);
+/* Drop every row of a cluster. */
+void		 jobtable_forget(struct jobtable *, const char *cluster);
+
+/* Time of the last snapshot of cluster, 0 if none. */
+time_t		 jobtable_cluster_polled(const struct jobtable *,
+		     const char *cluster);
+/* Count the live rows of cluster (all clusters if NULL). */
+void		 jobtable_count(const struct jobtable *, const char *cluster,
+		     size_t *running, size_t *pending);
+/* Every row, shown or not. */
+size_t		 jobtable_total(const struct jobtable *);
+
+/* NULL or "" clears it.  A bad regex returns -1 and keeps the old one. */
+int		 jobtable_set_filter(struct jobtable *, const char *,
+		     char **cause);
+const char	*jobtable_filter(const struct jobtable *);
+void		 jobtable_set_sort(struct jobtable *, enum jobtable_col,
+		     int reverse);
+/* Next sort column (wraps); returns it. */
+enum jobtable_col jobtable_sort_cycle(struct jobtable *);
+enum jobtable_col jobtable_sort_col(const struct jobtable *, int *reverse);
+void		 jobtable_set_show_finished(struct jobtable *, int);
+int		 jobtable_show_finished(const struct jobtable *);
+
+/* The rows to draw, filtered and sorted. */
+size_t		 jobtable_nvisible(const struct jobtable *);
+const struct jobtable_row *jobtable_visible(const struct jobtable *, size_t);
+int		 jobtable_marked(const struct jobtable *, size_t);
+
+/* The cursor; NULL row when nothing is visible. */
+size_t		 jobtable_cursor(const struct jobtable *);
+const struct jobtable_row *jobtable_current(const struct jobtable *);
+/* Move by delta rows, clamped. */
+void		 jobtable_move(struct jobtable *, long delta);
+/* Move to an index, clamped (SIZE_MAX: the last row). */
+void		 jobtable_move_to(struct jobtable *, size_t);
+/* Put the cursor on (cluster, id); -1 if it is not visible. */
+int		 jobtable_select(struct jobtable *, const char *cluster,
+		     const char *id);
+/*
+ * First visible row for a window of height rows so that the cursor is on
+ * screen, moving the remembered top as little as possible.
+ */
+size_t		 jobtable_top(struct jobtable *, size_t height);
+
+/* Toggle the mark of the current row (Space); returns the new mark. */
+int		 jobtable_toggle_mark(struct jobtable *);
+void		 jobtable_clear_marks(struct jobtable *);
+/* Number of marked rows (visible or not). */
+size_t		 jobtable_nmarked(const struct jobtable *);
+/*
+ * The targets of an action: the marked rows if any, else the current row.
+ * Returns an allocated array of keys (free each with jobtable_key_clear,
+ * then the array), count in *n; NULL if there is nothing.
+ */
+struct jobtable_key *jobtable_targets(const struct jobtable *, size_t *n);
+
+/* Text of a cell, e.g. "1:02:03/4:00:00" for JT_TIME. */
+const char	*jobtable_cell(const struct jobtable_row *, enum jobtable_col,
+		     char *buf, size_t len);
+const char	*jobtable_col_title(enum jobtable_col);
+/* squeue-style duration: "5:03", "1:02:03", "2-01:02:03", "-" if < 0. */
+void		 jobtable_fmt_duration(long secs, char *buf, size_t len);
+
 #endif

@@ -1,10 +1,522 @@
-/* Placeholder until the jobtable suite is written: it must not stay empty. */
+/* The jobs pane model: merge, selection, filter, sort, marks, scale. */
+#include <time.h>
+
 #include "testutil.h"
+#include "jobtable.h"
+#include "util.h"
+
+static struct jobtable_row
+row(const char *id, const char *name, const char *state)
+{
+	struct jobtable_row	r;
+
+	memset(&r, 0, sizeof r);
+	r.id = (char *)id;
+	r.name = (char *)name;
+	r.partition = (char *)"gpu";
+	r.state = (char *)state;
+	r.elapsed = 65;
+	r.limit = 4 * 3600;
+	r.nodes = 1;
+	r.reason = (char *)"";
+	return r;
+}
+
+/* The visible rows as "cluster/id" joined by spaces. */
+static char *
+order(const struct jobtable *jt)
+{
+	struct buf	b;
+	size_t		i;
+
+	buf_init(&b);
+	for (i = 0; i < jobtable_nvisible(jt); i++) {
+		const struct jobtable_row	*r = jobtable_visible(jt, i);
+
+		buf_printf(&b, "%s%s/%s", i ? " " : "", r->cluster, r->id);
+	}
+	return buf_steal(&b);
+}
+
+#define ck_order(jt, want) do {						\
+	char	*got_ = order(jt);					\
+	ck_assert_str_eq(got_, want);					\
+	free(got_);							\
+} while (0)
+
+START_TEST(test_merge_replaces_cluster)
+{
+	struct jobtable		*jt = jobtable_create();
+	struct jobtable_row	 a[3], b[2];
+	size_t			 run, pend;
+
+	a[0] = row("10", "train", "RUNNING");
+	a[1] = row("11", "eval", "PENDING");
+	a[2] = row("12", "prep", "RUNNING");
+	b[0] = row("10", "other", "PENDING");
+	b[1] = row("5", "x", "RUNNING");
+	jobtable_merge(jt, "alpha", a, 3, 1000);
+	jobtable_merge(jt, "beta", b, 2, 1001);
+	ck_assert_uint_eq(jobtable_total(jt), 5);
+	/* Same id on two clusters: two rows, ordered by id then cluster. */
+	ck_order(jt, "beta/5 alpha/10 beta/10 alpha/11 alpha/12");
+	jobtable_count(jt, "alpha", &run, &pend);
+	ck_assert_uint_eq(run, 2);
+	ck_assert_uint_eq(pend, 1);
+	jobtable_count(jt, NULL, &run, &pend);
+	ck_assert_uint_eq(run, 3);
+	ck_assert_uint_eq(pend, 2);
+	ck_assert_int_eq(jobtable_cluster_polled(jt, "beta"), 1001);
+	ck_assert_int_eq(jobtable_cluster_polled(jt, "gamma"), 0);
+
+	/* alpha's next snapshot: 11 started, 12 left the queue, 13 is new. */
+	a[0] = row("10", "train", "RUNNING");
+	a[1] = row("11", "eval", "RUNNING");
+	a[2] = row("13", "new", "PENDING");
+	jobtable_merge(jt, "alpha", a, 3, 1005);
+	ck_order(jt, "beta/5 alpha/10 beta/10 alpha/11 alpha/12 alpha/13");
+	ck_assert_int_eq(jobtable_cluster_polled(jt, "alpha"), 1005);
+	/* 12 stays, finished, its final state unknown. */
+	jobtable_select(jt, "alpha", "12");
+	ck_assert_str_eq(jobtable_current(jt)->state, "ENDED");
+	ck_assert_int_eq(jobtable_current(jt)->finished, 1);
+	jobtable_select(jt, "alpha", "11");
+	ck_assert_str_eq(jobtable_current(jt)->state, "RUNNING");
+	ck_assert_int_eq(jobtable_current(jt)->finished, 0);
+	/* beta untouched by alpha's snapshot. */
+	jobtable_select(jt, "beta", "10");
+	ck_assert_str_eq(jobtable_current(jt)->name, "other");
+	ck_assert_int_eq(jobtable_current(jt)->finished, 0);
+
+	/* A final state from sacct is kept as is. */
+	a[0] = row("10", "train", "COMPLETED");
+	jobtable_merge(jt, "alpha", a, 1, 1010);
+	jobtable_select(jt, "alpha", "10");
+	ck_assert_str_eq(jobtable_current(jt)->state, "COMPLETED");
+	ck_assert_int_eq(jobtable_current(jt)->finished, 1);
+	/* 13 vanished pending: ENDED; 12 stays ENDED, not touched twice. */
+	jobtable_select(jt, "alpha", "13");
+	ck_assert_str_eq(jobtable_current(jt)->state, "ENDED");
+	jobtable_count(jt, "alpha", &run, &pend);
+	ck_assert_uint_eq(run + pend, 0);
+
+	/* Hide finished (a): only beta's live rows remain. */
+	jobtable_set_show_finished(jt, 0);
+	ck_order(jt, "beta/5 beta/10");
+	jobtable_set_show_finished(jt, 1);
+	ck_assert_uint_eq(jobtable_nvisible(jt), 6);
+
+	/* A stale cluster sends nothing: its rows and poll time stay. */
+	jobtable_merge(jt, "alpha", a, 1, 1020);
+	ck_assert_int_eq(jobtable_cluster_polled(jt, "beta"), 1001);
+	jobtable_select(jt, "beta", "5");
+	ck_assert_str_eq(jobtable_current(jt)->state, "RUNNING");
+
+	jobtable_forget(jt, "alpha");
+	ck_order(jt, "beta/5 beta/10");
+	jobtable_free(jt);
+}
+END_TEST
+
+START_TEST(test_upsert_and_set_state)
+{
+	struct jobtable		*jt = jobtable_create();
+	struct jobtable_row	 r = row("7", "rec", "COMPLETED");
+
+	/* A record: finished row that a snapshot without it must not touch. */
+	r.cluster = (char *)"alpha";
+	jobtable_upsert(jt, &r);
+	ck_assert_int_eq(jobtable_current(jt)->finished, 1);
+	jobtable_merge(jt, "alpha", NULL, 0, 5);
+	ck_assert_str_eq(jobtable_current(jt)->state, "COMPLETED");
+
+	r = row("8", "live", "RUNNING");
+	jobtable_merge(jt, "alpha", &r, 1, 6);
+	ck_assert_int_eq(jobtable_set_state(jt, "alpha", "8", "CANCELLED"), 0);
+	ck_assert_int_eq(jobtable_set_state(jt, "alpha", "99", "CANCELLED"), -1);
+	jobtable_select(jt, "alpha", "8");
+	ck_assert_str_eq(jobtable_current(jt)->state, "CANCELLED");
+	ck_assert_int_eq(jobtable_current(jt)->finished, 1);
+	/* Rows without an id are ignored. */
+	r = row("", "bad", "RUNNING");
+	r.cluster = (char *)"alpha";
+	jobtable_upsert(jt, &r);
+	ck_assert_uint_eq(jobtable_total(jt), 2);
+	jobtable_free(jt);
+}
+END_TEST
+
+START_TEST(test_selection_kept)
+{
+	struct jobtable		*jt = jobtable_create();
+	struct jobtable_row	 a[4];
+
+	a[0] = row("1", "a", "RUNNING");
+	a[1] = row("2", "b", "RUNNING");
+	a[2] = row("3", "c", "RUNNING");
+	a[3] = row("4", "d", "RUNNING");
+	jobtable_merge(jt, "x", a, 4, 1);
+	ck_assert_uint_eq(jobtable_cursor(jt), 0);
+	jobtable_move(jt, 2);
+	ck_assert_str_eq(jobtable_current(jt)->id, "3");
+
+	/* Rows before it appear: the cursor follows the job, not the index. */
+	a[0] = row("0", "z", "RUNNING");
+	a[1] = row("1", "a", "RUNNING");
+	a[2] = row("3", "c", "RUNNING");
+	jobtable_set_sort(jt, JT_ID, 0);
+	jobtable_merge(jt, "x", a, 3, 2);
+	ck_assert_str_eq(jobtable_current(jt)->id, "3");
+	ck_assert_uint_eq(jobtable_cursor(jt), 3);	/* 0 1 2(ENDED) 3 */
+
+	/* Re-sorting moves the row: the cursor goes with it. */
+	jobtable_set_sort(jt, JT_ID, 1);
+	ck_order(jt, "x/4 x/3 x/2 x/1 x/0");
+	ck_assert_str_eq(jobtable_current(jt)->id, "3");
+
+	/* The row disappears from view: the cursor stays at its place. */
+	jobtable_set_show_finished(jt, 0);
+	ck_order(jt, "x/3 x/1 x/0");
+	ck_assert_str_eq(jobtable_current(jt)->id, "3");
+	jobtable_set_filter(jt, "z", NULL);
+	ck_order(jt, "x/0");
+	ck_assert_str_eq(jobtable_current(jt)->id, "0");
+	/* ... and the cursor now belongs to the row it landed on. */
+	jobtable_set_filter(jt, NULL, NULL);
+	ck_assert_str_eq(jobtable_current(jt)->id, "0");
+	ck_assert_uint_eq(jobtable_cursor(jt), 2);
+
+	/* Cursor at the last row and the last row vanishes: clamp. */
+	jobtable_move_to(jt, SIZE_MAX);
+	ck_assert_str_eq(jobtable_current(jt)->id, "0");
+	a[0] = row("3", "c", "RUNNING");
+	jobtable_merge(jt, "x", a, 1, 3);
+	ck_order(jt, "x/3");
+	ck_assert_uint_eq(jobtable_cursor(jt), 0);
+
+	/* Nothing visible: no current row, moves are harmless. */
+	jobtable_set_filter(jt, "nothing-matches", NULL);
+	ck_assert_uint_eq(jobtable_nvisible(jt), 0);
+	ck_assert_ptr_null(jobtable_current(jt));
+	jobtable_move(jt, 1);
+	jobtable_move(jt, -1);
+	ck_assert_ptr_null(jobtable_current(jt));
+	ck_assert_int_eq(jobtable_toggle_mark(jt), 0);
+	jobtable_free(jt);
+}
+END_TEST
+
+START_TEST(test_move_and_top)
+{
+	struct jobtable		*jt = jobtable_create();
+	struct jobtable_row	 a[20];
+	char			 ids[20][8];
+	int			 i;
+
+	for (i = 0; i < 20; i++) {
+		snprintf(ids[i], sizeof ids[i], "%d", i);
+		a[i] = row(ids[i], "n", "PENDING");
+	}
+	jobtable_merge(jt, "x", a, 20, 1);
+	jobtable_move(jt, -5);
+	ck_assert_uint_eq(jobtable_cursor(jt), 0);
+	jobtable_move(jt, 7);
+	ck_assert_uint_eq(jobtable_cursor(jt), 7);
+	ck_assert_uint_eq(jobtable_top(jt, 5), 3);	/* cursor on the last line */
+	jobtable_move(jt, -6);
+	ck_assert_uint_eq(jobtable_top(jt, 5), 1);
+	jobtable_move(jt, 100);
+	ck_assert_uint_eq(jobtable_cursor(jt), 19);
+	ck_assert_uint_eq(jobtable_top(jt, 5), 15);
+	/* A taller window shows everything from the top. */
+	ck_assert_uint_eq(jobtable_top(jt, 40), 0);
+	jobtable_move_to(jt, 0);
+	ck_assert_uint_eq(jobtable_top(jt, 5), 0);
+	ck_assert_int_eq(jobtable_select(jt, "x", "12"), 0);
+	ck_assert_uint_eq(jobtable_cursor(jt), 12);
+	ck_assert_int_eq(jobtable_select(jt, "y", "12"), -1);
+	jobtable_free(jt);
+}
+END_TEST
+
+START_TEST(test_filter)
+{
+	struct jobtable		*jt = jobtable_create();
+	struct jobtable_row	 a[4];
+	char			*cause = NULL;
+
+	a[0] = row("100", "resnet.train", "RUNNING");
+	a[1] = row("101", "resnet-eval", "PENDING");
+	a[1].reason = (char *)"Priority";
+	a[2] = row("102_[1-4]", "array", "PENDING");
+	a[3] = row("103", "bert", "RUNNING");
+	a[3].partition = (char *)"cpu";
+	jobtable_merge(jt, "alpha", a, 4, 1);
+
+	/* Substring, case-insensitive, over every column. */
+	ck_assert_int_eq(jobtable_set_filter(jt, "RESNET", &cause), 0);
+	ck_order(jt, "alpha/100 alpha/101");
+	jobtable_set_filter(jt, "priority", NULL);
+	ck_order(jt, "alpha/101");
+	jobtable_set_filter(jt, "cpu", NULL);
+	ck_order(jt, "alpha/103");
+	jobtable_set_filter(jt, "alpha", NULL);
+	ck_assert_uint_eq(jobtable_nvisible(jt), 4);
+	/* Regex characters in plain text are literal. */
+	jobtable_set_filter(jt, "[1-4]", NULL);
+	ck_order(jt, "alpha/102_[1-4]");
+	jobtable_set_filter(jt, "resnet.t", NULL);
+	ck_order(jt, "alpha/100");
+	ck_assert_str_eq(jobtable_filter(jt), "resnet.t");
+
+	/* A leading '/' makes a POSIX extended regex. */
+	jobtable_set_filter(jt, "/resnet.(train|eval)", NULL);
+	ck_order(jt, "alpha/100 alpha/101");
+	jobtable_set_filter(jt, "/^alpha 10[03] ", NULL);
+	ck_order(jt, "alpha/100 alpha/103");
+	jobtable_set_filter(jt, "/running", NULL);
+	ck_order(jt, "alpha/100 alpha/103");
+
+	/* A bad regex is refused and the previous filter stays. */
+	ck_assert_int_eq(jobtable_set_filter(jt, "/(unclosed", &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "(unclosed"));
+	free(cause);
+	ck_assert_str_eq(jobtable_filter(jt), "/running");
+	ck_order(jt, "alpha/100 alpha/103");
+
+	jobtable_set_filter(jt, "", NULL);
+	ck_assert_ptr_null(jobtable_filter(jt));
+	ck_assert_uint_eq(jobtable_nvisible(jt), 4);
+	jobtable_free(jt);
+}
+END_TEST
+
+START_TEST(test_sort)
+{
+	struct jobtable		*jt = jobtable_create();
+	struct jobtable_row	 a[5];
+	int			 rev;
+
+	a[0] = row("9", "b", "PENDING");
+	a[1] = row("10", "a", "RUNNING");
+	a[2] = row("100", "b", "COMPLETED");
+	a[3] = row("11", "b", "RUNNING");
+	a[4] = row("2", "c", "FAILED");
+	a[0].elapsed = 0;
+	a[1].elapsed = 500;
+	a[2].elapsed = 30;
+	a[3].elapsed = 500;
+	a[4].elapsed = 7;
+	a[3].nodes = 4;
+	jobtable_merge(jt, "x", a, 5, 1);
+
+	/* Ids by number, not by text. */
+	ck_assert_int_eq(jobtable_sort_col(jt, &rev), JT_ID);
+	ck_assert_int_eq(rev, 0);
+	ck_order(jt, "x/2 x/9 x/10 x/11 x/100");
+	/* Equal names: ties by id, the same on every rebuild. */
+	jobtable_set_sort(jt, JT_NAME, 0);
+	ck_order(jt, "x/10 x/9 x/11 x/100 x/2");
+	jobtable_merge(jt, "x", a, 5, 2);
+	ck_order(jt, "x/10 x/9 x/11 x/100 x/2");
+	/* Reverse flips the key, not the tie-break. */
+	jobtable_set_sort(jt, JT_NAME, 1);
+	ck_order(jt, "x/2 x/9 x/11 x/100 x/10");
+	/* State: live classes first. */
+	jobtable_set_sort(jt, JT_STATE, 0);
+	ck_order(jt, "x/10 x/11 x/9 x/100 x/2");
+	jobtable_set_sort(jt, JT_TIME, 0);
+	ck_order(jt, "x/9 x/2 x/100 x/10 x/11");
+	jobtable_set_sort(jt, JT_NODES, 1);
+	ck_order(jt, "x/11 x/2 x/9 x/10 x/100");
+
+	/* s cycles through every column and wraps. */
+	jobtable_set_sort(jt, JT_CLUSTER, 0);
+	ck_assert_int_eq(jobtable_sort_cycle(jt), JT_ID);
+	ck_assert_int_eq(jobtable_sort_cycle(jt), JT_NAME);
+	jobtable_set_sort(jt, JT_REASON, 0);
+	ck_assert_int_eq(jobtable_sort_cycle(jt), JT_CLUSTER);
+	jobtable_free(jt);
+}
+END_TEST
+
+START_TEST(test_marks_and_targets)
+{
+	struct jobtable		*jt = jobtable_create();
+	struct jobtable_row	 a[3];
+	struct jobtable_key	*k;
+	size_t			 n, i;
+
+	a[0] = row("1", "one", "RUNNING");
+	a[1] = row("2", "two", "RUNNING");
+	a[2] = row("3", "three", "PENDING");
+	jobtable_merge(jt, "x", a, 3, 1);
+
+	/* Nothing marked: the target is the current row. */
+	jobtable_move_to(jt, 1);
+	k = jobtable_targets(jt, &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(k[0].cluster, "x");
+	ck_assert_str_eq(k[0].id, "2");
+	ck_assert_str_eq(k[0].name, "two");
+	/* Pinned: a refresh that renames or drops the job leaves the key. */
+	a[1] = row("2", "renamed", "RUNNING");
+	jobtable_merge(jt, "x", a, 2, 2);
+	ck_assert_str_eq(k[0].name, "two");
+	jobtable_key_clear(&k[0]);
+	free(k);
+
+	ck_assert_int_eq(jobtable_toggle_mark(jt), 1);
+	jobtable_move_to(jt, 2);
+	ck_assert_int_eq(jobtable_toggle_mark(jt), 1);
+	ck_assert_uint_eq(jobtable_nmarked(jt), 2);
+	ck_assert(jobtable_marked(jt, 1) && jobtable_marked(jt, 2));
+	ck_assert(!jobtable_marked(jt, 0));
+	/* Marks survive a refresh (they belong to the job). */
+	jobtable_merge(jt, "x", a, 3, 3);
+	ck_assert_uint_eq(jobtable_nmarked(jt), 2);
+	jobtable_move_to(jt, 0);
+	k = jobtable_targets(jt, &n);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(k[0].id, "2");
+	ck_assert_str_eq(k[1].id, "3");
+	for (i = 0; i < n; i++)
+		jobtable_key_clear(&k[i]);
+	free(k);
+	/* Hidden marked rows are not acted on. */
+	jobtable_set_filter(jt, "one", NULL);
+	k = jobtable_targets(jt, &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(k[0].id, "1");
+	jobtable_key_clear(&k[0]);
+	free(k);
+	jobtable_set_filter(jt, NULL, NULL);
+	jobtable_move_to(jt, 1);
+	ck_assert_int_eq(jobtable_toggle_mark(jt), 0);
+	ck_assert_uint_eq(jobtable_nmarked(jt), 1);
+	jobtable_clear_marks(jt);
+	ck_assert_uint_eq(jobtable_nmarked(jt), 0);
+
+	jobtable_set_filter(jt, "none", NULL);
+	ck_assert_ptr_null(jobtable_targets(jt, &n));
+	ck_assert_uint_eq(n, 0);
+	jobtable_free(jt);
+}
+END_TEST
+
+START_TEST(test_cells_and_states)
+{
+	struct jobtable_row	r = row("42", "n", "RUNNING");
+	char			buf[64];
+
+	jobtable_fmt_duration(0, buf, sizeof buf);
+	ck_assert_str_eq(buf, "0:00");
+	jobtable_fmt_duration(65, buf, sizeof buf);
+	ck_assert_str_eq(buf, "1:05");
+	jobtable_fmt_duration(3600 + 62, buf, sizeof buf);
+	ck_assert_str_eq(buf, "1:01:02");
+	jobtable_fmt_duration(2 * 86400 + 3600, buf, sizeof buf);
+	ck_assert_str_eq(buf, "2-01:00:00");
+	jobtable_fmt_duration(-1, buf, sizeof buf);
+	ck_assert_str_eq(buf, "-");
+
+	ck_assert_str_eq(jobtable_cell(&r, JT_TIME, buf, sizeof buf),
+	    "1:05/4:00:00");
+	r.limit = -1;
+	ck_assert_str_eq(jobtable_cell(&r, JT_TIME, buf, sizeof buf), "1:05");
+	ck_assert_str_eq(jobtable_cell(&r, JT_NODES, buf, sizeof buf), "1");
+	r.nodes = 0;
+	ck_assert_str_eq(jobtable_cell(&r, JT_NODES, buf, sizeof buf), "");
+	ck_assert_str_eq(jobtable_cell(&r, JT_ID, buf, sizeof buf), "42");
+	ck_assert_str_eq(jobtable_cell(&r, JT_CLUSTER, buf, sizeof buf), "");
+	ck_assert_str_eq(jobtable_col_title(JT_STATE), "STATE");
+	ck_assert_str_eq(jobtable_col_title(JT_NCOLS), "");
+
+	ck_assert_int_eq(jobtable_state_class("RUNNING"), JC_RUNNING);
+	ck_assert_int_eq(jobtable_state_class("COMPLETING"), JC_RUNNING);
+	ck_assert_int_eq(jobtable_state_class("PENDING"), JC_PENDING);
+	ck_assert_int_eq(jobtable_state_class("COMPLETED"), JC_DONE);
+	ck_assert_int_eq(jobtable_state_class("OUT_OF_MEMORY"), JC_FAILED);
+	/* sacct decorations: "CANCELLED by 123", "CANCELLED+". */
+	ck_assert_int_eq(jobtable_state_class("CANCELLED by 1234"), JC_CANCELLED);
+	ck_assert_int_eq(jobtable_state_class("CANCELLED+"), JC_CANCELLED);
+	ck_assert_int_eq(jobtable_state_class("CANCELLEDX"), JC_OTHER);
+	ck_assert_int_eq(jobtable_state_class(NULL), JC_OTHER);
+	ck_assert(jobtable_state_final("TIMEOUT"));
+	ck_assert(!jobtable_state_final("RUNNING"));
+	ck_assert(!jobtable_state_final("WEIRD"));
+}
+END_TEST
+
+/* 10 000 rows on 4 clusters: merge, filter, sort, move stay fast. */
+START_TEST(test_ten_thousand)
+{
+	struct jobtable		*jt = jobtable_create();
+	struct jobtable_row	*a;
+	char			(*ids)[16];
+	const char		*cl[4] = { "a", "b", "c", "d" };
+	struct timespec		 t0, t1;
+	double			 secs;
+	int			 i, c, round;
+
+	a = xcalloc(2500, sizeof *a);
+	ids = xcalloc(2500, sizeof *ids);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (round = 0; round < 5; round++) {
+		for (c = 0; c < 4; c++) {
+			for (i = 0; i < 2500; i++) {
+				/* Each round drops 100 jobs and adds 100. */
+				snprintf(ids[i], sizeof ids[i], "%d",
+				    round * 100 + i);
+				a[i] = row(ids[i], i % 3 ? "train" : "eval",
+				    i % 2 ? "RUNNING" : "PENDING");
+				a[i].elapsed = i;
+			}
+			jobtable_merge(jt, cl[c], a, 2500, round);
+		}
+	}
+	ck_assert_uint_eq(jobtable_total(jt), 4 * (2500 + 400));
+	jobtable_set_show_finished(jt, 0);
+	ck_assert_uint_eq(jobtable_nvisible(jt), 10000);
+	jobtable_select(jt, "c", "1234");
+	jobtable_set_sort(jt, JT_TIME, 1);
+	ck_assert_str_eq(jobtable_current(jt)->id, "1234");
+	ck_assert_str_eq(jobtable_current(jt)->cluster, "c");
+	jobtable_set_filter(jt, "eval", NULL);
+	ck_assert_uint_eq(jobtable_nvisible(jt), 4 * 834);
+	jobtable_set_filter(jt, "/^b 9[0-9]{2} ", NULL);
+	ck_assert_uint_eq(jobtable_nvisible(jt), 100);
+	jobtable_set_filter(jt, NULL, NULL);
+	jobtable_move_to(jt, SIZE_MAX);
+	ck_assert_uint_eq(jobtable_cursor(jt), 9999);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	/* Generous for ASan; quadratic lookups would take minutes. */
+	ck_assert_msg(secs < 20.0, "10 000 rows took %.1f s", secs);
+	free(a);
+	free(ids);
+	jobtable_free(jt);
+}
+END_TEST
 
 static Suite *
 jobtable_suite(void)
 {
-	return suite_create("jobtable");
+	Suite	*s = suite_create("jobtable");
+	TCase	*tc = tcase_create("jobtable");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_merge_replaces_cluster);
+	tcase_add_test(tc, test_upsert_and_set_state);
+	tcase_add_test(tc, test_selection_kept);
+	tcase_add_test(tc, test_move_and_top);
+	tcase_add_test(tc, test_filter);
+	tcase_add_test(tc, test_sort);
+	tcase_add_test(tc, test_marks_and_targets);
+	tcase_add_test(tc, test_cells_and_states);
+	tcase_add_test(tc, test_ten_thousand);
+	suite_add_tcase(s, tc);
+	return s;
 }
 
 TEST_MAIN(jobtable_suite)
