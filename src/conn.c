@@ -1,1 +1,881 @@
+/*
+ * The SSH connection layer: the only file that includes libssh.
+ * See conn.h for the contract (failover, strict host keys, BatchMode auth,
+ * one session for many commands, bounded waits).
+ */
 #include "conn.h"
+
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libssh/callbacks.h>
+#include <libssh/libssh.h>
+
+#define CONN_CONNECT_TIMEOUT	10
+#define CONN_COMMAND_TIMEOUT	60
+#define CONN_READ_SLICE_MS	200	/* longest single wait inside exec */
+#define CONN_CHUNK		32768
+
+struct conn_host {
+	char	*name;		/* as given, for messages and conn_host() */
+	char	*host;		/* host or ssh_config alias */
+	int	 port;		/* from "host:port", 0 if none */
+};
+
+struct conn {
+	struct conn_host	*hosts;
+	size_t			 nhosts;
+	char			*user;
+	int			 port;
+	char			*key_path;
+	char			*known_hosts;
+	char			*ssh_config;
+	int			 connect_timeout;
+	int			 command_timeout;
+
+	ssh_session		 session;
+	size_t			 cur;		/* index of the host in use */
+	char			*target;	/* user@host:port in use */
+	struct ssh_callbacks_struct cb;		/* must outlive the session */
+	struct conn_stats	 stats;
+};
+
+/* Outcome of one host: network failures move on to the next host. */
+enum {
+	TRY_OK = 0,
+	TRY_NEXT,	/* network: try the next host */
+	TRY_STOP,	/* host key, login, config: stop and tell the user */
+};
+
+static pthread_once_t conn_once = PTHREAD_ONCE_INIT;
+
+static void
+conn_init_library(void)
+{
+	ssh_init();
+}
+
+static double
+conn_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Passphrases are never asked for: BatchMode.  Returning -1 refuses. */
+static int
+conn_auth_refuse(const char *prompt, char *buf, size_t len, int echo,
+    int verify, void *userdata)
+{
+	(void)prompt; (void)buf; (void)len; (void)echo; (void)verify;
+	(void)userdata;
+	return -1;
+}
+
+/* "host", "host:port", "[v6]:port", "[v6]"; a bare v6 address has colons. */
+static void
+conn_parse_host(struct conn_host *h, const char *s)
+{
+	const char	*colon, *end;
+	char		*ep;
+	long		 p;
+
+	h->name = xstrdup(s);
+	h->port = 0;
+	if (s[0] == '[' && (end = strchr(s, ']')) != NULL) {
+		h->host = xstrndup(s + 1, end - s - 1);
+		if (end[1] == ':' && end[2] != '\0') {
+			p = strtol(end + 2, &ep, 10);
+			if (*ep == '\0' && p > 0 && p < 65536)
+				h->port = (int)p;
+		}
+		return;
+	}
+	colon = strchr(s, ':');
+	if (colon != NULL && strchr(colon + 1, ':') == NULL &&
+	    colon[1] != '\0') {
+		p = strtol(colon + 1, &ep, 10);
+		if (*ep == '\0' && p > 0 && p < 65536) {
+			h->host = xstrndup(s, colon - s);
+			h->port = (int)p;
+			return;
+		}
+	}
+	h->host = xstrdup(s);
+}
+
+struct conn *
+conn_new(const struct conn_opts *o)
+{
+	struct conn	*c;
+	size_t		 i;
+
+	pthread_once(&conn_once, conn_init_library);
+	c = xcalloc(1, sizeof *c);
+	c->hosts = xcalloc(o->nhosts ? o->nhosts : 1, sizeof *c->hosts);
+	for (i = 0; i < o->nhosts; i++) {
+		if (o->hosts[i] != NULL && *o->hosts[i] != '\0')
+			conn_parse_host(&c->hosts[c->nhosts++], o->hosts[i]);
+	}
+	c->user = o->user ? xstrdup(o->user) : NULL;
+	c->port = o->port;
+	c->key_path = o->key_path ? xstrdup(o->key_path) : NULL;
+	c->known_hosts = o->known_hosts ? xstrdup(o->known_hosts) : NULL;
+	c->ssh_config = o->ssh_config ? xstrdup(o->ssh_config) : NULL;
+	c->connect_timeout = o->connect_timeout > 0 ? o->connect_timeout :
+	    CONN_CONNECT_TIMEOUT;
+	c->command_timeout = o->command_timeout > 0 ? o->command_timeout :
+	    CONN_COMMAND_TIMEOUT;
+	ssh_callbacks_init(&c->cb);
+	c->cb.auth_function = conn_auth_refuse;
+	return c;
+}
+
+struct conn *
+conn_new_cluster(const struct cluster *cl)
+{
+	struct conn_opts	o;
+
+	memset(&o, 0, sizeof o);
+	o.hosts = (const char *const *)cl->hosts.v;
+	o.nhosts = cl->hosts.n;
+	o.user = cl->user;
+	o.port = cl->port;
+	o.key_path = cl->key_path;
+	o.known_hosts = cl->known_hosts;
+	o.connect_timeout = cl->connect_timeout;
+	o.command_timeout = cl->command_timeout;
+	return conn_new(&o);
+}
+
+void
+conn_disconnect(struct conn *c)
+{
+	if (c->session != NULL) {
+		ssh_disconnect(c->session);
+		ssh_free(c->session);
+		c->session = NULL;
+	}
+	free(c->target);
+	c->target = NULL;
+}
+
+void
+conn_free(struct conn *c)
+{
+	size_t	i;
+
+	if (c == NULL)
+		return;
+	conn_disconnect(c);
+	for (i = 0; i < c->nhosts; i++) {
+		free(c->hosts[i].name);
+		free(c->hosts[i].host);
+	}
+	free(c->hosts);
+	free(c->user);
+	free(c->key_path);
+	free(c->known_hosts);
+	free(c->ssh_config);
+	free(c);
+}
+
+int
+conn_connected(const struct conn *c)
+{
+	return c->session != NULL && ssh_is_connected(c->session);
+}
+
+const char *
+conn_host(const struct conn *c)
+{
+	return c->session != NULL ? c->hosts[c->cur].name : NULL;
+}
+
+const char *
+conn_target(const struct conn *c)
+{
+	return c->session != NULL ? c->target : NULL;
+}
+
+int
+conn_local_port(const struct conn *c)
+{
+	struct sockaddr_storage	 ss;
+	socklen_t		 len = sizeof ss;
+	int			 fd;
+
+	if (c->session == NULL || (fd = ssh_get_fd(c->session)) < 0)
+		return 0;
+	if (getsockname(fd, (struct sockaddr *)&ss, &len) != 0)
+		return 0;
+	if (ss.ss_family == AF_INET)
+		return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+	if (ss.ss_family == AF_INET6)
+		return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+	return 0;
+}
+
+void
+conn_get_stats(const struct conn *c, struct conn_stats *st)
+{
+	*st = c->stats;
+}
+
+/* Quote for sh only when needed, so hints read like what one would type. */
+static char *
+conn_sh_word(const char *w)
+{
+	const char	*p;
+
+	if (*w == '\0')
+		return shell_quote(w);
+	for (p = w; *p != '\0'; p++) {
+		if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "0123456789._/:@%+=,-", *p) == NULL)
+			return shell_quote(w);
+	}
+	return xstrdup(w);
+}
+
+/* "[host]:port" as known_hosts and ssh-keygen -R spell it; "host" on 22. */
+static char *
+conn_kh_name(const char *host, unsigned int port)
+{
+	if (port == 22)
+		return xstrdup(host);
+	return xasprintf("[%s]:%u", host, port);
+}
+
+static char *
+conn_keyscan_hint(const char *host, unsigned int port, const char *file)
+{
+	char	*qf, *qh, *s;
+
+	qf = conn_sh_word(file);
+	qh = conn_sh_word(host);
+	if (port == 22)
+		s = xasprintf("ssh-keyscan %s >> %s", qh, qf);
+	else
+		s = xasprintf("ssh-keyscan -p %u %s >> %s", port, qh, qf);
+	free(qh);
+	free(qf);
+	return s;
+}
+
+/* "ssh-ed25519 SHA256:..." of the server's key. */
+static char *
+conn_server_key(ssh_session s)
+{
+	ssh_key		 key = NULL;
+	unsigned char	*hash = NULL;
+	size_t		 hlen;
+	char		*fp, *out;
+	const char	*type;
+
+	if (ssh_get_server_publickey(s, &key) != SSH_OK)
+		return xstrdup("unknown key");
+	type = ssh_key_type_to_char(ssh_key_type(key));
+	if (ssh_get_publickey_hash(key, SSH_PUBLICKEY_HASH_SHA256, &hash,
+	    &hlen) != 0) {
+		ssh_key_free(key);
+		return xstrdup(type ? type : "unknown key");
+	}
+	fp = ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256, hash, hlen);
+	out = xasprintf("%s %s", type ? type : "key", fp ? fp : "?");
+	ssh_string_free_char(fp);
+	ssh_clean_pubkey_hash(&hash);
+	ssh_key_free(key);
+	return out;
+}
+
+/*
+ * Strict host key check.  Never writes known_hosts: the user decides, after
+ * checking the fingerprint with the cluster's admins.
+ */
+static int
+conn_check_host_key(ssh_session s, const char *host, unsigned int port,
+    const char *file, char **why)
+{
+	enum ssh_known_hosts_e	 k;
+	char			*name, *key, *scan, *qf, *qn;
+	int			 rc = TRY_STOP;
+
+	k = ssh_session_is_known_server(s);
+	if (k == SSH_KNOWN_HOSTS_OK)
+		return TRY_OK;
+	name = conn_kh_name(host, port);
+	key = conn_server_key(s);
+	scan = conn_keyscan_hint(host, port, file);
+	qf = conn_sh_word(file);
+	qn = shell_quote(name);	/* [ and ] are glob characters */
+	switch (k) {
+	case SSH_KNOWN_HOSTS_CHANGED:
+	case SSH_KNOWN_HOSTS_OTHER:
+		cause_set(why, "HOST KEY CHANGED for %s: the server now offers "
+		    "%s, which does not match the key recorded in %s. This can "
+		    "be a man-in-the-middle attack; no credentials were sent. If "
+		    "the cluster was really re-keyed (ask its admins), remove "
+		    "the old key with: ssh-keygen -R %s -f %s, then check the "
+		    "new fingerprint and add it with: %s", name, key, file, qn,
+		    qf, scan);
+		break;
+	case SSH_KNOWN_HOSTS_NOT_FOUND:
+		cause_set(why, "host key of %s (%s) cannot be checked: %s does "
+		    "not exist. Check the fingerprint with the cluster's "
+		    "admins, then add it with: %s", name, key, file, scan);
+		break;
+	case SSH_KNOWN_HOSTS_UNKNOWN:
+		cause_set(why, "host key of %s (%s) is not in %s%s: check the "
+		    "fingerprint with the cluster's admins, then add it with: "
+		    "%s", name, key, file, access(file, F_OK) != 0 ?
+		    " (the file does not exist)" : "", scan);
+		break;
+	default:
+		cause_set(why, "cannot check the host key of %s against %s: "
+		    "%s", name, file, ssh_get_error(s));
+		break;
+	}
+	free(qn);
+	free(qf);
+	free(scan);
+	free(key);
+	free(name);
+	return rc;
+}
+
+static const char *
+conn_auth_word(int rc)
+{
+	switch (rc) {
+	case SSH_AUTH_SUCCESS:
+		return "accepted";
+	case SSH_AUTH_PARTIAL:
+		return "accepted, but the server wants a second factor";
+	case SSH_AUTH_DENIED:
+		return "refused by the server";
+	default:
+		return "error";
+	}
+}
+
+/*
+ * BatchMode authentication: the given key, then the agent and the
+ * IdentityFile keys.  Password and keyboard-interactive are never tried.
+ */
+static int
+conn_auth(struct conn *c, ssh_session s, const char *user, const char *host,
+    unsigned int port, char **why)
+{
+	struct buf	 tried;
+	ssh_key		 key = NULL;
+	int		 rc, methods, partial = 0;
+	const char	*agent = getenv("SSH_AUTH_SOCK");
+	char		*pub, *copy;
+
+	buf_init(&tried);
+	rc = ssh_userauth_none(s, NULL);
+	if (rc == SSH_AUTH_SUCCESS)
+		goto ok;
+	if (rc == SSH_AUTH_ERROR)
+		goto error;
+	methods = ssh_userauth_list(s, NULL);
+	if (methods != 0 && (methods & SSH_AUTH_METHOD_PUBLICKEY) == 0) {
+		cause_set(why, "%s@%s:%u does not accept SSH keys (it offers "
+		    "%s%s%s), and slurmdeck never sends a password: ask the "
+		    "cluster's admins how to log in with a key (clusters with "
+		    "2FA need one set up for non-interactive use)", user, host,
+		    port,
+		    (methods & SSH_AUTH_METHOD_PASSWORD) ? "password " : "",
+		    (methods & SSH_AUTH_METHOD_INTERACTIVE) ?
+		    "keyboard-interactive " : "",
+		    (methods & SSH_AUTH_METHOD_GSSAPI_MIC) ? "gssapi" : "");
+		buf_free(&tried);
+		return TRY_STOP;
+	}
+
+	if (c->key_path != NULL) {
+		if (access(c->key_path, R_OK) != 0) {
+			buf_printf(&tried, "key %s (cannot read it: %s)",
+			    c->key_path, strerror(errno));
+		} else if (ssh_pki_import_privkey_file(c->key_path, NULL,
+		    conn_auth_refuse, NULL, &key) != SSH_OK) {
+			buf_printf(&tried, "key %s (cannot load it: "
+			    "passphrase-protected or not a private key; load "
+			    "it into ssh-agent with ssh-add %s)", c->key_path,
+			    c->key_path);
+		} else {
+			rc = ssh_userauth_publickey(s, NULL, key);
+			ssh_key_free(key);
+			buf_printf(&tried, "key %s (%s)", c->key_path,
+			    conn_auth_word(rc));
+			if (rc == SSH_AUTH_SUCCESS)
+				goto ok;
+			if (rc == SSH_AUTH_ERROR)
+				goto error;
+			if (rc == SSH_AUTH_PARTIAL)
+				partial = 1;
+		}
+	}
+
+	/* Agent, then IdentityFile keys; the callback refuses passphrases. */
+	rc = ssh_userauth_publickey_auto(s, NULL, NULL);
+	if (rc == SSH_AUTH_SUCCESS)
+		goto ok;
+	if (rc == SSH_AUTH_ERROR)
+		goto error;
+	if (rc == SSH_AUTH_PARTIAL)
+		partial = 1;
+	buf_printf(&tried, "%sssh-agent (%s), IdentityFile/default keys "
+	    "(none accepted)", tried.len ? ", " : "",
+	    agent != NULL && *agent != '\0' ? "no key accepted" :
+	    "SSH_AUTH_SOCK not set");
+
+	if (partial) {
+		cause_set(why, "login as %s@%s:%u needs a second factor after "
+		    "the key (tried: %s); slurmdeck never answers prompts: ask "
+		    "the cluster's admins for key-only access for "
+		    "non-interactive use", user, host, port, tried.data);
+		buf_free(&tried);
+		return TRY_STOP;
+	}
+	pub = c->key_path != NULL ? xasprintf("%s.pub", c->key_path) :
+	    xstrdup("~/.ssh/id_ed25519.pub");
+	if (port == 22)
+		copy = xasprintf("ssh-copy-id -i %s %s@%s", pub, user, host);
+	else
+		copy = xasprintf("ssh-copy-id -i %s -p %u %s@%s", pub, port,
+		    user, host);
+	cause_set(why, "login refused for %s@%s:%u: tried %s. Install your "
+	    "public key on the cluster (%s), or load a key it accepts into "
+	    "ssh-agent (ssh-add). slurmdeck never asks for a password: "
+	    "clusters with passwords or 2FA need a key set up first",
+	    user, host, port, tried.data, copy);
+	free(copy);
+	free(pub);
+	buf_free(&tried);
+	return TRY_STOP;
+
+error:
+	cause_set(why, "login to %s@%s:%u failed: %s", user, host, port,
+	    ssh_get_error(s));
+	buf_free(&tried);
+	return TRY_NEXT;
+ok:
+	buf_free(&tried);
+	return TRY_OK;
+}
+
+/* libssh 0.10 runs ProxyJump as "ssh ... -W": never let that ssh prompt. */
+static void
+conn_proxy_batchmode(ssh_session s)
+{
+	char	*pc = NULL, *n;
+
+	if (ssh_options_get(s, SSH_OPTIONS_PROXYCOMMAND, &pc) != SSH_OK ||
+	    pc == NULL)
+		return;
+	if (strncmp(pc, "ssh ", 4) == 0 && strstr(pc, "BatchMode") == NULL) {
+		n = xasprintf("ssh -o BatchMode=yes %s", pc + 4);
+		ssh_options_set(s, SSH_OPTIONS_PROXYCOMMAND, n);
+		free(n);
+	}
+	ssh_string_free_char(pc);
+}
+
+/* Idle sessions (the TUI polls every few seconds) must survive NAT boxes. */
+static void
+conn_keepalive(ssh_session s)
+{
+	int	fd = ssh_get_fd(s), on = 1, idle = 30, intvl = 10, cnt = 3;
+
+	if (fd < 0)
+		return;
+	/* Fails harmlessly on a ProxyCommand socketpair. */
+	if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on) != 0)
+		return;
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof intvl);
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt);
+}
+
+static int
+conn_try_host(struct conn *c, size_t i, char **why)
+{
+	struct conn_host	*h = &c->hosts[i];
+	ssh_session		 s;
+	const char		*home = getenv("HOME");
+	char			*sshdir = NULL, *kh = NULL, *host = NULL;
+	char			*user = NULL, *where;
+	unsigned int		 port = 22;
+	long			 timeout = c->connect_timeout;
+	int			 rc = TRY_STOP, no = 0, yes = 1, p;
+
+	if ((s = ssh_new()) == NULL)
+		return cause_set(why, "cannot create an SSH session"), TRY_STOP;
+	ssh_set_callbacks(s, &c->cb);
+	/* $HOME, not the passwd entry: tests and sandboxes can move it. */
+	if (home != NULL && *home != '\0') {
+		sshdir = xasprintf("%s/.ssh", home);
+		ssh_options_set(s, SSH_OPTIONS_SSH_DIR, sshdir);
+	}
+	if (ssh_options_set(s, SSH_OPTIONS_HOST, h->host) != SSH_OK) {
+		cause_set(why, "bad host name '%s'", h->name);
+		goto out;
+	}
+	if (c->ssh_config != NULL && *c->ssh_config == '\0')
+		ssh_options_set(s, SSH_OPTIONS_PROCESS_CONFIG, &no);
+	else if (c->ssh_config != NULL) {
+		if (access(c->ssh_config, R_OK) != 0) {
+			cause_set(why, "cannot read ssh config %s: %s",
+			    c->ssh_config, strerror(errno));
+			goto out;
+		}
+		if (ssh_options_parse_config(s, c->ssh_config) != SSH_OK) {
+			cause_set(why, "%s: %s", c->ssh_config,
+			    ssh_get_error(s));
+			goto out;
+		}
+	} else if (ssh_options_parse_config(s, NULL) != SSH_OK) {
+		cause_set(why, "ssh config: %s", ssh_get_error(s));
+		goto out;
+	}
+
+	/* Explicit settings override ssh_config. */
+	if (c->user != NULL)
+		ssh_options_set(s, SSH_OPTIONS_USER, c->user);
+	p = h->port ? h->port : c->port;
+	if (p > 0) {
+		port = (unsigned int)p;
+		ssh_options_set(s, SSH_OPTIONS_PORT, &port);
+	}
+	if (c->known_hosts != NULL) {
+		kh = xstrdup(c->known_hosts);
+		/* Only the given file, so the message names the right one. */
+		ssh_options_set(s, SSH_OPTIONS_GLOBAL_KNOWNHOSTS, "/dev/null");
+	} else if (sshdir != NULL)
+		kh = xasprintf("%s/known_hosts", sshdir);
+	else
+		kh = xstrdup("~/.ssh/known_hosts");
+	ssh_options_set(s, SSH_OPTIONS_KNOWNHOSTS, kh);
+	ssh_options_set(s, SSH_OPTIONS_TIMEOUT, &timeout);
+	ssh_options_set(s, SSH_OPTIONS_STRICTHOSTKEYCHECK, &yes);
+	ssh_options_set(s, SSH_OPTIONS_PASSWORD_AUTH, &no);
+	ssh_options_set(s, SSH_OPTIONS_KBDINT_AUTH, &no);
+	ssh_options_set(s, SSH_OPTIONS_GSSAPI_AUTH, &no);
+	conn_proxy_batchmode(s);
+
+	if (ssh_options_get(s, SSH_OPTIONS_HOST, &host) != SSH_OK)
+		host = NULL;
+	ssh_options_get_port(s, &port);
+	if (ssh_options_get(s, SSH_OPTIONS_USER, &user) != SSH_OK)
+		user = NULL;
+
+	if (ssh_connect(s) != SSH_OK) {
+		where = xasprintf("%s:%u", host ? host : h->host, port);
+		if (strcmp(where, h->name) == 0 ||
+		    strcmp(host ? host : h->host, h->name) == 0)
+			cause_set(why, "%s: %s", where, ssh_get_error(s));
+		else
+			cause_set(why, "%s (%s): %s", h->name, where,
+			    ssh_get_error(s));
+		free(where);
+		rc = TRY_NEXT;
+		goto out;
+	}
+	rc = conn_check_host_key(s, host ? host : h->host, port, kh, why);
+	if (rc != TRY_OK)
+		goto out;
+	rc = conn_auth(c, s, user ? user : "?", host ? host : h->host, port,
+	    why);
+	if (rc != TRY_OK)
+		goto out;
+
+	conn_keepalive(s);
+	c->session = s;
+	c->cur = i;
+	c->target = xasprintf("%s@%s:%u", user ? user : "?",
+	    host ? host : h->host, port);
+	c->stats.handshakes++;
+	s = NULL;
+out:
+	if (s != NULL) {
+		ssh_disconnect(s);
+		ssh_free(s);
+	}
+	ssh_string_free_char(host);
+	ssh_string_free_char(user);
+	free(kh);
+	free(sshdir);
+	return rc;
+}
+
+int
+conn_connect(struct conn *c, char **cause)
+{
+	struct buf	 errs;
+	char		*why = NULL;
+	size_t		 i;
+	int		 rc;
+
+	if (c->session != NULL) {
+		if (ssh_is_connected(c->session))
+			return 0;
+		conn_disconnect(c);
+	}
+	if (c->nhosts == 0)
+		return cause_set(cause, "no login host configured: set "
+		    "SLURM_HOSTNAME (comma-separated hosts, tried in order)");
+	buf_init(&errs);
+	for (i = 0; i < c->nhosts; i++) {
+		rc = conn_try_host(c, i, &why);
+		if (rc == TRY_OK) {
+			buf_free(&errs);
+			return 0;
+		}
+		if (rc == TRY_STOP) {
+			/* Say which hosts were down before this one. */
+			if (errs.len != 0)
+				cause_set(cause, "%s (before that: %s)", why,
+				    errs.data);
+			else
+				cause_set(cause, "%s", why);
+			free(why);
+			buf_free(&errs);
+			return -1;
+		}
+		buf_printf(&errs, "%s%s", errs.len ? "; " : "", why);
+		free(why);
+		why = NULL;
+	}
+	if (c->nhosts == 1)
+		cause_set(cause, "cannot connect to %s. Check the host name "
+		    "and port and that the cluster is reachable from here "
+		    "(VPN?)", errs.data);
+	else
+		cause_set(cause, "cannot connect to any of the %zu login hosts: "
+		    "%s. Check the host names and port and that the cluster "
+		    "is reachable from here (VPN?)", c->nhosts, errs.data);
+	buf_free(&errs);
+	return -1;
+}
+
+void
+conn_result_free(struct conn_result *r)
+{
+	free(r->out);
+	free(r->err);
+	memset(r, 0, sizeof *r);
+	r->status = -1;
+}
+
+/*
+ * One command on one channel.  *started says whether the command may have
+ * run: only a failure before that may be retried on a new session.
+ */
+static int
+conn_exec_once(struct conn *c, const char *cmd, const void *in, size_t inlen,
+    int timeout, size_t maxout, struct conn_result *res, char **cause,
+    int *started)
+{
+	ssh_session	 s = c->session;
+	ssh_channel	 ch;
+	struct buf	 out, err;
+	const char	*p = in;
+	char		 data[CONN_CHUNK];
+	size_t		 sent = 0, want;
+	uint32_t	 win;
+	double		 deadline, left;
+	int		 n, eof_sent = 0, slice, rc = -1;
+
+	*started = 0;
+	buf_init(&out);
+	buf_init(&err);
+	if ((ch = ssh_channel_new(s)) == NULL)
+		return cause_set(cause, "%s: cannot open a channel: %s",
+		    c->target, ssh_get_error(s));
+	if (ssh_channel_open_session(ch) != SSH_OK) {
+		cause_set(cause, "%s: cannot open a channel: %s", c->target,
+		    ssh_get_error(s));
+		ssh_channel_free(ch);
+		return -1;
+	}
+	c->stats.channels++;
+	*started = 1;
+	if (ssh_channel_request_exec(ch, cmd) != SSH_OK) {
+		cause_set(cause, "%s: cannot start the command: %s", c->target,
+		    ssh_get_error(s));
+		goto out;
+	}
+
+	deadline = conn_now() + timeout;
+	for (;;) {
+		/* Never write more than the window: a blocked write with a
+		 * full stdout would deadlock both sides. */
+		if (!eof_sent && sent < inlen) {
+			win = ssh_channel_window_size(ch);
+			want = inlen - sent;
+			if (want > win)
+				want = win;
+			if (want > CONN_CHUNK)
+				want = CONN_CHUNK;
+			if (want > 0) {
+				n = ssh_channel_write(ch, p + sent, want);
+				if (n == SSH_ERROR) {
+					if (!ssh_is_connected(s))
+						goto lost;
+					/* The command stopped reading. */
+					eof_sent = 1;
+				} else
+					sent += n;
+			}
+		}
+		if (!eof_sent && sent >= inlen) {
+			ssh_channel_send_eof(ch);
+			eof_sent = 1;
+		}
+
+		left = deadline - conn_now();
+		if (left <= 0)
+			goto timeout;
+		slice = (!eof_sent) ? 20 : CONN_READ_SLICE_MS;
+		if (left * 1000 < slice)
+			slice = (int)(left * 1000) + 1;
+		n = ssh_channel_read_timeout(ch, data, sizeof data, 0, slice);
+		if (n == SSH_ERROR)
+			goto lost;
+		if (n > 0)
+			buf_add(&out, data, n);
+		while ((n = ssh_channel_read_nonblocking(ch, data, sizeof data,
+		    0)) > 0)
+			buf_add(&out, data, n);
+		while ((n = ssh_channel_read_nonblocking(ch, data, sizeof data,
+		    1)) > 0)
+			buf_add(&err, data, n);
+		if (n == SSH_ERROR)
+			goto lost;
+		if (maxout != 0 && out.len + err.len > maxout) {
+			res->truncated = 1;
+			ssh_channel_request_send_signal(ch, "TERM");
+			break;
+		}
+		if (ssh_channel_is_eof(ch) || ssh_channel_is_closed(ch)) {
+			/* Data sent just before EOF is already buffered. */
+			while ((n = ssh_channel_read_nonblocking(ch, data,
+			    sizeof data, 0)) > 0)
+				buf_add(&out, data, n);
+			while ((n = ssh_channel_read_nonblocking(ch, data,
+			    sizeof data, 1)) > 0)
+				buf_add(&err, data, n);
+			break;
+		}
+		if (!ssh_is_connected(s))
+			goto lost;
+	}
+	res->status = res->truncated ? -1 : ssh_channel_get_exit_status(ch);
+	if (maxout != 0) {
+		if (out.len > maxout)
+			out.len = maxout;
+		if (err.len > maxout - out.len)
+			err.len = maxout - out.len;
+		if (out.data != NULL)
+			out.data[out.len] = '\0';
+		if (err.data != NULL)
+			err.data[err.len] = '\0';
+	}
+	res->outlen = out.len;
+	res->out = buf_steal(&out);
+	res->errlen = err.len;
+	res->err = buf_steal(&err);
+	rc = 0;
+	goto out;
+
+timeout:
+	/* Stop it: a command left running would hold the channel's slot. */
+	ssh_channel_request_send_signal(ch, "TERM");
+	cause_set(cause, "command did not finish within %d s on %s (it was "
+	    "sent SIGTERM)", timeout, c->target);
+	goto out;
+lost:
+	cause_set(cause, "connection to %s lost while a command ran (it may "
+	    "or may not have completed): %s", c->target, ssh_get_error(s));
+	ssh_channel_free(ch);
+	ch = NULL;
+	conn_disconnect(c);
+out:
+	if (ch != NULL) {
+		ssh_channel_close(ch);
+		ssh_channel_free(ch);
+	}
+	buf_free(&out);
+	buf_free(&err);
+	return rc;
+}
+
+int
+conn_exec_limit(struct conn *c, const char *cmd, const void *in, size_t inlen,
+    int timeout, size_t maxout, struct conn_result *res, char **cause)
+{
+	char	*why = NULL;
+	int	 rc, started, fresh = 0;
+
+	memset(res, 0, sizeof *res);
+	res->status = -1;
+	if (timeout <= 0)
+		timeout = c->command_timeout;
+	if (c->session != NULL && !ssh_is_connected(c->session)) {
+		conn_disconnect(c);
+		c->stats.reconnects++;
+	}
+	if (c->session == NULL) {
+		if (conn_connect(c, cause) != 0)
+			return -1;
+		fresh = 1;
+	}
+	rc = conn_exec_once(c, cmd, in, inlen, timeout, maxout, res, &why,
+	    &started);
+	if (rc == 0 || started || fresh) {
+		if (rc != 0 && cause != NULL)
+			*cause = why;
+		else
+			free(why);
+		return rc;
+	}
+	/* The session died while idle (the channel could not open): once. */
+	conn_disconnect(c);
+	c->stats.reconnects++;
+	if (conn_connect(c, cause) != 0) {
+		free(why);
+		return -1;
+	}
+	free(why);
+	why = NULL;
+	rc = conn_exec_once(c, cmd, in, inlen, timeout, maxout, res, &why,
+	    &started);
+	if (rc != 0 && cause != NULL)
+		*cause = why;
+	else
+		free(why);
+	return rc;
+}
+
+int
+conn_exec(struct conn *c, const char *cmd, const void *in, size_t inlen,
+    struct conn_result *res, char **cause)
+{
+	return conn_exec_limit(c, cmd, in, inlen, 0, 0, res, cause);
+}
