@@ -1,11 +1,187 @@
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "record.h"
+
+/* Without --all: records still moving, and anything touched in a day. */
+#define RECENT_SECONDS (24 * 60 * 60)
+
+static void
+records_usage(FILE *f)
+{
+	fprintf(f, "usage: slurmdeck records [--json] [--all]\n"
+	    "  --all   every record (default: unfinished ones and those "
+	    "updated in the last 24 h)\n"
+	    "  --json  the full records, history included\n");
+}
+
+/* Records are local but their text came from users and clusters. */
+static char *
+clean(const char *s)
+{
+	char	*out = xstrdup(s != NULL && *s != '\0' ? s : "-"), *p;
+
+	for (p = out; *p != '\0'; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	}
+	return out;
+}
+
+static int
+shown(const struct record *r, const char *since)
+{
+	if (!state_terminal(r->state))
+		return 1;
+	return r->updated != NULL && strcmp(r->updated, since) >= 0;
+}
+
+static char *
+state_text(const struct record *r)
+{
+	if (r->state == RSTATE_ERROR && r->err_class != ERR_NONE)
+		return xasprintf("%s/%s", state_name(r->state),
+		    err_class_name(r->err_class));
+	return xstrdup(state_name(r->state));
+}
+
+static void
+print_table(struct record **v, size_t n)
+{
+	static const char	*head[] = { "ID", "CLUSTER", "SLURM ID", "STATE",
+				    "JOB NAME", "UPDATED" };
+	enum { NCOL = 6 };
+	char			***cells;
+	size_t			 w[NCOL], i, c, len;
+
+	cells = xcalloc(n, sizeof *cells);
+	for (c = 0; c < NCOL; c++)
+		w[c] = strlen(head[c]);
+	for (i = 0; i < n; i++) {
+		cells[i] = xcalloc(NCOL, sizeof **cells);
+		cells[i][0] = clean(v[i]->id);
+		cells[i][1] = clean(v[i]->cluster);
+		cells[i][2] = clean(record_slurm_id(v[i]));
+		cells[i][3] = state_text(v[i]);
+		cells[i][4] = clean(v[i]->job_name);
+		cells[i][5] = clean(v[i]->updated);
+		for (c = 0; c < NCOL; c++) {
+			len = strlen(cells[i][c]);
+			if (len > w[c])
+				w[c] = len;
+		}
+	}
+	for (c = 0; c < NCOL; c++)
+		printf("%-*s%s", (int)w[c], head[c], c + 1 < NCOL ? "  " : "\n");
+	for (i = 0; i < n; i++) {
+		for (c = 0; c < NCOL; c++) {
+			printf("%-*s%s", (int)w[c], cells[i][c],
+			    c + 1 < NCOL ? "  " : "\n");
+			free(cells[i][c]);
+		}
+		free(cells[i]);
+	}
+	free(cells);
+}
+
+static void
+print_json(struct record **v, size_t n, const struct strv *corrupt)
+{
+	cJSON	*o, *a, *item;
+	char	*s;
+	size_t	 i;
+
+	o = cJSON_CreateObject();
+	a = cJSON_AddArrayToObject(o, "records");
+	for (i = 0; i < n; i++) {
+		s = record_to_json(v[i]);
+		item = cJSON_Parse(s);
+		free(s);
+		if (item != NULL)
+			cJSON_AddItemToArray(a, item);
+	}
+	a = cJSON_AddArrayToObject(o, "corrupt");
+	for (i = 0; i < corrupt->n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(corrupt->v[i]));
+	s = cJSON_Print(o);
+	if (s != NULL)
+		printf("%s\n", s);
+	cJSON_free(s);
+	cJSON_Delete(o);
+}
 
 int
 cli_records(struct cli *cli, int argc, char **argv)
 {
-	(void)cli; (void)argc; (void)argv;
-	fprintf(stderr, "slurmdeck: records: not implemented yet\n");
-	return EXIT_FAIL;
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct record_list	  list;
+	struct record		**v;
+	struct tm		  tm;
+	time_t			  t;
+	char			 *cause = NULL, since[32];
+	size_t			  i, n = 0;
+	int			  ch, json = 0, all = 0;
+
+	(void)cli;
+	while ((ch = getopt_long(argc, argv, "jah", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'j':
+			json = 1;
+			break;
+		case 'a':
+			all = 1;
+			break;
+		case 'h':
+			records_usage(stdout);
+			return EXIT_OK;
+		default:
+			records_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "slurmdeck: records: unexpected argument '%s'\n",
+		    argv[optind]);
+		records_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (record_list(&list, &cause) != 0) {
+		fprintf(stderr, "slurmdeck: records: %s\n", cause);
+		free(cause);
+		return EXIT_FAIL;
+	}
+
+	t = time(NULL) - RECENT_SECONDS;
+	gmtime_r(&t, &tm);
+	strftime(since, sizeof since, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	v = xcalloc(list.n + 1, sizeof *v);
+	for (i = 0; i < list.n; i++) {
+		if (all || shown(list.v[i], since))
+			v[n++] = list.v[i];
+	}
+	if (json)
+		print_json(v, n, &list.corrupt);
+	else if (n == 0 && list.corrupt.n == 0)
+		printf("no records%s\n", all ? "" : " (--all shows older ones)");
+	else if (n != 0)
+		print_table(v, n);
+	/* Never silently: a record that does not parse is named. */
+	for (i = 0; i < list.corrupt.n; i++)
+		fprintf(stderr, "slurmdeck: records: corrupt record %s\n",
+		    list.corrupt.v[i]);
+	free(v);
+	ch = list.corrupt.n != 0 ? EXIT_FAIL : EXIT_OK;
+	record_list_free(&list);
+	return ch;
 }

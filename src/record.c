@@ -1,1 +1,796 @@
 #include "record.h"
+
+#include <sys/file.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+/* String members, in the order they are written. */
+static const struct record_field {
+	const char	*name;
+	size_t		 off;
+	int		 settable;	/* by record_set() */
+} record_fields[] = {
+	{ "id",			offsetof(struct record, id),		0 },
+	{ "cluster",		offsetof(struct record, cluster),	1 },
+	{ "platform",		offsetof(struct record, platform),	1 },
+	{ "image",		offsetof(struct record, image),		1 },
+	{ "network_arch",	offsetof(struct record, network_arch),	1 },
+	{ "action",		offsetof(struct record, action),	1 },
+	{ "storage_tier",	offsetof(struct record, storage_tier),	1 },
+	{ "results_root",	offsetof(struct record, results_root),	1 },
+	{ "job_dir",		offsetof(struct record, job_dir),	1 },
+	{ "job_name",		offsetof(struct record, job_name),	1 },
+	{ "log_dir",		offsetof(struct record, log_dir),	1 },
+	{ "partition",		offsetof(struct record, partition),	1 },
+	{ "spec_path",		offsetof(struct record, spec_path),	1 },
+	{ "native",		offsetof(struct record, native),	0 },
+	{ "err_rule",		offsetof(struct record, err_rule),	0 },
+	{ "retry_of",		offsetof(struct record, retry_of),	0 },
+	{ "created",		offsetof(struct record, created),	0 },
+	{ "updated",		offsetof(struct record, updated),	0 },
+};
+#define NFIELDS (sizeof record_fields / sizeof record_fields[0])
+
+static const struct record_int {
+	const char	*name;
+	size_t		 off;
+} record_ints[] = {
+	{ "nodes",		offsetof(struct record, nodes) },
+	{ "gpus",		offsetof(struct record, gpus) },
+	{ "retry_count",	offsetof(struct record, retry_count) },
+};
+#define NINTS (sizeof record_ints / sizeof record_ints[0])
+
+static char **
+field_ptr(struct record *r, const struct record_field *f)
+{
+	return (char **)((char *)r + f->off);
+}
+
+static char *const *
+field_cptr(const struct record *r, const struct record_field *f)
+{
+	return (char *const *)((const char *)r + f->off);
+}
+
+static void
+set_str(char **dst, const char *value)
+{
+	free(*dst);
+	*dst = value != NULL ? xstrdup(value) : NULL;
+}
+
+static char *
+now_iso(void)
+{
+	char		buf[32];
+	struct tm	tm;
+	time_t		t = time(NULL);
+
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return xstrdup(buf);
+}
+
+/* Ids become file names: no '/', no leading dot, nothing odd. */
+static int
+id_valid(const char *id, char **cause)
+{
+	const char	*p;
+
+	if (id == NULL || *id == '\0' || *id == '.' || strlen(id) > 128)
+		goto bad;
+	for (p = id; *p != '\0'; p++) {
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' &&
+		    *p != '.')
+			goto bad;
+	}
+	return 0;
+bad:
+	return cause_set(cause, "'%s' is not a record id (like "
+	    "sd-20261129T164500-1a2b3c; see slurmdeck records)",
+	    id != NULL ? id : "");
+}
+
+char *
+record_dir(void)
+{
+	char	*state = path_state_dir(), *dir;
+
+	dir = xasprintf("%s/records", state);
+	free(state);
+	return dir;
+}
+
+char *
+record_new_id(void)
+{
+	unsigned char	 rnd[3];
+	char		 stamp[32];
+	struct tm	 tm;
+	time_t		 t = time(NULL);
+	ssize_t		 n;
+	int		 fd;
+
+	n = getrandom(rnd, sizeof rnd, GRND_NONBLOCK);
+	if (n != (ssize_t)sizeof rnd) {
+		fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || read(fd, rnd, sizeof rnd) != (ssize_t)sizeof rnd) {
+			/* Still unique enough with the pid and the clock. */
+			unsigned int v = (unsigned int)getpid() ^
+			    (unsigned int)clock();
+
+			rnd[0] = v & 0xff;
+			rnd[1] = (v >> 8) & 0xff;
+			rnd[2] = (v >> 16) & 0xff;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	gmtime_r(&t, &tm);
+	strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%S", &tm);
+	return xasprintf("sd-%s-%02x%02x%02x", stamp, rnd[0], rnd[1], rnd[2]);
+}
+
+struct record *
+record_new(const char *cluster)
+{
+	struct record	*r = xcalloc(1, sizeof *r);
+
+	r->cluster = cluster != NULL ? xstrdup(cluster) : NULL;
+	r->platform = xstrdup("slurm");
+	r->storage_tier = xstrdup("A");
+	r->native = xstrdup("");
+	r->state = RSTATE_PENDING;
+	r->err_class = ERR_NONE;
+	return r;
+}
+
+struct record *
+record_new_retry(const struct record *old)
+{
+	struct record	*r = record_new(old->cluster);
+	size_t		 i;
+
+	for (i = 0; i < NFIELDS; i++) {
+		if (!record_fields[i].settable)
+			continue;
+		set_str(field_ptr(r, &record_fields[i]),
+		    *field_cptr(old, &record_fields[i]));
+	}
+	r->nodes = old->nodes;
+	r->gpus = old->gpus;
+	r->retry_of = xstrdup(old->id);
+	r->retry_count = old->retry_count + 1;
+	return r;
+}
+
+static void
+event_free(struct record_event *e)
+{
+	free(e->time);
+	free(e->native);
+	free(e->source);
+	free(e->message);
+}
+
+void
+record_free(struct record *r)
+{
+	size_t	i;
+
+	if (r == NULL)
+		return;
+	for (i = 0; i < NFIELDS; i++)
+		free(*field_ptr(r, &record_fields[i]));
+	strv_free(&r->slurm_ids);
+	for (i = 0; i < r->nhistory; i++)
+		event_free(&r->history[i]);
+	free(r->history);
+	free(r);
+}
+
+static void
+history_add(struct record *r, const char *time, enum rstate state,
+    const char *native, const char *source, const char *message)
+{
+	struct record_event	*e;
+
+	r->history = xrealloc(r->history,
+	    (r->nhistory + 1) * sizeof *r->history);
+	e = &r->history[r->nhistory++];
+	e->time = xstrdup(time);
+	e->state = state;
+	e->native = xstrdup(native != NULL ? native : "");
+	e->source = xstrdup(source != NULL ? source : "");
+	e->message = xstrdup(message != NULL ? message : "");
+}
+
+const char *
+record_slurm_id(const struct record *r)
+{
+	if (r->slurm_ids.n == 0)
+		return NULL;
+	return r->slurm_ids.v[r->slurm_ids.n - 1];
+}
+
+char *
+record_to_json(const struct record *r)
+{
+	cJSON		*o, *a, *e;
+	const char	*s;
+	char		*json, *out;
+	size_t		 i;
+
+	o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "version", 1);
+	for (i = 0; i < NFIELDS; i++) {
+		s = *field_cptr(r, &record_fields[i]);
+		if (s != NULL)
+			cJSON_AddStringToObject(o, record_fields[i].name, s);
+		else
+			cJSON_AddNullToObject(o, record_fields[i].name);
+	}
+	cJSON_AddStringToObject(o, "state", state_name(r->state));
+	cJSON_AddStringToObject(o, "err_class", err_class_name(r->err_class));
+	for (i = 0; i < NINTS; i++) {
+		cJSON_AddNumberToObject(o, record_ints[i].name,
+		    *(const int *)((const char *)r + record_ints[i].off));
+	}
+	if ((s = record_slurm_id(r)) != NULL)
+		cJSON_AddStringToObject(o, "slurm_id", s);
+	else
+		cJSON_AddNullToObject(o, "slurm_id");
+	a = cJSON_AddArrayToObject(o, "slurm_ids");
+	for (i = 0; i < r->slurm_ids.n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(r->slurm_ids.v[i]));
+	a = cJSON_AddArrayToObject(o, "history");
+	for (i = 0; i < r->nhistory; i++) {
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "time", r->history[i].time);
+		cJSON_AddStringToObject(e, "state",
+		    state_name(r->history[i].state));
+		cJSON_AddStringToObject(e, "native", r->history[i].native);
+		cJSON_AddStringToObject(e, "source", r->history[i].source);
+		cJSON_AddStringToObject(e, "message", r->history[i].message);
+		cJSON_AddItemToArray(a, e);
+	}
+	json = cJSON_Print(o);
+	cJSON_Delete(o);
+	if (json == NULL) {
+		fputs("slurmdeck: out of memory\n", stderr);
+		abort();
+	}
+	out = xasprintf("%s\n", json);
+	cJSON_free(json);
+	return out;
+}
+
+static int
+get_str(const cJSON *o, const char *name, int required, char **out,
+    const char *what, char **cause)
+{
+	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	if (v == NULL || cJSON_IsNull(v)) {
+		if (required)
+			return cause_set(cause, "%s: missing \"%s\"", what,
+			    name);
+		return 0;
+	}
+	if (!cJSON_IsString(v) || v->valuestring == NULL)
+		return cause_set(cause, "%s: \"%s\" is not a string", what, name);
+	set_str(out, v->valuestring);
+	return 0;
+}
+
+static int
+get_int(const cJSON *o, const char *name, int *out, const char *what,
+    char **cause)
+{
+	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	if (v == NULL || cJSON_IsNull(v))
+		return 0;
+	if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) ||
+	    v->valuedouble < 0 || v->valuedouble > 1e9)
+		return cause_set(cause, "%s: \"%s\" is not a count", what, name);
+	*out = (int)v->valuedouble;
+	return 0;
+}
+
+static int
+parse_event(const cJSON *e, struct record *r, const char *what, char **cause)
+{
+	const cJSON	*st;
+	char		*time = NULL, *native = NULL, *source = NULL;
+	char		*message = NULL;
+	enum rstate	 state;
+	int		 rc = -1;
+
+	if (!cJSON_IsObject(e))
+		return cause_set(cause, "%s: a history entry is not an object",
+		    what);
+	st = cJSON_GetObjectItemCaseSensitive(e, "state");
+	if (!cJSON_IsString(st) || state_from_name(st->valuestring, &state) != 0) {
+		return cause_set(cause, "%s: history entry %zu has no valid "
+		    "\"state\"", what, r->nhistory + 1);
+	}
+	if (get_str(e, "time", 1, &time, what, cause) != 0 ||
+	    get_str(e, "native", 0, &native, what, cause) != 0 ||
+	    get_str(e, "source", 0, &source, what, cause) != 0 ||
+	    get_str(e, "message", 0, &message, what, cause) != 0)
+		goto out;
+	history_add(r, time, state, native, source, message);
+	rc = 0;
+out:
+	free(time);
+	free(native);
+	free(source);
+	free(message);
+	return rc;
+}
+
+int
+record_from_json(const char *text, size_t len, const char *what,
+    struct record **rp, char **cause)
+{
+	cJSON		*o;
+	const cJSON	*v, *item;
+	const char	*end = NULL;
+	struct record	*r = NULL;
+	size_t		 i;
+
+	*rp = NULL;
+	o = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	if (o == NULL) {
+		return cause_set(cause, "%s: not valid JSON (at byte %zu of "
+		    "%zu); the file is kept as it is: move it aside or repair "
+		    "it", what, end != NULL && end >= text ?
+		    (size_t)(end - text) : (size_t)0, len);
+	}
+	if (!cJSON_IsObject(o)) {
+		cause_set(cause, "%s: not a JSON object", what);
+		goto fail;
+	}
+	r = xcalloc(1, sizeof *r);
+	for (i = 0; i < NFIELDS; i++) {
+		if (get_str(o, record_fields[i].name,
+		    strcmp(record_fields[i].name, "id") == 0 ||
+		    strcmp(record_fields[i].name, "created") == 0,
+		    field_ptr(r, &record_fields[i]), what, cause) != 0)
+			goto fail;
+	}
+	if (id_valid(r->id, NULL) != 0) {
+		cause_set(cause, "%s: \"id\" is not a valid record id", what);
+		goto fail;
+	}
+	if (r->native == NULL)
+		r->native = xstrdup("");
+	for (i = 0; i < NINTS; i++) {
+		if (get_int(o, record_ints[i].name,
+		    (int *)((char *)r + record_ints[i].off), what, cause) != 0)
+			goto fail;
+	}
+	v = cJSON_GetObjectItemCaseSensitive(o, "state");
+	if (!cJSON_IsString(v) || state_from_name(v->valuestring,
+	    &r->state) != 0) {
+		cause_set(cause, "%s: \"state\" is missing or not one of "
+		    "PENDING, RUNNING, COMPLETE, ERROR, CANCELED, UNKNOWN", what);
+		goto fail;
+	}
+	v = cJSON_GetObjectItemCaseSensitive(o, "err_class");
+	if (v != NULL && (!cJSON_IsString(v) ||
+	    err_class_from_name(v->valuestring, &r->err_class) != 0)) {
+		cause_set(cause, "%s: \"err_class\" is not one of NONE, INFRA, "
+		    "PROGRAM, CONFIG", what);
+		goto fail;
+	}
+	v = cJSON_GetObjectItemCaseSensitive(o, "slurm_ids");
+	if (v != NULL && !cJSON_IsArray(v)) {
+		cause_set(cause, "%s: \"slurm_ids\" is not an array", what);
+		goto fail;
+	}
+	cJSON_ArrayForEach(item, v) {
+		if (!cJSON_IsString(item)) {
+			cause_set(cause, "%s: \"slurm_ids\" holds a non-string",
+			    what);
+			goto fail;
+		}
+		strv_add(&r->slurm_ids, item->valuestring);
+	}
+	v = cJSON_GetObjectItemCaseSensitive(o, "history");
+	if (!cJSON_IsArray(v)) {
+		cause_set(cause, "%s: \"history\" is missing or not an array",
+		    what);
+		goto fail;
+	}
+	cJSON_ArrayForEach(item, v) {
+		if (parse_event(item, r, what, cause) != 0)
+			goto fail;
+	}
+	cJSON_Delete(o);
+	*rp = r;
+	return 0;
+
+fail:
+	cJSON_Delete(o);
+	record_free(r);
+	return -1;
+}
+
+/*
+ * Lock the records directory: every read-modify-write holds this, so two
+ * processes never both read version N and write N+1.  flock goes away with
+ * the process, so a killed writer cannot leave it stuck.
+ */
+static int
+lock_take(const char *dir, char **cause)
+{
+	char	*path = xasprintf("%s/.lock", dir);
+	int	 fd;
+
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		cause_set(cause, "cannot open lock file %s: %s", path,
+		    strerror(errno));
+		free(path);
+		return -1;
+	}
+	while (flock(fd, LOCK_EX) != 0) {
+		if (errno == EINTR)
+			continue;
+		cause_set(cause, "cannot lock %s: %s", path, strerror(errno));
+		close(fd);
+		free(path);
+		return -1;
+	}
+	free(path);
+	return fd;
+}
+
+static void
+lock_drop(int fd)
+{
+	if (fd >= 0)
+		close(fd);	/* releases the flock */
+}
+
+static char *
+record_path(const char *dir, const char *id)
+{
+	return xasprintf("%s/%s.json", dir, id);
+}
+
+static int
+record_read(const char *path, const char *id, struct record **rp,
+    char **cause)
+{
+	char	*text;
+	size_t	 len;
+	int	 rc;
+
+	if (file_read(path, &text, &len, NULL) != 0) {
+		if (errno == ENOENT) {
+			return cause_set(cause, "no record %s (no file %s; "
+			    "see slurmdeck records)", id, path);
+		}
+		return cause_set(cause, "cannot read record %s: %s", path,
+		    strerror(errno));
+	}
+	rc = record_from_json(text, len, path, rp, cause);
+	free(text);
+	if (rc == 0 && strcmp((*rp)->id, id) != 0) {
+		cause_set(cause, "%s: \"id\" is %s, not the file's name %s",
+		    path, (*rp)->id, id);
+		record_free(*rp);
+		*rp = NULL;
+		return -1;
+	}
+	return rc;
+}
+
+static int
+record_write(const char *path, struct record *r, char **cause)
+{
+	char	*json = record_to_json(r);
+	int	 rc;
+
+	rc = file_write_atomic(path, json, strlen(json), 0600, cause);
+	free(json);
+	return rc;
+}
+
+int
+record_create(struct record *r, char **cause)
+{
+	struct stat	 sb;
+	char		*dir = record_dir(), *path = NULL, *now;
+	int		 fd = -1, rc = -1;
+
+	if (r->id == NULL)
+		r->id = record_new_id();
+	if (id_valid(r->id, cause) != 0)
+		goto out;
+	if (mkdir_p(dir, 0700, cause) != 0)
+		goto out;
+	if ((fd = lock_take(dir, cause)) < 0)
+		goto out;
+	path = record_path(dir, r->id);
+	if (lstat(path, &sb) == 0) {
+		cause_set(cause, "record %s already exists (%s)", r->id, path);
+		goto out;
+	}
+	now = now_iso();
+	set_str(&r->created, now);
+	set_str(&r->updated, now);
+	if (r->nhistory == 0) {
+		history_add(r, now, r->state, r->native, "create",
+		    r->retry_of != NULL ? "record opened (retry)" :
+		    "record opened");
+	}
+	free(now);
+	rc = record_write(path, r, cause);
+out:
+	lock_drop(fd);
+	free(path);
+	free(dir);
+	return rc;
+}
+
+int
+record_load(const char *id, struct record **rp, char **cause)
+{
+	char	*dir, *path;
+	int	 rc;
+
+	*rp = NULL;
+	if (id_valid(id, cause) != 0)
+		return -1;
+	dir = record_dir();
+	path = record_path(dir, id);
+	rc = record_read(path, id, rp, cause);
+	free(path);
+	free(dir);
+	return rc;
+}
+
+int
+record_update(const char *id, int (*fn)(struct record *, void *, char **),
+    void *arg, char **cause)
+{
+	struct record	*r = NULL;
+	char		*dir = NULL, *path = NULL;
+	int		 fd = -1, rc = -1;
+
+	if (id_valid(id, cause) != 0)
+		return -1;
+	dir = record_dir();
+	path = record_path(dir, id);
+	if ((fd = lock_take(dir, cause)) < 0)
+		goto out;
+	/* A corrupt file fails here, so it is never overwritten. */
+	if (record_read(path, id, &r, cause) != 0)
+		goto out;
+	if (fn(r, arg, cause) != 0)
+		goto out;
+	free(r->updated);
+	r->updated = now_iso();
+	rc = record_write(path, r, cause);
+out:
+	lock_drop(fd);
+	record_free(r);
+	free(path);
+	free(dir);
+	return rc;
+}
+
+struct transition {
+	enum rstate	 state;
+	const char	*native;
+	const char	*source;
+	const char	*message;
+};
+
+static int
+do_transition(struct record *r, void *arg, char **cause)
+{
+	struct transition	*t = arg;
+	struct record_event	*last;
+	char			*now;
+
+	(void)cause;
+	if (r->nhistory > 0) {
+		last = &r->history[r->nhistory - 1];
+		if (last->state == t->state &&
+		    strcmp(last->native, t->native) == 0 &&
+		    strcmp(last->message, t->message) == 0)
+			return 0;	/* the same observation again */
+	}
+	now = now_iso();
+	history_add(r, now, t->state, t->native, t->source, t->message);
+	free(now);
+	r->state = t->state;
+	set_str(&r->native, t->native);
+	return 0;
+}
+
+int
+record_transition(const char *id, enum rstate state, const char *native,
+    const char *source, const char *message, char **cause)
+{
+	struct transition	t;
+
+	t.state = state;
+	t.native = native != NULL ? native : "";
+	t.source = source != NULL ? source : "";
+	t.message = message != NULL ? message : "";
+	return record_update(id, do_transition, &t, cause);
+}
+
+static int
+do_slurm_id(struct record *r, void *arg, char **cause)
+{
+	const char	*sid = arg, *cur = record_slurm_id(r);
+
+	(void)cause;
+	if (cur == NULL || strcmp(cur, sid) != 0)
+		strv_add(&r->slurm_ids, sid);
+	return 0;
+}
+
+int
+record_set_slurm_id(const char *id, const char *slurm_id, char **cause)
+{
+	if (slurm_id == NULL || *slurm_id == '\0')
+		return cause_set(cause, "empty SLURM job id for record %s", id);
+	return record_update(id, do_slurm_id, (void *)slurm_id, cause);
+}
+
+struct set_err {
+	enum err_class	 class;
+	const char	*rule;
+};
+
+static int
+do_err(struct record *r, void *arg, char **cause)
+{
+	struct set_err	*e = arg;
+
+	(void)cause;
+	r->err_class = e->class;
+	set_str(&r->err_rule, e->rule);
+	return 0;
+}
+
+int
+record_set_err(const char *id, enum err_class class, const char *rule,
+    char **cause)
+{
+	struct set_err	e = { class, rule };
+
+	return record_update(id, do_err, &e, cause);
+}
+
+struct set_field {
+	const struct record_field	*f;
+	const char			*value;
+};
+
+static int
+do_set(struct record *r, void *arg, char **cause)
+{
+	struct set_field	*s = arg;
+
+	(void)cause;
+	set_str(field_ptr(r, s->f), s->value);
+	return 0;
+}
+
+int
+record_set(const char *id, const char *field, const char *value, char **cause)
+{
+	struct set_field	s;
+	size_t			i;
+
+	for (i = 0; i < NFIELDS; i++) {
+		if (strcmp(record_fields[i].name, field) == 0 &&
+		    record_fields[i].settable)
+			break;
+	}
+	if (i == NFIELDS)
+		return cause_set(cause, "record field '%s' cannot be set", field);
+	s.f = &record_fields[i];
+	s.value = value;
+	return record_update(id, do_set, &s, cause);
+}
+
+static int
+record_cmp(const void *a, const void *b)
+{
+	const struct record	*ra = *(struct record *const *)a;
+	const struct record	*rb = *(struct record *const *)b;
+	int			 c;
+
+	c = strcmp(ra->created, rb->created);
+	return c != 0 ? c : strcmp(ra->id, rb->id);
+}
+
+int
+record_list(struct record_list *list, char **cause)
+{
+	DIR		*d;
+	struct dirent	*de;
+	struct record	*r;
+	char		*dir = record_dir(), *path, *id, *why;
+	size_t		 n;
+
+	memset(list, 0, sizeof *list);
+	d = opendir(dir);
+	if (d == NULL) {
+		if (errno == ENOENT) {
+			free(dir);
+			return 0;	/* nothing recorded yet */
+		}
+		cause_set(cause, "cannot read %s: %s", dir, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	/* No lock: files are only ever replaced whole, by rename. */
+	while ((de = readdir(d)) != NULL) {
+		n = strlen(de->d_name);
+		if (de->d_name[0] == '.' || !str_has_suffix(de->d_name, ".json"))
+			continue;
+		id = xstrndup(de->d_name, n - 5);
+		path = record_path(dir, id);
+		why = NULL;
+		if (id_valid(id, NULL) != 0) {
+			why = xasprintf("%s: file name is not a record id", path);
+		} else if (record_read(path, id, &r, &why) == 0) {
+			list->v = xrealloc(list->v,
+			    (list->n + 1) * sizeof *list->v);
+			list->v[list->n++] = r;
+		} else if (why != NULL && str_has_prefix(why, "no record ")) {
+			/* Renamed away between readdir and open. */
+			free(why);
+			why = NULL;
+		}
+		if (why != NULL) {
+			strv_add(&list->corrupt, why);
+			free(why);
+		}
+		free(path);
+		free(id);
+	}
+	closedir(d);
+	free(dir);
+	if (list->n > 1)
+		qsort(list->v, list->n, sizeof *list->v, record_cmp);
+	return 0;
+}
+
+void
+record_list_free(struct record_list *list)
+{
+	size_t	i;
+
+	for (i = 0; i < list->n; i++)
+		record_free(list->v[i]);
+	free(list->v);
+	strv_free(&list->corrupt);
+	memset(list, 0, sizeof *list);
+}

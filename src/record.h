@@ -1,3 +1,113 @@
 #ifndef RECORD_H
 #define RECORD_H
+
+#include <stddef.h>
+
+#include "state.h"
+#include "util.h"
+
+/*
+ * Local job records (R12): one JSON file per job under
+ * $XDG_STATE_HOME/slurmdeck/records/<id>.json.  A record is opened before
+ * the launch (no record, no launch) and every state change is appended to
+ * its history.  Writes are temp + fsync + rename, and every update is a
+ * read-modify-write under an flock on records/.lock, so the TUI and CLI
+ * processes can update the same record without losing a transition.  A
+ * file that does not parse is reported with its path and never rewritten.
+ */
+
+struct record_event {
+	char		*time;		/* ISO-8601 UTC: 2026-11-29T16:45:00Z */
+	enum rstate	 state;
+	char		*native;	/* SLURM sub-state ("CANCELLED"), or "" */
+	char		*source;	/* "create", "submit", "poll", "cancel:cli" */
+	char		*message;
+};
+
+struct record {
+	char		*id;		/* sd-20261129T164500-1a2b3c */
+	char		*cluster;
+	char		*platform;	/* "slurm" */
+	char		*image;
+	char		*network_arch;
+	char		*action;
+	char		*storage_tier;	/* "A" */
+	char		*results_root;
+	char		*job_dir;
+	char		*job_name;
+	char		*log_dir;	/* logs: <log_dir>/<job_name>-<slurm_id>/ */
+	char		*partition;
+	char		*spec_path;	/* <job_dir>/specs/spec.yaml */
+	char		*err_rule;	/* triage rule that set err_class */
+	char		*retry_of;	/* id of the record this one retries */
+	char		*created;
+	char		*updated;
+	struct strv	 slurm_ids;	/* backend refs, oldest first */
+	int		 nodes;
+	int		 gpus;
+	int		 retry_count;
+	enum rstate	 state;
+	char		*native;	/* current SLURM sub-state */
+	enum err_class	 err_class;
+	struct record_event *history;
+	size_t		 nhistory;
+};
+
+struct record_list {
+	struct record	**v;		/* sorted oldest first */
+	size_t		  n;
+	struct strv	  corrupt;	/* "PATH: what is wrong", one per file */
+};
+
+/* The directory records live in (allocated). */
+char		*record_dir(void);
+/* A new id: sd-<UTC time>-<6 random hex digits>. */
+char		*record_new_id(void);
+
+/* A new in-memory record: state PENDING, platform slurm, tier A. */
+struct record	*record_new(const char *cluster);
+/*
+ * A new in-memory record that retries old (R22): same workload, retry_of
+ * old's id, retry_count + 1, no SLURM id yet.
+ */
+struct record	*record_new_retry(const struct record *old);
+/*
+ * Write a new record's file (assigning an id if it has none) with a first
+ * "create" history entry.  Fails if the file cannot be written or the id is
+ * taken: the caller must not launch then.
+ */
+int		 record_create(struct record *, char **cause);
+int		 record_load(const char *id, struct record **, char **cause);
+/* Every record; corrupt files go to list->corrupt, never dropped. */
+int		 record_list(struct record_list *, char **cause);
+void		 record_list_free(struct record_list *);
+/*
+ * Append a transition to the record's history and set its state.  An entry
+ * identical to the last one (state, native, message) is not repeated, so a
+ * poll loop can call this every tick.
+ */
+int		 record_transition(const char *id, enum rstate,
+		     const char *native, const char *source,
+		     const char *message, char **cause);
+/* Add a SLURM job id (requeue/resubmit keeps the old ones). */
+int		 record_set_slurm_id(const char *id, const char *slurm_id,
+		     char **cause);
+int		 record_set_err(const char *id, enum err_class,
+		     const char *rule, char **cause);
+/* Set a string field by its JSON name ("job_dir", "log_dir", ...). */
+int		 record_set(const char *id, const char *field,
+		     const char *value, char **cause);
+/* Read-modify-write under the lock; fn returns 0 to write, -1 to abort. */
+int		 record_update(const char *id,
+		     int (*fn)(struct record *, void *, char **), void *arg,
+		     char **cause);
+
+/* The current SLURM id, or NULL. */
+const char	*record_slurm_id(const struct record *);
+char		*record_to_json(const struct record *);	/* formatted */
+/* Parse a record; what names the source in errors. */
+int		 record_from_json(const char *text, size_t len,
+		     const char *what, struct record **, char **cause);
+void		 record_free(struct record *);
+
 #endif

@@ -1,3 +1,91 @@
 #ifndef STATE_H
 #define STATE_H
+
+#include <stddef.h>
+
+/*
+ * SLURM job state -> record state (R16).  Pure: no I/O.
+ *
+ * The record knows six states; SLURM knows dozens.  The native SLURM word is
+ * kept next to the record state (the "sub-state") so nothing is lost.
+ */
+
+enum rstate {
+	RSTATE_UNKNOWN = 0,	/* not found, or a word we do not know */
+	RSTATE_PENDING,
+	RSTATE_RUNNING,
+	RSTATE_COMPLETE,
+	RSTATE_ERROR,
+	RSTATE_CANCELED,
+};
+
+/* Why a job failed; set by the state alone (NODE_FAIL) or by triage. */
+enum err_class {
+	ERR_NONE = 0,
+	ERR_INFRA,	/* the cluster's fault: retry on another allocation */
+	ERR_PROGRAM,	/* the workload's fault: surface it, no retry */
+	ERR_CONFIG,	/* the user's setup: credentials, image, paths, limits */
+};
+
+/*
+ * What results_dir/status.json says about a job SLURM reports COMPLETED.
+ * See state_status_verdict() for the file format.
+ */
+enum status_verdict {
+	STATUS_MISSING = 0,	/* no file, empty, or no verdict in it */
+	STATUS_PASS,
+	STATUS_FAIL,
+};
+
+#define STATE_NATIVE_MAX 64
+
+struct state_map {
+	enum rstate	 state;
+	enum err_class	 err;		/* ERR_NONE unless the state decides */
+	int		 terminal;	/* state_terminal(state) */
+	int		 needs_status;	/* COMPLETED: read status.json first */
+	int		 needs_triage;	/* a failure the logs must explain */
+	/* Base SLURM word ("CANCELLED"), or the raw text if unknown. */
+	char		 native[STATE_NATIVE_MAX];
+	/* The trimmed input ("CANCELLED by 1001"), for history messages. */
+	char		 raw[STATE_NATIVE_MAX];
+};
+
+/*
+ * Map a state from sacct (-o State%30), squeue (%T, or the short %t form)
+ * or scontrol.  NULL or blank means "not found" -> UNKNOWN.  verdict only
+ * matters for COMPLETED.  Returns 0, or -1 for a word not in the table
+ * (the map then says UNKNOWN and keeps the raw text in native).
+ */
+int		 state_map(const char *slurm, enum status_verdict,
+		     struct state_map *);
+
+/* The base word of a SLURM state into buf: "CANCELLED+" -> "CANCELLED". */
+void		 state_base(const char *slurm, char *buf, size_t len);
+
+/* Is this a SLURM state word we know (long or short form)? */
+int		 state_known(const char *slurm);
+
+/*
+ * Parse the text of results_dir/status.json.  The file is one JSON object or
+ * JSON lines (one object per line, as TAO's status logger writes).  The last
+ * object that has a "status" string decides: "SUCCESS", "SUCCEEDED", "PASS",
+ * "PASSED", "COMPLETE", "COMPLETED", "OK" (any case) -> PASS; "FAILURE",
+ * "FAILED", "FAIL", "ERROR" -> FAIL; anything else ("STARTED", "RUNNING")
+ * means the workload never reported its end -> MISSING.  An object with a
+ * numeric "exit_code" and no "status" counts too: 0 -> PASS, else FAIL.
+ * Text that is not JSON, or has no such object, is MISSING.
+ */
+enum status_verdict state_status_verdict(const char *text, size_t len);
+
+/* No further SLURM transition is expected (COMPLETE, ERROR, CANCELED). */
+int		 state_terminal(enum rstate);
+
+const char	*state_name(enum rstate);
+/* Parse a record state name (exact, upper case); -1 if unknown. */
+int		 state_from_name(const char *, enum rstate *);
+const char	*err_class_name(enum err_class);	/* "NONE", "INFRA" ... */
+int		 err_class_from_name(const char *, enum err_class *);
+const char	*status_verdict_name(enum status_verdict);
+
 #endif
