@@ -1,1 +1,356 @@
+/* Pure text helpers for the screen: no curses here (see ui-text.h). */
 #include "ui-text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "util.h"
+
+size_t
+uitext_decode(const char *s, size_t len, int32_t *cp)
+{
+	const unsigned char	*u = (const unsigned char *)s;
+	int32_t			 c, min;
+	size_t			 n, i;
+
+	if (u[0] < 0x80) {
+		*cp = u[0];
+		return 1;
+	}
+	if (u[0] >= 0xc2 && u[0] <= 0xdf) {
+		n = 2;
+		c = u[0] & 0x1f;
+		min = 0x80;
+	} else if (u[0] >= 0xe0 && u[0] <= 0xef) {
+		n = 3;
+		c = u[0] & 0x0f;
+		min = 0x800;
+	} else if (u[0] >= 0xf0 && u[0] <= 0xf4) {
+		n = 4;
+		c = u[0] & 0x07;
+		min = 0x10000;
+	} else
+		goto bad;	/* continuation byte, 0xc0/0xc1, 0xf5.. */
+	if (len < n)
+		goto bad;
+	for (i = 1; i < n; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			goto bad;
+		c = (c << 6) | (u[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		goto bad;
+	*cp = c;
+	return n;
+bad:
+	*cp = -1;
+	return 1;
+}
+
+int
+uitext_cpwidth(int32_t cp)
+{
+	int	w;
+
+	if (cp < 0)
+		return 1;
+	w = wcwidth((wchar_t)cp);
+	if (w < 0)
+		return 1;
+	return w > 2 ? 2 : w;
+}
+
+/* Code points that must not reach the terminal. */
+static int
+cp_unsafe(int32_t cp)
+{
+	if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f))
+		return 1;
+	/* Bidi embeddings, overrides and isolates reorder what follows. */
+	if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069))
+		return 1;
+	/* Non-printable in a UTF-8 locale (unassigned, format, ...). */
+	if (cp >= 0x80 && MB_CUR_MAX > 1 && wcwidth((wchar_t)cp) < 0)
+		return 1;
+	return 0;
+}
+
+/* Length of the escape sequence at s[0] == ESC (all of it, up to len). */
+static size_t
+escape_len(const unsigned char *s, size_t len)
+{
+	size_t	i;
+
+	if (len < 2)
+		return len;
+	switch (s[1]) {
+	case '[':	/* CSI: parameters, intermediates, one final byte */
+		for (i = 2; i < len; i++) {
+			if (s[i] >= 0x40 && s[i] <= 0x7e)
+				return i + 1;
+			if (s[i] < 0x20 || s[i] > 0x3f)
+				return i;	/* broken: stop here */
+		}
+		return len;
+	case ']':	/* OSC, DCS, SOS, PM, APC: a string up to BEL or ST */
+	case 'P':
+	case 'X':
+	case '^':
+	case '_':
+		for (i = 2; i < len; i++) {
+			if (s[i] == 0x07)
+				return i + 1;
+			if (s[i] == 0x1b && i + 1 < len && s[i + 1] == '\\')
+				return i + 2;
+		}
+		return len;
+	default:	/* ESC x, e.g. ESC c (reset) or ESC ( B */
+		if ((s[1] == '(' || s[1] == ')' || s[1] == '#') && len > 2)
+			return 3;
+		return 2;
+	}
+}
+
+char *
+uitext_sanitize(const char *in, size_t len, int flags)
+{
+	const unsigned char	*s = (const unsigned char *)in;
+	struct buf		 b;
+	size_t			 i, n, line = 0;
+	int32_t			 cp;
+	int			 col = 0;
+
+	buf_init(&b);
+	for (i = 0; i < len; i += n) {
+		n = 1;
+		switch (s[i]) {
+		case 0x1b:
+			n = escape_len(s + i, len - i);
+			continue;
+		case '\t':
+			do
+				buf_add(&b, " ", 1);
+			while (++col % 8 != 0);
+			continue;
+		case '\n':
+			if (flags & UITEXT_MULTILINE) {
+				buf_add(&b, "\n", 1);
+				line = b.len;
+			} else
+				buf_add(&b, " ", 1);
+			col = 0;
+			continue;
+		case '\r':
+			if (i + 1 < len && s[i + 1] == '\n')
+				continue;
+			if (flags & UITEXT_MULTILINE) {
+				/* Progress bars redraw their line: keep the last. */
+				b.len = line;
+				b.data[b.len] = '\0';
+			} else
+				buf_add(&b, " ", 1);
+			col = 0;
+			continue;
+		}
+		n = uitext_decode(in + i, len - i, &cp);
+		if (cp < 0 || cp_unsafe(cp)) {
+			buf_adds(&b, UITEXT_REPLACEMENT);
+			col++;
+			continue;
+		}
+		buf_add(&b, in + i, n);
+		col += uitext_cpwidth(cp);
+	}
+	if (b.data == NULL)
+		buf_add(&b, "", 0);
+	return buf_steal(&b);
+}
+
+int
+uitext_width(const char *s)
+{
+	size_t	len = strlen(s), i, n;
+	int32_t	cp;
+	int	w = 0;
+
+	for (i = 0; i < len; i += n) {
+		n = uitext_decode(s + i, len - i, &cp);
+		w += uitext_cpwidth(cp);
+	}
+	return w;
+}
+
+size_t
+uitext_prefix(const char *s, int cols, int *used)
+{
+	size_t	len = strlen(s), i, n;
+	int32_t	cp;
+	int	w = 0, cw;
+
+	for (i = 0; i < len; i += n) {
+		n = uitext_decode(s + i, len - i, &cp);
+		cw = uitext_cpwidth(cp);
+		if (w + cw > cols)
+			break;
+		w += cw;
+	}
+	if (used != NULL)
+		*used = w;
+	return i;
+}
+
+char *
+uitext_fit(const char *s, int cols, int flags)
+{
+	const char	*ell = (flags & UITEXT_ASCII) ? "~" : "\xe2\x80\xa6";
+	struct buf	 b;
+	size_t		 n;
+	int		 w, used, pad;
+
+	buf_init(&b);
+	buf_add(&b, "", 0);
+	if (cols <= 0)
+		return buf_steal(&b);
+	w = uitext_width(s);
+	if (w <= cols) {
+		pad = cols - w;
+		if (flags & UITEXT_RIGHT)
+			buf_printf(&b, "%*s", pad, "");
+		buf_adds(&b, s);
+		if (!(flags & UITEXT_RIGHT))
+			buf_printf(&b, "%*s", pad, "");
+		return buf_steal(&b);
+	}
+	n = uitext_prefix(s, cols - 1, &used);
+	buf_add(&b, s, n);
+	/* A wide character cut at the edge leaves a hole to fill. */
+	buf_printf(&b, "%*s", cols - 1 - used, "");
+	buf_adds(&b, ell);
+	return buf_steal(&b);
+}
+
+void
+uitext_age(long secs, char *buf, size_t len)
+{
+	if (secs < 1)
+		snprintf(buf, len, "now");
+	else if (secs < 60)
+		snprintf(buf, len, "%lds", secs);
+	else if (secs < 3600)
+		snprintf(buf, len, "%ldm", secs / 60);
+	else if (secs < 86400)
+		snprintf(buf, len, "%ldh", secs / 3600);
+	else
+		snprintf(buf, len, "%ldd", secs / 86400);
+}
+
+static int
+layout_used(const struct uitext_col *c, size_t n, int gap)
+{
+	size_t	i;
+	int	used = 0, shown = 0;
+
+	for (i = 0; i < n; i++) {
+		if (c[i].width > 0) {
+			used += c[i].width;
+			shown++;
+		}
+	}
+	return shown > 0 ? used + gap * (shown - 1) : 0;
+}
+
+/* The shown column with the lowest order in field (shrink or drop). */
+static struct uitext_col *
+layout_pick(struct uitext_col *c, size_t n, int drop)
+{
+	struct uitext_col	*best = NULL;
+	size_t			 i;
+	int			 order;
+
+	for (i = 0; i < n; i++) {
+		order = drop ? c[i].drop : c[i].shrink;
+		if (order == 0 || c[i].width == 0)
+			continue;
+		if (!drop && c[i].width <= c[i].min)
+			continue;
+		if (best == NULL || order < (drop ? best->drop : best->shrink))
+			best = &c[i];
+	}
+	return best;
+}
+
+int
+uitext_layout(struct uitext_col *c, size_t n, int total, int gap)
+{
+	struct uitext_col	*p;
+	size_t			 i;
+	int			 used, over;
+
+	for (i = 0; i < n; i++) {
+		if (c[i].min > c[i].want)
+			c[i].min = c[i].want;
+		c[i].width = c[i].want;
+	}
+	while ((used = layout_used(c, n, gap)) > total) {
+		over = used - total;
+		if ((p = layout_pick(c, n, 0)) != NULL) {
+			p->width = p->width - over < p->min ?
+			    p->min : p->width - over;
+			continue;
+		}
+		if ((p = layout_pick(c, n, 1)) == NULL)
+			break;	/* nothing left to give: the edge clips */
+		p->width = 0;
+		/* Width a dropped column held may let others grow back. */
+		for (i = 0; i < n; i++) {
+			if (c[i].width > 0)
+				c[i].width = c[i].want;
+		}
+	}
+	if (used < total) {
+		for (i = 0; i < n; i++) {
+			if (c[i].grow && c[i].width > 0) {
+				c[i].width += total - used;
+				used = total;
+				break;
+			}
+		}
+	}
+	return used;
+}
+
+void
+uitext_jobs_layout(int width, const int want[JT_NCOLS], int out[JT_NCOLS])
+{
+	/* min, shrink order, drop order, grow; max want in cap[]. */
+	static const struct {
+		int	min, shrink, drop, grow, cap;
+	} spec[JT_NCOLS] = {
+		[JT_CLUSTER] =	 { 4, 4, 4, 0, 16 },
+		[JT_ID] =	 { 0, 0, 0, 0, 20 },
+		[JT_NAME] =	 { 8, 2, 0, 0, 40 },
+		[JT_PARTITION] = { 4, 3, 3, 0, 14 },
+		[JT_STATE] =	 { 0, 0, 0, 0, 13 },
+		[JT_TIME] =	 { 0, 0, 5, 0, 22 },
+		[JT_NODES] =	 { 3, 6, 1, 0, 5 },
+		[JT_REASON] =	 { 6, 1, 2, 1, 60 },
+	};
+	struct uitext_col	c[JT_NCOLS];
+	size_t			i;
+
+	for (i = 0; i < JT_NCOLS; i++) {
+		memset(&c[i], 0, sizeof c[i]);
+		c[i].want = want[i] < spec[i].cap ? want[i] : spec[i].cap;
+		if (c[i].want < 1)
+			c[i].want = 1;
+		c[i].min = spec[i].min != 0 ? spec[i].min : c[i].want;
+		c[i].shrink = spec[i].shrink;
+		c[i].drop = spec[i].drop;
+		c[i].grow = spec[i].grow;
+	}
+	uitext_layout(c, JT_NCOLS, width, 1);
+	for (i = 0; i < JT_NCOLS; i++)
+		out[i] = c[i].width;
+}

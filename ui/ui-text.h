@@ -1,3 +1,90 @@
 #ifndef UI_TEXT_H
 #define UI_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jobtable.h"
+
+/*
+ * Text for the screen, without curses (unit-tested): sanitising what the
+ * cluster sends, display widths by wcwidth(3) (so the current locale's
+ * LC_CTYPE must be UTF-8, as it is for ncursesw), truncation with an
+ * ellipsis, and the column layout of the jobs table.
+ */
+
+#define UITEXT_REPLACEMENT	"\xef\xbf\xbd"	/* U+FFFD */
+
+/* uitext_sanitize flags. */
+#define UITEXT_MULTILINE	0x1	/* keep \n; a lone \r rewinds the line */
+
+/*
+ * Make untrusted bytes safe to draw: escape sequences (CSI, OSC, DCS and
+ * two-byte ESC x) are removed whole; tabs become spaces to the next
+ * multiple of 8; \r\n becomes \n; other control characters (C0, DEL, C1),
+ * bidi overrides, non-printable code points and invalid UTF-8 become
+ * U+FFFD.  Without UITEXT_MULTILINE, \n and \r become spaces.  Returns a
+ * new NUL-terminated string.
+ */
+char	*uitext_sanitize(const char *, size_t, int flags);
+
+/*
+ * Decode one UTF-8 character of s (len bytes, len > 0); returns the bytes
+ * used (at least 1) and the code point in *cp, or -1 if invalid
+ * (overlong, surrogate, out of range, truncated).
+ */
+size_t	 uitext_decode(const char *s, size_t len, int32_t *cp);
+/* Columns of a code point: 0 (combining), 1 or 2 (wide); never < 0. */
+int	 uitext_cpwidth(int32_t cp);
+/* Columns of a (sanitised) UTF-8 string. */
+int	 uitext_width(const char *);
+/*
+ * Bytes of the longest prefix of s that fits in cols columns; zero-width
+ * characters stay with the character before them.  *used (may be NULL)
+ * gets the columns it takes.
+ */
+size_t	 uitext_prefix(const char *s, int cols, int *used);
+
+/* uitext_fit flags. */
+#define UITEXT_RIGHT	0x1	/* right-align (numbers) */
+#define UITEXT_ASCII	0x2	/* "~" instead of "…" (non-UTF-8 terminal) */
+
+/*
+ * s made exactly cols columns wide: padded with spaces, or cut with an
+ * ellipsis in the last column.  A wide character that would straddle the
+ * edge is replaced by padding.  Returns a new string ("" if cols <= 0).
+ */
+char	*uitext_fit(const char *s, int cols, int flags);
+
+/* Short age for the header: "now", "42s", "5m", "3h", "2d". */
+void	 uitext_age(long secs, char *buf, size_t len);
+
+/*
+ * Generic column layout.  Columns start at their wanted width; when the
+ * row is too wide the shrinkable ones lose width (lowest shrink order
+ * first) down to their minimum, then droppable ones are hidden (lowest
+ * drop order first); spare width goes to the grow column.
+ */
+struct uitext_col {
+	int	min;		/* narrowest useful width */
+	int	want;		/* what the content needs, title included */
+	int	shrink;		/* 0: never below want; else order, 1 first */
+	int	drop;		/* 0: never hidden; else order, 1 first */
+	int	grow;		/* takes the spare width */
+	int	width;		/* out: 0 when hidden */
+};
+/* Lay out n columns in total columns with gap spaces between shown ones;
+ * returns the width used. */
+int	 uitext_layout(struct uitext_col *, size_t n, int total, int gap);
+
+/*
+ * The jobs table: widths for each column given the widest cell of each
+ * (want, title included) and the terminal width; 0 means hidden.  The
+ * reason and then the name shrink first; id and state are kept whole;
+ * nodes, reason, partition, cluster and time are hidden, in that order, only
+ * when even the minimums do not fit.  Columns are separated by one space.
+ */
+void	 uitext_jobs_layout(int width, const int want[JT_NCOLS],
+	     int out[JT_NCOLS]);
+
 #endif

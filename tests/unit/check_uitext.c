@@ -1,10 +1,325 @@
-/* Placeholder until the uitext suite is written: it must not stay empty. */
+/* ui-text: sanitising, display width, truncation, column layout. */
+#include <locale.h>
+
 #include "testutil.h"
+#include "ui-text.h"
+
+#define ELL	"\xe2\x80\xa6"		/* … */
+#define REP	UITEXT_REPLACEMENT	/* U+FFFD */
+#define CJK	"\xe6\x97\xa5\xe6\x9c\xac"	/* 日本: 2 chars, 4 columns */
+#define EACUTE	"e\xcc\x81"		/* e + combining acute: 1 column */
+
+static void
+utf8_locale(void)
+{
+	/* wcwidth needs a UTF-8 LC_CTYPE, as the TUI sets from the user's. */
+	ck_assert_ptr_nonnull(setlocale(LC_CTYPE, "C.UTF-8"));
+}
+
+static void
+ck_sanitize(const char *in, size_t len, int flags, const char *want)
+{
+	char	*got = uitext_sanitize(in, len, flags);
+
+	ck_assert_msg(strcmp(got, want) == 0, "sanitize: got '%s', want '%s'",
+	    got, want);
+	free(got);
+}
+#define SAN(in, flags, want) ck_sanitize(in, sizeof in - 1, flags, want)
+
+START_TEST(test_sanitize_escapes)
+{
+	utf8_locale();
+	SAN("plain text", 0, "plain text");
+	SAN("", 0, "");
+	/* Colours, cursor moves, title setting (OSC), DCS: removed whole. */
+	SAN("\x1b[1;31mred\x1b[0m ok", 0, "red ok");
+	SAN("a\x1b[2J\x1b[Hb", 0, "ab");
+	SAN("\x1b]0;evil title\x07" "after", 0, "after");
+	SAN("\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\", 0, "link");
+	SAN("\x1bPq#0;2;0;0;0\x1b\\x", 0, "x");
+	SAN("\x1b" "cX", 0, "X");
+	SAN("\x1b(Bz", 0, "z");
+	/* A cut-off sequence at the end of a chunk disappears too. */
+	SAN("tail\x1b[38;5", 0, "tail");
+	SAN("tail\x1b", 0, "tail");
+	/* A broken CSI stops at the bad byte, which is then handled. */
+	SAN("\x1b[12\x01z", 0, REP "z");
+}
+END_TEST
+
+START_TEST(test_sanitize_controls)
+{
+	utf8_locale();
+	SAN("bell\x07!", 0, "bell" REP "!");
+	SAN("nul\0x", 0, "nul" REP "x");
+	SAN("del\x7f", 0, "del" REP);
+	SAN("bs\x08", 0, "bs" REP);
+	/* C1 controls encoded in UTF-8 (U+009B is a one-char CSI). */
+	SAN("c1\xc2\x9b" "2J", 0, "c1" REP "2J");
+	/* Bidi override (Trojan Source). */
+	SAN("x\xe2\x80\xaey", 0, "x" REP "y");
+	/* Tabs to the next multiple of 8, counting display columns. */
+	SAN("a\tb", 0, "a       b");
+	SAN(CJK "\tb", 0, CJK "    b");
+	SAN("12345678\tx", 0, "12345678        x");
+	/* Lines. */
+	SAN("one\ntwo", 0, "one two");
+	SAN("one\ntwo", UITEXT_MULTILINE, "one\ntwo");
+	SAN("dos\r\nline", UITEXT_MULTILINE, "dos\nline");
+	SAN("a\n\tb", UITEXT_MULTILINE, "a\n        b");
+	/* A progress bar rewrites its line: only the last state stays. */
+	SAN("start\n 10%\r 50%\r100%\nend", UITEXT_MULTILINE,
+	    "start\n100%\nend");
+	SAN("x\ry", 0, "x y");
+}
+END_TEST
+
+START_TEST(test_sanitize_utf8)
+{
+	utf8_locale();
+	SAN("caf\xc3\xa9 " CJK " " EACUTE, 0, "caf\xc3\xa9 " CJK " " EACUTE);
+	SAN("emoji \xf0\x9f\x98\x80", 0, "emoji \xf0\x9f\x98\x80");
+	/* Invalid: lone continuation, overlong, surrogate, > U+10FFFF,
+	 * truncated, 0xff. */
+	SAN("a\x80z", 0, "a" REP "z");
+	SAN("\xc0\xaf", 0, REP REP);
+	SAN("\xed\xa0\x80", 0, REP REP REP);
+	SAN("\xf4\x90\x80\x80", 0, REP REP REP REP);
+	SAN("cut\xe6\x97", 0, "cut" REP REP);
+	SAN("\xff", 0, REP);
+	/* Latin-1 text is not UTF-8: every high byte replaced, nothing lost. */
+	SAN("na\xefve", 0, "na" REP "ve");
+	/* Unassigned code point (U+0378) is not printable. */
+	SAN("\xcd\xb8", 0, REP);
+}
+END_TEST
+
+START_TEST(test_decode)
+{
+	int32_t	cp;
+
+	ck_assert_uint_eq(uitext_decode("A", 1, &cp), 1);
+	ck_assert_int_eq(cp, 'A');
+	ck_assert_uint_eq(uitext_decode("\xc3\xa9", 2, &cp), 2);
+	ck_assert_int_eq(cp, 0xe9);
+	ck_assert_uint_eq(uitext_decode(CJK, 6, &cp), 3);
+	ck_assert_int_eq(cp, 0x65e5);
+	ck_assert_uint_eq(uitext_decode("\xf0\x9f\x98\x80", 4, &cp), 4);
+	ck_assert_int_eq(cp, 0x1f600);
+	/* Truncated by len even though the bytes follow in memory. */
+	ck_assert_uint_eq(uitext_decode("\xc3\xa9", 1, &cp), 1);
+	ck_assert_int_eq(cp, -1);
+	ck_assert_uint_eq(uitext_decode("\xe0\x80\x80", 3, &cp), 1);
+	ck_assert_int_eq(cp, -1);
+}
+END_TEST
+
+START_TEST(test_width)
+{
+	utf8_locale();
+	ck_assert_int_eq(uitext_width(""), 0);
+	ck_assert_int_eq(uitext_width("abc"), 3);
+	ck_assert_int_eq(uitext_width(CJK), 4);
+	ck_assert_int_eq(uitext_width(EACUTE), 1);
+	ck_assert_int_eq(uitext_width("\xf0\x9f\x98\x80"), 2);
+	ck_assert_int_eq(uitext_width(ELL), 1);
+	ck_assert_int_eq(uitext_width(REP), 1);
+	ck_assert_int_eq(uitext_cpwidth(-1), 1);
+
+	int	used;
+	ck_assert_uint_eq(uitext_prefix("abcdef", 3, &used), 3);
+	ck_assert_int_eq(used, 3);
+	/* A wide char does not fit in the last column. */
+	ck_assert_uint_eq(uitext_prefix("a" CJK, 2, &used), 1);
+	ck_assert_int_eq(used, 1);
+	ck_assert_uint_eq(uitext_prefix("a" CJK, 3, &used), 4);
+	ck_assert_int_eq(used, 3);
+	/* The combining mark stays with its letter. */
+	ck_assert_uint_eq(uitext_prefix(EACUTE "x", 1, &used), 3);
+	ck_assert_int_eq(used, 1);
+	ck_assert_uint_eq(uitext_prefix("abc", 0, NULL), 0);
+}
+END_TEST
+
+static void
+ck_fit(const char *s, int cols, int flags, const char *want)
+{
+	char	*got = uitext_fit(s, cols, flags);
+
+	ck_assert_msg(strcmp(got, want) == 0, "fit('%s', %d): got '%s', "
+	    "want '%s'", s, cols, got, want);
+	if (cols > 0)
+		ck_assert_int_eq(uitext_width(got), cols);
+	free(got);
+}
+
+START_TEST(test_fit)
+{
+	utf8_locale();
+	ck_fit("abc", 5, 0, "abc  ");
+	ck_fit("abc", 5, UITEXT_RIGHT, "  abc");
+	ck_fit("abc", 3, 0, "abc");
+	ck_fit("abcdef", 4, 0, "abc" ELL);
+	ck_fit("abcdef", 4, UITEXT_ASCII, "abc~");
+	ck_fit("abcdef", 1, 0, ELL);
+	ck_fit("abc", 0, 0, "");
+	ck_fit("abc", -3, 0, "");
+	ck_fit("", 2, 0, "  ");
+	/* CJK: 日本x is 5 columns; in 4, 日 + hole + … */
+	ck_fit(CJK "x", 4, 0, "\xe6\x97\xa5 " ELL);
+	ck_fit(CJK "x", 5, 0, CJK "x");
+	ck_fit(CJK "xy", 5, 0, CJK ELL);
+	ck_fit(EACUTE EACUTE EACUTE, 2, 0, EACUTE ELL);
+	ck_fit(EACUTE, 3, UITEXT_RIGHT, "  " EACUTE);
+}
+END_TEST
+
+START_TEST(test_age)
+{
+	char	buf[16];
+
+	uitext_age(0, buf, sizeof buf);
+	ck_assert_str_eq(buf, "now");
+	uitext_age(-5, buf, sizeof buf);
+	ck_assert_str_eq(buf, "now");
+	uitext_age(42, buf, sizeof buf);
+	ck_assert_str_eq(buf, "42s");
+	uitext_age(300, buf, sizeof buf);
+	ck_assert_str_eq(buf, "5m");
+	uitext_age(3 * 3600 + 5, buf, sizeof buf);
+	ck_assert_str_eq(buf, "3h");
+	uitext_age(2 * 86400, buf, sizeof buf);
+	ck_assert_str_eq(buf, "2d");
+}
+END_TEST
+
+START_TEST(test_layout_generic)
+{
+	struct uitext_col	c[3];
+	int			used;
+
+	memset(c, 0, sizeof c);
+	c[0] = (struct uitext_col){ .min = 5, .want = 10 };
+	c[1] = (struct uitext_col){ .min = 3, .want = 20, .shrink = 1, .grow = 1 };
+	c[2] = (struct uitext_col){ .min = 4, .want = 8, .shrink = 2, .drop = 1 };
+	/* Fits: the grow column takes the rest. */
+	used = uitext_layout(c, 3, 50, 1);
+	ck_assert_int_eq(used, 50);
+	ck_assert_int_eq(c[0].width, 10);
+	ck_assert_int_eq(c[1].width, 30);
+	ck_assert_int_eq(c[2].width, 8);
+	/* Too wide: shrink order 1 first. */
+	used = uitext_layout(c, 3, 30, 1);
+	ck_assert_int_eq(used, 30);
+	ck_assert_int_eq(c[1].width, 10);
+	ck_assert_int_eq(c[2].width, 8);
+	/* Then order 2. */
+	used = uitext_layout(c, 3, 20, 1);
+	ck_assert_int_eq(used, 20);
+	ck_assert_int_eq(c[1].width, 3);
+	ck_assert_int_eq(c[2].width, 5);
+	/* Then drop, and the freed space goes back to the others. */
+	used = uitext_layout(c, 3, 15, 1);
+	ck_assert_int_eq(c[2].width, 0);
+	ck_assert_int_eq(c[0].width, 10);
+	ck_assert_int_eq(c[1].width, 4);
+	ck_assert_int_eq(used, 15);
+	/* Nothing left to give: minimums, wider than the screen. */
+	used = uitext_layout(c, 3, 5, 1);
+	ck_assert_int_eq(c[0].width, 10);
+	ck_assert_int_eq(c[1].width, 3);
+	ck_assert_int_gt(used, 5);
+}
+END_TEST
+
+/* Typical wants: what 3 clusters of training jobs look like. */
+static const int typical[JT_NCOLS] = {
+	[JT_CLUSTER] = 8, [JT_ID] = 7, [JT_NAME] = 28, [JT_PARTITION] = 9,
+	[JT_STATE] = 10, [JT_TIME] = 17, [JT_NODES] = 5, [JT_REASON] = 30,
+};
+
+static int
+row_width(const int w[JT_NCOLS])
+{
+	int	i, used = 0, shown = 0;
+
+	for (i = 0; i < JT_NCOLS; i++) {
+		if (w[i] > 0) {
+			used += w[i];
+			shown++;
+		}
+	}
+	return used + shown - 1;
+}
+
+START_TEST(test_jobs_layout)
+{
+	int	w[JT_NCOLS];
+
+	/* Wide terminal: everything at its want, reason takes the rest. */
+	uitext_jobs_layout(200, typical, w);
+	ck_assert_int_eq(w[JT_NAME], 28);
+	ck_assert_int_eq(w[JT_ID], 7);
+	ck_assert_int_eq(row_width(w), 200);
+
+	/* 80 columns: reason then name shrink; id, state, time whole. */
+	uitext_jobs_layout(80, typical, w);
+	ck_assert_int_eq(row_width(w), 80);
+	ck_assert_int_eq(w[JT_ID], 7);
+	ck_assert_int_eq(w[JT_STATE], 10);
+	ck_assert_int_eq(w[JT_TIME], 17);
+	ck_assert_int_eq(w[JT_CLUSTER], 8);
+	ck_assert_int_eq(w[JT_PARTITION], 9);
+	ck_assert_int_eq(w[JT_REASON], 6);
+	ck_assert_int_ge(w[JT_NAME], 8);
+	ck_assert_int_lt(w[JT_NAME], 28);
+
+	/* 60 columns: nodes hidden rather than the time cut. */
+	uitext_jobs_layout(60, typical, w);
+	ck_assert_int_le(row_width(w), 60);
+	ck_assert_int_eq(w[JT_ID], 7);
+	ck_assert_int_eq(w[JT_STATE], 10);
+	ck_assert_int_ge(w[JT_NAME], 8);
+	ck_assert_int_eq(w[JT_NODES], 0);
+	ck_assert_int_eq(w[JT_TIME], 17);
+
+	/* 40 columns: id, name and state survive. */
+	uitext_jobs_layout(40, typical, w);
+	ck_assert_int_le(row_width(w), 40);
+	ck_assert_int_eq(w[JT_ID], 7);
+	ck_assert_int_eq(w[JT_STATE], 10);
+	ck_assert_int_ge(w[JT_NAME], 8);
+
+	/* Caps: an absurd name does not push everything off. */
+	int	huge[JT_NCOLS];
+	memcpy(huge, typical, sizeof huge);
+	huge[JT_NAME] = 500;
+	huge[JT_STATE] = 40;	/* "CANCELLED by 123456789 ..." */
+	uitext_jobs_layout(200, huge, w);
+	ck_assert_int_eq(w[JT_NAME], 40);
+	ck_assert_int_eq(w[JT_STATE], 13);
+	ck_assert_int_eq(row_width(w), 200);
+}
+END_TEST
 
 static Suite *
 uitext_suite(void)
 {
-	return suite_create("uitext");
+	Suite	*s = suite_create("uitext");
+	TCase	*tc = tcase_create("uitext");
+
+	tcase_add_test(tc, test_sanitize_escapes);
+	tcase_add_test(tc, test_sanitize_controls);
+	tcase_add_test(tc, test_sanitize_utf8);
+	tcase_add_test(tc, test_decode);
+	tcase_add_test(tc, test_width);
+	tcase_add_test(tc, test_fit);
+	tcase_add_test(tc, test_age);
+	tcase_add_test(tc, test_layout_generic);
+	tcase_add_test(tc, test_jobs_layout);
+	suite_add_tcase(s, tc);
+	return s;
 }
 
 TEST_MAIN(uitext_suite)
