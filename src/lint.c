@@ -1,1 +1,568 @@
 #include "lint.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define SIDECAR_FIX "secrets go in the env sidecar (ENV_FILE), never in the script"
+
+/* How long bash -n may take before it is killed (it takes milliseconds). */
+#define BASH_N_TIMEOUT_MS 10000
+
+static int
+line_of(const char *script, const char *at)
+{
+	const char	*p;
+	int		 line = 1;
+
+	for (p = script; p < at; p++) {
+		if (*p == '\n')
+			line++;
+	}
+	return line;
+}
+
+/* The value as shell_quote() writes it inside quotes: ' becomes '\''. */
+static char *
+quoted_form(const char *v)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_adds(&b, "");
+	for (; *v != '\0'; v++) {
+		if (*v == '\'')
+			buf_adds(&b, "'\\''");
+		else
+			buf_add(&b, v, 1);
+	}
+	return buf_steal(&b);
+}
+
+static char *
+hash_form(const char *v)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_adds(&b, "");
+	for (; *v != '\0'; v++) {
+		if (*v == '#')
+			buf_adds(&b, "\\#");
+		else
+			buf_add(&b, v, 1);
+	}
+	return buf_steal(&b);
+}
+
+static int
+check_secrets(const char *name, const char *script,
+    const struct lint_secret *secrets, size_t n, char **cause)
+{
+	const char	*at, *first;
+	char		*forms[3];
+	size_t		 i, j;
+
+	for (i = 0; i < n; i++) {
+		if (secrets[i].value == NULL || *secrets[i].value == '\0')
+			continue;
+		forms[0] = xstrdup(secrets[i].value);
+		forms[1] = quoted_form(secrets[i].value);
+		forms[2] = hash_form(secrets[i].value);
+		first = NULL;
+		for (j = 0; j < 3; j++) {
+			at = strstr(script, forms[j]);
+			if (at != NULL && (first == NULL || at < first))
+				first = at;
+		}
+		for (j = 0; j < 3; j++)
+			free(forms[j]);
+		if (first != NULL) {
+			return cause_set(cause, "%s line %d: contains the "
+			    "value of secret %s; " SIDECAR_FIX, name,
+			    line_of(script, first),
+			    secrets[i].name != NULL ? secrets[i].name : "?");
+		}
+	}
+	return 0;
+}
+
+static int
+is_key_char(int c)
+{
+	return isalnum(c) || c == '_' || c == '-';
+}
+
+static int
+is_alnum(int c)
+{
+	return isalnum(c);
+}
+
+static int
+is_upper_digit(int c)
+{
+	return isdigit(c) || isupper(c);
+}
+
+/*
+ * Does line (len bytes) contain prefix, not glued to a preceding
+ * alphanumeric, followed by at least min characters of class?
+ */
+static int
+has_token(const char *line, size_t len, const char *prefix,
+    int (*class)(int), size_t min)
+{
+	size_t	plen = strlen(prefix), i, k;
+
+	for (i = 0; i + plen <= len; i++) {
+		if (strncmp(line + i, prefix, plen) != 0)
+			continue;
+		if (i > 0 && isalnum((unsigned char)line[i - 1]))
+			continue;
+		for (k = 0; i + plen + k < len &&
+		    class((unsigned char)line[i + plen + k]); k++)
+			;
+		if (k >= min)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+has_password(const char *line, size_t len)
+{
+	size_t	i, k;
+
+	for (i = 0; i + 8 <= len; i++) {
+		if (strncasecmp(line + i, "password", 8) != 0)
+			continue;
+		for (k = i + 8; k < len && (line[k] == ' ' || line[k] == '\t');
+		    k++)
+			;
+		if (k < len && line[k] == '=')
+			return 1;
+	}
+	return 0;
+}
+
+static int
+b64_value(int c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+/* Does s end in ":" followed by a UUID (8-4-4-4-12 hex)? */
+static int
+ends_in_uuid(const unsigned char *s, size_t n)
+{
+	static const char	*shape = ":xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx";
+	size_t			 l = strlen(shape), i;
+
+	if (n < l + 1)
+		return 0;
+	s += n - l;
+	for (i = 0; i < l; i++) {
+		if (shape[i] == 'x' ? !isxdigit(s[i]) : s[i] != shape[i])
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Legacy NGC API keys are base64 of "<id>:<uuid>" (84 characters): decode
+ * every long base64 run and look for that shape, so that ordinary long
+ * words and paths are not taken for keys.
+ */
+static int
+has_legacy_ngc(const char *line, size_t len)
+{
+	unsigned char	 out[128];
+	size_t		 i = 0, start, n, o;
+	unsigned int	 acc;
+	int		 bits, v;
+
+	while (i < len) {
+		if (b64_value((unsigned char)line[i]) < 0) {
+			i++;
+			continue;
+		}
+		start = i;
+		while (i < len && b64_value((unsigned char)line[i]) >= 0)
+			i++;
+		n = i - start;
+		while (i < len && line[i] == '=')
+			i++;
+		if (n < 60 || n > 160)
+			continue;
+		acc = 0;
+		bits = 0;
+		o = 0;
+		for (size_t k = start; k < start + n; k++) {
+			v = b64_value((unsigned char)line[k]);
+			acc = (acc << 6) | (unsigned int)v;
+			bits += 6;
+			if (bits >= 8) {
+				bits -= 8;
+				out[o++] = (acc >> bits) & 0xff;
+			}
+		}
+		if (ends_in_uuid(out, o))
+			return 1;
+	}
+	return 0;
+}
+
+static const char *
+check_tokens(const char *line, size_t len)
+{
+	static const char	*gh[] = { "ghp_", "gho_", "ghu_", "ghs_", "ghr_" };
+	size_t			 i;
+
+	if (has_token(line, len, "nvapi-", is_key_char, 20))
+		return "an NGC API key (nvapi-...)";
+	if (has_legacy_ngc(line, len))
+		return "a legacy NGC API key (base64 of id:uuid)";
+	if (has_token(line, len, "hf_", is_alnum, 30))
+		return "a Hugging Face token (hf_...)";
+	if (has_token(line, len, "AKIA", is_upper_digit, 16) ||
+	    has_token(line, len, "ASIA", is_upper_digit, 16))
+		return "an AWS access key id (AKIA...)";
+	for (i = 0; i < sizeof gh / sizeof gh[0]; i++) {
+		if (has_token(line, len, gh[i], is_alnum, 36))
+			return "a GitHub token (ghp_...)";
+	}
+	if (memmem(line, len, "PRIVATE KEY-----", 16) != NULL)
+		return "a private key block";
+	if (has_password(line, len))
+		return "a password (password=)";
+	return NULL;
+}
+
+static int
+is_sep(int c)
+{
+	return isspace(c) || (c != '\0' && strchr(";&|(){}'\"`", c) != NULL);
+}
+
+static int
+is_shell_name(const char *tok, size_t n)
+{
+	static const char	*shells[] = { "bash", "sh", "dash", "ksh", "zsh" };
+	const char		*base = tok;
+	size_t			 i;
+
+	for (i = 0; i < n; i++) {
+		if (tok[i] == '/')
+			base = tok + i + 1;
+	}
+	n -= base - tok;
+	for (i = 0; i < sizeof shells / sizeof shells[0]; i++) {
+		if (strlen(shells[i]) == n && strncmp(base, shells[i], n) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Find xtrace being turned on: "set" or a shell followed by options with
+ * an x, or "-o xtrace".  Returns the form seen (allocated) or NULL.
+ */
+static char *
+check_xtrace(const char *line, size_t len)
+{
+	const char	*tok[64];
+	size_t		 tlen[64], ntok = 0, i, j, k;
+	const char	*cmd;
+
+	for (i = 0; i < len && ntok < 64; ) {
+		while (i < len && is_sep((unsigned char)line[i]))
+			i++;
+		if (i == len)
+			break;
+		tok[ntok] = line + i;
+		while (i < len && !is_sep((unsigned char)line[i]))
+			i++;
+		tlen[ntok] = line + i - tok[ntok];
+		ntok++;
+	}
+
+	for (i = 0; i < ntok; i++) {
+		if (tlen[i] == 3 && strncmp(tok[i], "set", 3) == 0)
+			cmd = "set";
+		else if (is_shell_name(tok[i], tlen[i]))
+			cmd = NULL;
+		else
+			continue;
+		for (j = i + 1; j < ntok; j++) {
+			if (tlen[j] < 2 || tok[j][0] != '-' || tok[j][1] == '-')
+				break;
+			for (k = 1; k < tlen[j]; k++) {
+				if (tok[j][k] == 'x')
+					break;
+			}
+			if (k < tlen[j] || (tok[j][tlen[j] - 1] == 'o' &&
+			    j + 1 < ntok && tlen[j + 1] == 6 &&
+			    strncmp(tok[j + 1], "xtrace", 6) == 0)) {
+				if (k == tlen[j]) {
+					return xasprintf("%s %.*s xtrace",
+					    cmd != NULL ? cmd : "bash",
+					    (int)tlen[j], tok[j]);
+				}
+				return xasprintf("%s %.*s",
+				    cmd != NULL ? cmd : "bash", (int)tlen[j],
+				    tok[j]);
+			}
+		}
+	}
+	return NULL;
+}
+
+int
+lint_script(const char *name, const char *script,
+    const struct lint_secret *secrets, size_t nsecrets, char **cause)
+{
+	const char	*line, *eol, *what, *p;
+	char		*form;
+	size_t		 len;
+	int		 lineno = 0;
+
+	if (check_secrets(name, script, secrets, nsecrets, cause) != 0)
+		return -1;
+
+	for (line = script; *line != '\0'; line = eol) {
+		lineno++;
+		eol = strchr(line, '\n');
+		eol = eol != NULL ? eol + 1 : line + strlen(line);
+		len = eol - line;
+
+		if ((what = check_tokens(line, len)) != NULL) {
+			return cause_set(cause, "%s line %d: looks like %s; "
+			    SIDECAR_FIX, name, lineno, what);
+		}
+
+		/* Comments cannot turn tracing on; the #! line can. */
+		for (p = line; p < eol && (*p == ' ' || *p == '\t'); p++)
+			;
+		if (*p == '#' && !(lineno == 1 && p[1] == '!'))
+			continue;
+		if ((form = check_xtrace(line, len)) != NULL) {
+			cause_set(cause, "%s line %d: \"%s\" turns on xtrace, "
+			    "which prints every command with its values "
+			    "(secrets included) into the job log; remove it",
+			    name, lineno, form);
+			free(form);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static char *
+find_bash(void)
+{
+	const char	*path = getenv("PATH");
+	char		*copy, *dir, *save = NULL, *cand;
+
+	if (path == NULL || *path == '\0')
+		path = "/usr/bin:/bin";
+	copy = xstrdup(path);
+	for (dir = strtok_r(copy, ":", &save); dir != NULL;
+	    dir = strtok_r(NULL, ":", &save)) {
+		cand = xasprintf("%s/bash", dir);
+		if (access(cand, X_OK) == 0) {
+			free(copy);
+			return cand;
+		}
+		free(cand);
+	}
+	free(copy);
+	return NULL;
+}
+
+/* bash's lines without the "bash: " it adds when reading stdin. */
+static char *
+bash_message(const char *text)
+{
+	struct buf	 b;
+	const char	*line, *eol;
+	size_t		 n;
+
+	buf_init(&b);
+	buf_adds(&b, "");
+	for (line = text; *line != '\0'; line = eol) {
+		eol = strchr(line, '\n');
+		eol = eol != NULL ? eol + 1 : line + strlen(line);
+		n = eol - line;
+		while (n > 0 && isspace((unsigned char)line[n - 1]))
+			n--;
+		if (n >= 6 && strncmp(line, "bash: ", 6) == 0) {
+			line += 6;
+			n -= 6;
+		}
+		if (n == 0)
+			continue;
+		if (b.len != 0)
+			buf_adds(&b, "; ");
+		buf_add(&b, line, n);
+	}
+	if (b.len == 0)
+		buf_adds(&b, "bash -n failed");
+	return buf_steal(&b);
+}
+
+static long
+ms_since(const struct timespec *t0)
+{
+	struct timespec	t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 +
+	    (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+int
+lint_bash_syntax(const char *name, const char *script, char **cause)
+{
+	char		*bash, *argv[] = { "bash", "-n", NULL, };
+	char		*envp[] = { "LC_ALL=C", "PATH=/usr/bin:/bin", NULL };
+	int		 in[2] = { -1, -1 }, err[2] = { -1, -1 };
+	int		 status, error = -1, timed_out = 0;
+	pid_t		 pid;
+	struct buf	 msg;
+	struct pollfd	 pfd[2];
+	struct timespec	 t0, zero = { 0, 0 };
+	sigset_t	 pipe_set, old_set;
+	size_t		 off = 0, len = strlen(script);
+	ssize_t		 n;
+	char		 tmp[4096], *m;
+	long		 left;
+
+	buf_init(&msg);
+	buf_adds(&msg, "");
+	if ((bash = find_bash()) == NULL)
+		return cause_set(cause, "bash -n: bash not found in PATH");
+	if (pipe2(in, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
+		cause_set(cause, "bash -n: pipe: %s", strerror(errno));
+		goto out;
+	}
+
+	/*
+	 * bash may exit before reading everything; block SIGPIPE in this
+	 * thread so that the write gets EPIPE, and eat any pending one.
+	 */
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old_set);
+
+	if ((pid = fork()) == -1) {
+		cause_set(cause, "bash -n: fork: %s", strerror(errno));
+		goto restore;
+	}
+	if (pid == 0) {
+		pthread_sigmask(SIG_SETMASK, &old_set, NULL);
+		signal(SIGPIPE, SIG_DFL);
+		if (dup2(in[0], 0) == -1 || dup2(err[1], 1) == -1 ||
+		    dup2(err[1], 2) == -1)
+			_exit(127);
+		execve(bash, argv, envp);
+		_exit(127);
+	}
+	close(in[0]);
+	in[0] = -1;
+	close(err[1]);
+	err[1] = -1;
+	if (len == 0) {
+		close(in[1]);
+		in[1] = -1;
+	} else
+		fcntl(in[1], F_SETFL, O_NONBLOCK);
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (err[0] != -1) {
+		pfd[0].fd = err[0];
+		pfd[0].events = POLLIN;
+		pfd[1].fd = in[1];
+		pfd[1].events = POLLOUT;
+		if ((left = BASH_N_TIMEOUT_MS - ms_since(&t0)) <= 0) {
+			timed_out = 1;
+			kill(pid, SIGKILL);
+			break;
+		}
+		if (poll(pfd, in[1] != -1 ? 2 : 1, (int)left) == -1) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (in[1] != -1 && (pfd[1].revents & (POLLOUT|POLLERR|POLLHUP))) {
+			n = write(in[1], script + off, len - off);
+			if (n > 0)
+				off += n;
+			if ((n == -1 && errno != EAGAIN && errno != EINTR) ||
+			    off == len) {
+				close(in[1]);
+				in[1] = -1;
+			}
+		}
+		if (pfd[0].revents & (POLLIN|POLLHUP|POLLERR)) {
+			n = read(err[0], tmp, sizeof tmp);
+			if (n > 0) {
+				if (msg.len < 4096)
+					buf_add(&msg, tmp, n);
+			} else if (n == 0 || errno != EINTR) {
+				close(err[0]);
+				err[0] = -1;
+			}
+		}
+	}
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+
+	if (timed_out) {
+		cause_set(cause, "%s: bash -n did not finish in %d s", name,
+		    BASH_N_TIMEOUT_MS / 1000);
+	} else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		error = 0;
+	else {
+		m = bash_message(msg.data);
+		cause_set(cause, "%s: syntax error: %s", name, m);
+		free(m);
+	}
+
+restore:
+	while (sigtimedwait(&pipe_set, NULL, &zero) > 0)
+		;
+	pthread_sigmask(SIG_SETMASK, &old_set, NULL);
+out:
+	if (in[0] != -1)
+		close(in[0]);
+	if (in[1] != -1)
+		close(in[1]);
+	if (err[0] != -1)
+		close(err[0]);
+	if (err[1] != -1)
+		close(err[1]);
+	buf_free(&msg);
+	free(bash);
+	return error;
+}
