@@ -1,1 +1,1432 @@
+/*
+ * The job spec YAML: parse (libyaml document API, so errors carry line and
+ * column), validate, write back.
+ */
 #include "spec.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yaml.h>
+
+#define TIME_MAX_MINUTES	(30 * 24 * 60)	/* a typo guard, not policy */
+
+enum stype {
+	S_NAME,		/* job name prefix */
+	S_LINE,		/* one line of text */
+	S_TEXT,		/* text, may span lines (command) */
+	S_WORD,		/* partition, cluster */
+	S_INT,
+	S_TIME,
+	S_BOOL,
+	S_DATASETS,
+	S_MOUNTS,
+	S_ENV,
+	S_SECRETS,
+	S_FILES,
+};
+
+struct skey {
+	const char	*name;
+	enum stype	 type;
+	size_t		 off;
+	int		 min;
+	int		 max;
+};
+
+#define F(f) offsetof(struct spec, f)
+static const struct skey skeys[] = {
+	{ "name", S_NAME, F(name), 0, 0 },
+	{ "image", S_LINE, F(image), 0, 0 },
+	{ "command", S_TEXT, F(command), 0, 0 },
+	{ "network_arch", S_LINE, F(network_arch), 0, 0 },
+	{ "action", S_LINE, F(action), 0, 0 },
+	{ "datasets", S_DATASETS, F(datasets), 0, 0 },
+	{ "mounts", S_MOUNTS, 0, 0, 0 },
+	{ "nodes", S_INT, F(nodes), 1, 1024 },
+	{ "gpus", S_INT, F(gpus), 0, 8192 },
+	{ "gpus_per_node", S_INT, F(gpus_per_node), 1, 64 },
+	{ "cpus", S_INT, F(cpus), 1, 1024 },
+	{ "time", S_TIME, F(time_minutes), 0, 0 },
+	{ "partition", S_WORD, F(partition), 0, 0 },
+	{ "env", S_ENV, 0, 0, 0 },
+	{ "secrets", S_SECRETS, 0, 0, 0 },
+	{ "files", S_FILES, 0, 0, 0 },
+	{ "requeue", S_BOOL, F(requeue), 0, 0 },
+	{ "retry_budget", S_INT, F(retry_budget), 0, 10 },
+	{ "force_reconvert", S_BOOL, F(force_reconvert), 0, 0 },
+	{ "cluster", S_WORD, F(cluster), 0, 0 },
+};
+#undef F
+#define NSKEYS (sizeof skeys / sizeof skeys[0])
+
+struct parse {
+	const char	*file;
+	yaml_document_t	 doc;
+	char		*cause;
+};
+
+void
+spec_init(struct spec *sp)
+{
+	memset(sp, 0, sizeof *sp);
+	sp->gpus = -1;
+	sp->requeue = -1;
+	sp->retry_budget = SPEC_RETRY_BUDGET;
+}
+
+void
+spec_free(struct spec *sp)
+{
+	size_t	i;
+
+	free(sp->path);
+	free(sp->name);
+	free(sp->image);
+	free(sp->command);
+	free(sp->network_arch);
+	free(sp->action);
+	strv_free(&sp->datasets);
+	for (i = 0; i < sp->nmounts; i++) {
+		free(sp->mounts[i].src);
+		free(sp->mounts[i].dst);
+	}
+	free(sp->mounts);
+	free(sp->partition);
+	for (i = 0; i < sp->nenv; i++) {
+		free(sp->env[i].name);
+		free(sp->env[i].value);
+	}
+	free(sp->env);
+	strv_free(&sp->secrets);
+	for (i = 0; i < sp->nfiles; i++) {
+		free(sp->files[i].path);
+		free(sp->files[i].sha256);
+	}
+	free(sp->files);
+	free(sp->cluster);
+	spec_init(sp);
+}
+
+/* String checks: NULL if fine, else a message without location. */
+
+static int
+ident_ok(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return 0;
+	for (; *s != '\0'; s++) {
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return 0;
+	}
+	return 1;
+}
+
+static int
+has_control(const char *s, int allow_newline)
+{
+	for (; *s != '\0'; s++) {
+		if (allow_newline && (*s == '\n' || *s == '\t'))
+			continue;
+		if (iscntrl((unsigned char)*s))
+			return 1;
+	}
+	return 0;
+}
+
+static int
+blank(const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (!isspace((unsigned char)*s))
+			return 0;
+	}
+	return 1;
+}
+
+static char *
+check_name(const char *s)
+{
+	const char	*p;
+
+	if (strlen(s) > SPEC_NAME_MAX || !isalnum((unsigned char)*s))
+		goto bad;
+	for (p = s; *p != '\0'; p++) {
+		if (!isalnum((unsigned char)*p) && strchr("._-", *p) == NULL)
+			goto bad;
+	}
+	return NULL;
+bad:
+	return xasprintf("name '%s' must start with a letter or digit and "
+	    "use only letters, digits, '.', '_', '-' (at most %d)", s,
+	    SPEC_NAME_MAX);
+}
+
+static char *
+check_line(const char *what, const char *s)
+{
+	if (blank(s))
+		return xasprintf("%s must not be empty", what);
+	if (has_control(s, 0))
+		return xasprintf("%s must be one line without control "
+		    "characters", what);
+	return NULL;
+}
+
+static char *
+check_word(const char *what, const char *s)
+{
+	const char	*p;
+
+	for (p = s; *p != '\0'; p++) {
+		if (!isalnum((unsigned char)*p) && strchr("._-", *p) == NULL)
+			break;
+	}
+	if (*s == '\0' || *p != '\0')
+		return xasprintf("%s '%s' must be letters, digits, '.', '_' or "
+		    "'-'", what, s);
+	return NULL;
+}
+
+static char *
+check_sha256(const char *s)
+{
+	size_t	i;
+
+	for (i = 0; s[i] != '\0'; i++) {
+		if (!isxdigit((unsigned char)s[i]))
+			break;
+	}
+	if (i != 64 || s[i] != '\0')
+		return xasprintf("sha256 '%s' must be 64 hex digits (run "
+		    "sha256sum on the file)", s);
+	return NULL;
+}
+
+int
+spec_secret_name(const char *name)
+{
+	static const char *exact[] = {
+		"NGC_KEY", "NGC_API_KEY", "NGC_CLI_API_KEY", "HF_TOKEN",
+		"HUGGING_FACE_HUB_TOKEN", "WANDB_API_KEY",
+		"AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "GITHUB_TOKEN",
+		"PASSWORD", "PASSWD", "TOKEN", "SECRET", "API_KEY", NULL
+	};
+	static const char *suffix[] = {
+		"_TOKEN", "_SECRET", "_PASSWORD", "_PASSWD", "_API_KEY",
+		"_SECRET_KEY", "_ACCESS_KEY", "_CREDENTIALS", NULL
+	};
+	char		 up[256];
+	size_t		 i, n = strlen(name);
+
+	if (n >= sizeof up)
+		n = sizeof up - 1;
+	for (i = 0; i < n; i++)
+		up[i] = (char)toupper((unsigned char)name[i]);
+	up[n] = '\0';
+	for (i = 0; exact[i] != NULL; i++) {
+		if (strcmp(up, exact[i]) == 0)
+			return 1;
+	}
+	for (i = 0; suffix[i] != NULL; i++) {
+		if (str_has_suffix(up, suffix[i]))
+			return 1;
+	}
+	return 0;
+}
+
+static char *
+check_env(const char *name, const char *value)
+{
+	if (!ident_ok(name))
+		return xasprintf("env name '%s' is not a shell variable name "
+		    "(letters, digits, '_'; not starting with a digit)", name);
+	if (spec_secret_name(name))
+		return xasprintf("env %s looks like a secret: list it under "
+		    "'secrets: [%s]' and export its value when you submit, "
+		    "instead of writing it in the file", name, name);
+	if (value != NULL && has_control(value, 1))
+		return xasprintf("env %s: the value must not contain control "
+		    "characters", name);
+	return NULL;
+}
+
+/*
+ * Never echo what was written as a secret name: it might be the value
+ * pasted in the wrong place.
+ */
+static char *
+check_secret(size_t idx, const char *s)
+{
+	const char	*eq = strchr(s, '=');
+	char		*name;
+
+	if (eq != NULL) {
+		name = xstrndup(s, (size_t)(eq - s));
+		if (ident_ok(name)) {
+			char	*m = xasprintf("secrets lists names only: item "
+			    "%zu carries a value ('%s=...'): remove the value "
+			    "from the file and export %s when you submit", idx,
+			    name, name);
+
+			free(name);
+			return m;
+		}
+		free(name);
+	}
+	if (!ident_ok(s))
+		return xasprintf("item %zu of secrets is not a variable name "
+		    "(letters, digits, '_'): secrets lists names like "
+		    "HF_TOKEN, never values", idx);
+	if (strncasecmp(s, "hf_", 3) == 0 && strlen(s) >= 30)
+		return xasprintf("item %zu of secrets looks like a Hugging Face "
+		    "token, not a name: write the variable name (e.g. "
+		    "HF_TOKEN) and export the token when you submit", idx);
+	return NULL;
+}
+
+static int
+time_part(const char *s, size_t n, long *out)
+{
+	char	*end;
+	long	 v;
+
+	if (n == 0 || n > 9 || !isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || end != s + n)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int
+spec_parse_time(const char *s, int *minutes, char **cause)
+{
+	const char	*p, *colon, *dash;
+	char		*end;
+	double		 secs = 0, v;
+	long		 d = 0, h = 0, m = 0, sec = 0;
+	int		 ncolon = 0;
+
+	for (p = s; *p != '\0'; p++)
+		ncolon += *p == ':';
+	dash = strchr(s, '-');
+	if (ncolon > 0 || dash != NULL) {
+		/* SLURM forms: H:MM:SS, D-H, D-H:MM:SS. */
+		p = s;
+		if (dash != NULL) {
+			if (time_part(p, (size_t)(dash - p), &d) != 0)
+				goto bad;
+			p = dash + 1;
+		}
+		if (ncolon == 0) {
+			if (dash == NULL || time_part(p, strlen(p), &h) != 0)
+				goto bad;
+		} else if (ncolon == 2) {
+			colon = strchr(p, ':');
+			if (time_part(p, (size_t)(colon - p), &h) != 0)
+				goto bad;
+			p = colon + 1;
+			colon = strchr(p, ':');
+			if (time_part(p, (size_t)(colon - p), &m) != 0 ||
+			    colon - p != 2 || m > 59)
+				goto bad;
+			p = colon + 1;
+			if (time_part(p, strlen(p), &sec) != 0 ||
+			    strlen(p) != 2 || sec > 59)
+				goto bad;
+		} else if (ncolon == 1 && dash == NULL)
+			return cause_set(cause, "time '%s' is ambiguous (SLURM "
+			    "reads A:B as minutes:seconds): write e.g. 30m, "
+			    "1h30m or 1:30:00", s);
+		else
+			goto bad;
+		secs = (double)d * 86400 + (double)h * 3600 + (double)m * 60 +
+		    (double)sec;
+	} else {
+		/* A number of hours, or units: 4h, 90m, 1h30m, 2d. */
+		errno = 0;
+		v = strtod(s, &end);
+		if (end != s && *end == '\0' && errno == 0 &&
+		    isdigit((unsigned char)*s))
+			secs = v * 3600;
+		else {
+			p = s;
+			if (*p == '\0')
+				goto bad;
+			while (*p != '\0') {
+				if (!isdigit((unsigned char)*p))
+					goto bad;
+				errno = 0;
+				v = strtod(p, &end);
+				if (end == p || errno != 0)
+					goto bad;
+				switch (*end) {
+				case 'd':
+					secs += v * 86400;
+					break;
+				case 'h':
+					secs += v * 3600;
+					break;
+				case 'm':
+					secs += v * 60;
+					break;
+				case 's':
+					secs += v;
+					break;
+				default:
+					goto bad;
+				}
+				p = end + 1;
+			}
+		}
+	}
+	if (!isfinite(secs) || secs <= 0)
+		return cause_set(cause, "time '%s' must be more than zero", s);
+	if (secs > (double)TIME_MAX_MINUTES * 60)
+		return cause_set(cause, "time '%s' is more than 30 days: write "
+		    "the time the job needs, e.g. 4h", s);
+	*minutes = (int)ceil(secs / 60);
+	return 0;
+bad:
+	return cause_set(cause, "time '%s' is not a duration: write e.g. 4h, "
+	    "90m, 1h30m, 3:30:00 or a number of hours", s);
+}
+
+int
+spec_parse_mount(const char *s, struct spec_mount *mt, char **cause)
+{
+	struct strv	 parts;
+	size_t		 i;
+	int		 ro = 0, rc = -1;
+
+	memset(mt, 0, sizeof *mt);
+	memset(&parts, 0, sizeof parts);
+	if (*s == '\0' || strpbrk(s, ", \t\n\r") != NULL ||
+	    has_control(s, 0)) {
+		cause_set(cause, "mount '%s' must not contain blanks or commas "
+		    "(Pyxis separates mounts with commas)", s);
+		goto out;
+	}
+	if (strstr(s, "://") != NULL) {
+		cause_set(cause, "mount '%s': SRC must be an absolute path on "
+		    "the cluster, not a URI: write e.g. /lustre/data:/data", s);
+		goto out;
+	}
+	/* strv_split drops empty items: count the colons ourselves. */
+	for (i = 0; s[i] != '\0'; i++) {
+		if (s[i] == ':' && (i == 0 || s[i + 1] == ':' ||
+		    s[i + 1] == '\0'))
+			goto shape;
+	}
+	strv_split(&parts, s, ':');
+	if (parts.n < 2 || parts.n > 3)
+		goto shape;
+	if (parts.n == 3) {
+		if (strcmp(parts.v[2], "ro") == 0)
+			ro = 1;
+		else if (strcmp(parts.v[2], "rw") != 0) {
+			cause_set(cause, "mount '%s': unknown flag '%s', use ro "
+			    "or rw", s, parts.v[2]);
+			goto out;
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		if (*parts.v[i] != '/') {
+			cause_set(cause, "mount '%s': %s '%s' must be an "
+			    "absolute path%s", s, i == 0 ? "SRC" : "DST",
+			    parts.v[i], i == 0 ? " on the cluster" :
+			    " in the container");
+			goto out;
+		}
+	}
+	mt->src = xstrdup(parts.v[0]);
+	mt->dst = xstrdup(parts.v[1]);
+	mt->ro = ro;
+	rc = 0;
+	goto out;
+shape:
+	cause_set(cause, "mount '%s' must be SRC:DST or SRC:DST:ro with "
+	    "absolute paths, e.g. /lustre/data:/data:ro", s);
+out:
+	strv_free(&parts);
+	return rc;
+}
+
+int
+spec_add_mount(struct spec *sp, const char *s, char **cause)
+{
+	struct spec_mount	mt;
+
+	if (spec_parse_mount(s, &mt, cause) != 0)
+		return -1;
+	sp->mounts = xrealloc(sp->mounts, (sp->nmounts + 1) *
+	    sizeof *sp->mounts);
+	sp->mounts[sp->nmounts++] = mt;
+	return 0;
+}
+
+static size_t
+env_find(const struct spec *sp, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < sp->nenv; i++) {
+		if (strcmp(sp->env[i].name, name) == 0)
+			break;
+	}
+	return i;
+}
+
+int
+spec_add_env(struct spec *sp, const char *name, const char *value,
+    char **cause)
+{
+	char	*err;
+
+	if ((err = check_env(name, value)) != NULL) {
+		*cause = err;
+		return -1;
+	}
+	if (env_find(sp, name) != sp->nenv)
+		return cause_set(cause, "env %s is set twice: keep one", name);
+	sp->env = xrealloc(sp->env, (sp->nenv + 1) * sizeof *sp->env);
+	sp->env[sp->nenv].name = xstrdup(name);
+	sp->env[sp->nenv].value = xstrdup(value != NULL ? value : "");
+	sp->nenv++;
+	return 0;
+}
+
+char *
+spec_mounts_string(const struct spec *sp)
+{
+	struct buf	b;
+	size_t		i;
+
+	buf_init(&b);
+	buf_adds(&b, "");
+	for (i = 0; i < sp->nmounts; i++) {
+		buf_printf(&b, "%s%s:%s%s", i ? "," : "", sp->mounts[i].src,
+		    sp->mounts[i].dst, sp->mounts[i].ro ? ":ro" : "");
+	}
+	return buf_steal(&b);
+}
+
+/* YAML side. */
+
+static const char *
+scalar(yaml_node_t *n)
+{
+	return (const char *)n->data.scalar.value;
+}
+
+static int
+is_null(yaml_node_t *n)
+{
+	const char	*v;
+
+	if (n->type != YAML_SCALAR_NODE ||
+	    n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return 0;
+	v = scalar(n);
+	return (*v == '\0' || strcmp(v, "~") == 0 || strcmp(v, "null") == 0 ||
+	    strcmp(v, "Null") == 0 || strcmp(v, "NULL") == 0);
+}
+
+static const char *
+node_kind(yaml_node_t *n)
+{
+	switch (n->type) {
+	case YAML_SEQUENCE_NODE:
+		return "a list";
+	case YAML_MAPPING_NODE:
+		return "a map";
+	default:
+		return "a value";
+	}
+}
+
+static int
+perr(struct parse *ps, yaml_node_t *n, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	free(ps->cause);
+	if (n != NULL)
+		ps->cause = xasprintf("%s:%zu:%zu: %s", ps->file,
+		    n->start_mark.line + 1, n->start_mark.column + 1, msg);
+	else
+		ps->cause = xasprintf("%s: %s", ps->file, msg);
+	free(msg);
+	return -1;
+}
+
+/* Report err (consumed) at node n. */
+static int
+perr_take(struct parse *ps, yaml_node_t *n, char *err)
+{
+	perr(ps, n, "%s", err);
+	free(err);
+	return -1;
+}
+
+/* Edit distance, for "did you mean". Keys are short. */
+static size_t
+distance(const char *a, const char *b)
+{
+	size_t	la = strlen(a), lb = strlen(b), i, j, d[32][32], c;
+
+	if (la >= 32 || lb >= 32)
+		return 99;
+	for (i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++) {
+		for (j = 1; j <= lb; j++) {
+			c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < c)
+				c = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < c)
+				c = d[i][j - 1] + 1;
+			d[i][j] = c;
+		}
+	}
+	return d[la][lb];
+}
+
+static char *
+unknown_key(const char *key, const char *where, const char **known,
+    size_t nknown)
+{
+	struct buf	 b;
+	const char	*best = NULL;
+	size_t		 i, d, bestd = 3;
+
+	buf_init(&b);
+	for (i = 0; i < nknown; i++) {
+		if ((d = distance(key, known[i])) < bestd) {
+			bestd = d;
+			best = known[i];
+		}
+	}
+	buf_printf(&b, "unknown key '%s' in %s", key, where);
+	if (best != NULL)
+		buf_printf(&b, ": did you mean '%s'?", best);
+	buf_adds(&b, " (known keys: ");
+	for (i = 0; i < nknown; i++)
+		buf_printf(&b, "%s%s", i ? ", " : "", known[i]);
+	buf_adds(&b, ")");
+	return buf_steal(&b);
+}
+
+static int
+parse_bool(const char *s, int *out)
+{
+	if (strcasecmp(s, "true") == 0 || strcasecmp(s, "yes") == 0 ||
+	    strcasecmp(s, "on") == 0) {
+		*out = 1;
+		return 0;
+	}
+	if (strcasecmp(s, "false") == 0 || strcasecmp(s, "no") == 0 ||
+	    strcasecmp(s, "off") == 0) {
+		*out = 0;
+		return 0;
+	}
+	return -1;
+}
+
+static yaml_node_t *
+get(struct parse *ps, int idx)
+{
+	return yaml_document_get_node(&ps->doc, idx);
+}
+
+static int
+want_list(struct parse *ps, yaml_node_t *v, const char *key,
+    const char *example)
+{
+	if (v->type == YAML_SEQUENCE_NODE)
+		return 0;
+	return perr(ps, v, "%s must be a list, not %s: write e.g. '%s: [%s]'",
+	    key, node_kind(v), key, example);
+}
+
+static int
+want_scalar_item(struct parse *ps, yaml_node_t *n, const char *key)
+{
+	if (n->type == YAML_SCALAR_NODE && !is_null(n))
+		return 0;
+	return perr(ps, n, "each item of %s must be a value, not %s", key,
+	    is_null(n) ? "empty" : node_kind(n));
+}
+
+static int
+parse_files(struct parse *ps, struct spec *sp, yaml_node_t *v)
+{
+	static const char	*known[] = { "path", "sha256" };
+	yaml_node_item_t	*it;
+	yaml_node_pair_t	*p;
+	yaml_node_t		*item, *k, *val, *pathn, *shan;
+	struct spec_file	*f;
+	char			*err, *where;
+	size_t			 idx, i;
+
+	if (want_list(ps, v, "files", "{path: cfg.yaml, sha256: ...}") != 0)
+		return -1;
+	for (it = v->data.sequence.items.start;
+	    it < v->data.sequence.items.top; it++) {
+		item = get(ps, *it);
+		idx = (size_t)(it - v->data.sequence.items.start) + 1;
+		if (item->type != YAML_MAPPING_NODE)
+			return perr(ps, item, "item %zu of files must be a map "
+			    "{path: ..., sha256: ...}, not %s", idx,
+			    node_kind(item));
+		pathn = shan = NULL;
+		for (p = item->data.mapping.pairs.start;
+		    p < item->data.mapping.pairs.top; p++) {
+			k = get(ps, p->key);
+			val = get(ps, p->value);
+			if (k->type != YAML_SCALAR_NODE) {
+				return perr(ps, k, "keys in item %zu of files "
+				    "must be plain words", idx);
+			}
+			for (i = 0; i < 2; i++) {
+				if (strcmp(scalar(k), known[i]) == 0)
+					break;
+			}
+			if (i == 2) {
+				where = xasprintf("item %zu of files", idx);
+				err = unknown_key(scalar(k), where, known, 2);
+				free(where);
+				return perr_take(ps, k, err);
+			}
+			if ((i == 0 ? pathn : shan) != NULL)
+				return perr(ps, k, "key '%s' appears twice in "
+				    "item %zu of files: keep one", known[i],
+				    idx);
+			if (val->type != YAML_SCALAR_NODE || is_null(val))
+				return perr(ps, val, "%s in item %zu of files "
+				    "must be a value, not %s", known[i], idx,
+				    is_null(val) ? "empty" : node_kind(val));
+			if (i == 0)
+				pathn = val;
+			else
+				shan = val;
+		}
+		if (pathn == NULL || shan == NULL)
+			return perr(ps, item, "item %zu of files needs both "
+			    "path and sha256 (supporting files are staged only "
+			    "when closed by a checksum)", idx);
+		if ((err = check_line("path", scalar(pathn))) != NULL)
+			return perr_take(ps, pathn, err);
+		if ((err = check_sha256(scalar(shan))) != NULL)
+			return perr_take(ps, shan, err);
+		sp->files = xrealloc(sp->files, (sp->nfiles + 1) *
+		    sizeof *sp->files);
+		f = &sp->files[sp->nfiles++];
+		f->path = xstrdup(scalar(pathn));
+		f->sha256 = xstrdup(scalar(shan));
+		for (i = 0; f->sha256[i] != '\0'; i++)
+			f->sha256[i] = (char)tolower((unsigned char)f->sha256[i]);
+	}
+	return 0;
+}
+
+static int
+parse_secrets(struct parse *ps, struct spec *sp, yaml_node_t *v,
+    yaml_mark_t **marks)
+{
+	yaml_node_item_t	*it;
+	yaml_node_t		*item, *k;
+	char			*err;
+	size_t			 idx, i;
+
+	if (v->type == YAML_MAPPING_NODE) {
+		/* secrets: {HF_TOKEN: hf_...} -- never echo the value. */
+		if (v->data.mapping.pairs.start == v->data.mapping.pairs.top)
+			k = v;
+		else
+			k = get(ps, v->data.mapping.pairs.start->key);
+		return perr(ps, v, "secrets lists names only, never values: "
+		    "write 'secrets: [%s]' and export %s when you submit",
+		    k->type == YAML_SCALAR_NODE && ident_ok(scalar(k)) ?
+		    scalar(k) : "NAME", k->type == YAML_SCALAR_NODE &&
+		    ident_ok(scalar(k)) ? scalar(k) : "it");
+	}
+	if (v->type != YAML_SEQUENCE_NODE)
+		return perr(ps, v, "secrets must be a list of names, e.g. "
+		    "'secrets: [HF_TOKEN]'");
+	for (it = v->data.sequence.items.start;
+	    it < v->data.sequence.items.top; it++) {
+		item = get(ps, *it);
+		idx = (size_t)(it - v->data.sequence.items.start) + 1;
+		if (item->type == YAML_MAPPING_NODE)
+			return perr(ps, item, "secrets lists names only: item "
+			    "%zu is a map (NAME: value): write just the name "
+			    "and export it when you submit", idx);
+		if (want_scalar_item(ps, item, "secrets") != 0)
+			return -1;
+		if ((err = check_secret(idx, scalar(item))) != NULL)
+			return perr_take(ps, item, err);
+		for (i = 0; i < sp->secrets.n; i++) {
+			if (strcmp(sp->secrets.v[i], scalar(item)) == 0)
+				return perr(ps, item, "secret %s is listed "
+				    "twice: keep one", scalar(item));
+		}
+		*marks = xrealloc(*marks, (sp->secrets.n + 1) * sizeof **marks);
+		(*marks)[sp->secrets.n] = item->start_mark;
+		strv_add(&sp->secrets, scalar(item));
+	}
+	return 0;
+}
+
+static int
+parse_value(struct parse *ps, struct spec *sp, const struct skey *sk,
+    yaml_node_t *v, yaml_mark_t **smarks)
+{
+	yaml_node_item_t	*it;
+	yaml_node_pair_t	*p;
+	yaml_node_t		*item, *k, *val;
+	char			*err = NULL, *end;
+	const char		*s;
+	void			*field = (char *)sp + sk->off;
+	long			 l;
+	int			 b;
+
+	switch (sk->type) {
+	case S_DATASETS:
+	case S_MOUNTS:
+		if (want_list(ps, v, sk->name, sk->type == S_DATASETS ?
+		    "lustre:///data/set1" : "/lustre/data:/data:ro") != 0)
+			return -1;
+		for (it = v->data.sequence.items.start;
+		    it < v->data.sequence.items.top; it++) {
+			item = get(ps, *it);
+			if (want_scalar_item(ps, item, sk->name) != 0)
+				return -1;
+			if (sk->type == S_MOUNTS) {
+				if (spec_add_mount(sp, scalar(item), &err) != 0)
+					return perr_take(ps, item, err);
+				continue;
+			}
+			if ((err = check_line("a dataset", scalar(item))) !=
+			    NULL)
+				return perr_take(ps, item, err);
+			strv_add(&sp->datasets, scalar(item));
+		}
+		return 0;
+	case S_ENV:
+		if (v->type != YAML_MAPPING_NODE)
+			return perr(ps, v, "env must be a map of NAME: value, "
+			    "not %s", node_kind(v));
+		for (p = v->data.mapping.pairs.start;
+		    p < v->data.mapping.pairs.top; p++) {
+			k = get(ps, p->key);
+			val = get(ps, p->value);
+			if (k->type != YAML_SCALAR_NODE)
+				return perr(ps, k, "env names must be plain "
+				    "words, not %s", node_kind(k));
+			if (val->type != YAML_SCALAR_NODE)
+				return perr(ps, val, "env %s must be a plain "
+				    "value, not %s", scalar(k), node_kind(val));
+			if (spec_add_env(sp, scalar(k), is_null(val) ? "" :
+			    scalar(val), &err) != 0)
+				return perr_take(ps, k, err);
+		}
+		return 0;
+	case S_SECRETS:
+		return parse_secrets(ps, sp, v, smarks);
+	case S_FILES:
+		return parse_files(ps, sp, v);
+	default:
+		break;
+	}
+
+	if (v->type != YAML_SCALAR_NODE)
+		return perr(ps, v, "%s must be a single value, not %s",
+		    sk->name, node_kind(v));
+	s = scalar(v);
+	switch (sk->type) {
+	case S_NAME:
+		err = check_name(s);
+		break;
+	case S_LINE:
+		err = check_line(sk->name, s);
+		break;
+	case S_TEXT:
+		if (blank(s))
+			err = xasprintf("%s must not be empty", sk->name);
+		else if (has_control(s, 1))
+			err = xasprintf("%s must not contain control "
+			    "characters", sk->name);
+		break;
+	case S_WORD:
+		err = check_word(sk->name, s);
+		break;
+	case S_INT:
+		errno = 0;
+		l = strtol(s, &end, 10);
+		if (*s == '\0' || *end != '\0' || errno != 0 || l < sk->min ||
+		    l > sk->max)
+			return perr(ps, v, "%s must be a whole number from %d "
+			    "to %d, not '%s'", sk->name, sk->min, sk->max, s);
+		*(int *)field = (int)l;
+		return 0;
+	case S_TIME:
+		if (spec_parse_time(s, field, &err) != 0)
+			return perr_take(ps, v, err);
+		return 0;
+	case S_BOOL:
+		if (parse_bool(s, &b) != 0)
+			return perr(ps, v, "%s must be true or false, not '%s'",
+			    sk->name, s);
+		*(int *)field = b;
+		return 0;
+	default:
+		break;
+	}
+	if (err != NULL)
+		return perr_take(ps, v, err);
+	free(*(char **)field);
+	*(char **)field = xstrdup(s);
+	return 0;
+}
+
+static const char *
+required_hint(const char *key)
+{
+	if (strcmp(key, "image") == 0)
+		return "add e.g. 'image: nvcr.io#nvidia/tao/tao-toolkit:5.5.0-pyt' "
+		    "(a registry image or an absolute .sqsh path)";
+	return "add the command to run in the container, e.g. 'command: "
+	    "python train.py'";
+}
+
+static int
+parse_doc(struct parse *ps, const char *text, size_t len)
+{
+	yaml_parser_t	 p;
+	yaml_document_t	 extra;
+	int		 rc = -1;
+
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&p, &ps->doc))
+		goto syntax;
+	if (!yaml_parser_load(&p, &extra)) {
+		yaml_document_delete(&ps->doc);
+		goto syntax;
+	}
+	if (yaml_document_get_root_node(&extra) != NULL) {
+		yaml_document_delete(&extra);
+		yaml_document_delete(&ps->doc);
+		perr(ps, NULL, "more than one YAML document ('---'): keep one "
+		    "job per file");
+		goto out;
+	}
+	yaml_document_delete(&extra);
+	rc = 0;
+	goto out;
+syntax:
+	free(ps->cause);
+	if (p.error == YAML_READER_ERROR)
+		ps->cause = xasprintf("%s: %s at byte %zu: save the file as "
+		    "UTF-8", ps->file, p.problem ? p.problem : "unreadable "
+		    "text", p.problem_offset);
+	else if (p.context != NULL)
+		ps->cause = xasprintf("%s:%zu:%zu: YAML syntax error: %s (%s at "
+		    "line %zu column %zu): check indentation (spaces, not "
+		    "tabs) and quote values containing ': ' or ' #'", ps->file,
+		    p.problem_mark.line + 1, p.problem_mark.column + 1,
+		    p.problem ? p.problem : "?", p.context,
+		    p.context_mark.line + 1, p.context_mark.column + 1);
+	else
+		ps->cause = xasprintf("%s:%zu:%zu: YAML syntax error: %s: check "
+		    "indentation (spaces, not tabs) and quote values "
+		    "containing ': ' or ' #'", ps->file,
+		    p.problem_mark.line + 1, p.problem_mark.column + 1,
+		    p.problem ? p.problem : "?");
+out:
+	yaml_parser_delete(&p);
+	return rc;
+}
+
+int
+spec_parse(const char *text, size_t len, const char *name, struct spec *sp,
+    char **cause)
+{
+	struct parse		 ps;
+	yaml_node_t		*root, *k, *v;
+	yaml_node_pair_t	*p;
+	yaml_mark_t		*smarks = NULL, start = { 0, 0, 0 };
+	const struct skey	*sk;
+	const char		*known[NSKEYS];
+	unsigned int		 seen = 0;
+	size_t			 i;
+	int			 loaded = 0;
+
+	spec_init(sp);
+	memset(&ps, 0, sizeof ps);
+	ps.file = name;
+	if (parse_doc(&ps, text, len) != 0)
+		goto fail;
+	loaded = 1;
+	root = yaml_document_get_root_node(&ps.doc);
+	if (root == NULL || is_null(root)) {
+		perr(&ps, NULL, "empty job spec: write at least 'image:' and "
+		    "'command:'");
+		goto fail;
+	}
+	if (root->type != YAML_MAPPING_NODE) {
+		perr(&ps, root, "a job spec is a map of keys (image: ..., "
+		    "command: ...), not %s", node_kind(root));
+		goto fail;
+	}
+	start = root->start_mark;
+	for (i = 0; i < NSKEYS; i++)
+		known[i] = skeys[i].name;
+	for (p = root->data.mapping.pairs.start;
+	    p < root->data.mapping.pairs.top; p++) {
+		k = get(&ps, p->key);
+		v = get(&ps, p->value);
+		if (k->type != YAML_SCALAR_NODE) {
+			perr(&ps, k, "keys must be plain words, not %s",
+			    node_kind(k));
+			goto fail;
+		}
+		for (i = 0; i < NSKEYS; i++) {
+			if (strcmp(skeys[i].name, scalar(k)) == 0)
+				break;
+		}
+		if (i == NSKEYS) {
+			perr_take(&ps, k, unknown_key(scalar(k), "the job spec",
+			    known, NSKEYS));
+			goto fail;
+		}
+		sk = &skeys[i];
+		if (seen & (1U << i)) {
+			perr(&ps, k, "key '%s' appears twice: keep one",
+			    sk->name);
+			goto fail;
+		}
+		seen |= 1U << i;
+		if (is_null(v))
+			continue;
+		if (parse_value(&ps, sp, sk, v, &smarks) != 0)
+			goto fail;
+	}
+	for (i = 0; i < sp->secrets.n; i++) {
+		if (env_find(sp, sp->secrets.v[i]) != sp->nenv) {
+			free(ps.cause);
+			ps.cause = xasprintf("%s:%zu:%zu: %s is in both env and "
+			    "secrets: remove it from env (secret values come "
+			    "from your environment when you submit)", name,
+			    smarks[i].line + 1, smarks[i].column + 1,
+			    sp->secrets.v[i]);
+			goto fail;
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		const char	*key = i == 0 ? "image" : "command";
+
+		if ((i == 0 ? sp->image : sp->command) == NULL) {
+			ps.cause = xasprintf("%s:%zu:%zu: missing required key "
+			    "'%s': %s", name, start.line + 1, start.column + 1,
+			    key, required_hint(key));
+			goto fail;
+		}
+	}
+	yaml_document_delete(&ps.doc);
+	free(smarks);
+	return 0;
+
+fail:
+	if (loaded)
+		yaml_document_delete(&ps.doc);
+	free(smarks);
+	spec_free(sp);
+	if (cause != NULL)
+		*cause = ps.cause;
+	else
+		free(ps.cause);
+	return -1;
+}
+
+int
+spec_load(const char *path, struct spec *sp, char **cause)
+{
+	char	*text;
+	size_t	 len;
+
+	spec_init(sp);
+	if (file_read(path, &text, &len, cause) != 0)
+		return -1;
+	if (spec_parse(text, len, path, sp, cause) != 0) {
+		free(text);
+		return -1;
+	}
+	free(text);
+	sp->path = xstrdup(path);
+	return 0;
+}
+
+int
+spec_validate(const struct spec *sp, char **cause)
+{
+	const struct skey	*sk;
+	struct spec_mount	 mt;
+	char			*err = NULL, *m;
+	size_t			 i, j;
+	int			 v;
+
+	if (sp->image == NULL)
+		return cause_set(cause, "missing required key 'image': %s",
+		    required_hint("image"));
+	if (sp->command == NULL)
+		return cause_set(cause, "missing required key 'command': %s",
+		    required_hint("command"));
+	if (sp->name != NULL && (err = check_name(sp->name)) != NULL)
+		goto fail;
+	if ((err = check_line("image", sp->image)) != NULL)
+		goto fail;
+	if (blank(sp->command) || has_control(sp->command, 1)) {
+		err = xstrdup("command must not be empty or contain control "
+		    "characters");
+		goto fail;
+	}
+	if (sp->network_arch != NULL &&
+	    (err = check_line("network_arch", sp->network_arch)) != NULL)
+		goto fail;
+	if (sp->action != NULL &&
+	    (err = check_line("action", sp->action)) != NULL)
+		goto fail;
+	if (sp->partition != NULL &&
+	    (err = check_word("partition", sp->partition)) != NULL)
+		goto fail;
+	if (sp->cluster != NULL &&
+	    (err = check_word("cluster", sp->cluster)) != NULL)
+		goto fail;
+	for (i = 0; i < sp->datasets.n; i++) {
+		if ((err = check_line("a dataset", sp->datasets.v[i])) != NULL)
+			goto fail;
+	}
+	for (i = 0; i < sp->nmounts; i++) {
+		m = xasprintf("%s:%s%s", sp->mounts[i].src, sp->mounts[i].dst,
+		    sp->mounts[i].ro ? ":ro" : "");
+		if (spec_parse_mount(m, &mt, &err) != 0) {
+			free(m);
+			goto fail;
+		}
+		free(m);
+		free(mt.src);
+		free(mt.dst);
+	}
+	for (i = 0; i < NSKEYS; i++) {
+		sk = &skeys[i];
+		if (sk->type != S_INT)
+			continue;
+		v = *(const int *)((const char *)sp + sk->off);
+		if ((sk->off == offsetof(struct spec, gpus) && v == -1) ||
+		    (sk->min == 1 && v == 0))
+			continue;	/* unset */
+		if (v < sk->min || v > sk->max)
+			return cause_set(cause, "%s must be a whole number from "
+			    "%d to %d, not %d", sk->name, sk->min, sk->max, v);
+	}
+	if (sp->time_minutes < 0 || sp->time_minutes > TIME_MAX_MINUTES)
+		return cause_set(cause, "time must be more than zero and at "
+		    "most 30 days");
+	for (i = 0; i < sp->nenv; i++) {
+		if ((err = check_env(sp->env[i].name, sp->env[i].value)) != NULL)
+			goto fail;
+		for (j = 0; j < i; j++) {
+			if (strcmp(sp->env[j].name, sp->env[i].name) == 0)
+				return cause_set(cause, "env %s is set twice: "
+				    "keep one", sp->env[i].name);
+		}
+	}
+	for (i = 0; i < sp->secrets.n; i++) {
+		if ((err = check_secret(i + 1, sp->secrets.v[i])) != NULL)
+			goto fail;
+		if (env_find(sp, sp->secrets.v[i]) != sp->nenv)
+			return cause_set(cause, "%s is in both env and secrets: "
+			    "remove it from env (secret values come from your "
+			    "environment when you submit)", sp->secrets.v[i]);
+		for (j = 0; j < i; j++) {
+			if (strcmp(sp->secrets.v[j], sp->secrets.v[i]) == 0)
+				return cause_set(cause, "secret %s is listed "
+				    "twice: keep one", sp->secrets.v[i]);
+		}
+	}
+	for (i = 0; i < sp->nfiles; i++) {
+		if ((err = check_line("path", sp->files[i].path)) != NULL ||
+		    (err = check_sha256(sp->files[i].sha256)) != NULL)
+			goto fail;
+	}
+	return 0;
+fail:
+	if (cause != NULL)
+		*cause = err;
+	else
+		free(err);
+	return -1;
+}
+
+/* Writing. */
+
+static int
+emit_out(void *data, unsigned char *p, size_t n)
+{
+	buf_add(data, p, n);
+	return 1;
+}
+
+/* Quote strings another YAML reader would take for null, bool or number. */
+static int
+needs_quotes(const char *s)
+{
+	static const char *words[] = {
+		"~", "null", "true", "false", "yes", "no", "on", "off", "y",
+		"n", NULL
+	};
+	char		*end;
+	size_t		 i;
+
+	if (*s == '\0')
+		return 1;
+	for (i = 0; words[i] != NULL; i++) {
+		if (strcasecmp(s, words[i]) == 0)
+			return 1;
+	}
+	(void)strtod(s, &end);
+	return end != s && *end == '\0';
+}
+
+static int
+emit_scalar(yaml_emitter_t *e, const char *s, yaml_scalar_style_t style)
+{
+	yaml_event_t	ev;
+
+	if (style == YAML_ANY_SCALAR_STYLE && needs_quotes(s))
+		style = YAML_SINGLE_QUOTED_SCALAR_STYLE;
+	if (!yaml_scalar_event_initialize(&ev, NULL, NULL,
+	    (yaml_char_t *)s, (int)strlen(s), 1, 1, style))
+		return -1;
+	return yaml_emitter_emit(e, &ev) ? 0 : -1;
+}
+
+static int
+emit_plain(yaml_emitter_t *e, const char *s)
+{
+	return emit_scalar(e, s, YAML_PLAIN_SCALAR_STYLE);
+}
+
+static int
+emit_kv(yaml_emitter_t *e, const char *key, const char *value)
+{
+	if (value == NULL)
+		return 0;
+	if (emit_plain(e, key) != 0)
+		return -1;
+	return emit_scalar(e, value, strchr(value, '\n') != NULL ?
+	    YAML_LITERAL_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE);
+}
+
+static int
+emit_int(yaml_emitter_t *e, const char *key, int v)
+{
+	char	s[32];
+
+	snprintf(s, sizeof s, "%d", v);
+	if (emit_plain(e, key) != 0)
+		return -1;
+	return emit_plain(e, s);
+}
+
+static int
+emit_bool(yaml_emitter_t *e, const char *key, int v)
+{
+	if (emit_plain(e, key) != 0)
+		return -1;
+	return emit_plain(e, v ? "true" : "false");
+}
+
+static int
+emit_start(yaml_emitter_t *e, int map)
+{
+	yaml_event_t	ev;
+
+	if (map)
+		yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+		    YAML_BLOCK_MAPPING_STYLE);
+	else
+		yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
+		    YAML_BLOCK_SEQUENCE_STYLE);
+	return yaml_emitter_emit(e, &ev) ? 0 : -1;
+}
+
+static int
+emit_end(yaml_emitter_t *e, int map)
+{
+	yaml_event_t	ev;
+
+	if (map)
+		yaml_mapping_end_event_initialize(&ev);
+	else
+		yaml_sequence_end_event_initialize(&ev);
+	return yaml_emitter_emit(e, &ev) ? 0 : -1;
+}
+
+static int
+emit_spec(yaml_emitter_t *e, const struct spec *sp)
+{
+	yaml_event_t	 ev;
+	char		*t, *m;
+	size_t		 i;
+	int		 rc;
+
+	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+	if (!yaml_emitter_emit(e, &ev))
+		return -1;
+	yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
+	if (!yaml_emitter_emit(e, &ev) || emit_start(e, 1) != 0)
+		return -1;
+	if (emit_kv(e, "name", sp->name) != 0 ||
+	    emit_kv(e, "cluster", sp->cluster) != 0 ||
+	    emit_kv(e, "image", sp->image) != 0 ||
+	    emit_kv(e, "command", sp->command) != 0 ||
+	    emit_kv(e, "network_arch", sp->network_arch) != 0 ||
+	    emit_kv(e, "action", sp->action) != 0 ||
+	    emit_kv(e, "partition", sp->partition) != 0)
+		return -1;
+	if (sp->nodes > 0 && emit_int(e, "nodes", sp->nodes) != 0)
+		return -1;
+	if (sp->gpus >= 0 && emit_int(e, "gpus", sp->gpus) != 0)
+		return -1;
+	if (sp->gpus_per_node > 0 &&
+	    emit_int(e, "gpus_per_node", sp->gpus_per_node) != 0)
+		return -1;
+	if (sp->cpus > 0 && emit_int(e, "cpus", sp->cpus) != 0)
+		return -1;
+	if (sp->time_minutes > 0) {
+		/* Quoted: YAML 1.1 readers take 3:30:00 for a number. */
+		t = xasprintf("%d:%02d:00", sp->time_minutes / 60,
+		    sp->time_minutes % 60);
+		rc = emit_plain(e, "time");
+		if (rc == 0)
+			rc = emit_scalar(e, t, YAML_SINGLE_QUOTED_SCALAR_STYLE);
+		free(t);
+		if (rc != 0)
+			return -1;
+	}
+	if (sp->requeue >= 0 && emit_bool(e, "requeue", sp->requeue) != 0)
+		return -1;
+	if (emit_int(e, "retry_budget", sp->retry_budget) != 0)
+		return -1;
+	if (sp->force_reconvert &&
+	    emit_bool(e, "force_reconvert", sp->force_reconvert) != 0)
+		return -1;
+	if (sp->datasets.n > 0) {
+		if (emit_plain(e, "datasets") != 0 || emit_start(e, 0) != 0)
+			return -1;
+		for (i = 0; i < sp->datasets.n; i++) {
+			if (emit_scalar(e, sp->datasets.v[i],
+			    YAML_ANY_SCALAR_STYLE) != 0)
+				return -1;
+		}
+		if (emit_end(e, 0) != 0)
+			return -1;
+	}
+	if (sp->nmounts > 0) {
+		if (emit_plain(e, "mounts") != 0 || emit_start(e, 0) != 0)
+			return -1;
+		for (i = 0; i < sp->nmounts; i++) {
+			m = xasprintf("%s:%s%s", sp->mounts[i].src,
+			    sp->mounts[i].dst, sp->mounts[i].ro ? ":ro" : "");
+			rc = emit_scalar(e, m, YAML_ANY_SCALAR_STYLE);
+			free(m);
+			if (rc != 0)
+				return -1;
+		}
+		if (emit_end(e, 0) != 0)
+			return -1;
+	}
+	if (sp->nenv > 0) {
+		if (emit_plain(e, "env") != 0 || emit_start(e, 1) != 0)
+			return -1;
+		for (i = 0; i < sp->nenv; i++) {
+			if (emit_kv(e, sp->env[i].name, sp->env[i].value) != 0)
+				return -1;
+		}
+		if (emit_end(e, 1) != 0)
+			return -1;
+	}
+	if (sp->secrets.n > 0) {
+		if (emit_plain(e, "secrets") != 0 || emit_start(e, 0) != 0)
+			return -1;
+		for (i = 0; i < sp->secrets.n; i++) {
+			if (emit_plain(e, sp->secrets.v[i]) != 0)
+				return -1;
+		}
+		if (emit_end(e, 0) != 0)
+			return -1;
+	}
+	if (sp->nfiles > 0) {
+		if (emit_plain(e, "files") != 0 || emit_start(e, 0) != 0)
+			return -1;
+		for (i = 0; i < sp->nfiles; i++) {
+			if (emit_start(e, 1) != 0 ||
+			    emit_kv(e, "path", sp->files[i].path) != 0 ||
+			    emit_kv(e, "sha256", sp->files[i].sha256) != 0 ||
+			    emit_end(e, 1) != 0)
+				return -1;
+		}
+		if (emit_end(e, 0) != 0)
+			return -1;
+	}
+	if (emit_end(e, 1) != 0)
+		return -1;
+	yaml_document_end_event_initialize(&ev, 1);
+	if (!yaml_emitter_emit(e, &ev))
+		return -1;
+	yaml_stream_end_event_initialize(&ev);
+	if (!yaml_emitter_emit(e, &ev))
+		return -1;
+	return yaml_emitter_flush(e) ? 0 : -1;
+}
+
+int
+spec_write(const struct spec *sp, struct buf *out, char **cause)
+{
+	yaml_emitter_t	e;
+	struct buf	b;
+	int		rc;
+
+	if (spec_validate(sp, cause) != 0)
+		return -1;
+	buf_init(&b);
+	yaml_emitter_initialize(&e);
+	yaml_emitter_set_output(&e, emit_out, &b);
+	yaml_emitter_set_unicode(&e, 1);
+	yaml_emitter_set_width(&e, -1);
+	rc = emit_spec(&e, sp);
+	if (rc != 0)
+		cause_set(cause, "cannot write the job spec as YAML: %s",
+		    e.problem != NULL ? e.problem : "emitter error");
+	yaml_emitter_delete(&e);
+	if (rc == 0)
+		buf_add(out, b.data, b.len);
+	buf_free(&b);
+	return rc;
+}

@@ -1,3 +1,94 @@
 #ifndef SPEC_H
 #define SPEC_H
+
+#include <stddef.h>
+
+#include "util.h"
+
+/*
+ * The job spec: the YAML a user writes or the wizard produces, staged as
+ * <job_dir>/specs/spec.yaml (R13).  Parsing checks shapes and names; the
+ * image and uri modules check images and datasets, plan checks resources
+ * against the cluster.  Secret VALUES never appear here: secrets are names
+ * whose values come from the environment at submit time (R8).
+ */
+
+#define SPEC_RETRY_BUDGET	2	/* default retries of infra failures */
+#define SPEC_NAME_MAX		64
+
+struct spec_mount {
+	char	*src;		/* absolute path on the cluster */
+	char	*dst;		/* absolute path in the container */
+	int	 ro;		/* 1: read-only */
+};
+
+struct spec_env {
+	char	*name;		/* shell identifier */
+	char	*value;
+};
+
+struct spec_file {
+	char	*path;		/* local supporting file */
+	char	*sha256;	/* 64 lower-case hex digits */
+};
+
+struct spec {
+	char			*path;		/* file read, NULL if none */
+	char			*name;		/* job name prefix, NULL: "slurmdeck" */
+	char			*image;		/* required */
+	char			*command;	/* required */
+	char			*network_arch;
+	char			*action;
+	struct strv		 datasets;	/* lustre:// URIs, as written */
+	struct spec_mount	*mounts;
+	size_t			 nmounts;
+	int			 nodes;		/* 0: unset */
+	int			 gpus;		/* total, -1: unset */
+	int			 gpus_per_node;	/* 0: unset */
+	int			 cpus;		/* per task, 0: unset */
+	int			 time_minutes;	/* 0: unset */
+	char			*partition;
+	struct spec_env		*env;
+	size_t			 nenv;
+	struct strv		 secrets;	/* names only */
+	struct spec_file	*files;
+	size_t			 nfiles;
+	int			 requeue;	/* -1 unset, 0, 1 */
+	int			 retry_budget;
+	int			 force_reconvert;
+	char			*cluster;
+};
+
+/* An empty spec with every field unset (call before filling one by hand). */
+void	 spec_init(struct spec *);
+void	 spec_free(struct spec *);
+
+/* Parse YAML text; name is used in messages ("job.yaml:3:5: ..."). */
+int	 spec_parse(const char *text, size_t len, const char *name,
+	     struct spec *, char **cause);
+int	 spec_load(const char *path, struct spec *, char **cause);
+/*
+ * Check a spec built by hand (the wizard) with the same rules as the
+ * parser, without line numbers.
+ */
+int	 spec_validate(const struct spec *, char **cause);
+/* Emit YAML that spec_parse reads back to the same spec. */
+int	 spec_write(const struct spec *, struct buf *, char **cause);
+
+/*
+ * Time: "4h", "90m", "1h30m", "3:30:00", "2-00:00:00" or a number of hours
+ * ("4", "3.5").  Seconds round up to whole minutes (SLURM's unit).
+ */
+int	 spec_parse_time(const char *, int *minutes, char **cause);
+/* "SRC:DST[:ro|:rw]" with absolute paths. */
+int	 spec_parse_mount(const char *, struct spec_mount *, char **cause);
+/* Add to a hand-built spec, validated. */
+int	 spec_add_mount(struct spec *, const char *, char **cause);
+int	 spec_add_env(struct spec *, const char *name, const char *value,
+	     char **cause);
+/* The mounts in Pyxis --container-mounts form: "a:b,c:d:ro" ("" if none). */
+char	*spec_mounts_string(const struct spec *);
+/* Names that look like secrets (HF_TOKEN, *_API_KEY...): not for env. */
+int	 spec_secret_name(const char *);
+
 #endif
