@@ -1,1 +1,1125 @@
+/*
+ * SLURM command lines and parsers (see slurm.h).  No I/O here.
+ */
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
 #include "slurm.h"
+
+#define SQUEUE_NFIELDS	13
+#define SACCT_NFIELDS	14
+#define SINFO_NFIELDS	8
+#define NODELIST_MAX	65536
+
+/* --- durations ---------------------------------------------------------- */
+
+/* Digits only, at least one, fitting a long; -1 otherwise. */
+static long
+parse_num(const char *s, size_t len)
+{
+	long	v = 0;
+	size_t	i;
+
+	if (len == 0 || len > 9)
+		return (-1);
+	for (i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return (-1);
+		v = v * 10 + (s[i] - '0');
+	}
+	return (v);
+}
+
+enum slurm_time
+slurm_time_parse(const char *s, long *secs)
+{
+	static const struct {
+		const char	*word;
+		enum slurm_time	 kind;
+	} words[] = {
+		{ "UNLIMITED", SLURM_TIME_UNLIMITED },
+		{ "INFINITE", SLURM_TIME_UNLIMITED },
+		{ "Partition_Limit", SLURM_TIME_PARTITION },
+		{ "NOT_SET", SLURM_TIME_NOT_SET },
+		{ "N/A", SLURM_TIME_NOT_SET },
+		{ "INVALID", SLURM_TIME_INVALID },
+	};
+	const char	*dash, *p, *colon;
+	long		 part[3], days = 0, v;
+	size_t		 i, n = 0, len;
+
+	*secs = -1;
+	if (s == NULL)
+		return (SLURM_TIME_NOT_SET);
+	while (isspace((unsigned char)*s))
+		s++;
+	len = strlen(s);
+	while (len > 0 && isspace((unsigned char)s[len - 1]))
+		len--;
+	if (len == 0)
+		return (SLURM_TIME_NOT_SET);
+	for (i = 0; i < sizeof words / sizeof words[0]; i++) {
+		if (strlen(words[i].word) == len &&
+		    strncasecmp(s, words[i].word, len) == 0)
+			return (words[i].kind);
+	}
+
+	p = s;
+	dash = memchr(s, '-', len);
+	if (dash != NULL) {
+		if ((days = parse_num(s, dash - s)) < 0)
+			return (SLURM_TIME_ERROR);
+		p = dash + 1;
+	}
+	for (;;) {
+		colon = memchr(p, ':', len - (p - s));
+		if (n == 3)
+			return (SLURM_TIME_ERROR);
+		v = parse_num(p, (colon != NULL ? colon : s + len) - p);
+		if (v < 0)
+			return (SLURM_TIME_ERROR);
+		part[n++] = v;
+		if (colon == NULL)
+			break;
+		p = colon + 1;
+	}
+
+	/* With days: H, H:M, H:M:S.  Without: M, M:S, H:M:S. */
+	if (dash != NULL) {
+		v = part[0] * 3600;
+		if (n > 1)
+			v += part[1] * 60;
+		if (n > 2)
+			v += part[2];
+		if (n > 1 && part[1] > 59)
+			return (SLURM_TIME_ERROR);
+		v += days * 86400;
+	} else if (n == 1)
+		v = part[0] * 60;
+	else if (n == 2)
+		v = part[0] * 60 + part[1];
+	else {
+		if (part[1] > 59)
+			return (SLURM_TIME_ERROR);
+		v = part[0] * 3600 + part[1] * 60 + part[2];
+	}
+	if ((n == 2 && dash == NULL && part[1] > 59) ||
+	    (n == 3 && part[2] > 59))
+		return (SLURM_TIME_ERROR);
+	*secs = v;
+	return (SLURM_TIME_SET);
+}
+
+void
+slurm_time_format(long secs, char *buf, size_t len)
+{
+	long	d, h, m, s;
+
+	if (secs < 0) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	d = secs / 86400;
+	h = secs / 3600 % 24;
+	m = secs / 60 % 60;
+	s = secs % 60;
+	if (d > 0)
+		snprintf(buf, len, "%ld-%02ld:%02ld:%02ld", d, h, m, s);
+	else if (h > 0)
+		snprintf(buf, len, "%ld:%02ld:%02ld", h, m, s);
+	else
+		snprintf(buf, len, "%ld:%02ld", m, s);
+}
+
+int
+slurm_maxtime_minutes(const char *s, long *minutes, char **cause)
+{
+	long	secs;
+
+	switch (slurm_time_parse(s, &secs)) {
+	case SLURM_TIME_SET:
+		*minutes = (secs + 59) / 60;
+		return (0);
+	case SLURM_TIME_UNLIMITED:
+		*minutes = -1;
+		return (0);
+	default:
+		*minutes = -1;
+		return (cause_set(cause, "partition time limit \"%s\" is not "
+		    "a SLURM time (expected e.g. 4:00:00, 1-00:00:00 or "
+		    "infinite)", s != NULL ? s : ""));
+	}
+}
+
+void
+slurm_since(time_t t, char *buf, size_t len)
+{
+	struct tm	tm;
+
+	t -= 86400;
+	if (gmtime_r(&t, &tm) == NULL ||
+	    strftime(buf, len, "%Y-%m-%d", &tm) == 0)
+		snprintf(buf, len, "now-2days");
+}
+
+/* --- line splitting ------------------------------------------------------ */
+
+/* Printable, shortened copy of a bad line for an error message. */
+static char *
+line_show(const char *line)
+{
+	/* util's xstrndup copies n bytes: never ask for more than there is. */
+	char	*s = xstrndup(line, strnlen(line, 80)), *p;
+
+	for (p = s; *p != '\0'; p++) {
+		if (*p == SLURM_SEP)
+			*p = '|';
+		else if (iscntrl((unsigned char)*p))
+			*p = '?';
+	}
+	return (s);
+}
+
+/*
+ * Split line in place into exactly n fields.  The last field takes the rest
+ * of the line, separators included (it is the job name).  Returns the number
+ * of fields found; fewer than n means a truncated line.
+ */
+static size_t
+split_fields(char *line, int sep, char **f, size_t n)
+{
+	size_t	i = 0;
+	char	*p = line, *q;
+
+	while (i < n - 1 && (q = strchr(p, sep)) != NULL) {
+		*q = '\0';
+		f[i++] = p;
+		p = q + 1;
+	}
+	f[i++] = p;
+	return (i);
+}
+
+/*
+ * Call fn on every non-blank line (trailing blanks and CR removed).
+ * Returns the number of bad lines; the first one's message is in *cause.
+ */
+static size_t
+for_lines(const char *text, const char *what, char **cause,
+    int (*fn)(char *, void *, char **), void *arg)
+{
+	char	*copy, *line, *next, *why, *show;
+	size_t	 lineno = 0, bad = 0, len;
+	char	*first = NULL;
+
+	if (text == NULL)
+		return (0);
+	copy = xstrdup(text);
+	for (line = copy; line != NULL; line = next) {
+		lineno++;
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		len = strlen(line);
+		while (len > 0 && (line[len - 1] == ' ' ||
+		    line[len - 1] == '\t' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (len == 0)
+			continue;
+		show = line_show(line);
+		why = NULL;
+		if (fn(line, arg, &why) != 0) {
+			if (bad++ == 0) {
+				first = xasprintf("%s output line %zu: %s: "
+				    "\"%s\"", what, lineno,
+				    why != NULL ? why : "unparsable", show);
+			}
+		}
+		free(why);
+		free(show);
+	}
+	free(copy);
+	if (bad != 0) {
+		if (bad > 1)
+			cause_set(cause, "%s (and %zu more bad line%s)", first,
+			    bad - 1, bad > 2 ? "s" : "");
+		else
+			cause_set(cause, "%s", first);
+	}
+	free(first);
+	return (bad);
+}
+
+/* A field that SLURM fills with a word meaning "nothing". */
+static char *
+field_none(const char *s, const char *const *none)
+{
+	for (; *none != NULL; none++) {
+		if (strcmp(s, *none) == 0)
+			return (xstrdup(""));
+	}
+	return (xstrdup(s));
+}
+
+static const char *const none_words[] = {
+	"N/A", "None", "(null)", "None assigned", "Unknown", NULL
+};
+
+static long
+parse_id(const char *s)
+{
+	char		*end;
+	unsigned long	 v;
+
+	if (!isdigit((unsigned char)*s))
+		return (-1);
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v == 0 || v > UINT32_MAX)
+		return (-1);
+	return ((long)v);
+}
+
+static int
+parse_int(const char *s, int dflt)
+{
+	char	*end;
+	long	 v;
+
+	if (!isdigit((unsigned char)*s))
+		return (dflt);
+	v = strtol(s, &end, 10);
+	if (v > INT_MAX)
+		return (dflt);
+	return ((int)v);
+}
+
+/* --- job rows ------------------------------------------------------------ */
+
+static struct slurm_job *
+jobs_add(struct slurm_jobs *jobs)
+{
+	struct slurm_job	*j;
+
+	jobs->v = xrealloc(jobs->v, (jobs->n + 1) * sizeof *jobs->v);
+	j = &jobs->v[jobs->n++];
+	memset(j, 0, sizeof *j);
+	j->nnodes = j->exit_code = j->exit_signal = -1;
+	j->elapsed = j->limit = -1;
+	return (j);
+}
+
+static void
+job_free(struct slurm_job *j)
+{
+	free(j->jobid);
+	free(j->name);
+	free(j->partition);
+	free(j->state);
+	free(j->reason);
+	free(j->nodelist);
+	free(j->submit);
+	free(j->start);
+	free(j->end);
+	free(j->gres);
+}
+
+static long
+parse_elapsed(const char *s)
+{
+	long	secs;
+
+	if (slurm_time_parse(s, &secs) != SLURM_TIME_SET)
+		return (-1);
+	return (secs);
+}
+
+/* %A %i %P %T %M %l %D %N %r %V %S %b %j */
+static int
+squeue_line(char *line, void *arg, char **why)
+{
+	struct slurm_jobs	*jobs = arg;
+	struct slurm_job	*j;
+	char			*f[SQUEUE_NFIELDS];
+	size_t			 n;
+	long			 id;
+
+	n = split_fields(line, SLURM_SEP, f, SQUEUE_NFIELDS);
+	if (n != SQUEUE_NFIELDS) {
+		*why = xasprintf("%zu fields, expected %d", n,
+		    SQUEUE_NFIELDS);
+		return (-1);
+	}
+	if ((id = parse_id(f[0])) < 0) {
+		*why = xasprintf("bad job id \"%s\"", f[0]);
+		return (-1);
+	}
+	j = jobs_add(jobs);
+	j->id = id;
+	j->jobid = xstrdup(f[1]);
+	j->partition = xstrdup(f[2]);
+	j->state = xstrdup(f[3]);
+	j->elapsed = parse_elapsed(f[4]);
+	j->limit_kind = slurm_time_parse(f[5], &j->limit);
+	j->nnodes = parse_int(f[6], -1);
+	j->nodelist = field_none(f[7], none_words);
+	j->reason = xstrdup(f[8]);
+	j->submit = field_none(f[9], none_words);
+	j->start = field_none(f[10], none_words);
+	j->end = xstrdup("");
+	j->gres = field_none(f[11], none_words);
+	j->name = xstrdup(f[12]);
+	return (0);
+}
+
+int
+slurm_parse_squeue(const char *text, struct slurm_jobs *jobs, char **cause)
+{
+	if (for_lines(text, "squeue", cause, squeue_line, jobs) != 0)
+		return (-1);
+	return (0);
+}
+
+/* "3:0" -> 3 and 0. */
+static void
+parse_exitcode(const char *s, int *code, int *sig)
+{
+	const char	*colon = strchr(s, ':');
+
+	*code = *sig = -1;
+	if (colon == NULL)
+		return;
+	*code = parse_int(s, -1);
+	*sig = parse_int(colon + 1, -1);
+	if (*code < 0 || *sig < 0)
+		*code = *sig = -1;
+}
+
+/*
+ * JobID JobIDRaw State ExitCode Reason NodeList Partition Elapsed Timelimit
+ * NNodes Submit Start End JobName
+ */
+static int
+sacct_line(char *line, void *arg, char **why)
+{
+	struct slurm_jobs	*jobs = arg;
+	struct slurm_job	*j;
+	char			*f[SACCT_NFIELDS];
+	size_t			 n;
+	long			 id;
+
+	n = split_fields(line, SLURM_SEP, f, SACCT_NFIELDS);
+	if (n != SACCT_NFIELDS) {
+		*why = xasprintf("%zu fields, expected %d", n, SACCT_NFIELDS);
+		return (-1);
+	}
+	if ((id = parse_id(f[1])) < 0) {
+		*why = xasprintf("bad job id \"%s\"", f[1]);
+		return (-1);
+	}
+	j = jobs_add(jobs);
+	j->id = id;
+	j->jobid = xstrdup(f[0]);
+	j->state = xstrdup(f[2]);
+	parse_exitcode(f[3], &j->exit_code, &j->exit_signal);
+	j->reason = xstrdup(f[4]);
+	j->nodelist = field_none(f[5], none_words);
+	j->partition = xstrdup(f[6]);
+	j->elapsed = parse_elapsed(f[7]);
+	j->limit_kind = slurm_time_parse(f[8], &j->limit);
+	j->nnodes = parse_int(f[9], -1);
+	j->submit = field_none(f[10], none_words);
+	j->start = field_none(f[11], none_words);
+	j->end = field_none(f[12], none_words);
+	j->gres = xstrdup("");
+	j->name = xstrdup(f[13]);
+	/* A job really called "allocation" still has its partition. */
+	j->placeholder = strcmp(j->name, "allocation") == 0 &&
+	    *j->partition == '\0';
+	return (0);
+}
+
+int
+slurm_parse_sacct(const char *text, struct slurm_jobs *jobs, char **cause)
+{
+	if (for_lines(text, "sacct", cause, sacct_line, jobs) != 0)
+		return (-1);
+	return (0);
+}
+
+struct slurm_job *
+slurm_jobs_find(struct slurm_jobs *jobs, long id)
+{
+	size_t	i;
+
+	for (i = 0; i < jobs->n; i++) {
+		if (jobs->v[i].id == id)
+			return (&jobs->v[i]);
+	}
+	return (NULL);
+}
+
+void
+slurm_jobs_free(struct slurm_jobs *jobs)
+{
+	size_t	i;
+
+	for (i = 0; i < jobs->n; i++)
+		job_free(&jobs->v[i]);
+	free(jobs->v);
+	jobs->v = NULL;
+	jobs->n = 0;
+}
+
+const char *
+slurm_state_base(const char *state, char *buf, size_t len)
+{
+	size_t	n = 0;
+
+	if (len == 0)
+		return (buf);
+	while (state[n] != '\0' && (isupper((unsigned char)state[n]) ||
+	    state[n] == '_'))
+		n++;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, state, n);
+	buf[n] = '\0';
+	return (buf);
+}
+
+/* --- commands ------------------------------------------------------------ */
+
+/* Field list with spaces replaced by sep. */
+static void
+add_format(struct buf *b, const char *fields, int sep)
+{
+	char	*f = xstrdup(fields), *p;
+
+	for (p = f; *p != '\0'; p++) {
+		if (*p == ' ')
+			*p = sep;
+	}
+	buf_add_quoted(b, f);
+	free(f);
+}
+
+static void
+add_who(struct buf *b, const char *user)
+{
+	if (user == NULL)
+		buf_adds(b, " --me");
+	else {
+		buf_adds(b, " -u ");
+		buf_add_quoted(b, user);
+	}
+}
+
+static int
+check_name(const char *what, const char *name, char **cause)
+{
+	if (name == NULL || *name == '\0')
+		return (cause_set(cause, "%s: empty job name", what));
+	/* squeue -n and scancel -n split on ','. */
+	if (strchr(name, ',') != NULL)
+		return (cause_set(cause, "%s: job name \"%s\" contains ',', "
+		    "which SLURM reads as a list of names", what, name));
+	return (0);
+}
+
+static int
+check_id(const char *what, long id, char **cause)
+{
+	if (id <= 0 || id > (long)UINT32_MAX)
+		return (cause_set(cause, "%s: invalid job id %ld", what, id));
+	return (0);
+}
+
+static int
+check_since(const char *since, char **cause)
+{
+	if (since == NULL || *since == '\0')
+		return (cause_set(cause, "sacct needs a start date (-S): "
+		    "without it only jobs since midnight are shown"));
+	return (0);
+}
+
+char *
+slurm_cmd_squeue(const char *user)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_adds(&b, "squeue");
+	add_who(&b, user);
+	buf_adds(&b, " -h -o ");
+	add_format(&b, SLURM_SQUEUE_FIELDS, SLURM_SEP);
+	return (buf_steal(&b));
+}
+
+char *
+slurm_cmd_squeue_name(const char *user, const char *name, char **cause)
+{
+	struct buf	b;
+
+	if (check_name("squeue", name, cause) != 0)
+		return (NULL);
+	buf_init(&b);
+	buf_adds(&b, "squeue");
+	add_who(&b, user);
+	buf_adds(&b, " -h -t all -n ");
+	buf_add_quoted(&b, name);
+	buf_adds(&b, " -o ");
+	add_format(&b, SLURM_SQUEUE_FIELDS, SLURM_SEP);
+	return (buf_steal(&b));
+}
+
+char *
+slurm_cmd_start(long id, char **cause)
+{
+	struct buf	b;
+
+	if (check_id("squeue --start", id, cause) != 0)
+		return (NULL);
+	buf_init(&b);
+	buf_printf(&b, "squeue --me --start -h -j %ld -o ", id);
+	add_format(&b, SLURM_SQUEUE_FIELDS, SLURM_SEP);
+	return (buf_steal(&b));
+}
+
+static void
+add_sacct_base(struct buf *b, const char *since)
+{
+	char	sep[2] = { SLURM_SEP, '\0' };
+
+	buf_adds(b, "sacct -X -n -P --delimiter=");
+	buf_add_quoted(b, sep);
+	buf_adds(b, " -S ");
+	buf_add_quoted(b, since);
+	buf_adds(b, " -o ");
+	add_format(b, SLURM_SACCT_FIELDS, ',');
+}
+
+char *
+slurm_cmd_sacct(const long *ids, size_t n, const char *since, char **cause)
+{
+	struct buf	b;
+	size_t		i;
+
+	if (n == 0) {
+		cause_set(cause, "sacct: no job ids");
+		return (NULL);
+	}
+	if (check_since(since, cause) != 0)
+		return (NULL);
+	for (i = 0; i < n; i++) {
+		if (check_id("sacct", ids[i], cause) != 0)
+			return (NULL);
+	}
+	buf_init(&b);
+	add_sacct_base(&b, since);
+	buf_adds(&b, " -j ");
+	for (i = 0; i < n; i++)
+		buf_printf(&b, "%s%ld", i == 0 ? "" : ",", ids[i]);
+	return (buf_steal(&b));
+}
+
+char *
+slurm_cmd_sacct_name(const char *name, const char *since, char **cause)
+{
+	struct buf	b;
+
+	if (check_name("sacct", name, cause) != 0 ||
+	    check_since(since, cause) != 0)
+		return (NULL);
+	buf_init(&b);
+	add_sacct_base(&b, since);
+	buf_adds(&b, " --name=");
+	buf_add_quoted(&b, name);
+	return (buf_steal(&b));
+}
+
+char *
+slurm_cmd_sinfo(void)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_adds(&b, "sinfo -h -o ");
+	add_format(&b, SLURM_SINFO_FIELDS, SLURM_SEP);
+	return (buf_steal(&b));
+}
+
+char *
+slurm_cmd_sbatch(const char *script, const char *name, int hold,
+    char **cause)
+{
+	struct buf	b;
+
+	if (script == NULL || *script == '\0') {
+		cause_set(cause, "sbatch: no script path");
+		return (NULL);
+	}
+	if (name != NULL && check_name("sbatch", name, cause) != 0)
+		return (NULL);
+	buf_init(&b);
+	buf_adds(&b, "sbatch --parsable");
+	if (hold)
+		buf_adds(&b, " --hold");
+	if (name != NULL) {
+		buf_adds(&b, " -J ");
+		buf_add_quoted(&b, name);
+	}
+	buf_adds(&b, " ");
+	/* A path starting with '-' would be read as an option. */
+	if (*script == '-')
+		buf_adds(&b, "./");
+	buf_add_quoted(&b, script);
+	return (buf_steal(&b));
+}
+
+char *
+slurm_cmd_scancel(const long *ids, size_t n, char **cause)
+{
+	struct buf	b;
+	size_t		i;
+
+	if (n == 0) {
+		cause_set(cause, "scancel: no job ids");
+		return (NULL);
+	}
+	for (i = 0; i < n; i++) {
+		if (check_id("scancel", ids[i], cause) != 0)
+			return (NULL);
+	}
+	buf_init(&b);
+	buf_adds(&b, "scancel");
+	for (i = 0; i < n; i++)
+		buf_printf(&b, " %ld", ids[i]);
+	return (buf_steal(&b));
+}
+
+char *
+slurm_cmd_scancel_name(const char *user, const char *name, char **cause)
+{
+	struct buf	b;
+
+	if (check_name("scancel", name, cause) != 0)
+		return (NULL);
+	buf_init(&b);
+	buf_adds(&b, "scancel");
+	add_who(&b, user);
+	buf_adds(&b, " -n ");
+	buf_add_quoted(&b, name);
+	return (buf_steal(&b));
+}
+
+char *
+slurm_cmd_release(long id, char **cause)
+{
+	if (check_id("scontrol release", id, cause) != 0)
+		return (NULL);
+	return (xasprintf("scontrol release %ld", id));
+}
+
+/* --- replies ------------------------------------------------------------- */
+
+/* Errors that may come after slurmctld queued the job: not a refusal. */
+static int
+sbatch_error_maybe_queued(const char *text)
+{
+	static const char *const words[] = {
+		"timed out", "Timed out", "Zero Bytes", "Socket", "socket",
+		"Connection", "connection", "Unable to contact",
+		"Transport endpoint", "temporarily unavailable",
+		"Communication", "communication", NULL
+	};
+	const char *const *w;
+
+	for (w = words; *w != NULL; w++) {
+		if (strstr(text, *w) != NULL)
+			return (1);
+	}
+	return (0);
+}
+
+/* The first "sbatch: error: " line of err, without that prefix. */
+static char *
+sbatch_error(const char *err)
+{
+	const char	*p, *eol;
+	const char	*prefix = "sbatch: error: ";
+
+	for (p = err; p != NULL && *p != '\0'; p = eol) {
+		eol = strchr(p, '\n');
+		if (strncmp(p, prefix, strlen(prefix)) == 0) {
+			p += strlen(prefix);
+			if (eol == NULL)
+				return (xstrdup(p));
+			return (xstrndup(p, eol - p));
+		}
+		if (eol != NULL)
+			eol++;
+	}
+	return (NULL);
+}
+
+enum slurm_submit
+slurm_parse_sbatch(const char *out, const char *err, long *id, char **msg)
+{
+	char	*copy, *line, *semi, *e, *show;
+	long	 v;
+
+	*id = -1;
+	if (msg != NULL)
+		*msg = NULL;
+
+	copy = xstrdup(out != NULL ? out : "");
+	line = str_trim(copy);
+	if ((semi = strchr(line, ';')) != NULL)
+		*semi = '\0';
+	/* One line, one number: anything else is not a --parsable id. */
+	v = strchr(line, '\n') == NULL ? parse_id(line) : -1;
+	free(copy);
+	if (v > 0) {
+		*id = v;
+		return (SLURM_SUBMIT_OK);
+	}
+
+	if ((e = sbatch_error(err)) != NULL) {
+		if (!sbatch_error_maybe_queued(e)) {
+			if (msg != NULL)
+				*msg = e;
+			else
+				free(e);
+			return (SLURM_SUBMIT_ERROR);
+		}
+		if (msg != NULL)
+			*msg = xasprintf("sbatch may have queued the job: %s",
+			    e);
+		free(e);
+		return (SLURM_SUBMIT_AMBIGUOUS);
+	}
+	if (msg != NULL) {
+		if (out == NULL || *out == '\0')
+			*msg = xstrdup("sbatch printed no job id");
+		else {
+			show = line_show(out);
+			*msg = xasprintf("sbatch printed no job id: \"%s\"",
+			    show);
+			free(show);
+		}
+	}
+	return (SLURM_SUBMIT_AMBIGUOUS);
+}
+
+int
+slurm_parse_start(const char *text, char **when, char **reason,
+    char **cause)
+{
+	struct slurm_jobs	jobs = { NULL, 0 };
+	int			found = 0;
+
+	*when = NULL;
+	if (reason != NULL)
+		*reason = NULL;
+	if (slurm_parse_squeue(text, &jobs, cause) != 0) {
+		slurm_jobs_free(&jobs);
+		return (-1);
+	}
+	if (jobs.n > 0) {
+		if (reason != NULL)
+			*reason = xstrdup(jobs.v[0].reason);
+		if (*jobs.v[0].start != '\0') {
+			*when = xstrdup(jobs.v[0].start);
+			found = 1;
+		}
+	}
+	slurm_jobs_free(&jobs);
+	return (found);
+}
+
+/* --- partitions ---------------------------------------------------------- */
+
+static long
+parse_long_prefix(const char *s)
+{
+	char	*end;
+	long	 v;
+
+	if (!isdigit((unsigned char)*s))
+		return (-1);
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0)
+		return (-1);
+	return (v);
+}
+
+/* %F: "A/I/O/T". */
+static int
+parse_aiot(const char *s, int v[4])
+{
+	char	tail;
+
+	if (sscanf(s, "%d/%d/%d/%d%c", &v[0], &v[1], &v[2], &v[3],
+	    &tail) != 4)
+		return (-1);
+	return (0);
+}
+
+static void
+gres_merge(struct slurm_partition *p, const char *gres)
+{
+	char	*old;
+
+	if (*gres == '\0' || strcmp(p->gres, gres) == 0)
+		return;
+	if (*p->gres == '\0') {
+		free(p->gres);
+		p->gres = xstrdup(gres);
+		return;
+	}
+	old = p->gres;
+	p->gres = xasprintf("%s,%s", old, gres);
+	free(old);
+}
+
+/* %P %a %l %D %F %c %m %G */
+static int
+sinfo_line(char *line, void *arg, char **why)
+{
+	static const char *const gres_none[] = { "(null)", "N/A", NULL };
+	struct slurm_partitions	*parts = arg;
+	struct slurm_partition	*p = NULL;
+	char			*f[SINFO_NFIELDS], *name, *gres, *cause = NULL;
+	size_t			 n, i, len;
+	long			 minutes, mem;
+	int			 is_default = 0, aiot[4], nodes, cpus;
+
+	n = split_fields(line, SLURM_SEP, f, SINFO_NFIELDS);
+	if (n != SINFO_NFIELDS) {
+		*why = xasprintf("%zu fields, expected %d", n, SINFO_NFIELDS);
+		return (-1);
+	}
+	name = f[0];
+	len = strlen(name);
+	if (len > 0 && name[len - 1] == '*') {
+		name[--len] = '\0';
+		is_default = 1;
+	}
+	if (len == 0) {
+		*why = xstrdup("empty partition name");
+		return (-1);
+	}
+	if (slurm_maxtime_minutes(f[2], &minutes, &cause) != 0) {
+		*why = cause;
+		return (-1);
+	}
+	if ((nodes = parse_int(f[3], -1)) < 0) {
+		*why = xasprintf("bad node count \"%s\"", f[3]);
+		return (-1);
+	}
+	if (parse_aiot(f[4], aiot) != 0) {
+		*why = xasprintf("bad node states \"%s\"", f[4]);
+		return (-1);
+	}
+	/* "64+" means 64 or more: the smallest node counts. */
+	cpus = parse_int(f[5], -1);
+	mem = parse_long_prefix(f[6]);
+
+	for (i = 0; i < parts->n; i++) {
+		if (strcmp(parts->v[i].name, name) == 0) {
+			p = &parts->v[i];
+			break;
+		}
+	}
+	gres = field_none(f[7], gres_none);
+	if (p == NULL) {
+		parts->v = xrealloc(parts->v,
+		    (parts->n + 1) * sizeof *parts->v);
+		p = &parts->v[parts->n++];
+		memset(p, 0, sizeof *p);
+		p->name = xstrdup(name);
+		p->avail = xstrdup(f[1]);
+		p->max_minutes = minutes;
+		p->cpus = cpus;
+		p->mem_mb = mem;
+		p->gres = gres;
+	} else {
+		if (cpus >= 0 && (p->cpus < 0 || cpus < p->cpus))
+			p->cpus = cpus;
+		if (mem >= 0 && (p->mem_mb < 0 || mem < p->mem_mb))
+			p->mem_mb = mem;
+		gres_merge(p, gres);
+		free(gres);
+	}
+	p->is_default |= is_default;
+	p->nodes += nodes;
+	p->nodes_alloc += aiot[0];
+	p->nodes_idle += aiot[1];
+	p->nodes_other += aiot[2];
+	return (0);
+}
+
+int
+slurm_parse_sinfo(const char *text, struct slurm_partitions *parts,
+    char **cause)
+{
+	if (for_lines(text, "sinfo", cause, sinfo_line, parts) != 0)
+		return (-1);
+	return (0);
+}
+
+const struct slurm_partition *
+slurm_partition_find(const struct slurm_partitions *parts, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < parts->n; i++) {
+		if (strcmp(parts->v[i].name, name) == 0)
+			return (&parts->v[i]);
+	}
+	return (NULL);
+}
+
+const struct slurm_partition *
+slurm_partition_default(const struct slurm_partitions *parts)
+{
+	size_t	i;
+
+	for (i = 0; i < parts->n; i++) {
+		if (parts->v[i].is_default)
+			return (&parts->v[i]);
+	}
+	return (NULL);
+}
+
+void
+slurm_partitions_free(struct slurm_partitions *parts)
+{
+	size_t	i;
+
+	for (i = 0; i < parts->n; i++) {
+		free(parts->v[i].name);
+		free(parts->v[i].avail);
+		free(parts->v[i].gres);
+	}
+	free(parts->v);
+	parts->v = NULL;
+	parts->n = 0;
+}
+
+/* --- node lists ---------------------------------------------------------- */
+
+/*
+ * Expand one host expression (no top-level commas): prefix, then the first
+ * bracket group, then recurse on the rest for every value of the group.
+ */
+static int
+expand_one(const char *prefix, const char *expr, struct strv *out,
+    char **cause)
+{
+	const char	*open, *close, *p, *end, *dash, *comma;
+	char		*pre, *name;
+	long		 lo, hi, v;
+	int		 width;
+	size_t		 len;
+
+	open = strchr(expr, '[');
+	if (open == NULL) {
+		if (strchr(expr, ']') != NULL)
+			return (cause_set(cause, "unbalanced ']'"));
+		if (out->n >= NODELIST_MAX)
+			return (cause_set(cause, "more than %d nodes",
+			    NODELIST_MAX));
+		name = xasprintf("%s%s", prefix, expr);
+		strv_add(out, name);
+		free(name);
+		return (0);
+	}
+	if ((close = strchr(open, ']')) == NULL)
+		return (cause_set(cause, "unbalanced '['"));
+	if (memchr(expr, ']', open - expr) != NULL ||
+	    memchr(open + 1, '[', close - open - 1) != NULL)
+		return (cause_set(cause, "nested or unbalanced brackets"));
+
+	for (p = open + 1; p < close; p = end + 1) {
+		comma = memchr(p, ',', close - p);
+		end = comma != NULL ? comma : close;
+		dash = memchr(p, '-', end - p);
+		len = (dash != NULL ? dash : end) - p;
+		if ((lo = parse_num(p, len)) < 0)
+			return (cause_set(cause, "bad range \"%.*s\"",
+			    (int)(end - p), p));
+		width = (int)len;
+		hi = lo;
+		if (dash != NULL &&
+		    (hi = parse_num(dash + 1, end - dash - 1)) < 0)
+			return (cause_set(cause, "bad range \"%.*s\"",
+			    (int)(end - p), p));
+		if (hi < lo)
+			return (cause_set(cause, "reversed range \"%.*s\"",
+			    (int)(end - p), p));
+		if (hi - lo >= NODELIST_MAX)
+			return (cause_set(cause, "more than %d nodes",
+			    NODELIST_MAX));
+		for (v = lo; v <= hi; v++) {
+			pre = xasprintf("%s%.*s%0*ld", prefix,
+			    (int)(open - expr), expr, width, v);
+			if (expand_one(pre, close + 1, out, cause) != 0) {
+				free(pre);
+				return (-1);
+			}
+			free(pre);
+		}
+	}
+	return (0);
+}
+
+int
+slurm_nodelist_expand(const char *list, struct strv *out, char **cause)
+{
+	char		*copy, *cause1 = NULL;
+	const char	*p, *q;
+	int		 depth, rc = 0;
+
+	if (list == NULL || *list == '\0' || strcmp(list, "None assigned") == 0
+	    || strcmp(list, "(null)") == 0)
+		return (0);
+	/* Split on commas outside brackets. */
+	for (p = list; *p != '\0'; p = *q != '\0' ? q + 1 : q) {
+		depth = 0;
+		for (q = p; *q != '\0'; q++) {
+			if (*q == '[')
+				depth++;
+			else if (*q == ']')
+				depth--;
+			else if (*q == ',' && depth == 0)
+				break;
+		}
+		if (q == p)
+			continue;
+		copy = xstrndup(p, q - p);
+		if (strchr(copy, ' ') != NULL)
+			rc = cause_set(&cause1, "blank in node name");
+		else
+			rc = expand_one("", copy, out, &cause1);
+		free(copy);
+		if (rc != 0)
+			break;
+	}
+	if (rc != 0) {
+		cause_set(cause, "node list \"%s\": %s", list, cause1);
+		free(cause1);
+		return (-1);
+	}
+	return (0);
+}

@@ -1,10 +1,988 @@
-/* Placeholder until the slurm suite is written: it must not stay empty. */
+/*
+ * slurm.c: command lines and parsers.  The parsers run on output captured
+ * from the real local cluster by tests/data/slurm/capture.sh (job ids 21-33
+ * of that run, tag sdslurm23147).
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "testutil.h"
+#include "slurm.h"
+
+#define TAG	"sdslurm23147"
+
+static char *
+slurp(const char *name)
+{
+	char	 path[256], *text = NULL, *cause = NULL;
+
+	snprintf(path, sizeof path, "slurm/%s", name);
+	if (file_read(test_data(path), &text, NULL, &cause) != 0)
+		ck_abort_msg("%s", cause);
+	return (text);
+}
+
+/* Parse a captured file with squeue or sacct; asserts it parsed cleanly. */
+static void
+parse_file(const char *name, int sacct, struct slurm_jobs *jobs)
+{
+	char	*text = slurp(name), *cause = NULL;
+	int	 rc;
+
+	memset(jobs, 0, sizeof *jobs);
+	if (sacct)
+		rc = slurm_parse_sacct(text, jobs, &cause);
+	else
+		rc = slurm_parse_squeue(text, jobs, &cause);
+	ck_assert_msg(rc == 0, "%s: %s", name, cause);
+	ck_assert_ptr_null(cause);
+	free(text);
+}
+
+static struct slurm_job *
+must_find(struct slurm_jobs *jobs, long id)
+{
+	struct slurm_job	*j = slurm_jobs_find(jobs, id);
+
+	ck_assert_msg(j != NULL, "job %ld not in the output", id);
+	return (j);
+}
+
+/* --- durations ---------------------------------------------------------- */
+
+START_TEST(test_time_parse)
+{
+	static const struct {
+		const char	*s;
+		enum slurm_time	 kind;
+		long		 secs;
+	} t[] = {
+		{ "0:00", SLURM_TIME_SET, 0 },		/* squeue %M, pending */
+		{ "0:07", SLURM_TIME_SET, 7 },		/* M:SS */
+		{ "1:00", SLURM_TIME_SET, 60 },		/* squeue %l of --time=1 */
+		{ "30:00", SLURM_TIME_SET, 1800 },
+		{ "4:00:00", SLURM_TIME_SET, 14400 },	/* H:MM:SS */
+		{ "00:01:13", SLURM_TIME_SET, 73 },	/* sacct Elapsed */
+		{ "04:00:00", SLURM_TIME_SET, 14400 },	/* sacct Timelimit */
+		{ "1-00:00:00", SLURM_TIME_SET, 86400 },	/* D-HH:MM:SS */
+		{ "2-03:04:05", SLURM_TIME_SET, 2 * 86400 + 3 * 3600 + 245 },
+		{ "1-2", SLURM_TIME_SET, 86400 + 7200 },	/* D-H */
+		{ "1-2:30", SLURM_TIME_SET, 86400 + 9000 },	/* D-H:MM */
+		{ "45", SLURM_TIME_SET, 2700 },		/* minutes */
+		{ " 4:00:00 ", SLURM_TIME_SET, 14400 },
+		{ "UNLIMITED", SLURM_TIME_UNLIMITED, -1 },
+		{ "infinite", SLURM_TIME_UNLIMITED, -1 },	/* sinfo */
+		{ "Partition_Limit", SLURM_TIME_PARTITION, -1 },
+		{ "INVALID", SLURM_TIME_INVALID, -1 },
+		{ "NOT_SET", SLURM_TIME_NOT_SET, -1 },
+		{ "N/A", SLURM_TIME_NOT_SET, -1 },
+		{ "", SLURM_TIME_NOT_SET, -1 },
+		{ "abc", SLURM_TIME_ERROR, -1 },
+		{ "1:2:3:4", SLURM_TIME_ERROR, -1 },
+		{ "1:60", SLURM_TIME_ERROR, -1 },
+		{ "1:60:00", SLURM_TIME_ERROR, -1 },
+		{ "1-1:00:60", SLURM_TIME_ERROR, -1 },
+		{ "-5", SLURM_TIME_ERROR, -1 },
+		{ "1-", SLURM_TIME_ERROR, -1 },
+		{ ":30", SLURM_TIME_ERROR, -1 },
+		{ "1::2", SLURM_TIME_ERROR, -1 },
+		{ "4:00:00x", SLURM_TIME_ERROR, -1 },
+		{ "99999999999:00", SLURM_TIME_ERROR, -1 },
+	};
+	size_t	i;
+	long	secs;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		secs = 12345;
+		ck_assert_msg(slurm_time_parse(t[i].s, &secs) == t[i].kind,
+		    "\"%s\": kind", t[i].s);
+		ck_assert_msg(secs == t[i].secs, "\"%s\": %ld, expected %ld",
+		    t[i].s, secs, t[i].secs);
+	}
+	ck_assert_int_eq(slurm_time_parse(NULL, &secs), SLURM_TIME_NOT_SET);
+}
+END_TEST
+
+START_TEST(test_time_format)
+{
+	static const long v[] = { 0, 7, 60, 73, 1800, 3599, 3600, 14400,
+	    86399, 86400, 2 * 86400 + 3 * 3600 + 245, 30 * 86400 };
+	char	buf[32];
+	size_t	i;
+	long	back;
+
+	slurm_time_format(0, buf, sizeof buf);
+	ck_assert_str_eq(buf, "0:00");
+	slurm_time_format(73, buf, sizeof buf);
+	ck_assert_str_eq(buf, "1:13");
+	slurm_time_format(14400, buf, sizeof buf);
+	ck_assert_str_eq(buf, "4:00:00");
+	slurm_time_format(90061, buf, sizeof buf);
+	ck_assert_str_eq(buf, "1-01:01:01");
+	slurm_time_format(-1, buf, sizeof buf);
+	ck_assert_str_eq(buf, "-");
+	/* What we print, SLURM (and our parser) reads back. */
+	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+		slurm_time_format(v[i], buf, sizeof buf);
+		ck_assert_int_eq(slurm_time_parse(buf, &back), SLURM_TIME_SET);
+		ck_assert_int_eq(back, v[i]);
+	}
+}
+END_TEST
+
+START_TEST(test_maxtime)
+{
+	char	*cause = NULL;
+	long	 m;
+
+	ck_assert_int_eq(slurm_maxtime_minutes("4:00:00", &m, NULL), 0);
+	ck_assert_int_eq(m, 240);
+	ck_assert_int_eq(slurm_maxtime_minutes("1-00:00:00", &m, NULL), 0);
+	ck_assert_int_eq(m, 1440);
+	ck_assert_int_eq(slurm_maxtime_minutes("30:00", &m, NULL), 0);
+	ck_assert_int_eq(m, 30);
+	ck_assert_int_eq(slurm_maxtime_minutes("0:30", &m, NULL), 0);
+	ck_assert_int_eq(m, 1);		/* rounded up, never 0 */
+	m = 0;
+	ck_assert_int_eq(slurm_maxtime_minutes("infinite", &m, NULL), 0);
+	ck_assert_int_eq(m, -1);
+	m = 0;
+	ck_assert_int_eq(slurm_maxtime_minutes("UNLIMITED", &m, NULL), 0);
+	ck_assert_int_eq(m, -1);
+	ck_assert_int_eq(slurm_maxtime_minutes("soon", &m, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "\"soon\""));
+	free(cause);
+}
+END_TEST
+
+START_TEST(test_since)
+{
+	char	buf[32];
+
+	/* 2026-11-29T16:24:34Z, the submit time of job 21. */
+	slurm_since(1795969474, buf, sizeof buf);
+	ck_assert_str_eq(buf, "2026-11-28");
+	/* Just after midnight UTC: still one whole day back. */
+	slurm_since(1795910460, buf, sizeof buf);
+	ck_assert_str_eq(buf, "2026-11-28");
+}
+END_TEST
+
+/* --- squeue --------------------------------------------------------------- */
+
+START_TEST(test_squeue_me)
+{
+	struct slurm_jobs	 jobs;
+	struct slurm_job	*j;
+	struct strv		 nodes = { NULL, 0 };
+
+	parse_file("squeue_me.txt", 0, &jobs);
+	ck_assert_int_eq(jobs.n, 5);
+
+	j = must_find(&jobs, 25);		/* running, cpu partition */
+	ck_assert_str_eq(j->jobid, "25");
+	ck_assert_str_eq(j->name, TAG "-run");
+	ck_assert_str_eq(j->partition, "cpu");
+	ck_assert_str_eq(j->state, "RUNNING");
+	ck_assert_int_eq(j->elapsed, 4);
+	ck_assert_int_eq(j->limit_kind, SLURM_TIME_UNLIMITED);
+	ck_assert_int_eq(j->limit, -1);
+	ck_assert_int_eq(j->nnodes, 1);
+	ck_assert_str_eq(j->nodelist, "sdn1");
+	ck_assert_str_eq(j->reason, "None");
+	ck_assert_str_eq(j->submit, "2026-11-29T16:24:36");
+	ck_assert_str_eq(j->start, "2026-11-29T16:24:38");
+	ck_assert_str_eq(j->end, "");
+	ck_assert_str_eq(j->gres, "");		/* N/A */
+	ck_assert_int_eq(j->placeholder, 0);
+
+	j = must_find(&jobs, 26);		/* 2 nodes */
+	ck_assert_str_eq(j->name, TAG "-2node");
+	ck_assert_int_eq(j->nnodes, 2);
+	ck_assert_str_eq(j->nodelist, "sdn[1-2]");
+	ck_assert_int_eq(slurm_nodelist_expand(j->nodelist, &nodes, NULL), 0);
+	ck_assert_int_eq(nodes.n, 2);
+	ck_assert_str_eq(nodes.v[0], "sdn1");
+	ck_assert_str_eq(nodes.v[1], "sdn2");
+	strv_free(&nodes);
+
+	j = must_find(&jobs, 24);		/* held array, pending */
+	ck_assert_str_eq(j->jobid, "24_[1-3]");
+	ck_assert_str_eq(j->name, TAG "-array");
+	ck_assert_str_eq(j->state, "PENDING");
+	ck_assert_str_eq(j->reason, "JobHeldUser");
+	ck_assert_str_eq(j->nodelist, "");
+	ck_assert_str_eq(j->start, "");		/* N/A */
+	ck_assert_int_eq(j->limit_kind, SLURM_TIME_SET);
+	ck_assert_int_eq(j->limit, 4 * 3600);	/* gpu MaxTime */
+	ck_assert_int_eq(j->elapsed, 0);
+
+	j = must_find(&jobs, 23);		/* '|' and a blank in the name */
+	ck_assert_str_eq(j->name, TAG "-held|pipe name");
+	ck_assert_str_eq(j->state, "PENDING");
+	ck_assert_str_eq(j->partition, "gpu");
+
+	j = must_find(&jobs, 21);		/* --time=0:01 */
+	ck_assert_str_eq(j->name, TAG "-timeout");
+	ck_assert_int_eq(j->limit, 60);
+	ck_assert_int_eq(j->elapsed, 7);
+
+	ck_assert_ptr_null(slurm_jobs_find(&jobs, 22));
+	slurm_jobs_free(&jobs);
+	ck_assert_int_eq(jobs.n, 0);
+}
+END_TEST
+
+START_TEST(test_squeue_name)
+{
+	struct slurm_jobs	 jobs;
+
+	parse_file("squeue_name.txt", 0, &jobs);
+	ck_assert_int_eq(jobs.n, 1);
+	ck_assert_int_eq(jobs.v[0].id, 23);
+	ck_assert_str_eq(jobs.v[0].name, TAG "-held|pipe name");
+	slurm_jobs_free(&jobs);
+}
+END_TEST
+
+/* Real lines, then damaged copies of them. */
+START_TEST(test_squeue_robust)
+{
+	struct slurm_jobs	 jobs = { NULL, 0 };
+	struct buf		 b;
+	char			*text = slurp("squeue_me.txt"), *first, *cause = NULL;
+	char			*nl = strchr(text, '\n');
+
+	first = xstrndup(text, nl - text);
+	buf_init(&b);
+	buf_adds(&b, "\n  \n");
+	buf_adds(&b, first);
+	buf_adds(&b, "   \r\n\n");		/* trailing blanks, CRLF */
+	buf_add(&b, first, 30);			/* truncated line 4 */
+	buf_adds(&b, "\n");
+	buf_adds(&b, "x");			/* bad id */
+	buf_adds(&b, strchr(first, SLURM_SEP));
+	buf_adds(&b, "\n");
+	buf_adds(&b, nl + 1);			/* the other 4 rows */
+
+	ck_assert_int_eq(slurm_parse_squeue(b.data, &jobs, &cause), -1);
+	ck_assert_int_eq(jobs.n, 5);
+	ck_assert_int_eq(jobs.v[0].id, 25);
+	ck_assert_str_eq(jobs.v[0].name, TAG "-run");
+	ck_assert_int_eq(jobs.v[1].id, 26);
+	ck_assert_msg(strstr(cause, "squeue output line 5: 6 fields, "
+	    "expected 13: \"25|25|cpu|RUNNING|0:04|UNLIMIT\"") != NULL, "%s",
+	    cause);
+	ck_assert_msg(strstr(cause, "1 more bad line") != NULL, "%s", cause);
+	ck_assert_ptr_null(strchr(cause, SLURM_SEP));	/* printable */
+	free(cause);
+	slurm_jobs_free(&jobs);
+
+	/* stderr by mistake is reported, not parsed. */
+	free(text);
+	text = slurp("squeue_start_gone.err");
+	cause = NULL;
+	ck_assert_int_eq(slurm_parse_squeue(text, &jobs, &cause), -1);
+	ck_assert_int_eq(jobs.n, 0);
+	ck_assert_ptr_nonnull(strstr(cause, "Invalid job id specified"));
+	free(cause);
+
+	/* Nothing at all is fine. */
+	ck_assert_int_eq(slurm_parse_squeue("", &jobs, NULL), 0);
+	ck_assert_int_eq(slurm_parse_squeue(NULL, &jobs, NULL), 0);
+	ck_assert_int_eq(jobs.n, 0);
+
+	/* The name is last: even the separator inside it is kept. */
+	buf_free(&b);
+	buf_init(&b);
+	buf_add(&b, first, strrchr(first, SLURM_SEP) + 1 - first);
+	buf_adds(&b, "a\037b|c");
+	ck_assert_int_eq(slurm_parse_squeue(b.data, &jobs, NULL), 0);
+	ck_assert_int_eq(jobs.n, 1);
+	ck_assert_str_eq(jobs.v[0].name, "a\037b|c");
+	slurm_jobs_free(&jobs);
+
+	buf_free(&b);
+	free(first);
+	free(text);
+}
+END_TEST
+
+START_TEST(test_squeue_start)
+{
+	char	*text, *when, *reason, *cause = NULL;
+
+	text = slurp("squeue_start_resources.txt");
+	ck_assert_int_eq(slurm_parse_start(text, &when, &reason, NULL), 1);
+	ck_assert_str_eq(when, "2026-11-29T16:26:47");
+	ck_assert_str_eq(reason, "Resources");
+	free(when);
+	free(reason);
+	free(text);
+
+	text = slurp("squeue_start_held.txt");	/* N/A */
+	ck_assert_int_eq(slurm_parse_start(text, &when, &reason, NULL), 0);
+	ck_assert_ptr_null(when);
+	ck_assert_str_eq(reason, "JobHeldUser");
+	free(reason);
+	free(text);
+
+	text = slurp("squeue_start_gone.out");	/* empty: job unknown */
+	ck_assert_int_eq(slurm_parse_start(text, &when, &reason, NULL), 0);
+	ck_assert_ptr_null(when);
+	ck_assert_ptr_null(reason);
+	free(text);
+
+	ck_assert_int_eq(slurm_parse_start("33\037garbage\n", &when, NULL,
+	    &cause), -1);
+	ck_assert_ptr_nonnull(cause);
+	free(cause);
+}
+END_TEST
+
+START_TEST(test_squeue_resources_row)
+{
+	struct slurm_jobs	 jobs;
+
+	parse_file("squeue_start_resources.txt", 0, &jobs);
+	ck_assert_int_eq(jobs.n, 1);
+	ck_assert_int_eq(jobs.v[0].id, 33);
+	ck_assert_int_eq(jobs.v[0].nnodes, 2);
+	ck_assert_str_eq(jobs.v[0].gres, "gres:gpu:4");
+	ck_assert_int_eq(jobs.v[0].limit, 60);
+	slurm_jobs_free(&jobs);
+}
+END_TEST
+
+/* --- sacct ---------------------------------------------------------------- */
+
+START_TEST(test_sacct_batch)
+{
+	struct slurm_jobs	 jobs;
+	struct slurm_job	*j;
+	char			 base[32];
+
+	parse_file("sacct_batch.txt", 1, &jobs);
+	ck_assert_int_eq(jobs.n, 8);
+
+	j = must_find(&jobs, 21);
+	ck_assert_str_eq(j->name, TAG "-timeout");
+	ck_assert_str_eq(j->state, "TIMEOUT");
+	ck_assert_int_eq(j->elapsed, 73);
+	ck_assert_int_eq(j->limit_kind, SLURM_TIME_SET);
+	ck_assert_int_eq(j->limit, 60);
+	ck_assert_int_eq(j->exit_code, 0);
+	ck_assert_int_eq(j->exit_signal, 0);
+	ck_assert_str_eq(j->end, "2026-11-29T16:25:48");
+
+	j = must_find(&jobs, 22);		/* the placeholder, settled */
+	ck_assert_str_eq(j->name, TAG "-ph");
+	ck_assert_str_eq(j->partition, "cpu");
+	ck_assert_int_eq(j->placeholder, 0);
+	ck_assert_str_eq(j->state, "COMPLETED");
+
+	j = must_find(&jobs, 23);
+	ck_assert_str_eq(j->name, TAG "-held|pipe name");
+	ck_assert_str_eq(j->state, "CANCELLED by 1001");
+	ck_assert_str_eq(slurm_state_base(j->state, base, sizeof base),
+	    "CANCELLED");
+	ck_assert_str_eq(j->reason, "JobHeldUser");
+	ck_assert_int_eq(j->elapsed, 62);
+
+	j = must_find(&jobs, 24);		/* array, never started */
+	ck_assert_str_eq(j->jobid, "24_[1-3]");
+	ck_assert_str_eq(j->nodelist, "");	/* None assigned */
+	ck_assert_str_eq(j->start, "");		/* None */
+	ck_assert_int_eq(j->limit_kind, SLURM_TIME_PARTITION);
+	ck_assert_int_eq(j->limit, -1);
+
+	j = must_find(&jobs, 25);
+	ck_assert_str_eq(j->state, "CANCELLED by 1001");
+	ck_assert_int_eq(j->limit_kind, SLURM_TIME_UNLIMITED);
+
+	j = must_find(&jobs, 26);
+	ck_assert_str_eq(j->name, TAG "-2node");
+	ck_assert_str_eq(j->nodelist, "sdn[1-2]");
+	ck_assert_int_eq(j->nnodes, 2);
+	ck_assert_int_eq(j->elapsed, 15);
+
+	j = must_find(&jobs, 27);
+	ck_assert_str_eq(j->state, "COMPLETED");
+	ck_assert_int_eq(j->exit_code, 0);
+
+	j = must_find(&jobs, 28);
+	ck_assert_str_eq(j->name, TAG "-fail");
+	ck_assert_str_eq(j->state, "FAILED");
+	ck_assert_int_eq(j->exit_code, 3);
+	ck_assert_int_eq(j->exit_signal, 0);
+	ck_assert_str_eq(j->submit, "2026-11-29T16:24:38");
+	ck_assert_str_eq(j->start, "2026-11-29T16:24:41");
+	slurm_jobs_free(&jobs);
+}
+END_TEST
+
+START_TEST(test_sacct_placeholder)
+{
+	struct slurm_jobs	 jobs;
+
+	parse_file("sacct_placeholder.txt", 1, &jobs);
+	ck_assert_int_eq(jobs.n, 1);
+	ck_assert_int_eq(jobs.v[0].id, 22);
+	ck_assert_str_eq(jobs.v[0].name, "allocation");
+	ck_assert_str_eq(jobs.v[0].partition, "");
+	ck_assert_int_eq(jobs.v[0].placeholder, 1);
+	ck_assert_int_eq(jobs.v[0].limit_kind, SLURM_TIME_NOT_SET);
+	ck_assert_str_eq(jobs.v[0].state, "COMPLETED");	/* settles first */
+	slurm_jobs_free(&jobs);
+
+	/* Right after sbatch (or for an unknown id): no row at all. */
+	parse_file("sacct_empty.txt", 1, &jobs);
+	ck_assert_int_eq(jobs.n, 0);
+}
+END_TEST
+
+START_TEST(test_sacct_name)
+{
+	struct slurm_jobs	 jobs;
+
+	parse_file("sacct_name.txt", 1, &jobs);
+	ck_assert_int_eq(jobs.n, 1);
+	ck_assert_int_eq(jobs.v[0].id, 23);
+	ck_assert_str_eq(jobs.v[0].name, TAG "-held|pipe name");
+	ck_assert_int_eq(jobs.v[0].placeholder, 0);
+	slurm_jobs_free(&jobs);
+}
+END_TEST
+
+START_TEST(test_sacct_robust)
+{
+	struct slurm_jobs	 jobs = { NULL, 0 };
+	char			*cause = NULL;
+
+	/* A job really named "allocation" has a partition: trusted. */
+	ck_assert_int_eq(slurm_parse_sacct("5\0375\037RUNNING\0370:0\037None"
+	    "\037sdn1\037gpu\03700:00:01\03704:00:00\0371\037x\037x\037"
+	    "Unknown\037allocation\n", &jobs, NULL), 0);
+	ck_assert_int_eq(jobs.v[0].placeholder, 0);
+	ck_assert_str_eq(jobs.v[0].end, "");
+	/* Exit code by signal, "9:15" style and garbage. */
+	ck_assert_int_eq(slurm_parse_sacct("6\0376\037FAILED\0370:15\037None"
+	    "\037sdn1\037gpu\03700:00:01\03704:00:00\0371\037x\037x\037x\037"
+	    "n\n7\0377\037FAILED\037?\037None\037sdn1\037gpu\03700:00:01\037"
+	    "04:00:00\0371\037x\037x\037x\037n\n", &jobs, NULL), 0);
+	ck_assert_int_eq(jobs.v[1].exit_code, 0);
+	ck_assert_int_eq(jobs.v[1].exit_signal, 15);
+	ck_assert_int_eq(jobs.v[2].exit_code, -1);
+	/* '|' would be a separator for plain -P: we do not use it. */
+	ck_assert_int_eq(slurm_parse_sacct("8|8|COMPLETED|0:0|None|sdn1|gpu|"
+	    "00:00:00|04:00:00|1|x|x|x|name\n", &jobs, &cause), -1);
+	ck_assert_int_eq(jobs.n, 3);
+	ck_assert_ptr_nonnull(strstr(cause, "1 fields, expected 14"));
+	free(cause);
+	slurm_jobs_free(&jobs);
+}
+END_TEST
+
+START_TEST(test_state_base)
+{
+	char	buf[32], small[4], *text;
+
+	text = slurp("sacct_default_width.txt");	/* "CANCELLED+ " */
+	ck_assert_str_eq(slurm_state_base(text, buf, sizeof buf),
+	    "CANCELLED");
+	free(text);
+	ck_assert_str_eq(slurm_state_base("CANCELLED by 1001", buf,
+	    sizeof buf), "CANCELLED");
+	ck_assert_str_eq(slurm_state_base("NODE_FAIL", buf, sizeof buf),
+	    "NODE_FAIL");
+	ck_assert_str_eq(slurm_state_base("OUT_OF_MEMORY", buf, sizeof buf),
+	    "OUT_OF_MEMORY");
+	ck_assert_str_eq(slurm_state_base("", buf, sizeof buf), "");
+	ck_assert_str_eq(slurm_state_base("RUNNING", small, sizeof small),
+	    "RUN");
+}
+END_TEST
+
+/* --- sinfo ---------------------------------------------------------------- */
+
+START_TEST(test_sinfo)
+{
+	struct slurm_partitions		 parts = { NULL, 0 };
+	const struct slurm_partition	*p;
+	char				*text = slurp("sinfo.txt"), *cause = NULL;
+
+	ck_assert_int_eq(slurm_parse_sinfo(text, &parts, &cause), 0);
+	ck_assert_int_eq(parts.n, 2);
+
+	p = slurm_partition_find(&parts, "gpu");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_str_eq(p->name, "gpu");		/* '*' stripped */
+	ck_assert_int_eq(p->is_default, 1);
+	ck_assert_str_eq(p->avail, "up");
+	ck_assert_int_eq(p->max_minutes, 240);
+	ck_assert_int_eq(p->nodes, 2);
+	ck_assert_int_eq(p->nodes_alloc, 2);
+	ck_assert_int_eq(p->nodes_idle, 0);
+	ck_assert_int_eq(p->cpus, 64);
+	ck_assert_int_eq(p->mem_mb, 256000);
+	ck_assert_str_eq(p->gres, "gpu:4");
+	ck_assert_ptr_eq(slurm_partition_default(&parts), p);
+
+	p = slurm_partition_find(&parts, "cpu");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(p->is_default, 0);
+	ck_assert_int_eq(p->max_minutes, -1);		/* infinite */
+	ck_assert_ptr_null(slurm_partition_find(&parts, "gpu*"));
+	slurm_partitions_free(&parts);
+	free(text);
+}
+END_TEST
+
+/* One partition over two node configurations, and damaged lines. */
+START_TEST(test_sinfo_merge)
+{
+	struct slurm_partitions		 parts = { NULL, 0 };
+	const struct slurm_partition	*p;
+	char				*cause = NULL;
+
+	ck_assert_int_eq(slurm_parse_sinfo(
+	    "big\037up\0371-00:00:00\0373\0371/2/0/3\03764\037256000\037"
+	    "gpu:a100:4(S:0-1)\n"
+	    "big\037up\0371-00:00:00\0371\0370/0/1/1\03732+\037128000+\037"
+	    "(null)\n"
+	    "big\037up\0371-00:00:00\0372\0370/2/0/2\03732\037128000\037"
+	    "gpu:h100:8\n"
+	    "short\037down\03730:00\0371\0370/1/0/1\0374\0371000\037(null)\n"
+	    "bad\037up\037soon\0371\0370/1/0/1\0374\0371000\037(null)\n"
+	    "trunc\037up\n", &parts, &cause), -1);
+	ck_assert_int_eq(parts.n, 2);
+	p = slurm_partition_find(&parts, "big");
+	ck_assert_int_eq(p->nodes, 6);
+	ck_assert_int_eq(p->nodes_alloc, 1);
+	ck_assert_int_eq(p->nodes_idle, 4);
+	ck_assert_int_eq(p->nodes_other, 1);
+	ck_assert_int_eq(p->cpus, 32);
+	ck_assert_int_eq(p->mem_mb, 128000);
+	ck_assert_int_eq(p->max_minutes, 1440);
+	ck_assert_str_eq(p->gres, "gpu:a100:4(S:0-1),gpu:h100:8");
+	p = slurm_partition_find(&parts, "short");
+	ck_assert_str_eq(p->avail, "down");
+	ck_assert_int_eq(p->max_minutes, 30);
+	ck_assert_str_eq(p->gres, "");
+	ck_assert_ptr_null(slurm_partition_default(&parts));
+	ck_assert_msg(strstr(cause, "sinfo output line 5") != NULL &&
+	    strstr(cause, "\"soon\"") != NULL, "%s", cause);
+	ck_assert_ptr_nonnull(strstr(cause, "1 more bad line"));
+	free(cause);
+	slurm_partitions_free(&parts);
+}
+END_TEST
+
+/* --- sbatch replies -------------------------------------------------------- */
+
+START_TEST(test_sbatch_reply)
+{
+	char	*out, *err, *msg;
+	long	 id;
+
+	out = slurp("sbatch_ok.out");
+	ck_assert_int_eq(slurm_parse_sbatch(out, "", &id, &msg),
+	    SLURM_SUBMIT_OK);
+	ck_assert_int_eq(id, 29);
+	ck_assert_ptr_null(msg);
+	free(out);
+
+	out = slurp("sbatch_cluster.out");	/* "30;sdtb" */
+	ck_assert_int_eq(slurm_parse_sbatch(out, NULL, &id, NULL),
+	    SLURM_SUBMIT_OK);
+	ck_assert_int_eq(id, 30);
+	free(out);
+
+	out = slurp("sbatch_timelimit.out");
+	err = slurp("sbatch_timelimit.err");
+	ck_assert_int_eq(slurm_parse_sbatch(out, err, &id, &msg),
+	    SLURM_SUBMIT_ERROR);
+	ck_assert_int_eq(id, -1);
+	ck_assert_str_eq(msg, "Batch job submission failed: Requested time "
+	    "limit is invalid (missing or exceeds some limit)");
+	free(msg);
+	free(out);
+	free(err);
+
+	out = slurp("sbatch_gpus.out");
+	err = slurp("sbatch_gpus.err");
+	ck_assert_int_eq(slurm_parse_sbatch(out, err, &id, &msg),
+	    SLURM_SUBMIT_ERROR);
+	ck_assert_str_eq(msg, "Batch job submission failed: Requested node "
+	    "configuration is not available");
+	free(msg);
+	free(out);
+	free(err);
+
+	/* No answer at all (connection cut, reply lost). */
+	ck_assert_int_eq(slurm_parse_sbatch("", "", &id, &msg),
+	    SLURM_SUBMIT_AMBIGUOUS);
+	ck_assert_int_eq(id, -1);
+	ck_assert_str_eq(msg, "sbatch printed no job id");
+	free(msg);
+	ck_assert_int_eq(slurm_parse_sbatch(NULL, NULL, &id, NULL),
+	    SLURM_SUBMIT_AMBIGUOUS);
+	/* Garbage, and the non-parsable form. */
+	ck_assert_int_eq(slurm_parse_sbatch("Submitted batch job 5\n", "",
+	    &id, &msg), SLURM_SUBMIT_AMBIGUOUS);
+	ck_assert_ptr_nonnull(strstr(msg, "Submitted batch job 5"));
+	free(msg);
+	ck_assert_int_eq(slurm_parse_sbatch("12\n13\n", "", &id, NULL),
+	    SLURM_SUBMIT_AMBIGUOUS);
+	ck_assert_int_eq(slurm_parse_sbatch("0\n", "", &id, NULL),
+	    SLURM_SUBMIT_AMBIGUOUS);
+	ck_assert_int_eq(slurm_parse_sbatch("99999999999\n", "", &id, NULL),
+	    SLURM_SUBMIT_AMBIGUOUS);
+	/* A timeout may come after the job was queued. */
+	ck_assert_int_eq(slurm_parse_sbatch("", "sbatch: error: Batch job "
+	    "submission failed: Socket timed out on send/recv operation\n",
+	    &id, &msg), SLURM_SUBMIT_AMBIGUOUS);
+	ck_assert_ptr_nonnull(strstr(msg, "may have queued"));
+	free(msg);
+	/* A warning next to an id is still a success. */
+	ck_assert_int_eq(slurm_parse_sbatch("41\n", "sbatch: warning: "
+	    "something\n", &id, NULL), SLURM_SUBMIT_OK);
+	ck_assert_int_eq(id, 41);
+}
+END_TEST
+
+/* scancel of an ended job prints nothing (and exits 0): success. */
+START_TEST(test_scancel_done)
+{
+	char	*out = slurp("scancel_done.out"), *err = slurp("scancel_done.err");
+
+	ck_assert_str_eq(out, "");
+	ck_assert_str_eq(err, "");
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* --- node lists ------------------------------------------------------------ */
+
+static void
+expand_ok(const char *list, const char *want)
+{
+	struct strv	 v = { NULL, 0 };
+	struct buf	 b;
+	char		*cause = NULL;
+	size_t		 i;
+
+	ck_assert_msg(slurm_nodelist_expand(list, &v, &cause) == 0, "%s: %s",
+	    list, cause);
+	buf_init(&b);
+	for (i = 0; i < v.n; i++)
+		buf_printf(&b, "%s%s", i == 0 ? "" : " ", v.v[i]);
+	buf_adds(&b, "");
+	ck_assert_msg(strcmp(b.data, want) == 0, "%s -> \"%s\", want \"%s\"",
+	    list, b.data, want);
+	buf_free(&b);
+	strv_free(&v);
+}
+
+static void
+expand_bad(const char *list, const char *why)
+{
+	struct strv	 v = { NULL, 0 };
+	char		*cause = NULL;
+
+	ck_assert_msg(slurm_nodelist_expand(list, &v, &cause) == -1, "%s",
+	    list);
+	ck_assert_msg(strstr(cause, why) != NULL, "%s: %s", list, cause);
+	free(cause);
+	strv_free(&v);
+}
+
+START_TEST(test_nodelist)
+{
+	expand_ok("sdn[1-2,5]", "sdn1 sdn2 sdn5");
+	expand_ok("sdn[1-2]", "sdn1 sdn2");
+	expand_ok("sdn1", "sdn1");
+	expand_ok("n[01-03]", "n01 n02 n03");
+	expand_ok("n[8-11]", "n8 n9 n10 n11");
+	expand_ok("a1,b[1-2],c", "a1 b1 b2 c");
+	expand_ok("r[1-2]-n[1-2]", "r1-n1 r1-n2 r2-n1 r2-n2");
+	expand_ok("gpu-[3]x", "gpu-3x");
+	expand_ok("", "");
+	expand_ok("None assigned", "");
+	expand_ok("a,,b", "a b");
+	expand_bad("sdn[1-", "unbalanced '['");
+	expand_bad("sdn]1", "unbalanced ']'");
+	expand_bad("sdn[2-1]", "reversed");
+	expand_bad("sdn[a]", "bad range");
+	expand_bad("sdn[1-]", "bad range");
+	expand_bad("a[1[2]]", "nested");
+	expand_bad("n[0-99999999]", "more than 65536");
+	expand_bad("a b", "blank");
+}
+END_TEST
+
+/* --- commands --------------------------------------------------------------- */
+
+/*
+ * Run cmd through a local sh with the program replaced by printf, so we
+ * see the argv the remote shell would build: one "[arg]" per line.
+ */
+static char *
+shell_argv(const char *cmd)
+{
+	struct buf	 b;
+	char		 line[4096], *sp;
+	FILE		*f;
+	char		*full;
+
+	sp = strchr(cmd, ' ');
+	ck_assert_ptr_nonnull(sp);
+	full = xasprintf("printf '[%%s]\\n'%s", sp);
+	f = popen(full, "r");
+	ck_assert_ptr_nonnull(f);
+	buf_init(&b);
+	while (fgets(line, sizeof line, f) != NULL)
+		buf_adds(&b, line);
+	ck_assert_int_eq(pclose(f), 0);
+	free(full);
+	return (buf_steal(&b));
+}
+
+static char *
+joined(const char *fields, int sep)
+{
+	char	*s = xstrdup(fields), *p;
+
+	for (p = s; *p != '\0'; p++) {
+		if (*p == ' ')
+			*p = sep;
+	}
+	return (s);
+}
+
+START_TEST(test_cmd_squeue)
+{
+	char	*cmd, *argv, *want, *fmt;
+
+	fmt = joined(SLURM_SQUEUE_FIELDS, SLURM_SEP);
+	cmd = slurm_cmd_squeue(NULL);
+	argv = shell_argv(cmd);
+	want = xasprintf("[--me]\n[-h]\n[-o]\n[%s]\n", fmt);
+	ck_assert_str_eq(argv, want);		/* 0x1f survived sh */
+	ck_assert(str_has_prefix(cmd, "squeue "));
+	free(cmd);
+	free(argv);
+	free(want);
+
+	cmd = slurm_cmd_squeue("o'brien");
+	argv = shell_argv(cmd);
+	ck_assert(str_has_prefix(argv, "[-u]\n[o'brien]\n[-h]\n"));
+	free(cmd);
+	free(argv);
+	free(fmt);
+}
+END_TEST
+
+START_TEST(test_cmd_name_lookup)
+{
+	const char	*name = "x |$(touch /tmp/no)'\"`;";
+	char		*cmd, *argv, *want, *cause = NULL;
+
+	cmd = slurm_cmd_squeue_name(NULL, name, NULL);
+	argv = shell_argv(cmd);
+	want = xasprintf("[--me]\n[-h]\n[-t]\n[all]\n[-n]\n[%s]\n", name);
+	ck_assert(str_has_prefix(argv, want));
+	free(want);
+	free(argv);
+	free(cmd);
+
+	cmd = slurm_cmd_sacct_name(name, "2026-11-28", NULL);
+	ck_assert(str_has_prefix(cmd, "sacct -X -n -P --delimiter="));
+	argv = shell_argv(cmd);
+	want = xasprintf("[--name=%s]\n", name);
+	ck_assert(str_has_suffix(argv, want));
+	ck_assert_ptr_nonnull(strstr(argv, "[-S]\n[2026-11-28]\n"));
+	free(want);
+	free(argv);
+	free(cmd);
+
+	ck_assert_ptr_null(slurm_cmd_squeue_name(NULL, "a,b", &cause));
+	ck_assert_ptr_nonnull(strstr(cause, "','"));
+	free(cause);
+	ck_assert_ptr_null(slurm_cmd_squeue_name(NULL, "", NULL));
+	ck_assert_ptr_null(slurm_cmd_sacct_name("x", NULL, &cause));
+	ck_assert_ptr_nonnull(strstr(cause, "midnight"));
+	free(cause);
+}
+END_TEST
+
+START_TEST(test_cmd_sacct)
+{
+	static const long ids[] = { 21, 22, 23 }, bad[] = { 21, 0 };
+	char	*cmd, *argv, *want, *fmt, *cause = NULL;
+
+	fmt = joined(SLURM_SACCT_FIELDS, ',');
+	cmd = slurm_cmd_sacct(ids, 3, "2026-11-28", NULL);
+	argv = shell_argv(cmd);
+	want = xasprintf("[-X]\n[-n]\n[-P]\n[--delimiter=\037]\n[-S]\n"
+	    "[2026-11-28]\n[-o]\n[%s]\n[-j]\n[21,22,23]\n", fmt);
+	ck_assert_str_eq(argv, want);
+	ck_assert_ptr_nonnull(strstr(fmt, "State%30,"));
+	ck_assert(str_has_suffix(fmt, ",JobName"));	/* name last */
+	free(want);
+	free(argv);
+	free(cmd);
+	free(fmt);
+
+	ck_assert_ptr_null(slurm_cmd_sacct(ids, 0, "x", &cause));
+	free(cause);
+	ck_assert_ptr_null(slurm_cmd_sacct(bad, 2, "x", &cause));
+	ck_assert_ptr_nonnull(strstr(cause, "invalid job id 0"));
+	free(cause);
+	ck_assert_ptr_null(slurm_cmd_sacct(ids, 1, "", &cause));
+	free(cause);
+}
+END_TEST
+
+START_TEST(test_cmd_misc)
+{
+	static const long ids[] = { 7, 8 };
+	char	*cmd, *argv, *fmt, *want, *cause = NULL;
+
+	cmd = slurm_cmd_scancel(ids, 2, NULL);
+	ck_assert_str_eq(cmd, "scancel 7 8");
+	free(cmd);
+	ck_assert_ptr_null(slurm_cmd_scancel(ids, 0, &cause));
+	free(cause);
+
+	cmd = slurm_cmd_scancel_name(NULL, "a b|c", NULL);
+	argv = shell_argv(cmd);
+	ck_assert_str_eq(argv, "[--me]\n[-n]\n[a b|c]\n");
+	free(argv);
+	free(cmd);
+	ck_assert_ptr_null(slurm_cmd_scancel_name(NULL, "a,b", &cause));
+	free(cause);
+	cmd = slurm_cmd_scancel_name("u", "n", NULL);
+	ck_assert_str_eq(cmd, "scancel -u 'u' -n 'n'");
+	free(cmd);
+
+	cmd = slurm_cmd_release(33, NULL);
+	ck_assert_str_eq(cmd, "scontrol release 33");
+	free(cmd);
+	ck_assert_ptr_null(slurm_cmd_release(-1, &cause));
+	ck_assert_ptr_nonnull(strstr(cause, "-1"));
+	free(cause);
+
+	fmt = joined(SLURM_SQUEUE_FIELDS, SLURM_SEP);
+	cmd = slurm_cmd_start(33, NULL);
+	argv = shell_argv(cmd);
+	want = xasprintf("[--me]\n[--start]\n[-h]\n[-j]\n[33]\n[-o]\n[%s]\n",
+	    fmt);
+	ck_assert_str_eq(argv, want);
+	free(want);
+	free(argv);
+	free(cmd);
+	free(fmt);
+
+	fmt = joined(SLURM_SINFO_FIELDS, SLURM_SEP);
+	cmd = slurm_cmd_sinfo();
+	argv = shell_argv(cmd);
+	want = xasprintf("[-h]\n[-o]\n[%s]\n", fmt);
+	ck_assert_str_eq(argv, want);
+	free(want);
+	free(argv);
+	free(cmd);
+	free(fmt);
+
+	cmd = slurm_cmd_sbatch("/l/job dir/job_1.sbatch", "sd-1", 1, NULL);
+	argv = shell_argv(cmd);
+	ck_assert_str_eq(argv, "[--parsable]\n[--hold]\n[-J]\n[sd-1]\n"
+	    "[/l/job dir/job_1.sbatch]\n");
+	free(argv);
+	free(cmd);
+	cmd = slurm_cmd_sbatch("-x.sbatch", NULL, 0, NULL);
+	argv = shell_argv(cmd);
+	ck_assert_str_eq(argv, "[--parsable]\n[./-x.sbatch]\n");
+	free(argv);
+	free(cmd);
+	ck_assert_ptr_null(slurm_cmd_sbatch("", NULL, 0, &cause));
+	free(cause);
+}
+END_TEST
+
+/* capture.sh asked SLURM for the same fields the parsers expect. */
+START_TEST(test_capture_fields)
+{
+	char	*text = slurp("capture.sh"), *want;
+
+	want = xasprintf("\nSQUEUE_FIELDS='%s'\n", SLURM_SQUEUE_FIELDS);
+	ck_assert_msg(strstr(text, want) != NULL, "capture.sh: %s", want);
+	free(want);
+	want = xasprintf("\nSACCT_FIELDS='%s'\n", SLURM_SACCT_FIELDS);
+	ck_assert_msg(strstr(text, want) != NULL, "capture.sh: %s", want);
+	free(want);
+	want = xasprintf("\nSINFO_FIELDS='%s'\n", SLURM_SINFO_FIELDS);
+	ck_assert_msg(strstr(text, want) != NULL, "capture.sh: %s", want);
+	free(want);
+	free(text);
+}
+END_TEST
 
 static Suite *
 slurm_suite(void)
 {
-	return suite_create("slurm");
+	Suite	*s = suite_create("slurm");
+	TCase	*tc;
+
+	tc = tcase_create("time");
+	tcase_add_test(tc, test_time_parse);
+	tcase_add_test(tc, test_time_format);
+	tcase_add_test(tc, test_maxtime);
+	tcase_add_test(tc, test_since);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("squeue");
+	tcase_add_test(tc, test_squeue_me);
+	tcase_add_test(tc, test_squeue_name);
+	tcase_add_test(tc, test_squeue_robust);
+	tcase_add_test(tc, test_squeue_start);
+	tcase_add_test(tc, test_squeue_resources_row);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("sacct");
+	tcase_add_test(tc, test_sacct_batch);
+	tcase_add_test(tc, test_sacct_placeholder);
+	tcase_add_test(tc, test_sacct_name);
+	tcase_add_test(tc, test_sacct_robust);
+	tcase_add_test(tc, test_state_base);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("sinfo");
+	tcase_add_test(tc, test_sinfo);
+	tcase_add_test(tc, test_sinfo_merge);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("replies");
+	tcase_add_test(tc, test_sbatch_reply);
+	tcase_add_test(tc, test_scancel_done);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("nodelist");
+	tcase_add_test(tc, test_nodelist);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("commands");
+	tcase_add_test(tc, test_cmd_squeue);
+	tcase_add_test(tc, test_cmd_name_lookup);
+	tcase_add_test(tc, test_cmd_sacct);
+	tcase_add_test(tc, test_cmd_misc);
+	tcase_add_test(tc, test_capture_fields);
+	suite_add_tcase(s, tc);
+
+	return (s);
 }
 
 TEST_MAIN(slurm_suite)
