@@ -233,14 +233,13 @@ for_lines(const char *text, const char *what, char **cause,
 			line[--len] = '\0';
 		if (len == 0)
 			continue;
+		/* fn may cut the line up: keep a copy to show. */
 		show = line_show(line);
 		why = NULL;
-		if (fn(line, arg, &why) != 0) {
-			if (bad++ == 0) {
-				first = xasprintf("%s output line %zu: %s: "
-				    "\"%s\"", what, lineno,
-				    why != NULL ? why : "unparsable", show);
-			}
+		if (fn(line, arg, &why) != 0 && bad++ == 0) {
+			first = xasprintf("%s output line %zu: %s: \"%s\"",
+			    what, lineno, why != NULL ? why : "unparsable",
+			    show);
 		}
 		free(why);
 		free(show);

@@ -144,11 +144,18 @@ char	*slurm_cmd_squeue_name(const char *user, const char *name,
 char	*slurm_cmd_start(long id, char **cause);
 /*
  * One batched sacct (-X: allocations only) for jobs that left the queue.
- * since is the -S value (see slurm_since()); ids must not be empty.
+ * since is the -S value (see slurm_since()); ids must not be empty.  Rows
+ * are keyed by JobIDRaw: the tasks of an array job come back with their
+ * own ids and jobid "24_1"; a never-started array stays one "24_[1-3]" row.
  */
 char	*slurm_cmd_sacct(const long *ids, size_t n, const char *since,
 	     char **cause);
-/* sacct by exact job name (--name) since the given date. */
+/*
+ * sacct by exact job name (--name) since the given date.  For the first
+ * seconds after sbatch the accounting row is missing or still carries the
+ * placeholder name "allocation", so no row here proves nothing about a job
+ * just submitted: ask squeue (slurm_cmd_squeue_name) first.
+ */
 char	*slurm_cmd_sacct_name(const char *name, const char *since,
 	     char **cause);
 /* Partitions with their limits. */
