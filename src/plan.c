@@ -1,1 +1,238 @@
+/*
+ * Resource planning (R3).  Defaults: 1 node, 4 GPUs, at most 8 per node,
+ * 16 CPUs per task, 4 h, child timeout 0.95 of the time, requeue on, sqsh
+ * on.  A job of >= a node's GPUs takes whole exclusive nodes.  The default
+ * time never exceeds 4 h; more is only for an explicit time on a partition
+ * known to allow it -- never a 12 h default.
+ */
 #include "plan.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+plan_format_time(int minutes, char *buf, size_t len)
+{
+	snprintf(buf, len, "%d:%02d:00", minutes / 60, minutes % 60);
+}
+
+/* The shortest --time spelling: 4h, 90m -> 1h30m, 45m. */
+static void
+short_time(int minutes, char *buf, size_t len)
+{
+	if (minutes % 60 == 0)
+		snprintf(buf, len, "%dh", minutes / 60);
+	else if (minutes > 60)
+		snprintf(buf, len, "%dh%dm", minutes / 60, minutes % 60);
+	else
+		snprintf(buf, len, "%dm", minutes);
+}
+
+/* Notes accumulate: a plan can adjust both the GPUs and the time. */
+static void
+add_note(struct plan *pl, char *note)
+{
+	char	*old = pl->note;
+
+	if (old == NULL)
+		pl->note = note;
+	else {
+		pl->note = xasprintf("%s; %s", old, note);
+		free(old);
+		free(note);
+	}
+}
+
+static int
+limit_is(const char *limit, const char *name)
+{
+	size_t	n = strlen(name);
+
+	return strncmp(limit, name, n) == 0 &&
+	    (limit[n] == '\0' || (limit[n] == '*' && limit[n + 1] == '\0'));
+}
+
+static int
+plan_time(const struct spec *sp, const struct cluster *cl,
+    const struct plan_limit *limits, size_t nlimits, struct plan *pl,
+    char **cause)
+{
+	struct buf	 b;
+	char		 want[32], max[32], shortmax[32];
+	const char	*cname = cl != NULL ? cl->name : NULL;
+	size_t		 i;
+	int		 explicit = 0, from_cluster = 0;
+
+	pl->max_minutes = PLAN_MAX_MINUTES;
+	if (limits != NULL) {
+		for (i = 0; i < nlimits; i++) {
+			if (limit_is(limits[i].name, pl->partition))
+				break;
+		}
+		if (i == nlimits) {
+			buf_init(&b);
+			for (i = 0; i < nlimits; i++) {
+				buf_printf(&b, "%s%.*s", i ? ", " : "",
+				    (int)strcspn(limits[i].name, "*"),
+				    limits[i].name);
+			}
+			cause_set(cause, "partition '%s' does not exist%s%s%s "
+			    "(partitions: %s): choose one of those",
+			    pl->partition, cname ? " on cluster '" : "",
+			    cname ? cname : "", cname ? "'" : "",
+			    b.data != NULL ? b.data : "none");
+			buf_free(&b);
+			return -1;
+		}
+		pl->max_minutes = limits[i].max_minutes;
+	}
+
+	if (sp != NULL && sp->time_minutes > 0) {
+		pl->time_minutes = sp->time_minutes;
+		explicit = 1;
+	} else if (cl != NULL && cl->time_hours > 0) {
+		pl->time_minutes = (int)ceil(cl->time_hours * 60);
+		from_cluster = 1;
+	} else
+		pl->time_minutes = PLAN_DEFAULT_MINUTES;
+	/* Never a long default, whatever the partition allows. */
+	if (!explicit && pl->time_minutes > PLAN_DEFAULT_MINUTES)
+		pl->time_minutes = PLAN_DEFAULT_MINUTES;
+
+	if (pl->max_minutes != PLAN_UNLIMITED &&
+	    pl->time_minutes > pl->max_minutes) {
+		plan_format_time(pl->time_minutes, want, sizeof want);
+		plan_format_time(pl->max_minutes, max, sizeof max);
+		short_time(pl->max_minutes, shortmax, sizeof shortmax);
+		if (explicit && limits != NULL)
+			return cause_set(cause, "time %s exceeds partition %s's "
+			    "MaxTime %s: use --time %s or less or choose another "
+			    "partition", want, pl->partition, max, shortmax);
+		if (explicit)
+			return cause_set(cause, "time %s exceeds %s, the maximum "
+			    "while partition %s's MaxTime is unknown: use --time "
+			    "%s or less", want, max, pl->partition, shortmax);
+		if (from_cluster)
+			return cause_set(cause, "the default time %s "
+			    "(SLURM_TIME_HOURS or time_hours of cluster '%s') "
+			    "exceeds partition %s's MaxTime %s: set it to %g or "
+			    "less, or choose another partition", want,
+			    cname, pl->partition, max,
+			    pl->max_minutes / 60.0);
+		/* The package default just shrinks to fit. */
+		pl->time_minutes = pl->max_minutes;
+		add_note(pl, xasprintf("time %s: partition %s's MaxTime "
+		    "(the default is 4:00:00)", max, pl->partition));
+	}
+	plan_format_time(pl->time_minutes, pl->time_str, sizeof pl->time_str);
+	pl->timeout_seconds = (int)((long)pl->time_minutes * 60 *
+	    PLAN_TIMEOUT_PERCENT / 100);
+	return 0;
+}
+
+static int
+plan_gpus(const struct spec *sp, const struct cluster *cl, struct plan *pl,
+    char **cause)
+{
+	const char	*cname = cl != NULL ? cl->name : "this cluster";
+	int		 max, gpus, nodes, need, explicit_gpus;
+
+	max = (cl != NULL && cl->gpus_per_node > 0) ? cl->gpus_per_node :
+	    CONFIG_GPUS_PER_NODE;
+	explicit_gpus = sp != NULL && sp->gpus >= 0;
+	gpus = explicit_gpus ? sp->gpus : PLAN_DEFAULT_GPUS;
+	nodes = (sp != NULL && sp->nodes > 0) ? sp->nodes : 0;
+
+	if (sp != NULL && sp->gpus_per_node > 0) {
+		if (sp->gpus_per_node > max)
+			return cause_set(cause, "gpus_per_node %d is more than "
+			    "the %d GPUs a node of cluster '%s' has: use %d or "
+			    "less", sp->gpus_per_node, max, cname, max);
+		if (nodes == 0)
+			nodes = explicit_gpus ? (gpus + sp->gpus_per_node - 1) /
+			    sp->gpus_per_node : 1;
+		if (!explicit_gpus)
+			gpus = nodes * sp->gpus_per_node;
+		if (gpus != nodes * sp->gpus_per_node)
+			return cause_set(cause, "gpus %d is not nodes %d x "
+			    "gpus_per_node %d: set gpus to %d or drop one of "
+			    "the three", gpus, nodes, sp->gpus_per_node,
+			    nodes * sp->gpus_per_node);
+		pl->gpus_per_node = sp->gpus_per_node;
+		pl->exclusive = sp->gpus_per_node == max;
+	} else if (gpus >= max) {
+		/* Whole nodes: the node count follows from the GPUs. */
+		need = (gpus + max - 1) / max;
+		if (nodes != 0 && nodes != need)
+			return cause_set(cause, "nodes %d does not fit gpus %d: "
+			    "%d GPUs take %d whole node%s of %d on cluster '%s'; "
+			    "set nodes to %d or leave it out", nodes, gpus,
+			    gpus, need, need == 1 ? "" : "s", max, cname, need);
+		nodes = need;
+		if (gpus % max != 0)
+			add_note(pl, xasprintf("gpus %d rounded up to %d: "
+			    "jobs of %d GPUs or more take whole nodes of %d",
+			    gpus, nodes * max, max, max));
+		gpus = nodes * max;
+		pl->gpus_per_node = max;
+		pl->exclusive = 1;
+	} else {
+		if (nodes == 0)
+			nodes = PLAN_DEFAULT_NODES;
+		if (gpus % nodes != 0)
+			return cause_set(cause, "gpus %d cannot be split evenly "
+			    "over %d nodes: use a multiple of %d GPUs, or set "
+			    "gpus_per_node", gpus, nodes, nodes);
+		pl->gpus_per_node = gpus / nodes;
+	}
+	pl->nodes = nodes;
+	pl->gpus = gpus;
+	pl->multinode = nodes > 1;
+	return 0;
+}
+
+int
+plan_make(const struct spec *sp, const struct cluster *cl,
+    const struct plan_limit *limits, size_t nlimits, struct plan *pl,
+    char **cause)
+{
+	memset(pl, 0, sizeof *pl);
+	if (sp != NULL && sp->partition != NULL)
+		pl->partition = xstrdup(sp->partition);
+	else if (cl != NULL && cl->partitions.n > 0)
+		pl->partition = xstrdup(cl->partitions.v[0]);
+	else
+		return cause_set(cause, "no partition: set 'partition' in the "
+		    "job spec, or SLURM_PARTITION");
+	if (plan_gpus(sp, cl, pl, cause) != 0)
+		goto fail;
+	if (plan_time(sp, cl, limits, nlimits, pl, cause) != 0)
+		goto fail;
+	pl->cpus_per_task = (sp != NULL && sp->cpus > 0) ? sp->cpus :
+	    PLAN_DEFAULT_CPUS;
+	if (sp != NULL && sp->requeue >= 0)
+		pl->requeue = sp->requeue;
+	else if (cl != NULL && cl->requeue >= 0)
+		pl->requeue = cl->requeue;
+	else
+		pl->requeue = 1;
+	if (cl != NULL && cl->account != NULL)
+		pl->account = xstrdup(cl->account);
+	pl->sqsh = 1;
+	pl->retry_budget = sp != NULL ? sp->retry_budget : SPEC_RETRY_BUDGET;
+	return 0;
+fail:
+	plan_free(pl);
+	return -1;
+}
+
+void
+plan_free(struct plan *pl)
+{
+	free(pl->partition);
+	free(pl->account);
+	free(pl->note);
+	memset(pl, 0, sizeof *pl);
+}

@@ -1,10 +1,429 @@
-/* Placeholder until the plan suite is written: it must not stay empty. */
+/* The planner (R3): defaults, whole nodes, time caps per partition. */
 #include "testutil.h"
+#include "plan.h"
+
+static struct cluster	cl;
+static struct spec	sp;
+
+/* The partitions of the local test cluster, as sinfo shows them. */
+static const struct plan_limit testbed[] = {
+	{ "cpu", PLAN_UNLIMITED },
+	{ "gpu*", 240 },
+};
+static const struct plan_limit shortq[] = {
+	{ "short", 120 },
+	{ "long", PLAN_UNLIMITED },
+	{ "day", 1440 },
+};
+
+static void
+setup(void)
+{
+	memset(&cl, 0, sizeof cl);
+	cl.name = xstrdup("polar");
+	strv_split(&cl.partitions, CONFIG_DEFAULT_PARTITIONS, ',');
+	cl.requeue = -1;
+	spec_init(&sp);
+	sp.image = xstrdup("i");
+	sp.command = xstrdup("c");
+}
+
+static void
+teardown(void)
+{
+	free(cl.name);
+	strv_free(&cl.partitions);
+	free(cl.account);
+	spec_free(&sp);
+}
+
+static void
+make_ok(const struct plan_limit *lim, size_t n, struct plan *pl)
+{
+	char	*cause = NULL;
+
+	if (plan_make(&sp, &cl, lim, n, pl, &cause) != 0)
+		ck_abort_msg("plan_make: %s", cause);
+}
+
+static char *
+make_err(const struct plan_limit *lim, size_t n)
+{
+	struct plan	 pl;
+	char		*cause = NULL;
+
+	ck_assert_int_eq(plan_make(&sp, &cl, lim, n, &pl, &cause), -1);
+	ck_assert_ptr_nonnull(cause);
+	ck_assert_ptr_null(pl.partition);
+	ck_assert_ptr_null(pl.note);
+	return cause;
+}
+
+#define ASSERT_ERR(lim, n, want) do {					\
+	char	*c_ = make_err(lim, n);					\
+	ck_assert_str_eq(c_, want);					\
+	free(c_);							\
+} while (0)
+
+START_TEST(test_defaults)
+{
+	struct plan	pl;
+
+	make_ok(NULL, 0, &pl);
+	ck_assert_str_eq(pl.partition, "polar");
+	ck_assert_ptr_null(pl.account);
+	ck_assert_int_eq(pl.nodes, 1);
+	ck_assert_int_eq(pl.gpus, 4);
+	ck_assert_int_eq(pl.gpus_per_node, 4);
+	ck_assert_int_eq(pl.cpus_per_task, 16);
+	ck_assert_int_eq(pl.time_minutes, 240);
+	ck_assert_str_eq(pl.time_str, "4:00:00");
+	ck_assert_int_eq(pl.timeout_seconds, 13680);	/* 3.8 h */
+	ck_assert_int_eq(pl.max_minutes, 240);
+	ck_assert_int_eq(pl.exclusive, 0);
+	ck_assert_int_eq(pl.requeue, 1);
+	ck_assert_int_eq(pl.multinode, 0);
+	ck_assert_int_eq(pl.sqsh, 1);
+	ck_assert_int_eq(pl.retry_budget, 2);
+	ck_assert_ptr_null(pl.note);
+	plan_free(&pl);
+	ck_assert_ptr_null(pl.partition);
+}
+END_TEST
+
+START_TEST(test_null_inputs)
+{
+	struct plan	 pl;
+	char		*cause = NULL;
+
+	ck_assert_int_eq(plan_make(NULL, NULL, NULL, 0, &pl, &cause), -1);
+	ck_assert_str_eq(cause, "no partition: set 'partition' in the job "
+	    "spec, or SLURM_PARTITION");
+	free(cause);
+	ck_assert_int_eq(plan_make(NULL, &cl, NULL, 0, &pl, &cause), 0);
+	ck_assert_int_eq(pl.gpus, 4);
+	ck_assert_int_eq(pl.retry_budget, SPEC_RETRY_BUDGET);
+	plan_free(&pl);
+}
+END_TEST
+
+static const struct {
+	int	 gpus, nodes, node_max;	/* spec gpus (-1 unset), nodes, cluster */
+	int	 want_nodes, want_gpn, want_total, excl, multi;
+	int	 noted;
+} gpucases[] = {
+	{ 1, 0, 0,	1, 1, 1, 0, 0, 0 },
+	{ 7, 0, 0,	1, 7, 7, 0, 0, 0 },
+	{ 8, 0, 0,	1, 8, 8, 1, 0, 0 },	/* = max: whole node */
+	{ 16, 0, 0,	2, 8, 16, 1, 1, 0 },
+	{ 16, 2, 0,	2, 8, 16, 1, 1, 0 },
+	{ 12, 0, 0,	2, 8, 16, 1, 1, 1 },	/* rounded up */
+	{ 64, 0, 0,	8, 8, 64, 1, 1, 0 },
+	{ 2, 2, 0,	2, 1, 2, 0, 1, 0 },	/* below max: nodes from spec */
+	{ 4, 2, 0,	2, 2, 4, 0, 1, 0 },
+	{ 0, 0, 0,	1, 0, 0, 0, 0, 0 },	/* CPU only */
+	{ 0, 3, 0,	3, 0, 0, 0, 1, 0 },
+	{ -1, 2, 0,	2, 2, 4, 0, 1, 0 },	/* default 4 over 2 nodes */
+	{ 8, 0, 4,	2, 4, 8, 1, 1, 0 },	/* testbed nodes have 4 */
+	{ 4, 0, 4,	1, 4, 4, 1, 0, 0 },
+	{ 3, 0, 4,	1, 3, 3, 0, 0, 0 },
+};
+
+START_TEST(test_gpus)
+{
+	struct plan	pl;
+
+	sp.gpus = gpucases[_i].gpus;
+	sp.nodes = gpucases[_i].nodes;
+	cl.gpus_per_node = gpucases[_i].node_max;
+	make_ok(NULL, 0, &pl);
+	ck_assert_int_eq(pl.nodes, gpucases[_i].want_nodes);
+	ck_assert_int_eq(pl.gpus_per_node, gpucases[_i].want_gpn);
+	ck_assert_int_eq(pl.gpus, gpucases[_i].want_total);
+	ck_assert_int_eq(pl.exclusive, gpucases[_i].excl);
+	ck_assert_int_eq(pl.multinode, gpucases[_i].multi);
+	ck_assert_int_eq(pl.note != NULL, gpucases[_i].noted);
+	plan_free(&pl);
+}
+END_TEST
+
+START_TEST(test_gpus_rounded_note)
+{
+	struct plan	pl;
+
+	sp.gpus = 12;
+	make_ok(NULL, 0, &pl);
+	ck_assert_str_eq(pl.note, "gpus 12 rounded up to 16: jobs of 8 GPUs "
+	    "or more take whole nodes of 8");
+	plan_free(&pl);
+}
+END_TEST
+
+START_TEST(test_gpus_bad)
+{
+	sp.gpus = 16;
+	sp.nodes = 3;
+	ASSERT_ERR(NULL, 0, "nodes 3 does not fit gpus 16: 16 GPUs take 2 "
+	    "whole nodes of 8 on cluster 'polar'; set nodes to 2 or leave it "
+	    "out");
+	sp.gpus = 8;
+	sp.nodes = 2;
+	ASSERT_ERR(NULL, 0, "nodes 2 does not fit gpus 8: 8 GPUs take 1 whole "
+	    "node of 8 on cluster 'polar'; set nodes to 1 or leave it out");
+	sp.gpus = 3;
+	sp.nodes = 2;
+	ASSERT_ERR(NULL, 0, "gpus 3 cannot be split evenly over 2 nodes: use a "
+	    "multiple of 2 GPUs, or set gpus_per_node");
+}
+END_TEST
+
+START_TEST(test_gpus_per_node)
+{
+	struct plan	pl;
+
+	/* nodes x per node, total derived. */
+	sp.gpus_per_node = 4;
+	sp.nodes = 2;
+	make_ok(NULL, 0, &pl);
+	ck_assert_int_eq(pl.gpus, 8);
+	ck_assert_int_eq(pl.nodes, 2);
+	ck_assert_int_eq(pl.gpus_per_node, 4);
+	ck_assert_int_eq(pl.exclusive, 0);
+	ck_assert_int_eq(pl.multinode, 1);
+	plan_free(&pl);
+
+	/* total / per node, nodes derived; a full node is exclusive. */
+	sp.nodes = 0;
+	sp.gpus = 16;
+	sp.gpus_per_node = 8;
+	make_ok(NULL, 0, &pl);
+	ck_assert_int_eq(pl.nodes, 2);
+	ck_assert_int_eq(pl.exclusive, 1);
+	plan_free(&pl);
+
+	/* Only per node: one node. */
+	sp.gpus = -1;
+	sp.gpus_per_node = 2;
+	make_ok(NULL, 0, &pl);
+	ck_assert_int_eq(pl.nodes, 1);
+	ck_assert_int_eq(pl.gpus, 2);
+	plan_free(&pl);
+
+	sp.gpus = 6;
+	sp.nodes = 2;
+	sp.gpus_per_node = 4;
+	ASSERT_ERR(NULL, 0, "gpus 6 is not nodes 2 x gpus_per_node 4: set gpus "
+	    "to 8 or drop one of the three");
+	sp.gpus = 6;
+	sp.nodes = 0;
+	ASSERT_ERR(NULL, 0, "gpus 6 is not nodes 2 x gpus_per_node 4: set gpus "
+	    "to 8 or drop one of the three");
+	sp.gpus_per_node = 16;
+	ASSERT_ERR(NULL, 0, "gpus_per_node 16 is more than the 8 GPUs a node "
+	    "of cluster 'polar' has: use 8 or less");
+	cl.gpus_per_node = 4;
+	sp.gpus_per_node = 8;
+	ASSERT_ERR(NULL, 0, "gpus_per_node 8 is more than the 4 GPUs a node "
+	    "of cluster 'polar' has: use 4 or less");
+}
+END_TEST
+
+/* The acceptance case: 5 h on a 4 h partition. */
+START_TEST(test_time_over_partition)
+{
+	free(sp.partition);
+	sp.partition = xstrdup("gpu");
+	sp.time_minutes = 300;
+	ASSERT_ERR(testbed, 2, "time 5:00:00 exceeds partition gpu's MaxTime "
+	    "4:00:00: use --time 4h or less or choose another partition");
+	free(sp.partition);
+	sp.partition = xstrdup("short");
+	ASSERT_ERR(shortq, 3, "time 5:00:00 exceeds partition short's MaxTime "
+	    "2:00:00: use --time 2h or less or choose another partition");
+}
+END_TEST
+
+START_TEST(test_time_unknown_limits)
+{
+	struct plan	pl;
+
+	sp.time_minutes = 300;
+	ASSERT_ERR(NULL, 0, "time 5:00:00 exceeds 4:00:00, the maximum while "
+	    "partition polar's MaxTime is unknown: use --time 4h or less");
+	sp.time_minutes = 240;
+	make_ok(NULL, 0, &pl);
+	ck_assert_str_eq(pl.time_str, "4:00:00");
+	plan_free(&pl);
+}
+END_TEST
+
+START_TEST(test_time_explicit_long)
+{
+	struct plan	pl;
+
+	/* Allowed only because the partition is known to allow it. */
+	free(sp.partition);
+	sp.partition = xstrdup("long");
+	sp.time_minutes = 720;
+	make_ok(shortq, 3, &pl);
+	ck_assert_int_eq(pl.time_minutes, 720);
+	ck_assert_str_eq(pl.time_str, "12:00:00");
+	ck_assert_int_eq(pl.timeout_seconds, 41040);
+	ck_assert_int_eq(pl.max_minutes, PLAN_UNLIMITED);
+	plan_free(&pl);
+
+	free(sp.partition);
+	sp.partition = xstrdup("day");
+	sp.time_minutes = 90;
+	make_ok(shortq, 3, &pl);
+	ck_assert_str_eq(pl.time_str, "1:30:00");
+	ck_assert_int_eq(pl.timeout_seconds, 5130);
+	ck_assert_int_eq(pl.max_minutes, 1440);
+	plan_free(&pl);
+}
+END_TEST
+
+/* Never a 12 h default: an unlimited partition still gets 4 h. */
+START_TEST(test_time_default_never_long)
+{
+	struct plan	pl;
+
+	free(sp.partition);
+	sp.partition = xstrdup("cpu");
+	make_ok(testbed, 2, &pl);
+	ck_assert_int_eq(pl.time_minutes, 240);
+	plan_free(&pl);
+	cl.time_hours = 12;	/* hand-made: config refuses it */
+	make_ok(testbed, 2, &pl);
+	ck_assert_int_eq(pl.time_minutes, 240);
+	plan_free(&pl);
+	cl.time_hours = 2.5;
+	make_ok(testbed, 2, &pl);
+	ck_assert_int_eq(pl.time_minutes, 150);
+	ck_assert_str_eq(pl.time_str, "2:30:00");
+	ck_assert_int_eq(pl.timeout_seconds, 8550);
+	plan_free(&pl);
+}
+END_TEST
+
+START_TEST(test_time_default_shrinks)
+{
+	struct plan	pl;
+
+	free(sp.partition);
+	sp.partition = xstrdup("short");
+	make_ok(shortq, 3, &pl);
+	ck_assert_int_eq(pl.time_minutes, 120);
+	ck_assert_str_eq(pl.note, "time 2:00:00: partition short's MaxTime "
+	    "(the default is 4:00:00)");
+	plan_free(&pl);
+
+	/* Both adjustments are reported. */
+	sp.gpus = 12;
+	make_ok(shortq, 3, &pl);
+	ck_assert_str_eq(pl.note, "gpus 12 rounded up to 16: jobs of 8 GPUs "
+	    "or more take whole nodes of 8; time 2:00:00: partition short's "
+	    "MaxTime (the default is 4:00:00)");
+	plan_free(&pl);
+
+	/* A cluster default the user set is not silently changed. */
+	sp.gpus = -1;
+	cl.time_hours = 3;
+	ASSERT_ERR(shortq, 3, "the default time 3:00:00 (SLURM_TIME_HOURS or "
+	    "time_hours of cluster 'polar') exceeds partition short's MaxTime "
+	    "2:00:00: set it to 2 or less, or choose another partition");
+}
+END_TEST
+
+START_TEST(test_partition)
+{
+	struct plan	pl;
+
+	/* The cluster's first partition, matched against "gpu*". */
+	strv_free(&cl.partitions);
+	strv_add(&cl.partitions, "gpu");
+	make_ok(testbed, 2, &pl);
+	ck_assert_str_eq(pl.partition, "gpu");
+	ck_assert_int_eq(pl.max_minutes, 240);
+	plan_free(&pl);
+
+	sp.partition = xstrdup("polar4");
+	ASSERT_ERR(testbed, 2, "partition 'polar4' does not exist on cluster "
+	    "'polar' (partitions: cpu, gpu): choose one of those");
+	ASSERT_ERR(testbed, 0, "partition 'polar4' does not exist on cluster "
+	    "'polar' (partitions: none): choose one of those");
+	free(sp.partition);
+	sp.partition = xstrdup("gp");
+	ASSERT_ERR(testbed, 2, "partition 'gp' does not exist on cluster "
+	    "'polar' (partitions: cpu, gpu): choose one of those");
+}
+END_TEST
+
+START_TEST(test_requeue_account_cpus)
+{
+	struct plan	pl;
+
+	cl.requeue = 0;
+	cl.account = xstrdup("proj");
+	sp.cpus = 8;
+	sp.retry_budget = 0;
+	make_ok(NULL, 0, &pl);
+	ck_assert_int_eq(pl.requeue, 0);
+	ck_assert_str_eq(pl.account, "proj");
+	ck_assert_int_eq(pl.cpus_per_task, 8);
+	ck_assert_int_eq(pl.retry_budget, 0);
+	plan_free(&pl);
+
+	sp.requeue = 1;		/* the spec wins over the cluster */
+	make_ok(NULL, 0, &pl);
+	ck_assert_int_eq(pl.requeue, 1);
+	plan_free(&pl);
+
+	sp.requeue = 0;		/* --no-requeue workloads (Cosmos) */
+	cl.requeue = 1;
+	make_ok(NULL, 0, &pl);
+	ck_assert_int_eq(pl.requeue, 0);
+	plan_free(&pl);
+}
+END_TEST
+
+START_TEST(test_format_time)
+{
+	char	buf[32];
+
+	plan_format_time(240, buf, sizeof buf);
+	ck_assert_str_eq(buf, "4:00:00");
+	plan_format_time(1, buf, sizeof buf);
+	ck_assert_str_eq(buf, "0:01:00");
+	plan_format_time(1805, buf, sizeof buf);
+	ck_assert_str_eq(buf, "30:05:00");
+}
+END_TEST
 
 static Suite *
 plan_suite(void)
 {
-	return suite_create("plan");
+	Suite	*s = suite_create("plan");
+	TCase	*tc = tcase_create("plan");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_defaults);
+	tcase_add_test(tc, test_null_inputs);
+	tcase_add_loop_test(tc, test_gpus, 0,
+	    sizeof gpucases / sizeof gpucases[0]);
+	tcase_add_test(tc, test_gpus_rounded_note);
+	tcase_add_test(tc, test_gpus_bad);
+	tcase_add_test(tc, test_gpus_per_node);
+	tcase_add_test(tc, test_time_over_partition);
+	tcase_add_test(tc, test_time_unknown_limits);
+	tcase_add_test(tc, test_time_explicit_long);
+	tcase_add_test(tc, test_time_default_never_long);
+	tcase_add_test(tc, test_time_default_shrinks);
+	tcase_add_test(tc, test_partition);
+	tcase_add_test(tc, test_requeue_account_cpus);
+	tcase_add_test(tc, test_format_time);
+	suite_add_tcase(s, tc);
+	return s;
 }
 
 TEST_MAIN(plan_suite)
