@@ -27,5 +27,11 @@ int	 cli_load(struct cli *, struct config *, struct cluster **);
 int	 cli_preflight(struct cli *, int argc, char **argv);
 int	 cli_records(struct cli *, int argc, char **argv);
 int	 cli_triage(struct cli *, int argc, char **argv);
+int	 cli_submit(struct cli *, int argc, char **argv);
+int	 cli_status(struct cli *, int argc, char **argv);
+int	 cli_logs(struct cli *, int argc, char **argv);
+int	 cli_cancel(struct cli *, int argc, char **argv);
+int	 cli_jobs(struct cli *, int argc, char **argv);
+int	 cli_creds(struct cli *, int argc, char **argv);
 
 #endif

@@ -1,0 +1,3 @@
+#ifndef MONITOR_H
+#define MONITOR_H
+#endif

@@ -1,0 +1,3 @@
+#ifndef OPS_H
+#define OPS_H
+#endif

@@ -1,0 +1,3 @@
+#ifndef SUBMIT_H
+#define SUBMIT_H
+#endif

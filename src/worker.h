@@ -1,0 +1,3 @@
+#ifndef WORKER_H
+#define WORKER_H
+#endif
