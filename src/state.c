@@ -208,12 +208,19 @@ state_status_verdict(const char *text, size_t len)
 {
 	enum status_verdict	 v = STATUS_MISSING, one;
 	cJSON			*obj;
-	const char		*line, *end, *stop;
+	const char		*line, *end, *stop, *rest = NULL;
 	int			 decided;
 
 	if (text == NULL || len == 0)
 		return STATUS_MISSING;
-	obj = cJSON_ParseWithLength(text, len);
+	/* One object, nothing after it but blanks? */
+	obj = cJSON_ParseWithLengthOpts(text, len, &rest, 0);
+	while (obj != NULL && rest < text + len) {
+		if (!isspace((unsigned char)*rest++)) {
+			cJSON_Delete(obj);
+			obj = NULL;
+		}
+	}
 	if (obj != NULL) {
 		v = verdict_of(obj, &decided);
 		cJSON_Delete(obj);
