@@ -265,8 +265,9 @@ is_sep(int c)
 	return isspace(c) || (c != '\0' && strchr(";&|(){}'\"`", c) != NULL);
 }
 
-static int
-is_shell_name(const char *tok, size_t n)
+/* The base name of tok if it is a shell ("/bin/bash" -> "bash"), or NULL. */
+static const char *
+shell_name(const char *tok, size_t n)
 {
 	static const char	*shells[] = { "bash", "sh", "dash", "ksh", "zsh" };
 	const char		*base = tok;
@@ -279,9 +280,9 @@ is_shell_name(const char *tok, size_t n)
 	n -= base - tok;
 	for (i = 0; i < sizeof shells / sizeof shells[0]; i++) {
 		if (strlen(shells[i]) == n && strncmp(base, shells[i], n) == 0)
-			return 1;
+			return shells[i];
 	}
-	return 0;
+	return NULL;
 }
 
 /*
@@ -310,9 +311,7 @@ check_xtrace(const char *line, size_t len)
 	for (i = 0; i < ntok; i++) {
 		if (tlen[i] == 3 && strncmp(tok[i], "set", 3) == 0)
 			cmd = "set";
-		else if (is_shell_name(tok[i], tlen[i]))
-			cmd = NULL;
-		else
+		else if ((cmd = shell_name(tok[i], tlen[i])) == NULL)
 			continue;
 		for (j = i + 1; j < ntok; j++) {
 			if (tlen[j] < 2 || tok[j][0] != '-' || tok[j][1] == '-')
@@ -325,12 +324,10 @@ check_xtrace(const char *line, size_t len)
 			    j + 1 < ntok && tlen[j + 1] == 6 &&
 			    strncmp(tok[j + 1], "xtrace", 6) == 0)) {
 				if (k == tlen[j]) {
-					return xasprintf("%s %.*s xtrace",
-					    cmd != NULL ? cmd : "bash",
+					return xasprintf("%s %.*s xtrace", cmd,
 					    (int)tlen[j], tok[j]);
 				}
-				return xasprintf("%s %.*s",
-				    cmd != NULL ? cmd : "bash", (int)tlen[j],
+				return xasprintf("%s %.*s", cmd, (int)tlen[j],
 				    tok[j]);
 			}
 		}
@@ -458,10 +455,10 @@ lint_bash_syntax(const char *name, const char *script, char **cause)
 	char		 tmp[4096], *m;
 	long		 left;
 
-	buf_init(&msg);
-	buf_adds(&msg, "");
 	if ((bash = find_bash()) == NULL)
 		return cause_set(cause, "bash -n: bash not found in PATH");
+	buf_init(&msg);
+	buf_adds(&msg, "");
 	if (pipe2(in, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
 		cause_set(cause, "bash -n: pipe: %s", strerror(errno));
 		goto out;
