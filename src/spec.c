@@ -634,12 +634,12 @@ static int
 parse_bool(const char *s, int *out)
 {
 	if (strcasecmp(s, "true") == 0 || strcasecmp(s, "yes") == 0 ||
-	    strcasecmp(s, "on") == 0) {
+	    strcasecmp(s, "on") == 0 || strcmp(s, "1") == 0) {
 		*out = 1;
 		return 0;
 	}
 	if (strcasecmp(s, "false") == 0 || strcasecmp(s, "no") == 0 ||
-	    strcasecmp(s, "off") == 0) {
+	    strcasecmp(s, "off") == 0 || strcmp(s, "0") == 0) {
 		*out = 0;
 		return 0;
 	}

@@ -400,6 +400,86 @@ START_TEST(test_format_time)
 }
 END_TEST
 
+/*
+ * The examples in slurmdeck-clusters.yaml(5) are real: the .EX blocks
+ * load, and the job example plans to what the page says (2 whole nodes of
+ * 8 GPUs for 3:30:00).
+ */
+static char *
+man_example(const char *page, const char *marker)
+{
+	const char	*p = page, *start, *end;
+	struct buf	 b;
+
+	while ((start = strstr(p, ".EX\n")) != NULL) {
+		start += 4;
+		if ((end = strstr(start, ".EE\n")) == NULL)
+			break;
+		if (memmem(start, (size_t)(end - start), marker,
+		    strlen(marker)) != NULL) {
+			buf_init(&b);
+			for (p = start; p < end; p++) {
+				if (p[0] == '\\' && p[1] == '-')
+					continue;	/* roff \- is - */
+				buf_add(&b, p, 1);
+			}
+			return buf_steal(&b);
+		}
+		p = end;
+	}
+	ck_abort_msg("no example with %s in the man page", marker);
+	return NULL;
+}
+
+START_TEST(test_man_examples)
+{
+	struct config	 cfg;
+	struct spec	 job;
+	struct plan	 pl;
+	struct cluster	*c;
+	char		*page, *text, *cause = NULL, path[8192];
+
+	ck_assert_int_eq(file_read(TESTS_SRCDIR "/../man/"
+	    "slurmdeck-clusters.yaml.5", &page, NULL, &cause), 0);
+
+	text = man_example(page, "clusters:");
+	snprintf(path, sizeof path, "%s/clusters.yaml", test_tmpdir());
+	ck_assert_int_eq(file_write_atomic(path, text, strlen(text), 0600,
+	    &cause), 0);
+	free(text);
+	unsetenv("SLURMDECK_CLUSTER");
+	unsetenv("SLURM_HOSTNAME");
+	unsetenv("SLURM_PARTITION");
+	unsetenv("SLURM_TIME_HOURS");
+	unsetenv("SLURM_USE_REQUEUE");
+	unsetenv("SLURM_ACCOUNT");
+	if (config_load(path, &cfg, &cause) != 0)
+		ck_abort_msg("clusters example: %s", cause);
+	ck_assert_uint_eq(cfg.nclusters, 2);
+	ck_assert_int_eq(cfg.clusters[1].gpus_per_node, 4);
+	c = config_cluster(&cfg, "polar", &cause);
+	ck_assert_ptr_nonnull(c);
+
+	text = man_example(page, "image:");
+	if (spec_parse(text, strlen(text), "example", &job, &cause) != 0)
+		ck_abort_msg("job example: %s", cause);
+	free(text);
+	make_ok(NULL, 0, &pl);	/* fixture spec: just to exercise free */
+	plan_free(&pl);
+	ck_assert_int_eq(plan_make(&job, c, NULL, 0, &pl, &cause), 0);
+	ck_assert_int_eq(pl.nodes, 2);
+	ck_assert_int_eq(pl.gpus_per_node, 8);
+	ck_assert_int_eq(pl.exclusive, 1);
+	ck_assert_str_eq(pl.time_str, "3:30:00");
+	ck_assert_str_eq(pl.account, "proj42");
+	ck_assert_ptr_null(pl.note);
+	plan_free(&pl);
+	spec_free(&job);
+	config_free(&cfg);
+	free(page);
+}
+END_TEST
+
 static Suite *
 plan_suite(void)
 {
@@ -422,6 +502,7 @@ plan_suite(void)
 	tcase_add_test(tc, test_partition);
 	tcase_add_test(tc, test_requeue_account_cpus);
 	tcase_add_test(tc, test_format_time);
+	tcase_add_test(tc, test_man_examples);
 	suite_add_tcase(s, tc);
 	return s;
 }

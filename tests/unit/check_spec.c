@@ -532,6 +532,31 @@ START_TEST(test_round_trip_nasty)
 }
 END_TEST
 
+START_TEST(test_bools)
+{
+	static const struct {
+		const char	*v;
+		int		 want;
+	} t[] = {
+		{ "true", 1 }, { "Yes", 1 }, { "on", 1 }, { "1", 1 },
+		{ "false", 0 }, { "NO", 0 }, { "off", 0 }, { "0", 0 },
+	};
+	struct spec	 sp;
+	char		*text;
+	size_t		 i;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		text = xasprintf(HEAD "requeue: %s\nforce_reconvert: %s\n",
+		    t[i].v, t[i].v);
+		parse_ok(text, &sp);
+		ck_assert_int_eq(sp.requeue, t[i].want);
+		ck_assert_int_eq(sp.force_reconvert, t[i].want);
+		spec_free(&sp);
+		free(text);
+	}
+}
+END_TEST
+
 START_TEST(test_write_shape)
 {
 	struct spec	 sp;
@@ -696,6 +721,7 @@ spec_suite(void)
 	    sizeof names / sizeof names[0]);
 	tcase_add_test(tc, test_round_trip_files);
 	tcase_add_test(tc, test_round_trip_nasty);
+	tcase_add_test(tc, test_bools);
 	tcase_add_test(tc, test_write_shape);
 	tcase_add_test(tc, test_validate);
 	tcase_add_test(tc, test_mounts_string);
