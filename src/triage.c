@@ -52,7 +52,8 @@ static const struct triage_rule rules[] = {
 	{ "ib-link", ERR_INFRA, NULL, NULL,
 	  "ibv_[a-z_]+.*(fail|error)|(^|[^a-z])link (is |went )?down|"
 	  "IBV_WC_[A-Z_]+_ERR|transport retry counter exceeded|"
-	  "NET/IB ?:.*(error|fail)", NULL, 1,
+	  "NET/IB ?:.*(error|fail|vendor err)|Got completion from peer",
+	  NULL, 1,
 	  "the InfiniBand/network link of a node failed" },
 	{ "oom-node", ERR_INFRA, NULL, NULL,
 	  "Out of memory: Kill|oom-kill:constraint=CONSTRAINT_NONE|"
@@ -244,7 +245,8 @@ state_matches(const char *want, const char *native)
 static void
 copy_line(char *dst, size_t size, const char *line, size_t len)
 {
-	size_t	i, j = 0;
+	size_t		i, j = 0, k, need;
+	unsigned char	lead;
 
 	for (i = 0; i < len && j + 1 < size; i++) {
 		if (line[i] == '\t')
@@ -253,10 +255,16 @@ copy_line(char *dst, size_t size, const char *line, size_t len)
 			dst[j++] = line[i];
 	}
 	if (i < len) {
-		while (j > 0 && ((unsigned char)dst[j - 1] & 0xc0) == 0x80)
-			j--;
-		if (j > 0 && (unsigned char)dst[j - 1] >= 0xc0)
-			j--;
+		/* Cut short: do not end inside a UTF-8 sequence. */
+		k = j;
+		while (k > 0 && ((unsigned char)dst[k - 1] & 0xc0) == 0x80)
+			k--;
+		if (k > 0 && (unsigned char)dst[k - 1] >= 0xc0) {
+			lead = (unsigned char)dst[k - 1];
+			need = lead >= 0xf0 ? 4 : (lead >= 0xe0 ? 3 : 2);
+			if (j - (k - 1) < need)
+				j = k - 1;
+		}
 	}
 	dst[j] = '\0';
 }

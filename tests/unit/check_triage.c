@@ -1,10 +1,508 @@
-/* Placeholder until the triage suite is written: it must not stay empty. */
+/* triage: INFRA / PROGRAM / CONFIG from state, exit status and logs (R22). */
 #include "testutil.h"
+
+#include <sys/wait.h>
+
+#include "triage.h"
+#include "util.h"
+
+struct tcase {
+	const char	*rule;		/* expected rule */
+	enum err_class	 class;
+	const char	*state;		/* NULL: none */
+	const char	*exit;		/* NULL: none */
+	const char	*file;		/* under tests/data/logs/, or NULL */
+	const char	*text;		/* inline log line, or NULL */
+	const char	*line;		/* substring of the reported line */
+};
+
+/*
+ * At least one case per rule (test_every_rule_has_a_case checks that).
+ * Files are multi-line excerpts; inline lines are single messages as the
+ * tools print them.
+ */
+static const struct tcase cases[] = {
+	{ "node-fail", ERR_INFRA, "NODE_FAIL", "0:0", NULL, NULL, NULL },
+	{ "node-fail", ERR_INFRA, "NF", NULL, "job-python-keyerror.err", NULL,
+	  NULL },
+	{ "boot-fail", ERR_INFRA, "BOOT_FAIL", "0:0", NULL, NULL, NULL },
+	{ "node-fail-log", ERR_INFRA, NULL, NULL, "node-failure.err", NULL,
+	  "DUE TO NODE FAILURE" },
+	{ "slurm-output", ERR_INFRA, "FAILED", "0:53", NULL, NULL, NULL },
+	{ "slurm-output-log", ERR_INFRA, NULL, NULL, "slurmd-output-open.log",
+	  NULL, "Could not open stdout file" },
+	{ "gpu-xid", ERR_INFRA, "FAILED", "1:0", "gpu-xid-dmesg.log", NULL,
+	  "NVRM: Xid (PCI:0000:b7:00): 79" },
+	{ "gpu-xid", ERR_INFRA, NULL, NULL, NULL,
+	  "[Sun Nov 29 16:22:01 2026] NVRM: Xid (PCI:0000:3b:00): 48, pid=3121, "
+	  "name=python, An uncorrectable double bit error (DBE) has been "
+	  "detected on GPU in the framebuffer at partition 6, subpartition 0.",
+	  "Xid" },
+	{ "gpu-lost", ERR_INFRA, "FAILED", "1:0", "gpu-lost.err", NULL,
+	  "Unable to determine the device handle" },
+	{ "gpu-lost", ERR_INFRA, NULL, NULL, NULL,
+	  "RuntimeError: CUDA error: uncorrectable ECC error encountered",
+	  "ECC" },
+	{ "cuda-driver-init", ERR_INFRA, "FAILED", "1:0", "cuda-driver-init.err",
+	  NULL, "CUDA driver initialization failed" },
+	{ "cuda-driver-init", ERR_INFRA, "FAILED", "1:0", "cuda-no-device.err",
+	  NULL, "no CUDA-capable device is detected" },
+	{ "cuda-driver-init", ERR_INFRA, "FAILED", "1:0", "cuda-init-error.err",
+	  NULL, "cudaErrorInitializationError" },
+	{ "cuda-driver-init", ERR_INFRA, NULL, NULL, NULL,
+	  "Failed to initialize NVML: Driver/library version mismatch", NULL },
+	{ "ib-link", ERR_INFRA, "FAILED", "1:0", "ib-completion-error.err", NULL,
+	  "NET/IB : Got completion from peer" },
+	{ "ib-link", ERR_INFRA, NULL, NULL, "ib-link-down.log", NULL,
+	  "ib0: Link down" },
+	{ "ib-link", ERR_INFRA, NULL, NULL, NULL,
+	  "gpu-node-031:77120:77361 [3] NCCL WARN Call to ibv_create_qp failed "
+	  "with error Cannot allocate memory", "ibv_create_qp" },
+	{ "oom-node", ERR_INFRA, "OUT_OF_MEMORY", "0:125", "oom-node-dmesg.log",
+	  NULL, "oom-kill:constraint=CONSTRAINT_NONE" },
+	{ "oom-node", ERR_INFRA, NULL, NULL, NULL,
+	  "[Sun Nov 29 16:06:20 2026] Out of memory: Killed process 88213 "
+	  "(python3) total-vm:1049263412kB, anon-rss:1004471236kB, "
+	  "file-rss:0kB, shmem-rss:10252kB, UID:1001 pgtables:1988364kB "
+	  "oom_score_adj:0", "Killed process 88213" },
+	{ "enroot-credentials", ERR_CONFIG, "FAILED", "1:0",
+	  "enroot-credentials.err", NULL, "Could not process JSON input" },
+	{ "image-auth", ERR_CONFIG, "FAILED", "1:0", "image-unauthorized.err",
+	  NULL, "401 Unauthorized" },
+	{ "image-auth", ERR_CONFIG, NULL, NULL, NULL,
+	  "Error response from daemon: pull access denied for nvcr.io/nvidia/"
+	  "tao/tao-toolkit, repository does not exist or may require "
+	  "'docker login': denied: requested access to the resource is denied",
+	  NULL },
+	{ "image-missing", ERR_CONFIG, "FAILED", "1:0",
+	  "image-manifest-unknown.err", NULL, "404 Not Found" },
+	{ "image-missing", ERR_CONFIG, NULL, NULL, NULL,
+	  "Error response from daemon: manifest for nvcr.io/nvidia/tao/"
+	  "tao-toolkit:9.9.9 not found: manifest unknown: manifest unknown",
+	  NULL },
+	{ "invalid-partition", ERR_CONFIG, NULL, NULL,
+	  "sbatch-invalid-partition.txt", NULL, "invalid partition specified" },
+	{ "invalid-time", ERR_CONFIG, NULL, NULL, "sbatch-invalid-time.txt",
+	  NULL, "Requested time limit is invalid" },
+	{ "invalid-account", ERR_CONFIG, NULL, NULL, "sbatch-invalid-account.txt",
+	  NULL, "Invalid account" },
+	{ "missing-path", ERR_CONFIG, "FAILED", "1:0", "job-missing-dataset.err",
+	  NULL, "'/lustre/datasets/kitti/train/spec.json'" },
+	{ "missing-path", ERR_CONFIG, NULL, NULL, NULL,
+	  "python3: can't open file '/workspace/tao-experiments/train.py': "
+	  "[Errno 2] No such file or directory", NULL },
+	{ "cuda-oom", ERR_PROGRAM, "FAILED", "1:0", "cuda-oom-then-watchdog.err",
+	  NULL, "CUDA out of memory" },
+	{ "cuda-oom", ERR_PROGRAM, NULL, NULL, NULL,
+	  "RuntimeError: CUDA error: out of memory", NULL },
+	{ "oom-cgroup", ERR_PROGRAM, "OUT_OF_MEMORY", "0:125", "oom-cgroup.err",
+	  NULL, "Detected 1 oom_kill event" },
+	{ "oom-cgroup", ERR_PROGRAM, NULL, NULL, "memcg-oom-dmesg.log", NULL,
+	  "CONSTRAINT_MEMCG" },
+	{ "python-exception", ERR_PROGRAM, "FAILED", "1:0",
+	  "job-python-keyerror.err", NULL, "KeyError: 'batch_size'" },
+	{ "python-exception", ERR_PROGRAM, "FAILED", "1:0",
+	  "keyerror-then-watchdog.err", NULL, "0: KeyError: 'optim'" },
+	{ "python-exception", ERR_PROGRAM, NULL, NULL, NULL,
+	  "[rank3]: ValueError: too many values to unpack (expected 2)", NULL },
+	{ "python-exception", ERR_PROGRAM, NULL, NULL, NULL,
+	  "Exception: dataset has 0 images", NULL },
+	{ "nccl-transport", ERR_INFRA, "FAILED", "1:0", "nccl-socket-timeout.err",
+	  NULL, "Connection timed out" },
+	{ "nccl-transport", ERR_INFRA, "FAILED", "1:0", "nccl-system-error.err",
+	  NULL, "unhandled system error" },
+	{ "nccl-transport", ERR_INFRA, NULL, NULL, NULL,
+	  "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/"
+	  "ProcessGroupNCCL.cpp:1275, unhandled system error, NCCL version "
+	  "2.14.3", NULL },
+	{ "nccl-watchdog", ERR_INFRA, "FAILED", "0:6", "nccl-watchdog.err", NULL,
+	  "Watchdog caught collective operation timeout" },
+	{ "timeout", ERR_PROGRAM, "TIMEOUT", "0:0", "job-timeout.err", NULL,
+	  NULL },
+	{ "timeout-log", ERR_PROGRAM, NULL, NULL, "job-timeout.err", NULL,
+	  "DUE TO TIME LIMIT" },
+	{ "deadline", ERR_CONFIG, "DEADLINE", "0:0", NULL, NULL, NULL },
+	{ "memory-limit", ERR_PROGRAM, "OUT_OF_MEMORY", "0:125", NULL,
+	  "Loading dataset shards: 100%", NULL },
+	{ "no-success-status", ERR_PROGRAM, "COMPLETED", "0:0", NULL,
+	  "Training finished.", NULL },
+	{ "signal", ERR_PROGRAM, "FAILED", "0:9", NULL, NULL, NULL },
+	{ "signal", ERR_PROGRAM, "CANCELLED by 1001", "0:15", NULL, NULL, NULL },
+	{ "exit-code", ERR_PROGRAM, "FAILED", "3:0", NULL, "boom", NULL },
+	{ "exit-code", ERR_PROGRAM, NULL, "137", NULL, NULL, NULL },
+	{ "default", ERR_PROGRAM, "FAILED", "0:0", NULL, NULL, NULL },
+	{ "default", ERR_PROGRAM, NULL, NULL, NULL, NULL, NULL },
+	{ "default", ERR_PROGRAM, "FROBNICATED", NULL, NULL, "all fine", NULL },
+};
+#define NCASES (sizeof cases / sizeof cases[0])
+
+static char *
+read_log(const char *name, size_t *len)
+{
+	char	*path, *text, *cause = NULL;
+
+	path = xasprintf("logs/%s", name);
+	ck_assert_msg(file_read(test_data(path), &text, len, &cause) == 0,
+	    "%s", cause);
+	free(path);
+	return text;
+}
+
+static void
+run_case(const struct tcase *c, struct triage_result *res)
+{
+	struct triage_input	 in;
+	char			*text = NULL, *cause = NULL;
+
+	memset(&in, 0, sizeof in);
+	in.state = c->state;
+	if (c->exit != NULL) {
+		ck_assert_msg(triage_parse_exit(c->exit, &in.exit_code,
+		    &in.exit_signal, &cause) == 0, "%s", cause);
+		in.has_exit = 1;
+	}
+	if (c->file != NULL)
+		text = read_log(c->file, &in.loglen);
+	else if (c->text != NULL) {
+		text = xstrdup(c->text);
+		in.loglen = strlen(text);
+	}
+	in.log = text;
+	triage_classify(&in, res);
+	free(text);
+}
+
+START_TEST(test_cases)
+{
+	const struct tcase	*c = &cases[_i];
+	struct triage_result	 res;
+
+	run_case(c, &res);
+	ck_assert_msg(strcmp(res.rule->name, c->rule) == 0,
+	    "case %d (%s): rule %s, want %s", _i,
+	    c->file != NULL ? c->file : (c->text != NULL ? c->text : "-"),
+	    res.rule->name, c->rule);
+	ck_assert_int_eq(res.class, c->class);
+	ck_assert_int_eq(res.retry, c->class == ERR_INFRA);
+	ck_assert_ptr_nonnull(res.rule->why);
+	if (c->line != NULL) {
+		ck_assert(res.has_line);
+		ck_assert_msg(strstr(res.line, c->line) != NULL,
+		    "line '%s' lacks '%s'", res.line, c->line);
+	}
+	if (res.rule->pattern == NULL)
+		ck_assert(!res.has_line);
+}
+END_TEST
+
+START_TEST(test_every_rule_has_a_case)
+{
+	const struct triage_rule	*rules;
+	size_t				 n, i, j;
+
+	rules = triage_rules(&n);
+	ck_assert_uint_gt(n, 20);
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < NCASES; j++) {
+			if (strcmp(cases[j].rule, rules[i].name) == 0)
+				break;
+		}
+		ck_assert_msg(j < NCASES, "rule %s has no test case",
+		    rules[i].name);
+		/* Names are unique, and only the last rule has no condition. */
+		for (j = i + 1; j < n; j++)
+			ck_assert_str_ne(rules[i].name, rules[j].name);
+		if (i + 1 < n) {
+			ck_assert(rules[i].states != NULL ||
+			    rules[i].exit != NULL || rules[i].pattern != NULL);
+		}
+	}
+	ck_assert(rules[n - 1].states == NULL && rules[n - 1].exit == NULL &&
+	    rules[n - 1].pattern == NULL);
+}
+END_TEST
+
+/* What must NOT be mistaken for something else. */
+START_TEST(test_not_infra)
+{
+	struct tcase		c;
+	struct triage_result	res;
+
+	memset(&c, 0, sizeof c);
+	/* CUDA OOM is the program's, even with OUT_OF_MEMORY-ish words. */
+	c.text = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to "
+	    "allocate 20.00 MiB (GPU 0; 15.78 GiB total capacity)";
+	c.state = "FAILED";
+	run_case(&c, &res);
+	ck_assert_int_eq(res.class, ERR_PROGRAM);
+	ck_assert_str_eq(res.rule->name, "cuda-oom");
+
+	/* A cgroup OOM in dmesg is not a node OOM. */
+	c.text = NULL;
+	c.file = "memcg-oom-dmesg.log";
+	run_case(&c, &res);
+	ck_assert_int_eq(res.class, ERR_PROGRAM);
+
+	/* "Xid" only as a word: "Xidx" or "pXid" are not driver messages. */
+	c.file = NULL;
+	c.text = "loading model XidNet from /ckpt\nuse pXid 3";
+	c.state = NULL;
+	run_case(&c, &res);
+	ck_assert_str_eq(res.rule->name, "default");
+
+	/* No such file for a non-path is not a missing dataset. */
+	c.text = "ls: cannot access 'x': No such file or directory";
+	run_case(&c, &res);
+	ck_assert_str_eq(res.rule->name, "default");
+
+	/* NCCL shared memory files are NCCL's problem, not a dataset. */
+	c.text = "NCCL WARN Call to open /dev/shm/nccl-Ab12Cd failed : No such "
+	    "file or directory";
+	run_case(&c, &res);
+	ck_assert_str_ne(res.rule->name, "missing-path");
+}
+END_TEST
+
+/* The root cause wins over the NCCL timeouts it causes on other ranks. */
+START_TEST(test_order)
+{
+	struct triage_input	 in;
+	struct triage_result	 res;
+	char			*text;
+	const char		*both;
+
+	memset(&in, 0, sizeof in);
+	/* Infra evidence beats a later Python exception it caused. */
+	both = "RuntimeError: CUDA error: unspecified launch failure\n"
+	    "NVRM: Xid (PCI:0000:3b:00): 79, pid=1, GPU has fallen off the bus.\n";
+	in.log = both;
+	in.loglen = strlen(both);
+	triage_classify(&in, &res);
+	ck_assert_str_eq(res.rule->name, "gpu-xid");
+	/* The reported offset points at the matching line. */
+	ck_assert_uint_eq(res.line_off, strchr(both, '\n') + 1 - both);
+
+	/* A NODE_FAIL state beats anything in the log. */
+	text = read_log("cuda-oom-then-watchdog.err", &in.loglen);
+	in.log = text;
+	in.state = "NODE_FAIL";
+	triage_classify(&in, &res);
+	ck_assert_str_eq(res.rule->name, "node-fail");
+	ck_assert(!res.has_line);
+	free(text);
+}
+END_TEST
+
+START_TEST(test_log_bytes)
+{
+	struct triage_input	 in;
+	struct triage_result	 res;
+	static const char	 log[] = "bin\0ary\x1b[31m\r\n"
+	    "\tNCCL WARN Net : Connect to 10.0.0.2<1234> failed : Connection "
+	    "timed out\x1b[0m\r\nrest";
+
+	memset(&in, 0, sizeof in);
+	in.log = log;
+	in.loglen = sizeof log - 1;	/* the NUL inside is part of it */
+	triage_classify(&in, &res);
+	ck_assert_str_eq(res.rule->name, "nccl-transport");
+	/* Control characters are gone from the line shown to the user. */
+	ck_assert_str_eq(res.line, " NCCL WARN Net : Connect to 10.0.0.2<1234> "
+	    "failed : Connection timed out[0m");
+	ck_assert_uint_eq(res.line_off, 14);
+}
+END_TEST
+
+static void
+long_line(const char *prefix, size_t want_len)
+{
+	struct triage_input	 in;
+	struct triage_result	 res;
+	struct buf		 b;
+	size_t			 n;
+	int			 i;
+
+	buf_init(&b);
+	buf_adds(&b, prefix);
+	for (i = 0; i < 400; i++)
+		buf_adds(&b, "\xc3\xa9");	/* U+00E9, 2 bytes */
+	memset(&in, 0, sizeof in);
+	in.log = b.data;
+	in.loglen = b.len;
+	triage_classify(&in, &res);
+	ck_assert_str_eq(res.rule->name, "enroot-credentials");
+	n = strlen(res.line);
+	ck_assert_uint_eq(n, want_len);
+	/* Cut on a character boundary: the last byte ends a U+00E9. */
+	ck_assert_int_eq((unsigned char)res.line[n - 1], 0xa9);
+	ck_assert_int_eq((unsigned char)res.line[n - 2], 0xc3);
+	buf_free(&b);
+}
+
+START_TEST(test_long_line)
+{
+	/* 37 bytes + 237 whole characters fill the 511 bytes exactly. */
+	long_line("[ERROR] Could not process JSON input ", TRIAGE_LINE_MAX - 1);
+	/* One byte more and the last character would be cut: dropped. */
+	long_line("[ERROR] Could not process JSON input  ", TRIAGE_LINE_MAX - 2);
+}
+END_TEST
+
+START_TEST(test_parse_exit)
+{
+	int	 code, sig;
+	char	*cause = NULL;
+
+	ck_assert_int_eq(triage_parse_exit("3:0", &code, &sig, NULL), 0);
+	ck_assert_int_eq(code, 3);
+	ck_assert_int_eq(sig, 0);
+	ck_assert_int_eq(triage_parse_exit("0:9", &code, &sig, NULL), 0);
+	ck_assert_int_eq(code, 0);
+	ck_assert_int_eq(sig, 9);
+	ck_assert_int_eq(triage_parse_exit("0:53", &code, &sig, NULL), 0);
+	ck_assert_int_eq(sig, 53);
+	ck_assert_int_eq(triage_parse_exit("137", &code, &sig, NULL), 0);
+	ck_assert_int_eq(code, 137);
+	ck_assert_int_eq(sig, 0);
+
+	ck_assert_int_eq(triage_parse_exit("x", &code, &sig, &cause), -1);
+	ck_assert_str_eq(cause, "exit status 'x' is not CODE or CODE:SIGNAL as "
+	    "sacct prints it (e.g. 3:0 or 0:9)");
+	free(cause);
+	ck_assert_int_eq(triage_parse_exit("3:", &code, &sig, NULL), -1);
+	ck_assert_int_eq(triage_parse_exit(":9", &code, &sig, NULL), -1);
+	ck_assert_int_eq(triage_parse_exit("-1:0", &code, &sig, NULL), -1);
+	ck_assert_int_eq(triage_parse_exit("1:2:3", &code, &sig, NULL), -1);
+	ck_assert_int_eq(triage_parse_exit("99999999999", &code, &sig, NULL), -1);
+	ck_assert_int_eq(triage_parse_exit("", &code, &sig, NULL), -1);
+	ck_assert_int_eq(triage_parse_exit(NULL, &code, &sig, NULL), -1);
+}
+END_TEST
+
+/* Run the built binary; returns the exit status, output in *out. */
+static int
+run(const char *args, char **out)
+{
+	const char	*bin = getenv("SLURMDECK_BIN");
+	char		*cmd, *path, *cause = NULL;
+	int		 st;
+
+	if (bin == NULL)
+		bin = TOP_BUILDDIR "/slurmdeck";
+	path = xasprintf("%s/triage-out.%ld", test_tmpdir(), (long)getpid());
+	cmd = xasprintf("cd %s/data/logs && %s triage %s >%s 2>&1", TESTS_SRCDIR,
+	    bin, args, path);
+	st = system(cmd);
+	ck_assert(st != -1 && WIFEXITED(st));
+	ck_assert_msg(file_read(path, out, NULL, &cause) == 0, "%s", cause);
+	unlink(path);
+	free(path);
+	free(cmd);
+	return WEXITSTATUS(st);
+}
+
+START_TEST(test_cli)
+{
+	char	*out;
+
+	ck_assert_int_eq(run("--state FAILED --exit 1:0 main.out-missing",
+	    &out), 2);
+	ck_assert_ptr_nonnull(strstr(out, "cannot open log main.out-missing"));
+	free(out);
+
+	ck_assert_int_eq(run("--state FAILED --exit 1:0 cuda-driver-init.err "
+	    "job-python-keyerror.err", &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "class: INFRA\nrule:  "
+	    "cuda-driver-init\n"));
+	ck_assert_ptr_nonnull(strstr(out, "match: cuda-driver-init.err: "));
+	free(out);
+
+	/* The match is reported in the file it came from. */
+	ck_assert_int_eq(run("--json job-timeout.err enroot-credentials.err",
+	    &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\"class\":\t\"CONFIG\""));
+	ck_assert_ptr_nonnull(strstr(out, "\"rule\":\t\"enroot-credentials\""));
+	ck_assert_ptr_nonnull(strstr(out, "\"file\":\t\"enroot-credentials.err\""));
+	ck_assert_ptr_nonnull(strstr(out, "\"retry\":\tfalse"));
+	free(out);
+
+	ck_assert_int_eq(run("--state NODE_FAIL --json", &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\"retry\":\ttrue"));
+	ck_assert_ptr_nonnull(strstr(out, "\"match\":\tnull"));
+	free(out);
+
+	ck_assert_int_eq(run("- < nccl-watchdog.err", &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "rule:  nccl-watchdog\n"));
+	free(out);
+
+	ck_assert_int_eq(run("", &out), 2);
+	ck_assert_ptr_nonnull(strstr(out, "nothing to classify"));
+	free(out);
+
+	ck_assert_int_eq(run("--exit 3x", &out), 2);
+	ck_assert_ptr_nonnull(strstr(out, "--exit: exit status '3x' is not"));
+	free(out);
+
+	ck_assert_int_eq(run("--bogus", &out), 2);
+	ck_assert_ptr_nonnull(strstr(out, "usage: slurmdeck triage"));
+	free(out);
+
+	/* An unknown state is a warning, not a refusal. */
+	ck_assert_int_eq(run("--state FROB --exit 0:9", &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "'FROB' is not a SLURM state"));
+	ck_assert_ptr_nonnull(strstr(out, "rule:  signal"));
+	free(out);
+}
+END_TEST
+
+START_TEST(test_cli_tail)
+{
+	char	*dir, *path, *out;
+	FILE	*f;
+	int	 i;
+
+	/*
+	 * Xid at the top would win over CUDA OOM by rule order; it is more
+	 * than 256 KiB before the end, so only the OOM is seen.
+	 */
+	dir = xstrdup(test_tmpdir());
+	path = xasprintf("%s/big.err", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.\n", f);
+	for (i = 0; i < 20000; i++)
+		fputs("step 1000 loss 0.1234 lr 0.0001 throughput 812 img/s\n", f);
+	fputs("RuntimeError: CUDA error: out of memory\n", f);
+	fclose(f);
+	ck_assert_int_eq(run(path, &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "rule:  cuda-oom"));
+	free(out);
+	unlink(path);
+	free(path);
+	rmdir(dir);
+	free(dir);
+}
+END_TEST
 
 static Suite *
 triage_suite(void)
 {
-	return suite_create("triage");
+	Suite	*s = suite_create("triage");
+	TCase	*tc = tcase_create("rules");
+	TCase	*cli = tcase_create("cli");
+
+	tcase_add_loop_test(tc, test_cases, 0, NCASES);
+	tcase_add_test(tc, test_every_rule_has_a_case);
+	tcase_add_test(tc, test_not_infra);
+	tcase_add_test(tc, test_order);
+	tcase_add_test(tc, test_log_bytes);
+	tcase_add_test(tc, test_long_line);
+	tcase_add_test(tc, test_parse_exit);
+	suite_add_tcase(s, tc);
+	tcase_add_test(cli, test_cli);
+	tcase_add_test(cli, test_cli_tail);
+	suite_add_tcase(s, cli);
+	return s;
 }
 
 TEST_MAIN(triage_suite)
