@@ -271,6 +271,9 @@ START_TEST(test_bash_missing)
 {
 	char	*cause = NULL;
 
+	/* An empty PATH means the usual /usr/bin:/bin. */
+	setenv("PATH", "", 1);
+	ck_assert_int_eq(lint_bash_syntax("x.sh", "true\n", &cause), 0);
 	setenv("PATH", "/nonexistent", 1);
 	ck_assert_int_eq(lint_bash_syntax("x.sh", "true\n", &cause), -1);
 	ck_assert_str_eq(cause, "bash -n: bash not found in PATH");
