@@ -1,10 +1,654 @@
-/* Placeholder until the record suite is written: it must not stay empty. */
+/* record: local job records, atomic updates under flock (R12). */
 #include "testutil.h"
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <regex.h>
+#include <signal.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "record.h"
+#include "util.h"
+
+static char	*state_home;
+
+/* Every test gets its own XDG_STATE_HOME (Check forks per test). */
+static void
+setup(void)
+{
+	state_home = xstrdup(test_tmpdir());
+	setenv("XDG_STATE_HOME", state_home, 1);
+}
+
+static void
+teardown(void)
+{
+	char	*cmd = xasprintf("rm -rf '%s'", state_home);
+
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", state_home);
+	free(cmd);
+	free(state_home);
+}
+
+static char *
+new_record(const char *cluster, const char *job_name)
+{
+	struct record	*r = record_new(cluster);
+	char		*cause = NULL, *id;
+
+	r->image = xstrdup("nvcr.io#nvidia/tao/tao-toolkit:5.5.0-pyt");
+	r->network_arch = xstrdup("dino");
+	r->action = xstrdup("train");
+	r->results_root = xstrdup("/lustre/alice/results");
+	r->job_name = xstrdup(job_name);
+	r->nodes = 2;
+	r->gpus = 16;
+	ck_assert_msg(record_create(r, &cause) == 0, "%s", cause);
+	id = xstrdup(r->id);
+	record_free(r);
+	return id;
+}
+
+static char *
+path_of(const char *id)
+{
+	char	*dir = record_dir(), *path;
+
+	path = xasprintf("%s/%s.json", dir, id);
+	free(dir);
+	return path;
+}
+
+static void
+write_file(const char *path, const char *text)
+{
+	FILE	*f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+START_TEST(test_create_load)
+{
+	struct record	*r;
+	struct stat	 sb;
+	regex_t		 re;
+	char		*id, *path, *cause = NULL, *text, *dir;
+
+	id = new_record("polar", "tao-dino-train");
+	ck_assert_int_eq(regcomp(&re, "^sd-[0-9]{8}T[0-9]{6}-[0-9a-f]{6}$",
+	    REG_EXTENDED | REG_NOSUB), 0);
+	ck_assert_msg(regexec(&re, id, 0, NULL, 0) == 0, "id %s", id);
+	regfree(&re);
+
+	/* Under $XDG_STATE_HOME/slurmdeck/records, private. */
+	dir = record_dir();
+	text = xasprintf("%s/slurmdeck/records", state_home);
+	ck_assert_str_eq(dir, text);
+	free(text);
+	free(dir);
+	path = path_of(id);
+	ck_assert_int_eq(stat(path, &sb), 0);
+	ck_assert_int_eq(sb.st_mode & 0777, 0600);
+
+	ck_assert_msg(record_load(id, &r, &cause) == 0, "%s", cause);
+	ck_assert_str_eq(r->id, id);
+	ck_assert_str_eq(r->cluster, "polar");
+	ck_assert_str_eq(r->platform, "slurm");
+	ck_assert_str_eq(r->storage_tier, "A");
+	ck_assert_str_eq(r->image, "nvcr.io#nvidia/tao/tao-toolkit:5.5.0-pyt");
+	ck_assert_str_eq(r->network_arch, "dino");
+	ck_assert_str_eq(r->action, "train");
+	ck_assert_str_eq(r->results_root, "/lustre/alice/results");
+	ck_assert_int_eq(r->nodes, 2);
+	ck_assert_int_eq(r->gpus, 16);
+	ck_assert_ptr_null(r->job_dir);
+	ck_assert_ptr_null(record_slurm_id(r));
+	ck_assert_int_eq(r->state, RSTATE_PENDING);
+	ck_assert_int_eq(r->err_class, ERR_NONE);
+	ck_assert_uint_eq(r->nhistory, 1);
+	ck_assert_str_eq(r->history[0].source, "create");
+	ck_assert_int_eq(r->history[0].state, RSTATE_PENDING);
+	ck_assert_str_eq(r->created, r->history[0].time);
+	ck_assert_uint_eq(strlen(r->created), 20);	/* 2026-11-29T16:45:00Z */
+	ck_assert_int_eq(r->created[19], 'Z');
+	record_free(r);
+
+	/* The file is plain JSON a script can read. */
+	ck_assert_int_eq(file_read(path, &text, NULL, NULL), 0);
+	{
+		cJSON	*o = cJSON_Parse(text);
+
+		ck_assert_ptr_nonnull(o);
+		ck_assert_str_eq(cJSON_GetObjectItem(o, "state")->valuestring,
+		    "PENDING");
+		ck_assert(cJSON_IsNull(cJSON_GetObjectItem(o, "slurm_id")));
+		ck_assert(cJSON_IsArray(cJSON_GetObjectItem(o, "history")));
+		cJSON_Delete(o);
+	}
+	free(text);
+	free(path);
+	free(id);
+}
+END_TEST
+
+START_TEST(test_create_fails)
+{
+	struct record	*r;
+	char		*cause = NULL, *blocker, *path, *before, *after;
+	char		*id;
+
+	/* An id that is taken is refused and the file is left alone. */
+	id = new_record("polar", "first");
+	path = path_of(id);
+	ck_assert_int_eq(file_read(path, &before, NULL, NULL), 0);
+	r = record_new("polar");
+	r->id = xstrdup(id);
+	ck_assert_int_eq(record_create(r, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "already exists"));
+	free(cause);
+	record_free(r);
+	ck_assert_int_eq(file_read(path, &after, NULL, NULL), 0);
+	ck_assert_str_eq(before, after);
+	free(before);
+	free(after);
+	free(path);
+	free(id);
+
+	/* An id that would escape the directory is refused. */
+	r = record_new("polar");
+	r->id = xstrdup("../../etc/x");
+	ck_assert_int_eq(record_create(r, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "is not a record id"));
+	free(cause);
+	record_free(r);
+
+	/* No directory, no record: the caller must not launch. */
+	blocker = xasprintf("%s/file", state_home);
+	write_file(blocker, "not a directory\n");
+	setenv("XDG_STATE_HOME", blocker, 1);
+	r = record_new("polar");
+	ck_assert_int_eq(record_create(r, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "cannot create directory"));
+	ck_assert_ptr_nonnull(strstr(cause, blocker));
+	free(cause);
+	record_free(r);
+	free(blocker);
+}
+END_TEST
+
+START_TEST(test_transitions)
+{
+	struct record	*r;
+	char		*id, *cause = NULL;
+
+	id = new_record("polar", "job");
+	ck_assert_int_eq(record_set_slurm_id(id, "4471", NULL), 0);
+	ck_assert_int_eq(record_transition(id, RSTATE_RUNNING, "PENDING",
+	    "submit", "sbatch: job 4471", NULL), 0);
+	/* The same observation twice is one entry. */
+	ck_assert_int_eq(record_transition(id, RSTATE_RUNNING, "RUNNING",
+	    "poll", "", NULL), 0);
+	ck_assert_int_eq(record_transition(id, RSTATE_RUNNING, "RUNNING",
+	    "poll", "", NULL), 0);
+	/* A requeue: same state, new SLURM id kept after the old one. */
+	ck_assert_int_eq(record_set_slurm_id(id, "4471", NULL), 0);
+	ck_assert_int_eq(record_set_slurm_id(id, "4502", NULL), 0);
+	ck_assert_int_eq(record_transition(id, RSTATE_ERROR, "NODE_FAIL",
+	    "poll", "NODE_FAIL", NULL), 0);
+	ck_assert_int_eq(record_set_err(id, ERR_INFRA, "node-fail", NULL), 0);
+	ck_assert_int_eq(record_set(id, "job_dir", "/lustre/alice/results/j1",
+	    NULL), 0);
+	ck_assert_int_eq(record_set(id, "log_dir", "/lustre/alice/logs", NULL),
+	    0);
+
+	ck_assert_int_eq(record_set(id, "id", "other", &cause), -1);
+	ck_assert_str_eq(cause, "record field 'id' cannot be set");
+	free(cause);
+	ck_assert_int_eq(record_set(id, "nosuch", "x", &cause), -1);
+	free(cause);
+	ck_assert_int_eq(record_set_slurm_id(id, "", &cause), -1);
+	free(cause);
+
+	ck_assert_int_eq(record_load(id, &r, NULL), 0);
+	ck_assert_uint_eq(r->nhistory, 4);
+	ck_assert_str_eq(r->history[1].source, "submit");
+	ck_assert_str_eq(r->history[1].native, "PENDING");
+	ck_assert_str_eq(r->history[1].message, "sbatch: job 4471");
+	ck_assert_int_eq(r->history[2].state, RSTATE_RUNNING);
+	ck_assert_str_eq(r->history[2].native, "RUNNING");
+	ck_assert_int_eq(r->history[3].state, RSTATE_ERROR);
+	ck_assert_int_eq(r->state, RSTATE_ERROR);
+	ck_assert_str_eq(r->native, "NODE_FAIL");
+	ck_assert_int_eq(r->err_class, ERR_INFRA);
+	ck_assert_str_eq(r->err_rule, "node-fail");
+	ck_assert_uint_eq(r->slurm_ids.n, 2);
+	ck_assert_str_eq(r->slurm_ids.v[0], "4471");
+	ck_assert_str_eq(record_slurm_id(r), "4502");
+	ck_assert_str_eq(r->job_dir, "/lustre/alice/results/j1");
+	ck_assert_str_eq(r->log_dir, "/lustre/alice/logs");
+	ck_assert(strcmp(r->updated, r->created) >= 0);
+	record_free(r);
+
+	/* Updates to a record that does not exist name it. */
+	ck_assert_int_eq(record_transition("sd-20990101T000000-abcdef",
+	    RSTATE_CANCELED, "CANCELLED", "cancel:cli", "", &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "no record "
+	    "sd-20990101T000000-abcdef"));
+	free(cause);
+	ck_assert_int_eq(record_load("../x", &r, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "'../x' is not a record id"));
+	free(cause);
+	free(id);
+}
+END_TEST
+
+START_TEST(test_retry)
+{
+	struct record	*old, *r;
+	char		*id, *cause = NULL;
+
+	id = new_record("polar", "job");
+	ck_assert_int_eq(record_set(id, "job_dir", "/lustre/j", NULL), 0);
+	ck_assert_int_eq(record_set_slurm_id(id, "77", NULL), 0);
+	ck_assert_int_eq(record_load(id, &old, NULL), 0);
+	r = record_new_retry(old);
+	ck_assert_msg(record_create(r, &cause) == 0, "%s", cause);
+	ck_assert_str_ne(r->id, old->id);
+	record_free(r);
+	r = NULL;
+
+	/* The retry record names the old one and carries the workload. */
+	{
+		struct record_list	list;
+		size_t			i;
+
+		ck_assert_int_eq(record_list(&list, NULL), 0);
+		ck_assert_uint_eq(list.n, 2);
+		for (i = 0; i < list.n; i++) {
+			if (list.v[i]->retry_of != NULL)
+				r = list.v[i];
+		}
+		ck_assert_ptr_nonnull(r);
+		ck_assert_str_eq(r->retry_of, id);
+		ck_assert_int_eq(r->retry_count, 1);
+		ck_assert_str_eq(r->job_dir, "/lustre/j");
+		ck_assert_str_eq(r->image, old->image);
+		ck_assert_int_eq(r->gpus, 16);
+		ck_assert_ptr_null(record_slurm_id(r));
+		ck_assert_int_eq(r->state, RSTATE_PENDING);
+		ck_assert_str_eq(r->history[0].message, "record opened (retry)");
+		record_list_free(&list);
+	}
+	record_free(old);
+	free(id);
+}
+END_TEST
+
+START_TEST(test_corrupt)
+{
+	struct record_list	 list;
+	struct record		*r;
+	char			*good, *bad, *path, *cause = NULL, *text;
+	char			*dir, *other, *goodpath;
+
+	good = new_record("polar", "good");
+	bad = new_record("polar", "bad");
+	path = path_of(bad);
+	write_file(path, "{\"id\": \"truncated");
+
+	/* Listed as corrupt with its path, the good one still listed. */
+	ck_assert_int_eq(record_list(&list, NULL), 0);
+	ck_assert_uint_eq(list.n, 1);
+	ck_assert_str_eq(list.v[0]->id, good);
+	ck_assert_uint_eq(list.corrupt.n, 1);
+	ck_assert_msg(str_has_prefix(list.corrupt.v[0], path), "%s",
+	    list.corrupt.v[0]);
+	ck_assert_ptr_nonnull(strstr(list.corrupt.v[0], "not valid JSON"));
+	record_list_free(&list);
+
+	/* An update refuses it and leaves the bytes alone. */
+	ck_assert_int_eq(record_transition(bad, RSTATE_RUNNING, "RUNNING",
+	    "poll", "", &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, path));
+	free(cause);
+	ck_assert_int_eq(file_read(path, &text, NULL, NULL), 0);
+	ck_assert_str_eq(text, "{\"id\": \"truncated");
+	free(text);
+
+	/* Valid JSON but not a record: named too. */
+	write_file(path, "{\"id\": 3, \"state\": \"RUNNING\"}\n");
+	ck_assert_int_eq(record_load(bad, &r, &cause), -1);
+	ck_assert_ptr_null(r);
+	ck_assert_ptr_nonnull(strstr(cause, "\"id\" is not a string"));
+	free(cause);
+
+	/* A record whose id is not its file name. */
+	dir = record_dir();
+	other = xasprintf("%s/sd-20990101T000000-000000.json", dir);
+	goodpath = path_of(good);
+	ck_assert_int_eq(file_read(goodpath, &text, NULL, NULL), 0);
+	free(goodpath);
+	write_file(other, text);
+	free(text);
+	ck_assert_int_eq(record_list(&list, NULL), 0);
+	ck_assert_uint_eq(list.n, 1);
+	ck_assert_uint_eq(list.corrupt.n, 2);
+	record_list_free(&list);
+
+	/* Leftover temp files of a killed writer are not records. */
+	text = xasprintf("%s/%s.json.tmp.12345", dir, good);
+	write_file(text, "{\"id\": \"half");
+	free(text);
+	ck_assert_int_eq(record_list(&list, NULL), 0);
+	ck_assert_uint_eq(list.corrupt.n, 2);
+	record_list_free(&list);
+
+	free(other);
+	free(dir);
+	free(path);
+	free(good);
+	free(bad);
+}
+END_TEST
+
+START_TEST(test_list_order)
+{
+	struct record_list	 list;
+	struct record		*r;
+	char			*cause = NULL;
+	static const char	*ids[] = {
+		"sd-20261129T164502-00000c", "sd-20261129T164500-00000a",
+		"sd-20261129T164501-00000b",
+	};
+	size_t			 i;
+
+	/* Empty (no directory yet) is not an error. */
+	ck_assert_int_eq(record_list(&list, NULL), 0);
+	ck_assert_uint_eq(list.n, 0);
+	record_list_free(&list);
+
+	for (i = 0; i < 3; i++) {
+		r = record_new("c");
+		r->id = xstrdup(ids[i]);
+		ck_assert_msg(record_create(r, &cause) == 0, "%s", cause);
+		record_free(r);
+	}
+	/* Same creation second: the id (time, then random) orders them. */
+	ck_assert_int_eq(record_list(&list, NULL), 0);
+	ck_assert_uint_eq(list.n, 3);
+	ck_assert_str_eq(list.v[0]->id, ids[1]);
+	ck_assert_str_eq(list.v[1]->id, ids[2]);
+	ck_assert_str_eq(list.v[2]->id, ids[0]);
+	record_list_free(&list);
+}
+END_TEST
+
+static void
+child_updates(const char *id, const char *tag, int n)
+{
+	char	*msg, *cause = NULL, *extra;
+	int	 i;
+
+	for (i = 0; i < n; i++) {
+		msg = xasprintf("%s %d", tag, i);
+		if (record_transition(id, i % 2 ? RSTATE_RUNNING :
+		    RSTATE_PENDING, i % 2 ? "RUNNING" : "REQUEUED", "poll", msg,
+		    &cause) != 0) {
+			fprintf(stderr, "%s\n", cause);
+			_exit(1);
+		}
+		free(msg);
+		/* Now and then a new record too, so files get created. */
+		if (i % 25 == 0) {
+			extra = new_record("polar", tag);
+			free(extra);
+		}
+	}
+	_exit(0);
+}
+
+/* How many history entries carry "tag N", checking N runs 0, 1, 2... */
+static int
+count_tag(const struct record *r, const char *tag)
+{
+	char	*want;
+	size_t	 i;
+	int	 n = 0;
+
+	for (i = 0; i < r->nhistory; i++) {
+		if (!str_has_prefix(r->history[i].message, tag) ||
+		    r->history[i].message[strlen(tag)] != ' ')
+			continue;
+		want = xasprintf("%s %d", tag, n);
+		ck_assert_str_eq(r->history[i].message, want);
+		free(want);
+		n++;
+	}
+	return n;
+}
+
+/* Issue 3, acceptance 3: SIGKILL in the middle of 1000 updates. */
+START_TEST(test_kill_mid_update)
+{
+	struct record_list	 list;
+	struct record		*r;
+	struct timespec		 ts;
+	pid_t			 pid;
+	char			*id, *cause = NULL, tag[16];
+	int			 st, round, n;
+
+	id = new_record("polar", "victim");
+	for (round = 0; round < 3; round++) {
+		snprintf(tag, sizeof tag, "kill%d", round);
+		pid = fork();
+		ck_assert_int_ne(pid, -1);
+		if (pid == 0)
+			child_updates(id, tag, 1000);
+		/* Let it get going, then kill it at an uneven moment. */
+		do {
+			ts.tv_sec = 0;
+			ts.tv_nsec = 2 * 1000 * 1000;
+			nanosleep(&ts, NULL);
+			ck_assert_msg(record_load(id, &r, &cause) == 0, "%s",
+			    cause);
+			n = count_tag(r, tag);
+			record_free(r);
+		} while (n < 30 + 40 * round);
+		ts.tv_nsec = (1 + 3 * round) * 1000 * 1000 + 333333;
+		nanosleep(&ts, NULL);
+		ck_assert_int_eq(kill(pid, SIGKILL), 0);
+		ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+		ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL,
+		    "the child finished before it was killed");
+
+		/* Every record file still parses. */
+		ck_assert_msg(record_list(&list, &cause) == 0, "%s", cause);
+		ck_assert_msg(list.corrupt.n == 0, "corrupt: %s",
+		    list.corrupt.v[0]);
+		ck_assert_uint_ge(list.n, 2);
+		record_list_free(&list);
+
+		/* The victim's committed updates are all there, in order. */
+		ck_assert_int_eq(record_load(id, &r, NULL), 0);
+		ck_assert_int_ge(count_tag(r, tag), n);
+		record_free(r);
+
+		/* The lock died with the child: the next update goes through. */
+		ck_assert_msg(record_transition(id, RSTATE_UNKNOWN, "", "test",
+		    "after kill", &cause) == 0, "%s", cause);
+		ck_assert_int_eq(record_load(id, &r, NULL), 0);
+		ck_assert_int_eq(r->state, RSTATE_UNKNOWN);
+		ck_assert_str_eq(r->history[r->nhistory - 1].message,
+		    "after kill");
+		record_free(r);
+	}
+	free(id);
+}
+END_TEST
+
+/* Issue 3, acceptance 3: two processes, one record, no lost transition. */
+START_TEST(test_two_writers)
+{
+	struct record	*r;
+	pid_t		 a, b;
+	char		*id, *cause = NULL;
+	int		 st;
+	enum { N = 300 };
+
+	id = new_record("polar", "shared");
+	a = fork();
+	ck_assert_int_ne(a, -1);
+	if (a == 0)
+		child_updates(id, "A", N);
+	b = fork();
+	ck_assert_int_ne(b, -1);
+	if (b == 0)
+		child_updates(id, "B", N);
+	ck_assert_int_eq(waitpid(a, &st, 0), a);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	ck_assert_int_eq(waitpid(b, &st, 0), b);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+
+	ck_assert_msg(record_load(id, &r, &cause) == 0, "%s", cause);
+	/* Each writer's entries are all there, in its own order. */
+	ck_assert_int_eq(count_tag(r, "A"), N);
+	ck_assert_int_eq(count_tag(r, "B"), N);
+	ck_assert_uint_eq(r->nhistory, 1 + 2 * N);
+	record_free(r);
+	free(id);
+}
+END_TEST
+
+/* Run the built binary with this test's XDG_STATE_HOME. */
+static int
+run(const char *args, char **out)
+{
+	const char	*bin = getenv("SLURMDECK_BIN");
+	char		*cmd, *path, *cause = NULL;
+	int		 st;
+
+	if (bin == NULL)
+		bin = TOP_BUILDDIR "/slurmdeck";
+	path = xasprintf("%s/cli-out", state_home);
+	cmd = xasprintf("%s records %s >%s 2>&1", bin, args, path);
+	st = system(cmd);
+	ck_assert(st != -1 && WIFEXITED(st));
+	ck_assert_msg(file_read(path, out, NULL, &cause) == 0, "%s", cause);
+	unlink(path);
+	free(path);
+	free(cmd);
+	return WEXITSTATUS(st);
+}
+
+START_TEST(test_cli)
+{
+	struct record	*r;
+	cJSON		*o, *a;
+	char		*out, *id, *old, *cause = NULL, *path, *json;
+
+	ck_assert_int_eq(run("", &out), 0);
+	ck_assert_str_eq(out, "no records (--all shows older ones)\n");
+	free(out);
+
+	id = new_record("polar", "tao-dino-train");
+	ck_assert_int_eq(record_set_slurm_id(id, "4471", NULL), 0);
+	ck_assert_int_eq(record_transition(id, RSTATE_ERROR, "NODE_FAIL",
+	    "poll", "", NULL), 0);
+	ck_assert_int_eq(record_set_err(id, ERR_INFRA, "node-fail", NULL), 0);
+
+	/* A finished record last touched long ago: only with --all. */
+	r = record_new("grizzly");
+	r->job_name = xstrdup("old\x1b[2Jjob");
+	r->state = RSTATE_COMPLETE;
+	ck_assert_msg(record_create(r, &cause) == 0, "%s", cause);
+	old = xstrdup(r->id);
+	free(r->updated);
+	r->updated = xstrdup("2020-01-01T00:00:00Z");
+	json = record_to_json(r);
+	path = path_of(old);
+	ck_assert_int_eq(file_write_atomic(path, json, strlen(json), 0600,
+	    NULL), 0);
+	free(json);
+	free(path);
+	record_free(r);
+
+	ck_assert_int_eq(run("", &out), 0);
+	ck_assert(str_has_prefix(out, "ID "));
+	ck_assert_ptr_nonnull(strstr(out, "CLUSTER"));
+	ck_assert_ptr_nonnull(strstr(out, "SLURM ID"));
+	ck_assert_ptr_nonnull(strstr(out, id));
+	ck_assert_ptr_nonnull(strstr(out, "4471"));
+	ck_assert_ptr_nonnull(strstr(out, "ERROR/INFRA"));
+	ck_assert_ptr_nonnull(strstr(out, "tao-dino-train"));
+	ck_assert_ptr_null(strstr(out, old));
+	free(out);
+
+	ck_assert_int_eq(run("--all", &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, old));
+	/* Terminal escapes from a job name are not passed through. */
+	ck_assert_ptr_nonnull(strstr(out, "old?[2Jjob"));
+	ck_assert_ptr_null(strchr(out, 0x1b));
+	free(out);
+
+	ck_assert_int_eq(run("--json --all", &out), 0);
+	o = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(o);
+	a = cJSON_GetObjectItem(o, "records");
+	ck_assert_int_eq(cJSON_GetArraySize(a), 2);
+	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(o, "corrupt")),
+	    0);
+	cJSON_Delete(o);
+	free(out);
+
+	/* A corrupt file: named on stderr, exit 1, the rest still listed. */
+	path = path_of(old);
+	write_file(path, "{");
+	ck_assert_int_eq(run("--all", &out), 1);
+	ck_assert_ptr_nonnull(strstr(out, id));
+	ck_assert_ptr_nonnull(strstr(out, "corrupt record "));
+	ck_assert_ptr_nonnull(strstr(out, path));
+	free(out);
+	free(path);
+
+	ck_assert_int_eq(run("--bogus", &out), 2);
+	ck_assert_ptr_nonnull(strstr(out, "usage: slurmdeck records"));
+	free(out);
+	ck_assert_int_eq(run("extra", &out), 2);
+	free(out);
+	free(old);
+	free(id);
+}
+END_TEST
 
 static Suite *
 record_suite(void)
 {
-	return suite_create("record");
+	Suite	*s = suite_create("record");
+	TCase	*tc = tcase_create("core");
+	TCase	*conc = tcase_create("concurrency");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_create_load);
+	tcase_add_test(tc, test_create_fails);
+	tcase_add_test(tc, test_transitions);
+	tcase_add_test(tc, test_retry);
+	tcase_add_test(tc, test_corrupt);
+	tcase_add_test(tc, test_list_order);
+	tcase_add_test(tc, test_cli);
+	suite_add_tcase(s, tc);
+
+	tcase_add_checked_fixture(conc, setup, teardown);
+	tcase_set_timeout(conc, 120);
+	tcase_add_test(conc, test_kill_mid_update);
+	tcase_add_test(conc, test_two_writers);
+	suite_add_tcase(s, conc);
+	return s;
 }
 
 TEST_MAIN(record_suite)
