@@ -1,1 +1,340 @@
+/* The keymap table and what is generated from it (see ui-keys.h). */
 #include "ui-keys.h"
+
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <string.h>
+
+#include "util.h"
+
+#define C(x)		UICTX_BIT(UICTX_##x)
+#define PANES		UICTX_PANES
+#define FN(k)		UIKEY_FN(k)
+#define CTRL(c)		UIKEY_CTRL(c)
+
+/* Order matters: help sections and hints follow it. */
+const struct uikey_binding uikeys_table[] = {
+	/* Every pane. */
+	{ PANES, '\t', UIA_FOCUS_NEXT, "Tab" },
+	{ PANES, FN(KEY_BTAB), UIA_FOCUS_PREV, "S-Tab" },
+	{ PANES, '1', UIA_FOCUS_CLUSTERS, "1" },
+	{ PANES, '2', UIA_FOCUS_JOBS, "2" },
+	{ PANES, '3', UIA_FOCUS_LOG, "3" },
+	{ PANES, 'j', UIA_DOWN, "j" },
+	{ PANES, FN(KEY_DOWN), UIA_DOWN, "Down" },
+	{ PANES, 'k', UIA_UP, "k" },
+	{ PANES, FN(KEY_UP), UIA_UP, "Up" },
+	{ PANES, FN(KEY_NPAGE), UIA_PAGE_DOWN, "PgDn" },
+	{ PANES, CTRL('f'), UIA_PAGE_DOWN, "C-f" },
+	{ PANES, FN(KEY_PPAGE), UIA_PAGE_UP, "PgUp" },
+	{ PANES, CTRL('b'), UIA_PAGE_UP, "C-b" },
+	{ PANES, 'g', UIA_TOP, "g" },
+	{ PANES, FN(KEY_HOME), UIA_TOP, "Home" },
+	{ PANES, 'G', UIA_BOTTOM, "G" },
+	{ PANES, FN(KEY_END), UIA_BOTTOM, "End" },
+	{ PANES, '/', UIA_FILTER, "/" },
+	{ PANES, 'n', UIA_NEW, "n" },
+	{ PANES, 'r', UIA_REFRESH, "r" },
+	{ PANES, '?', UIA_HELP, "?" },
+	{ PANES, FN(KEY_F(1)), UIA_HELP, "F1" },
+	{ PANES, CTRL('l'), UIA_REDRAW, "C-l" },
+	{ PANES, 'q', UIA_QUIT, "q" },
+
+	/* Jobs pane. */
+	{ C(JOBS), '\n', UIA_DETAIL, "Enter" },
+	{ C(JOBS), '\r', UIA_DETAIL, "Enter" },
+	{ C(JOBS), FN(KEY_ENTER), UIA_DETAIL, "Enter" },
+	{ C(JOBS), 's', UIA_SORT, "s" },
+	{ C(JOBS), 'S', UIA_SORT_REVERSE, "S" },
+	{ C(JOBS), 'a', UIA_TOGGLE_FINISHED, "a" },
+	{ C(JOBS), ' ', UIA_MARK, "Space" },
+	{ C(JOBS), 'c', UIA_CANCEL, "c" },
+	{ C(JOBS), FN(KEY_DC), UIA_CANCEL, "Del" },
+	{ C(JOBS), 'e', UIA_EDIT, "e" },
+
+	/* The log of the selected job, from the jobs or the log pane. */
+	{ C(JOBS) | C(LOG), 'o', UIA_TOGGLE_ERR, "o" },
+	{ C(JOBS) | C(LOG), 'w', UIA_WRAP, "w" },
+	{ C(JOBS) | C(LOG), 'f', UIA_FOLLOW, "f" },
+
+	/* Clusters pane. */
+	{ C(CLUSTERS), '\n', UIA_DETAIL, "Enter" },
+	{ C(CLUSTERS), '\r', UIA_DETAIL, "Enter" },
+	{ C(CLUSTERS), FN(KEY_ENTER), UIA_DETAIL, "Enter" },
+
+	/* Help and detail views. */
+	{ C(VIEW), 'j', UIA_DOWN, "j" },
+	{ C(VIEW), FN(KEY_DOWN), UIA_DOWN, "Down" },
+	{ C(VIEW), 'k', UIA_UP, "k" },
+	{ C(VIEW), FN(KEY_UP), UIA_UP, "Up" },
+	{ C(VIEW), FN(KEY_NPAGE), UIA_PAGE_DOWN, "PgDn" },
+	{ C(VIEW), ' ', UIA_PAGE_DOWN, "Space" },
+	{ C(VIEW), FN(KEY_PPAGE), UIA_PAGE_UP, "PgUp" },
+	{ C(VIEW), 'g', UIA_TOP, "g" },
+	{ C(VIEW), FN(KEY_HOME), UIA_TOP, "Home" },
+	{ C(VIEW), 'G', UIA_BOTTOM, "G" },
+	{ C(VIEW), FN(KEY_END), UIA_BOTTOM, "End" },
+	{ C(VIEW), 'q', UIA_CLOSE, "q" },
+	{ C(VIEW), UIKEY_ESC, UIA_CLOSE, "Esc" },
+	{ C(VIEW), '?', UIA_CLOSE, "?" },
+	{ C(VIEW), '\n', UIA_CLOSE, "Enter" },
+	{ C(VIEW), '\r', UIA_CLOSE, "Enter" },
+	{ C(VIEW), FN(KEY_ENTER), UIA_CLOSE, "Enter" },
+
+	/* Cancel dialog. */
+	{ C(DIALOG), 'y', UIA_YES, "y" },
+	{ C(DIALOG), 'n', UIA_NO, "n" },
+	{ C(DIALOG), UIKEY_ESC, UIA_NO, "Esc" },
+	{ C(DIALOG), 'q', UIA_NO, "q" },
+	{ C(DIALOG), '\t', UIA_BUTTON_NEXT, "Tab" },
+	{ C(DIALOG), FN(KEY_LEFT), UIA_BUTTON_NEXT, "Left" },
+	{ C(DIALOG), FN(KEY_RIGHT), UIA_BUTTON_NEXT, "Right" },
+	{ C(DIALOG), 'h', UIA_BUTTON_NEXT, "h" },
+	{ C(DIALOG), 'l', UIA_BUTTON_NEXT, "l" },
+	{ C(DIALOG), '\n', UIA_ACTIVATE, "Enter" },
+	{ C(DIALOG), '\r', UIA_ACTIVATE, "Enter" },
+	{ C(DIALOG), FN(KEY_ENTER), UIA_ACTIVATE, "Enter" },
+
+	/* Typing: the filter and the wizard's fields. */
+	{ C(FILTER) | C(WIZARD), FN(KEY_BACKSPACE), UIA_INPUT_BACKSPACE,
+	  "Backspace" },
+	{ C(FILTER) | C(WIZARD), 0x7f, UIA_INPUT_BACKSPACE, "Backspace" },
+	{ C(FILTER) | C(WIZARD), CTRL('h'), UIA_INPUT_BACKSPACE, "C-h" },
+	{ C(FILTER) | C(WIZARD), CTRL('u'), UIA_INPUT_KILL, "C-u" },
+	{ C(FILTER), '\n', UIA_INPUT_ACCEPT, "Enter" },
+	{ C(FILTER), '\r', UIA_INPUT_ACCEPT, "Enter" },
+	{ C(FILTER), FN(KEY_ENTER), UIA_INPUT_ACCEPT, "Enter" },
+	{ C(FILTER), UIKEY_ESC, UIA_INPUT_CLEAR, "Esc" },
+
+	/* Submit wizard. */
+	{ C(WIZARD), '\t', UIA_WIZ_NEXT, "Tab" },
+	{ C(WIZARD), FN(KEY_DOWN), UIA_WIZ_NEXT, "Down" },
+	{ C(WIZARD), '\n', UIA_WIZ_NEXT, "Enter" },
+	{ C(WIZARD), '\r', UIA_WIZ_NEXT, "Enter" },
+	{ C(WIZARD), FN(KEY_ENTER), UIA_WIZ_NEXT, "Enter" },
+	{ C(WIZARD), FN(KEY_BTAB), UIA_WIZ_PREV, "S-Tab" },
+	{ C(WIZARD), FN(KEY_UP), UIA_WIZ_PREV, "Up" },
+	{ C(WIZARD), UIKEY_ESC, UIA_CLOSE, "Esc" },
+};
+const size_t uikeys_count = sizeof uikeys_table / sizeof uikeys_table[0];
+
+static const struct {
+	const char	*describe;
+	const char	*hint;		/* footer label, NULL: not shown */
+	const char	*hintkeys;	/* keys shown with it, NULL: first key */
+} actions[UIA_COUNT] = {
+	[UIA_NONE] = { "nothing", NULL, NULL },
+	[UIA_QUIT] = { "quit slurmdeck", NULL, NULL },
+	[UIA_HELP] = { "this help: every key", NULL, NULL },
+	[UIA_REDRAW] = { "redraw the screen", NULL, NULL },
+	[UIA_FOCUS_NEXT] = { "focus the next pane", "pane", NULL },
+	[UIA_FOCUS_PREV] = { "focus the previous pane", NULL, NULL },
+	[UIA_FOCUS_CLUSTERS] = { "focus the clusters pane", NULL, NULL },
+	[UIA_FOCUS_JOBS] = { "focus the jobs pane", NULL, NULL },
+	[UIA_FOCUS_LOG] = { "focus the log pane", NULL, NULL },
+	[UIA_DOWN] = { "down one line", "move", "j/k" },
+	[UIA_UP] = { "up one line", NULL, NULL },
+	[UIA_PAGE_DOWN] = { "down one page", NULL, NULL },
+	[UIA_PAGE_UP] = { "up one page", NULL, NULL },
+	[UIA_TOP] = { "to the top", NULL, NULL },
+	[UIA_BOTTOM] = { "to the bottom (log: follow again)", NULL, NULL },
+	[UIA_FILTER] = { "filter the jobs: text, or /regex", "filter", NULL },
+	[UIA_SORT] = { "sort by the next column", "sort", NULL },
+	[UIA_SORT_REVERSE] = { "reverse the sort order", NULL, NULL },
+	[UIA_TOGGLE_FINISHED] = { "show or hide finished jobs", "finished",
+	    NULL },
+	[UIA_DETAIL] = { "details of the selected job or cluster", "detail",
+	    NULL },
+	[UIA_CANCEL] = { "cancel the job (or every marked job)", "cancel",
+	    NULL },
+	[UIA_MARK] = { "mark or unmark the job for a batch cancel", "mark",
+	    NULL },
+	[UIA_NEW] = { "submit a new job (wizard)", "new", NULL },
+	[UIA_EDIT] = { "edit the job and submit it again", NULL, NULL },
+	[UIA_TOGGLE_ERR] = { "log: switch between main.out and main.err",
+	    "out/err", NULL },
+	[UIA_WRAP] = { "log: wrap long lines", "wrap", NULL },
+	[UIA_FOLLOW] = { "log: follow the end of the file", "follow", NULL },
+	[UIA_REFRESH] = { "poll the clusters now", "refresh", NULL },
+	[UIA_CLOSE] = { "close", "close", NULL },
+	[UIA_YES] = { "yes: cancel the job(s)", "yes", NULL },
+	[UIA_NO] = { "no: keep the job(s)", "no", NULL },
+	[UIA_BUTTON_NEXT] = { "switch between the buttons", NULL, NULL },
+	[UIA_ACTIVATE] = { "press the highlighted button", NULL, NULL },
+	[UIA_INPUT_ACCEPT] = { "keep this filter", "keep", NULL },
+	[UIA_INPUT_CLEAR] = { "clear the filter and leave", "clear", NULL },
+	[UIA_INPUT_BACKSPACE] = { "delete the last character", NULL, NULL },
+	[UIA_INPUT_KILL] = { "delete the whole text", NULL, NULL },
+	[UIA_WIZ_NEXT] = { "next field", "next", NULL },
+	[UIA_WIZ_PREV] = { "previous field", "previous", NULL },
+};
+
+static const char *ctx_names[UICTX_COUNT] = {
+	[UICTX_CLUSTERS] = "clusters pane",
+	[UICTX_JOBS] = "jobs pane",
+	[UICTX_LOG] = "log pane",
+	[UICTX_VIEW] = "help and detail views",
+	[UICTX_DIALOG] = "cancel dialog",
+	[UICTX_FILTER] = "filter input",
+	[UICTX_WIZARD] = "submit wizard",
+};
+
+enum uiact
+uikeys_lookup(enum uictx ctx, int key)
+{
+	size_t	i;
+
+	for (i = 0; i < uikeys_count; i++) {
+		if ((uikeys_table[i].ctxs & UICTX_BIT(ctx)) &&
+		    uikeys_table[i].key == key)
+			return uikeys_table[i].action;
+	}
+	return UIA_NONE;
+}
+
+const char *
+uikeys_describe(enum uiact a)
+{
+	return (int)a >= 0 && a < UIA_COUNT ? actions[a].describe : NULL;
+}
+
+const char *
+uikeys_hint(enum uiact a)
+{
+	return (int)a >= 0 && a < UIA_COUNT ? actions[a].hint : NULL;
+}
+
+const char *
+uikeys_ctx_name(enum uictx c)
+{
+	return (int)c >= 0 && c < UICTX_COUNT ? ctx_names[c] : "";
+}
+
+/* Section title for a context mask: "every pane", "jobs pane and log pane". */
+static void
+section_title(struct buf *b, unsigned mask)
+{
+	int	c, first = 1;
+
+	if (mask == UICTX_PANES) {
+		buf_adds(b, "Every pane");
+		return;
+	}
+	for (c = 0; c < UICTX_COUNT; c++) {
+		if (!(mask & UICTX_BIT(c)))
+			continue;
+		if (first) {
+			buf_printf(b, "%c%s", ctx_names[c][0] - 'a' + 'A',
+			    ctx_names[c] + 1);
+			first = 0;
+		} else
+			buf_printf(b, " and %s", ctx_names[c]);
+	}
+}
+
+/* Whether name already appears as a whole item in the ", " list. */
+static int
+list_has(const char *list, const char *name)
+{
+	size_t		 n = strlen(name);
+	const char	*p = list;
+
+	while ((p = strstr(p, name)) != NULL) {
+		if ((p == list || p[-1] == ' ') &&
+		    (p[n] == '\0' || p[n] == ','))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+char *
+uikeys_help(void)
+{
+	struct buf	 out, keys;
+	unsigned	 done[64];
+	size_t		 ndone = 0, i, j, k;
+	unsigned	 mask;
+	enum uiact	 seen[UIA_COUNT];
+	size_t		 nseen;
+
+	buf_init(&out);
+	for (i = 0; i < uikeys_count; i++) {
+		mask = uikeys_table[i].ctxs;
+		for (k = 0; k < ndone && done[k] != mask; k++)
+			;
+		if (k < ndone)
+			continue;
+		done[ndone++] = mask;
+
+		if (out.len > 0)
+			buf_adds(&out, "\n");
+		section_title(&out, mask);
+		buf_adds(&out, "\n");
+		/* One line per action, its keys in table order. */
+		nseen = 0;
+		for (j = i; j < uikeys_count; j++) {
+			enum uiact	a = uikeys_table[j].action;
+
+			if (uikeys_table[j].ctxs != mask)
+				continue;
+			for (k = 0; k < nseen && seen[k] != a; k++)
+				;
+			if (k < nseen)
+				continue;
+			seen[nseen++] = a;
+			buf_init(&keys);
+			buf_add(&keys, "", 0);
+			for (k = j; k < uikeys_count; k++) {
+				if (uikeys_table[k].ctxs != mask ||
+				    uikeys_table[k].action != a ||
+				    list_has(keys.data, uikeys_table[k].name))
+					continue;
+				buf_printf(&keys, "%s%s", keys.len ? ", " : "",
+				    uikeys_table[k].name);
+			}
+			buf_printf(&out, "  %-18s %s\n", keys.data,
+			    actions[a].describe);
+			buf_free(&keys);
+		}
+	}
+	if (out.len > 0)
+		buf_adds(&out, "\n");
+	buf_adds(&out, "Typing a filter\n  any character      goes into the "
+	    "filter: plain text matches anywhere in\n"
+	    "                     the row, ignoring case; a leading / makes "
+	    "it a regex\n");
+	return buf_steal(&out);
+}
+
+char *
+uikeys_hints(enum uictx ctx)
+{
+	struct buf	 b;
+	enum uiact	 seen[UIA_COUNT];
+	size_t		 nseen = 0, i, k;
+	enum uiact	 a;
+	int		 pass;
+
+	buf_init(&b);
+	buf_add(&b, "", 0);
+	/* This context's own keys first, then the ones of every pane. */
+	for (pass = 0; pass < 2; pass++)
+	for (i = 0; i < uikeys_count; i++) {
+		if (!(uikeys_table[i].ctxs & UICTX_BIT(ctx)) ||
+		    (uikeys_table[i].ctxs == UICTX_PANES) != pass)
+			continue;
+		a = uikeys_table[i].action;
+		if (actions[a].hint == NULL)
+			continue;
+		for (k = 0; k < nseen && seen[k] != a; k++)
+			;
+		if (k < nseen)
+			continue;
+		seen[nseen++] = a;
+		buf_printf(&b, "%s%s %s", b.len ? "  " : "",
+		    actions[a].hintkeys != NULL ? actions[a].hintkeys :
+		    uikeys_table[i].name, actions[a].hint);
+	}
+	return buf_steal(&b);
+}

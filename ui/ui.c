@@ -1,15 +1,2060 @@
+/*
+ * The ncurses shell: one thread (this one) owns the terminal.  It sleeps
+ * in poll() on stdin, the message queue's wake pipe and a self-pipe fed by
+ * signal handlers, applies what arrived to its models (jobtable, clusters,
+ * log), and redraws once per wake-up with wnoutrefresh + doupdate.
+ *
+ * The terminal is restored on every way out: q, SIGTERM/SIGINT/SIGHUP
+ * (self-pipe, then a normal return), exit() (atexit) and crashes (the
+ * handler calls endwin, then re-raises with the previous handler).
+ */
 #include "ui.h"
 
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+#include <wchar.h>
 
 #include "cli.h"
+#include "ui-keys.h"
+#include "ui-text.h"
+#include "util.h"
 
-/* The screen arrives with issue 5; until then say so plainly. */
+#define LOG_MAX_LINES	5000	/* older lines are dropped */
+#define MSG_SECONDS	10	/* footer messages fade after this */
+#define ERR_SECONDS	30
+
+enum pane {
+	PANE_CLUSTERS,
+	PANE_JOBS,
+	PANE_LOG,
+	NPANES
+};
+
+enum overlay {
+	OV_NONE,
+	OV_VIEW,	/* help or detail text */
+	OV_DIALOG,	/* cancel confirmation */
+	OV_FILTER,	/* typing a filter in the footer */
+	OV_WIZARD,	/* submit wizard (not built yet) */
+};
+
+enum style {
+	ST_NORMAL,
+	ST_HEADER,
+	ST_TITLE_FOCUS,
+	ST_TITLE,
+	ST_COLHEAD,
+	ST_CURSOR,
+	ST_RUNNING,
+	ST_PENDING,
+	ST_DONE,
+	ST_FAILED,
+	ST_CANCELLED,
+	ST_OTHER,
+	ST_HEALTH_OK,
+	ST_HEALTH_WAIT,
+	ST_HEALTH_BAD,
+	ST_MSG_ERR,
+	ST_MSG,
+	ST_DIM,
+	ST_DIALOG,
+	ST_BUTTON,
+	ST_COUNT
+};
+
+struct ucluster {
+	char			*name;
+	const struct cluster	*conf;		/* NULL if not in the config */
+	enum cluster_health	 health;
+	char			*message;
+	char			*host;
+	struct strv		 partitions;
+	time_t			 last_ok;
+};
+
+struct ulog {
+	char		*cluster;	/* job shown; NULL: none */
+	char		*id;
+	char		*name;
+	enum log_stream	 stream;
+	struct strv	 lines;		/* sanitised, complete lines */
+	struct buf	 partial;	/* raw bytes after the last \n */
+	uint64_t	 next;		/* offset of the next byte expected */
+	int		 missing;
+	int		 done;
+	int		 got;		/* any answer from the worker */
+	int		 follow;
+	int		 wrap;
+	size_t		 top;		/* first line shown when not following */
+};
+
+struct ui {
+	struct config			*cfg;
+	struct msgq			*q;
+	const struct ui_backend		*be;
+
+	struct ucluster			*cl;
+	size_t				 ncl;
+	size_t				 ccur;
+
+	struct jobtable			*jt;
+	enum pane			 focus;
+	enum overlay			 ov;
+	struct ulog			 log;
+
+	char				*view_title;
+	struct strv			 view;
+	size_t				 view_top;
+
+	struct jobtable_key		*dkeys;	/* pinned dialog targets */
+	size_t				 ndkeys;
+	int				 dbutton; /* 0: cancel them, 1: keep */
+
+	struct buf			 input;	/* filter being typed */
+
+	char				*msg;
+	int				 msg_err;
+	time_t				 msg_time;
+
+	int				 color;
+	int				 ascii;	/* not a UTF-8 locale */
+	attr_t				 styles[ST_COUNT];
+	int				 jobs_h;	/* rows of the last draw */
+	int				 log_h;
+	int				 clusters_h;
+	int				 view_h;
+};
+
+/* ------------------------------------------------------------ signals */
+
+static int			 sig_fds[2] = { -1, -1 };
+static volatile sig_atomic_t	 curses_on;
+static struct sigaction		 crash_old[32];
+static const int		 crash_sigs[] = {
+	SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT
+};
+static const int		 quit_sigs[] = { SIGTERM, SIGINT, SIGHUP };
+
+static void
+sig_to_pipe(int sig)
+{
+	int		saved = errno;
+	unsigned char	b = (unsigned char)sig;
+
+	/* Non-blocking: a full pipe already holds a wake-up. */
+	(void)!write(sig_fds[1], &b, 1);
+	errno = saved;
+}
+
+static void
+sig_crash(int sig)
+{
+	/* Not async-signal-safe, but the process is dying: get the tty back. */
+	if (curses_on) {
+		curses_on = 0;
+		endwin();
+	}
+	sigaction(sig, &crash_old[sig], NULL);
+	raise(sig);
+}
+
+static void
+ui_restore(void)
+{
+	if (curses_on) {
+		curses_on = 0;
+		endwin();
+	}
+}
+
+static int
+signals_setup(char **cause)
+{
+	struct sigaction	sa;
+	size_t			i;
+	int			fl, k;
+
+	if (pipe(sig_fds) != 0)
+		return cause_set(cause, "pipe: %s", strerror(errno));
+	for (k = 0; k < 2; k++) {
+		fl = fcntl(sig_fds[k], F_GETFL);
+		fcntl(sig_fds[k], F_SETFL, fl | O_NONBLOCK);
+		fcntl(sig_fds[k], F_SETFD, FD_CLOEXEC);
+	}
+	memset(&sa, 0, sizeof sa);
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sa.sa_handler = sig_to_pipe;
+	/* Before initscr: ncurses leaves handlers that are not SIG_DFL alone. */
+	for (i = 0; i < sizeof quit_sigs / sizeof quit_sigs[0]; i++)
+		sigaction(quit_sigs[i], &sa, NULL);
+	sigaction(SIGWINCH, &sa, NULL);
+	sa.sa_handler = sig_crash;
+	sa.sa_flags = SA_RESETHAND;
+	for (i = 0; i < sizeof crash_sigs / sizeof crash_sigs[0]; i++)
+		sigaction(crash_sigs[i], &sa, &crash_old[crash_sigs[i]]);
+	return 0;
+}
+
+static void
+signals_reset(void)
+{
+	struct sigaction	sa;
+	size_t			i;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	for (i = 0; i < sizeof quit_sigs / sizeof quit_sigs[0]; i++)
+		sigaction(quit_sigs[i], &sa, NULL);
+	sigaction(SIGWINCH, &sa, NULL);
+	for (i = 0; i < sizeof crash_sigs / sizeof crash_sigs[0]; i++)
+		sigaction(crash_sigs[i], &crash_old[crash_sigs[i]], NULL);
+	close(sig_fds[0]);
+	close(sig_fds[1]);
+	sig_fds[0] = sig_fds[1] = -1;
+}
+
+/* ------------------------------------------------------------ helpers */
+
+static void __attribute__((format(printf, 3, 4)))
+ui_message(struct ui *ui, int err, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*raw;
+
+	va_start(ap, fmt);
+	raw = xvasprintf(fmt, ap);
+	va_end(ap);
+	free(ui->msg);
+	/* Messages quote the cluster: never draw its control characters. */
+	ui->msg = uitext_sanitize(raw, strlen(raw), 0);
+	free(raw);
+	ui->msg_err = err;
+	ui->msg_time = time(NULL);
+}
+
+static char *
+san(const char *s)
+{
+	return s == NULL ? NULL : uitext_sanitize(s, strlen(s), 0);
+}
+
+static void
+san_inplace(char **sp)
+{
+	char	*s = *sp;
+
+	if (s != NULL) {
+		*sp = san(s);
+		free(s);
+	}
+}
+
+static struct ucluster *
+cluster_find(struct ui *ui, const char *name, int create)
+{
+	size_t	i;
+
+	for (i = 0; i < ui->ncl; i++) {
+		if (strcmp(ui->cl[i].name, name) == 0)
+			return &ui->cl[i];
+	}
+	if (!create)
+		return NULL;
+	ui->cl = xrealloc(ui->cl, (ui->ncl + 1) * sizeof *ui->cl);
+	memset(&ui->cl[ui->ncl], 0, sizeof ui->cl[ui->ncl]);
+	ui->cl[ui->ncl].name = san(name);
+	return &ui->cl[ui->ncl++];
+}
+
+static int
+cluster_interval(const struct ucluster *c)
+{
+	return (c->conf != NULL && c->conf->poll_interval > 0) ?
+	    c->conf->poll_interval : 5;
+}
+
+/*
+ * Health as drawn: a cluster reported ok whose polls stopped coming (a
+ * worker stuck in a read) is stale even before the worker says so.
+ */
+static enum cluster_health
+cluster_health(const struct ucluster *c, time_t now)
+{
+	if (c->health == CLUSTER_OK && c->last_ok != 0 &&
+	    now - c->last_ok > 3 * cluster_interval(c))
+		return CLUSTER_STALE;
+	return c->health;
+}
+
+static const char *
+health_text(const struct ucluster *c, time_t now, char *buf, size_t len)
+{
+	char	age[16];
+
+	uitext_age(c->last_ok ? (long)(now - c->last_ok) : 0, age, sizeof age);
+	switch (cluster_health(c, now)) {
+	case CLUSTER_CONNECTING:
+		snprintf(buf, len, "connecting");
+		break;
+	case CLUSTER_OK:
+		snprintf(buf, len, "ok %s", age);
+		break;
+	case CLUSTER_STALE:
+		if (c->last_ok)
+			snprintf(buf, len, "stale %s", age);
+		else
+			snprintf(buf, len, "stale");
+		break;
+	case CLUSTER_ERROR:
+		snprintf(buf, len, "error");
+		break;
+	}
+	return buf;
+}
+
+static enum style
+health_style(enum cluster_health h)
+{
+	switch (h) {
+	case CLUSTER_OK:
+		return ST_HEALTH_OK;
+	case CLUSTER_CONNECTING:
+	case CLUSTER_STALE:
+		return ST_HEALTH_WAIT;
+	case CLUSTER_ERROR:
+		break;
+	}
+	return ST_HEALTH_BAD;
+}
+
+static enum style
+state_style(const struct jobtable_row *r)
+{
+	switch (jobtable_state_class(r->state)) {
+	case JC_RUNNING:
+		return ST_RUNNING;
+	case JC_PENDING:
+		return ST_PENDING;
+	case JC_DONE:
+		return ST_DONE;
+	case JC_FAILED:
+		return ST_FAILED;
+	case JC_CANCELLED:
+		return ST_CANCELLED;
+	case JC_OTHER:
+		break;
+	}
+	return ST_OTHER;
+}
+
+/* ------------------------------------------------------------ log model */
+
+static void
+log_clear_text(struct ulog *l)
+{
+	strv_free(&l->lines);
+	buf_free(&l->partial);
+	l->next = 0;
+	l->missing = l->done = l->got = 0;
+	l->top = 0;
+}
+
+static void
+log_watch(struct ui *ui)
+{
+	if (ui->be == NULL || ui->be->watch_log == NULL)
+		return;
+	ui->be->watch_log(ui->be->arg, ui->log.cluster, ui->log.id,
+	    ui->log.stream, ui->log.next);
+}
+
+/* Point the log pane at the current job if the selection moved. */
+static int
+log_sync(struct ui *ui)
+{
+	const struct jobtable_row	*r = jobtable_current(ui->jt);
+	struct ulog			*l = &ui->log;
+
+	if (r == NULL && l->cluster == NULL)
+		return 0;
+	if (r != NULL && l->cluster != NULL &&
+	    strcmp(r->cluster, l->cluster) == 0 && strcmp(r->id, l->id) == 0)
+		return 0;
+	free(l->cluster);
+	free(l->id);
+	free(l->name);
+	l->cluster = l->id = l->name = NULL;
+	log_clear_text(l);
+	l->follow = 1;
+	if (r != NULL) {
+		l->cluster = xstrdup(r->cluster);
+		l->id = xstrdup(r->id);
+		l->name = xstrdup(r->name);
+	}
+	log_watch(ui);
+	return UIF_REDRAW;
+}
+
+static void
+log_add_line(struct ulog *l, const char *raw, size_t len)
+{
+	size_t	drop = 1000, i;
+
+	if (l->lines.n >= LOG_MAX_LINES) {
+		for (i = 0; i < drop; i++)
+			free(l->lines.v[i]);
+		memmove(l->lines.v, l->lines.v + drop,
+		    (l->lines.n - drop) * sizeof *l->lines.v);
+		l->lines.n -= drop;
+		l->top = l->top > drop ? l->top - drop : 0;
+	}
+	/* MULTILINE so that \r rewinds a progress bar within the line. */
+	l->lines.v = xrealloc(l->lines.v, (l->lines.n + 1) * sizeof *l->lines.v);
+	l->lines.v[l->lines.n++] = uitext_sanitize(raw, len, UITEXT_MULTILINE);
+}
+
+static int
+log_apply(struct ui *ui, struct msg_log *m)
+{
+	struct ulog	*l = &ui->log;
+	const char	*data = m->data, *nl;
+	size_t		 len = m->len, skip, start;
+
+	if (l->cluster == NULL || m->cluster == NULL || m->job_id == NULL ||
+	    strcmp(m->cluster, l->cluster) != 0 ||
+	    strcmp(m->job_id, l->id) != 0 || m->stream != l->stream)
+		return 0;	/* an answer for a job no longer shown */
+	l->got = 1;
+	l->missing = (m->flags & MSG_LOG_MISSING) != 0;
+	l->done = (m->flags & MSG_LOG_DONE) != 0;
+	if (data == NULL || len == 0)
+		return UIF_REDRAW;
+	if (m->offset == 0 && l->next > 0)
+		log_clear_text(l);	/* truncated or replaced: start over */
+	if (m->offset < l->next) {
+		skip = l->next - m->offset;	/* overlap already shown */
+		if (skip >= len)
+			return UIF_REDRAW;
+		data += skip;
+		len -= skip;
+	}
+	l->got = 1;
+	l->next = (m->offset > l->next ? m->offset : l->next) + len;
+	buf_add(&l->partial, data, len);
+	start = 0;
+	while ((nl = memchr(l->partial.data + start, '\n',
+	    l->partial.len - start)) != NULL) {
+		log_add_line(l, l->partial.data + start,
+		    nl - (l->partial.data + start));
+		start = nl - l->partial.data + 1;
+	}
+	if (start > 0) {
+		memmove(l->partial.data, l->partial.data + start,
+		    l->partial.len - start);
+		l->partial.len -= start;
+		l->partial.data[l->partial.len] = '\0';
+	}
+	return UIF_REDRAW;
+}
+
+/* ------------------------------------------------------------ messages */
+
+static int
+apply_cluster(struct ui *ui, struct msg_cluster *m)
+{
+	struct ucluster	*c;
+	char		*message;
+	size_t		 i;
+
+	if (m->cluster == NULL)
+		return 0;
+	c = cluster_find(ui, m->cluster, 1);
+	message = san(m->message);
+	/* Say it in the footer once, not on every failed poll. */
+	if (m->health == CLUSTER_ERROR && message != NULL &&
+	    (c->health != CLUSTER_ERROR || c->message == NULL ||
+	    strcmp(c->message, message) != 0))
+		ui_message(ui, 1, "%s: %s", c->name, message);
+	c->health = m->health;
+	free(c->message);
+	c->message = message;
+	if (m->host != NULL) {
+		free(c->host);
+		c->host = san(m->host);
+	}
+	if (m->partitions.n > 0) {
+		strv_free(&c->partitions);
+		for (i = 0; i < m->partitions.n; i++) {
+			char	*p = san(m->partitions.v[i]);
+
+			strv_add(&c->partitions, p);
+			free(p);
+		}
+	}
+	if (m->last_ok > c->last_ok)
+		c->last_ok = m->last_ok;
+	return UIF_REDRAW;
+}
+
+static int
+apply_jobs(struct ui *ui, struct msg_jobs *m)
+{
+	struct ucluster	*c;
+	size_t		 i;
+
+	if (m->cluster == NULL)
+		return 0;
+	/* Sanitise once here; drawing then trusts the table. */
+	for (i = 0; i < m->nrows; i++) {
+		san_inplace(&m->rows[i].id);
+		san_inplace(&m->rows[i].name);
+		san_inplace(&m->rows[i].partition);
+		san_inplace(&m->rows[i].state);
+		san_inplace(&m->rows[i].reason);
+	}
+	c = cluster_find(ui, m->cluster, 1);
+	jobtable_merge(ui->jt, c->name, m->rows, m->nrows, m->polled);
+	if (m->polled > c->last_ok)
+		c->last_ok = m->polled;
+	return UIF_REDRAW;
+}
+
+static int
+apply_action(struct ui *ui, struct msg_action *m)
+{
+	const char	*cl = m->cluster != NULL ? m->cluster : "";
+	const char	*step = m->step != NULL ? m->step : "";
+
+	if (m->done && !m->failed && m->kind == ACTION_CANCEL &&
+	    m->cluster != NULL && m->job_id != NULL)
+		jobtable_set_state(ui->jt, m->cluster, m->job_id, "CANCELLED");
+	ui_message(ui, m->done && m->failed, "%s%s%s%s%s%s%s", cl,
+	    m->job_id ? " " : "", m->job_id ? m->job_id : "",
+	    *cl || m->job_id ? ": " : "", step, *step ? ": " : "",
+	    m->message != NULL ? m->message : (m->done ? "done" : "..."));
+	return UIF_REDRAW;
+}
+
+static int
+apply_messages(struct ui *ui)
+{
+	struct msg	*list, *m;
+	int		 flags = 0;
+
+	list = msgq_take_all(ui->q);
+	for (m = list; m != NULL; m = m->next) {
+		switch (m->type) {
+		case MSG_CLUSTER:
+			flags |= apply_cluster(ui, &m->u.cluster);
+			break;
+		case MSG_JOBS:
+			flags |= apply_jobs(ui, &m->u.jobs);
+			break;
+		case MSG_LOG:
+			flags |= log_apply(ui, &m->u.log);
+			break;
+		case MSG_ACTION:
+			flags |= apply_action(ui, &m->u.action);
+			break;
+		}
+	}
+	msg_free_list(list);	/* the receiver frees */
+	return flags;
+}
+
+/* ------------------------------------------------------------ drawing */
+
+static void
+styles_init(struct ui *ui)
+{
+	static const struct {
+		short	fg, bg;
+		attr_t	attr;	/* with colour */
+		attr_t	mono;	/* NO_COLOR or no colours */
+	} def[ST_COUNT] = {
+		[ST_NORMAL] =	   { -1, -1, A_NORMAL, A_NORMAL },
+		[ST_HEADER] =	   { COLOR_WHITE, COLOR_BLUE, A_BOLD, A_REVERSE },
+		[ST_TITLE_FOCUS] = { COLOR_BLACK, COLOR_CYAN, A_BOLD,
+				     A_REVERSE | A_BOLD },
+		[ST_TITLE] =	   { COLOR_CYAN, -1, A_BOLD, A_BOLD | A_UNDERLINE },
+		[ST_COLHEAD] =	   { -1, -1, A_BOLD | A_UNDERLINE,
+				     A_BOLD | A_UNDERLINE },
+		[ST_CURSOR] =	   { COLOR_BLACK, COLOR_CYAN, A_NORMAL, A_REVERSE },
+		[ST_RUNNING] =	   { COLOR_GREEN, -1, A_BOLD, A_BOLD },
+		[ST_PENDING] =	   { COLOR_YELLOW, -1, A_NORMAL, A_NORMAL },
+		[ST_DONE] =	   { COLOR_BLUE, -1, A_BOLD, A_DIM },
+		[ST_FAILED] =	   { COLOR_RED, -1, A_BOLD, A_BOLD | A_UNDERLINE },
+		[ST_CANCELLED] =   { COLOR_MAGENTA, -1, A_NORMAL, A_DIM },
+		[ST_OTHER] =	   { -1, -1, A_DIM, A_DIM },
+		[ST_HEALTH_OK] =   { COLOR_GREEN, COLOR_BLUE, A_BOLD, A_REVERSE },
+		[ST_HEALTH_WAIT] = { COLOR_YELLOW, COLOR_BLUE, A_BOLD,
+				     A_REVERSE },
+		[ST_HEALTH_BAD] =  { COLOR_WHITE, COLOR_RED, A_BOLD,
+				     A_REVERSE | A_BOLD | A_UNDERLINE },
+		[ST_MSG_ERR] =	   { COLOR_WHITE, COLOR_RED, A_BOLD,
+				     A_REVERSE | A_BOLD },
+		[ST_MSG] =	   { COLOR_GREEN, -1, A_BOLD, A_BOLD },
+		[ST_DIM] =	   { -1, -1, A_DIM, A_DIM },
+		[ST_DIALOG] =	   { COLOR_WHITE, COLOR_BLUE, A_NORMAL,
+				     A_REVERSE },
+		[ST_BUTTON] =	   { COLOR_BLACK, COLOR_WHITE, A_BOLD,
+				     A_BOLD | A_UNDERLINE },
+	};
+	int	i;
+
+	for (i = 0; i < ST_COUNT; i++) {
+		if (!ui->color) {
+			ui->styles[i] = def[i].mono;
+			continue;
+		}
+		if (def[i].fg == -1 && def[i].bg == -1) {
+			ui->styles[i] = def[i].attr;
+			continue;
+		}
+		init_pair((short)(i + 1), def[i].fg, def[i].bg);
+		ui->styles[i] = COLOR_PAIR(i + 1) | def[i].attr;
+	}
+}
+
+/* Draw s fitted to exactly w columns at (y, x), clipped to the screen. */
+static void
+put(struct ui *ui, int y, int x, int w, const char *s, enum style st,
+    int flags)
+{
+	char	*f;
+
+	if (y < 0 || y >= LINES || x >= COLS || w <= 0)
+		return;
+	if (x + w > COLS)
+		w = COLS - x;
+	f = uitext_fit(s, w, flags | (ui->ascii ? UITEXT_ASCII : 0));
+	attrset(ui->styles[st]);
+	mvaddstr(y, x, f);
+	attrset(A_NORMAL);
+	free(f);
+}
+
+static void
+put_attr(struct ui *ui, int y, int x, int w, const char *s, attr_t a)
+{
+	char	*f;
+
+	if (y < 0 || y >= LINES || x >= COLS || w <= 0)
+		return;
+	if (x + w > COLS)
+		w = COLS - x;
+	f = uitext_fit(s, w, ui->ascii ? UITEXT_ASCII : 0);
+	attrset(a);
+	mvaddstr(y, x, f);
+	attrset(A_NORMAL);
+	free(f);
+}
+
+static void
+draw_header(struct ui *ui, time_t now)
+{
+	char		 clock[16], status[48], seg[256];
+	struct tm	 tm;
+	int		 x, w, cw;
+	size_t		 i;
+
+	localtime_r(&now, &tm);
+	strftime(clock, sizeof clock, "%H:%M:%S", &tm);
+	put(ui, 0, 0, COLS, " slurmdeck", ST_HEADER, 0);
+	cw = (int)strlen(clock) + 1;
+	put(ui, 0, COLS - cw, cw, clock, ST_HEADER, 0);
+	x = 11;
+	for (i = 0; i < ui->ncl; i++) {
+		const struct ucluster	*c = &ui->cl[i];
+		enum cluster_health	 h = cluster_health(c, now);
+
+		health_text(c, now, status, sizeof status);
+		snprintf(seg, sizeof seg, " %s %s ", c->name, status);
+		w = uitext_width(seg);
+		if (x + 1 + w > COLS - cw - 1) {
+			snprintf(seg, sizeof seg, " +%zu", ui->ncl - i);
+			put(ui, 0, x, (int)strlen(seg), seg, ST_HEADER, 0);
+			break;
+		}
+		put(ui, 0, x + 1, w, seg, health_style(h), 0);
+		x += 1 + w;
+	}
+}
+
+static void
+draw_title(struct ui *ui, int y, enum pane p, const char *text)
+{
+	put(ui, y, 0, COLS, text, ui->focus == p ? ST_TITLE_FOCUS : ST_TITLE,
+	    0);
+}
+
+static void
+draw_clusters(struct ui *ui, int y, int h, time_t now)
+{
+	char		 title[128], status[48], jobs[48], *parts;
+	size_t		 i, run, pend, first;
+	struct buf	 b;
+	int		 row, x, wn, wh, wj, ws, wp;
+
+	snprintf(title, sizeof title, " 1 Clusters (%zu)", ui->ncl);
+	draw_title(ui, y, PANE_CLUSTERS, title);
+	ui->clusters_h = h - 1;
+	if (h <= 1)
+		return;
+	if (ui->ncl == 0) {
+		put(ui, y + 1, 1, COLS - 1, "no cluster configured: set "
+		    "SLURM_HOSTNAME and SLURM_USER, or write clusters.yaml "
+		    "(see slurmdeck-clusters.yaml(5))", ST_DIM, 0);
+		return;
+	}
+	wn = 12;
+	wh = 18;
+	wj = 14;
+	ws = 12;
+	wp = COLS - (1 + wn + 1 + wh + 1 + wj + 1 + ws + 1);
+	if (wp < 10) {
+		wh = 0;
+		wp = COLS - (1 + wn + 1 + wj + 1 + ws + 1);
+	}
+	first = ui->ccur >= (size_t)(h - 1) ? ui->ccur - (h - 2) : 0;
+	for (row = 1, i = first; row < h && i < ui->ncl; row++, i++) {
+		const struct ucluster	*c = &ui->cl[i];
+		enum cluster_health	 hl = cluster_health(c, now);
+		int			 cur = (i == ui->ccur);
+		enum style		 base = cur && ui->focus == PANE_CLUSTERS ?
+					     ST_CURSOR : ST_NORMAL;
+
+		put(ui, y + row, 0, COLS, "", base, 0);
+		jobtable_count(ui->jt, c->name, &run, &pend);
+		snprintf(jobs, sizeof jobs, "%zu run %zu pend", run, pend);
+		health_text(c, now, status, sizeof status);
+		buf_init(&b);
+		buf_add(&b, "", 0);
+		if (hl == CLUSTER_ERROR && c->message != NULL)
+			buf_adds(&b, c->message);
+		else {
+			const struct strv *pv = c->partitions.n > 0 ?
+			    &c->partitions : (c->conf ? &c->conf->partitions :
+			    NULL);
+
+			for (size_t k = 0; pv != NULL && k < pv->n; k++)
+				buf_printf(&b, "%s%s", k ? ", " : "", pv->v[k]);
+		}
+		parts = buf_steal(&b);
+		x = 1;
+		put(ui, y + row, x, wn, c->name, base, 0);
+		x += wn + 1;
+		if (wh > 0) {
+			const char	*host = c->host;
+
+			if (host == NULL && c->conf != NULL &&
+			    c->conf->hosts.n > 0)
+				host = c->conf->hosts.v[0];
+			put(ui, y + row, x, wh, host ? host : "-",
+			    base, 0);
+			x += wh + 1;
+		}
+		put(ui, y + row, x, wj, jobs, base, 0);
+		x += wj + 1;
+		put(ui, y + row, x, ws, status,
+		    base == ST_CURSOR ? base : health_style(hl) == ST_HEALTH_OK ?
+		    ST_RUNNING : health_style(hl) == ST_HEALTH_WAIT ?
+		    ST_PENDING : ST_FAILED, 0);
+		x += ws + 1;
+		put(ui, y + row, x, wp, parts, base, 0);
+		free(parts);
+	}
+}
+
+static void
+draw_jobs(struct ui *ui, int y, int h)
+{
+	const struct jobtable_row	*r;
+	char				 title[512], cell[64], fbuf[64];
+	const char			*filter = jobtable_filter(ui->jt);
+	int				 want[JT_NCOLS], w[JT_NCOLS];
+	int				 rev, i, x, row, lines;
+	enum jobtable_col		 sc = jobtable_sort_col(ui->jt, &rev);
+	size_t				 n = jobtable_nvisible(ui->jt), k, top;
+	size_t				 nm = jobtable_nmarked(ui->jt);
+
+	fbuf[0] = '\0';
+	if (filter != NULL)
+		snprintf(fbuf, sizeof fbuf, "  filter: %s", filter);
+	snprintf(title, sizeof title, " 2 Jobs  %zu of %zu  sort: %s%s%s%s%s",
+	    n, jobtable_total(ui->jt), jobtable_col_title(sc),
+	    rev ? (ui->ascii ? " desc" : " \xe2\x86\x93") : "",
+	    jobtable_show_finished(ui->jt) ? "" : "  finished hidden",
+	    fbuf, nm ? "  marked: " : "");
+	if (nm) {
+		snprintf(cell, sizeof cell, "%zu", nm);
+		strncat(title, cell, sizeof title - strlen(title) - 1);
+	}
+	draw_title(ui, y, PANE_JOBS, title);
+	lines = h - 2;
+	ui->jobs_h = lines > 0 ? lines : 1;
+	if (h < 2)
+		return;
+
+	/* Widths from the widest cell of each column (visible rows). */
+	for (i = 0; i < JT_NCOLS; i++)
+		want[i] = uitext_width(jobtable_col_title(i));
+	for (k = 0; k < n; k++) {
+		r = jobtable_visible(ui->jt, k);
+		for (i = 0; i < JT_NCOLS; i++) {
+			int	cw = uitext_width(jobtable_cell(r, i, cell,
+				    sizeof cell));
+
+			if (cw > want[i])
+				want[i] = cw;
+		}
+	}
+	want[sc]++;	/* the sort mark */
+	uitext_jobs_layout(COLS - 1, want, w);
+
+	put(ui, y + 1, 0, COLS, "", ST_COLHEAD, 0);
+	for (i = 0, x = 1; i < JT_NCOLS; i++) {
+		if (w[i] == 0)
+			continue;
+		snprintf(cell, sizeof cell, "%s%s", jobtable_col_title(i),
+		    (enum jobtable_col)i == sc ? (rev ? "v" : "^") : "");
+		put(ui, y + 1, x, w[i], cell, ST_COLHEAD,
+		    i == JT_NODES ? UITEXT_RIGHT : 0);
+		x += w[i] + 1;
+	}
+	if (lines <= 0)
+		return;
+	if (n == 0) {
+		const char	*why = jobtable_total(ui->jt) > 0 ?
+		    "no job matches (/ to change the filter, a to show "
+		    "finished jobs)" : ui->ncl > 0 ?
+		    "no jobs yet: waiting for the clusters" : "no jobs";
+
+		put(ui, y + 2, 2, COLS - 2, why, ST_DIM, 0);
+		return;
+	}
+	top = jobtable_top(ui->jt, (size_t)lines);
+	for (row = 0, k = top; row < lines && k < n; row++, k++) {
+		int		cur = k == jobtable_cursor(ui->jt);
+		enum style	base;
+
+		r = jobtable_visible(ui->jt, k);
+		base = r->finished ? ST_DIM : ST_NORMAL;
+		if (cur && ui->focus == PANE_JOBS)
+			base = ST_CURSOR;
+		put(ui, y + 2 + row, 0, COLS, "", base, 0);
+		if (cur && ui->focus != PANE_JOBS)
+			put(ui, y + 2 + row, 0, 1, ">", ST_TITLE, 0);
+		if (jobtable_marked(ui->jt, k))
+			put(ui, y + 2 + row, 0, 1, "*", base == ST_CURSOR ?
+			    base : ST_FAILED, 0);
+		for (i = 0, x = 1; i < JT_NCOLS; i++) {
+			enum style	st = base;
+
+			if (w[i] == 0)
+				continue;
+			if (i == JT_STATE && base != ST_CURSOR)
+				st = state_style(r);
+			put(ui, y + 2 + row, x, w[i],
+			    jobtable_cell(r, i, cell, sizeof cell), st,
+			    i == JT_NODES ? UITEXT_RIGHT : 0);
+			x += w[i] + 1;
+		}
+	}
+}
+
+/* Display rows a line takes at width cols. */
+static int
+line_rows(const char *s, int cols, int wrap)
+{
+	int	w;
+
+	if (!wrap || cols <= 0)
+		return 1;
+	w = uitext_width(s);
+	return w <= cols ? 1 : (w + cols - 1) / cols;
+}
+
+static void
+draw_log_line(struct ui *ui, int y, int ylim, const char *s, int skip)
+{
+	size_t	n;
+	int	cols = COLS, r = 0;
+
+	if (!ui->log.wrap) {
+		if (skip == 0)
+			put(ui, y, 0, cols, s, ST_NORMAL, 0);
+		return;
+	}
+	/* Wrapped: segments of at most cols columns, skipping the first. */
+	do {
+		char	*seg;
+
+		n = uitext_prefix(s, cols, NULL);
+		if (n == 0 && *s != '\0')
+			n = strlen(s);	/* wider than the screen: give up */
+		if (r >= skip) {
+			if (y >= ylim)
+				return;
+			seg = xstrndup(s, n);
+			put(ui, y++, 0, cols, seg, ST_NORMAL, 0);
+			free(seg);
+		}
+		s += n;
+		r++;
+	} while (*s != '\0');
+}
+
+static void
+draw_log(struct ui *ui, int y, int h)
+{
+	struct ulog	*l = &ui->log;
+	char		 title[512], *partial = NULL;
+	const char	*file = l->stream == LOG_ERR ? "main.err" : "main.out";
+	const char	*why = NULL;
+	size_t		 n, i, first;
+	int		 rows, used, yy, skip;
+
+	if (l->cluster != NULL)
+		snprintf(title, sizeof title, " 3 Log  %s %s  %s  %s%s%s",
+		    l->cluster, l->id, l->name, file,
+		    l->follow ? "  [follow]" : "", l->wrap ? "  [wrap]" : "");
+	else
+		snprintf(title, sizeof title, " 3 Log%s%s",
+		    l->follow ? "  [follow]" : "", l->wrap ? "  [wrap]" : "");
+	draw_title(ui, y, PANE_LOG, title);
+	rows = h - 1;
+	ui->log_h = rows > 0 ? rows : 1;
+	if (rows <= 0)
+		return;
+
+	if (l->partial.len > 0)
+		partial = uitext_sanitize(l->partial.data, l->partial.len,
+		    UITEXT_MULTILINE);
+	n = l->lines.n + (partial != NULL);
+#define LINE(i) ((i) < l->lines.n ? l->lines.v[i] : partial)
+
+	if (l->cluster == NULL)
+		why = "select a job to see its log";
+	else if (ui->be == NULL || ui->be->watch_log == NULL)
+		why = "not connected: no worker reads logs yet";
+	else if (n == 0 && l->missing)
+		why = l->stream == LOG_ERR ? "main.err does not exist (yet): "
+		    "waiting for log\xe2\x80\xa6" : "main.out does not exist "
+		    "(yet): waiting for log\xe2\x80\xa6";
+	else if (n == 0)
+		why = "waiting for log\xe2\x80\xa6";
+	if (why != NULL) {
+		put(ui, y + 1, 2, COLS - 2, why, ST_DIM, 0);
+		free(partial);
+		return;
+	}
+
+	/* Following: the last lines that fill the pane, bottom up. */
+	if (l->follow) {
+		used = 0;
+		first = n;
+		while (first > 0 && used < rows) {
+			used += line_rows(LINE(first - 1), COLS, l->wrap);
+			first--;
+		}
+		l->top = first;
+		skip = used > rows ? used - rows : 0;
+	} else {
+		if (l->top >= n)
+			l->top = n > 0 ? n - 1 : 0;
+		first = l->top;
+		skip = 0;
+	}
+	yy = y + 1;
+	for (i = first; i < n && yy < y + h; i++) {
+		int	lr = line_rows(LINE(i), COLS, l->wrap);
+
+		draw_log_line(ui, yy, y + h, LINE(i), skip);
+		yy += lr - skip;
+		skip = 0;
+	}
+	if (l->done && l->follow && yy < y + h)
+		put(ui, yy, 0, COLS, "-- end of log: the job has ended --",
+		    ST_DIM, 0);
+#undef LINE
+	free(partial);
+}
+
+static enum uictx
+current_ctx(const struct ui *ui)
+{
+	switch (ui->ov) {
+	case OV_VIEW:
+		return UICTX_VIEW;
+	case OV_DIALOG:
+		return UICTX_DIALOG;
+	case OV_FILTER:
+		return UICTX_FILTER;
+	case OV_WIZARD:
+		return UICTX_WIZARD;
+	case OV_NONE:
+		break;
+	}
+	switch (ui->focus) {
+	case PANE_CLUSTERS:
+		return UICTX_CLUSTERS;
+	case PANE_LOG:
+		return UICTX_LOG;
+	default:
+		return UICTX_JOBS;
+	}
+}
+
+static void
+draw_footer(struct ui *ui, time_t now)
+{
+	int	 y = LINES - 1, age = (int)(now - ui->msg_time);
+	char	*hints, *line;
+
+	if (ui->ov == OV_FILTER) {
+		int	lw;
+
+		line = xasprintf("/%s", ui->input.data ? ui->input.data : "");
+		put(ui, y, 0, COLS, line, ST_NORMAL, 0);
+		lw = uitext_width(line);
+		if (lw < COLS)
+			put(ui, y, lw, 1, " ", ST_CURSOR, 0);
+		/* A regex that does not compile (yet) is said beside it. */
+		if (ui->msg != NULL && ui->msg_err && age < ERR_SECONDS &&
+		    lw + 3 < COLS)
+			put(ui, y, lw + 3, COLS - lw - 3, ui->msg, ST_MSG_ERR, 0);
+		free(line);
+		return;
+	}
+	if (ui->msg != NULL && age < (ui->msg_err ? ERR_SECONDS : MSG_SECONDS)) {
+		put(ui, y, 0, COLS, ui->msg, ui->msg_err ? ST_MSG_ERR : ST_MSG,
+		    0);
+		return;
+	}
+	hints = uikeys_hints(current_ctx(ui));
+	line = xasprintf(" %s", hints);
+	/* Help and quit stay visible however narrow the screen. */
+	if (ui->ov == OV_NONE) {
+		const char	*right = "? help  q quit ";
+		int		 rw = (int)strlen(right);
+
+		put(ui, y, 0, COLS - rw - 1, line, ST_DIM, 0);
+		put(ui, y, COLS - rw, rw, right, ST_TITLE, 0);
+	} else
+		put(ui, y, 0, COLS, line, ST_DIM, 0);
+	free(hints);
+	free(line);
+}
+
+/* A centred box with a frame; returns its inner geometry. */
+static void
+draw_box(struct ui *ui, int h, int w, const char *title, int *py, int *px)
+{
+	int	y, x, i;
+	attr_t	a = ui->styles[ST_DIALOG];
+
+	if (w > COLS)
+		w = COLS;
+	if (h > LINES)
+		h = LINES;
+	y = (LINES - h) / 2;
+	x = (COLS - w) / 2;
+	for (i = 0; i < h; i++)
+		put(ui, y + i, x, w, "", ST_DIALOG, 0);
+	attrset(a);
+	mvhline(y, x + 1, ACS_HLINE, w - 2);
+	mvhline(y + h - 1, x + 1, ACS_HLINE, w - 2);
+	mvvline(y + 1, x, ACS_VLINE, h - 2);
+	mvvline(y + 1, x + w - 1, ACS_VLINE, h - 2);
+	mvaddch(y, x, ACS_ULCORNER);
+	mvaddch(y, x + w - 1, ACS_URCORNER);
+	mvaddch(y + h - 1, x, ACS_LLCORNER);
+	mvaddch(y + h - 1, x + w - 1, ACS_LRCORNER);
+	attrset(A_NORMAL);
+	if (title != NULL) {
+		char	*t = xasprintf(" %s ", title);
+		int	 tw = uitext_width(t);
+
+		if (tw > w - 4)
+			tw = w - 4;
+		put_attr(ui, y, x + 2, tw, t, a | A_BOLD);
+		free(t);
+	}
+	*py = y + 1;
+	*px = x + 2;
+}
+
+static void
+draw_view(struct ui *ui)
+{
+	int	h = LINES - 2, w = COLS - 4, y, x, i, inner;
+	size_t	k;
+
+	if (w > 100)
+		w = 100;
+	if ((size_t)h > ui->view.n + 3)
+		h = (int)ui->view.n + 3;
+	if (h < 4)
+		h = LINES < 4 ? LINES : 4;
+	draw_box(ui, h, w, ui->view_title, &y, &x);
+	inner = h - 3;
+	ui->view_h = inner > 0 ? inner : 1;
+	if (ui->view.n > (size_t)ui->view_h &&
+	    ui->view_top > ui->view.n - ui->view_h)
+		ui->view_top = ui->view.n - ui->view_h;
+	else if (ui->view.n <= (size_t)ui->view_h)
+		ui->view_top = 0;
+	for (i = 0, k = ui->view_top; i < inner && k < ui->view.n; i++, k++)
+		put_attr(ui, y + i, x, w - 4, ui->view.v[k],
+		    ui->styles[ST_DIALOG]);
+	put_attr(ui, y + inner, x, w - 4,
+	    ui->view.n > (size_t)inner ? "j/k PgUp/PgDn scroll, q or Esc "
+	    "closes" : "q or Esc closes", ui->styles[ST_DIALOG] | A_DIM);
+}
+
+static void
+draw_dialog(struct ui *ui)
+{
+	int		 h, w = 64, y, x, i, shown;
+	char		*line;
+	const char	*yes = "[ Cancel ]", *no = "[ Keep ]";
+
+	shown = ui->ndkeys > 6 ? 6 : (int)ui->ndkeys;
+	h = 6 + shown + (ui->ndkeys > 6);
+	draw_box(ui, h, w, ui->ndkeys == 1 ? "Cancel this job?" :
+	    "Cancel these jobs?", &y, &x);
+	if (w > COLS)
+		w = COLS;
+	for (i = 0; i < shown; i++) {
+		line = xasprintf("%s  job %s  %s", ui->dkeys[i].cluster,
+		    ui->dkeys[i].id, ui->dkeys[i].name);
+		put_attr(ui, y + 1 + i, x, w - 4, line,
+		    ui->styles[ST_DIALOG] | A_BOLD);
+		free(line);
+	}
+	if (ui->ndkeys > 6) {
+		line = xasprintf("... and %zu more", ui->ndkeys - 6);
+		put_attr(ui, y + 1 + shown, x, w - 4, line,
+		    ui->styles[ST_DIALOG]);
+		free(line);
+	}
+	i = y + h - 3;
+	put_attr(ui, i, x + 8, (int)strlen(yes), yes, ui->dbutton == 0 ?
+	    ui->styles[ST_BUTTON] | A_REVERSE : ui->styles[ST_DIALOG]);
+	put_attr(ui, i, x + 8 + 14, (int)strlen(no), no, ui->dbutton == 1 ?
+	    ui->styles[ST_BUTTON] | A_REVERSE : ui->styles[ST_DIALOG]);
+	put_attr(ui, i, x + 8 + 28, 20, "y yes  n/Esc no",
+	    ui->styles[ST_DIALOG] | A_DIM);
+}
+
+static void
+draw(struct ui *ui)
+{
+	time_t	now = time(NULL);
+	int	avail, ch, jh, lh, y;
+
+	erase();
+	draw_header(ui, now);
+	avail = LINES - 2;
+	/* Clusters: one line each, at most a quarter of the screen. */
+	ch = 1 + (ui->ncl > 0 ? (int)ui->ncl : 1);
+	if (ch > 1 + avail / 4)
+		ch = 1 + (avail / 4 > 0 ? avail / 4 : 0);
+	if (avail - ch < 6)
+		ch = avail >= 7 ? 1 : 0;
+	jh = (avail - ch) * 55 / 100;
+	if (jh < 3)
+		jh = avail - ch;
+	lh = avail - ch - jh;
+	y = 1;
+	if (ch > 0)
+		draw_clusters(ui, y, ch, now);
+	y += ch;
+	if (jh > 0)
+		draw_jobs(ui, y, jh);
+	y += jh;
+	if (lh > 0)
+		draw_log(ui, y, lh);
+	draw_footer(ui, now);
+	if (ui->ov == OV_VIEW)
+		draw_view(ui);
+	else if (ui->ov == OV_DIALOG)
+		draw_dialog(ui);
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+/* ------------------------------------------------------------ actions */
+
+static void
+view_open(struct ui *ui, const char *title, char *text)
+{
+	strv_free(&ui->view);
+	free(ui->view_title);
+	ui->view_title = xstrdup(title);
+	/* Split keeping empty lines (strv_split drops them). */
+	for (char *p = text, *nl; p != NULL && *p != '\0'; p = nl) {
+		nl = strchr(p, '\n');
+		if (nl != NULL)
+			*nl++ = '\0';
+		strv_add(&ui->view, p);
+	}
+	free(text);
+	ui->view_top = 0;
+	ui->ov = OV_VIEW;
+}
+
+static int
+act_quit(struct ui *ui)
+{
+	(void)ui;
+	return UIF_QUIT;
+}
+
+static int
+act_help(struct ui *ui)
+{
+	view_open(ui, "Keys", uikeys_help());
+	return UIF_REDRAW;
+}
+
+static int
+act_redraw(struct ui *ui)
+{
+	(void)ui;
+	return UIF_REDRAW | UIF_CLEAR;
+}
+
+static int
+act_focus_next(struct ui *ui)
+{
+	ui->focus = (ui->focus + 1) % NPANES;
+	return UIF_REDRAW;
+}
+
+static int
+act_focus_prev(struct ui *ui)
+{
+	ui->focus = (ui->focus + NPANES - 1) % NPANES;
+	return UIF_REDRAW;
+}
+
+static int
+act_focus_clusters(struct ui *ui)
+{
+	ui->focus = PANE_CLUSTERS;
+	return UIF_REDRAW;
+}
+
+static int
+act_focus_jobs(struct ui *ui)
+{
+	ui->focus = PANE_JOBS;
+	return UIF_REDRAW;
+}
+
+static int
+act_focus_log(struct ui *ui)
+{
+	ui->focus = PANE_LOG;
+	return UIF_REDRAW;
+}
+
+/* Move in whatever has the focus; SSIZE_MAX-ish deltas mean the ends. */
+static int
+move_by(struct ui *ui, long delta)
+{
+	struct ulog	*l = &ui->log;
+	size_t		 n;
+
+	if (ui->ov == OV_VIEW) {
+		if (delta < 0)
+			ui->view_top = (size_t)-delta > ui->view_top ? 0 :
+			    ui->view_top + delta;
+		else
+			ui->view_top = ui->view_top + delta > ui->view.n ?
+			    ui->view.n : ui->view_top + delta;
+		return UIF_REDRAW;
+	}
+	switch (ui->focus) {
+	case PANE_CLUSTERS:
+		if (ui->ncl == 0)
+			break;
+		if (delta < 0)
+			ui->ccur = (size_t)-delta > ui->ccur ? 0 :
+			    ui->ccur + delta;
+		else
+			ui->ccur = ui->ccur + delta >= ui->ncl ? ui->ncl - 1 :
+			    ui->ccur + delta;
+		break;
+	case PANE_JOBS:
+		jobtable_move(ui->jt, delta);
+		break;
+	case PANE_LOG:
+		n = l->lines.n + (l->partial.len > 0);
+		if (delta > 0 && l->follow)
+			break;
+		if (l->follow) {
+			l->follow = 0;	/* scrolling up stops following */
+		}
+		if (delta < 0)
+			l->top = (size_t)-delta > l->top ? 0 : l->top + delta;
+		else if (l->top + delta + (size_t)ui->log_h >= n) {
+			l->follow = 1;	/* back at the end */
+		} else
+			l->top += delta;
+		break;
+	case NPANES:
+		break;
+	}
+	return UIF_REDRAW;
+}
+
+static long
+page(struct ui *ui)
+{
+	int	h;
+
+	if (ui->ov == OV_VIEW)
+		h = ui->view_h;
+	else if (ui->focus == PANE_LOG)
+		h = ui->log_h;
+	else if (ui->focus == PANE_CLUSTERS)
+		h = ui->clusters_h;
+	else
+		h = ui->jobs_h;
+	return h > 1 ? h - 1 : 1;
+}
+
+static int
+act_down(struct ui *ui)
+{
+	return move_by(ui, 1);
+}
+
+static int
+act_up(struct ui *ui)
+{
+	return move_by(ui, -1);
+}
+
+static int
+act_page_down(struct ui *ui)
+{
+	return move_by(ui, page(ui));
+}
+
+static int
+act_page_up(struct ui *ui)
+{
+	return move_by(ui, -page(ui));
+}
+
+static int
+act_top(struct ui *ui)
+{
+	if (ui->ov == OV_VIEW)
+		ui->view_top = 0;
+	else if (ui->focus == PANE_JOBS)
+		jobtable_move_to(ui->jt, 0);
+	else if (ui->focus == PANE_CLUSTERS)
+		ui->ccur = 0;
+	else {
+		ui->log.follow = 0;
+		ui->log.top = 0;
+	}
+	return UIF_REDRAW;
+}
+
+static int
+act_bottom(struct ui *ui)
+{
+	if (ui->ov == OV_VIEW)
+		ui->view_top = ui->view.n;	/* clamped when drawn */
+	else if (ui->focus == PANE_JOBS)
+		jobtable_move_to(ui->jt, SIZE_MAX);
+	else if (ui->focus == PANE_CLUSTERS)
+		ui->ccur = ui->ncl > 0 ? ui->ncl - 1 : 0;
+	else
+		ui->log.follow = 1;
+	return UIF_REDRAW;
+}
+
+static int
+act_filter(struct ui *ui)
+{
+	const char	*f = jobtable_filter(ui->jt);
+
+	buf_free(&ui->input);
+	buf_add(&ui->input, "", 0);
+	if (f != NULL)
+		buf_adds(&ui->input, f);
+	ui->focus = PANE_JOBS;
+	ui->ov = OV_FILTER;
+	return UIF_REDRAW;
+}
+
+static int
+act_sort(struct ui *ui)
+{
+	enum jobtable_col	c = jobtable_sort_cycle(ui->jt);
+
+	ui_message(ui, 0, "sorted by %s", jobtable_col_title(c));
+	return UIF_REDRAW;
+}
+
+static int
+act_sort_reverse(struct ui *ui)
+{
+	int			rev;
+	enum jobtable_col	c = jobtable_sort_col(ui->jt, &rev);
+
+	jobtable_set_sort(ui->jt, c, !rev);
+	ui_message(ui, 0, "sorted by %s, %s", jobtable_col_title(c),
+	    rev ? "ascending" : "descending");
+	return UIF_REDRAW;
+}
+
+static int
+act_toggle_finished(struct ui *ui)
+{
+	int	show = !jobtable_show_finished(ui->jt);
+
+	jobtable_set_show_finished(ui->jt, show);
+	ui_message(ui, 0, "finished jobs %s", show ? "shown" : "hidden");
+	return UIF_REDRAW;
+}
+
+static char *
+detail_job(struct ui *ui, const struct jobtable_row *r)
+{
+	struct buf	b;
+	char		e[32], l[32];
+
+	jobtable_fmt_duration(r->elapsed, e, sizeof e);
+	jobtable_fmt_duration(r->limit, l, sizeof l);
+	buf_init(&b);
+	buf_printf(&b, "cluster     %s\n", r->cluster);
+	buf_printf(&b, "job id      %s\n", r->id);
+	buf_printf(&b, "name        %s\n", r->name);
+	buf_printf(&b, "partition   %s\n", r->partition);
+	buf_printf(&b, "state       %s%s\n", r->state,
+	    r->finished ? " (finished)" : "");
+	buf_printf(&b, "elapsed     %s of %s\n", e, r->limit < 0 ? "no limit" : l);
+	if (r->nodes > 0)
+		buf_printf(&b, "nodes       %d\n", r->nodes);
+	if (r->reason != NULL && *r->reason != '\0')
+		buf_printf(&b, "%s  %s\n", jobtable_state_class(r->state) ==
+		    JC_PENDING ? "why pending" : "reason/nodes", r->reason);
+	buf_adds(&b, "\n");
+	if (ui->be == NULL)
+		buf_adds(&b, "Record, history, sacct fields and triage: not "
+		    "connected (no worker).\n");
+	return buf_steal(&b);
+}
+
+static char *
+detail_cluster(struct ui *ui, const struct ucluster *c)
+{
+	struct buf	 b;
+	char		 st[48];
+	size_t		 i, run, pend;
+	time_t		 now = time(NULL);
+
+	buf_init(&b);
+	buf_printf(&b, "cluster     %s\n", c->name);
+	buf_printf(&b, "state       %s\n", health_text(c, now, st, sizeof st));
+	if (c->message != NULL)
+		buf_printf(&b, "message     %s\n", c->message);
+	buf_printf(&b, "host        %s\n", c->host ? c->host : "-");
+	if (c->conf != NULL) {
+		buf_adds(&b, "login hosts ");
+		for (i = 0; i < c->conf->hosts.n; i++)
+			buf_printf(&b, "%s%s", i ? ", " : "",
+			    c->conf->hosts.v[i]);
+		buf_printf(&b, "\nuser        %s\n", c->conf->user ?
+		    c->conf->user : "(from ~/.ssh/config or $USER)");
+		if (c->conf->port)
+			buf_printf(&b, "port        %d\n", c->conf->port);
+		buf_printf(&b, "poll        every %d s\n", cluster_interval(c));
+	}
+	buf_adds(&b, "partitions  ");
+	if (c->partitions.n > 0) {
+		for (i = 0; i < c->partitions.n; i++)
+			buf_printf(&b, "%s%s", i ? ", " : "", c->partitions.v[i]);
+	} else if (c->conf != NULL) {
+		for (i = 0; i < c->conf->partitions.n; i++)
+			buf_printf(&b, "%s%s", i ? ", " : "",
+			    c->conf->partitions.v[i]);
+		buf_adds(&b, " (configured)");
+	}
+	jobtable_count(ui->jt, c->name, &run, &pend);
+	buf_printf(&b, "\njobs        %zu running, %zu pending\n", run, pend);
+	return buf_steal(&b);
+}
+
+static int
+act_detail(struct ui *ui)
+{
+	const struct jobtable_row	*r;
+	char				*t;
+
+	if (ui->focus == PANE_CLUSTERS) {
+		if (ui->ncl == 0)
+			return 0;
+		t = xasprintf("Cluster %s", ui->cl[ui->ccur].name);
+		view_open(ui, t, detail_cluster(ui, &ui->cl[ui->ccur]));
+		free(t);
+		return UIF_REDRAW;
+	}
+	if ((r = jobtable_current(ui->jt)) == NULL) {
+		ui_message(ui, 1, "no job selected");
+		return UIF_REDRAW;
+	}
+	t = xasprintf("Job %s on %s", r->id, r->cluster);
+	view_open(ui, t, detail_job(ui, r));
+	free(t);
+	return UIF_REDRAW;
+}
+
+static void
+dialog_free(struct ui *ui)
+{
+	size_t	i;
+
+	for (i = 0; i < ui->ndkeys; i++)
+		jobtable_key_clear(&ui->dkeys[i]);
+	free(ui->dkeys);
+	ui->dkeys = NULL;
+	ui->ndkeys = 0;
+}
+
+static int
+act_cancel(struct ui *ui)
+{
+	struct jobtable_key	*k;
+	size_t			 n;
+
+	if ((k = jobtable_targets(ui->jt, &n)) == NULL) {
+		ui_message(ui, 1, "no job selected to cancel");
+		return UIF_REDRAW;
+	}
+	/* Pinned now: the dialog acts on these even if rows move. */
+	dialog_free(ui);
+	ui->dkeys = k;
+	ui->ndkeys = n;
+	ui->dbutton = 1;	/* Enter alone must not kill a job */
+	ui->ov = OV_DIALOG;
+	return UIF_REDRAW;
+}
+
+static int
+act_mark(struct ui *ui)
+{
+	jobtable_toggle_mark(ui->jt);
+	jobtable_move(ui->jt, 1);
+	return UIF_REDRAW;
+}
+
+static int
+act_new(struct ui *ui)
+{
+	if (ui->be == NULL || ui->be->submit == NULL)
+		ui_message(ui, 1, "new job: not connected (no worker to "
+		    "submit through)");
+	else
+		ui_message(ui, 1, "new job: the submit wizard is not built "
+		    "yet; use the command line");
+	return UIF_REDRAW;
+}
+
+static int
+act_edit(struct ui *ui)
+{
+	const struct jobtable_row	*r = jobtable_current(ui->jt);
+
+	if (r == NULL)
+		ui_message(ui, 1, "no job selected");
+	else if (!r->finished)
+		ui_message(ui, 1, "job %s is %s: e resubmits a finished job",
+		    r->id, r->state);
+	else
+		return act_new(ui);
+	return UIF_REDRAW;
+}
+
+static int
+act_toggle_err(struct ui *ui)
+{
+	struct ulog	*l = &ui->log;
+
+	l->stream = l->stream == LOG_OUT ? LOG_ERR : LOG_OUT;
+	log_clear_text(l);
+	l->follow = 1;
+	if (l->cluster != NULL)
+		log_watch(ui);
+	ui_message(ui, 0, "log: %s", l->stream == LOG_ERR ? "main.err" :
+	    "main.out");
+	return UIF_REDRAW;
+}
+
+static int
+act_wrap(struct ui *ui)
+{
+	ui->log.wrap = !ui->log.wrap;
+	return UIF_REDRAW;
+}
+
+static int
+act_follow(struct ui *ui)
+{
+	ui->log.follow = !ui->log.follow;
+	if (!ui->log.follow) {
+		size_t	n = ui->log.lines.n;
+
+		ui->log.top = n > (size_t)ui->log_h ? n - ui->log_h : 0;
+	}
+	return UIF_REDRAW;
+}
+
+static int
+act_refresh(struct ui *ui)
+{
+	const char	*cl = NULL;
+
+	if (ui->focus == PANE_CLUSTERS && ui->ncl > 0)
+		cl = ui->cl[ui->ccur].name;
+	if (ui->be == NULL || ui->be->poll_now == NULL) {
+		ui_message(ui, 1, "refresh: not connected (no worker)");
+		return UIF_REDRAW;
+	}
+	ui->be->poll_now(ui->be->arg, cl);
+	ui_message(ui, 0, "refreshing %s\xe2\x80\xa6", cl ? cl : "every cluster");
+	return UIF_REDRAW;
+}
+
+static int
+act_close(struct ui *ui)
+{
+	ui->ov = OV_NONE;
+	strv_free(&ui->view);
+	return UIF_REDRAW;
+}
+
+static int
+act_yes(struct ui *ui)
+{
+	char	*cause = NULL;
+
+	ui->ov = OV_NONE;
+	if (ui->be == NULL || ui->be->cancel == NULL) {
+		ui_message(ui, 1, "cancel %s%s on %s: not connected (no worker)",
+		    ui->dkeys[0].id, ui->ndkeys > 1 ? " and others" : "",
+		    ui->dkeys[0].cluster);
+	} else if (ui->be->cancel(ui->be->arg, ui->dkeys, ui->ndkeys,
+	    &cause) != 0) {
+		ui_message(ui, 1, "cancel: %s", cause);
+		free(cause);
+	} else {
+		if (ui->ndkeys == 1)
+			ui_message(ui, 0, "cancelling %s %s (%s)\xe2\x80\xa6",
+			    ui->dkeys[0].cluster, ui->dkeys[0].id,
+			    ui->dkeys[0].name);
+		else
+			ui_message(ui, 0, "cancelling %zu jobs\xe2\x80\xa6",
+			    ui->ndkeys);
+		jobtable_clear_marks(ui->jt);
+	}
+	dialog_free(ui);
+	return UIF_REDRAW;
+}
+
+static int
+act_no(struct ui *ui)
+{
+	ui->ov = OV_NONE;
+	dialog_free(ui);
+	ui_message(ui, 0, "nothing cancelled");
+	return UIF_REDRAW;
+}
+
+static int
+act_button_next(struct ui *ui)
+{
+	ui->dbutton = !ui->dbutton;
+	return UIF_REDRAW;
+}
+
+static int
+act_activate(struct ui *ui)
+{
+	return ui->dbutton == 0 ? act_yes(ui) : act_no(ui);
+}
+
+/* Apply the filter as typed; a half-typed regex keeps the old one. */
+static void
+filter_live(struct ui *ui)
+{
+	char	*cause = NULL;
+
+	if (jobtable_set_filter(ui->jt, ui->input.data, &cause) != 0) {
+		ui_message(ui, 1, "%s", cause);
+		free(cause);
+	} else if (ui->msg_err)
+		ui->msg_time = 0;
+}
+
+static int
+act_input_accept(struct ui *ui)
+{
+	filter_live(ui);
+	ui->ov = OV_NONE;
+	return UIF_REDRAW;
+}
+
+static int
+act_input_clear(struct ui *ui)
+{
+	jobtable_set_filter(ui->jt, NULL, NULL);
+	buf_free(&ui->input);
+	ui->ov = OV_NONE;
+	return UIF_REDRAW;
+}
+
+static int
+act_input_backspace(struct ui *ui)
+{
+	struct buf	*b = &ui->input;
+
+	/* Back over UTF-8 continuation bytes to the start of a character. */
+	while (b->len > 0) {
+		b->len--;
+		if (((unsigned char)b->data[b->len] & 0xc0) != 0x80)
+			break;
+	}
+	if (b->data != NULL)
+		b->data[b->len] = '\0';
+	if (ui->ov == OV_FILTER)
+		filter_live(ui);
+	return UIF_REDRAW;
+}
+
+static int
+act_input_kill(struct ui *ui)
+{
+	if (ui->input.data != NULL) {
+		ui->input.len = 0;
+		ui->input.data[0] = '\0';
+	}
+	if (ui->ov == OV_FILTER)
+		filter_live(ui);
+	return UIF_REDRAW;
+}
+
+static int
+act_wiz_next(struct ui *ui)
+{
+	(void)ui;	/* the wizard has no fields yet */
+	return 0;
+}
+
+static int
+act_wiz_prev(struct ui *ui)
+{
+	(void)ui;
+	return 0;
+}
+
+static int (*const handlers[UIA_COUNT])(struct ui *) = {
+	[UIA_QUIT] = act_quit,
+	[UIA_HELP] = act_help,
+	[UIA_REDRAW] = act_redraw,
+	[UIA_FOCUS_NEXT] = act_focus_next,
+	[UIA_FOCUS_PREV] = act_focus_prev,
+	[UIA_FOCUS_CLUSTERS] = act_focus_clusters,
+	[UIA_FOCUS_JOBS] = act_focus_jobs,
+	[UIA_FOCUS_LOG] = act_focus_log,
+	[UIA_DOWN] = act_down,
+	[UIA_UP] = act_up,
+	[UIA_PAGE_DOWN] = act_page_down,
+	[UIA_PAGE_UP] = act_page_up,
+	[UIA_TOP] = act_top,
+	[UIA_BOTTOM] = act_bottom,
+	[UIA_FILTER] = act_filter,
+	[UIA_SORT] = act_sort,
+	[UIA_SORT_REVERSE] = act_sort_reverse,
+	[UIA_TOGGLE_FINISHED] = act_toggle_finished,
+	[UIA_DETAIL] = act_detail,
+	[UIA_CANCEL] = act_cancel,
+	[UIA_MARK] = act_mark,
+	[UIA_NEW] = act_new,
+	[UIA_EDIT] = act_edit,
+	[UIA_TOGGLE_ERR] = act_toggle_err,
+	[UIA_WRAP] = act_wrap,
+	[UIA_FOLLOW] = act_follow,
+	[UIA_REFRESH] = act_refresh,
+	[UIA_CLOSE] = act_close,
+	[UIA_YES] = act_yes,
+	[UIA_NO] = act_no,
+	[UIA_BUTTON_NEXT] = act_button_next,
+	[UIA_ACTIVATE] = act_activate,
+	[UIA_INPUT_ACCEPT] = act_input_accept,
+	[UIA_INPUT_CLEAR] = act_input_clear,
+	[UIA_INPUT_BACKSPACE] = act_input_backspace,
+	[UIA_INPUT_KILL] = act_input_kill,
+	[UIA_WIZ_NEXT] = act_wiz_next,
+	[UIA_WIZ_PREV] = act_wiz_prev,
+};
+
+int
+ui_action_implemented(int a)
+{
+	return a > UIA_NONE && a < UIA_COUNT && handlers[a] != NULL;
+}
+
+static int
+ui_key(struct ui *ui, int key)
+{
+	enum uictx	ctx = current_ctx(ui);
+	enum uiact	a = uikeys_lookup(ctx, key);
+	char		mb[8];
+	mbstate_t	ps;
+	size_t		n;
+
+	if (a != UIA_NONE && handlers[a] != NULL)
+		return handlers[a](ui);
+	/* Unbound printable characters are text in an input. */
+	if (ctx == UICTX_FILTER && key >= 0x20 && key != 0x7f &&
+	    !(key & UIKEY_FN(0))) {
+		memset(&ps, 0, sizeof ps);
+		n = wcrtomb(mb, (wchar_t)key, &ps);
+		if (n != (size_t)-1) {
+			buf_add(&ui->input, mb, n);
+			filter_live(ui);
+		}
+		return UIF_REDRAW;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ main loop */
+
+static void
+ui_resize(void)
+{
+	struct winsize	ws;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 &&
+	    ws.ws_col > 0)
+		resize_term(ws.ws_row, ws.ws_col);
+}
+
+static int
+read_keys(struct ui *ui)
+{
+	wint_t	wc;
+	int	r, flags = 0, key;
+
+	while ((r = get_wch(&wc)) != ERR) {
+		if (r == KEY_CODE_YES && wc == KEY_RESIZE) {
+			flags |= UIF_REDRAW | UIF_CLEAR;
+			continue;
+		}
+		key = r == KEY_CODE_YES ? UIKEY_FN((int)wc) : (int)wc;
+		flags |= ui_key(ui, key);
+		if (flags & UIF_QUIT)
+			break;
+	}
+	return flags;
+}
+
+static int
+read_signals(void)
+{
+	unsigned char	buf[64];
+	ssize_t		n, i;
+	int		flags = 0;
+
+	while ((n = read(sig_fds[0], buf, sizeof buf)) > 0) {
+		for (i = 0; i < n; i++) {
+			if (buf[i] == SIGWINCH) {
+				ui_resize();
+				flags |= UIF_REDRAW | UIF_CLEAR;
+			} else
+				flags |= UIF_QUIT;
+		}
+	}
+	return flags;
+}
+
+static void
+ui_free(struct ui *ui)
+{
+	size_t	i;
+
+	for (i = 0; i < ui->ncl; i++) {
+		free(ui->cl[i].name);
+		free(ui->cl[i].message);
+		free(ui->cl[i].host);
+		strv_free(&ui->cl[i].partitions);
+	}
+	free(ui->cl);
+	jobtable_free(ui->jt);
+	free(ui->log.cluster);
+	free(ui->log.id);
+	free(ui->log.name);
+	log_clear_text(&ui->log);
+	strv_free(&ui->view);
+	free(ui->view_title);
+	dialog_free(ui);
+	buf_free(&ui->input);
+	free(ui->msg);
+}
+
+int
+ui_run(struct config *cfg, const char *config_error, struct msgq *q,
+    const struct ui_backend *be)
+{
+	struct ui	 ui;
+	struct pollfd	 pfd[3];
+	struct timespec	 ts;
+	const char	*nc;
+	char		*cause = NULL;
+	size_t		 i;
+	int		 flags, n, timeout;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "slurmdeck: the terminal UI needs a terminal; "
+		    "use the verbs in scripts (slurmdeck --help)\n");
+		return EXIT_USAGE;
+	}
+	memset(&ui, 0, sizeof ui);
+	ui.cfg = cfg;
+	ui.q = q;
+	ui.be = be;
+	ui.jt = jobtable_create();
+	ui.focus = PANE_JOBS;
+	ui.log.follow = 1;
+	for (i = 0; cfg != NULL && i < cfg->nclusters; i++) {
+		struct ucluster	*c = cluster_find(&ui, cfg->clusters[i].name, 1);
+
+		c->conf = &cfg->clusters[i];
+		c->health = CLUSTER_CONNECTING;
+	}
+	if (config_error != NULL)
+		ui_message(&ui, 1, "%s", config_error);
+
+	setlocale(LC_ALL, "");
+	ui.ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
+	if (signals_setup(&cause) != 0) {
+		fprintf(stderr, "slurmdeck: %s\n", cause);
+		free(cause);
+		ui_free(&ui);
+		return EXIT_FAIL;
+	}
+	atexit(ui_restore);
+	if (initscr() == NULL) {
+		signals_reset();
+		ui_free(&ui);
+		return EXIT_FAIL;
+	}
+	curses_on = 1;
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	nc = getenv("NO_COLOR");
+	/* https://no-color.org: set and not empty means no colour. */
+	if ((nc == NULL || *nc == '\0') && has_colors()) {
+		start_color();
+		use_default_colors();
+		ui.color = 1;
+	}
+	styles_init(&ui);
+
+	flags = UIF_REDRAW;
+	for (;;) {
+		flags |= log_sync(&ui);
+		if (flags & UIF_QUIT)
+			break;
+		if (flags & UIF_CLEAR)
+			clearok(curscr, TRUE);
+		if (flags & UIF_REDRAW)
+			draw(&ui);
+		flags = 0;
+
+		/* Wake at the next second for the clock and the ages. */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		timeout = 1000 - (int)(ts.tv_nsec / 1000000) + 5;
+		pfd[0].fd = STDIN_FILENO;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = q != NULL ? msgq_fd(q) : -1;
+		pfd[1].events = POLLIN;
+		pfd[2].fd = sig_fds[0];
+		pfd[2].events = POLLIN;
+		n = poll(pfd, 3, timeout);
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (n == 0) {
+			flags |= UIF_REDRAW;
+			continue;
+		}
+		if (pfd[2].revents & POLLIN)
+			flags |= read_signals();
+		if (q != NULL && (pfd[1].revents & POLLIN))
+			flags |= apply_messages(&ui);
+		if (pfd[0].revents & POLLIN)
+			flags |= read_keys(&ui);
+		else if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL))
+			flags |= UIF_QUIT;	/* the terminal went away */
+	}
+
+	ui_restore();
+	signals_reset();
+	ui_free(&ui);
+	return EXIT_OK;
+}
+
 int
 ui_main(struct cli *cli)
 {
-	(void)cli;
-	fprintf(stderr, "slurmdeck: the terminal UI is not built yet; "
-	    "use the verbs (slurmdeck --help)\n");
-	return EXIT_USAGE;
+	struct config	 cfg;
+	struct msgq	*q;
+	char		*cause = NULL;
+	int		 rc;
+
+	/* No cluster yet is not fatal: the screen says what to set. */
+	if (config_load(cli->config_path, &cfg, &cause) != 0)
+		memset(&cfg, 0, sizeof cfg);
+	if ((q = msgq_create(NULL)) == NULL) {
+		fprintf(stderr, "slurmdeck: cannot create the message queue\n");
+		config_free(&cfg);
+		free(cause);
+		return EXIT_FAIL;
+	}
+	/* The workers (one per cluster) will start here and post to q. */
+	rc = ui_run(&cfg, cause, q, NULL);
+	msgq_destroy(q);
+	config_free(&cfg);
+	free(cause);
+	return rc;
 }

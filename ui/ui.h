@@ -1,9 +1,53 @@
 #ifndef UI_H
 #define UI_H
 
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "jobtable.h"
+#include "msgq.h"
+
 struct cli;
+
+/*
+ * What the screen asks of the worker layer.  Every call returns at once
+ * (the work happens in a worker thread) and its outcome comes back as a
+ * message on the queue.  Any member may be NULL, and the whole backend
+ * may be NULL: the screen then says "not connected" for that action.
+ */
+struct ui_backend {
+	void	*arg;
+	/* Poll now: one cluster, or every cluster when cluster is NULL. */
+	void	(*poll_now)(void *arg, const char *cluster);
+	/*
+	 * Cancel these jobs (pinned when the dialog opened).  -1 and a cause
+	 * if the request cannot even be queued; results: MSG_ACTION.
+	 */
+	int	(*cancel)(void *arg, const struct jobtable_key *, size_t n,
+		    char **cause);
+	/*
+	 * Tail a job's log from a byte offset (MSG_LOG chunks); a NULL
+	 * cluster stops watching.  Only one job is watched at a time.
+	 */
+	void	(*watch_log)(void *arg, const char *cluster, const char *job_id,
+		    enum log_stream, uint64_t offset);
+	/* The submit wizard will call this one (not built yet). */
+	int	(*submit)(void *arg, const char *cluster, char **cause);
+};
 
 /* Run the terminal UI until the user quits; returns the exit code. */
 int	 ui_main(struct cli *);
+
+/*
+ * The screen itself, for a caller that has started the workers: they
+ * post to q; be may be NULL.  cfg may have no cluster; config_error (or
+ * NULL) is shown in the footer.
+ */
+int	 ui_run(struct config *cfg, const char *config_error, struct msgq *q,
+	     const struct ui_backend *be);
+
+/* Whether an action of ui-keys.h has a handler (for the keymap tests). */
+int	 ui_action_implemented(int action);
 
 #endif
