@@ -515,6 +515,30 @@ record_write(const char *path, struct record *r, char **cause)
 	return rc;
 }
 
+/*
+ * Remove temp files of writers killed mid-write.  Called under the lock:
+ * every writer holds it while its temp file exists, so any left is stale.
+ */
+static void
+remove_stale(const char *dir)
+{
+	DIR		*d;
+	struct dirent	*de;
+	char		*path;
+
+	if ((d = opendir(dir)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.' || strstr(de->d_name, ".json.tmp.") ==
+		    NULL)
+			continue;
+		path = xasprintf("%s/%s", dir, de->d_name);
+		unlink(path);
+		free(path);
+	}
+	closedir(d);
+}
+
 int
 record_create(struct record *r, char **cause)
 {
@@ -530,6 +554,7 @@ record_create(struct record *r, char **cause)
 		goto out;
 	if ((fd = lock_take(dir, cause)) < 0)
 		goto out;
+	remove_stale(dir);
 	path = record_path(dir, r->id);
 	if (lstat(path, &sb) == 0) {
 		cause_set(cause, "record %s already exists (%s)", r->id, path);

@@ -348,6 +348,11 @@ START_TEST(test_corrupt)
 	ck_assert_int_eq(record_list(&list, NULL), 0);
 	ck_assert_uint_eq(list.corrupt.n, 2);
 	record_list_free(&list);
+	/* ...and the next create (under the lock) removes them. */
+	free(new_record("polar", "next"));
+	text = xasprintf("%s/%s.json.tmp.12345", dir, good);
+	ck_assert_int_eq(access(text, F_OK), -1);
+	free(text);
 
 	free(other);
 	free(dir);
