@@ -1,1 +1,754 @@
 #include "monitor.h"
+
+#include <sys/random.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ops.h"
+#include "triage.h"
+#include "util.h"
+
+#define MONITOR_RECENT	(24 * 60 * 60)
+#define MONITOR_GRACE	60
+#define STATUS_MAX	65536	/* bytes of status.json read */
+#define LOGTAIL_MAX	16384	/* bytes of each log read for triage */
+
+/*
+ * SLURM's base state words.  Which of them end a job and which need the
+ * logs is NOT decided here: state_map() says, so the remote script and
+ * state.c cannot disagree.
+ */
+static const char *slurm_words[] = {
+	"PENDING", "REQUEUED", "REQUEUE_FED", "REQUEUE_HOLD", "RESV_DEL_HOLD",
+	"RUNNING", "COMPLETING", "SUSPENDED", "STOPPED", "CONFIGURING",
+	"RESIZING", "SIGNALING", "STAGE_OUT", "COMPLETED", "FAILED",
+	"OUT_OF_MEMORY", "DEADLINE", "TIMEOUT", "SPECIAL_EXIT", "NODE_FAIL",
+	"BOOT_FAIL", "CANCELLED", "PREEMPTED", "REVOKED",
+};
+#define NWORDS (sizeof slurm_words / sizeof slurm_words[0])
+
+/* "A|B|C" of the words whose map has the wanted property. */
+static char *
+word_pattern(int triage)
+{
+	struct state_map	 m;
+	struct buf		 b;
+	size_t			 i;
+	int			 yes;
+
+	buf_init(&b);
+	for (i = 0; i < NWORDS; i++) {
+		if (state_map(slurm_words[i], STATUS_MISSING, &m) != 0)
+			continue;
+		yes = triage ? m.needs_triage : m.terminal;
+		if (yes)
+			buf_printf(&b, "%s%s", b.len != 0 ? "|" : "",
+			    slurm_words[i]);
+	}
+	if (b.len == 0)
+		buf_adds(&b, "slurmdeck-none");
+	return buf_steal(&b);
+}
+
+/* 1-based position of a field in SLURM_SACCT_FIELDS (for awk). */
+static int
+sacct_column(const char *name)
+{
+	const char	*p = SLURM_SACCT_FIELDS;
+	size_t		 n = strlen(name);
+	int		 col = 1;
+
+	while (*p != '\0') {
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, name, n) == 0 &&
+		    (p[n] == ' ' || p[n] == '%' || p[n] == '\0'))
+			return col;
+		while (*p != '\0' && *p != ' ')
+			p++;
+		col++;
+	}
+	return -1;
+}
+
+static time_t
+iso_time(const char *s)
+{
+	struct tm	tm;
+	const char	*end;
+
+	if (s == NULL)
+		return (time_t)-1;
+	memset(&tm, 0, sizeof tm);
+	end = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (end == NULL)
+		return (time_t)-1;
+	return timegm(&tm);
+}
+
+static long
+record_sid(const struct record *r)
+{
+	const char	*sid = record_slurm_id(r);
+
+	return sid != NULL ? strtol(sid, NULL, 10) : 0;
+}
+
+char *
+monitor_script(struct record *const *tracked, size_t n, const char *user,
+    const char *marker, char **cause)
+{
+	struct buf	 b;
+	char		*squeue, *sacct = NULL, *base, *term, *tri, *p;
+	char		*paths[4];
+	long		*ids = NULL;
+	time_t		 oldest = time(NULL), t;
+	char		 since[16];
+	size_t		 i, k;
+	int		 idcol, stcol;
+
+	idcol = sacct_column("JobIDRaw");
+	stcol = sacct_column("State");
+	if (idcol < 0 || stcol < 0) {
+		cause_set(cause, "SLURM_SACCT_FIELDS lacks JobIDRaw or State");
+		return NULL;
+	}
+	squeue = slurm_cmd_squeue(user);
+	if (n != 0) {
+		ids = xcalloc(n, sizeof *ids);
+		for (i = 0; i < n; i++) {
+			ids[i] = record_sid(tracked[i]);
+			t = iso_time(tracked[i]->created);
+			if (t != (time_t)-1 && t < oldest)
+				oldest = t;
+		}
+		slurm_since(oldest, since, sizeof since);
+		sacct = slurm_cmd_sacct(ids, n, since, cause);
+		free(ids);
+		if (sacct == NULL) {
+			free(squeue);
+			return NULL;
+		}
+		/* The ids are chosen on the cluster: keep all but "-j ...". */
+		p = strstr(sacct, " -j ");
+		if (p == NULL) {
+			cause_set(cause, "unexpected sacct command: %s", sacct);
+			free(sacct);
+			free(squeue);
+			return NULL;
+		}
+		*p = '\0';
+	}
+	base = sacct;
+
+	buf_init(&b);
+	buf_adds(&b, "N=");
+	buf_add_quoted(&b, marker);
+	buf_adds(&b, "\n"
+	    "sep=$(printf '\\037')\n"
+	    "nl='\n'\n"
+	    "sec() { printf '\\n%s %s %s\\n' \"$N\" \"$1\" \"$2\"; }\n");
+	buf_printf(&b, "q=$(%s 2>&1); rc=$?\n", squeue);
+	buf_adds(&b, "sec squeue \"$rc\"; printf '%s' \"$q\"\n"
+	    "[ \"$rc\" -eq 0 ] || { sec end 0; exit 0; }\n");
+	if (n == 0) {
+		buf_adds(&b, "sec end 0\n");
+		goto done;
+	}
+	buf_adds(&b, "miss=\nfor id in");
+	for (i = 0; i < n; i++)
+		buf_printf(&b, " %ld", record_sid(tracked[i]));
+	buf_adds(&b, "; do\n"
+	    "\tcase \"$q\" in\n"
+	    "\t\"$id$sep\"*|*\"$nl$id$sep\"*) ;;\n"
+	    "\t*) miss=\"$miss${miss:+,}$id\" ;;\n"
+	    "\tesac\n"
+	    "done\n"
+	    "[ -n \"$miss\" ] || { sec end 0; exit 0; }\n");
+	buf_printf(&b, "a=$(%s -j \"$miss\" 2>&1); rc=$?\n", base);
+	buf_adds(&b, "sec sacct \"$rc\"; printf '%s' \"$a\"\n"
+	    "[ \"$rc\" -eq 0 ] || { sec end 0; exit 0; }\n");
+	term = word_pattern(0);
+	tri = word_pattern(1);
+	buf_printf(&b, "j() {\n"
+	    "\tcase \",$miss,\" in *\",$1,\"*) ;; *) return 0 ;; esac\n"
+	    "\ts=$(printf '%%s\\n' \"$a\" | awk -F\"$sep\" -v id=\"$1\" "
+	    "'$%d == id { print $%d; exit }')\n"
+	    "\tw=${s%%%% *}; w=${w%%+}\n"
+	    "\tcase \"$w\" in COMPLETED)\n"
+	    "\t\tif [ -n \"$2\" ] && [ -r \"$2\" ]; then "
+	    "sec status \"$1\"; head -c %d -- \"$2\"; fi ;;\n"
+	    "\tesac\n"
+	    "\tcase \"$w\" in %s)\n"
+	    "\t\tif [ -n \"$3\" ] && [ -r \"$3\" ]; then "
+	    "sec out \"$1\"; tail -c %d -- \"$3\"; fi\n"
+	    "\t\tif [ -n \"$4\" ] && [ -r \"$4\" ]; then "
+	    "sec err \"$1\"; tail -c %d -- \"$4\"; fi ;;\n"
+	    "\tesac\n"
+	    "\tcase \"$w\" in %s)\n"
+	    "\t\tif [ -n \"$5\" ] && [ -e \"$5\" ]; then\n"
+	    "\t\t\tshred -u -- \"$5\" 2>/dev/null || rm -f -- \"$5\"\n"
+	    "\t\t\t[ -e \"$5\" ] || sec wiped \"$1\"\n"
+	    "\t\tfi ;;\n"
+	    "\tesac\n"
+	    "}\n", idcol, stcol, STATUS_MAX, tri, LOGTAIL_MAX, LOGTAIL_MAX,
+	    term);
+	free(term);
+	free(tri);
+	for (i = 0; i < n; i++) {
+		paths[0] = ops_status_path(tracked[i]);
+		paths[1] = ops_log_path(tracked[i], 0);
+		paths[2] = ops_log_path(tracked[i], 1);
+		paths[3] = ops_env_path(tracked[i]);
+		buf_printf(&b, "j %ld", record_sid(tracked[i]));
+		for (k = 0; k < 4; k++) {
+			buf_adds(&b, " ");
+			buf_add_quoted(&b, paths[k] != NULL ? paths[k] : "");
+			free(paths[k]);
+		}
+		buf_adds(&b, "\n");
+	}
+	buf_adds(&b, "sec end 0\n");
+done:
+	free(squeue);
+	free(sacct);
+	return buf_steal(&b);
+}
+
+/* --- the reply ------------------------------------------------------------ */
+
+int
+monitor_parse_reply(const char *text, size_t len, const char *marker,
+    struct monitor_reply *rep, char **cause)
+{
+	struct monitor_section	*s = NULL;
+	const char		*p = text, *end = text + len, *hit, *eol;
+	const char		*q;
+	char			*pat;
+	size_t			 plen, i;
+
+	memset(rep, 0, sizeof *rep);
+	pat = xasprintf("\n%s ", marker);
+	plen = strlen(pat);
+	for (;;) {
+		hit = memmem(p, (size_t)(end - p), pat, plen);
+		if (s != NULL) {
+			/* The data ends where the next marker's "\n" is. */
+			s->len = (size_t)((hit != NULL ? hit : end) - s->data);
+		}
+		if (hit == NULL)
+			break;
+		eol = memchr(hit + plen, '\n', (size_t)(end - hit - plen));
+		if (eol == NULL)
+			eol = end;
+		rep->v = xrealloc(rep->v, (rep->n + 1) * sizeof *rep->v);
+		s = &rep->v[rep->n++];
+		memset(s, 0, sizeof *s);
+		q = hit + plen;
+		for (i = 0; q < eol && *q != ' ' && i + 1 < sizeof s->kind; i++)
+			s->kind[i] = *q++;
+		if (q < eol && *q == ' ')
+			q++;
+		for (i = 0; q < eol && i + 1 < sizeof s->arg; i++)
+			s->arg[i] = *q++;
+		s->data = eol < end ? eol + 1 : end;
+		if (strcmp(s->kind, "end") == 0)
+			rep->complete = 1;
+		p = eol;
+	}
+	free(pat);
+	if (rep->n == 0)
+		return cause_set(cause, "the poll script printed none of its "
+		    "sections (is /bin/sh on the login node a POSIX shell?)");
+	return 0;
+}
+
+const struct monitor_section *
+monitor_reply_find(const struct monitor_reply *rep, const char *kind,
+    const char *arg)
+{
+	size_t	i;
+
+	for (i = 0; i < rep->n; i++) {
+		if (strcmp(rep->v[i].kind, kind) == 0 &&
+		    (arg == NULL || strcmp(rep->v[i].arg, arg) == 0))
+			return &rep->v[i];
+	}
+	return NULL;
+}
+
+void
+monitor_reply_free(struct monitor_reply *rep)
+{
+	free(rep->v);
+	memset(rep, 0, sizeof *rep);
+}
+
+/* --- the snapshot ----------------------------------------------------------- */
+
+static size_t
+snap_add(struct monitor_snapshot *snap)
+{
+	snap->rows = xrealloc(snap->rows, (snap->n + 1) * sizeof *snap->rows);
+	snap->info = xrealloc(snap->info, (snap->n + 1) * sizeof *snap->info);
+	memset(&snap->rows[snap->n], 0, sizeof *snap->rows);
+	memset(&snap->info[snap->n], 0, sizeof *snap->info);
+	snap->rows[snap->n].cluster = xstrdup(snap->cluster);
+	snap->rows[snap->n].elapsed = -1;
+	snap->rows[snap->n].limit = -1;
+	return snap->n++;
+}
+
+static void
+row_from_job(struct jobtable_row *row, const struct slurm_job *j,
+    const char *state)
+{
+	row->id = xstrdup(j->jobid);
+	row->name = xstrdup(j->name);
+	row->partition = xstrdup(j->partition);
+	row->state = xstrdup(state);
+	row->elapsed = j->elapsed;
+	row->limit = j->limit_kind == SLURM_TIME_SET ? j->limit : -1;
+	row->nodes = j->nnodes > 0 ? j->nnodes : 0;
+	if (*j->end == '\0' && *j->nodelist != '\0' &&
+	    strcmp(j->state, "PENDING") != 0)
+		row->reason = xstrdup(j->nodelist);
+	else if (j->exit_code > 0 || j->exit_signal > 0)
+		row->reason = xasprintf("exit %d:%d", j->exit_code,
+		    j->exit_signal);
+	else
+		row->reason = xstrdup(strcmp(j->reason, "None") == 0 ? "" :
+		    j->reason);
+}
+
+static void
+row_from_record(struct jobtable_row *row, const struct record *r)
+{
+	const char	*sid = record_slurm_id(r);
+
+	row->id = xstrdup(sid != NULL ? sid : r->id);
+	row->name = xstrdup(r->job_name != NULL ? r->job_name : "");
+	row->partition = xstrdup(r->partition != NULL ? r->partition : "");
+	row->state = xstrdup(r->native != NULL && *r->native != '\0' ?
+	    r->native : state_name(r->state));
+	row->nodes = r->nodes > 0 ? r->nodes : 0;
+	if (r->state == RSTATE_ERROR && r->err_class != ERR_NONE)
+		row->reason = xasprintf("%s %s", err_class_name(r->err_class),
+		    r->err_rule != NULL ? r->err_rule : "");
+	else
+		row->reason = xstrdup("");
+	row->finished = state_terminal(r->state);
+}
+
+static void
+info_from_record(struct monitor_info *info, const struct record *r)
+{
+	free(info->record_id);
+	info->record_id = xstrdup(r->id);
+	info->state = r->state;
+	info->err = r->err_class;
+	free(info->err_rule);
+	info->err_rule = r->err_rule != NULL ? xstrdup(r->err_rule) : NULL;
+}
+
+static void
+snap_error(struct monitor_snapshot *snap, const char *prefix, const char *what)
+{
+	char	*msg = xasprintf("%s%s", prefix, what);
+
+	if (snap->error == NULL)
+		snap->error = msg;
+	else {
+		char *both = xasprintf("%s; %s", snap->error, msg);
+
+		free(snap->error);
+		free(msg);
+		snap->error = both;
+	}
+}
+
+/* Apply one observation to a record; updates r in memory when it moved. */
+static void
+observe(struct monitor_snapshot *snap, struct record *r,
+    struct monitor_info *info, struct ops_change *ch)
+{
+	char	*why = NULL;
+
+	ch->only_live = 1;
+	if (ops_record_change(r->id, ch, &why) != 0) {
+		snap_error(snap, "record not updated: ", why);
+		free(why);
+		return;
+	}
+	if (!ch->changed && !ch->set_err)
+		return;
+	if (ch->changed) {
+		strv_add(&snap->events, "");
+		free(snap->events.v[snap->events.n - 1]);
+		snap->events.v[snap->events.n - 1] = xasprintf("%s: %s -> %s "
+		    "(%s)", r->id, state_name(ch->old), state_name(ch->state),
+		    ch->message != NULL ? ch->message : "");
+		r->state = ch->state;
+		free(r->native);
+		r->native = xstrdup(ch->native != NULL ? ch->native : "");
+		info->changed = 1;
+	}
+	if (ch->set_err) {
+		r->err_class = ch->err;
+		free(r->err_rule);
+		r->err_rule = xstrdup(ch->err_rule != NULL ? ch->err_rule : "");
+	}
+}
+
+static int
+make_marker(char *buf, size_t len)
+{
+	unsigned char	rnd[8];
+	size_t		i;
+
+	if (len < 2 * sizeof rnd + 4)
+		return -1;
+	if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
+		unsigned long v = (unsigned long)time(NULL) ^
+		    ((unsigned long)getpid() << 16) ^ (unsigned long)clock();
+
+		for (i = 0; i < sizeof rnd; i++)
+			rnd[i] = (unsigned char)(v >> (i * 8 % 64));
+	}
+	memcpy(buf, "SDM", 3);
+	for (i = 0; i < sizeof rnd; i++)
+		snprintf(buf + 3 + 2 * i, 3, "%02x", rnd[i]);
+	return 0;
+}
+
+static void
+in_queue(struct monitor_snapshot *snap, const struct slurm_job *j,
+    struct record *r, const char *source)
+{
+	struct state_map	 m;
+	struct ops_change	 ch;
+	size_t			 i;
+	char			*msg;
+
+	state_map(j->state, STATUS_MISSING, &m);
+	i = snap_add(snap);
+	row_from_job(&snap->rows[i], j, m.native[0] != '\0' ? m.native :
+	    j->state);
+	snap->info[i].state = m.state;
+	if (r == NULL)
+		return;
+	info_from_record(&snap->info[i], r);
+	/* A word we do not know says nothing about the record: keep it. */
+	if (state_map(j->state, STATUS_MISSING, &m) != 0 ||
+	    m.state == RSTATE_UNKNOWN)
+		return;
+	if (m.state == RSTATE_PENDING)
+		msg = xasprintf("squeue: %s (%s)", m.raw, j->reason);
+	else if (*j->nodelist != '\0')
+		msg = xasprintf("squeue: %s on %s", m.raw, j->nodelist);
+	else
+		msg = xasprintf("squeue: %s", m.raw);
+	memset(&ch, 0, sizeof ch);
+	ch.state = m.state;
+	ch.native = m.native;
+	ch.source = source;
+	ch.message = msg;
+	observe(snap, r, &snap->info[i], &ch);
+	free(msg);
+	snap->info[i].state = r->state;
+}
+
+static void
+left_queue(struct monitor_snapshot *snap, struct slurm_jobs *acct,
+    const struct monitor_reply *rep, struct record *r, long grace,
+    const char *since, const char *source)
+{
+	const struct monitor_section	*st, *out, *err;
+	struct slurm_job		*j;
+	struct state_map		 m;
+	struct ops_change		 ch;
+	struct triage_input		 ti;
+	struct triage_result		 tr;
+	enum status_verdict		 verdict = STATUS_MISSING;
+	struct buf			 logs;
+	char				 sid[32], *msg = NULL;
+	size_t				 i;
+	time_t				 t;
+
+	snprintf(sid, sizeof sid, "%ld", record_sid(r));
+	i = snap_add(snap);
+	info_from_record(&snap->info[i], r);
+	if (monitor_reply_find(rep, "wiped", sid) != NULL)
+		snap->info[i].wiped = 1;
+	memset(&ch, 0, sizeof ch);
+	ch.source = source;
+	j = acct != NULL ? slurm_jobs_find(acct, record_sid(r)) : NULL;
+	if (j == NULL) {
+		row_from_record(&snap->rows[i], r);
+		if (acct == NULL)
+			return;	/* sacct failed: that proves nothing */
+		/* sacct lags sbatch: give a new job time to show up. */
+		t = iso_time(r->updated);
+		if (t != (time_t)-1 && time(NULL) - t < grace)
+			return;
+		msg = xasprintf("job %s is in neither squeue nor sacct -S %s",
+		    sid, since);
+		ch.state = RSTATE_UNKNOWN;
+		ch.native = "";
+		ch.message = msg;
+		observe(snap, r, &snap->info[i], &ch);
+		goto done;
+	}
+
+	if ((st = monitor_reply_find(rep, "status", sid)) != NULL)
+		verdict = state_status_verdict(st->data, st->len);
+	state_map(j->state, verdict, &m);
+	free(snap->rows[i].id);
+	row_from_job(&snap->rows[i], j, m.native[0] != '\0' ? m.native :
+	    j->state);
+	snap->rows[i].finished = m.terminal;
+	/* The placeholder row's state may still say PENDING: wait. */
+	if (m.state == RSTATE_UNKNOWN || (j->placeholder && !m.terminal))
+		goto done;
+	if (m.needs_status)
+		msg = xasprintf("sacct: %s, exit %d:%d, status.json: %s",
+		    m.raw, j->exit_code, j->exit_signal,
+		    status_verdict_name(verdict));
+	else
+		msg = xasprintf("sacct: %s, exit %d:%d", m.raw, j->exit_code,
+		    j->exit_signal);
+	ch.state = m.state;
+	ch.native = m.native;
+	ch.message = msg;
+	if (m.state == RSTATE_ERROR) {
+		buf_init(&logs);
+		if ((out = monitor_reply_find(rep, "out", sid)) != NULL)
+			buf_add(&logs, out->data, out->len);
+		if ((err = monitor_reply_find(rep, "err", sid)) != NULL) {
+			buf_adds(&logs, "\n");
+			buf_add(&logs, err->data, err->len);
+		}
+		memset(&ti, 0, sizeof ti);
+		ti.state = j->state;
+		ti.has_exit = j->exit_code >= 0;
+		ti.exit_code = j->exit_code;
+		ti.exit_signal = j->exit_signal;
+		ti.log = logs.data;
+		ti.loglen = logs.len;
+		triage_classify(&ti, &tr);
+		ch.set_err = 1;
+		ch.err = tr.class;
+		ch.err_rule = tr.rule != NULL ? tr.rule->name : "";
+		observe(snap, r, &snap->info[i], &ch);
+		buf_free(&logs);
+	} else
+		observe(snap, r, &snap->info[i], &ch);
+done:
+	free(msg);
+	snap->info[i].state = r->state;
+	snap->info[i].err = r->err_class;
+	if (r->state == RSTATE_UNKNOWN) {
+		free(snap->rows[i].state);
+		snap->rows[i].state = xstrdup("UNKNOWN");
+	}
+}
+
+int
+monitor_poll(struct conn *c, const char *cluster,
+    const struct monitor_opts *opts, struct monitor_snapshot *snap,
+    char **cause)
+{
+	struct monitor_opts		 dflt;
+	struct record_list		 list;
+	struct record			**tracked = NULL;
+	struct conn_result		 res;
+	struct monitor_reply		 rep;
+	const struct monitor_section	*sq, *sa;
+	struct slurm_jobs		 queue, acct;
+	char				 marker[32], since[16], *script = NULL;
+	char				*why = NULL, *text;
+	const char			*source;
+	size_t				 i, k, ntracked = 0;
+	unsigned char			*seen = NULL;
+	time_t				 recent_since, t, oldest;
+	long				 recent, grace;
+	int				 rc = -1, have_acct = 0;
+
+	memset(snap, 0, sizeof *snap);
+	memset(&list, 0, sizeof list);
+	memset(&res, 0, sizeof res);
+	memset(&rep, 0, sizeof rep);
+	memset(&queue, 0, sizeof queue);
+	memset(&acct, 0, sizeof acct);
+	if (opts == NULL) {
+		memset(&dflt, 0, sizeof dflt);
+		opts = &dflt;
+	}
+	source = opts->source != NULL ? opts->source : "poll";
+	recent = opts->recent != 0 ? opts->recent : MONITOR_RECENT;
+	grace = opts->grace > 0 ? opts->grace : MONITOR_GRACE;
+	snap->cluster = xstrdup(cluster);
+
+	if (record_list(&list, &why) != 0) {
+		cause_set(cause, "%s", why);
+		free(why);
+		return -1;
+	}
+	tracked = xcalloc(list.n + 1, sizeof *tracked);
+	oldest = time(NULL);
+	for (i = 0; i < list.n; i++) {
+		struct record *r = list.v[i];
+
+		if (r->cluster == NULL || strcmp(r->cluster, cluster) != 0 ||
+		    record_sid(r) <= 0 || state_terminal(r->state))
+			continue;
+		tracked[ntracked++] = r;
+		t = iso_time(r->created);
+		if (t != (time_t)-1 && t < oldest)
+			oldest = t;
+	}
+	snap->tracked = ntracked;
+	slurm_since(oldest, since, sizeof since);
+	seen = xcalloc(ntracked + 1, 1);
+
+	if (make_marker(marker, sizeof marker) != 0 ||
+	    (script = monitor_script(tracked, ntracked, opts->user, marker,
+	    cause)) == NULL)
+		goto fallback;
+	snap->commands++;
+	if (conn_exec(c, "/bin/sh -s", script, strlen(script), &res,
+	    &why) != 0) {
+		cause_set(cause, "poll of %s: %s", cluster, why);
+		goto fallback;
+	}
+	snap->polled = time(NULL);
+	if (monitor_parse_reply(res.out, res.outlen, marker, &rep, &why) != 0) {
+		cause_set(cause, "poll of %s: %s (exit %d: %s)", cluster, why,
+		    res.status, res.errlen != 0 ? res.err : "");
+		goto fallback;
+	}
+	sq = monitor_reply_find(&rep, "squeue", NULL);
+	if (sq == NULL || strcmp(sq->arg, "0") != 0) {
+		text = sq != NULL ? ops_sanitize(sq->data, sq->len, NULL) :
+		    xstrdup("no answer");
+		cause_set(cause, "squeue on %s failed: %s", cluster,
+		    str_trim(text));
+		free(text);
+		goto fallback;
+	}
+	text = xstrndup(sq->data, sq->len);
+	if (slurm_parse_squeue(text, &queue, &why) != 0) {
+		snap_error(snap, "", why);
+		free(why);
+		why = NULL;
+	}
+	free(text);
+	snap->ok = 1;
+
+	sa = monitor_reply_find(&rep, "sacct", NULL);
+	if (sa != NULL && strcmp(sa->arg, "0") == 0) {
+		text = xstrndup(sa->data, sa->len);
+		if (slurm_parse_sacct(text, &acct, &why) != 0) {
+			snap_error(snap, "", why);
+			free(why);
+			why = NULL;
+		}
+		free(text);
+		have_acct = 1;
+	} else if (sa != NULL) {
+		text = ops_sanitize(sa->data, sa->len, NULL);
+		snap_error(snap, "sacct failed: ", str_trim(text));
+		free(text);
+	}
+	if (!rep.complete)
+		snap_error(snap, "", "the poll reply was cut short");
+
+	/* Every job of the user in the queue, tracked or not. */
+	for (i = 0; i < queue.n; i++) {
+		struct record *r = NULL;
+
+		for (k = 0; k < ntracked; k++) {
+			if (record_sid(tracked[k]) == queue.v[i].id) {
+				r = tracked[k];
+				seen[k] = 1;
+				break;
+			}
+		}
+		in_queue(snap, &queue.v[i], r, source);
+	}
+	/* Tracked jobs that left it: sacct says how they ended. */
+	for (k = 0; k < ntracked; k++) {
+		if (seen[k])
+			continue;
+		/* No sacct section at all: the script found none missing. */
+		left_queue(snap, have_acct ? &acct : NULL, &rep, tracked[k],
+		    grace, since, source);
+	}
+	rc = 0;
+	goto finished;
+
+fallback:
+	free(why);
+	why = NULL;
+	for (k = 0; k < ntracked; k++) {
+		i = snap_add(snap);
+		row_from_record(&snap->rows[i], tracked[k]);
+		info_from_record(&snap->info[i], tracked[k]);
+	}
+finished:
+	/* Finished records of this cluster, newest last. */
+	recent_since = recent < 0 ? 0 : time(NULL) - recent;
+	for (i = 0; i < list.n; i++) {
+		struct record	*r = list.v[i];
+		int		 dup = 0;
+
+		if (r->cluster == NULL || strcmp(r->cluster, cluster) != 0 ||
+		    !state_terminal(r->state))
+			continue;
+		for (k = 0; k < ntracked; k++) {
+			if (tracked[k] == r)
+				dup = 1;	/* ended in this poll: has a row */
+		}
+		t = iso_time(r->updated);
+		if (dup || (recent >= 0 && (t == (time_t)-1 ||
+		    t < recent_since)))
+			continue;
+		k = snap_add(snap);
+		row_from_record(&snap->rows[k], r);
+		info_from_record(&snap->info[k], r);
+	}
+	free(why);
+	free(seen);
+	free(script);
+	free(tracked);
+	slurm_jobs_free(&queue);
+	slurm_jobs_free(&acct);
+	monitor_reply_free(&rep);
+	conn_result_free(&res);
+	record_list_free(&list);
+	return rc;
+}
+
+void
+monitor_snapshot_free(struct monitor_snapshot *snap)
+{
+	size_t	i;
+
+	for (i = 0; i < snap->n; i++) {
+		jobtable_row_clear(&snap->rows[i]);
+		free(snap->info[i].record_id);
+		free(snap->info[i].err_rule);
+	}
+	free(snap->rows);
+	free(snap->info);
+	free(snap->cluster);
+	free(snap->error);
+	strv_free(&snap->events);
+	memset(snap, 0, sizeof *snap);
+}

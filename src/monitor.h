@@ -1,3 +1,112 @@
 #ifndef MONITOR_H
 #define MONITOR_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "conn.h"
+#include "jobtable.h"
+#include "record.h"
+#include "slurm.h"
+#include "state.h"
+
+/*
+ * The poll of one cluster (R16, R17): ONE remote script per call, run by
+ * /bin/sh -s on the login node.  It runs one squeue for all of the user's
+ * jobs; for the tracked jobs (records of this cluster with a SLURM id that
+ * are not terminal) that are no longer in the queue it runs one batched
+ * sacct with an explicit -S; for those sacct calls COMPLETED it reads
+ * status.json, for failures the tail of main.out/main.err (triage), and
+ * for every one that ended it wipes the env sidecar.  The reply comes back
+ * in sections behind a random per-poll marker, so nothing a job prints can
+ * forge one.
+ *
+ * Records change (source "poll", native sub-state) only when the state or
+ * the native word really changed; a record that is already terminal is
+ * never touched.  A job neither squeue nor sacct -S knows becomes UNKNOWN
+ * (not terminal: it is polled again), and only after a grace period since
+ * its record last changed, because sacct lags a few seconds behind sbatch.
+ * A failed poll changes nothing and cancels nothing; the caller just polls
+ * again (never giving up because of elapsed time is the caller's loop).
+ */
+
+/* What the poll knows about a row beyond the jobs pane's columns. */
+struct monitor_info {
+	char		*record_id;	/* NULL: a job slurmdeck does not track */
+	enum rstate	 state;		/* the record's state after the poll,
+					   or the SLURM state mapped */
+	enum err_class	 err;
+	char		*err_rule;	/* triage rule, NULL if none */
+	int		 changed;	/* this poll moved the record */
+	int		 wiped;		/* this poll removed the env sidecar */
+};
+
+struct monitor_snapshot {
+	char			*cluster;
+	time_t			 polled;	/* when the reply came */
+	int			 ok;		/* squeue answered */
+	char			*error;		/* partial failure, else NULL */
+	/*
+	 * Every job of the user in the queue, then tracked jobs that left it
+	 * and recently finished records of this cluster.  rows can be given
+	 * as is to jobtable_merge(); info[i] belongs to rows[i].
+	 */
+	struct jobtable_row	*rows;
+	struct monitor_info	*info;
+	size_t			 n;
+	unsigned		 commands;	/* remote commands run (1) */
+	size_t			 tracked;	/* records asked about */
+	struct strv		 events;	/* "ID: RUNNING -> COMPLETE ..." */
+};
+
+struct monitor_opts {
+	const char	*user;		/* NULL: squeue --me */
+	/* Finished records changed within this many seconds are rows too;
+	   0: 24 hours, < 0: every record of the cluster. */
+	long		 recent;
+	/* Seconds a job may be unknown to squeue and sacct after its record
+	   last changed before it is called UNKNOWN; 0: 60. */
+	long		 grace;
+	const char	*source;	/* history source, NULL: "poll" */
+};
+
+/*
+ * Poll cluster (the name records carry) over c.  Returns 0 when squeue
+ * answered (snap->error may still report a failed sacct or a record that
+ * could not be written), -1 and a cause when nothing could be asked; snap
+ * is filled in both cases (rows from the records alone on failure) and
+ * must be freed.
+ */
+int	 monitor_poll(struct conn *, const char *cluster,
+	     const struct monitor_opts *, struct monitor_snapshot *,
+	     char **cause);
+void	 monitor_snapshot_free(struct monitor_snapshot *);
+
+/* --- the pieces, for tests ---------------------------------------------- */
+
+/*
+ * The remote script for the given tracked records (n may be 0: then only
+ * squeue runs).  marker is the section marker (letters and digits).
+ */
+char	*monitor_script(struct record *const *tracked, size_t n,
+	     const char *user, const char *marker, char **cause);
+
+/* The reply, cut into its sections. */
+struct monitor_section {
+	char		 kind[16];	/* squeue sacct status out err wiped end */
+	char		 arg[32];	/* exit code or SLURM id */
+	const char	*data;		/* into the reply; not NUL-terminated */
+	size_t		 len;
+};
+struct monitor_reply {
+	struct monitor_section	*v;
+	size_t			 n;
+	int			 complete;	/* the end section was seen */
+};
+int	 monitor_parse_reply(const char *text, size_t len, const char *marker,
+	     struct monitor_reply *, char **cause);
+const struct monitor_section *monitor_reply_find(const struct monitor_reply *,
+	     const char *kind, const char *arg);
+void	 monitor_reply_free(struct monitor_reply *);
+
 #endif

@@ -1,1 +1,527 @@
 #include "ops.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util.h"
+
+/* --- where things live --------------------------------------------------- */
+
+static int
+empty(const char *s)
+{
+	return s == NULL || *s == '\0';
+}
+
+char *
+ops_log_dir(const struct record *r)
+{
+	if (!empty(r->log_dir))
+		return xstrdup(r->log_dir);
+	if (empty(r->job_dir))
+		return NULL;
+	return xasprintf("%s/logs", r->job_dir);
+}
+
+char *
+ops_job_log_dir_for(const char *log_dir, const char *job_name,
+    const char *slurm_id)
+{
+	if (empty(log_dir) || empty(job_name) || empty(slurm_id))
+		return NULL;
+	/* sbatch's --output=<log_dir>/%x-%j/main.out */
+	return xasprintf("%s/%s-%s", log_dir, job_name, slurm_id);
+}
+
+char *
+ops_job_log_dir(const struct record *r)
+{
+	char	*dir = ops_log_dir(r), *out;
+
+	out = ops_job_log_dir_for(dir, r->job_name, record_slurm_id(r));
+	free(dir);
+	return out;
+}
+
+char *
+ops_log_path(const struct record *r, int err)
+{
+	char	*dir = ops_job_log_dir(r), *out;
+
+	if (dir == NULL)
+		return NULL;
+	out = xasprintf("%s/%s", dir, err ? "main.err" : "main.out");
+	free(dir);
+	return out;
+}
+
+char *
+ops_env_path(const struct record *r)
+{
+	if (empty(r->job_dir) || empty(r->id))
+		return NULL;
+	return xasprintf("%s/job_%s.env", r->job_dir, r->id);
+}
+
+char *
+ops_results_dir(const struct record *r)
+{
+	if (empty(r->job_dir))
+		return NULL;
+	return xasprintf("%s/results", r->job_dir);
+}
+
+char *
+ops_status_path(const struct record *r)
+{
+	if (empty(r->job_dir))
+		return NULL;
+	return xasprintf("%s/results/status.json", r->job_dir);
+}
+
+/* --- text from the cluster ----------------------------------------------- */
+
+char *
+ops_sanitize(const char *s, size_t len, size_t *outlen)
+{
+	struct buf	 b;
+	unsigned char	 c;
+	size_t		 i;
+
+	buf_init(&b);
+	for (i = 0; i < len; i++) {
+		c = (unsigned char)s[i];
+		if (c == '\n' || c == '\t')
+			buf_add(&b, &s[i], 1);
+		else if (c == '\r') {
+			/* Progress bars redraw with \r: show each state. */
+			if (i + 1 < len && s[i + 1] == '\n')
+				continue;
+			buf_add(&b, "\n", 1);
+		} else if (c < 0x20 || c == 0x7f)
+			buf_add(&b, "?", 1);
+		else if (c == 0xc2 && i + 1 < len &&
+		    (unsigned char)s[i + 1] >= 0x80 &&
+		    (unsigned char)s[i + 1] <= 0x9f) {
+			/* U+0080..U+009F: C1 controls (CSI is U+009B). */
+			buf_add(&b, "?", 1);
+			i++;
+		} else
+			buf_add(&b, &s[i], 1);
+	}
+	if (outlen != NULL)
+		*outlen = b.len;
+	if (b.data == NULL)
+		return xstrdup("");
+	return buf_steal(&b);
+}
+
+char *
+ops_clean(const char *s)
+{
+	char	*out, *p;
+
+	if (empty(s))
+		return xstrdup("-");
+	out = ops_sanitize(s, strlen(s), NULL);
+	for (p = out; *p != '\0'; p++) {
+		if (*p == '\n' || *p == '\t')
+			*p = ' ';
+	}
+	return out;
+}
+
+/* --- logs ------------------------------------------------------------------ */
+
+/*
+ * The reply of the log scripts: a header line, then the bytes.  "missing",
+ * "unreadable", or "size SIZE OFFSET TRUNCATED".
+ */
+static int
+log_parse(const char *path, struct conn_result *res, int tail,
+    struct ops_log *log, char **cause)
+{
+	const char	*nl;
+	long long	 size, off;
+	int		 trunc;
+
+	nl = memchr(res->out, '\n', res->outlen);
+	if (res->status != 0 || nl == NULL) {
+		return cause_set(cause, "reading %s on the cluster failed "
+		    "(exit %d): %s", path, res->status,
+		    res->errlen != 0 ? res->err : "no output");
+	}
+	if (strncmp(res->out, "missing\n", 8) == 0) {
+		log->missing = 1;
+		return 0;
+	}
+	if (strncmp(res->out, "unreadable\n", 11) == 0)
+		return cause_set(cause, "%s exists on the cluster but is not "
+		    "readable by the SSH user", path);
+	if (sscanf(res->out, "size %lld %lld %d", &size, &off, &trunc) != 3 ||
+	    size < 0 || off < 0)
+		return cause_set(cause, "reading %s: unexpected reply \"%.*s\"",
+		    path, (int)(nl - res->out), res->out);
+	log->size = size;
+	log->truncated = trunc;
+	log->len = res->outlen - (size_t)(nl + 1 - res->out);
+	log->data = xmalloc(log->len + 1);
+	memcpy(log->data, nl + 1, log->len);
+	log->data[log->len] = '\0';
+	if (tail) {
+		log->next = size;
+		log->offset = size - (long long)log->len;
+		if (log->offset < 0)
+			log->offset = 0;
+	} else {
+		log->offset = off;
+		log->next = off + (long long)log->len;
+	}
+	return 0;
+}
+
+static int
+log_run(struct conn *c, const char *path, const char *script, int tail,
+    size_t maxout, struct ops_log *log, char **cause)
+{
+	struct conn_result	 res;
+	char			*why = NULL;
+	int			 rc;
+
+	memset(log, 0, sizeof *log);
+	rc = conn_exec_limit(c, "/bin/sh -s", script, strlen(script), 0,
+	    maxout, &res, &why);
+	if (rc != 0) {
+		cause_set(cause, "reading %s: %s", path, why);
+		free(why);
+		conn_result_free(&res);
+		return -1;
+	}
+	rc = log_parse(path, &res, tail, log, cause);
+	conn_result_free(&res);
+	return rc;
+}
+
+int
+ops_log_read(struct conn *c, const char *path, long long offset, size_t max,
+    struct ops_log *log, char **cause)
+{
+	char	*q, *script;
+	int	 rc;
+
+	if (offset < 0)
+		offset = 0;
+	q = shell_quote(path);
+	/* wc -c of a regular file is an fstat; tail -c +N seeks. */
+	script = xasprintf("f=%s; o=%lld; m=%zu\n"
+	    "[ -e \"$f\" ] || { echo missing; exit 0; }\n"
+	    "[ -r \"$f\" ] || { echo unreadable; exit 0; }\n"
+	    "s=$(wc -c < \"$f\") || exit 3\n"
+	    "s=$((s + 0)); t=0\n"
+	    "if [ \"$s\" -lt \"$o\" ]; then o=0; t=1; fi\n"
+	    "echo \"size $s $o $t\"\n"
+	    "[ \"$m\" -gt 0 ] || exit 0\n"
+	    "tail -c +$((o + 1)) -- \"$f\" | head -c \"$m\"\n"
+	    "exit 0\n", q, offset, max);
+	free(q);
+	/* The cap is a guard only: head -c already stops at max. */
+	rc = log_run(c, path, script, 0, max + 4096, log, cause);
+	free(script);
+	return rc;
+}
+
+int
+ops_log_tail(struct conn *c, const char *path, int lines, struct ops_log *log,
+    char **cause)
+{
+	char	*q, *script;
+	int	 rc;
+
+	if (lines < 0)
+		lines = 0;
+	q = shell_quote(path);
+	script = xasprintf("f=%s; n=%d\n"
+	    "[ -e \"$f\" ] || { echo missing; exit 0; }\n"
+	    "[ -r \"$f\" ] || { echo unreadable; exit 0; }\n"
+	    "s=$(wc -c < \"$f\") || exit 3\n"
+	    "s=$((s + 0)); b=0\n"
+	    "[ \"$s\" -le 1048576 ] || b=$((s - 1048576))\n"
+	    "echo \"size $s $b 0\"\n"
+	    "[ \"$n\" -gt 0 ] || exit 0\n"
+	    "tail -c +$((b + 1)) -- \"$f\" | head -c $((s - b)) | "
+	    "tail -n \"$n\"\n"
+	    "exit 0\n", q, lines);
+	free(q);
+	rc = log_run(c, path, script, 1, 1048576 + 4096, log, cause);
+	free(script);
+	return rc;
+}
+
+void
+ops_log_free(struct ops_log *log)
+{
+	free(log->data);
+	memset(log, 0, sizeof *log);
+}
+
+/* --- records --------------------------------------------------------------- */
+
+static char *
+now_iso(void)
+{
+	char		buf[32];
+	struct tm	tm;
+	time_t		t = time(NULL);
+
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return xstrdup(buf);
+}
+
+static int
+change_fn(struct record *r, void *arg, char **cause)
+{
+	struct ops_change	*ch = arg;
+	struct record_event	*e;
+	const char		*native = ch->native != NULL ? ch->native : "";
+	int			 write = 0;
+
+	(void)cause;
+	ch->old = r->state;
+	if (ch->only_live && state_terminal(r->state))
+		return -1;	/* left alone; see ops_record_change() */
+	if (ch->set_err && (r->err_class != ch->err || r->err_rule == NULL ||
+	    strcmp(r->err_rule, ch->err_rule != NULL ? ch->err_rule : "") !=
+	    0)) {
+		r->err_class = ch->err;
+		free(r->err_rule);
+		r->err_rule = xstrdup(ch->err_rule != NULL ? ch->err_rule : "");
+		write = 1;
+	}
+	if (r->state != ch->state || r->native == NULL ||
+	    strcmp(r->native, native) != 0) {
+		r->history = xrealloc(r->history,
+		    (r->nhistory + 1) * sizeof *r->history);
+		e = &r->history[r->nhistory++];
+		e->time = now_iso();
+		e->state = ch->state;
+		e->native = xstrdup(native);
+		e->source = xstrdup(ch->source != NULL ? ch->source : "");
+		e->message = xstrdup(ch->message != NULL ? ch->message : "");
+		r->state = ch->state;
+		free(r->native);
+		r->native = xstrdup(native);
+		ch->changed = 1;
+		write = 1;
+	}
+	return write ? 0 : -1;
+}
+
+int
+ops_record_change(const char *id, struct ops_change *ch, char **cause)
+{
+	char	*why = NULL;
+
+	ch->changed = 0;
+	ch->old = RSTATE_UNKNOWN;
+	if (record_update(id, change_fn, ch, &why) == 0)
+		return 0;
+	/* change_fn aborts without a cause when there is nothing to write. */
+	if (why == NULL)
+		return 0;
+	cause_set(cause, "%s", why);
+	free(why);
+	return -1;
+}
+
+static int
+all_digits(const char *s)
+{
+	if (*s == '\0')
+		return 0;
+	for (; *s != '\0'; s++) {
+		if (!isdigit((unsigned char)*s))
+			return 0;
+	}
+	return 1;
+}
+
+static int
+has_slurm_id(const struct record *r, const char *sid)
+{
+	size_t	i;
+
+	for (i = 0; i < r->slurm_ids.n; i++) {
+		if (strcmp(r->slurm_ids.v[i], sid) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+int
+ops_find(const char *arg, const char *cluster, struct record **rp,
+    long *slurm_id, char **cause)
+{
+	struct record_list	 list;
+	struct record		*found = NULL;
+	const char		*sid;
+	char			*why = NULL, *end;
+	size_t			 i;
+	long			 v;
+	int			 pass;
+
+	*rp = NULL;
+	*slurm_id = 0;
+	if (arg == NULL || *arg == '\0')
+		return cause_set(cause, "empty job id");
+	if (!all_digits(arg)) {
+		if (record_load(arg, rp, &why) != 0) {
+			cause_set(cause, "%s", why);
+			free(why);
+			return -1;
+		}
+		sid = record_slurm_id(*rp);
+		if (sid != NULL)
+			*slurm_id = strtol(sid, NULL, 10);
+		return 0;
+	}
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno != 0 || *end != '\0' || v <= 0 || v > (long)UINT32_MAX)
+		return cause_set(cause, "'%s' is not a SLURM job id", arg);
+	*slurm_id = v;
+	if (record_list(&list, &why) != 0) {
+		cause_set(cause, "%s", why);
+		free(why);
+		return -1;
+	}
+	/* The newest record wins: SLURM ids are reused after a reset. */
+	for (pass = 0; pass < 2 && found == NULL; pass++) {
+		for (i = list.n; i > 0; i--) {
+			struct record	*r = list.v[i - 1];
+
+			if (pass == 0 && (cluster == NULL ||
+			    r->cluster == NULL || strcmp(r->cluster, cluster)))
+				continue;
+			if (has_slurm_id(r, arg)) {
+				found = r;
+				list.v[i - 1] = NULL;
+				break;
+			}
+		}
+	}
+	for (i = 0; i < list.n; i++)
+		record_free(list.v[i]);
+	list.n = 0;
+	record_list_free(&list);
+	*rp = found;
+	return found != NULL ? 0 : 1;
+}
+
+/* --- cancel ------------------------------------------------------------------ */
+
+int
+ops_cancel(struct conn *c, const struct record *r, long slurm_id,
+    const char *source, struct ops_cancel *oc, char **cause)
+{
+	struct conn_result	 res;
+	struct state_map	 m;
+	struct ops_change	 ch;
+	struct buf		 b;
+	char			*env = NULL, *cmd, *why = NULL, *line, *p;
+	char			*msg;
+	int			 rc = -1, scancel_rc = -1;
+
+	memset(oc, 0, sizeof *oc);
+	memset(&res, 0, sizeof res);
+	if (slurm_id <= 0 || slurm_id > (long)UINT32_MAX)
+		return cause_set(cause, "invalid SLURM job id %ld", slurm_id);
+	if (r != NULL)
+		env = ops_env_path(r);
+
+	/* One round trip: was it live, scancel, wipe the sidecar. */
+	buf_init(&b);
+	buf_printf(&b, "st=$(squeue -h -j %ld -o %%T 2>/dev/null | head -n 1)\n"
+	    "printf 'live %%s\\n' \"$st\"\n"
+	    "out=$(scancel %ld 2>&1); rc=$?\n", slurm_id, slurm_id);
+	buf_adds(&b, "e=");
+	buf_add_quoted(&b, env != NULL ? env : "");
+	buf_adds(&b, "\n"
+	    "w=0\n"
+	    "if [ -n \"$e\" ] && [ -e \"$e\" ]; then\n"
+	    "\tshred -u -- \"$e\" 2>/dev/null || rm -f -- \"$e\"\n"
+	    "\t[ -e \"$e\" ] || w=1\n"
+	    "fi\n"
+	    "printf 'wiped %s\\nrc %s\\n%s\\n' \"$w\" \"$rc\" \"$out\"\n");
+	cmd = buf_steal(&b);
+	if (conn_exec(c, "/bin/sh -s", cmd, strlen(cmd), &res, &why) != 0) {
+		cause_set(cause, "scancel %ld: %s", slurm_id, why);
+		goto out;
+	}
+	if (res.status != 0 || strncmp(res.out, "live ", 5) != 0) {
+		cause_set(cause, "scancel %ld: the cluster answered "
+		    "unexpectedly (exit %d): %s", slurm_id, res.status,
+		    res.errlen != 0 ? res.err : res.out);
+		goto out;
+	}
+	line = res.out + 5;
+	p = strchr(line, '\n');
+	oc->live_state = xstrndup(line, p != NULL ? (size_t)(p - line) :
+	    strlen(line));
+	str_trim(oc->live_state);
+	if (p != NULL && strncmp(p + 1, "wiped ", 6) == 0) {
+		oc->wiped = p[7] == '1';
+		p = strchr(p + 1, '\n');
+	}
+	if (p != NULL && sscanf(p + 1, "rc %d", &scancel_rc) == 1)
+		p = strchr(p + 1, '\n');
+	if (scancel_rc != 0) {
+		msg = xstrdup(p != NULL ? p + 1 : "");
+		str_trim(msg);
+		cause_set(cause, "scancel %ld failed: %s", slurm_id,
+		    *msg != '\0' ? msg : "no message");
+		free(msg);
+		goto out;
+	}
+	state_map(oc->live_state, STATUS_MISSING, &m);
+	oc->was_live = *oc->live_state != '\0' && !m.terminal;
+
+	if (r != NULL && oc->was_live) {
+		memset(&ch, 0, sizeof ch);
+		ch.state = RSTATE_CANCELED;
+		ch.native = "CANCELLED";
+		ch.source = source != NULL ? source : "cancel";
+		msg = xasprintf("scancel %ld (was %s)", slurm_id,
+		    oc->live_state);
+		ch.message = msg;
+		ch.only_live = 1;
+		if (ops_record_change(r->id, &ch, &why) != 0) {
+			cause_set(cause, "job %ld was cancelled but its record "
+			    "could not be updated: %s", slurm_id, why);
+			free(msg);
+			goto out;
+		}
+		free(msg);
+		oc->changed = ch.changed;
+	}
+	rc = 0;
+out:
+	free(why);
+	free(cmd);
+	free(env);
+	conn_result_free(&res);
+	return rc;
+}
+
+void
+ops_cancel_free(struct ops_cancel *oc)
+{
+	free(oc->live_state);
+	memset(oc, 0, sizeof *oc);
+}

@@ -1,3 +1,136 @@
 #ifndef OPS_H
 #define OPS_H
+
+#include <stddef.h>
+
+#include "conn.h"
+#include "record.h"
+#include "state.h"
+
+/*
+ * Operations on one job that the verbs and the TUI workers share, and the
+ * ONE definition of where a job's files live on shared storage.  Submit
+ * writes there, the monitor and the verbs read there:
+ *
+ *   <job_dir>/logs/<job_name>-<slurm_id>/main.out   and main.err (R14, R18)
+ *   <job_dir>/job_<record id>.env      secrets sidecar, mode 600 (R8)
+ *   <job_dir>/results/status.json      the workload's verdict (R16)
+ *
+ * status.json is one JSON object (or JSON lines, the last verdict wins);
+ * the minimal content is {"status": "SUCCESS"} or {"status": "FAILURE"},
+ * or {"exit_code": N}.  A job SLURM calls COMPLETED without a file that
+ * says success ends ERROR (see state_status_verdict()).
+ *
+ * A record's log_dir overrides <job_dir>/logs when set.  Every function
+ * returns a new string, or NULL when the record lacks what is needed
+ * (no job_dir, no job_name or no SLURM id yet).
+ */
+char	*ops_log_dir(const struct record *);
+/* <log_dir>/<job_name>-<slurm_id>: the directory submit must create. */
+char	*ops_job_log_dir_for(const char *log_dir, const char *job_name,
+	     const char *slurm_id);
+char	*ops_job_log_dir(const struct record *);
+/* main.out, or main.err when err is set. */
+char	*ops_log_path(const struct record *, int err);
+char	*ops_env_path(const struct record *);
+char	*ops_results_dir(const struct record *);
+char	*ops_status_path(const struct record *);
+
+/*
+ * Cluster text for a terminal: control characters other than '\n' and '\t'
+ * become '?' (C1 controls in UTF-8 too), a '\r' becomes a newline unless a
+ * '\n' follows.  Returns a new NUL-terminated string, its length in *outlen
+ * (may be NULL).
+ */
+char	*ops_sanitize(const char *, size_t, size_t *outlen);
+
+/*
+ * The same text for one table cell or line: no newline either, "-" for
+ * NULL or "".
+ */
+char	*ops_clean(const char *);
+
+/* --- logs ---------------------------------------------------------------- */
+
+struct ops_log {
+	int		 missing;	/* no such file (yet): "waiting for log" */
+	int		 truncated;	/* size < offset: read again from 0 */
+	long long	 size;		/* file size when read */
+	long long	 offset;	/* where data starts in the file */
+	long long	 next;		/* offset to read from next time */
+	char		*data;		/* raw bytes, NUL-terminated */
+	size_t		 len;
+};
+
+/*
+ * One remote command: the file's size and up to max bytes from offset.  A
+ * missing file sets missing (not an error); a file shorter than offset was
+ * truncated or replaced, so it is read from 0 and truncated is set.
+ * Returns 0, or -1 with a cause (connection, unreadable file).
+ */
+int	 ops_log_read(struct conn *, const char *path, long long offset,
+	     size_t max, struct ops_log *, char **cause);
+/*
+ * The last lines of the file (like tail -n, looked for in the last MiB),
+ * with next = the size they end at, so a follow goes on from there.
+ */
+int	 ops_log_tail(struct conn *, const char *path, int lines,
+	     struct ops_log *, char **cause);
+void	 ops_log_free(struct ops_log *);
+
+/* --- records --------------------------------------------------------------- */
+
+/*
+ * A guarded record change: one read-modify-write under the records lock.
+ * With only_live, a record that is already terminal is left alone (a stale
+ * poll or a late cancel never overwrites a final state).  A transition is
+ * appended only when state or native differ from the record's (the message
+ * alone does not make a change).  set_err also stores err and err_rule.
+ */
+struct ops_change {
+	enum rstate	 state;
+	const char	*native;
+	const char	*source;	/* "poll", "cancel:cli", "cancel:tui" */
+	const char	*message;
+	int		 set_err;
+	enum err_class	 err;
+	const char	*err_rule;
+	int		 only_live;
+	/* Out. */
+	int		 changed;
+	enum rstate	 old;
+};
+int	 ops_record_change(const char *id, struct ops_change *, char **cause);
+
+/*
+ * Find the job an argument names: a record id, or a SLURM job id (digits;
+ * an array task by its own numeric id, squeue %A).  A SLURM id is looked up in the records
+ * of cluster first, then of any cluster.  Returns 0 with *rp set (caller
+ * frees) and *slurm_id; 1 when a SLURM id has no record (*rp NULL,
+ * *slurm_id set); -1 with a cause for a malformed or unknown id.
+ */
+int	 ops_find(const char *arg, const char *cluster, struct record **rp,
+	     long *slurm_id, char **cause);
+
+/* --- cancel ----------------------------------------------------------------- */
+
+struct ops_cancel {
+	int		 was_live;	/* in squeue when scancel ran */
+	char		*live_state;	/* its state then ("RUNNING"), or "" */
+	int		 wiped;		/* the env sidecar was removed */
+	int		 changed;	/* the record went to CANCELED */
+};
+
+/*
+ * Cancel one job (R19) in one round trip: look it up in squeue, scancel it,
+ * remove the env sidecar.  A job that has already ended counts as success
+ * (scancel prints nothing and exits 0 for it); its record is not forced to
+ * CANCELED then, the next poll reads its real end from sacct.  r may be NULL
+ * for a job slurmdeck does not track (nothing to record or wipe).  A live
+ * job's record goes to CANCELED with source ("cancel:cli").
+ */
+int	 ops_cancel(struct conn *, const struct record *r, long slurm_id,
+	     const char *source, struct ops_cancel *, char **cause);
+void	 ops_cancel_free(struct ops_cancel *);
+
 #endif
