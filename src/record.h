@@ -97,7 +97,11 @@ int		 record_set_err(const char *id, enum err_class,
 /* Set a string field by its JSON name ("job_dir", "log_dir", ...). */
 int		 record_set(const char *id, const char *field,
 		     const char *value, char **cause);
-/* Read-modify-write under the lock; fn returns 0 to write, -1 to abort. */
+/*
+ * Read-modify-write under the lock; fn returns 0 to write, -1 to abort
+ * (setting its cause).  fn must not call other record_* functions: the
+ * lock is not recursive.
+ */
 int		 record_update(const char *id,
 		     int (*fn)(struct record *, void *, char **), void *arg,
 		     char **cause);
