@@ -27,6 +27,8 @@
 #include <wchar.h>
 
 #include "cli.h"
+#include "record.h"
+#include "state.h"
 #include "ui-keys.h"
 #include "ui-text.h"
 #include "util.h"
@@ -1439,6 +1441,78 @@ act_toggle_finished(struct ui *ui)
 	return UIF_REDRAW;
 }
 
+/* The local record of a job (matched by cluster and any of its SLURM ids). */
+static void
+detail_record(struct buf *b, const struct jobtable_row *r)
+{
+	struct record_list	 list;
+	const struct record	*rec = NULL;
+	char			*cause = NULL, *t;
+	size_t			 i, k;
+
+	memset(&list, 0, sizeof list);
+	if (record_list(&list, &cause) != 0) {
+		buf_printf(b, "\nrecords: %s\n", cause);
+		free(cause);
+		return;
+	}
+	for (i = 0; i < list.n && rec == NULL; i++) {
+		if (list.v[i]->cluster == NULL ||
+		    strcmp(list.v[i]->cluster, r->cluster) != 0)
+			continue;
+		for (k = 0; k < list.v[i]->slurm_ids.n; k++) {
+			if (strcmp(list.v[i]->slurm_ids.v[k], r->id) == 0)
+				rec = list.v[i];
+		}
+	}
+	if (rec == NULL) {
+		buf_adds(b, "\nNo local record: not submitted from this "
+		    "machine.\n");
+		record_list_free(&list);
+		return;
+	}
+	/* Record fields come from a file: sanitise like cluster text. */
+#define FIELD(label, v) do {						\
+	if ((v) != NULL && *(v) != '\0') {				\
+		t = san(v);						\
+		buf_printf(b, "%-12s%s\n", label, t);			\
+		free(t);						\
+	}								\
+} while (0)
+	buf_adds(b, "\nRecord\n");
+	FIELD("id", rec->id);
+	FIELD("state", state_name(rec->state));
+	if (rec->err_class != ERR_NONE)
+		FIELD("failure", err_class_name(rec->err_class));
+	FIELD("triage rule", rec->err_rule);
+	FIELD("image", rec->image);
+	FIELD("action", rec->action);
+	FIELD("job dir", rec->job_dir);
+	FIELD("log dir", rec->log_dir);
+	FIELD("spec", rec->spec_path);
+	FIELD("retry of", rec->retry_of);
+	FIELD("created", rec->created);
+#undef FIELD
+	buf_adds(b, "\nHistory\n");
+	for (i = 0; i < rec->nhistory; i++) {
+		const struct record_event	*e = &rec->history[i];
+
+		t = xasprintf("%s  %-8s %s %s %s", e->time ? e->time : "",
+		    state_name(e->state), e->native ? e->native : "",
+		    e->source ? e->source : "", e->message ? e->message : "");
+		buf_adds(b, "  ");
+		{
+			char	*st = san(t);
+
+			buf_adds(b, st);
+			free(st);
+		}
+		buf_adds(b, "\n");
+		free(t);
+	}
+	record_list_free(&list);
+}
+
 static char *
 detail_job(struct ui *ui, const struct jobtable_row *r)
 {
@@ -1454,16 +1528,15 @@ detail_job(struct ui *ui, const struct jobtable_row *r)
 	buf_printf(&b, "partition   %s\n", r->partition);
 	buf_printf(&b, "state       %s%s\n", r->state,
 	    r->finished ? " (finished)" : "");
-	buf_printf(&b, "elapsed     %s of %s\n", e, r->limit < 0 ? "no limit" : l);
+	if (r->elapsed >= 0)
+		buf_printf(&b, "elapsed     %s of %s\n", e,
+		    r->limit < 0 ? "no limit" : l);
 	if (r->nodes > 0)
 		buf_printf(&b, "nodes       %d\n", r->nodes);
 	if (r->reason != NULL && *r->reason != '\0')
-		buf_printf(&b, "%s  %s\n", jobtable_state_class(r->state) ==
-		    JC_PENDING ? "why pending" : "reason/nodes", r->reason);
-	buf_adds(&b, "\n");
-	if (ui->be == NULL)
-		buf_adds(&b, "Record, history, sacct fields and triage: not "
-		    "connected (no worker).\n");
+		buf_printf(&b, "%-12s%s\n", jobtable_state_class(r->state) ==
+		    JC_PENDING ? "why pending" : "reason", r->reason);
+	detail_record(&b, r);
 	return buf_steal(&b);
 }
 
@@ -1925,6 +1998,50 @@ ui_free(struct ui *ui)
 	free(ui->msg);
 }
 
+/*
+ * Local records give the jobs this machine launched, finished or not,
+ * before any worker answers: they show with their last known state.
+ */
+static void
+load_records(struct ui *ui)
+{
+	struct record_list	 list;
+	struct jobtable_row	 r;
+	char			*cause = NULL;
+	size_t			 i;
+
+	memset(&list, 0, sizeof list);
+	if (record_list(&list, &cause) != 0) {
+		ui_message(ui, 1, "records: %s", cause);
+		free(cause);
+		return;
+	}
+	for (i = 0; i < list.n; i++) {
+		const struct record	*rec = list.v[i];
+		const char		*sid = record_slurm_id(rec);
+
+		if (sid == NULL || rec->cluster == NULL)
+			continue;
+		memset(&r, 0, sizeof r);
+		r.cluster = san(rec->cluster);
+		r.id = san(sid);
+		r.name = san(rec->job_name);
+		r.partition = san(rec->partition);
+		r.state = san(rec->native != NULL && *rec->native != '\0' ?
+		    rec->native : state_name(rec->state));
+		r.reason = xstrdup("(record)");
+		r.elapsed = r.limit = -1;
+		r.nodes = rec->nodes;
+		r.finished = state_terminal(rec->state);
+		jobtable_upsert(ui->jt, &r);
+		jobtable_row_clear(&r);
+	}
+	if (list.corrupt.n > 0)
+		ui_message(ui, 1, "%zu unreadable record(s): %s",
+		    list.corrupt.n, list.corrupt.v[0]);
+	record_list_free(&list);
+}
+
 int
 ui_run(struct config *cfg, const char *config_error, struct msgq *q,
     const struct ui_backend *be)
@@ -1955,6 +2072,7 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 		c->conf = &cfg->clusters[i];
 		c->health = CLUSTER_CONNECTING;
 	}
+	load_records(&ui);
 	if (config_error != NULL)
 		ui_message(&ui, 1, "%s", config_error);
 
