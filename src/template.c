@@ -44,6 +44,7 @@ static const struct tvar tvars[] = {
 	{ "CONTAINER_MOUNTS", T_WORD, NULL, NULL },
 	{ "COMMAND", T_COMMAND, NULL, NULL },
 	{ "ENV_FILE", T_PATHWORD, NULL, NULL },
+	{ "RESULTS_DIR", T_PATHWORD, NULL, NULL },
 	{ "EXTRA_ENV", T_EXPORT_LINES, NULL, NULL },
 	{ "PRE_STEP", T_FRAGMENT, NULL, NULL },
 };

@@ -23,6 +23,9 @@
  *	COMMAND				shell-quoted, not empty; the step runs
  *					it with bash -c
  *	ENV_FILE			"" or absolute path; shell-quoted
+ *	RESULTS_DIR			"" or absolute path; shell-quoted; the
+ *					script writes status.json there when
+ *					the workload did not (R16 verdict)
  *	EXTRA_ENV			export lines (template_export_lines())
  *	PRE_STEP			shell lines written by our own code,
  *					run before the main step (NCCL probe)

@@ -56,6 +56,7 @@ golden_vars(struct template_vars *tv, int nodes)
 	free(lines);
 	strv_free(&env);
 	template_set(tv, "PRE_STEP", "");
+	template_set(tv, "RESULTS_DIR", "/lustre/results/job1/results");
 }
 
 /* Render, compare with the golden file byte for byte, bash -n, lint. */
