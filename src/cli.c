@@ -28,9 +28,9 @@ static const struct verb verbs[] = {
 	  "the live queue of your jobs plus recent records" },
 	{ "creds", cli_creds, "install",
 	  "install Enroot registry credentials on the cluster (stdin only)" },
-	{ "records", cli_records, "[--json]",
+	{ "records", cli_records, "[--json] [--all]",
 	  "list the local job records" },
-	{ "triage", cli_triage, "[--state S] [--exit N] [--json] LOGFILE...",
+	{ "triage", cli_triage, "[--state S] [--exit CODE[:SIG]] [--json] [LOGFILE...]",
 	  "classify a failed job as INFRA, PROGRAM or CONFIG" },
 	{ NULL, NULL, NULL, NULL }
 };
