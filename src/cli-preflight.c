@@ -1,11 +1,353 @@
+/*
+#include <stdarg.h>
+ * slurmdeck preflight: SSH, then one remote script (R4, R5).  Exit 0 only
+ * when a submit would have what it needs.
+ */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "conn.h"
+#include "remote.h"
+
+static double
+preflight_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Text from the cluster is untrusted: no control characters on a tty. */
+static const char *
+clean(const char *s, char *buf, size_t len)
+{
+	size_t	i;
+
+	if (s == NULL)
+		return "";
+	for (i = 0; s[i] != '\0' && i + 1 < len; i++)
+		buf[i] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? '?' :
+		    s[i];
+	buf[i] = '\0';
+	return buf;
+}
+
+static void
+row(const char *check, const char *result, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+row(const char *check, const char *result, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*detail, buf[1024];
+
+	va_start(ap, fmt);
+	detail = xvasprintf(fmt, ap);
+	va_end(ap);
+	printf("  %-10s %-8s %s\n", check, result, clean(detail, buf,
+	    sizeof buf));
+	free(detail);
+}
+
+static const char *
+container_text(const struct preflight *pf, enum container_mode wanted)
+{
+	if (pf->container == CONTAINER_PYXIS)
+		return pf->pyxis ? "pyxis (srun --container-image)" :
+		    "pyxis (configured, but Pyxis was not found)";
+	if (wanted == CONTAINER_NONE)
+		return "none (configured: the command runs directly on the "
+		    "nodes)";
+	return "none (Pyxis not found: the command runs directly on the "
+	    "nodes)";
+}
+
+static void
+print_table(const struct cluster *cl, struct conn *c,
+    const struct preflight *pf, double secs)
+{
+	const struct preflight_tool_info	*ti;
+	const struct preflight_partition	*w;
+	struct conn_stats			 st;
+	char					 b1[512], b2[512];
+	size_t					 i;
+	unsigned				 t;
+
+	conn_get_stats(c, &st);
+	printf("preflight of cluster %s: %s", cl->name, conn_target(c));
+	if (pf->login_host != NULL)
+		printf(" (login node %s)", clean(pf->login_host, b1,
+		    sizeof b1));
+	printf("\n\n  %-10s %-8s %s\n", "CHECK", "RESULT", "DETAIL");
+	row("ssh", "ok", "key login as %s, host key known; %.2f s, %u "
+	    "connection, %u channel", pf->user ? pf->user : "?", secs,
+	    st.handshakes, st.channels);
+	for (t = 0; t < PF_NTOOLS; t++) {
+		ti = &pf->tools[t];
+		if (ti->path != NULL)
+			row(preflight_tool_name(t), "ok", "%s%s%s%s",
+			    ti->path, ti->version ? " (" : "",
+			    ti->version ? ti->version : "",
+			    ti->version ? ")" : "");
+		else if (t <= PF_SINFO)
+			row(preflight_tool_name(t), "MISSING",
+			    "not in the PATH of a non-interactive session");
+		else
+			row(preflight_tool_name(t), "absent",
+			    "not in the PATH of a non-interactive session");
+		if (t == PF_SRUN) {
+			if (pf->pyxis)
+				row("pyxis", "ok", "srun accepts "
+				    "--container-image");
+			else
+				row("pyxis", "absent", "srun has no "
+				    "--container-image");
+		}
+	}
+	if (pf->storage_root == NULL)
+		row("storage", "UNKNOWN", "not checked");
+	else if (pf->storage_exists && pf->storage_writable)
+		row("storage", "ok", "%s exists and is writable%s",
+		    pf->storage_root, pf->storage_default ?
+		    (pf->storage_created ? " (default $HOME/slurmdeck, "
+		    "created now)" : " (default $HOME/slurmdeck)") : "");
+	else if (!pf->storage_exists)
+		row("storage", "MISSING", "%s does not exist%s%s",
+		    pf->storage_root, pf->storage_error ? ": " : "",
+		    pf->storage_error ? pf->storage_error : "");
+	else
+		row("storage", "READONLY", "%s is not writable%s%s",
+		    pf->storage_root, pf->storage_error ? ": " : "",
+		    pf->storage_error ? pf->storage_error : "");
+	if (pf->sinfo_rc != 0)
+		row("partition", "UNKNOWN", "sinfo failed: %s",
+		    pf->sinfo_error ? pf->sinfo_error : "no output");
+	for (i = 0; i < pf->nwanted; i++) {
+		w = &pf->wanted[i];
+		if (w->exists)
+			row("partition", "ok", "%s: MaxTime %s, %s%s", w->name,
+			    w->max_time, w->avail, i == 0 ? " (default)" : "");
+		else
+			row("partition", "MISSING", "%s: not on this cluster%s",
+			    w->name, i == 0 ? " (default)" : "");
+	}
+	printf("\ncontainer mode: %s\n", container_text(pf, cl->container));
+	if (pf->warnings.n != 0) {
+		printf("\nwarnings:\n");
+		for (i = 0; i < pf->warnings.n; i++)
+			printf("  - %s\n", clean(pf->warnings.v[i], b2,
+			    sizeof b2));
+	}
+	if (pf->problems.n != 0) {
+		printf("\nproblems (a submit would fail):\n");
+		for (i = 0; i < pf->problems.n; i++)
+			printf("  - %s\n", clean(pf->problems.v[i], b2,
+			    sizeof b2));
+	}
+	if (pf->ok)
+		printf("\nresult: OK, ready to submit\n");
+	else
+		printf("\nresult: FAILED (%zu problem%s)\n", pf->problems.n,
+		    pf->problems.n == 1 ? "" : "s");
+}
+
+static cJSON *
+json_str(const char *s)
+{
+	return s != NULL ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+static cJSON *
+json_strv(const struct strv *sv)
+{
+	cJSON	*a = cJSON_CreateArray();
+	size_t	 i;
+
+	for (i = 0; i < sv->n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(sv->v[i]));
+	return a;
+}
+
+static cJSON *
+json_part(const struct preflight_partition *p)
+{
+	cJSON	*o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "name", p->name);
+	cJSON_AddBoolToObject(o, "exists", p->exists);
+	cJSON_AddItemToObject(o, "max_time", json_str(p->max_time));
+	cJSON_AddNumberToObject(o, "max_minutes", p->max_minutes);
+	cJSON_AddItemToObject(o, "avail", json_str(p->avail));
+	return o;
+}
+
+static void
+print_json(const struct cluster *cl, struct conn *c,
+    const struct preflight *pf, double secs, const char *ssh_error)
+{
+	cJSON			*root, *ssh, *tools, *o, *a;
+	struct conn_stats	 st;
+	char			*text;
+	size_t			 i;
+	unsigned		 t;
+
+	conn_get_stats(c, &st);
+	root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "cluster", cl->name);
+	cJSON_AddBoolToObject(root, "ok", ssh_error == NULL && pf->ok);
+	ssh = cJSON_AddObjectToObject(root, "ssh");
+	cJSON_AddBoolToObject(ssh, "ok", ssh_error == NULL);
+	cJSON_AddItemToObject(ssh, "error", json_str(ssh_error));
+	cJSON_AddItemToObject(ssh, "host", json_str(conn_host(c)));
+	cJSON_AddItemToObject(ssh, "target", json_str(conn_target(c)));
+	cJSON_AddNumberToObject(ssh, "seconds", secs);
+	cJSON_AddNumberToObject(ssh, "handshakes", st.handshakes);
+	cJSON_AddNumberToObject(ssh, "channels", st.channels);
+	if (ssh_error != NULL) {
+		a = cJSON_AddArrayToObject(root, "problems");
+		cJSON_AddItemToArray(a, cJSON_CreateString(ssh_error));
+		goto print;
+	}
+	cJSON_AddItemToObject(root, "login_node", json_str(pf->login_host));
+	cJSON_AddItemToObject(root, "user", json_str(pf->user));
+	tools = cJSON_AddObjectToObject(root, "tools");
+	for (t = 0; t < PF_NTOOLS; t++) {
+		o = cJSON_AddObjectToObject(tools, preflight_tool_name(t));
+		cJSON_AddBoolToObject(o, "present", pf->tools[t].path != NULL);
+		cJSON_AddItemToObject(o, "path", json_str(pf->tools[t].path));
+		cJSON_AddItemToObject(o, "version",
+		    json_str(pf->tools[t].version));
+	}
+	cJSON_AddBoolToObject(root, "pyxis", pf->pyxis);
+	cJSON_AddBoolToObject(root, "enroot",
+	    pf->tools[PF_ENROOT].path != NULL);
+	cJSON_AddStringToObject(root, "container_mode",
+	    config_container_name(pf->container));
+	o = cJSON_AddObjectToObject(root, "storage");
+	cJSON_AddItemToObject(o, "root", json_str(pf->storage_root));
+	cJSON_AddBoolToObject(o, "default", pf->storage_default);
+	cJSON_AddBoolToObject(o, "created", pf->storage_created);
+	cJSON_AddBoolToObject(o, "exists", pf->storage_exists);
+	cJSON_AddBoolToObject(o, "writable", pf->storage_writable);
+	cJSON_AddItemToObject(o, "error", json_str(pf->storage_error));
+	a = cJSON_AddArrayToObject(root, "partitions");
+	for (i = 0; i < pf->nwanted; i++)
+		cJSON_AddItemToArray(a, json_part(&pf->wanted[i]));
+	a = cJSON_AddArrayToObject(root, "cluster_partitions");
+	for (i = 0; i < pf->nparts; i++)
+		cJSON_AddItemToArray(a, json_part(&pf->parts[i]));
+	cJSON_AddItemToObject(root, "sinfo_error", json_str(pf->sinfo_error));
+	cJSON_AddItemToObject(root, "problems", json_strv(&pf->problems));
+	cJSON_AddItemToObject(root, "warnings", json_strv(&pf->warnings));
+print:
+	text = cJSON_Print(root);
+	printf("%s\n", text);
+	cJSON_free(text);
+	cJSON_Delete(root);
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f, "usage: slurmdeck preflight [--json | --raw | --script]\n"
+	    "  --json    the result as JSON\n"
+	    "  --raw     the remote script's key=value output, unparsed\n"
+	    "  --script  print the script that would run on the login node; "
+	    "connect to nothing\n");
+}
 
 int
 cli_preflight(struct cli *cli, int argc, char **argv)
 {
-	(void)cli; (void)argc; (void)argv;
-	fprintf(stderr, "slurmdeck: preflight: not implemented yet\n");
-	return EXIT_FAIL;
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "raw", no_argument, NULL, 'r' },
+		{ "script", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct config	 cfg;
+	struct cluster	*cl;
+	struct conn	*c;
+	struct preflight pf;
+	char		*cause = NULL, *raw = NULL;
+	double		 t0;
+	int		 ch, json = 0, want_raw = 0, want_script = 0;
+	int		 ret = EXIT_FAIL;
+
+	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'j':
+			json = 1;
+			break;
+		case 'r':
+			want_raw = 1;
+			break;
+		case 's':
+			want_script = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc || json + want_raw + want_script > 1) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (cli_load(cli, &cfg, &cl) != 0)
+		return EXIT_FAIL;
+	if (want_script) {
+		/* What would run, for review: nothing is contacted. */
+		raw = preflight_script(cl->results_root);
+		fputs(raw, stdout);
+		free(raw);
+		config_free(&cfg);
+		return EXIT_OK;
+	}
+
+	memset(&pf, 0, sizeof pf);
+	c = conn_new_cluster(cl);
+	t0 = preflight_now();
+	if (conn_connect(c, &cause) != 0) {
+		if (json)
+			print_json(cl, c, &pf, preflight_now() - t0, cause);
+		else
+			fprintf(stderr, "slurmdeck: preflight of cluster %s: "
+			    "SSH failed: %s\n", cl->name, cause);
+		goto out;
+	}
+	if (preflight_run(c, cl, &pf, want_raw ? &raw : NULL, &cause) != 0) {
+		if (json)
+			print_json(cl, c, &pf, preflight_now() - t0, cause);
+		else
+			fprintf(stderr, "slurmdeck: preflight of cluster %s: "
+			    "%s\n", cl->name, cause);
+		goto out;
+	}
+	if (want_raw)
+		fputs(raw, stdout);
+	else if (json)
+		print_json(cl, c, &pf, preflight_now() - t0, NULL);
+	else
+		print_table(cl, c, &pf, preflight_now() - t0);
+	ret = pf.ok ? EXIT_OK : EXIT_FAIL;
+out:
+	free(raw);
+	free(cause);
+	preflight_free(&pf);
+	conn_free(c);
+	config_free(&cfg);
+	return ret;
 }

@@ -1,1 +1,489 @@
+/*
+ * Batched remote scripts.  Preflight: one script over one channel; its
+ * key=value output is parsed and judged by pure functions.
+ */
 #include "remote.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slurm.h"
+
+#define PREFLIGHT_MARK	"slurmdeck-preflight=1"
+
+static const char *preflight_tools[PF_NTOOLS] = {
+	"sbatch", "squeue", "sacct", "scancel", "sinfo", "srun", "enroot"
+};
+
+const char *
+preflight_tool_name(enum preflight_tool t)
+{
+	return (t < PF_NTOOLS) ? preflight_tools[t] : "?";
+}
+
+/*
+ * Sent on stdin of "/bin/sh -s", so it runs the same under any login shell
+ * (csh included).  The braces make sh read the whole script before running
+ * it, so no command can eat the rest of it from stdin.  Values are printed
+ * with printf: dash's echo would interpret backslashes.
+ */
+static const char preflight_body[] =
+	"LC_ALL=C; export LC_ALL\n"
+	"echo " PREFLIGHT_MARK "\n"
+	"printf 'user=%s\\n' \"$(id -un 2>/dev/null)\"\n"
+	"printf 'home=%s\\n' \"$HOME\"\n"
+	"printf 'hostname=%s\\n' \"$(hostname 2>/dev/null)\"\n"
+	"for t in sbatch squeue sacct scancel sinfo srun enroot; do\n"
+	"\tp=$(command -v \"$t\" 2>/dev/null)\n"
+	"\tcase $p in /*) ;; *) echo \"tool.$t=\"; continue ;; esac\n"
+	"\tprintf 'tool.%s=%s\\n' \"$t\" \"$p\"\n"
+	"\tif [ \"$t\" = enroot ]; then v=$(\"$p\" version 2>&1 | head -n 1)\n"
+	"\telse v=$(\"$p\" --version 2>&1 | head -n 1); fi\n"
+	"\tprintf 'version.%s=%s\\n' \"$t\" \"$v\"\n"
+	"done\n"
+	/* Pyxis adds --container-image; srun 22.05 has its own --container. */
+	"if command -v srun >/dev/null 2>&1; then\n"
+	"\tsrun --help 2>&1 | grep -e --container | sed 's/^/srun.help=/'\n"
+	"fi\n"
+	"if [ -z \"$root\" ]; then\n"
+	"\troot=$HOME/slurmdeck\n"
+	"\techo storage.default=1\n"
+	"\tif [ ! -d \"$root\" ]; then\n"
+	"\t\tif err=$(mkdir -p \"$root\" 2>&1); then echo storage.created=1\n"
+	"\t\telse printf 'storage.error=%s\\n' \"$(printf '%s' \"$err\" | tr '\\n' ' ')\"; fi\n"
+	"\tfi\n"
+	"fi\n"
+	"printf 'storage.root=%s\\n' \"$root\"\n"
+	"if [ -d \"$root\" ]; then\n"
+	"\techo storage.exists=1\n"
+	"\tprobe=$root/.slurmdeck-preflight.$$\n"
+	"\tif err=$( (umask 077 && : >\"$probe\") 2>&1 ); then\n"
+	"\t\trm -f \"$probe\"; echo storage.writable=1\n"
+	"\telse\n"
+	"\t\techo storage.writable=0\n"
+	"\t\tprintf 'storage.error=%s\\n' \"$(printf '%s' \"$err\" | tr '\\n' ' ')\"\n"
+	"\tfi\n"
+	"else\n"
+	"\techo storage.exists=0\n"
+	"fi\n"
+	"out=$(sinfo -h -a -o '%R|%l|%a' 2>&1); rc=$?\n"
+	"echo \"sinfo.rc=$rc\"\n"
+	"if [ \"$rc\" -eq 0 ]; then printf '%s\\n' \"$out\" | sed '/^$/d; s/^/sinfo=/'\n"
+	"else printf '%s\\n' \"$out\" | sed '/^$/d; s/^/sinfo.error=/'; fi\n"
+	"echo end=1\n";
+
+char *
+preflight_script(const char *results_root)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_adds(&b, "{\nroot=");
+	buf_add_quoted(&b, results_root != NULL ? results_root : "");
+	buf_adds(&b, "\n");
+	buf_adds(&b, preflight_body);
+	buf_adds(&b, "} </dev/null\n");
+	return buf_steal(&b);
+}
+
+int
+preflight_line_has_pyxis(const char *line)
+{
+	static const char	 opt[] = "--container-image";
+	const char		*p = line;
+	char			 after;
+
+	while ((p = strstr(p, opt)) != NULL) {
+		after = p[sizeof opt - 1];
+		/* Whole option: not "x--container-image", not a longer name. */
+		if ((p == line || isspace((unsigned char)p[-1]) || p[-1] == ',') &&
+		    (after == '\0' || after == '=' || after == '[' ||
+		    isspace((unsigned char)after)))
+			return 1;
+		p += sizeof opt - 1;
+	}
+	return 0;
+}
+
+static void
+preflight_set(char **field, const char *value)
+{
+	free(*field);
+	*field = xstrdup(value);
+}
+
+static void
+preflight_add_part(struct preflight *pf, char *value)
+{
+	struct preflight_partition	*pp;
+	char				*name, *time, *avail;
+	long				 minutes;
+	char				*cause = NULL;
+	size_t				 i;
+
+	name = value;
+	if ((time = strchr(name, '|')) == NULL)
+		return;
+	*time++ = '\0';
+	if ((avail = strchr(time, '|')) != NULL)
+		*avail++ = '\0';
+	str_trim(name);
+	if (*name == '\0')
+		return;
+	for (i = 0; i < pf->nparts; i++) {
+		if (strcmp(pf->parts[i].name, name) == 0)
+			return;	/* sinfo may split a partition over lines */
+	}
+	pf->parts = xrealloc(pf->parts, (pf->nparts + 1) * sizeof *pf->parts);
+	pp = &pf->parts[pf->nparts++];
+	memset(pp, 0, sizeof *pp);
+	pp->name = xstrdup(name);
+	pp->exists = 1;
+	pp->max_time = xstrdup(str_trim(time));
+	pp->avail = xstrdup(avail != NULL ? str_trim(avail) : "");
+	if (slurm_maxtime_minutes(pp->max_time, &minutes, &cause) != 0) {
+		free(cause);
+		minutes = -1;
+	}
+	pp->max_minutes = minutes;
+}
+
+int
+preflight_parse(const char *text, struct preflight *pf, char **cause)
+{
+	const char	*line, *nl;
+	char		*l, *key, *value;
+	size_t		 len;
+	int		 started = 0;
+	unsigned	 t;
+
+	memset(pf, 0, sizeof *pf);
+	pf->sinfo_rc = -1;
+	for (line = text; *line != '\0'; line = nl + (*nl != '\0')) {
+		nl = strchr(line, '\n');
+		if (nl == NULL)
+			nl = line + strlen(line);
+		len = nl - line;
+		if (len > 0 && line[len - 1] == '\r')
+			len--;
+		l = xstrndup(line, len);
+		if (!started) {
+			/* Login banners and .bashrc noise come first. */
+			started = strcmp(l, PREFLIGHT_MARK) == 0;
+			free(l);
+			continue;
+		}
+		key = l;
+		if ((value = strchr(l, '=')) == NULL) {
+			free(l);
+			continue;
+		}
+		*value++ = '\0';
+		if (strcmp(key, "end") == 0)
+			pf->complete = 1;
+		else if (strcmp(key, "user") == 0)
+			preflight_set(&pf->user, value);
+		else if (strcmp(key, "home") == 0)
+			preflight_set(&pf->home, value);
+		else if (strcmp(key, "hostname") == 0)
+			preflight_set(&pf->login_host, value);
+		else if (strncmp(key, "tool.", 5) == 0 ||
+		    strncmp(key, "version.", 8) == 0) {
+			int	 is_tool = key[0] == 't';
+			char	*name = strchr(key, '.') + 1;
+
+			for (t = 0; t < PF_NTOOLS; t++) {
+				if (strcmp(name, preflight_tools[t]) != 0)
+					continue;
+				if (is_tool && *value != '\0')
+					preflight_set(&pf->tools[t].path,
+					    value);
+				else if (!is_tool && *value != '\0')
+					preflight_set(&pf->tools[t].version,
+					    value);
+			}
+		} else if (strcmp(key, "srun.help") == 0)
+			strv_add(&pf->srun_help, value);
+		else if (strcmp(key, "storage.root") == 0)
+			preflight_set(&pf->storage_root, value);
+		else if (strcmp(key, "storage.default") == 0)
+			pf->storage_default = atoi(value) == 1;
+		else if (strcmp(key, "storage.created") == 0)
+			pf->storage_created = atoi(value) == 1;
+		else if (strcmp(key, "storage.exists") == 0)
+			pf->storage_exists = atoi(value) == 1;
+		else if (strcmp(key, "storage.writable") == 0)
+			pf->storage_writable = atoi(value) == 1;
+		else if (strcmp(key, "storage.error") == 0)
+			preflight_set(&pf->storage_error, str_trim(value));
+		else if (strcmp(key, "sinfo.rc") == 0)
+			pf->sinfo_rc = atoi(value);
+		else if (strcmp(key, "sinfo") == 0)
+			preflight_add_part(pf, value);
+		else if (strcmp(key, "sinfo.error") == 0) {
+			if (pf->sinfo_error == NULL)
+				preflight_set(&pf->sinfo_error, str_trim(value));
+			else {
+				char *s = xasprintf("%s %s", pf->sinfo_error,
+				    str_trim(value));
+				free(pf->sinfo_error);
+				pf->sinfo_error = s;
+			}
+		}
+		/* Unknown keys: a newer script, ignored. */
+		free(l);
+	}
+	if (!started) {
+		preflight_free(pf);
+		return cause_set(cause, "the preflight script printed no "
+		    "result (no '%s' line): the login node's shell may not be "
+		    "POSIX or /bin/sh is missing", PREFLIGHT_MARK);
+	}
+	for (t = 0; t < pf->srun_help.n; t++) {
+		if (preflight_line_has_pyxis(pf->srun_help.v[t]))
+			pf->pyxis = 1;
+	}
+	return 0;
+}
+
+const struct preflight_partition *
+preflight_find(const struct preflight *pf, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < pf->nparts; i++) {
+		if (strcmp(pf->parts[i].name, name) == 0)
+			return &pf->parts[i];
+	}
+	return NULL;
+}
+
+static void
+preflight_free_parts(struct preflight_partition *v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].max_time);
+		free(v[i].avail);
+	}
+	free(v);
+}
+
+static char *
+preflight_part_list(const struct preflight *pf)
+{
+	struct buf	b;
+	size_t		i;
+
+	buf_init(&b);
+	for (i = 0; i < pf->nparts; i++)
+		buf_printf(&b, "%s%s", i ? ", " : "", pf->parts[i].name);
+	if (b.len == 0)
+		buf_adds(&b, "none");
+	return buf_steal(&b);
+}
+
+void
+preflight_evaluate(struct preflight *pf, const struct strv *partitions,
+    enum container_mode wanted)
+{
+	const struct preflight_partition	*found;
+	struct preflight_partition		*w;
+	const char				*where;
+	char					*list;
+	size_t					 i;
+	unsigned				 t;
+
+	preflight_free_parts(pf->wanted, pf->nwanted);
+	pf->wanted = NULL;
+	pf->nwanted = 0;
+	strv_free(&pf->problems);
+	strv_free(&pf->warnings);
+	where = pf->login_host != NULL ? pf->login_host : "the login node";
+
+	if (!pf->complete)
+		strv_add(&pf->problems, "the preflight script stopped before "
+		    "its end (output cut short): run it again; if this "
+		    "persists, look at `slurmdeck preflight --raw` and the "
+		    "login node's shell startup files");
+
+	for (t = PF_SBATCH; t <= PF_SINFO; t++) {
+		if (pf->tools[t].path != NULL)
+			continue;
+		list = xasprintf("%s not found in the PATH of a "
+		    "non-interactive SSH session on %s: SLURM's client tools "
+		    "must be reachable without an interactive login (set PATH "
+		    "in ~/.bashrc before any interactive-only part, or ask the "
+		    "cluster's admins)", preflight_tools[t], where);
+		strv_add(&pf->problems, list);
+		free(list);
+	}
+	if (pf->tools[PF_SRUN].path == NULL)
+		strv_add(&pf->warnings, "srun not found on the login node: "
+		    "registry images cannot be converted (enroot import runs "
+		    "inside srun)");
+
+	if (pf->storage_root == NULL)
+		strv_add(&pf->problems, "the storage root was not checked "
+		    "(output cut short)");
+	else if (!pf->storage_exists && pf->storage_default) {
+		list = xasprintf("cannot create the default storage root %s "
+		    "on the cluster%s%s: set SLURM_BASE_RESULTS_DIR to a "
+		    "writable directory on shared storage", pf->storage_root,
+		    pf->storage_error ? ": " : "",
+		    pf->storage_error ? pf->storage_error : "");
+		strv_add(&pf->problems, list);
+		free(list);
+	} else if (!pf->storage_exists) {
+		list = xasprintf("storage root %s does not exist on the "
+		    "cluster: create it (mkdir -p %s) or fix "
+		    "SLURM_BASE_RESULTS_DIR", pf->storage_root,
+		    pf->storage_root);
+		strv_add(&pf->problems, list);
+		free(list);
+	} else if (!pf->storage_writable) {
+		list = xasprintf("storage root %s is not writable by %s%s%s: "
+		    "fix its permissions or choose another "
+		    "SLURM_BASE_RESULTS_DIR", pf->storage_root,
+		    pf->user ? pf->user : "the cluster user",
+		    pf->storage_error ? ": " : "",
+		    pf->storage_error ? pf->storage_error : "");
+		strv_add(&pf->problems, list);
+		free(list);
+	}
+	if (pf->storage_root != NULL && pf->storage_default) {
+		list = xasprintf("SLURM_BASE_RESULTS_DIR is not set: using "
+		    "%s%s; it must be on storage the compute nodes share",
+		    pf->storage_root, pf->storage_created ? " (created now)" :
+		    "");
+		strv_add(&pf->warnings, list);
+		free(list);
+	}
+
+	if (partitions == NULL || partitions->n == 0)
+		strv_add(&pf->problems, "no partition configured: set "
+		    "SLURM_PARTITION (comma-separated, the first is the "
+		    "default)");
+	else if (pf->sinfo_rc != 0) {
+		list = xasprintf("sinfo failed (exit %d)%s%s: the partitions "
+		    "could not be checked; is slurmctld reachable from %s?",
+		    pf->sinfo_rc, pf->sinfo_error ? ": " : "",
+		    pf->sinfo_error ? pf->sinfo_error : "", where);
+		strv_add(&pf->problems, list);
+		free(list);
+	} else {
+		pf->wanted = xcalloc(partitions->n, sizeof *pf->wanted);
+		pf->nwanted = partitions->n;
+		for (i = 0; i < partitions->n; i++) {
+			w = &pf->wanted[i];
+			found = preflight_find(pf, partitions->v[i]);
+			w->name = xstrdup(partitions->v[i]);
+			w->exists = found != NULL;
+			w->max_time = found ? xstrdup(found->max_time) : NULL;
+			w->avail = found ? xstrdup(found->avail) : NULL;
+			w->max_minutes = found ? found->max_minutes : -1;
+			if (found != NULL)
+				continue;
+			list = preflight_part_list(pf);
+			if (i == 0) {
+				char *m = xasprintf("partition '%s' (the first "
+				    "in SLURM_PARTITION, used by default) does "
+				    "not exist on this cluster; its partitions "
+				    "are: %s. Set SLURM_PARTITION to one of "
+				    "them", w->name, list);
+				strv_add(&pf->problems, m);
+				free(m);
+			} else {
+				char *m = xasprintf("partition '%s' does not "
+				    "exist on this cluster (its partitions: "
+				    "%s)", w->name, list);
+				strv_add(&pf->warnings, m);
+				free(m);
+			}
+			free(list);
+		}
+	}
+
+	switch (wanted) {
+	case CONTAINER_PYXIS:
+		pf->container = CONTAINER_PYXIS;
+		if (!pf->pyxis)
+			strv_add(&pf->problems, "container mode pyxis is "
+			    "configured, but srun has no --container-image "
+			    "(Pyxis is not installed): set the container mode "
+			    "to none or ask the cluster's admins for Pyxis");
+		break;
+	case CONTAINER_NONE:
+		pf->container = CONTAINER_NONE;
+		break;
+	default:
+		pf->container = pf->pyxis ? CONTAINER_PYXIS : CONTAINER_NONE;
+		break;
+	}
+	if (pf->container == CONTAINER_PYXIS &&
+	    pf->tools[PF_ENROOT].path == NULL)
+		strv_add(&pf->warnings, "enroot not found on the login node: "
+		    "converting registry images needs it on the CPU nodes");
+
+	pf->ok = pf->problems.n == 0;
+}
+
+int
+preflight_run(struct conn *c, const struct cluster *cl, struct preflight *pf,
+    char **raw, char **cause)
+{
+	struct conn_result	 res;
+	char			*script, *why = NULL;
+	int			 rc;
+
+	memset(pf, 0, sizeof *pf);
+	if (raw != NULL)
+		*raw = NULL;
+	script = preflight_script(cl->results_root);
+	rc = conn_exec(c, "/bin/sh -s", script, strlen(script), &res, &why);
+	free(script);
+	if (rc != 0) {
+		cause_set(cause, "%s", why);
+		free(why);
+		return -1;
+	}
+	if (raw != NULL)
+		*raw = xstrdup(res.out);
+	if (preflight_parse(res.out, pf, &why) != 0) {
+		cause_set(cause, "%s (exit %d%s%.200s)", why, res.status,
+		    res.errlen ? ", stderr: " : "", res.err);
+		free(why);
+		conn_result_free(&res);
+		return -1;
+	}
+	conn_result_free(&res);
+	preflight_evaluate(pf, &cl->partitions, cl->container);
+	return 0;
+}
+
+void
+preflight_free(struct preflight *pf)
+{
+	unsigned	t;
+
+	free(pf->user);
+	free(pf->home);
+	free(pf->login_host);
+	for (t = 0; t < PF_NTOOLS; t++) {
+		free(pf->tools[t].path);
+		free(pf->tools[t].version);
+	}
+	strv_free(&pf->srun_help);
+	free(pf->storage_root);
+	free(pf->storage_error);
+	free(pf->sinfo_error);
+	preflight_free_parts(pf->parts, pf->nparts);
+	preflight_free_parts(pf->wanted, pf->nwanted);
+	strv_free(&pf->problems);
+	strv_free(&pf->warnings);
+	memset(pf, 0, sizeof *pf);
+}
