@@ -1,0 +1,3 @@
+#ifndef UI_WIZARD_H
+#define UI_WIZARD_H
+#endif
