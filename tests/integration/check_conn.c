@@ -572,6 +572,43 @@ START_TEST(ssh_config_alias)
 }
 END_TEST
 
+/*
+ * ProxyCommand from ssh_config (libssh 0.10 turns ProxyJump into the same
+ * "ssh ... -W" command): here the proxy is the cluster's own sshd, with
+ * -F /dev/null and explicit files so the local ssh reads nothing of ~.
+ */
+START_TEST(ssh_config_proxycommand)
+{
+	char			*cfg = tmpfile_path("config"), *text, *cause = NULL;
+	struct conn		*c;
+	struct conn_result	 r;
+
+	text = xasprintf("Host sdtb-alias\n"
+	    "  HostName %s\n  Port %s\n  User %s\n  IdentityFile %s\n"
+	    "  ProxyCommand ssh -F /dev/null -o BatchMode=yes "
+	    "-o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s "
+	    "-o IdentitiesOnly=yes -i %s -p %s %s@%s -W %%h:%%p\n",
+	    env("SLURM_HOSTNAME"), env("SLURM_PORT"), env("SLURM_USER"),
+	    env("SSH_KEY_PATH"), env("SSH_KNOWN_HOSTS"), env("SSH_KEY_PATH"),
+	    env("SLURM_PORT"), env("SLURM_USER"), env("SLURM_HOSTNAME"));
+	ck_assert_int_eq(file_write_atomic(cfg, text, strlen(text), 0600,
+	    &cause), 0);
+	c = alias_conn(cfg);
+	exec_ok(c, "echo $SSH_CONNECTION", &r);
+	/* Through the proxy, sshd sees the connection come from itself:
+	 * the forwarded one, not ours (our side is a socketpair). */
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_int_eq(conn_local_port(c), 0);
+	conn_result_free(&r);
+	exec_ok(c, "id -un", &r);
+	ck_assert_str_eq(r.out, "slurmdeck\n");
+	conn_result_free(&r);
+	conn_free(c);
+	free(text);
+	free(cfg);
+}
+END_TEST
+
 /* ------------------------------------------------------------ preflight */
 
 /* Run the slurmdeck binary with extra env; returns its exit status. */
@@ -915,6 +952,7 @@ conn_suite(void)
 	tcase_add_test(tc, one_connection_for_many_commands);
 	tcase_add_test(tc, broken_session_reconnects);
 	tcase_add_test(tc, ssh_config_alias);
+	tcase_add_test(tc, ssh_config_proxycommand);
 	tcase_add_test(tc, preflight_passes);
 	tcase_add_test(tc, preflight_missing_partition);
 	tcase_add_test(tc, preflight_failover_and_refusals);
