@@ -615,13 +615,16 @@ END_TEST
 static int
 run_slurmdeck(const char *envs, const char *args, char **out)
 {
-	char	*cmd;
-	int	 rc;
+	char		*cmd;
+	int		 rc;
+	const char	*bin = getenv("SLURMDECK_BIN");
 
+	/* make check-integration sets it; else the binary of this build. */
+	if (bin == NULL || *bin == '\0')
+		bin = TOP_BUILDDIR "/slurmdeck";
 	/* No clusters.yaml: the environment defines the cluster. */
 	cmd = xasprintf("env XDG_CONFIG_HOME=%s/xdg XDG_STATE_HOME=%s/state "
-	    "%s %s %s </dev/null 2>&1", tmp, tmp, envs, env("SLURMDECK_BIN"),
-	    args);
+	    "%s %s %s </dev/null 2>&1", tmp, tmp, envs, bin, args);
 	rc = sh(cmd, out);
 	free(cmd);
 	return rc;
