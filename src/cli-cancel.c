@@ -1,11 +1,173 @@
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
+#include "conn.h"
+#include "monitor.h"
+#include "ops.h"
+#include "record.h"
+
+struct target {
+	const char	*arg;
+	struct record	*rec;		/* NULL: a SLURM id without a record */
+	long		 sid;
+	struct cluster	*cl;
+};
+
+/* One connection per cluster, however many jobs are cancelled there. */
+struct cconn {
+	struct cluster	*cl;
+	struct conn	*c;
+	int		 poll;		/* a job there had already ended */
+};
+
+static void
+cancel_usage(FILE *f)
+{
+	fprintf(f, "usage: slurmdeck cancel ID...\n"
+	    "  ID  record id or SLURM job id; a job that already ended "
+	    "counts as cancelled\n");
+}
+
+static struct cconn *
+cconn_get(struct cconn **v, size_t *n, struct cluster *cl)
+{
+	size_t	i;
+
+	for (i = 0; i < *n; i++) {
+		if ((*v)[i].cl == cl)
+			return &(*v)[i];
+	}
+	*v = xrealloc(*v, (*n + 1) * sizeof **v);
+	(*v)[*n].cl = cl;
+	(*v)[*n].c = conn_new_cluster(cl);
+	(*v)[*n].poll = 0;
+	return &(*v)[(*n)++];
+}
 
 int
 cli_cancel(struct cli *cli, int argc, char **argv)
 {
-	(void)cli; (void)argc; (void)argv;
-	fprintf(stderr, "slurmdeck: cancel: not implemented yet\n");
-	return EXIT_FAIL;
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct config		 cfg;
+	struct cluster		*cl;
+	struct target		*t = NULL;
+	struct cconn		*cc = NULL, *x;
+	struct ops_cancel	 oc;
+	struct monitor_opts	 opts;
+	struct monitor_snapshot	 snap;
+	char			*cause = NULL, *s;
+	size_t			 i, n = 0, ncc = 0;
+	int			 ch, rc, ret = EXIT_OK;
+
+	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			cancel_usage(stdout);
+			return EXIT_OK;
+		default:
+			cancel_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind == argc) {
+		fprintf(stderr, "slurmdeck: cancel: which jobs? give record ids "
+		    "or SLURM job ids\n");
+		cancel_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (cli_load(cli, &cfg, &cl) != 0)
+		return EXIT_FAIL;
+
+	/* Every id is checked before anything is cancelled. */
+	t = xcalloc((size_t)(argc - optind), sizeof *t);
+	for (i = (size_t)optind; i < (size_t)argc; i++) {
+		struct target *tg = &t[n++];
+
+		tg->arg = argv[i];
+		tg->cl = cl;
+		rc = ops_find(argv[i], cl->name, &tg->rec, &tg->sid, &cause);
+		if (rc < 0) {
+			fprintf(stderr, "slurmdeck: cancel: %s\n", cause);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		if (tg->rec != NULL && tg->sid <= 0) {
+			fprintf(stderr, "slurmdeck: cancel: record %s has no "
+			    "SLURM job id: nothing was launched\n",
+			    tg->rec->id);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		if (tg->rec != NULL && tg->rec->cluster != NULL &&
+		    strcmp(tg->rec->cluster, cl->name) != 0 &&
+		    (tg->cl = config_cluster(&cfg, tg->rec->cluster,
+		    &cause)) == NULL) {
+			fprintf(stderr, "slurmdeck: cancel: record %s: %s\n",
+			    tg->rec->id, cause);
+			ret = EXIT_FAIL;
+			goto out;
+		}
+	}
+
+	for (i = 0; i < n; i++) {
+		x = cconn_get(&cc, &ncc, t[i].cl);
+		free(cause);
+		cause = NULL;
+		if (ops_cancel(x->c, t[i].rec, t[i].sid, "cancel:cli", &oc,
+		    &cause) != 0) {
+			s = ops_clean(cause);
+			fprintf(stderr, "slurmdeck: cancel: %s\n", s);
+			free(s);
+			ret = EXIT_FAIL;
+			continue;
+		}
+		s = ops_clean(oc.live_state);
+		if (oc.was_live)
+			printf("cancelled SLURM job %ld%s%s (was %s)\n", t[i].sid,
+			    t[i].rec != NULL ? ", record " : "",
+			    t[i].rec != NULL ? t[i].rec->id : "", s);
+		else {
+			printf("SLURM job %ld%s%s had already ended: counts as "
+			    "cancelled\n", t[i].sid,
+			    t[i].rec != NULL ? ", record " : "",
+			    t[i].rec != NULL ? t[i].rec->id : "");
+			if (t[i].rec != NULL)
+				x->poll = 1;
+		}
+		if (oc.wiped)
+			printf("removed the secrets sidecar of record %s\n",
+			    t[i].rec->id);
+		free(s);
+		ops_cancel_free(&oc);
+	}
+
+	/* Ended jobs: let sacct say how, so the record is not left behind. */
+	for (i = 0; i < ncc; i++) {
+		if (!cc[i].poll)
+			continue;
+		memset(&opts, 0, sizeof opts);
+		opts.user = cc[i].cl->user;
+		free(cause);
+		cause = NULL;
+		if (monitor_poll(cc[i].c, cc[i].cl->name, &opts, &snap,
+		    &cause) != 0)
+			fprintf(stderr, "slurmdeck: cancel: %s\n", cause);
+		monitor_snapshot_free(&snap);
+	}
+out:
+	for (i = 0; i < n; i++)
+		record_free(t[i].rec);
+	free(t);
+	for (i = 0; i < ncc; i++)
+		conn_free(cc[i].c);
+	free(cc);
+	free(cause);
+	config_free(&cfg);
+	return ret;
 }

@@ -1,11 +1,200 @@
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "conn.h"
+#include "monitor.h"
+#include "ops.h"
+
+static void
+jobs_usage(FILE *f)
+{
+	fprintf(f, "usage: slurmdeck [--cluster NAME] jobs [--all] [--json]\n"
+	    "  every job of yours in the queue of each cluster (or of "
+	    "--cluster),\n"
+	    "  plus the slurmdeck records that finished in the last 24 h\n"
+	    "  --all   every finished record, however old\n"
+	    "  --json  as JSON\n");
+}
+
+static void
+jobs_table(struct monitor_snapshot *snaps, size_t ns)
+{
+	const char	*head[JT_NCOLS];
+	char		**cells, buf[64];
+	size_t		  i, k, n = 0, r = 0;
+	int		  c;
+
+	for (c = 0; c < JT_NCOLS; c++)
+		head[c] = jobtable_col_title((enum jobtable_col)c);
+	for (i = 0; i < ns; i++)
+		n += snaps[i].n;
+	if (n == 0) {
+		printf("no jobs\n");
+		return;
+	}
+	cells = xcalloc(n * JT_NCOLS, sizeof *cells);
+	for (i = 0; i < ns; i++) {
+		for (k = 0; k < snaps[i].n; k++, r++) {
+			for (c = 0; c < JT_NCOLS; c++)
+				cells[r * JT_NCOLS + (size_t)c] = xstrdup(
+				    jobtable_cell(&snaps[i].rows[k],
+				    (enum jobtable_col)c, buf, sizeof buf));
+		}
+	}
+	ops_table_print(stdout, head, JT_NCOLS, cells, n);
+	for (i = 0; i < n * JT_NCOLS; i++)
+		free(cells[i]);
+	free(cells);
+}
+
+static void
+jobs_json(struct monitor_snapshot *snaps, size_t ns, char **causes)
+{
+	cJSON				*o, *a, *item, *cl;
+	const struct jobtable_row	*row;
+	const struct monitor_info	*info;
+	char				*s, when[32];
+	struct tm			 tm;
+	size_t				 i, k;
+
+	o = cJSON_CreateObject();
+	a = cJSON_AddArrayToObject(o, "clusters");
+	for (i = 0; i < ns; i++) {
+		cl = cJSON_CreateObject();
+		cJSON_AddStringToObject(cl, "name", snaps[i].cluster);
+		cJSON_AddBoolToObject(cl, "ok", causes[i] == NULL);
+		if (snaps[i].polled != 0) {
+			gmtime_r(&snaps[i].polled, &tm);
+			strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+			cJSON_AddStringToObject(cl, "polled", when);
+		} else
+			cJSON_AddNullToObject(cl, "polled");
+		if (causes[i] != NULL || snaps[i].error != NULL)
+			cJSON_AddStringToObject(cl, "error", causes[i] != NULL ?
+			    causes[i] : snaps[i].error);
+		else
+			cJSON_AddNullToObject(cl, "error");
+		cJSON_AddItemToArray(a, cl);
+	}
+	a = cJSON_AddArrayToObject(o, "jobs");
+	for (i = 0; i < ns; i++) {
+		for (k = 0; k < snaps[i].n; k++) {
+			row = &snaps[i].rows[k];
+			info = &snaps[i].info[k];
+			item = cJSON_CreateObject();
+			cJSON_AddStringToObject(item, "cluster", row->cluster);
+			cJSON_AddStringToObject(item, "id", row->id);
+			cJSON_AddStringToObject(item, "name", row->name);
+			cJSON_AddStringToObject(item, "partition",
+			    row->partition);
+			cJSON_AddStringToObject(item, "state", row->state);
+			cJSON_AddNumberToObject(item, "elapsed", row->elapsed);
+			cJSON_AddNumberToObject(item, "limit", row->limit);
+			cJSON_AddNumberToObject(item, "nodes", row->nodes);
+			cJSON_AddStringToObject(item, "reason", row->reason);
+			cJSON_AddBoolToObject(item, "finished", row->finished);
+			if (info->record_id != NULL) {
+				cJSON_AddStringToObject(item, "record",
+				    info->record_id);
+				cJSON_AddStringToObject(item, "record_state",
+				    state_name(info->state));
+				cJSON_AddStringToObject(item, "err_class",
+				    err_class_name(info->err));
+			} else
+				cJSON_AddNullToObject(item, "record");
+			cJSON_AddItemToArray(a, item);
+		}
+	}
+	s = cJSON_Print(o);
+	printf("%s\n", s);
+	cJSON_free(s);
+	cJSON_Delete(o);
+}
 
 int
 cli_jobs(struct cli *cli, int argc, char **argv)
 {
-	(void)cli; (void)argc; (void)argv;
-	fprintf(stderr, "slurmdeck: jobs: not implemented yet\n");
-	return EXIT_FAIL;
+	static const struct option longopts[] = {
+		{ "all", no_argument, NULL, 'a' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct config		 cfg;
+	struct cluster		*one = NULL, *cl;
+	struct monitor_snapshot	*snaps = NULL;
+	struct monitor_opts	 opts;
+	struct conn		*c;
+	char			**causes = NULL, *s;
+	size_t			 i, ns = 0;
+	int			 ch, all = 0, json = 0, ret = EXIT_OK;
+
+	while ((ch = getopt_long(argc, argv, "ajh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'a':
+			all = 1;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			jobs_usage(stdout);
+			return EXIT_OK;
+		default:
+			jobs_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "slurmdeck: jobs: unexpected argument '%s'\n",
+		    argv[optind]);
+		jobs_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (cli_load(cli, &cfg, &one) != 0)
+		return EXIT_FAIL;
+	snaps = xcalloc(cfg.nclusters + 1, sizeof *snaps);
+	causes = xcalloc(cfg.nclusters + 1, sizeof *causes);
+	/* One poll (one remote command) per cluster. */
+	for (i = 0; i < cfg.nclusters; i++) {
+		cl = &cfg.clusters[i];
+		if (cli->cluster != NULL && cl != one)
+			continue;
+		memset(&opts, 0, sizeof opts);
+		opts.user = cl->user;
+		opts.recent = all ? -1 : 0;
+		c = conn_new_cluster(cl);
+		if (monitor_poll(c, cl->name, &opts, &snaps[ns],
+		    &causes[ns]) != 0) {
+			s = ops_clean(causes[ns]);
+			fprintf(stderr, "slurmdeck: jobs: %s\n", s);
+			free(s);
+			ret = EXIT_FAIL;
+		} else if (snaps[ns].error != NULL) {
+			s = ops_clean(snaps[ns].error);
+			fprintf(stderr, "slurmdeck: jobs: cluster %s: %s\n",
+			    cl->name, s);
+			free(s);
+		}
+		conn_free(c);
+		ns++;
+	}
+	if (json)
+		jobs_json(snaps, ns, causes);
+	else
+		jobs_table(snaps, ns);
+	for (i = 0; i < ns; i++) {
+		monitor_snapshot_free(&snaps[i]);
+		free(causes[i]);
+	}
+	free(snaps);
+	free(causes);
+	config_free(&cfg);
+	return ret;
 }

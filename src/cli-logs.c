@@ -1,11 +1,278 @@
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "conn.h"
+#include "monitor.h"
+#include "ops.h"
+#include "record.h"
+
+#define LOGS_CHUNK	(256 * 1024)	/* bytes per read while following */
+
+static volatile sig_atomic_t logs_stop;
+
+static void
+logs_sigint(int sig)
+{
+	(void)sig;
+	logs_stop = 1;
+}
+
+static void
+logs_usage(FILE *f)
+{
+	fprintf(f, "usage: slurmdeck logs ID [-n N] [--err] [--follow "
+	    "[--interval S]]\n"
+	    "  ID          record id or SLURM job id of a tracked job\n"
+	    "  -n N        the last N lines (default 10)\n"
+	    "  --err       main.err instead of main.out\n"
+	    "  --follow    then print what is appended until the job ends "
+	    "(or Ctrl-C)\n"
+	    "  --interval  seconds between reads while following "
+	    "(default 1)\n");
+}
+
+static void
+logs_sleep(int secs)
+{
+	struct timespec	ts = { secs, 0 };
+
+	while (!logs_stop && nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+static void
+logs_write(const struct ops_log *log)
+{
+	char	*s;
+	size_t	 len;
+
+	if (log->len == 0)
+		return;
+	s = ops_sanitize(log->data, log->len, &len);
+	fwrite(s, 1, len, stdout);
+	fflush(stdout);
+	free(s);
+}
+
+static int
+parse_count(const char *s, long max, long *out)
+{
+	char	*end;
+
+	errno = 0;
+	*out = strtol(s, &end, 10);
+	return errno == 0 && *end == '\0' && *out >= 0 && *out <= max ? 0 : -1;
+}
+
+/* Is the job over?  Asks the cluster (one poll) and reloads the record. */
+static int
+logs_job_ended(struct conn *c, const struct cluster *cl, const char *id)
+{
+	struct monitor_opts	 opts;
+	struct monitor_snapshot	 snap;
+	struct record		*r;
+	char			*cause = NULL;
+	int			 ended = 0;
+
+	memset(&opts, 0, sizeof opts);
+	opts.user = cl->user;
+	if (monitor_poll(c, cl->name, &opts, &snap, &cause) != 0) {
+		/* Not fatal: the log is still worth following. */
+		fprintf(stderr, "slurmdeck: logs: %s\n", cause);
+		free(cause);
+		cause = NULL;
+	}
+	monitor_snapshot_free(&snap);
+	if (record_load(id, &r, &cause) == 0) {
+		ended = state_terminal(r->state);
+		record_free(r);
+	}
+	free(cause);
+	return ended;
+}
 
 int
 cli_logs(struct cli *cli, int argc, char **argv)
 {
-	(void)cli; (void)argc; (void)argv;
-	fprintf(stderr, "slurmdeck: logs: not implemented yet\n");
-	return EXIT_FAIL;
+	static const struct option longopts[] = {
+		{ "err", no_argument, NULL, 'e' },
+		{ "follow", no_argument, NULL, 'f' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "lines", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct config		 cfg;
+	struct cluster		*cl;
+	struct conn		*c = NULL;
+	struct record		*rec = NULL;
+	struct ops_log		 log;
+	struct sigaction	 sa, oldsa;
+	char			*cause = NULL, *path = NULL, *shown = NULL;
+	long			 lines = 10, interval = 1, sid, offset;
+	time_t			 last_poll = 0;
+	int			 ch, err = 0, follow = 0, rc, ret = EXIT_FAIL;
+	int			 waiting = 0, ended = 0, poll_every;
+
+	memset(&log, 0, sizeof log);
+	while ((ch = getopt_long(argc, argv, "efi:n:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'e':
+			err = 1;
+			break;
+		case 'f':
+			follow = 1;
+			break;
+		case 'i':
+			if (parse_count(optarg, 3600, &interval) != 0 ||
+			    interval < 1) {
+				fprintf(stderr, "slurmdeck: logs: --interval "
+				    "must be whole seconds from 1 to 3600, not "
+				    "'%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'n':
+			if (parse_count(optarg, 1000000, &lines) != 0) {
+				fprintf(stderr, "slurmdeck: logs: -n must be a "
+				    "line count from 0 to 1000000, not '%s'\n",
+				    optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			logs_usage(stdout);
+			return EXIT_OK;
+		default:
+			logs_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		fprintf(stderr, "slurmdeck: logs: %s\n", argc == optind ?
+		    "which job? give one record id or SLURM job id" :
+		    "one job at a time");
+		logs_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (cli_load(cli, &cfg, &cl) != 0)
+		return EXIT_FAIL;
+	rc = ops_find(argv[optind], cl->name, &rec, &sid, &cause);
+	if (rc != 0) {
+		if (rc == 1)
+			fprintf(stderr, "slurmdeck: logs: SLURM job %ld has no "
+			    "slurmdeck record, so its log path is not known\n",
+			    sid);
+		else
+			fprintf(stderr, "slurmdeck: logs: %s\n", cause);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (rec->cluster != NULL && strcmp(rec->cluster, cl->name) != 0 &&
+	    (cl = config_cluster(&cfg, rec->cluster, &cause)) == NULL) {
+		fprintf(stderr, "slurmdeck: logs: record %s: %s\n", rec->id,
+		    cause);
+		goto out;
+	}
+	if ((path = ops_log_path(rec, err)) == NULL) {
+		fprintf(stderr, "slurmdeck: logs: record %s has no %s yet, so "
+		    "it has no log\n", rec->id, record_slurm_id(rec) == NULL ?
+		    "SLURM job id" : "job_dir or job_name");
+		goto out;
+	}
+	shown = ops_clean(path);
+	c = conn_new_cluster(cl);
+
+	/* R18: tail -n N first. */
+	if (ops_log_tail(c, path, (int)lines, &log, &cause) != 0) {
+		fprintf(stderr, "slurmdeck: logs: %s\n", cause);
+		goto out;
+	}
+	if (log.missing && !follow) {
+		fprintf(stderr, "slurmdeck: logs: %s does not exist (yet): the "
+		    "job is %s\n", shown, state_name(rec->state));
+		goto out;
+	}
+	logs_write(&log);
+	offset = log.missing ? 0 : log.next;
+	if (log.missing) {
+		fprintf(stderr, "slurmdeck: logs: waiting for log %s\n", shown);
+		waiting = 1;
+	}
+	ops_log_free(&log);
+	if (!follow) {
+		ret = EXIT_OK;
+		goto out;
+	}
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = logs_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &oldsa);
+	poll_every = cl->poll_interval > 0 ? cl->poll_interval : 5;
+	if (poll_every < interval)
+		poll_every = (int)interval;
+	ended = state_terminal(rec->state);
+	while (!logs_stop) {
+		/* Ask SLURM now and then; the log itself every interval. */
+		if (!ended && time(NULL) - last_poll >= poll_every) {
+			ended = logs_job_ended(c, cl, rec->id);
+			last_poll = time(NULL);
+		}
+		if (ops_log_read(c, path, offset, LOGS_CHUNK, &log,
+		    &cause) != 0) {
+			/* A dropped read is retried; the offset is kept. */
+			fprintf(stderr, "slurmdeck: logs: %s\n", cause);
+			free(cause);
+			cause = NULL;
+			if (ended)
+				break;
+			logs_sleep((int)interval);
+			continue;
+		}
+		if (log.missing) {
+			if (!waiting)
+				fprintf(stderr, "slurmdeck: logs: waiting for "
+				    "log %s\n", shown);
+			waiting = 1;
+			offset = 0;
+		} else {
+			if (log.truncated)
+				fprintf(stderr, "slurmdeck: logs: %s was "
+				    "truncated; reading it from the start\n",
+				    shown);
+			waiting = 0;
+			logs_write(&log);
+			offset = log.next;
+		}
+		/* A full chunk: more is waiting, read again at once. */
+		if (log.len == LOGS_CHUNK) {
+			ops_log_free(&log);
+			continue;
+		}
+		ops_log_free(&log);
+		if (ended)
+			break;	/* the job is over and its log drained */
+		logs_sleep((int)interval);
+	}
+	sigaction(SIGINT, &oldsa, NULL);
+	if (ended && !logs_stop)
+		fprintf(stderr, "slurmdeck: logs: job ended\n");
+	ret = EXIT_OK;
+out:
+	ops_log_free(&log);
+	free(shown);
+	free(path);
+	free(cause);
+	record_free(rec);
+	conn_free(c);
+	config_free(&cfg);
+	return ret;
 }

@@ -1,11 +1,409 @@
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "conn.h"
+#include "monitor.h"
+#include "ops.h"
+#include "record.h"
+
+static volatile sig_atomic_t status_stop;
+
+static void
+status_sigint(int sig)
+{
+	(void)sig;
+	status_stop = 1;
+}
+
+static void
+status_usage(FILE *f)
+{
+	fprintf(f, "usage: slurmdeck status [ID] [--watch [--interval S]] "
+	    "[--json]\n"
+	    "  ID          record id or SLURM job id (default: every job "
+	    "tracked on the cluster)\n"
+	    "  --watch     poll again every interval until interrupted (with "
+	    "ID: until the job ends)\n"
+	    "  --interval  seconds between polls (default: the cluster's "
+	    "poll_interval, 5)\n"
+	    "  --json      the records and what SLURM said, as JSON\n");
+}
+
+/* Sleep up to secs; a SIGINT cuts it short. */
+static void
+status_sleep(int secs)
+{
+	struct timespec	ts = { secs, 0 };
+
+	while (!status_stop && nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+static const char *
+state_text(const struct record *r, char *buf, size_t len)
+{
+	if (r->state == RSTATE_ERROR && r->err_class != ERR_NONE)
+		snprintf(buf, len, "%s/%s", state_name(r->state),
+		    err_class_name(r->err_class));
+	else
+		snprintf(buf, len, "%s", state_name(r->state));
+	return buf;
+}
+
+/* The snapshot row of a record, or NULL. */
+static const struct jobtable_row *
+row_of(const struct monitor_snapshot *snap, const char *id)
+{
+	size_t	i;
+
+	for (i = 0; i < snap->n; i++) {
+		if (snap->info[i].record_id != NULL &&
+		    strcmp(snap->info[i].record_id, id) == 0)
+			return &snap->rows[i];
+	}
+	return NULL;
+}
+
+/* The records to show: one, or the tracked ones the poll returned. */
+static size_t
+status_records(const struct monitor_snapshot *snap, const char *only,
+    struct record ***vp)
+{
+	struct record	**v;
+	size_t		  i, n = 0;
+	char		 *why = NULL;
+
+	v = xcalloc(snap->n + 1, sizeof *v);
+	if (only != NULL) {
+		if (record_load(only, &v[0], &why) == 0)
+			n = 1;
+		free(why);
+		*vp = v;
+		return n;
+	}
+	for (i = 0; i < snap->n; i++) {
+		if (snap->info[i].record_id == NULL)
+			continue;
+		if (record_load(snap->info[i].record_id, &v[n], &why) == 0)
+			n++;
+		free(why);
+		why = NULL;
+	}
+	*vp = v;
+	return n;
+}
+
+static void
+status_table(const struct monitor_snapshot *snap, struct record **v, size_t n)
+{
+	static const char *const head[] = { "ID", "SLURM ID", "STATE",
+	    "NATIVE", "NAME", "TIME", "INFO" };
+	enum { NCOL = 7 };
+	const struct jobtable_row *row;
+	char			**cells, buf[64];
+	size_t			  i;
+
+	if (n == 0) {
+		printf("no tracked jobs on cluster %s\n", snap->cluster);
+		return;
+	}
+	cells = xcalloc(n * NCOL, sizeof *cells);
+	for (i = 0; i < n; i++) {
+		row = row_of(snap, v[i]->id);
+		cells[i * NCOL + 0] = xstrdup(v[i]->id);
+		cells[i * NCOL + 1] = xstrdup(record_slurm_id(v[i]) != NULL ?
+		    record_slurm_id(v[i]) : "-");
+		cells[i * NCOL + 2] = xstrdup(state_text(v[i], buf,
+		    sizeof buf));
+		cells[i * NCOL + 3] = xstrdup(v[i]->native != NULL ?
+		    v[i]->native : "");
+		cells[i * NCOL + 4] = xstrdup(v[i]->job_name != NULL ?
+		    v[i]->job_name : "");
+		cells[i * NCOL + 5] = xstrdup(row != NULL ?
+		    jobtable_cell(row, JT_TIME, buf, sizeof buf) : "-");
+		if (v[i]->state == RSTATE_ERROR && v[i]->err_rule != NULL &&
+		    *v[i]->err_rule != '\0')
+			cells[i * NCOL + 6] = xasprintf("%s%s%s",
+			    v[i]->err_rule, row != NULL && row->reason != NULL &&
+			    *row->reason != '\0' ? ", " : "",
+			    row != NULL && row->reason != NULL ?
+			    row->reason : "");
+		else
+			cells[i * NCOL + 6] = xstrdup(row != NULL &&
+			    row->reason != NULL ? row->reason : "");
+	}
+	ops_table_print(stdout, head, NCOL, cells, n);
+	for (i = 0; i < n * NCOL; i++)
+		free(cells[i]);
+	free(cells);
+}
+
+static void
+status_detail(const struct record *r, const struct monitor_snapshot *snap)
+{
+	const struct jobtable_row	*row = row_of(snap, r->id);
+	const struct record_event	*e;
+	char				 buf[64], *s, *path;
+
+	printf("record:   %s\n", r->id);
+	s = ops_clean(r->cluster);
+	printf("cluster:  %s\n", s);
+	free(s);
+	s = ops_clean(record_slurm_id(r));
+	printf("slurm id: %s\n", s);
+	free(s);
+	s = ops_clean(r->native);
+	printf("state:    %s (%s)\n", state_text(r, buf, sizeof buf), s);
+	free(s);
+	if (r->err_class != ERR_NONE) {
+		s = ops_clean(r->err_rule);
+		printf("error:    %s (rule %s)\n", err_class_name(r->err_class),
+		    s);
+		free(s);
+	}
+	s = ops_clean(r->job_name);
+	printf("name:     %s\n", s);
+	free(s);
+	if (row != NULL) {
+		printf("time:     %s\n", jobtable_cell(row, JT_TIME, buf,
+		    sizeof buf));
+		if (row->reason != NULL && *row->reason != '\0') {
+			s = ops_clean(row->reason);
+			printf("info:     %s\n", s);
+			free(s);
+		}
+	}
+	if ((path = ops_log_path(r, 0)) != NULL) {
+		s = ops_clean(path);
+		printf("log:      %s\n", s);
+		free(s);
+		free(path);
+	}
+	if (r->nhistory != 0) {
+		e = &r->history[r->nhistory - 1];
+		s = ops_clean(e->message);
+		printf("last:     %s %s by %s: %s\n", e->time,
+		    state_name(e->state), e->source, s);
+		free(s);
+	}
+}
+
+static void
+status_json(const struct monitor_snapshot *snap, struct record **v, size_t n,
+    const char *cause, int watch)
+{
+	const struct jobtable_row	*row;
+	cJSON				*o, *a, *item, *sl;
+	char				*s, when[32];
+	struct tm			 tm;
+	size_t				 i;
+
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "cluster", snap->cluster);
+	if (snap->polled != 0) {
+		gmtime_r(&snap->polled, &tm);
+		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+		cJSON_AddStringToObject(o, "polled", when);
+	} else
+		cJSON_AddNullToObject(o, "polled");
+	cJSON_AddBoolToObject(o, "ok", cause == NULL);
+	if (cause != NULL || snap->error != NULL)
+		cJSON_AddStringToObject(o, "error", cause != NULL ? cause :
+		    snap->error);
+	else
+		cJSON_AddNullToObject(o, "error");
+	a = cJSON_AddArrayToObject(o, "jobs");
+	for (i = 0; i < n; i++) {
+		s = record_to_json(v[i]);
+		item = cJSON_Parse(s);
+		free(s);
+		if (item == NULL)
+			continue;
+		row = row_of(snap, v[i]->id);
+		if (row != NULL) {
+			sl = cJSON_AddObjectToObject(item, "slurm");
+			cJSON_AddStringToObject(sl, "id", row->id);
+			cJSON_AddStringToObject(sl, "state", row->state);
+			cJSON_AddStringToObject(sl, "partition", row->partition);
+			cJSON_AddNumberToObject(sl, "elapsed", row->elapsed);
+			cJSON_AddNumberToObject(sl, "limit", row->limit);
+			cJSON_AddNumberToObject(sl, "nodes", row->nodes);
+			cJSON_AddStringToObject(sl, "reason", row->reason);
+		}
+		cJSON_AddItemToArray(a, item);
+	}
+	s = watch ? cJSON_PrintUnformatted(o) : cJSON_Print(o);
+	printf("%s\n", s);
+	cJSON_free(s);
+	cJSON_Delete(o);
+}
 
 int
 cli_status(struct cli *cli, int argc, char **argv)
 {
-	(void)cli; (void)argc; (void)argv;
-	fprintf(stderr, "slurmdeck: status: not implemented yet\n");
-	return EXIT_FAIL;
+	static const struct option longopts[] = {
+		{ "watch", no_argument, NULL, 'w' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct config		 cfg;
+	struct cluster		*cl;
+	struct conn		*c = NULL;
+	struct record		*rec = NULL, **v;
+	struct monitor_opts	 opts;
+	struct monitor_snapshot	 snap;
+	struct sigaction	 sa, oldsa;
+	char			*cause = NULL, *end;
+	const char		*only = NULL;
+	size_t			 i, n;
+	long			 sid, interval = 0;
+	int			 ch, watch = 0, json = 0, rc, ret = EXIT_OK;
+	int			 done;
+
+	while ((ch = getopt_long(argc, argv, "wi:jh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'w':
+			watch = 1;
+			break;
+		case 'i':
+			errno = 0;
+			interval = strtol(optarg, &end, 10);
+			if (errno != 0 || *end != '\0' || interval < 1 ||
+			    interval > 86400) {
+				fprintf(stderr, "slurmdeck: status: --interval "
+				    "must be whole seconds from 1 to 86400, "
+				    "not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			status_usage(stdout);
+			return EXIT_OK;
+		default:
+			status_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind > 1) {
+		fprintf(stderr, "slurmdeck: status: one ID at most (got '%s' "
+		    "and '%s')\n", argv[optind], argv[optind + 1]);
+		return EXIT_USAGE;
+	}
+	if (interval != 0 && !watch) {
+		fprintf(stderr, "slurmdeck: status: --interval goes with "
+		    "--watch\n");
+		return EXIT_USAGE;
+	}
+	if (cli_load(cli, &cfg, &cl) != 0)
+		return EXIT_FAIL;
+	if (optind < argc) {
+		rc = ops_find(argv[optind], cl->name, &rec, &sid, &cause);
+		if (rc != 0) {
+			if (rc == 1)
+				fprintf(stderr, "slurmdeck: status: SLURM job "
+				    "%ld has no slurmdeck record (slurmdeck "
+				    "jobs lists every job in the queue)\n",
+				    sid);
+			else
+				fprintf(stderr, "slurmdeck: status: %s\n",
+				    cause);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		only = rec->id;
+		/* A record knows its cluster; --cluster must agree. */
+		if (rec->cluster != NULL && strcmp(rec->cluster, cl->name)) {
+			if (cli->cluster != NULL) {
+				fprintf(stderr, "slurmdeck: status: record %s "
+				    "belongs to cluster %s, not %s\n", rec->id,
+				    rec->cluster, cl->name);
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			if ((cl = config_cluster(&cfg, rec->cluster,
+			    &cause)) == NULL) {
+				fprintf(stderr, "slurmdeck: status: record %s: "
+				    "%s\n", rec->id, cause);
+				ret = EXIT_FAIL;
+				goto out;
+			}
+		}
+	}
+	if (interval == 0)
+		interval = cl->poll_interval > 0 ? cl->poll_interval : 5;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = status_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &oldsa);
+
+	memset(&opts, 0, sizeof opts);
+	opts.user = cl->user;
+	c = conn_new_cluster(cl);
+	for (;;) {
+		free(cause);
+		cause = NULL;
+		rc = monitor_poll(c, cl->name, &opts, &snap, &cause);
+		n = status_records(&snap, only, &v);
+		if (json)
+			status_json(&snap, v, n, cause, watch);
+		else {
+			if (watch)
+				printf("-- %s, cluster %s\n", snap.polled != 0 ?
+				    "polled" : "poll failed", cl->name);
+			for (i = 0; i < snap.events.n; i++) {
+				char *s = ops_clean(snap.events.v[i]);
+
+				fprintf(stderr, "slurmdeck: %s\n", s);
+				free(s);
+			}
+			if (only != NULL && n == 1)
+				status_detail(v[0], &snap);
+			else if (only == NULL)
+				status_table(&snap, v, n);
+		}
+		if (rc != 0) {
+			/* Monitoring failures never cancel anything. */
+			fprintf(stderr, "slurmdeck: status: %s (records show "
+			    "the last known state)\n", cause);
+			ret = EXIT_FAIL;
+		} else if (snap.error != NULL) {
+			fprintf(stderr, "slurmdeck: status: %s\n", snap.error);
+			ret = EXIT_OK;
+		} else
+			ret = EXIT_OK;
+		done = only != NULL && n == 1 && state_terminal(v[0]->state);
+		for (i = 0; i < n; i++)
+			record_free(v[i]);
+		free(v);
+		monitor_snapshot_free(&snap);
+		fflush(stdout);
+		if (!watch || done || status_stop)
+			break;
+		status_sleep((int)interval);
+		if (status_stop)
+			break;
+	}
+	sigaction(SIGINT, &oldsa, NULL);
+	if (watch && status_stop)
+		ret = EXIT_OK;
+out:
+	free(cause);
+	record_free(rec);
+	conn_free(c);
+	config_free(&cfg);
+	return ret;
 }

@@ -137,6 +137,36 @@ ops_clean(const char *s)
 	return out;
 }
 
+void
+ops_table_print(FILE *f, const char *const *head, size_t ncol,
+    char *const *cells, size_t nrows)
+{
+	char	**clean;
+	size_t	 *w, i, c, len;
+
+	w = xcalloc(ncol, sizeof *w);
+	clean = xcalloc(nrows * ncol + 1, sizeof *clean);
+	for (c = 0; c < ncol; c++)
+		w[c] = strlen(head[c]);
+	for (i = 0; i < nrows * ncol; i++) {
+		clean[i] = ops_clean(cells[i]);
+		len = strlen(clean[i]);
+		if (len > w[i % ncol])
+			w[i % ncol] = len;
+	}
+	for (c = 0; c < ncol; c++)
+		fprintf(f, "%-*s%s", c + 1 < ncol ? (int)w[c] : 0, head[c],
+		    c + 1 < ncol ? "  " : "\n");
+	for (i = 0; i < nrows * ncol; i++) {
+		c = i % ncol;
+		fprintf(f, "%-*s%s", c + 1 < ncol ? (int)w[c] : 0, clean[i],
+		    c + 1 < ncol ? "  " : "\n");
+		free(clean[i]);
+	}
+	free(clean);
+	free(w);
+}
+
 /* --- logs ------------------------------------------------------------------ */
 
 /*

@@ -2,6 +2,7 @@
 #define OPS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "conn.h"
 #include "record.h"
@@ -49,6 +50,14 @@ char	*ops_sanitize(const char *, size_t, size_t *outlen);
  * NULL or "".
  */
 char	*ops_clean(const char *);
+
+/*
+ * Print a table for the verbs: columns padded to the widest cell (bytes;
+ * cells are cleaned with ops_clean() first), two spaces apart.  cells is
+ * nrows * ncol strings, row by row.
+ */
+void	 ops_table_print(FILE *, const char *const *head, size_t ncol,
+	     char *const *cells, size_t nrows);
 
 /* --- logs ---------------------------------------------------------------- */
 
