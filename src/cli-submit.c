@@ -1,11 +1,234 @@
+/*
+ * slurmdeck submit SPEC.yaml: the pipeline of submit.c, each step printed
+ * as it happens.  --json prints a machine summary on stdout (the steps go
+ * to stderr); --dry-run prints the rendered script on stdout.
+ */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "conn.h"
+#include "spec.h"
+#include "submit.h"
+
+struct cli_submit_out {
+	FILE	*f;
+	cJSON	*steps;
+};
+
+/* Cluster text on a terminal: no control characters but newlines. */
+static char *
+clean(const char *s)
+{
+	char	*out = xstrdup(s != NULL ? s : ""), *p;
+
+	for (p = out; *p != '\0'; p++) {
+		if (((unsigned char)*p < 0x20 && *p != '\n') || *p == 0x7f)
+			*p = '?';
+	}
+	return out;
+}
+
+static void
+progress(void *arg, enum submit_step step, const char *text)
+{
+	struct cli_submit_out	*o = arg;
+	cJSON			*j;
+	char			*c = clean(text);
+
+	fprintf(o->f, "  %-9s %s\n", submit_step_name(step), c);
+	fflush(o->f);
+	if (o->steps != NULL) {
+		j = cJSON_CreateObject();
+		cJSON_AddStringToObject(j, "step", submit_step_name(step));
+		cJSON_AddStringToObject(j, "message", text);
+		cJSON_AddItemToArray(o->steps, j);
+	}
+	free(c);
+}
+
+static void
+add_str(cJSON *o, const char *key, const char *s)
+{
+	if (s != NULL)
+		cJSON_AddStringToObject(o, key, s);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+static void
+print_json(const struct cluster *cl, const struct submit_result *r,
+    int dry_run, cJSON *steps, const char *error)
+{
+	cJSON	*o = cJSON_CreateObject(), *a;
+	char	*text;
+	size_t	 i;
+
+	cJSON_AddBoolToObject(o, "ok", error == NULL);
+	cJSON_AddBoolToObject(o, "dry_run", dry_run);
+	add_str(o, "cluster", cl != NULL ? cl->name : NULL);
+	add_str(o, "record_id", r->record_id);
+	add_str(o, "job_name", r->job_name);
+	add_str(o, "job_dir", r->job_dir);
+	add_str(o, "slurm_id", r->slurm_id);
+	add_str(o, "state", r->state);
+	add_str(o, "native", r->native);
+	add_str(o, "container_mode", config_container_name(r->container));
+	add_str(o, "image", r->image);
+	add_str(o, "image_sqsh", r->image_sqsh);
+	add_str(o, "image_action", r->image != NULL ?
+	    submit_image_action_name(r->image_action) : NULL);
+	add_str(o, "import_job", r->import_job);
+	add_str(o, "sbatch_path", r->sbatch_path);
+	add_str(o, "env_path", r->env_path);
+	a = cJSON_AddArrayToObject(o, "secrets");
+	for (i = 0; i < r->secrets.n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(r->secrets.v[i]));
+	cJSON_AddBoolToObject(o, "ambiguous", r->ambiguous);
+	cJSON_AddBoolToObject(o, "adopted", r->adopted);
+	cJSON_AddBoolToObject(o, "resubmitted", r->resubmitted);
+	if (error != NULL)
+		add_str(o, "failed_step", submit_step_name(r->failed_step));
+	add_str(o, "error", error);
+	if (dry_run)
+		add_str(o, "script", r->script);
+	cJSON_AddItemToObject(o, "steps", steps);
+	text = cJSON_Print(o);
+	printf("%s\n", text);
+	cJSON_free(text);
+	cJSON_Delete(o);
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f, "usage: slurmdeck submit SPEC.yaml [--cluster NAME] "
+	    "[--dry-run] [--json]\n"
+	    "  --dry-run  check and render only: print the job script; no "
+	    "record, no conversion, nothing written on the cluster\n"
+	    "  --json     a machine summary on stdout (steps on stderr)\n"
+	    "Secrets listed in the spec are read from this environment.\n");
+}
 
 int
 cli_submit(struct cli *cli, int argc, char **argv)
 {
-	(void)cli; (void)argc; (void)argv;
-	fprintf(stderr, "slurmdeck: submit: not implemented yet\n");
-	return EXIT_FAIL;
+	static const struct option longopts[] = {
+		{ "cluster", required_argument, NULL, 'C' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cli_submit_out	 out;
+	struct submit_session	 s;
+	struct submit_opts	 o;
+	struct submit_result	 r;
+	struct config		 cfg;
+	struct cluster		*cl;
+	struct spec		 sp;
+	struct conn		*c;
+	cJSON			*steps;
+	char			*cause = NULL, *msg;
+	int			 ch, json = 0, dry_run = 0, ret;
+
+	while ((ch = getopt_long(argc, argv, "nh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'C':
+			cli->cluster = optarg;
+			break;
+		case 'n':
+			dry_run = 1;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (spec_load(argv[optind], &sp, &cause) != 0) {
+		fprintf(stderr, "slurmdeck: submit: %s\n", cause);
+		free(cause);
+		return EXIT_USAGE;
+	}
+	if (cli->cluster == NULL && sp.cluster != NULL)
+		cli->cluster = sp.cluster;
+	if (cli_load(cli, &cfg, &cl) != 0) {
+		spec_free(&sp);
+		return EXIT_FAIL;
+	}
+
+	steps = cJSON_CreateArray();
+	memset(&out, 0, sizeof out);
+	/* stdout carries only the script or the JSON in those modes. */
+	out.f = (json || dry_run) ? stderr : stdout;
+	out.steps = steps;
+	memset(&o, 0, sizeof o);
+	o.dry_run = dry_run;
+	o.progress = progress;
+	o.arg = &out;
+
+	fprintf(out.f, "submit %s to cluster %s%s\n", argv[optind], cl->name,
+	    dry_run ? " (dry run)" : "");
+	c = conn_new_cluster(cl);
+	submit_session_init(&s, c, cl);
+	if (submit_run(&s, &sp, &o, &r, &cause) != 0) {
+		msg = clean(cause);
+		if (json)
+			print_json(cl, &r, dry_run, steps, cause);
+		else
+			cJSON_Delete(steps);
+		fprintf(stderr, "slurmdeck: submit failed at step %s: %s\n",
+		    submit_step_name(r.failed_step), msg);
+		if (r.record_id != NULL && r.state != NULL)
+			fprintf(stderr, "record %s is %s\n", r.record_id,
+			    r.state);
+		free(msg);
+		free(cause);
+		ret = EXIT_FAIL;
+		goto out;
+	}
+	if (json)
+		print_json(cl, &r, dry_run, steps, NULL);
+	else {
+		cJSON_Delete(steps);
+		if (dry_run) {
+			fputs(r.script, stdout);
+			fprintf(stderr, "dry run: rendered %s; nothing was "
+			    "written on the cluster and no record was opened\n",
+			    r.sbatch_path);
+			if (r.env_path != NULL)
+				fprintf(stderr, "the secrets file %s would hold "
+				    "the values of: %s%s\n", r.env_path,
+				    r.secrets.v[0], r.secrets.n > 1 ?
+				    " (and more, see secrets above)" : "");
+		} else {
+			printf("\nsubmitted: record %s, SLURM job %s (%s)\n",
+			    r.record_id, r.slurm_id, r.state);
+			printf("  job dir  %s\n", r.job_dir);
+			printf("  status   slurmdeck status %s\n", r.record_id);
+			printf("  logs     slurmdeck logs %s\n", r.record_id);
+		}
+	}
+	ret = EXIT_OK;
+out:
+	submit_result_free(&r);
+	submit_session_free(&s);
+	conn_free(c);
+	config_free(&cfg);
+	spec_free(&sp);
+	return ret;
 }

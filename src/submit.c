@@ -1,1 +1,2023 @@
+/*
+ * The submit pipeline: preflight, checks, image, secrets, record, render,
+ * stage, launch (R6-R15).  See submit.h for the order and the layout.
+ *
+ * Every remote step is ONE script sent on stdin of "/bin/sh -s" (so the
+ * login shell does not matter and nothing of it is in any argv), wrapped in
+ * braces so sh parses it whole before running it.  Payloads that carry
+ * secrets (the sidecar, the registry key) are inside that script and only
+ * ever reach builtins (assignment, printf) and pipes.
+ */
 #include "submit.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "plan.h"
+#include "record.h"
+#include "slurm.h"
+#include "state.h"
+#include "template.h"
+#include "uri.h"
+
+static const char *submit_steps[SUBMIT_NSTEPS] = {
+	"preflight", "check", "image", "secrets", "record", "render", "stage",
+	"launch"
+};
+
+const char *
+submit_step_name(enum submit_step s)
+{
+	return (s < SUBMIT_NSTEPS) ? submit_steps[s] : "?";
+}
+
+const char *
+submit_image_action_name(enum submit_image_action a)
+{
+	switch (a) {
+	case SUBMIT_IMAGE_SQSH:
+		return "sqsh";
+	case SUBMIT_IMAGE_CACHED:
+		return "cached";
+	case SUBMIT_IMAGE_CONVERTED:
+		return "converted";
+	case SUBMIT_IMAGE_WOULD_CONVERT:
+		return "would-convert";
+	}
+	return "?";
+}
+
+/* --- session ------------------------------------------------------------- */
+
+void
+submit_session_init(struct submit_session *s, struct conn *c,
+    const struct cluster *cl)
+{
+	memset(s, 0, sizeof *s);
+	s->conn = c;
+	s->cl = cl;
+}
+
+int
+submit_preflight(struct submit_session *s, int *cached, char **cause)
+{
+	struct buf	 b;
+	char		*why = NULL;
+	size_t		 i;
+
+	if (cached != NULL)
+		*cached = s->have_pf;
+	if (s->have_pf)
+		return 0;
+	preflight_free(&s->pf);
+	if (preflight_run(s->conn, s->cl, &s->pf, NULL, &why) != 0) {
+		cause_set(cause, "preflight: %s", why);
+		free(why);
+		return -1;
+	}
+	if (!s->pf.ok) {
+		buf_init(&b);
+		buf_printf(&b, "preflight of cluster %s failed:", s->cl->name);
+		for (i = 0; i < s->pf.problems.n; i++)
+			buf_printf(&b, "\n  - %s", s->pf.problems.v[i]);
+		buf_adds(&b, "\n(run 'slurmdeck preflight' for the details)");
+		cause_set(cause, "%s", b.data);
+		buf_free(&b);
+		return -1;
+	}
+	s->have_pf = 1;
+	return 0;
+}
+
+void
+submit_session_free(struct submit_session *s)
+{
+	preflight_free(&s->pf);
+	s->have_pf = 0;
+}
+
+/* --- pure parts ---------------------------------------------------------- */
+
+char *
+submit_job_name(const char *prefix, const char *record_id)
+{
+	if (prefix == NULL || *prefix == '\0')
+		prefix = "slurmdeck";
+	if (str_has_prefix(record_id, "sd-"))
+		record_id += 3;
+	return xasprintf("%s-%s", prefix, record_id);
+}
+
+void
+submit_layout_make(struct submit_layout *l, const char *results_root,
+    const char *job_name, const char *record_id)
+{
+	size_t	len = strlen(results_root);
+
+	/* "/" as the root would give "//name". */
+	while (len > 1 && results_root[len - 1] == '/')
+		len--;
+	memset(l, 0, sizeof *l);
+	l->job_dir = xasprintf("%.*s/%s", (int)len, results_root, job_name);
+	l->spec_path = xasprintf("%s/specs/spec.yaml", l->job_dir);
+	l->log_dir = xasprintf("%s/logs", l->job_dir);
+	l->results_dir = xasprintf("%s/results", l->job_dir);
+	l->sbatch_rel = xasprintf("sbatch/job_%s.sbatch", record_id);
+	l->env_rel = xasprintf("job_%s.env", record_id);
+	l->sbatch_path = xasprintf("%s/%s", l->job_dir, l->sbatch_rel);
+	l->env_path = xasprintf("%s/%s", l->job_dir, l->env_rel);
+}
+
+void
+submit_layout_free(struct submit_layout *l)
+{
+	free(l->job_dir);
+	free(l->spec_path);
+	free(l->log_dir);
+	free(l->results_dir);
+	free(l->sbatch_path);
+	free(l->env_path);
+	free(l->sbatch_rel);
+	free(l->env_rel);
+	memset(l, 0, sizeof *l);
+}
+
+void
+submit_tar_add(struct buf *b, const char *name, const void *data, size_t len,
+    mode_t mode)
+{
+	unsigned char	 h[512];
+	unsigned	 sum = 0;
+	size_t		 i;
+	static const unsigned char zero[512];
+
+	memset(h, 0, sizeof h);
+	snprintf((char *)h, 100, "%s", name);
+	snprintf((char *)h + 100, 8, "%07o", (unsigned)(mode & 07777));
+	snprintf((char *)h + 108, 8, "%07o", 0U);
+	snprintf((char *)h + 116, 8, "%07o", 0U);
+	snprintf((char *)h + 124, 12, "%011llo", (unsigned long long)len);
+	snprintf((char *)h + 136, 12, "%011llo",
+	    (unsigned long long)time(NULL));
+	h[156] = '0';
+	memcpy(h + 257, "ustar", 6);
+	memcpy(h + 263, "00", 2);
+	/* The checksum is computed with its own field as blanks. */
+	memset(h + 148, ' ', 8);
+	for (i = 0; i < sizeof h; i++)
+		sum += h[i];
+	snprintf((char *)h + 148, 8, "%06o", sum);
+	h[155] = ' ';
+	buf_add(b, h, sizeof h);
+	buf_add(b, data, len);
+	if (len % 512 != 0)
+		buf_add(b, zero, 512 - len % 512);
+}
+
+void
+submit_tar_end(struct buf *b)
+{
+	static const unsigned char zero[1024];
+
+	buf_add(b, zero, sizeof zero);
+}
+
+static int
+submit_identifier(const char *s)
+{
+	if (s == NULL || (!isalpha((unsigned char)*s) && *s != '_'))
+		return 0;
+	for (; *s != '\0'; s++) {
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return 0;
+	}
+	return 1;
+}
+
+int
+submit_sidecar(const struct lint_secret *sec, size_t n, char **out,
+    char **cause)
+{
+	struct buf	b;
+	size_t		i;
+
+	*out = NULL;
+	buf_init(&b);
+	buf_adds(&b, "# slurmdeck secrets: sourced by the job, then wiped\n");
+	for (i = 0; i < n; i++) {
+		if (!submit_identifier(sec[i].name)) {
+			buf_free(&b);
+			return cause_set(cause, "secret name \"%s\" is not a "
+			    "shell variable name", sec[i].name);
+		}
+		buf_printf(&b, "%s=", sec[i].name);
+		buf_add_quoted(&b, sec[i].value);
+		buf_adds(&b, "\n");
+	}
+	*out = buf_steal(&b);
+	return 0;
+}
+
+/* Base64 without line breaks, for payloads inside a script. */
+static void
+submit_base64(struct buf *b, const unsigned char *p, size_t len)
+{
+	static const char tab[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char		q[4];
+	uint32_t	v;
+	size_t		i;
+
+	for (i = 0; i + 2 < len; i += 3) {
+		v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
+		q[0] = tab[v >> 18];
+		q[1] = tab[(v >> 12) & 63];
+		q[2] = tab[(v >> 6) & 63];
+		q[3] = tab[v & 63];
+		buf_add(b, q, 4);
+	}
+	if (len - i == 1) {
+		v = (uint32_t)p[i] << 16;
+		q[0] = tab[v >> 18];
+		q[1] = tab[(v >> 12) & 63];
+		q[2] = q[3] = '=';
+		buf_add(b, q, 4);
+	} else if (len - i == 2) {
+		v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8;
+		q[0] = tab[v >> 18];
+		q[1] = tab[(v >> 12) & 63];
+		q[2] = tab[(v >> 6) & 63];
+		q[3] = '=';
+		buf_add(b, q, 4);
+	}
+}
+
+static int
+submit_hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* od -tx1 with the blanks removed -> bytes; returns how many. */
+static size_t
+submit_unhex(const char *s, unsigned char *out, size_t max)
+{
+	size_t	n = 0;
+	int	hi, lo;
+
+	while (n < max && s[0] != '\0' && s[1] != '\0') {
+		if ((hi = submit_hexval(s[0])) < 0 ||
+		    (lo = submit_hexval(s[1])) < 0)
+			break;
+		out[n++] = (unsigned char)(hi << 4 | lo);
+		s += 2;
+	}
+	return n;
+}
+
+/* Prints "size hex" of the file $1: the header image_sqsh_check wants. */
+#define SUBMIT_SH_REPORT \
+	"report() {\n" \
+	"\tprintf '%s %s\\n' \"$(wc -c <\"$1\" | tr -d ' ')\" " \
+	"\"$(od -An -v -tx1 -N96 -- \"$1\" | tr -d ' \\n')\"\n" \
+	"}\n"
+
+char *
+submit_check_script(const char *const *paths, size_t n, const char *image,
+    const char *registry)
+{
+	struct buf	b;
+	size_t		i;
+
+	buf_init(&b);
+	buf_adds(&b, "LC_ALL=C; export LC_ALL\n" SUBMIT_SH_REPORT);
+	/* Indexes, not paths, come back: nothing to unquote. */
+	for (i = 0; i < n; i++) {
+		buf_adds(&b, "if test -e ");
+		buf_add_quoted(&b, paths[i]);
+		buf_printf(&b, "; then echo 'path %zu 1'; else echo 'path %zu "
+		    "0'; fi\n", i, i);
+	}
+	buf_adds(&b, "img=");
+	buf_add_quoted(&b, image != NULL ? image : "");
+	buf_adds(&b, "\n"
+	    "if [ -n \"$img\" ] && [ -f \"$img\" ] && [ -r \"$img\" ]; then\n"
+	    "\tprintf 'image 1 %s\\n' \"$(report \"$img\")\"\n"
+	    "else\n"
+	    "\techo 'image 0'\n"
+	    "fi\n"
+	    "reg=");
+	buf_add_quoted(&b, registry != NULL ? registry : "");
+	buf_adds(&b, "\n"
+	    "c=${ENROOT_CONFIG_PATH:-${XDG_CONFIG_HOME:-$HOME/.config}/enroot}"
+	    "/.credentials\n"
+	    "if [ -n \"$reg\" ] && [ -f \"$c\" ] && awk -v r=\"$reg\" "
+	    "'$1 == \"machine\" && $2 == r { f = 1 } END { exit !f }' "
+	    "\"$c\" 2>/dev/null; then\n"
+	    "\techo 'creds 1'\n"
+	    "else\n"
+	    "\techo 'creds 0'\n"
+	    "fi\n"
+	    "echo end\n");
+	return buf_steal(&b);
+}
+
+int
+submit_check_parse(const char *out, size_t npaths, struct submit_check *ck,
+    char **cause)
+{
+	char		*copy, *line, *next, hex[512];
+	unsigned long	 idx;
+	unsigned long long size;
+	size_t		 seen = 0;
+	int		 v, end = 0, image = 0;
+
+	memset(ck, 0, sizeof *ck);
+	ck->npaths = npaths;
+	ck->exists = xcalloc(npaths + 1, sizeof *ck->exists);
+	copy = xstrdup(out);
+	for (line = copy; line != NULL; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if (sscanf(line, "path %lu %d", &idx, &v) == 2) {
+			if (idx < npaths) {
+				ck->exists[idx] = v;
+				seen++;
+			}
+		} else if (strcmp(line, "image 0") == 0) {
+			image = 1;
+		} else if (sscanf(line, "image 1 %llu %511s", &size,
+		    hex) >= 1) {
+			image = 1;
+			ck->image_exists = 1;
+			ck->image_size = size;
+			if (sscanf(line, "image 1 %llu %511s", &size, hex) == 2)
+				ck->headlen = submit_unhex(hex, ck->head,
+				    sizeof ck->head);
+		} else if (sscanf(line, "creds %d", &v) == 1) {
+			ck->creds = v;
+		} else if (strcmp(line, "end") == 0)
+			end = 1;
+	}
+	free(copy);
+	if (!end || !image || seen != npaths) {
+		return cause_set(cause, "the check script on the login node "
+		    "stopped early (%zu of %zu paths reported)", seen, npaths);
+	}
+	return 0;
+}
+
+void
+submit_check_free(struct submit_check *ck)
+{
+	free(ck->exists);
+	memset(ck, 0, sizeof *ck);
+}
+
+/*
+ * The squashfs test the cluster side can do before renaming into the
+ * cache: magic, version 4.0, bytes_used within the file.  The C check
+ * (image_sqsh_check) is stricter and runs on the result as well.
+ */
+#define SUBMIT_SH_SQSH_OK \
+	"sqsh_ok() {\n" \
+	"\t[ -f \"$1\" ] || return 1\n" \
+	"\tsize=$(wc -c <\"$1\" | tr -d ' ') || return 1\n" \
+	"\tset -- $(od -An -v -tu1 -N96 -- \"$1\")\n" \
+	"\t[ $# -eq 96 ] || return 1\n" \
+	"\t[ \"$1 $2 $3 $4\" = '104 115 113 115' ] || return 1\n" \
+	"\t[ \"${29} ${30} ${31} ${32}\" = '4 0 0 0' ] || return 1\n" \
+	"\tused=$(( ${41} + (${42} << 8) + (${43} << 16) + (${44} << 24) + " \
+	"(${45} << 32) + (${46} << 40) + (${47} << 48) ))\n" \
+	"\t[ \"$used\" -ge 96 ] && [ \"$used\" -le \"$size\" ]\n" \
+	"}\n"
+
+char *
+submit_convert_script(const struct submit_convert_args *a)
+{
+	struct buf	b;
+	int		minutes;
+
+	/* The allocation outlives the timeout a little: timeout kills srun. */
+	minutes = a->timeout / 60 + 2;
+	buf_init(&b);
+	buf_adds(&b, "LC_ALL=C; export LC_ALL\n"
+	    SUBMIT_SH_REPORT SUBMIT_SH_SQSH_OK "cache=");
+	buf_add_quoted(&b, a->cache_dir);
+	buf_adds(&b, "\nname=");
+	buf_add_quoted(&b, a->cache_name);
+	buf_adds(&b, "\nuri=");
+	buf_add_quoted(&b, a->uri);
+	buf_adds(&b, "\npart=");
+	buf_add_quoted(&b, a->partition);
+	buf_adds(&b, "\nacct=");
+	buf_add_quoted(&b, a->account != NULL ? a->account : "");
+	buf_adds(&b, "\njob=");
+	buf_add_quoted(&b, a->job_name);
+	buf_printf(&b, "\ntmo=%d\nmins=%d\nforce=%d\n", a->timeout, minutes,
+	    a->force ? 1 : 0);
+	buf_adds(&b,
+	    "final=$cache/$name\n"
+	    "lock=$cache/.$name.lock\n"
+	    "tmp=$cache/.$name.tmp.$job\n"
+	    "if ! err=$(mkdir -p -- \"$cache\" 2>&1); then\n"
+	    "\tprintf 'slurmdeck-detail=cannot create %s: %s\\n' \"$cache\" "
+	    "\"$err\"\n"
+	    "\techo slurmdeck-convert=error; exit 0\n"
+	    "fi\n"
+	    "if ! command -v flock >/dev/null 2>&1; then\n"
+	    "\techo 'slurmdeck-detail=flock (util-linux) is not installed "
+	    "on the login node'\n"
+	    "\techo slurmdeck-convert=error; exit 0\n"
+	    "fi\n"
+	    /* One converter per image: the others wait, then reuse. */
+	    "exec 9>>\"$lock\" || { echo slurmdeck-convert=error; exit 0; }\n"
+	    "if ! flock -w $((tmo + 60)) 9; then\n"
+	    "\techo slurmdeck-convert=lock; exit 0\n"
+	    "fi\n"
+	    "if [ \"$force\" = 0 ] && sqsh_ok \"$final\"; then\n"
+	    "\techo slurmdeck-convert=cached\n"
+	    "\tprintf 'slurmdeck-file=%s\\n' \"$(report \"$final\")\"\n"
+	    "\texit 0\n"
+	    "fi\n"
+	    /* We hold the lock: any temp file left is from a killed import. */
+	    "rm -f -- \"$cache/.$name.tmp.\"*\n"
+	    "set -- srun -p \"$part\" -J \"$job\" -N 1 -n 1 --time=\"$mins\"\n"
+	    "[ -n \"$acct\" ] && set -- \"$@\" --account=\"$acct\"\n"
+	    "echo \"slurmdeck-detail=srun -p $part -J $job enroot import\"\n"
+	    "timeout -k 10 \"$tmo\" \"$@\" enroot import -o \"$tmp\" \"$uri\" "
+	    "2>&1\n"
+	    "rc=$?\n"
+	    "echo \"slurmdeck-rc=$rc\"\n"
+	    "if [ \"$rc\" -eq 124 ] || [ \"$rc\" -eq 137 ]; then\n"
+	    "\trm -f -- \"$tmp\"; echo slurmdeck-convert=timeout; exit 0\n"
+	    "fi\n"
+	    "if [ \"$rc\" -ne 0 ]; then\n"
+	    "\trm -f -- \"$tmp\"; echo slurmdeck-convert=failed; exit 0\n"
+	    "fi\n"
+	    "if ! sqsh_ok \"$tmp\"; then\n"
+	    "\tif [ -f \"$tmp\" ]; then\n"
+	    "\t\tprintf 'slurmdeck-file=%s\\n' \"$(report \"$tmp\")\"\n"
+	    "\tfi\n"
+	    "\trm -f -- \"$tmp\"; echo slurmdeck-convert=invalid; exit 0\n"
+	    "fi\n"
+	    /* rename(2) in one directory: readers see no file or a whole one. */
+	    "if ! err=$(mv -f -- \"$tmp\" \"$final\" 2>&1); then\n"
+	    "\trm -f -- \"$tmp\"\n"
+	    "\tprintf 'slurmdeck-detail=%s\\n' \"$err\"\n"
+	    "\techo slurmdeck-convert=error; exit 0\n"
+	    "fi\n"
+	    "printf 'slurmdeck-file=%s\\n' \"$(report \"$final\")\"\n"
+	    "echo slurmdeck-convert=converted\n");
+	return buf_steal(&b);
+}
+
+static void
+submit_addline(char **to, const char *line)
+{
+	char	*s;
+
+	if (*to == NULL) {
+		*to = xstrdup(line);
+		return;
+	}
+	s = xasprintf("%s\n%s", *to, line);
+	free(*to);
+	*to = s;
+}
+
+void
+submit_convert_parse(const char *out, struct submit_convert_result *r)
+{
+	char			*copy, *line, *next, *v, hex[512];
+	unsigned long long	 size;
+
+	memset(r, 0, sizeof *r);
+	r->rc = -1;
+	copy = xstrdup(out != NULL ? out : "");
+	for (line = copy; line != NULL; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if (!str_has_prefix(line, "slurmdeck-")) {
+			if (*line != '\0')
+				submit_addline(&r->output, line);
+			continue;
+		}
+		v = strchr(line, '=');
+		if (v == NULL)
+			continue;
+		*v++ = '\0';
+		if (strcmp(line, "slurmdeck-convert") == 0) {
+			if (strcmp(v, "cached") == 0)
+				r->verdict = SUBMIT_CONVERT_CACHED;
+			else if (strcmp(v, "converted") == 0)
+				r->verdict = SUBMIT_CONVERT_CONVERTED;
+			else if (strcmp(v, "failed") == 0)
+				r->verdict = SUBMIT_CONVERT_FAILED;
+			else if (strcmp(v, "timeout") == 0)
+				r->verdict = SUBMIT_CONVERT_TIMEOUT;
+			else if (strcmp(v, "invalid") == 0)
+				r->verdict = SUBMIT_CONVERT_INVALID;
+			else if (strcmp(v, "lock") == 0)
+				r->verdict = SUBMIT_CONVERT_LOCK;
+			else
+				r->verdict = SUBMIT_CONVERT_ERROR;
+		} else if (strcmp(line, "slurmdeck-rc") == 0)
+			r->rc = atoi(v);
+		else if (strcmp(line, "slurmdeck-detail") == 0)
+			submit_addline(&r->detail, v);
+		else if (strcmp(line, "slurmdeck-file") == 0) {
+			hex[0] = '\0';
+			if (sscanf(v, "%llu %511s", &size, hex) >= 1) {
+				r->size = size;
+				r->headlen = submit_unhex(hex, r->head,
+				    sizeof r->head);
+			}
+		}
+	}
+	free(copy);
+}
+
+void
+submit_convert_free(struct submit_convert_result *r)
+{
+	free(r->output);
+	free(r->detail);
+	memset(r, 0, sizeof *r);
+}
+
+/*
+ * The log directory must exist before the job starts (SLURM 22.05 fails
+ * the job with 0:53 otherwise), so jobs are submitted held and released
+ * after the mkdir.
+ */
+#define SUBMIT_SH_RELEASE \
+	"release() {\n" \
+	"\td=$1/$2-$3\n" \
+	"\tif ! mkdir -p -- \"$d\"; then\n" \
+	"\t\techo slurmdeck-mkdir=failed\n" \
+	"\t\tscancel \"$3\" </dev/null\n" \
+	"\t\treturn\n" \
+	"\tfi\n" \
+	"\tmsg=$(scontrol release \"$3\" 2>&1 </dev/null)\n" \
+	"\techo \"slurmdeck-release-rc=$?\"\n" \
+	"\tprintf '%s\\n' \"$msg\" | sed '/^$/d; s/^/slurmdeck-release-msg=/'\n" \
+	"\tst=$(squeue -h -j \"$3\" -o '%T %r' 2>/dev/null </dev/null)\n" \
+	"\tprintf 'slurmdeck-state=%s\\n' \"$st\"\n" \
+	"}\n"
+
+char *
+submit_launch_script(const char *job_dir, const char *sbatch_cmd,
+    const char *log_dir, const char *job_name, const char *fault)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_adds(&b, "LC_ALL=C; export LC_ALL\n" SUBMIT_SH_RELEASE "jd=");
+	buf_add_quoted(&b, job_dir);
+	buf_adds(&b, "\nlogs=");
+	buf_add_quoted(&b, log_dir);
+	buf_adds(&b, "\nname=");
+	buf_add_quoted(&b, job_name);
+	/* The job's working directory is its job dir. */
+	buf_adds(&b, "\n"
+	    "cd -- \"$jd\" || { echo slurmdeck-sbatch-rc=-1; exit 0; }\n"
+	    "e=sbatch/.sbatch.err\n"
+	    "out=$(");
+	buf_adds(&b, sbatch_cmd);
+	buf_adds(&b, " 2>\"$e\" </dev/null)\n"
+	    "rc=$?\n");
+	if (fault != NULL && strcmp(fault, "after-sbatch") == 0) {
+		/*
+		 * TEST HOOK: kill this SSH session's sshd, so the client
+		 * sees the connection drop right after sbatch queued the job.
+		 */
+		buf_adds(&b,
+		    "p=$$\n"
+		    "while [ -n \"$p\" ] && [ \"$p\" -gt 1 ]; do\n"
+		    "\tif [ \"$(ps -o comm= -p \"$p\")\" = sshd ]; then\n"
+		    "\t\tkill -9 \"$p\"; sleep 2; exit 0\n"
+		    "\tfi\n"
+		    "\tp=$(ps -o ppid= -p \"$p\" | tr -d ' ')\n"
+		    "done\n"
+		    "echo slurmdeck-fault=no-sshd\n");
+	} else if (fault != NULL && strcmp(fault, "empty-reply") == 0) {
+		/* TEST HOOK: sbatch's answer is lost. */
+		buf_adds(&b, "out=; : >\"$e\"\n");
+	}
+	buf_adds(&b,
+	    "echo \"slurmdeck-sbatch-rc=$rc\"\n"
+	    "printf '%s\\n' \"$out\" | sed '/^$/d; s/^/slurmdeck-out=/'\n"
+	    "sed '/^$/d; s/^/slurmdeck-err=/' \"$e\"; rm -f -- \"$e\"\n"
+	    "id=${out%%;*}\n"
+	    "case $id in ''|*[!0-9]*) exit 0 ;; esac\n"
+	    "release \"$logs\" \"$name\" \"$id\"\n");
+	return buf_steal(&b);
+}
+
+char *
+submit_release_script(long id, const char *log_dir, const char *job_name)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_adds(&b, "LC_ALL=C; export LC_ALL\n" SUBMIT_SH_RELEASE
+	    "release ");
+	buf_add_quoted(&b, log_dir);
+	buf_adds(&b, " ");
+	buf_add_quoted(&b, job_name);
+	buf_printf(&b, " %ld\n", id);
+	return buf_steal(&b);
+}
+
+void
+submit_launch_parse(const char *text, struct submit_launch *l)
+{
+	char	*copy, *line, *next, *v, *sp;
+	int	 release_rc = -1;
+
+	memset(l, 0, sizeof *l);
+	l->sbatch_rc = -1;
+	copy = xstrdup(text != NULL ? text : "");
+	for (line = copy; line != NULL; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if (!str_has_prefix(line, "slurmdeck-") ||
+		    (v = strchr(line, '=')) == NULL)
+			continue;
+		*v++ = '\0';
+		if (strcmp(line, "slurmdeck-sbatch-rc") == 0)
+			l->sbatch_rc = atoi(v);
+		else if (strcmp(line, "slurmdeck-out") == 0)
+			submit_addline(&l->out, v);
+		else if (strcmp(line, "slurmdeck-err") == 0)
+			submit_addline(&l->err, v);
+		else if (strcmp(line, "slurmdeck-mkdir") == 0)
+			l->mkdir_failed = 1;
+		else if (strcmp(line, "slurmdeck-release-rc") == 0)
+			release_rc = atoi(v);
+		else if (strcmp(line, "slurmdeck-release-msg") == 0)
+			submit_addline(&l->release_msg, v);
+		else if (strcmp(line, "slurmdeck-state") == 0 && *v != '\0') {
+			if ((sp = strchr(v, ' ')) != NULL) {
+				*sp++ = '\0';
+				l->reason = xstrdup(sp);
+			}
+			l->state = xstrdup(v);
+		}
+	}
+	free(copy);
+	/*
+	 * A release that fails because the job is no longer held (someone
+	 * released it, or it already ended) is not a failure.
+	 */
+	if (release_rc == 0)
+		l->released = 1;
+	else if (release_rc > 0 && (l->reason == NULL ||
+	    strcmp(l->reason, "JobHeldUser") != 0))
+		l->released = 1;
+}
+
+void
+submit_launch_free(struct submit_launch *l)
+{
+	free(l->out);
+	free(l->err);
+	free(l->release_msg);
+	free(l->state);
+	free(l->reason);
+	memset(l, 0, sizeof *l);
+}
+
+char *
+submit_creds_script(void)
+{
+	/*
+	 * The key arrives as the shell variable "key" set by the line the
+	 * caller puts first; only builtins see it.  Lines for other
+	 * machines are kept; ours are replaced.
+	 */
+	return xstrdup(
+	    "umask 077\n"
+	    "dir=${ENROOT_CONFIG_PATH:-${XDG_CONFIG_HOME:-$HOME/.config}/enroot}\n"
+	    "f=$dir/.credentials\n"
+	    "if ! err=$(mkdir -p -- \"$dir\" 2>&1); then\n"
+	    "\tprintf 'slurmdeck-creds-error=%s\\n' \"$err\"; exit 0\n"
+	    "fi\n"
+	    "tmp=$f.tmp.$$\n"
+	    "kept=0\n"
+	    "if [ -f \"$f\" ]; then\n"
+	    "\tgrep -v -E '^[[:space:]]*machine[[:space:]]+"
+	    "(nvcr\\.io|authn\\.nvidia\\.com)([[:space:]]|$)' -- \"$f\" "
+	    ">\"$tmp\"\n"
+	    "\tkept=$(grep -c . \"$tmp\")\n"
+	    "else\n"
+	    "\t: >\"$tmp\"\n"
+	    "fi\n"
+	    "printf 'machine nvcr.io login $oauthtoken password %s\\n' "
+	    "\"$key\" >>\"$tmp\"\n"
+	    "printf 'machine authn.nvidia.com login $oauthtoken password "
+	    "%s\\n' \"$key\" >>\"$tmp\"\n"
+	    "key=\n"
+	    "chmod 600 -- \"$tmp\"\n"
+	    "if ! err=$(mv -f -- \"$tmp\" \"$f\" 2>&1); then\n"
+	    "\trm -f -- \"$tmp\"\n"
+	    "\tprintf 'slurmdeck-creds-error=%s\\n' \"$err\"; exit 0\n"
+	    "fi\n"
+	    "printf 'slurmdeck-creds-path=%s\\n' \"$f\"\n"
+	    "echo \"slurmdeck-creds-kept=$kept\"\n"
+	    "echo \"slurmdeck-creds-mode=$(stat -c %a -- \"$f\")\"\n"
+	    "echo slurmdeck-creds=ok\n");
+}
+
+/* --- remote helpers ------------------------------------------------------ */
+
+/*
+ * Run a script on the login node: on stdin of /bin/sh -s, inside braces
+ * so sh reads all of it before running anything (no command can eat the
+ * rest from stdin, and a secret in it is never in an argv).
+ */
+static int
+submit_sh(struct conn *c, const char *body, int timeout,
+    struct conn_result *res, char **cause)
+{
+	struct buf	b;
+	int		rc;
+
+	buf_init(&b);
+	buf_adds(&b, "{\n");
+	buf_adds(&b, body);
+	buf_adds(&b, "\n} </dev/null\n");
+	rc = conn_exec_limit(c, "/bin/sh -s", b.data, b.len, timeout, 0, res,
+	    cause);
+	/* The script may have held a secret: scrub our copy. */
+	memset(b.data, 0, b.len);
+	buf_free(&b);
+	return rc;
+}
+
+int
+submit_creds_install(struct conn *c, const char *key,
+    struct submit_creds *cr, char **cause)
+{
+	struct conn_result	 res;
+	struct buf		 b;
+	char			*body, *why = NULL, *line, *next, *v;
+	const char		*p;
+	int			 ok = 0, rc = -1;
+
+	memset(cr, 0, sizeof *cr);
+	if (key == NULL || *key == '\0')
+		return cause_set(cause, "the NGC key is empty");
+	for (p = key; *p != '\0'; p++) {
+		if (isspace((unsigned char)*p) || iscntrl((unsigned char)*p))
+			return cause_set(cause, "the NGC key contains blanks "
+			    "or control characters: paste the key alone");
+	}
+	buf_init(&b);
+	buf_adds(&b, "key=");
+	buf_add_quoted(&b, key);
+	buf_adds(&b, "\n");
+	body = submit_creds_script();
+	buf_adds(&b, body);
+	free(body);
+	if (submit_sh(c, b.data, 0, &res, &why) != 0) {
+		memset(b.data, 0, b.len);
+		buf_free(&b);
+		cause_set(cause, "installing enroot credentials: %s", why);
+		free(why);
+		return -1;
+	}
+	memset(b.data, 0, b.len);
+	buf_free(&b);
+	for (line = res.out; line != NULL; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if ((v = strchr(line, '=')) == NULL)
+			continue;
+		*v++ = '\0';
+		if (strcmp(line, "slurmdeck-creds") == 0)
+			ok = strcmp(v, "ok") == 0;
+		else if (strcmp(line, "slurmdeck-creds-path") == 0) {
+			free(cr->path);
+			cr->path = xstrdup(v);
+		} else if (strcmp(line, "slurmdeck-creds-kept") == 0)
+			cr->kept = atoi(v);
+		else if (strcmp(line, "slurmdeck-creds-error") == 0) {
+			cause_set(cause, "installing enroot credentials on the "
+			    "cluster: %s", v);
+			goto out;
+		}
+	}
+	if (!ok) {
+		cause_set(cause, "installing enroot credentials: the script "
+		    "did not finish (exit %d%s%.200s)", res.status,
+		    res.errlen ? ", stderr: " : "", res.err);
+		goto out;
+	}
+	rc = 0;
+out:
+	conn_result_free(&res);
+	return rc;
+}
+
+void
+submit_creds_free(struct submit_creds *cr)
+{
+	free(cr->path);
+	memset(cr, 0, sizeof *cr);
+}
+
+/* --- the pipeline -------------------------------------------------------- */
+
+struct submit_ctx {
+	struct submit_session		*s;
+	const struct spec		*sp;
+	const struct submit_opts	*o;
+	struct submit_result		*res;
+	struct image_ref		 img;
+	struct plan			 plan;
+	struct submit_layout		 lay;
+	char				*record_id;
+	char				*results_root;
+	struct lint_secret		*sec;
+	size_t				 nsec;
+	int				 record_open;
+};
+
+static void
+submit_say(struct submit_ctx *x, enum submit_step step, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+submit_say(struct submit_ctx *x, enum submit_step step, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*text;
+
+	if (x->o->progress == NULL)
+		return;
+	va_start(ap, fmt);
+	text = xvasprintf(fmt, ap);
+	va_end(ap);
+	x->o->progress(x->o->arg, step, text);
+	free(text);
+}
+
+static int
+submit_fail(struct submit_ctx *x, enum submit_step step, char **cause,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Record the failing step; a record already opened goes to ERROR. */
+static int
+submit_fail(struct submit_ctx *x, enum submit_step step, char **cause,
+    const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*text, *why = NULL;
+
+	va_start(ap, fmt);
+	text = xvasprintf(fmt, ap);
+	va_end(ap);
+	x->res->failed = 1;
+	x->res->failed_step = step;
+	if (x->record_open) {
+		if (record_transition(x->record_id, RSTATE_ERROR, "", "submit",
+		    text, &why) == 0)
+			record_set_err(x->record_id, ERR_CONFIG,
+			    submit_step_name(step), NULL);
+		free(why);
+		free(x->res->state);
+		x->res->state = xstrdup(state_name(RSTATE_ERROR));
+	}
+	cause_set(cause, "%s", text);
+	free(text);
+	return -1;
+}
+
+static const char *
+submit_getenv(const char *name, void *arg)
+{
+	(void)arg;
+	return getenv(name);
+}
+
+/* Values of the spec's secrets; a missing one stops here. */
+static int
+submit_secrets(struct submit_ctx *x, char **cause)
+{
+	const char	*(*get)(const char *, void *);
+	const char	*v;
+	struct buf	 missing;
+	size_t		 i;
+
+	get = x->o->secret != NULL ? x->o->secret : submit_getenv;
+	x->nsec = x->sp->secrets.n;
+	x->sec = xcalloc(x->nsec + 1, sizeof *x->sec);
+	buf_init(&missing);
+	for (i = 0; i < x->nsec; i++) {
+		x->sec[i].name = x->sp->secrets.v[i];
+		v = get(x->sp->secrets.v[i], x->o->arg);
+		if (v == NULL || *v == '\0') {
+			buf_printf(&missing, "%s%s", missing.len ? ", " : "",
+			    x->sp->secrets.v[i]);
+			v = "";
+		}
+		x->sec[i].value = v;
+		strv_add(&x->res->secrets, x->sp->secrets.v[i]);
+	}
+	if (missing.len != 0) {
+		submit_fail(x, SUBMIT_STEP_SECRETS, cause, "secret%s %s %s "
+		    "listed in the spec but not set in this environment: "
+		    "export %s before submitting (values are read here and "
+		    "sent only over SSH stdin)", strchr(missing.data, ',') ?
+		    "s" : "", missing.data, strchr(missing.data, ',') ? "are" :
+		    "is", strchr(missing.data, ',') ? "them" : "it");
+		buf_free(&missing);
+		return -1;
+	}
+	buf_free(&missing);
+	return 0;
+}
+
+static int
+submit_plan(struct submit_ctx *x, char **cause)
+{
+	const struct preflight	*pf = &x->s->pf;
+	struct plan_limit	*lim;
+	char			*why = NULL;
+	size_t			 i;
+	int			 rc;
+
+	lim = xcalloc(pf->nparts + 1, sizeof *lim);
+	for (i = 0; i < pf->nparts; i++) {
+		lim[i].name = pf->parts[i].name;
+		lim[i].max_minutes = pf->parts[i].max_minutes < 0 ?
+		    PLAN_UNLIMITED : (int)pf->parts[i].max_minutes;
+	}
+	rc = plan_make(x->sp, x->s->cl, lim, pf->nparts, &x->plan, &why);
+	free(lim);
+	if (rc != 0) {
+		submit_fail(x, SUBMIT_STEP_PREFLIGHT, cause, "%s", why);
+		free(why);
+		return -1;
+	}
+	if (preflight_find(pf, x->plan.partition) == NULL ||
+	    !preflight_find(pf, x->plan.partition)->exists) {
+		return submit_fail(x, SUBMIT_STEP_PREFLIGHT, cause,
+		    "partition %s does not exist on cluster %s: set "
+		    "'partition:' in the spec or SLURM_PARTITION",
+		    x->plan.partition, x->s->cl->name);
+	}
+	return 0;
+}
+
+/* The paths R6 wants checked: datasets (resolved) and mount sources. */
+static int
+submit_paths(struct submit_ctx *x, struct strv *paths, struct strv *what,
+    char **cause)
+{
+	char	*path, *why = NULL;
+	size_t	 i;
+
+	for (i = 0; i < x->sp->datasets.n; i++) {
+		if (uri_resolve("dataset", x->sp->datasets.v[i],
+		    x->results_root, &path, &why) != 0) {
+			submit_fail(x, SUBMIT_STEP_CHECK, cause, "%s", why);
+			free(why);
+			return -1;
+		}
+		strv_add(paths, path);
+		free(path);
+		path = xasprintf("dataset %s", x->sp->datasets.v[i]);
+		strv_add(what, path);
+		free(path);
+	}
+	for (i = 0; i < x->sp->nmounts; i++) {
+		strv_add(paths, x->sp->mounts[i].src);
+		path = xasprintf("mount source %s (mount %s:%s)",
+		    x->sp->mounts[i].src, x->sp->mounts[i].src,
+		    x->sp->mounts[i].dst);
+		strv_add(what, path);
+		free(path);
+	}
+	return 0;
+}
+
+static char *
+submit_cache_dir(struct submit_ctx *x)
+{
+	if (x->s->cl->image_cache != NULL)
+		return xstrdup(x->s->cl->image_cache);
+	return xasprintf("%s/.sqsh", x->results_root);
+}
+
+/* Explain enroot's most common failure (R7). */
+static const char *
+submit_enroot_hint(const char *output)
+{
+	if (output != NULL && strstr(output, "Could not process JSON input"))
+		return "\nhint: the registry refused the pull: enroot has no "
+		    "valid credentials for it on the cluster; run 'slurmdeck "
+		    "creds install' (reads NGC_KEY) and submit again";
+	if (output != NULL && (strstr(output, "401") != NULL ||
+	    strstr(output, "Unauthorized") != NULL))
+		return "\nhint: the registry answered 401: check the "
+		    "credentials ('slurmdeck creds install')";
+	return "";
+}
+
+static int
+submit_convert(struct submit_ctx *x, const char *cache_dir,
+    const char *cache_name, const char *cache_path, int force, char **cause)
+{
+	struct submit_convert_args	 a;
+	struct submit_convert_result	 cr;
+	struct conn_result		 res;
+	const char			*cpu, *env;
+	char				*script, *uri, *why = NULL, *job;
+	int				 timeout, rc = -1;
+
+	cpu = x->s->cl->cpu_partition != NULL ? x->s->cl->cpu_partition :
+	    "cpu";
+	if (preflight_find(&x->s->pf, cpu) == NULL ||
+	    !preflight_find(&x->s->pf, cpu)->exists) {
+		return submit_fail(x, SUBMIT_STEP_IMAGE, cause, "image %s "
+		    "must be converted to .sqsh on a CPU partition, but "
+		    "partition %s does not exist: set cpu_partition in "
+		    "clusters.yaml, or convert it yourself and give the .sqsh "
+		    "path", x->res->image, cpu);
+	}
+	timeout = x->o->import_timeout;
+	if (timeout <= 0 && (env = getenv("SLURMDECK_IMPORT_TIMEOUT")) != NULL)
+		timeout = atoi(env);
+	if (timeout <= 0)
+		timeout = SUBMIT_IMPORT_TIMEOUT;
+	uri = image_pyxis(&x->img);
+	job = xasprintf("%s-import", x->res->job_name);
+	free(x->res->import_job);
+	x->res->import_job = xstrdup(job);
+	memset(&a, 0, sizeof a);
+	a.cache_dir = cache_dir;
+	a.cache_name = cache_name;
+	a.uri = uri;
+	a.partition = cpu;
+	a.account = x->plan.account;
+	a.job_name = job;
+	a.timeout = timeout;
+	a.force = force;
+	submit_say(x, SUBMIT_STEP_IMAGE, "converting %s: srun -p %s -J %s "
+	    "enroot import (timeout %d s, under a lock in %s)", x->res->image,
+	    cpu, job, timeout, cache_dir);
+	script = submit_convert_script(&a);
+	free(uri);
+	free(job);
+	/* Waiting for the lock can take one import, the import another. */
+	if (submit_sh(x->s->conn, script, 2 * timeout + 180, &res, &why) != 0) {
+		free(script);
+		submit_fail(x, SUBMIT_STEP_IMAGE, cause, "converting %s: %s "
+		    "(nothing was submitted)", x->res->image, why);
+		free(why);
+		return -1;
+	}
+	free(script);
+	submit_convert_parse(res.out, &cr);
+	switch (cr.verdict) {
+	case SUBMIT_CONVERT_CACHED:
+	case SUBMIT_CONVERT_CONVERTED:
+		if (image_sqsh_check(cr.head, cr.headlen, cr.size, cache_path,
+		    &why) != 0) {
+			submit_fail(x, SUBMIT_STEP_IMAGE, cause, "converted "
+			    "image refused: %s", why);
+			free(why);
+			goto out;
+		}
+		x->res->image_action = cr.verdict == SUBMIT_CONVERT_CACHED ?
+		    SUBMIT_IMAGE_CACHED : SUBMIT_IMAGE_CONVERTED;
+		submit_say(x, SUBMIT_STEP_IMAGE, "%s %s (%" PRIu64 " bytes, "
+		    "squashfs 4.0)", cr.verdict == SUBMIT_CONVERT_CACHED ?
+		    "another submit converted it meanwhile: reusing" :
+		    "converted once into", cache_path, cr.size);
+		rc = 0;
+		break;
+	case SUBMIT_CONVERT_FAILED:
+		submit_fail(x, SUBMIT_STEP_IMAGE, cause, "enroot import of %s "
+		    "failed (exit %d); nothing was submitted. enroot said:\n"
+		    "%s%s", x->res->image, cr.rc, cr.output != NULL ?
+		    cr.output : "(no output)", submit_enroot_hint(cr.output));
+		break;
+	case SUBMIT_CONVERT_TIMEOUT:
+		submit_fail(x, SUBMIT_STEP_IMAGE, cause, "enroot import of %s "
+		    "did not finish in %d s and was killed; nothing was "
+		    "submitted (raise SLURMDECK_IMPORT_TIMEOUT for a big "
+		    "image). enroot said:\n%s", x->res->image, timeout,
+		    cr.output != NULL ? cr.output : "(no output)");
+		break;
+	case SUBMIT_CONVERT_INVALID:
+		image_sqsh_check(cr.head, cr.headlen, cr.size, "the result",
+		    &why);
+		submit_fail(x, SUBMIT_STEP_IMAGE, cause, "enroot import of %s "
+		    "exited 0 but wrote an invalid image (%s); it was deleted "
+		    "and nothing was submitted. enroot said:\n%s",
+		    x->res->image, why != NULL ? why : "no squashfs header",
+		    cr.output != NULL ? cr.output : "(no output)");
+		free(why);
+		break;
+	case SUBMIT_CONVERT_LOCK:
+		submit_fail(x, SUBMIT_STEP_IMAGE, cause, "another conversion "
+		    "of %s held the lock in %s for too long; try again later",
+		    x->res->image, cache_dir);
+		break;
+	case SUBMIT_CONVERT_ERROR:
+		submit_fail(x, SUBMIT_STEP_IMAGE, cause, "converting %s on "
+		    "the cluster failed: %s (exit %d%s%.300s)", x->res->image,
+		    cr.detail != NULL ? cr.detail : "the script stopped",
+		    res.status, res.errlen ? ", stderr: " : "", res.err);
+		break;
+	}
+out:
+	submit_convert_free(&cr);
+	conn_result_free(&res);
+	return rc;
+}
+
+static int
+submit_image(struct submit_ctx *x, const struct submit_check *ck,
+    const char *image_file, char **cause)
+{
+	char	*why = NULL, *dir, *name;
+	int	 force, rc;
+
+	if (x->img.kind == IMAGE_SQSH) {
+		x->res->image_sqsh = xstrdup(x->img.path);
+		x->res->image_action = SUBMIT_IMAGE_SQSH;
+		if (!ck->image_exists) {
+			return submit_fail(x, SUBMIT_STEP_IMAGE, cause, "image "
+			    "%s does not exist on the cluster (or is not "
+			    "readable): fix 'image:' in the spec",
+			    x->img.path);
+		}
+		if (image_sqsh_check(ck->head, ck->headlen, ck->image_size,
+		    x->img.path, &why) != 0) {
+			submit_fail(x, SUBMIT_STEP_IMAGE, cause, "image refused: "
+			    "%s", why);
+			free(why);
+			return -1;
+		}
+		submit_say(x, SUBMIT_STEP_IMAGE, "%s: squashfs 4.0, %" PRIu64
+		    " bytes", x->img.path, ck->image_size);
+		return 0;
+	}
+
+	x->res->image_sqsh = xstrdup(image_file);
+	force = x->sp->force_reconvert;
+	if (ck->image_exists && !force) {
+		if (image_sqsh_check(ck->head, ck->headlen, ck->image_size,
+		    image_file, &why) == 0) {
+			x->res->image_action = SUBMIT_IMAGE_CACHED;
+			submit_say(x, SUBMIT_STEP_IMAGE, "%s: reusing the "
+			    "cached %s (%" PRIu64 " bytes, squashfs 4.0)%s",
+			    x->res->image, image_file, ck->image_size,
+			    x->img.latest ? "; :latest is not re-pulled "
+			    "unless force_reconvert is set" : "");
+			return 0;
+		}
+		/* A bad cache file is replaced, not used. */
+		submit_say(x, SUBMIT_STEP_IMAGE, "cached file refused (%s): "
+		    "converting again", why);
+		free(why);
+		force = 1;
+	}
+	if (x->o->dry_run) {
+		x->res->image_action = SUBMIT_IMAGE_WOULD_CONVERT;
+		submit_say(x, SUBMIT_STEP_IMAGE, "%s is not converted yet: a "
+		    "submit would convert it once into %s (dry run: not now)",
+		    x->res->image, image_file);
+		return 0;
+	}
+	dir = submit_cache_dir(x);
+	name = image_cache_name(&x->img);
+	rc = submit_convert(x, dir, name, image_file, force, cause);
+	free(name);
+	free(dir);
+	return rc;
+}
+
+static void
+json_add_strv(cJSON *o, const char *key, const struct strv *sv)
+{
+	cJSON	*a = cJSON_AddArrayToObject(o, key);
+	size_t	 i;
+
+	for (i = 0; i < sv->n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(sv->v[i]));
+}
+
+static char *
+json_done(cJSON *o)
+{
+	char	*s = cJSON_PrintUnformatted(o), *out;
+
+	out = xasprintf("%s\n", s);
+	cJSON_free(s);
+	cJSON_Delete(o);
+	return out;
+}
+
+/* specs/spec.json: the spec (names of secrets only). */
+static char *
+submit_spec_json(const struct spec *sp)
+{
+	cJSON	*o = cJSON_CreateObject(), *a, *m;
+	size_t	 i;
+
+	cJSON_AddStringToObject(o, "name", sp->name ? sp->name : "slurmdeck");
+	cJSON_AddStringToObject(o, "image", sp->image);
+	cJSON_AddStringToObject(o, "command", sp->command);
+	if (sp->network_arch != NULL)
+		cJSON_AddStringToObject(o, "network_arch", sp->network_arch);
+	if (sp->action != NULL)
+		cJSON_AddStringToObject(o, "action", sp->action);
+	json_add_strv(o, "datasets", &sp->datasets);
+	a = cJSON_AddArrayToObject(o, "mounts");
+	for (i = 0; i < sp->nmounts; i++) {
+		m = cJSON_CreateObject();
+		cJSON_AddStringToObject(m, "src", sp->mounts[i].src);
+		cJSON_AddStringToObject(m, "dst", sp->mounts[i].dst);
+		cJSON_AddBoolToObject(m, "ro", sp->mounts[i].ro);
+		cJSON_AddItemToArray(a, m);
+	}
+	json_add_strv(o, "secrets", &sp->secrets);
+	cJSON_AddBoolToObject(o, "force_reconvert", sp->force_reconvert);
+	return json_done(o);
+}
+
+/* env/env.json: what the job's environment gets (no secret values). */
+static char *
+submit_env_json(struct submit_ctx *x, const struct strv *exports)
+{
+	cJSON	*o = cJSON_CreateObject();
+
+	json_add_strv(o, "env", exports);
+	json_add_strv(o, "secret_names", &x->res->secrets);
+	cJSON_AddStringToObject(o, "secrets_file", x->nsec ?
+	    x->lay.env_path : "");
+	return json_done(o);
+}
+
+/* meta/meta.json: where and how it was submitted. */
+static char *
+submit_meta_json(struct submit_ctx *x)
+{
+	cJSON		*o = cJSON_CreateObject(), *p;
+	char		 stamp[32];
+	struct tm	 tm;
+	time_t		 t = time(NULL);
+
+	gmtime_r(&t, &tm);
+	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	cJSON_AddStringToObject(o, "record_id", x->record_id);
+	cJSON_AddStringToObject(o, "cluster", x->s->cl->name);
+	cJSON_AddStringToObject(o, "login_node", x->s->pf.login_host ?
+	    x->s->pf.login_host : "");
+	cJSON_AddStringToObject(o, "job_name", x->res->job_name);
+	cJSON_AddStringToObject(o, "job_dir", x->lay.job_dir);
+	cJSON_AddStringToObject(o, "results_root", x->results_root);
+	cJSON_AddStringToObject(o, "image", x->res->image);
+	cJSON_AddStringToObject(o, "image_sqsh", x->res->image_sqsh);
+	cJSON_AddStringToObject(o, "image_action",
+	    submit_image_action_name(x->res->image_action));
+	cJSON_AddStringToObject(o, "container_mode",
+	    config_container_name(x->res->container));
+	cJSON_AddStringToObject(o, "submitted", stamp);
+	cJSON_AddStringToObject(o, "slurmdeck", PACKAGE_VERSION);
+	p = cJSON_AddObjectToObject(o, "plan");
+	cJSON_AddStringToObject(p, "partition", x->plan.partition);
+	cJSON_AddNumberToObject(p, "nodes", x->plan.nodes);
+	cJSON_AddNumberToObject(p, "gpus_per_node", x->plan.gpus_per_node);
+	cJSON_AddNumberToObject(p, "gpus", x->plan.gpus);
+	cJSON_AddNumberToObject(p, "cpus_per_task", x->plan.cpus_per_task);
+	cJSON_AddStringToObject(p, "time", x->plan.time_str);
+	cJSON_AddBoolToObject(p, "exclusive", x->plan.exclusive);
+	cJSON_AddBoolToObject(p, "requeue", x->plan.requeue);
+	return json_done(o);
+}
+
+/* NAME=value lines the script exports (EXTRA_ENV), no secrets. */
+static void
+submit_exports(struct submit_ctx *x, struct strv *sv)
+{
+	char	*s;
+	size_t	 i;
+
+	s = xasprintf("SLURMDECK_JOB_DIR=%s", x->lay.job_dir);
+	strv_add(sv, s);
+	free(s);
+	s = xasprintf("SLURMDECK_RESULTS_DIR=%s", x->lay.results_dir);
+	strv_add(sv, s);
+	free(s);
+	s = xasprintf("SLURMDECK_RECORD_ID=%s", x->record_id);
+	strv_add(sv, s);
+	free(s);
+	for (i = 0; i < x->s->cl->nccl_env.n; i++)
+		strv_add(sv, x->s->cl->nccl_env.v[i]);
+	for (i = 0; i < x->sp->nenv; i++) {
+		s = xasprintf("%s=%s", x->sp->env[i].name,
+		    x->sp->env[i].value != NULL ? x->sp->env[i].value : "");
+		strv_add(sv, s);
+		free(s);
+	}
+}
+
+static int
+submit_render(struct submit_ctx *x, const struct strv *exports, char **cause)
+{
+	struct template_vars	 tv;
+	struct buf		 extra;
+	const char		*tmpl;
+	char			*lines = NULL, *mounts, *out = NULL;
+	char			*why = NULL;
+	int			 pyxis = x->res->container == CONTAINER_PYXIS;
+
+	template_vars_init(&tv);
+	buf_init(&extra);
+	if (template_sbatch_line(&extra, "export", "ALL", &why) != 0 ||
+	    (x->plan.account != NULL && template_sbatch_line(&extra,
+	    "account", x->plan.account, &why) != 0) ||
+	    (x->plan.exclusive && template_sbatch_line(&extra, "exclusive",
+	    NULL, &why) != 0) ||
+	    template_export_lines(exports, &lines, &why) != 0)
+		goto fail;
+	template_set(&tv, "JOB_NAME", x->res->job_name);
+	template_set(&tv, "PARTITION", x->plan.partition);
+	template_setf(&tv, "NUM_NODES", "%d", x->plan.nodes);
+	template_setf(&tv, "NUM_GPUS", "%d", x->plan.gpus_per_node);
+	template_setf(&tv, "CPUS_PER_TASK", "%d", x->plan.cpus_per_task);
+	template_set(&tv, "TIME", x->plan.time_str);
+	template_set(&tv, "LOG_DIR", x->lay.log_dir);
+	template_set(&tv, "REQUEUE", x->plan.requeue ? "1" : "0");
+	template_set(&tv, "SBATCH_EXTRA", extra.data != NULL ? extra.data : "");
+	/* Mode none: no container, the command runs on the node itself. */
+	template_set(&tv, "IMAGE", pyxis ? x->res->image_sqsh : "");
+	mounts = spec_mounts_string(x->sp);
+	template_set(&tv, "CONTAINER_MOUNTS", pyxis ? mounts : "");
+	free(mounts);
+	template_set(&tv, "COMMAND", x->sp->command);
+	template_set(&tv, "ENV_FILE", x->nsec ? x->lay.env_path : "");
+	template_set(&tv, "RESULTS_DIR", x->lay.results_dir);
+	template_set(&tv, "EXTRA_ENV", lines);
+	template_set(&tv, "PRE_STEP", "");
+	tmpl = template_sbatch_name(x->plan.nodes);
+	if (template_render_embedded(tmpl, &tv, &out, &why) != 0)
+		goto fail;
+	/* R9: no secret value, no token pattern, no xtrace, valid bash. */
+	if (lint_script(x->lay.sbatch_rel, out, x->sec, x->nsec, &why) != 0 ||
+	    lint_bash_syntax(x->lay.sbatch_rel, out, &why) != 0)
+		goto fail;
+	free(lines);
+	buf_free(&extra);
+	template_vars_free(&tv);
+	x->res->script = out;
+	submit_say(x, SUBMIT_STEP_RENDER, "%s from %s: lint clean, bash -n "
+	    "ok (%zu bytes)", x->lay.sbatch_path, tmpl, strlen(out));
+	return 0;
+fail:
+	free(out);
+	free(lines);
+	buf_free(&extra);
+	template_vars_free(&tv);
+	submit_fail(x, SUBMIT_STEP_RENDER, cause, "%s", why);
+	free(why);
+	return -1;
+}
+
+static int
+submit_record(struct submit_ctx *x, char **cause)
+{
+	struct record	*r;
+	char		*why = NULL;
+	int		 rc;
+
+	r = record_new(x->s->cl->name);
+	r->id = xstrdup(x->record_id);
+	r->image = xstrdup(x->res->image);
+	r->network_arch = x->sp->network_arch ? xstrdup(x->sp->network_arch) :
+	    NULL;
+	r->action = x->sp->action ? xstrdup(x->sp->action) : NULL;
+	r->results_root = xstrdup(x->results_root);
+	r->job_dir = xstrdup(x->lay.job_dir);
+	r->job_name = xstrdup(x->res->job_name);
+	r->log_dir = xstrdup(x->lay.log_dir);
+	r->partition = xstrdup(x->plan.partition);
+	r->spec_path = xstrdup(x->lay.spec_path);
+	r->nodes = x->plan.nodes;
+	r->gpus = x->plan.gpus;
+	rc = record_create(r, &why);
+	record_free(r);
+	if (rc != 0) {
+		/* R12: no record, no launch. */
+		submit_fail(x, SUBMIT_STEP_RECORD, cause, "cannot open the "
+		    "local record, so nothing is launched: %s", why);
+		free(why);
+		return -1;
+	}
+	x->record_open = 1;
+	x->res->state = xstrdup(state_name(RSTATE_PENDING));
+	submit_say(x, SUBMIT_STEP_RECORD, "record %s opened (PENDING)",
+	    x->record_id);
+	return 0;
+}
+
+static int
+submit_stage(struct submit_ctx *x, const struct strv *exports, char **cause)
+{
+	struct conn_result	 res;
+	struct buf		 tar, sh, yaml;
+	char			*text, *why = NULL, *sidecar = NULL;
+	int			 rc = -1, ok = 0;
+
+	buf_init(&tar);
+	buf_init(&yaml);
+	if (spec_write(x->sp, &yaml, &why) != 0) {
+		buf_free(&yaml);
+		submit_fail(x, SUBMIT_STEP_STAGE, cause, "%s", why);
+		free(why);
+		return -1;
+	}
+	submit_tar_add(&tar, "specs/spec.yaml", yaml.data, yaml.len, 0644);
+	buf_free(&yaml);
+	text = submit_spec_json(x->sp);
+	submit_tar_add(&tar, "specs/spec.json", text, strlen(text), 0644);
+	free(text);
+	text = submit_env_json(x, exports);
+	submit_tar_add(&tar, "env/env.json", text, strlen(text), 0644);
+	free(text);
+	text = submit_meta_json(x);
+	submit_tar_add(&tar, "meta/meta.json", text, strlen(text), 0644);
+	free(text);
+	submit_tar_add(&tar, x->lay.sbatch_rel, x->res->script,
+	    strlen(x->res->script), 0644);
+	if (x->nsec != 0) {
+		if (submit_sidecar(x->sec, x->nsec, &sidecar, &why) != 0) {
+			buf_free(&tar);
+			submit_fail(x, SUBMIT_STEP_STAGE, cause, "%s", why);
+			free(why);
+			return -1;
+		}
+		submit_tar_add(&tar, x->lay.env_rel, sidecar, strlen(sidecar),
+		    0600);
+		memset(sidecar, 0, strlen(sidecar));
+		free(sidecar);
+	}
+	submit_tar_end(&tar);
+
+	/* umask 077 from the first byte: the sidecar is never readable. */
+	buf_init(&sh);
+	buf_adds(&sh, "LC_ALL=C; export LC_ALL\numask 077\njd=");
+	buf_add_quoted(&sh, x->lay.job_dir);
+	buf_adds(&sh, "\nenvf=");
+	buf_add_quoted(&sh, x->nsec ? x->lay.env_rel : "");
+	buf_adds(&sh, "\n"
+	    "if ! err=$(mkdir -- \"$jd\" 2>&1); then\n"
+	    "\tprintf 'slurmdeck-stage-error=%s\\n' \"$err\"; exit 0\n"
+	    "fi\n"
+	    "cd -- \"$jd\" || exit 0\n"
+	    "mkdir -p specs env meta sbatch logs results || exit 0\n"
+	    "if ! err=$(printf '%s' '");
+	submit_base64(&sh, (const unsigned char *)tar.data, tar.len);
+	buf_adds(&sh, "' | base64 -d | tar -x -f - --no-same-owner 2>&1); then\n"
+	    "\tprintf 'slurmdeck-stage-error=%s\\n' \"$err\"; exit 0\n"
+	    "fi\n"
+	    "if [ -n \"$envf\" ]; then\n"
+	    "\tchmod 600 -- \"$envf\"\n"
+	    "\tprintf 'slurmdeck-env-mode=%s\\n' \"$(stat -c %a -- \"$envf\")\"\n"
+	    "fi\n"
+	    "echo slurmdeck-stage=ok\n");
+	memset(tar.data, 0, tar.len);
+	buf_free(&tar);
+	rc = submit_sh(x->s->conn, sh.data, 0, &res, &why);
+	memset(sh.data, 0, sh.len);
+	buf_free(&sh);
+	if (rc != 0) {
+		submit_fail(x, SUBMIT_STEP_STAGE, cause, "staging into %s: %s",
+		    x->lay.job_dir, why);
+		free(why);
+		return -1;
+	}
+	rc = -1;
+	if ((text = strstr(res.out, "slurmdeck-stage-error=")) != NULL) {
+		text += strlen("slurmdeck-stage-error=");
+		text[strcspn(text, "\n")] = '\0';
+		submit_fail(x, SUBMIT_STEP_STAGE, cause, "staging into %s: %s",
+		    x->lay.job_dir, text);
+		goto out;
+	}
+	ok = strstr(res.out, "slurmdeck-stage=ok") != NULL;
+	if (!ok) {
+		submit_fail(x, SUBMIT_STEP_STAGE, cause, "staging into %s did "
+		    "not finish (exit %d%s%.300s)", x->lay.job_dir, res.status,
+		    res.errlen ? ", stderr: " : "", res.err);
+		goto out;
+	}
+	if (x->nsec != 0 && strstr(res.out, "slurmdeck-env-mode=600\n") ==
+	    NULL) {
+		submit_fail(x, SUBMIT_STEP_STAGE, cause, "the secrets file %s "
+		    "is not mode 600 after staging; not launching",
+		    x->lay.env_path);
+		goto out;
+	}
+	submit_say(x, SUBMIT_STEP_STAGE, "%s: specs/spec.yaml, specs/spec.json, "
+	    "env/env.json, meta/meta.json, %s%s%s (one round trip)",
+	    x->lay.job_dir, x->lay.sbatch_rel, x->nsec ? ", " : "",
+	    x->nsec ? "secrets sidecar (mode 600)" : "");
+	rc = 0;
+out:
+	conn_result_free(&res);
+	return rc;
+}
+
+/* Jobs named exactly name: squeue first (sacct lags), then sacct. */
+static int
+submit_reconcile(struct submit_ctx *x, time_t sent, long *idp, char **cause)
+{
+	struct slurm_jobs	 jobs;
+	struct conn_result	 res;
+	const char		*name = x->res->job_name;
+	char			*cmd, *why = NULL, since[32];
+	long			 found[8];
+	size_t			 i, j, n;
+	int			 sacct = 0;
+
+	for (;;) {
+		if (!sacct)
+			cmd = slurm_cmd_squeue_name(NULL, name, &why);
+		else {
+			slurm_since(sent, since, sizeof since);
+			cmd = slurm_cmd_sacct_name(name, since, &why);
+		}
+		if (cmd == NULL)
+			goto fail;
+		if (conn_exec(x->s->conn, cmd, NULL, 0, &res, &why) != 0) {
+			free(cmd);
+			goto fail;
+		}
+		free(cmd);
+		memset(&jobs, 0, sizeof jobs);
+		if (sacct)
+			slurm_parse_sacct(res.out, &jobs, NULL);
+		else
+			slurm_parse_squeue(res.out, &jobs, NULL);
+		conn_result_free(&res);
+		n = 0;
+		for (i = 0; i < jobs.n; i++) {
+			/* A placeholder row's name is not to be trusted. */
+			if (jobs.v[i].placeholder || jobs.v[i].name == NULL ||
+			    strcmp(jobs.v[i].name, name) != 0)
+				continue;
+			for (j = 0; j < n; j++) {
+				if (found[j] == jobs.v[i].id)
+					break;
+			}
+			if (j == n && n < sizeof found / sizeof found[0])
+				found[n++] = jobs.v[i].id;
+		}
+		slurm_jobs_free(&jobs);
+		if (n > 0) {
+			*idp = found[0];
+			return (int)n;
+		}
+		if (sacct)
+			return 0;
+		/* sbatch may still be on its way: look again, then sacct. */
+		if (time(NULL) - sent >= SUBMIT_RECONCILE_WAIT)
+			sacct = 1;
+		else
+			sleep(2);
+	}
+fail:
+	cause_set(cause, "%s", why);
+	free(why);
+	return -1;
+}
+
+static int
+submit_adopt(struct submit_ctx *x, long id, struct submit_launch *l,
+    char **cause)
+{
+	struct conn_result	 res;
+	char			*script, *why = NULL;
+
+	script = submit_release_script(id, x->lay.log_dir, x->res->job_name);
+	if (submit_sh(x->s->conn, script, 0, &res, &why) != 0) {
+		free(script);
+		cause_set(cause, "job %ld: creating its log directory and "
+		    "releasing it failed: %s; it is held: run 'scontrol "
+		    "release %ld' after 'mkdir -p %s/%s-%ld'", id, why, id,
+		    x->lay.log_dir, x->res->job_name, id);
+		free(why);
+		return -1;
+	}
+	free(script);
+	submit_launch_parse(res.out, l);
+	conn_result_free(&res);
+	return 0;
+}
+
+static int
+submit_launch(struct submit_ctx *x, char **cause)
+{
+	struct submit_launch	 l;
+	struct conn_result	 res;
+	enum slurm_submit	 v;
+	const char		*fault = getenv("SLURMDECK_TEST_FAULT");
+	char			*cmd, *script, *why = NULL, *msg = NULL, *id_s;
+	long			 id = 0;
+	time_t			 sent;
+	int			 attempt, n;
+
+	memset(&l, 0, sizeof l);
+	for (attempt = 0; attempt < 2; attempt++) {
+		cmd = slurm_cmd_sbatch(x->lay.sbatch_path, x->res->job_name, 1,
+		    &why);
+		if (cmd == NULL)
+			goto fail_why;
+		script = submit_launch_script(x->lay.job_dir, cmd,
+		    x->lay.log_dir, x->res->job_name, attempt == 0 ? fault :
+		    NULL);
+		free(cmd);
+		sent = time(NULL);
+		submit_launch_free(&l);
+		if (submit_sh(x->s->conn, script, 0, &res, &why) != 0) {
+			/* The job may or may not be queued. */
+			v = SLURM_SUBMIT_AMBIGUOUS;
+			msg = xasprintf("SSH failed during sbatch: %s", why);
+			free(why);
+			why = NULL;
+		} else {
+			submit_launch_parse(res.out, &l);
+			conn_result_free(&res);
+			if (attempt == 0 && fault != NULL &&
+			    strcmp(fault, "after-sbatch") == 0) {
+				/* TEST HOOK fallback: no sshd was found. */
+				conn_disconnect(x->s->conn);
+				v = SLURM_SUBMIT_AMBIGUOUS;
+				msg = xstrdup("connection dropped (test hook)");
+			} else if (l.sbatch_rc == -1) {
+				v = SLURM_SUBMIT_AMBIGUOUS;
+				msg = xstrdup("the launch script stopped before "
+				    "reporting sbatch's answer");
+			} else
+				v = slurm_parse_sbatch(l.out, l.err, &id, &msg);
+		}
+		free(script);
+
+		if (v == SLURM_SUBMIT_ERROR) {
+			submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "sbatch "
+			    "refused the job: %s", msg);
+			free(msg);
+			goto fail;
+		}
+		if (v == SLURM_SUBMIT_OK) {
+			free(msg);
+			msg = NULL;
+			if (!l.released && !l.mkdir_failed) {
+				submit_launch_free(&l);
+				if (submit_adopt(x, id, &l, &why) != 0)
+					goto fail_why;
+			}
+			break;
+		}
+
+		/* R15: never resubmit blindly. */
+		x->res->ambiguous = 1;
+		submit_say(x, SUBMIT_STEP_LAUNCH, "AMBIGUOUS: %s; looking the "
+		    "job up by its exact name %s", msg, x->res->job_name);
+		free(msg);
+		msg = NULL;
+		n = submit_reconcile(x, sent, &id, &why);
+		if (n < 0) {
+			submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "the sbatch "
+			    "reply was lost and the lookup by name failed (%s): "
+			    "job %s may or may not exist; check with "
+			    "'squeue --me -n %s' before submitting again", why,
+			    x->res->job_name, x->res->job_name);
+			free(why);
+			goto fail;
+		}
+		if (n > 1) {
+			submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "%d jobs are "
+			    "named %s: cancel all but one (scancel) and adopt "
+			    "it by hand", n, x->res->job_name);
+			goto fail;
+		}
+		if (n == 1) {
+			x->res->adopted = 1;
+			submit_say(x, SUBMIT_STEP_LAUNCH, "found exactly one job "
+			    "named %s: adopting SLURM job %ld", x->res->job_name,
+			    id);
+			if (submit_adopt(x, id, &l, &why) != 0)
+				goto fail_why;
+			break;
+		}
+		if (attempt == 1) {
+			submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "sbatch gave no "
+			    "usable answer twice and no job named %s exists",
+			    x->res->job_name);
+			goto fail;
+		}
+		x->res->resubmitted = 1;
+		submit_say(x, SUBMIT_STEP_LAUNCH, "no job named %s exists "
+		    "(squeue, then sacct after %d s): safe to submit again",
+		    x->res->job_name, SUBMIT_RECONCILE_WAIT);
+	}
+
+	if (l.mkdir_failed) {
+		submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "job %ld: could not "
+		    "create %s/%s-%ld, so the job was cancelled (SLURM would "
+		    "fail it with 0:53)", id, x->lay.log_dir, x->res->job_name,
+		    id);
+		goto fail;
+	}
+	id_s = xasprintf("%ld", id);
+	x->res->slurm_id = id_s;
+	if (record_set_slurm_id(x->record_id, id_s, &why) != 0) {
+		submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "job %ld was "
+		    "launched but the record could not be updated: %s", id, why);
+		free(why);
+		goto fail;
+	}
+	if (!l.released) {
+		submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "job %ld is held and "
+		    "could not be released: %s", id, l.release_msg != NULL ?
+		    l.release_msg : "no answer from scontrol");
+		goto fail;
+	}
+	{
+		struct state_map	 m;
+		enum rstate		 rs = RSTATE_PENDING;
+		char			*text;
+
+		if (l.state != NULL && state_map(l.state, STATUS_MISSING,
+		    &m) == 0 && m.state != RSTATE_UNKNOWN)
+			rs = m.state;
+		text = xasprintf("submitted as SLURM job %ld%s%s", id,
+		    x->res->adopted ? " (adopted after an ambiguous sbatch "
+		    "reply)" : "", x->res->resubmitted ? " (sent again after "
+		    "the first reply was lost and no job existed)" : "");
+		if (record_transition(x->record_id, rs, l.state != NULL ?
+		    l.state : "PENDING", "submit", text, &why) != 0) {
+			free(text);
+			submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "job %ld was "
+			    "launched but the record could not be updated: %s",
+			    id, why);
+			free(why);
+			goto fail;
+		}
+		free(text);
+		free(x->res->state);
+		x->res->state = xstrdup(state_name(rs));
+		free(x->res->native);
+		x->res->native = xstrdup(l.state != NULL ? l.state : "PENDING");
+	}
+	submit_say(x, SUBMIT_STEP_LAUNCH, "SLURM job %ld (%s), %s; logs in "
+	    "%s/%s-%ld/", id, x->res->job_name, x->res->native,
+	    x->lay.log_dir, x->res->job_name, id);
+	submit_launch_free(&l);
+	return 0;
+
+fail_why:
+	submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "%s", why);
+	free(why);
+fail:
+	submit_launch_free(&l);
+	return -1;
+}
+
+/* The sidecar of a job that will not run must not stay behind. */
+static void
+submit_wipe(struct submit_ctx *x)
+{
+	struct conn_result	 res;
+	struct buf		 b;
+
+	if (x->nsec == 0 || x->lay.env_path == NULL || x->res->slurm_id)
+		return;
+	buf_init(&b);
+	buf_adds(&b, "rm -f -- ");
+	buf_add_quoted(&b, x->lay.env_path);
+	if (submit_sh(x->s->conn, b.data, 0, &res, NULL) == 0)
+		conn_result_free(&res);
+	buf_free(&b);
+}
+
+int
+submit_run(struct submit_session *s, const struct spec *sp,
+    const struct submit_opts *o, struct submit_result *res, char **cause)
+{
+	static const struct submit_opts	 none;
+	struct submit_ctx		 x;
+	struct submit_check		 ck;
+	struct strv			 paths, what, exports;
+	struct conn_result		 cres;
+	struct buf			 miss;
+	const char			*image_file = NULL;
+	char				*script, *why = NULL, *cache_file = NULL;
+	char				*cache_dir;
+	size_t				 i;
+	int				 cached, rc = -1, staged = 0;
+
+	memset(res, 0, sizeof *res);
+	memset(&x, 0, sizeof x);
+	memset(&ck, 0, sizeof ck);
+	memset(&paths, 0, sizeof paths);
+	memset(&what, 0, sizeof what);
+	memset(&exports, 0, sizeof exports);
+	x.s = s;
+	x.sp = sp;
+	x.o = o != NULL ? o : &none;
+	x.res = res;
+
+	/* Local work first: nothing remote for a spec that cannot run. */
+	if (image_parse(sp->image, &x.img, &why) != 0) {
+		submit_fail(&x, SUBMIT_STEP_CHECK, cause, "%s", why);
+		free(why);
+		goto out;
+	}
+	res->image = image_display(&x.img);
+	x.record_id = record_new_id();
+	res->record_id = xstrdup(x.record_id);
+	res->job_name = submit_job_name(sp->name, x.record_id);
+	if (submit_secrets(&x, cause) != 0)
+		goto out;
+
+	/* 1. Preflight, once per session. */
+	if (submit_preflight(s, &cached, &why) != 0) {
+		submit_fail(&x, SUBMIT_STEP_PREFLIGHT, cause, "%s", why);
+		free(why);
+		goto out;
+	}
+	res->container = s->pf.container;
+	x.results_root = xstrdup(s->pf.storage_root);
+	if (submit_plan(&x, cause) != 0)
+		goto out;
+	submit_layout_make(&x.lay, x.results_root, res->job_name, x.record_id);
+	res->job_dir = xstrdup(x.lay.job_dir);
+	res->sbatch_path = xstrdup(x.lay.sbatch_path);
+	if (x.nsec != 0)
+		res->env_path = xstrdup(x.lay.env_path);
+	submit_say(&x, SUBMIT_STEP_PREFLIGHT, "%s%s; container mode %s%s; "
+	    "%s: %d node%s x %d GPU%s, %d CPUs/task, %s%s", conn_target(s->conn),
+	    cached ? " (cached for this session)" : " ok",
+	    config_container_name(res->container),
+	    res->container == CONTAINER_NONE ? " (no Pyxis: the command runs "
+	    "directly on the nodes)" : " (srun --container-image)",
+	    x.plan.partition, x.plan.nodes, x.plan.nodes == 1 ? "" : "s",
+	    x.plan.gpus_per_node, x.plan.gpus_per_node == 1 ? "" : "s",
+	    x.plan.cpus_per_task, x.plan.time_str,
+	    x.plan.exclusive ? ", exclusive" : "");
+	if (x.plan.note != NULL)
+		submit_say(&x, SUBMIT_STEP_PREFLIGHT, "plan: %s", x.plan.note);
+
+	/* 2. One round trip: every path and the image (R6). */
+	if (submit_paths(&x, &paths, &what, cause) != 0)
+		goto out;
+	if (x.img.kind == IMAGE_SQSH)
+		image_file = x.img.path;
+	else {
+		cache_dir = submit_cache_dir(&x);
+		cache_file = image_cache_path(&x.img, cache_dir);
+		free(cache_dir);
+		image_file = cache_file;
+	}
+	script = submit_check_script((const char *const *)paths.v, paths.n,
+	    image_file, x.img.kind == IMAGE_REGISTRY ? (x.img.registry ?
+	    x.img.registry : "registry-1.docker.io") : NULL);
+	if (submit_sh(s->conn, script, 0, &cres, &why) != 0) {
+		free(script);
+		submit_fail(&x, SUBMIT_STEP_CHECK, cause, "checking paths: %s",
+		    why);
+		free(why);
+		goto out;
+	}
+	free(script);
+	if (submit_check_parse(cres.out, paths.n, &ck, &why) != 0) {
+		submit_fail(&x, SUBMIT_STEP_CHECK, cause, "%s (exit %d%s%.200s)",
+		    why, cres.status, cres.errlen ? ", stderr: " : "", cres.err);
+		free(why);
+		conn_result_free(&cres);
+		goto out;
+	}
+	conn_result_free(&cres);
+	buf_init(&miss);
+	for (i = 0; i < paths.n; i++) {
+		if (!ck.exists[i])
+			buf_printf(&miss, "\n  - %s: %s does not exist",
+			    what.v[i], paths.v[i]);
+	}
+	if (miss.len != 0) {
+		submit_fail(&x, SUBMIT_STEP_CHECK, cause, "missing on cluster "
+		    "%s (nothing was staged or submitted; correct the path%s in "
+		    "the spec):%s", s->cl->name, strchr(miss.data + 1, '\n') ?
+		    "s" : "", miss.data);
+		buf_free(&miss);
+		goto out;
+	}
+	buf_free(&miss);
+	submit_say(&x, SUBMIT_STEP_CHECK, "%zu path%s exist%s (test -e), "
+	    "image file %s %s", paths.n, paths.n == 1 ? "" : "s",
+	    paths.n == 1 ? "s" : "", image_file, ck.image_exists ? "present" :
+	    "absent");
+	if (x.img.kind == IMAGE_REGISTRY && x.img.registry != NULL &&
+	    strcmp(x.img.registry, "nvcr.io") == 0 && !ck.creds)
+		submit_say(&x, SUBMIT_STEP_CHECK, "warning: no enroot "
+		    "credentials for nvcr.io on the cluster; a private image "
+		    "needs 'slurmdeck creds install'");
+
+	/* 3. Image (R10). */
+	if (submit_image(&x, &ck, image_file, cause) != 0)
+		goto out;
+
+	/* 4. Secrets: names only on the screen (R8). */
+	if (x.nsec == 0)
+		submit_say(&x, SUBMIT_STEP_SECRETS, "none");
+	else {
+		struct buf	b;
+
+		buf_init(&b);
+		for (i = 0; i < x.nsec; i++)
+			buf_printf(&b, "%s%s", i ? ", " : "", x.sec[i].name);
+		submit_say(&x, SUBMIT_STEP_SECRETS, "%s from the local "
+		    "environment -> %s (mode 600, sourced then wiped by the "
+		    "job)", b.data, x.lay.env_path);
+		buf_free(&b);
+	}
+
+	submit_exports(&x, &exports);
+	if (x.o->dry_run) {
+		/* No record, no write: render and stop. */
+		if (submit_render(&x, &exports, cause) != 0)
+			goto out;
+		rc = 0;
+		goto out;
+	}
+
+	/* 5. Record before anything is written for the job (R12). */
+	if (submit_record(&x, cause) != 0)
+		goto out;
+	if (submit_render(&x, &exports, cause) != 0)
+		goto out;
+	if (submit_stage(&x, &exports, cause) != 0)
+		goto out;
+	staged = 1;
+	if (submit_launch(&x, cause) != 0)
+		goto out;
+	rc = 0;
+out:
+	if (rc != 0 && staged)
+		submit_wipe(&x);
+	submit_check_free(&ck);
+	strv_free(&paths);
+	strv_free(&what);
+	strv_free(&exports);
+	free(cache_file);
+	free(x.sec);
+	free(x.record_id);
+	free(x.results_root);
+	submit_layout_free(&x.lay);
+	plan_free(&x.plan);
+	image_free(&x.img);
+	return rc;
+}
+
+void
+submit_result_free(struct submit_result *r)
+{
+	free(r->record_id);
+	free(r->job_name);
+	free(r->job_dir);
+	free(r->sbatch_path);
+	free(r->env_path);
+	free(r->slurm_id);
+	free(r->state);
+	free(r->native);
+	free(r->image);
+	free(r->image_sqsh);
+	free(r->import_job);
+	free(r->script);
+	strv_free(&r->secrets);
+	memset(r, 0, sizeof *r);
+}

@@ -1,3 +1,259 @@
 #ifndef SUBMIT_H
 #define SUBMIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "config.h"
+#include "conn.h"
+#include "image.h"
+#include "lint.h"
+#include "remote.h"
+#include "spec.h"
+#include "util.h"
+
+/*
+ * The submit pipeline (R6-R15) and the credentials installer (R7).
+ *
+ *	preflight	once per session (struct submit_session keeps it)
+ *	check		ONE round trip: test -e of every dataset and mount
+ *			source, the image (or its cache file) header and size
+ *	image		a .sqsh is validated; a registry image is converted
+ *			once with enroot import inside srun on the CPU
+ *			partition, under flock, into a temp name, validated
+ *			and renamed into the cache (never a registry URI to
+ *			--container-image)
+ *	secrets		the spec's secret NAMES, values from the local
+ *			environment; a missing one stops the submit
+ *	record		the local record is created (no record, no launch)
+ *	render		template + lint (with the secret values) + bash -n
+ *	stage		ONE round trip: a tar stream on stdin makes the job
+ *			dir with specs/ env/ meta/ sbatch/ logs/ results/ and
+ *			the mode-600 sidecar
+ *	launch		ONE round trip: sbatch --parsable --hold, mkdir of
+ *			<log_dir>/<name>-<id>, scontrol release; an empty or
+ *			garbled reply or an SSH drop is reconciled by name
+ *
+ * Job dir layout (R13, the same convention as ops.h):
+ *
+ *	<results_root>/<job_name>/specs/spec.yaml, specs/spec.json
+ *	                          env/env.json, meta/meta.json
+ *	                          sbatch/job_<record id>.sbatch
+ *	                          job_<record id>.env   (secrets, mode 600)
+ *	                          logs/<job_name>-<slurm id>/main.out, .err
+ *	                          results/status.json   (written by the job)
+ *
+ * The job runs with its job dir as working directory, and gets
+ * SLURMDECK_JOB_DIR and SLURMDECK_RESULTS_DIR in its environment.
+ *
+ * Test hook: SLURMDECK_TEST_FAULT (read at the first sbatch of a submit,
+ * for the integration tests only) makes the launch misbehave on purpose:
+ * "after-sbatch" kills the SSH session on the login node right after
+ * sbatch returned (a real connection drop), "empty-reply" throws sbatch's
+ * answer away.  Both leave a held job that only the reconcile can find.
+ */
+
+#define SUBMIT_IMPORT_TIMEOUT	3600	/* seconds for one enroot import */
+#define SUBMIT_RECONCILE_WAIT	12	/* seconds after sbatch before "none" */
+
+/* One cluster connection and what was learnt about it. */
+struct submit_session {
+	struct conn		*conn;		/* not owned */
+	const struct cluster	*cl;		/* not owned */
+	struct preflight	 pf;
+	int			 have_pf;	/* pf is valid and ok */
+};
+
+void	 submit_session_init(struct submit_session *, struct conn *,
+	     const struct cluster *);
+/* Run the preflight unless this session already passed it. */
+int	 submit_preflight(struct submit_session *, int *cached, char **cause);
+void	 submit_session_free(struct submit_session *);
+
+/* --- pure parts ---------------------------------------------------------- */
+
+/* "<prefix>-<record id without sd->": unique, names the job and its dir. */
+char	*submit_job_name(const char *prefix, const char *record_id);
+
+struct submit_layout {
+	char	*job_dir;
+	char	*spec_path;	/* specs/spec.yaml */
+	char	*log_dir;	/* logs: <log_dir>/<job_name>-<id>/main.out */
+	char	*results_dir;
+	char	*sbatch_path;	/* sbatch/job_<record id>.sbatch */
+	char	*env_path;	/* job_<record id>.env */
+	/* The same relative to job_dir, as the stage tar names them. */
+	char	*sbatch_rel;
+	char	*env_rel;
+};
+void	 submit_layout_make(struct submit_layout *, const char *results_root,
+	     const char *job_name, const char *record_id);
+void	 submit_layout_free(struct submit_layout *);
+
+/* ustar members for the stage stream; names must be < 100 bytes. */
+void	 submit_tar_add(struct buf *, const char *name, const void *,
+	     size_t, mode_t);
+void	 submit_tar_end(struct buf *);
+
+/*
+ * Sidecar text: "NAME='value'" lines (the job sources it with set -a).
+ * Refuses a name that is not a shell identifier.
+ */
+int	 submit_sidecar(const struct lint_secret *, size_t, char **out,
+	     char **cause);
+
+/* Check round trip: paths to test -e, and the image file to read. */
+struct submit_check {
+	int		*exists;	/* one per path */
+	size_t		 npaths;
+	int		 image_exists;
+	uint64_t	 image_size;
+	unsigned char	 head[IMAGE_SQSH_HEADER];
+	size_t		 headlen;
+	int		 creds;		/* enroot credentials name the registry */
+};
+char	*submit_check_script(const char *const *paths, size_t n,
+	     const char *image, const char *registry);
+int	 submit_check_parse(const char *out, size_t npaths,
+	     struct submit_check *, char **cause);
+void	 submit_check_free(struct submit_check *);
+
+struct submit_convert_args {
+	const char	*cache_dir;
+	const char	*cache_name;
+	const char	*uri;		/* docker://... for enroot import */
+	const char	*partition;	/* CPU partition */
+	const char	*account;	/* NULL: none */
+	const char	*job_name;	/* srun -J, unique */
+	int		 timeout;	/* seconds */
+	int		 force;		/* convert even if a valid file is there */
+};
+enum submit_convert {
+	SUBMIT_CONVERT_ERROR = 0,	/* the script did not finish */
+	SUBMIT_CONVERT_CACHED,		/* another submit made it meanwhile */
+	SUBMIT_CONVERT_CONVERTED,
+	SUBMIT_CONVERT_FAILED,		/* enroot failed */
+	SUBMIT_CONVERT_TIMEOUT,
+	SUBMIT_CONVERT_INVALID,		/* enroot "succeeded", the file is bad */
+	SUBMIT_CONVERT_LOCK,		/* the lock was not had in time */
+};
+struct submit_convert_result {
+	enum submit_convert	 verdict;
+	int			 rc;	/* srun/enroot exit status, -1 none */
+	char			*output;	/* enroot's lines */
+	char			*detail;	/* the script's own message */
+	uint64_t		 size;
+	unsigned char		 head[IMAGE_SQSH_HEADER];
+	size_t			 headlen;
+};
+char	*submit_convert_script(const struct submit_convert_args *);
+void	 submit_convert_parse(const char *out, struct submit_convert_result *);
+void	 submit_convert_free(struct submit_convert_result *);
+
+/*
+ * Launch round trip: cd job_dir, the sbatch command, then (when it printed
+ * a job id) mkdir <log_dir>/<job_name>-<id> and scontrol release.  fault
+ * is a SLURMDECK_TEST_FAULT value or NULL.
+ */
+char	*submit_launch_script(const char *job_dir, const char *sbatch_cmd,
+	     const char *log_dir, const char *job_name, const char *fault);
+/* Release script for an adopted job: mkdir the log dir, release, state. */
+char	*submit_release_script(long id, const char *log_dir,
+	     const char *job_name);
+struct submit_launch {
+	char	*out;		/* sbatch stdout and stderr */
+	char	*err;
+	int	 sbatch_rc;	/* -1: never reported */
+	int	 released;	/* scontrol release ran and succeeded */
+	int	 mkdir_failed;
+	char	*release_msg;
+	char	*state;		/* squeue %T after release, or NULL */
+	char	*reason;
+};
+void	 submit_launch_parse(const char *text, struct submit_launch *);
+void	 submit_launch_free(struct submit_launch *);
+
+/* The sh script that writes enroot's credentials; the key is on stdin. */
+char	*submit_creds_script(void);
+
+/* --- remote operations --------------------------------------------------- */
+
+struct submit_creds {
+	char	*path;		/* the credentials file on the cluster */
+	int	 kept;		/* lines for other machines kept */
+};
+/*
+ * Install the NGC key for nvcr.io and authn.nvidia.com (R7): one round
+ * trip, the key only on stdin, umask 077, other machines' lines kept.
+ */
+int	 submit_creds_install(struct conn *, const char *key,
+	     struct submit_creds *, char **cause);
+void	 submit_creds_free(struct submit_creds *);
+
+enum submit_step {
+	SUBMIT_STEP_PREFLIGHT = 0,
+	SUBMIT_STEP_CHECK,
+	SUBMIT_STEP_IMAGE,
+	SUBMIT_STEP_SECRETS,
+	SUBMIT_STEP_RECORD,
+	SUBMIT_STEP_RENDER,
+	SUBMIT_STEP_STAGE,
+	SUBMIT_STEP_LAUNCH,
+	SUBMIT_NSTEPS
+};
+const char *submit_step_name(enum submit_step);
+
+struct submit_opts {
+	int		 dry_run;	/* stop after render: no remote write */
+	int		 import_timeout;	/* 0: SLURMDECK_IMPORT_TIMEOUT or
+						   SUBMIT_IMPORT_TIMEOUT */
+	/* Secret values by name; NULL: getenv. */
+	const char	*(*secret)(const char *name, void *arg);
+	/* Each step as it happens (may be NULL). */
+	void		 (*progress)(void *arg, enum submit_step,
+			     const char *text);
+	void		*arg;
+};
+
+enum submit_image_action {
+	SUBMIT_IMAGE_SQSH = 0,		/* a given .sqsh, validated */
+	SUBMIT_IMAGE_CACHED,		/* the cache had a valid file */
+	SUBMIT_IMAGE_CONVERTED,		/* converted now */
+	SUBMIT_IMAGE_WOULD_CONVERT,	/* dry run, not in the cache */
+};
+
+struct submit_result {
+	char			*record_id;
+	char			*job_name;
+	char			*job_dir;
+	char			*sbatch_path;
+	char			*env_path;	/* NULL: no secrets, no sidecar */
+	char			*slurm_id;
+	char			*state;		/* record state name */
+	char			*native;	/* squeue state */
+	char			*image;		/* display form */
+	char			*image_sqsh;	/* the .sqsh the job uses */
+	char			*import_job;	/* srun -J of the conversion */
+	enum submit_image_action image_action;
+	enum container_mode	 container;
+	char			*script;	/* rendered sbatch script */
+	struct strv		 secrets;	/* names only */
+	int			 ambiguous;	/* the first reply was unusable */
+	int			 adopted;	/* ...and the job was found */
+	int			 resubmitted;	/* ...none found, sent again */
+	enum submit_step	 failed_step;	/* when submit_run returned -1 */
+	int			 failed;
+};
+
+/*
+ * The whole pipeline for one spec.  Returns 0 when the job was launched
+ * (or, for a dry run, rendered), -1 and a cause otherwise; res says how
+ * far it got and must be freed.
+ */
+int	 submit_run(struct submit_session *, const struct spec *,
+	     const struct submit_opts *, struct submit_result *, char **cause);
+void	 submit_result_free(struct submit_result *);
+const char *submit_image_action_name(enum submit_image_action);
+
 #endif
