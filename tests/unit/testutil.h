@@ -4,6 +4,7 @@
 /* Shared by the Check suites (unit and integration). */
 
 #include <check.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,33 @@ test_data(const char *name)
 	return path;
 }
 
+/* Directories made by test_tmpdir(), removed when their maker exits. */
+static char	test_tmpdirs[64][4096];
+static pid_t	test_tmpdir_pids[64];
+static int	test_ntmpdirs;
+
+static inline int
+test_rm_entry(const char *path, const struct stat *st, int flag,
+    struct FTW *ftw)
+{
+	(void)st; (void)flag; (void)ftw;
+	return remove(path) == 0 ? 0 : 0;
+}
+
+static inline void
+test_tmpdir_cleanup(void)
+{
+	int	i;
+
+	/* Only the process that made a directory removes it: Check forks. */
+	for (i = 0; i < test_ntmpdirs; i++) {
+		if (test_tmpdir_pids[i] == getpid() &&
+		    getenv("SLURMDECK_KEEP_TMP") == NULL)
+			nftw(test_tmpdirs[i], test_rm_entry, 16,
+			    FTW_DEPTH | FTW_PHYS);
+	}
+}
+
 /* A fresh private directory under $TMPDIR (static buffer). */
 static inline const char *
 test_tmpdir(void)
@@ -30,6 +58,13 @@ test_tmpdir(void)
 	    t != NULL ? t : "/tmp");
 	if (mkdtemp(path) == NULL)
 		abort();
+	if (test_ntmpdirs < 64) {
+		if (test_ntmpdirs == 0)
+			atexit(test_tmpdir_cleanup);
+		snprintf(test_tmpdirs[test_ntmpdirs], sizeof test_tmpdirs[0],
+		    "%s", path);
+		test_tmpdir_pids[test_ntmpdirs++] = getpid();
+	}
 	return path;
 }
 
