@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <signal.h>
+
 #include <cjson/cJSON.h>
 
 #include "testutil.h"
@@ -636,10 +638,18 @@ START_TEST(test_error_program)
 	struct conn	*c = conn_new_cluster(cluster());
 	struct record	*r;
 	struct job	 j;
-	char		*env;
+	char		*env, *out, *err;
 
-	launch(c, "fail", "echo 'about to fail'\nexit 1", NULL, 0, &j);
-	r = wait_terminal(c, j.rid, 90);
+	launch(c, "fail", "sleep 2\necho 'about to fail'\nexit 1", NULL, 0,
+	    &j);
+	/* --watch with an ID polls until the job ends (R17), then stops. */
+	ck_assert_int_eq(run(&out, &err, "status --watch --interval 1 %s",
+	    j.rid), 0);
+	ck_assert_msg(count(out, "-- polled") >= 2, "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "state:    ERROR/PROGRAM (FAILED)"));
+	free(out);
+	free(err);
+	r = load(j.rid);
 	ck_assert_msg(r->state == RSTATE_ERROR, "state %s",
 	    state_name(r->state));
 	ck_assert_str_eq(r->native, "FAILED");
@@ -664,8 +674,10 @@ START_TEST(test_cancel_sleeping)
 	struct job	 j;
 	const struct record_event *e;
 	char		*out, *err, *env, *uid, *cmd, *want, *since;
+	char		*fpath, *cause = NULL;
 	char		 day[16];
-	int		 i, ok = 0;
+	pid_t		 pid;
+	int		 i, st, ok = 0;
 
 	launch(c, "sleep", "echo sleeping\nsleep 300", NULL, 0, &j);
 	wait_state(c, j.rid, RSTATE_RUNNING, 60);
@@ -674,6 +686,33 @@ START_TEST(test_cancel_sleeping)
 	env = ops_env_path(r);
 	ck_assert(remote_exists(c, env));	/* live: the job may need it */
 	record_free(r);
+
+	/* logs --follow of a live job runs until Ctrl-C, then exits 0. */
+	fpath = xasprintf("%s/follow.%ld", tmproot, (long)getpid());
+	pid = fork();
+	ck_assert(pid >= 0);
+	if (pid == 0) {
+		if (freopen(fpath, "w", stdout) == NULL ||
+		    freopen("/dev/null", "w", stderr) == NULL)
+			_exit(126);
+		execl(getenv("SLURMDECK_BIN"), "slurmdeck", "logs", "--follow",
+		    "--interval", "1", j.rid, (char *)NULL);
+		_exit(127);
+	}
+	sleep(4);
+	kill(pid, SIGINT);
+	for (i = 0; i < 100; i++) {
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			break;
+		usleep(100000);
+	}
+	ck_assert_msg(i < 100, "logs --follow ignored SIGINT");
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	ck_assert_int_eq(file_read(fpath, &out, NULL, &cause), 0);
+	ck_assert_str_eq(out, "sleeping\n");
+	free(out);
+	unlink(fpath);
+	free(fpath);
 
 	ck_assert_int_eq(run(&out, &err, "cancel %s", j.sid), 0);
 	ck_assert_msg(strstr(out, "cancelled SLURM job") != NULL, "%s", out);
