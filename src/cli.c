@@ -28,6 +28,8 @@ static const struct verb verbs[] = {
 	  "the live queue of your jobs plus recent records" },
 	{ "creds", cli_creds, "install",
 	  "install Enroot registry credentials on the cluster (stdin only)" },
+	{ "retry", cli_retry, "ID",
+	  "resubmit a failed job by hand (same staged workload, bad nodes excluded)" },
 	{ "records", cli_records, "[--json] [--all]",
 	  "list the local job records" },
 	{ "triage", cli_triage, "[--state S] [--exit CODE[:SIG]] [--json] [LOGFILE...]",

@@ -33,5 +33,6 @@ int	 cli_logs(struct cli *, int argc, char **argv);
 int	 cli_cancel(struct cli *, int argc, char **argv);
 int	 cli_jobs(struct cli *, int argc, char **argv);
 int	 cli_creds(struct cli *, int argc, char **argv);
+int	 cli_retry(struct cli *, int argc, char **argv);
 
 #endif

@@ -1,0 +1,3 @@
+#ifndef RETRY_H
+#define RETRY_H
+#endif
