@@ -252,7 +252,8 @@ expand_tilde(const char *s, char **err)
 	}
 	home = getenv("HOME");
 	if (home == NULL || *home == '\0') {
-		*err = xasprintf("'%s': HOME is not set, write the full path", s);
+		*err = xasprintf("'%s': HOME is not set, write the full path",
+		    s);
 		return NULL;
 	}
 	return xasprintf("%s%s", home, s + 1);
@@ -474,11 +475,13 @@ load_env_map(struct load *l, yaml_node_t *map, struct strv *sv,
 		k = yaml_document_get_node(&l->doc, p->key);
 		v = yaml_document_get_node(&l->doc, p->value);
 		if (k->type != YAML_SCALAR_NODE || !env_name_ok(scalar(k)))
-			return load_error(l, &k->start_mark, "nccl_env in %s: '%s' is not a "
+			return load_error(l, &k->start_mark,
+			    "nccl_env in %s: '%s' is not a "
 			    "variable name (letters, digits, '_')", where,
 			    k->type == YAML_SCALAR_NODE ? scalar(k) : "?");
 		if (v->type != YAML_SCALAR_NODE)
-			return load_error(l, &v->start_mark, "nccl_env in %s: %s must be a "
+			return load_error(l, &v->start_mark,
+			    "nccl_env in %s: %s must be a "
 			    "plain value, not %s", where, scalar(k),
 			    node_kind(v));
 		item = xasprintf("%s=%s", scalar(k), is_null(v) ? "" :
@@ -505,7 +508,8 @@ load_cluster(struct load *l, struct config *cfg, yaml_node_t *map,
 	int			 rc = -1;
 
 	if (map->type != YAML_MAPPING_NODE)
-		return load_error(l, &map->start_mark, "cluster #%zu must be a map of keys "
+		return load_error(l, &map->start_mark,
+		    "cluster #%zu must be a map of keys "
 		    "(name: ..., hosts: ...), not %s", idx + 1, node_kind(map));
 
 	/* Find the name first so every message can say which cluster. */
@@ -531,7 +535,8 @@ load_cluster(struct load *l, struct config *cfg, yaml_node_t *map,
 		k = yaml_document_get_node(&l->doc, p->key);
 		v = yaml_document_get_node(&l->doc, p->value);
 		if (k->type != YAML_SCALAR_NODE) {
-			load_error(l, &k->start_mark, "keys in %s must be plain words, "
+			load_error(l, &k->start_mark,
+			    "keys in %s must be plain words, "
 			    "not %s", where, node_kind(k));
 			goto out;
 		}
@@ -543,7 +548,8 @@ load_cluster(struct load *l, struct config *cfg, yaml_node_t *map,
 		}
 		i = (size_t)(ck - ckeys);
 		if (seen & (1U << i)) {
-			load_error(l, &k->start_mark, "key '%s' appears twice in %s: keep "
+			load_error(l, &k->start_mark,
+			    "key '%s' appears twice in %s: keep "
 			    "one", ck->name, where);
 			goto out;
 		}
@@ -552,7 +558,8 @@ load_cluster(struct load *l, struct config *cfg, yaml_node_t *map,
 			continue;
 		if (v->type == YAML_SCALAR_NODE && ck->type != K_ENV) {
 			if ((err = key_set(ck, c, scalar(v), 0)) != NULL) {
-				load_error(l, &v->start_mark, "%s: %s", where, err);
+				load_error(l, &v->start_mark,
+				    "%s: %s", where, err);
 				free(err);
 				goto out;
 			}
@@ -563,7 +570,8 @@ load_cluster(struct load *l, struct config *cfg, yaml_node_t *map,
 				item = yaml_document_get_node(&l->doc, *it);
 				if (item->type != YAML_SCALAR_NODE ||
 				    is_null(item)) {
-					load_error(l, &item->start_mark, "%s: each item of "
+					load_error(l, &item->start_mark,
+					    "%s: each item of "
 					    "%s must be a name, not %s", where,
 					    ck->name, is_null(item) ?
 					    "empty" : node_kind(item));
@@ -571,7 +579,8 @@ load_cluster(struct load *l, struct config *cfg, yaml_node_t *map,
 				}
 				if ((err = key_set(ck, c, scalar(item), 1))
 				    != NULL) {
-					load_error(l, &item->start_mark, "%s: %s", where,
+					load_error(l, &item->start_mark,
+					    "%s: %s", where,
 					    err);
 					free(err);
 					goto out;
@@ -581,8 +590,10 @@ load_cluster(struct load *l, struct config *cfg, yaml_node_t *map,
 			if (load_env_map(l, v, &c->nccl_env, where) != 0)
 				goto out;
 		} else {
-			load_error(l, &v->start_mark, "%s: %s must be %s, not %s", where,
-			    ck->name, ck->type == K_ENV ? "a map of NAME: value" :
+			load_error(l, &v->start_mark,
+			    "%s: %s must be %s, not %s", where,
+			    ck->name,
+			    ck->type == K_ENV ? "a map of NAME: value" :
 			    (ck->type == K_HOSTS || ck->type == K_PARTS) ?
 			    "a list or a comma-separated string" :
 			    "a single value", node_kind(v));
@@ -590,13 +601,15 @@ load_cluster(struct load *l, struct config *cfg, yaml_node_t *map,
 		}
 	}
 	if (c->name == NULL) {
-		load_error(l, &map->start_mark, "%s has no name: add 'name: <cluster name>'",
+		load_error(l, &map->start_mark,
+		    "%s has no name: add 'name: <cluster name>'",
 		    where);
 		goto out;
 	}
 	for (i = 0; i + 1 < cfg->nclusters; i++) {
 		if (strcmp(cfg->clusters[i].name, c->name) == 0) {
-			load_error(l, &map->start_mark, "duplicate cluster name '%s' (first "
+			load_error(l, &map->start_mark,
+			    "duplicate cluster name '%s' (first "
 			    "at line %zu): rename one", c->name,
 			    l->cmarks[i].line + 1);
 			goto out;
@@ -681,7 +694,8 @@ load_file(struct load *l, struct config *cfg, const char *text, size_t len)
 			v = yaml_document_get_node(&l->doc, p->value);
 			if (k->type != YAML_SCALAR_NODE ||
 			    strcmp(scalar(k), "clusters") != 0) {
-				load_error(l, &k->start_mark, "unknown top-level key '%s': "
+				load_error(l, &k->start_mark,
+				    "unknown top-level key '%s': "
 				    "the file is a list of clusters, or a map "
 				    "with the one key 'clusters'",
 				    k->type == YAML_SCALAR_NODE ?
@@ -689,7 +703,8 @@ load_file(struct load *l, struct config *cfg, const char *text, size_t len)
 				goto out;
 			}
 			if (list != NULL) {
-				load_error(l, &k->start_mark, "key 'clusters' appears "
+				load_error(l, &k->start_mark,
+				    "key 'clusters' appears "
 				    "twice: keep one");
 				goto out;
 			}
@@ -702,7 +717,8 @@ load_file(struct load *l, struct config *cfg, const char *text, size_t len)
 	} else
 		list = root;
 	if (list->type != YAML_SEQUENCE_NODE) {
-		load_error(l, &list->start_mark, "expected a list of clusters ('- name: "
+		load_error(l, &list->start_mark,
+		    "expected a list of clusters ('- name: "
 		    "...'), not %s", node_kind(list));
 		goto out;
 	}
@@ -745,8 +761,8 @@ apply_env(struct load *l, struct cluster *c)
 		ck = ckey_find(envkeys[i].key);
 		if ((err = key_set(ck, c, v, 0)) != NULL) {
 			free(l->cause);
-			l->cause = xasprintf("environment %s (cluster '%s'): %s",
-			    envkeys[i].var, c->name, err);
+			l->cause = xasprintf("environment %s (cluster "
+			    "'%s'): %s", envkeys[i].var, c->name, err);
 			free(err);
 			return -1;
 		}
@@ -844,7 +860,8 @@ config_load(const char *path, struct config *cfg, char **cause)
 		c = &cfg->clusters[i];
 		if (c->hosts.n == 0) {
 			if (l.cfile[i])
-				load_error(&l, &l.cmarks[i], "cluster '%s' has no "
+				load_error(&l, &l.cmarks[i],
+				    "cluster '%s' has no "
 				    "hosts: add 'hosts: [login1, login2]' (tried "
 				    "in order)%s", c->name, i == cfg->current ?
 				    " or set SLURM_HOSTNAME" : "");
