@@ -70,6 +70,9 @@ cli_load(struct cli *cli, struct config *cfg, struct cluster **cp)
 {
 	char	*cause = NULL;
 
+	/* Environment overrides go to the cluster the user picked. */
+	if (cli->cluster != NULL)
+		setenv("SLURMDECK_CLUSTER", cli->cluster, 1);
 	if (config_load(cli->config_path, cfg, &cause) != 0) {
 		fprintf(stderr, "slurmdeck: %s\n", cause);
 		free(cause);
