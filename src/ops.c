@@ -314,18 +314,26 @@ now_iso(void)
 	return xstrdup(buf);
 }
 
+struct change_arg {
+	struct ops_change	*ch;
+	int			 skipped;	/* nothing to write: not an error */
+};
+
 static int
 change_fn(struct record *r, void *arg, char **cause)
 {
-	struct ops_change	*ch = arg;
+	struct change_arg	*ca = arg;
+	struct ops_change	*ch = ca->ch;
 	struct record_event	*e;
 	const char		*native = ch->native != NULL ? ch->native : "";
 	int			 write = 0;
 
 	(void)cause;
 	ch->old = r->state;
-	if (ch->only_live && state_terminal(r->state))
-		return -1;	/* left alone; see ops_record_change() */
+	if (ch->only_live && state_terminal(r->state)) {
+		ca->skipped = 1;
+		return -1;
+	}
 	if (ch->set_err && (r->err_class != ch->err || r->err_rule == NULL ||
 	    strcmp(r->err_rule, ch->err_rule != NULL ? ch->err_rule : "") !=
 	    0)) {
@@ -350,22 +358,29 @@ change_fn(struct record *r, void *arg, char **cause)
 		ch->changed = 1;
 		write = 1;
 	}
+	if (!write)
+		ca->skipped = 1;
 	return write ? 0 : -1;
 }
 
 int
 ops_record_change(const char *id, struct ops_change *ch, char **cause)
 {
-	char	*why = NULL;
+	struct change_arg	 ca;
+	char			*why = NULL;
 
 	ch->changed = 0;
 	ch->old = RSTATE_UNKNOWN;
-	if (record_update(id, change_fn, ch, &why) == 0)
+	ca.ch = ch;
+	ca.skipped = 0;
+	if (record_update(id, change_fn, &ca, &why) == 0)
 		return 0;
-	/* change_fn aborts without a cause when there is nothing to write. */
-	if (why == NULL)
+	/* change_fn aborts when there is nothing to write. */
+	if (ca.skipped) {
+		free(why);
 		return 0;
-	cause_set(cause, "%s", why);
+	}
+	cause_set(cause, "%s", why != NULL ? why : "record update failed");
 	free(why);
 	return -1;
 }
