@@ -29,6 +29,7 @@ enum ktype {
 	K_BOOL,
 	K_CONTAINER,	/* auto | pyxis | none */
 	K_ENV,		/* map NAME: value */
+	K_CMD,		/* one line of shell */
 };
 
 struct ckey {
@@ -60,6 +61,8 @@ static const struct ckey ckeys[] = {
 	{ "command_timeout", K_INT, F(command_timeout), 1, 86400 },
 	{ "gpus_per_node", K_INT, F(gpus_per_node), 1, 64 },
 	{ "nccl_env", K_ENV, F(nccl_env), 0, 0 },
+	{ "nccl_probe_command", K_CMD, F(nccl_probe_command), 0, 0 },
+	{ "nccl_probe_timeout", K_INT, F(nccl_probe_timeout), 1, 3600 },
 };
 #undef F
 #define NCKEYS (sizeof ckeys / sizeof ckeys[0])
@@ -381,6 +384,18 @@ key_set(const struct ckey *k, struct cluster *c, const char *s, int append)
 		return NULL;
 	case K_ENV:
 		break;
+	case K_CMD:
+		/* It goes into the job script as a quoted bash -c string. */
+		for (v = (char *)s; *v != '\0'; v++) {
+			if ((unsigned char)*v < 0x20 || *v == 0x7f)
+				break;
+		}
+		if (*s == '\0' || *v != '\0')
+			return xasprintf("%s must be one line of shell without "
+			    "control characters", k->name);
+		free(*sp);
+		*sp = xstrdup(s);
+		return NULL;
 	}
 	return xasprintf("%s must be a map of NAME: value", k->name);
 }
@@ -406,6 +421,7 @@ cluster_free(struct cluster *c)
 	free(c->cpu_partition);
 	free(c->image_cache);
 	strv_free(&c->nccl_env);
+	free(c->nccl_probe_command);
 }
 
 static struct cluster *

@@ -44,6 +44,8 @@ struct cluster {
 	int		 command_timeout; /* seconds, 0: default (60) */
 	int		 gpus_per_node;	/* max GPUs per node, 0: default (8) */
 	struct strv	 nccl_env;	/* NAME=value, known-good NCCL settings */
+	char		*nccl_probe_command; /* R21 probe, NULL: torchrun default */
+	int		 nccl_probe_timeout; /* seconds per try, 0: 120 */
 };
 
 struct config {

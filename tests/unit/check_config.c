@@ -172,7 +172,8 @@ static const struct {
 	    "did you mean 'hosts'? (known keys: name, hosts, user, port, key, "
 	    "known_hosts, partitions, account, results_root, cpu_partition, "
 	    "image_cache, container, time_hours, requeue, poll_interval, "
-	    "connect_timeout, command_timeout, gpus_per_node, nccl_env)" },
+	    "connect_timeout, command_timeout, gpus_per_node, nccl_env, "
+	    "nccl_probe_command, nccl_probe_timeout)" },
 	{ "bad-dup-name.yaml", ":3:3: duplicate cluster name 'a' (first at "
 	    "line 1): rename one" },
 	{ "bad-no-hosts.yaml", ":3:3: cluster 'b' has no hosts: add 'hosts: "
@@ -254,13 +255,20 @@ static const struct {
 	    "cluster 'a': X must be a plain value, not a list" },
 	{ "- name: a\n  hosts: h\n  nccl_env: x\n", ":3:13: cluster 'a': "
 	    "nccl_env must be a map of NAME: value, not a value" },
+	{ "- name: a\n  hosts: h\n  nccl_probe_command: \"a\\tb\"\n",
+	    ":3:23: cluster 'a': nccl_probe_command must be one line of shell "
+	    "without control characters" },
+	{ "- name: a\n  hosts: h\n  nccl_probe_timeout: 0\n", ":3:23: cluster "
+	    "'a': nccl_probe_timeout must be a whole number from 1 to 3600, "
+	    "not '0'" },
 	{ "- name: a\n  hosts: h\n  [x]: 1\n", ":3:3: keys in cluster 'a' must "
 	    "be plain words, not a list" },
 	{ "- name: a\n  hosts: h\n  zzzzzz: 1\n", ":3:3: unknown key 'zzzzzz' "
 	    "in cluster 'a' (known keys: name, hosts, user, port, key, "
 	    "known_hosts, partitions, account, results_root, cpu_partition, "
 	    "image_cache, container, time_hours, requeue, poll_interval, "
-	    "connect_timeout, command_timeout, gpus_per_node, nccl_env)" },
+	    "connect_timeout, command_timeout, gpus_per_node, nccl_env, "
+	    "nccl_probe_command, nccl_probe_timeout)" },
 	{ "- name: a\n  hosts: h\n\tuser: x\n", ":3:1: YAML syntax error: found a "
 	    "tab character that violates indentation (while scanning a plain "
 	    "scalar at line 2 column 10): check indentation (spaces, not "
@@ -287,6 +295,26 @@ START_TEST(test_nccl_null_and_partial)
 	ck_assert_uint_eq(cfg.clusters[0].nccl_env.n, 1);
 	ck_assert_str_eq(cfg.clusters[0].nccl_env.v[0], "X=");
 	ck_assert_ptr_null(cfg.clusters[0].account);
+	config_free(&cfg);
+}
+END_TEST
+
+/* R21: the probe command is free shell text on one line. */
+START_TEST(test_nccl_probe_keys)
+{
+	struct config	 cfg;
+	char		*cause = NULL;
+	const char	*path;
+
+	path = write_tmp("- name: a\n  hosts: h\n  nccl_probe_command: "
+	    "'[ \"$X\" = 1 ] && echo NCCL_PROBE_OK || sleep 60'\n"
+	    "  nccl_probe_timeout: 5\n- name: b\n  hosts: h\n");
+	ck_assert_int_eq(config_load(path, &cfg, &cause), 0);
+	ck_assert_str_eq(cfg.clusters[0].nccl_probe_command,
+	    "[ \"$X\" = 1 ] && echo NCCL_PROBE_OK || sleep 60");
+	ck_assert_int_eq(cfg.clusters[0].nccl_probe_timeout, 5);
+	ck_assert_ptr_null(cfg.clusters[1].nccl_probe_command);
+	ck_assert_int_eq(cfg.clusters[1].nccl_probe_timeout, 0);
 	config_free(&cfg);
 }
 END_TEST
@@ -572,6 +600,7 @@ config_suite(void)
 	tcase_add_loop_test(tc, test_bad_files, 0, sizeof bad / sizeof bad[0]);
 	tcase_add_loop_test(tc, test_bad_inline, 0, sizeof inl / sizeof inl[0]);
 	tcase_add_test(tc, test_nccl_null_and_partial);
+	tcase_add_test(tc, test_nccl_probe_keys);
 	tcase_add_test(tc, test_no_file_no_env);
 	tcase_add_test(tc, test_missing_given_file);
 	tcase_add_test(tc, test_empty_file);
