@@ -134,6 +134,7 @@ cli_submit(struct cli *cli, int argc, char **argv)
 	struct conn		*c;
 	cJSON			*steps;
 	char			*cause = NULL, *msg;
+	size_t			 i;
 	int			 ch, json = 0, dry_run = 0, ret;
 
 	while ((ch = getopt_long(argc, argv, "nh", longopts, NULL)) != -1) {
@@ -210,11 +211,13 @@ cli_submit(struct cli *cli, int argc, char **argv)
 			fprintf(stderr, "dry run: rendered %s; nothing was "
 			    "written on the cluster and no record was opened\n",
 			    r.sbatch_path);
-			if (r.env_path != NULL)
+			if (r.env_path != NULL) {
 				fprintf(stderr, "the secrets file %s would hold "
-				    "the values of: %s%s\n", r.env_path,
-				    r.secrets.v[0], r.secrets.n > 1 ?
-				    " (and more, see secrets above)" : "");
+				    "the values of:", r.env_path);
+				for (i = 0; i < r.secrets.n; i++)
+					fprintf(stderr, " %s", r.secrets.v[i]);
+				fprintf(stderr, "\n");
+			}
 		} else {
 			printf("\nsubmitted: record %s, SLURM job %s (%s)\n",
 			    r.record_id, r.slurm_id, r.state);

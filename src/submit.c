@@ -940,7 +940,11 @@ submit_secrets(struct submit_ctx *x, char **cause)
 		x->sec[i].value = v;
 		strv_add(&x->res->secrets, x->sp->secrets.v[i]);
 	}
-	if (missing.len != 0) {
+	if (missing.len != 0 && x->o->dry_run) {
+		/* A dry run shows the script; values are only linted. */
+		submit_say(x, SUBMIT_STEP_SECRETS, "warning: not set here: %s "
+		    "(a real submit stops on this)", missing.data);
+	} else if (missing.len != 0) {
 		submit_fail(x, SUBMIT_STEP_SECRETS, cause, "secret%s %s %s "
 		    "listed in the spec but not set in this environment: "
 		    "export %s before submitting (values are read here and "

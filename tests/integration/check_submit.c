@@ -1,10 +1,1083 @@
-/* Placeholder until the submit suite is written: it must not stay empty. */
+/*
+ * slurmdeck submit and creds install against the real local cluster
+ * (tests/cluster/up; source $SDTB_DIR/env.sh first).  Every test runs the
+ * real binary ($SLURMDECK_BIN) and checks the result with the real ssh
+ * client and SLURM commands on the cluster.  The "pure" case needs no
+ * cluster: layout, tar stream, sidecar quoting, the check script run by
+ * the local /bin/sh on real squashfs files, the launch/convert parsers.
+ */
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
 #include "testutil.h"
+#include "image.h"
+#include "record.h"
+#include "submit.h"
+#include "util.h"
+
+static char	tmpdir[4096];
+static char	unique[64];
+
+/* --- process helpers --------------------------------------------------------- */
+
+/*
+ * Run argv with stdin from in (may be NULL), stdout and stderr captured.
+ * No shell: canary values passed in the environment never reach an argv.
+ */
+static int
+run(char *const argv[], const char *in, char **out, char **err)
+{
+	char	 of[4200], ef[4200], inf[4200];
+	pid_t	 pid;
+	int	 status, fd;
+
+	snprintf(of, sizeof of, "%s/run.out", tmpdir);
+	snprintf(ef, sizeof ef, "%s/run.err", tmpdir);
+	snprintf(inf, sizeof inf, "%s/run.in", tmpdir);
+	if (in != NULL) {
+		fd = open(inf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(write(fd, in, strlen(in)), (ssize_t)strlen(in));
+		close(fd);
+	}
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		fd = open(in != NULL ? inf : "/dev/null", O_RDONLY);
+		dup2(fd, 0);
+		fd = open(of, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		dup2(fd, 1);
+		fd = open(ef, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		dup2(fd, 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	if (out != NULL)
+		ck_assert_int_eq(file_read(of, out, NULL, NULL), 0);
+	if (err != NULL)
+		ck_assert_int_eq(file_read(ef, err, NULL, NULL), 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* A command on the cluster through OpenSSH (not our conn.c). */
+static int
+ssh_run(const char *cmd, const char *in, char **out)
+{
+	char	 port[32], kh[4200];
+	char	 target[512];
+	char	*argv[32];
+	int	 n = 0;
+
+	snprintf(port, sizeof port, "%s", getenv("SLURM_PORT"));
+	snprintf(kh, sizeof kh, "UserKnownHostsFile=%s",
+	    getenv("SSH_KNOWN_HOSTS"));
+	snprintf(target, sizeof target, "%s@%s", getenv("SLURM_USER"),
+	    getenv("SLURM_HOSTNAME"));
+	argv[n++] = "ssh";
+	argv[n++] = "-F";
+	argv[n++] = "/dev/null";
+	argv[n++] = "-p";
+	argv[n++] = port;
+	argv[n++] = "-i";
+	argv[n++] = getenv("SSH_KEY_PATH");
+	argv[n++] = "-o";
+	argv[n++] = "BatchMode=yes";
+	argv[n++] = "-o";
+	argv[n++] = "StrictHostKeyChecking=yes";
+	argv[n++] = "-o";
+	argv[n++] = kh;
+	argv[n++] = "-o";
+	argv[n++] = "GlobalKnownHostsFile=/dev/null";
+	argv[n++] = target;
+	argv[n++] = (char *)cmd;
+	argv[n] = NULL;
+	return run(argv, in, out, NULL);
+}
+
+static char *
+ssh_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *
+ssh_out(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*cmd, *out;
+
+	va_start(ap, fmt);
+	cmd = xvasprintf(fmt, ap);
+	va_end(ap);
+	ssh_run(cmd, NULL, &out);
+	free(cmd);
+	return out;
+}
+
+/* slurmdeck ARGS...; stdout parsed as JSON when json is set. */
+static int
+sd(cJSON **json, char **out, char **err, const char *in, ...)
+{
+	char		*argv[16], *o = NULL, *e = NULL;
+	const char	*a;
+	va_list		 ap;
+	int		 n = 0, rc;
+
+	argv[n++] = getenv("SLURMDECK_BIN");
+	va_start(ap, in);
+	while ((a = va_arg(ap, const char *)) != NULL && n < 15)
+		argv[n++] = (char *)a;
+	va_end(ap);
+	argv[n] = NULL;
+	rc = run(argv, in, &o, &e);
+	if (json != NULL) {
+		*json = cJSON_Parse(o);
+		ck_assert_msg(*json != NULL, "not JSON: %s\nstderr: %s", o, e);
+	}
+	if (out != NULL)
+		*out = o;
+	else
+		free(o);
+	if (err != NULL)
+		*err = e;
+	else
+		free(e);
+	return rc;
+}
+
+static const char *
+jstr(cJSON *j, const char *key)
+{
+	cJSON	*v = cJSON_GetObjectItemCaseSensitive(j, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int
+jbool(cJSON *j, const char *key)
+{
+	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, key));
+}
+
+/* --- fixtures --------------------------------------------------------------- */
+
+static void
+need_cluster(void)
+{
+	static const char *vars[] = { "SLURMDECK_BIN", "SLURM_HOSTNAME",
+	    "SLURM_USER", "SLURM_PORT", "SSH_KEY_PATH", "SSH_KNOWN_HOSTS",
+	    "SDTB_LUSTRE", NULL };
+	const char	**v;
+
+	for (v = vars; *v != NULL; v++)
+		ck_assert_msg(getenv(*v) != NULL, "%s is not set: source "
+		    "$SDTB_DIR/env.sh (tests/cluster/up) first", *v);
+}
+
+/* Each test: private HOME, config and state dirs; a unique tag. */
+static void
+setup(void)
+{
+	char	path[4200];
+
+	snprintf(tmpdir, sizeof tmpdir, "%s", test_tmpdir());
+	snprintf(path, sizeof path, "%s/home", tmpdir);
+	mkdir(path, 0700);
+	setenv("HOME", path, 1);
+	snprintf(path, sizeof path, "%s/state", tmpdir);
+	setenv("XDG_STATE_HOME", path, 1);
+	snprintf(path, sizeof path, "%s/config", tmpdir);
+	setenv("XDG_CONFIG_HOME", path, 1);
+	unsetenv("SLURMDECK_TEST_FAULT");
+	unsetenv("SLURMDECK_CLUSTER");
+	unsetenv("HF_TOKEN");
+	unsetenv("NGC_KEY");
+	snprintf(unique, sizeof unique, "%ld%04x", (long)time(NULL) % 100000,
+	    (unsigned)getpid() & 0xffff);
+}
+
+static void
+teardown(void)
+{
+	char	cmd[4300];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+}
+
+static char *
+write_spec(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *
+write_spec(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*text, *path;
+
+	va_start(ap, fmt);
+	text = xvasprintf(fmt, ap);
+	va_end(ap);
+	path = xasprintf("%s/spec-%d.yaml", tmpdir, rand());
+	ck_assert_int_eq(file_write_atomic(path, text, strlen(text), 0644,
+	    NULL), 0);
+	free(text);
+	return path;
+}
+
+/* Poll sacct until the job ends; returns the State word. */
+static char *
+wait_end(const char *id)
+{
+	char	*out;
+	int	 i;
+
+	for (i = 0; i < 120; i++) {
+		out = ssh_out("sacct -j %s -X -n -P -o State", id);
+		str_trim(out);
+		if (*out != '\0' && strcmp(out, "PENDING") != 0 &&
+		    strcmp(out, "RUNNING") != 0 &&
+		    strcmp(out, "COMPLETING") != 0 &&
+		    strcmp(out, "REQUEUED") != 0)
+			return out;
+		free(out);
+		sleep(1);
+	}
+	ck_abort_msg("job %s did not end in 120 s", id);
+	return NULL;
+}
+
+/* How many jobs squeue (-t all) knows under this exact name. */
+static int
+jobs_named(const char *name)
+{
+	char	*out, *p;
+	int	 n = 0;
+
+	out = ssh_out("squeue --me -h -t all -n '%s' -o '%%i'", name);
+	for (p = strtok(out, "\n"); p != NULL; p = strtok(NULL, "\n"))
+		n++;
+	free(out);
+	return n;
+}
+
+/* Lines of the enroot double's log that import this image. */
+static int
+imports_of(const char *image_word)
+{
+	char	*out;
+	int	 n;
+
+	out = ssh_out("grep -c -e 'import.*%s' \"$HOME/.enroot-double.log\" "
+	    "|| true", image_word);
+	n = atoi(out);
+	free(out);
+	return n;
+}
+
+static struct record *
+load_record(const char *id)
+{
+	struct record	*r = NULL;
+	char		*cause = NULL;
+
+	ck_assert_msg(record_load(id, &r, &cause) == 0, "record %s: %s", id,
+	    cause);
+	return r;
+}
+
+/* --- pure parts --------------------------------------------------------- */
+
+START_TEST(test_pure_layout)
+{
+	struct submit_layout	 l;
+	char			*name;
+
+	name = submit_job_name("train", "sd-20261129T164500-1a2b3c");
+	ck_assert_str_eq(name, "train-20261129T164500-1a2b3c");
+	free(name);
+	name = submit_job_name(NULL, "sd-x");
+	ck_assert_str_eq(name, "slurmdeck-x");
+	free(name);
+
+	submit_layout_make(&l, "/lustre/r/", "train-1", "sd-1");
+	ck_assert_str_eq(l.job_dir, "/lustre/r/train-1");
+	ck_assert_str_eq(l.spec_path, "/lustre/r/train-1/specs/spec.yaml");
+	ck_assert_str_eq(l.log_dir, "/lustre/r/train-1/logs");
+	ck_assert_str_eq(l.results_dir, "/lustre/r/train-1/results");
+	ck_assert_str_eq(l.sbatch_path,
+	    "/lustre/r/train-1/sbatch/job_sd-1.sbatch");
+	ck_assert_str_eq(l.env_path, "/lustre/r/train-1/job_sd-1.env");
+	ck_assert_str_eq(l.env_rel, "job_sd-1.env");
+	submit_layout_free(&l);
+}
+END_TEST
+
+/* The stage stream is a tar that GNU tar reads back byte for byte. */
+START_TEST(test_pure_tar)
+{
+	struct buf	 b;
+	char		 path[4200], *out = NULL, big[3000];
+	char		*argv[8];
+	struct stat	 sb;
+
+	memset(big, 'x', sizeof big);
+	big[sizeof big - 1] = '\0';
+	buf_init(&b);
+	submit_tar_add(&b, "specs/spec.yaml", "image: a\n", 9, 0644);
+	submit_tar_add(&b, "job_sd-1.env", "K='v'\n", 6, 0600);
+	submit_tar_add(&b, "big.txt", big, strlen(big), 0644);
+	submit_tar_end(&b);
+	ck_assert_int_eq(b.len % 512, 0);
+	snprintf(path, sizeof path, "%s/t.tar", tmpdir);
+	ck_assert_int_eq(file_write_atomic(path, b.data, b.len, 0600, NULL), 0);
+	buf_free(&b);
+
+	argv[0] = "tar"; argv[1] = "-tvf"; argv[2] = path; argv[3] = NULL;
+	ck_assert_int_eq(run(argv, NULL, &out, NULL), 0);
+	ck_assert_ptr_nonnull(strstr(out, "-rw------- "));
+	ck_assert_ptr_nonnull(strstr(out, "job_sd-1.env"));
+	ck_assert_ptr_nonnull(strstr(out, "specs/spec.yaml"));
+	free(out);
+	argv[0] = "tar"; argv[1] = "-xOf"; argv[2] = path;
+	argv[3] = "big.txt"; argv[4] = NULL;
+	ck_assert_int_eq(run(argv, NULL, &out, NULL), 0);
+	ck_assert_str_eq(out, big);
+	free(out);
+	ck_assert_int_eq(stat(path, &sb), 0);
+}
+END_TEST
+
+/* The sidecar is sourced by sh: awkward values come back unchanged. */
+START_TEST(test_pure_sidecar)
+{
+	struct lint_secret	 sec[] = {
+		{ "HF_TOKEN", "hf_it's \"quoted\" $HOME `x` \\n" },
+		{ "B", "line1\nline2" },
+	};
+	struct lint_secret	 bad = { "NOT-A-NAME", "v" };
+	char			*text, *cause = NULL, *out, *script;
+	char			*argv[4];
+
+	ck_assert_int_eq(submit_sidecar(sec, 2, &text, &cause), 0);
+	script = xasprintf("%sprintf '%%s|%%s' \"$HF_TOKEN\" \"$B\"", text);
+	argv[0] = "/bin/sh"; argv[1] = "-c"; argv[2] = script; argv[3] = NULL;
+	ck_assert_int_eq(run(argv, NULL, &out, NULL), 0);
+	ck_assert_str_eq(out, "hf_it's \"quoted\" $HOME `x` \\n|line1\nline2");
+	free(out);
+	free(script);
+	free(text);
+	ck_assert_int_eq(submit_sidecar(&bad, 1, &text, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "NOT-A-NAME"));
+	free(cause);
+}
+END_TEST
+
+/*
+ * The check script run by the local sh on real squashfs files: what it
+ * reports feeds image_sqsh_check, which accepts the whole image and
+ * refuses the truncated copy; paths are reported by index.
+ */
+START_TEST(test_pure_check_script)
+{
+	struct submit_check	 ck;
+	const char		*paths[3];
+	char			 root[4200], img[4200], half[4200], *cmd;
+	char			*script, *out, *cause = NULL, *argv[4];
+	char			 odd[4200];
+
+	snprintf(root, sizeof root, "%s/root", tmpdir);
+	snprintf(img, sizeof img, "%s/img.sqsh", tmpdir);
+	snprintf(half, sizeof half, "%s/half.sqsh", tmpdir);
+	snprintf(odd, sizeof odd, "%s/it's a dir", tmpdir);
+	mkdir(root, 0700);
+	mkdir(odd, 0700);
+	cmd = xasprintf("head -c 50000 /dev/urandom >'%s/f' && "
+	    "mksquashfs '%s' '%s' -noappend -quiet -no-progress >/dev/null && "
+	    "head -c $(( $(stat -c %%s '%s') / 2 )) '%s' >'%s'", root, root,
+	    img, img, img, half);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+
+	paths[0] = root;
+	paths[1] = "/nonexistent/slurmdeck/x";
+	paths[2] = odd;
+	script = submit_check_script(paths, 3, img, "nvcr.io");
+	argv[0] = "/bin/sh"; argv[1] = "-c"; argv[2] = script; argv[3] = NULL;
+	ck_assert_int_eq(run(argv, NULL, &out, NULL), 0);
+	ck_assert_int_eq(submit_check_parse(out, 3, &ck, &cause), 0);
+	ck_assert_int_eq(ck.exists[0], 1);
+	ck_assert_int_eq(ck.exists[1], 0);
+	ck_assert_int_eq(ck.exists[2], 1);
+	ck_assert_int_eq(ck.image_exists, 1);
+	ck_assert_uint_eq(ck.headlen, IMAGE_SQSH_HEADER);
+	ck_assert_int_eq(ck.creds, 0);
+	ck_assert_int_eq(image_sqsh_check(ck.head, ck.headlen, ck.image_size,
+	    img, &cause), 0);
+	submit_check_free(&ck);
+	free(script);
+	free(out);
+
+	script = submit_check_script(NULL, 0, half, NULL);
+	argv[2] = script;
+	ck_assert_int_eq(run(argv, NULL, &out, NULL), 0);
+	ck_assert_int_eq(submit_check_parse(out, 0, &ck, &cause), 0);
+	ck_assert_int_eq(ck.image_exists, 1);
+	ck_assert_int_eq(image_sqsh_check(ck.head, ck.headlen, ck.image_size,
+	    half, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "truncated"));
+	free(cause);
+	submit_check_free(&ck);
+	free(script);
+	free(out);
+
+	/* A script cut short is an error, not "all paths missing". */
+	ck_assert_int_eq(submit_check_parse("path 0 1\n", 2, &ck, &cause), -1);
+	free(cause);
+	submit_check_free(&ck);
+}
+END_TEST
+
+START_TEST(test_pure_parsers)
+{
+	struct submit_launch		l;
+	struct submit_convert_result	c;
+
+	submit_launch_parse("slurmdeck-sbatch-rc=0\nslurmdeck-out=42\n"
+	    "slurmdeck-release-rc=0\nslurmdeck-state=PENDING None\n", &l);
+	ck_assert_int_eq(l.sbatch_rc, 0);
+	ck_assert_str_eq(l.out, "42");
+	ck_assert_int_eq(l.released, 1);
+	ck_assert_str_eq(l.state, "PENDING");
+	ck_assert_str_eq(l.reason, "None");
+	submit_launch_free(&l);
+
+	/* Release refused while still held: not released. */
+	submit_launch_parse("slurmdeck-sbatch-rc=0\nslurmdeck-out=42\n"
+	    "slurmdeck-release-rc=1\nslurmdeck-release-msg=boom\n"
+	    "slurmdeck-state=PENDING JobHeldUser\n", &l);
+	ck_assert_int_eq(l.released, 0);
+	ck_assert_str_eq(l.release_msg, "boom");
+	submit_launch_free(&l);
+
+	/* Release refused because the job already ran: fine. */
+	submit_launch_parse("slurmdeck-release-rc=1\n"
+	    "slurmdeck-state=COMPLETED None\n", &l);
+	ck_assert_int_eq(l.released, 1);
+	ck_assert_int_eq(l.sbatch_rc, -1);
+	submit_launch_free(&l);
+
+	submit_convert_parse("[INFO] Fetching\nslurmdeck-rc=1\n[ERROR] 404\n"
+	    "slurmdeck-convert=failed\n", &c);
+	ck_assert_int_eq(c.verdict, SUBMIT_CONVERT_FAILED);
+	ck_assert_int_eq(c.rc, 1);
+	ck_assert_str_eq(c.output, "[INFO] Fetching\n[ERROR] 404");
+	submit_convert_free(&c);
+	/* No verdict line: the script died. */
+	submit_convert_parse("slurmdeck-rc=0\n", &c);
+	ck_assert_int_eq(c.verdict, SUBMIT_CONVERT_ERROR);
+	submit_convert_free(&c);
+}
+END_TEST
+
+/* --- against the cluster ------------------------------------------------- */
+
+/* a. A job submitted with the CLI runs to COMPLETED and reports SUCCESS. */
+START_TEST(test_complete)
+{
+	struct record	*r;
+	cJSON		*j;
+	char		*spec, *err, *state, *out;
+	const char	*id, *dir, *name;
+
+	need_cluster();
+	spec = write_spec("name: sdsub-ok-%s\n"
+	    "image: registry.local#sdtest/ok-%s:1\n"
+	    "command: echo \"hello-%s from $(hostname) in $PWD\"\n"
+	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, unique, unique);
+	ck_assert_msg(sd(&j, NULL, &err, NULL, "submit", "--json", spec,
+	    NULL) == 0, "submit failed: %s", err);
+	ck_assert(jbool(j, "ok"));
+	ck_assert_str_eq(jstr(j, "container_mode"), "none");
+	id = jstr(j, "slurm_id");
+	dir = jstr(j, "job_dir");
+	name = jstr(j, "job_name");
+	ck_assert_ptr_nonnull(id);
+	/* Each step is printed as it happens. */
+	ck_assert_ptr_nonnull(strstr(err, "preflight"));
+	ck_assert_ptr_nonnull(strstr(err, "launch"));
+
+	state = wait_end(id);
+	ck_assert_str_eq(state, "COMPLETED");
+	free(state);
+	out = ssh_out("cat '%s/logs/%s-%s/main.out'", dir, name, id);
+	ck_assert_msg(strstr(out, "hello-") != NULL && strstr(out, dir) !=
+	    NULL, "main.out: %s", out);
+	free(out);
+	out = ssh_out("cat '%s/results/status.json'; ls '%s/specs' '%s/env' "
+	    "'%s/meta' '%s/sbatch'", dir, dir, dir, dir, dir);
+	ck_assert_msg(strstr(out, "SUCCESS") != NULL, "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "spec.yaml"));
+	ck_assert_ptr_nonnull(strstr(out, "spec.json"));
+	ck_assert_ptr_nonnull(strstr(out, "env.json"));
+	ck_assert_ptr_nonnull(strstr(out, "meta.json"));
+	ck_assert_ptr_nonnull(strstr(out, ".sbatch"));
+	free(out);
+
+	r = load_record(jstr(j, "record_id"));
+	ck_assert_str_eq(record_slurm_id(r), id);
+	ck_assert_str_eq(r->job_dir, dir);
+	ck_assert_int_ge(r->nhistory, 2);
+	ck_assert_str_eq(r->history[0].source, "create");
+	ck_assert_str_eq(r->history[r->nhistory - 1].source, "submit");
+	record_free(r);
+	cJSON_Delete(j);
+	free(err);
+	free(spec);
+}
+END_TEST
+
+/*
+ * b. First submit converts on the cpu partition (a separate job there),
+ * the second reuses the cache: the double's import count stays at one.
+ */
+START_TEST(test_image_convert_once)
+{
+	cJSON		*j1, *j2;
+	char		*spec, *err, *out, *state;
+	const char	*imp;
+	char		 word[128];
+	int		 i;
+
+	need_cluster();
+	snprintf(word, sizeof word, "conv-%s", unique);
+	ck_assert_int_eq(imports_of(word), 0);
+	spec = write_spec("name: sdsub-conv-%s\n"
+	    "image: registry.local/sdtest/%s:2\n"
+	    "command: 'true'\ngpus: 1\ncpus: 1\ntime: 5m\n", unique, word);
+	ck_assert_msg(sd(&j1, NULL, &err, NULL, "submit", "--json", spec,
+	    NULL) == 0, "%s", err);
+	free(err);
+	ck_assert_str_eq(jstr(j1, "image_action"), "converted");
+	ck_assert_int_eq(imports_of(word), 1);
+	imp = jstr(j1, "import_job");
+	ck_assert_ptr_nonnull(imp);
+	ck_assert_ptr_nonnull(strstr(jstr(j1, "image_sqsh"), ".sqsh"));
+
+	/* sacct shows the conversion as its own job on cpu (after its lag). */
+	for (i = 0; i < 30; i++) {
+		out = ssh_out("sacct -S now-1hour -X -n -P --name='%s' "
+		    "-o Partition,State", imp);
+		if (strstr(out, "cpu|COMPLETED") != NULL)
+			break;
+		free(out);
+		out = NULL;
+		sleep(1);
+	}
+	ck_assert_msg(out != NULL, "no COMPLETED job %s on cpu in sacct", imp);
+	free(out);
+
+	ck_assert_msg(sd(&j2, NULL, &err, NULL, "submit", "--json", spec,
+	    NULL) == 0, "%s", err);
+	free(err);
+	ck_assert_str_eq(jstr(j2, "image_action"), "cached");
+	ck_assert_ptr_null(jstr(j2, "import_job"));
+	ck_assert_str_eq(jstr(j2, "image_sqsh"), jstr(j1, "image_sqsh"));
+	ck_assert_int_eq(imports_of(word), 1);
+
+	state = wait_end(jstr(j1, "slurm_id"));
+	ck_assert_str_eq(state, "COMPLETED");
+	free(state);
+	state = wait_end(jstr(j2, "slurm_id"));
+	ck_assert_str_eq(state, "COMPLETED");
+	free(state);
+	cJSON_Delete(j1);
+	cJSON_Delete(j2);
+	free(spec);
+}
+END_TEST
+
+/* A refused image: the submit stops at the image step, no job exists. */
+static void
+expect_image_refused(const char *image, const char *want, cJSON **jp)
+{
+	cJSON	*j;
+	char	*spec, *err, *out;
+
+	spec = write_spec("name: sdsub-bad-%s\nimage: %s\n"
+	    "command: 'true'\ngpus: 1\ncpus: 1\ntime: 5m\n", unique, image);
+	ck_assert_int_eq(sd(&j, NULL, &err, NULL, "submit", "--json", spec,
+	    NULL), 1);
+	ck_assert(!jbool(j, "ok"));
+	ck_assert_str_eq(jstr(j, "failed_step"), "image");
+	ck_assert_msg(strstr(jstr(j, "error"), want) != NULL, "error: %s",
+	    jstr(j, "error"));
+	ck_assert_ptr_nonnull(strstr(err, want));
+	/* Nothing reached the gpu partition, no record was opened. */
+	ck_assert_int_eq(jobs_named(jstr(j, "job_name")), 0);
+	ck_assert_ptr_null(jstr(j, "state"));
+	out = ssh_out("test -e '%s' && echo exists || echo absent",
+	    jstr(j, "job_dir"));
+	ck_assert_str_eq(out, "absent\n");
+	free(out);
+	free(err);
+	free(spec);
+	if (jp != NULL)
+		*jp = j;
+	else
+		cJSON_Delete(j);
+}
+
+/*
+ * b. A conversion that "succeeds" with a truncated or garbage file is
+ * refused and leaves nothing in the cache; a failing one aborts with
+ * enroot's output; a private image explains the credentials.
+ */
+START_TEST(test_image_refused)
+{
+	cJSON	*j;
+	char	 image[256], *out;
+
+	need_cluster();
+	snprintf(image, sizeof image, "registry.local#sdtest/truncate-%s:1",
+	    unique);
+	expect_image_refused(image, "invalid image", &j);
+	ck_assert_ptr_nonnull(strstr(jstr(j, "error"), "truncated"));
+	out = ssh_out("ls -a \"$(dirname '%s')\" | grep -c 'truncate-%s' || "
+	    "true", jstr(j, "image_sqsh"), unique);
+	/* Only the lock file: no .sqsh, no temp file. */
+	ck_assert_str_eq(out, "1\n");
+	free(out);
+	cJSON_Delete(j);
+
+	snprintf(image, sizeof image, "registry.local#sdtest/garbage-%s:1",
+	    unique);
+	expect_image_refused(image, "no hsqs magic", NULL);
+
+	snprintf(image, sizeof image, "registry.local#sdtest/fail-%s:1",
+	    unique);
+	expect_image_refused(image, "404 Not Found", &j);
+	ck_assert_ptr_nonnull(strstr(jstr(j, "error"), "enroot import"));
+	/* The failed import itself ran on cpu, never on gpu. */
+	cJSON_Delete(j);
+
+	snprintf(image, sizeof image, "nvcr.io#sdtest/private-%s:1", unique);
+	expect_image_refused(image, "Could not process JSON input", &j);
+	ck_assert_ptr_nonnull(strstr(jstr(j, "error"), "creds install"));
+	cJSON_Delete(j);
+}
+END_TEST
+
+/* b. A .sqsh path is validated on the cluster: truncated is refused. */
+START_TEST(test_image_sqsh_path)
+{
+	cJSON	*j;
+	char	*spec, *err, *out, path[512], good[512];
+
+	need_cluster();
+	snprintf(good, sizeof good, "%s/sdsub-img-%s.sqsh",
+	    getenv("SDTB_LUSTRE"), unique);
+	snprintf(path, sizeof path, "%s/sdsub-trunc-%s.sqsh",
+	    getenv("SDTB_LUSTRE"), unique);
+	out = ssh_out("set -e; d=$(mktemp -d); head -c 40000 /dev/urandom "
+	    ">$d/f; mksquashfs $d '%s' -noappend -quiet -no-progress "
+	    ">/dev/null; head -c 20000 '%s' >'%s'; rm -rf $d; echo ok", good,
+	    good, path);
+	ck_assert_str_eq(out, "ok\n");
+	free(out);
+	expect_image_refused(path, "truncated", NULL);
+
+	spec = write_spec("name: sdsub-sq-%s\nimage: %s\ncommand: 'true'\n"
+	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, good);
+	ck_assert_msg(sd(&j, NULL, &err, NULL, "submit", "--json", spec,
+	    NULL) == 0, "%s", err);
+	ck_assert_str_eq(jstr(j, "image_action"), "sqsh");
+	ck_assert_str_eq(jstr(j, "image_sqsh"), good);
+	free(wait_end(jstr(j, "slurm_id")));
+	cJSON_Delete(j);
+	free(err);
+	free(spec);
+	free(ssh_out("rm -f '%s' '%s'", good, path));
+}
+END_TEST
+
+/* b. A hanging import is killed at the timeout; no file is left. */
+START_TEST(test_image_timeout)
+{
+	cJSON	*j;
+	char	 image[256], *out;
+
+	need_cluster();
+	setenv("SLURMDECK_IMPORT_TIMEOUT", "4", 1);
+	snprintf(image, sizeof image, "registry.local#sdtest/hang-%s:1",
+	    unique);
+	expect_image_refused(image, "did not finish in 4 s", &j);
+	out = ssh_out("ls -a \"$(dirname '%s')\" | grep -c 'hang-%s' || true",
+	    jstr(j, "image_sqsh"), unique);
+	ck_assert_str_eq(out, "1\n");
+	free(out);
+	cJSON_Delete(j);
+	unsetenv("SLURMDECK_IMPORT_TIMEOUT");
+}
+END_TEST
+
+/* c. A missing dataset stops the submit before anything is written. */
+START_TEST(test_missing_dataset)
+{
+	cJSON	*j;
+	char	*spec, *err, *before, *after, root[512];
+
+	need_cluster();
+	snprintf(root, sizeof root, "%s/sdsub-root-%s", getenv("SDTB_LUSTRE"),
+	    unique);
+	free(ssh_out("mkdir -p '%s' '%s/data-ok'", root, root));
+	setenv("SLURM_BASE_RESULTS_DIR", root, 1);
+	before = ssh_out("find '%s' | sort", root);
+	spec = write_spec("name: sdsub-ds-%s\n"
+	    "image: registry.local#sdtest/ds-%s:1\ncommand: 'true'\n"
+	    "gpus: 1\ncpus: 1\ntime: 5m\ndatasets:\n"
+	    "  - lustre://%s/data-ok\n  - lustre://%s/no-such-%s\n", unique,
+	    unique, root, root, unique);
+	ck_assert_int_eq(sd(&j, NULL, &err, NULL, "submit", "--json", spec,
+	    NULL), 1);
+	ck_assert_str_eq(jstr(j, "failed_step"), "check");
+	ck_assert_msg(strstr(jstr(j, "error"), "no-such-") != NULL, "%s",
+	    jstr(j, "error"));
+	ck_assert_ptr_null(strstr(jstr(j, "error"), "data-ok"));
+	after = ssh_out("find '%s' | sort", root);
+	ck_assert_str_eq(after, before);
+	snprintf(root, sizeof root, "ds-%s", unique);
+	ck_assert_int_eq(imports_of(root), 0);
+	snprintf(root, sizeof root, "%s/sdsub-root-%s", getenv("SDTB_LUSTRE"),
+	    unique);
+	ck_assert_int_eq(jobs_named(jstr(j, "job_name")), 0);
+	free(ssh_out("rm -rf '%s'", root));
+	cJSON_Delete(j);
+	free(before);
+	free(after);
+	free(err);
+	free(spec);
+}
+END_TEST
+
+/* d. An ambiguous launch ends with exactly one job, and the record on it. */
+static void
+ambiguous(const char *fault)
+{
+	struct record	*r;
+	cJSON		*j;
+	char		*spec, *err, *out, *state;
+
+	need_cluster();
+	setenv("SLURMDECK_TEST_FAULT", fault, 1);
+	spec = write_spec("name: sdsub-amb-%s\n"
+	    "image: registry.local#sdtest/amb-%s:1\n"
+	    "command: echo adopted-ok\ngpus: 1\ncpus: 1\ntime: 5m\n", unique,
+	    unique);
+	ck_assert_msg(sd(&j, NULL, &err, NULL, "submit", "--json", spec,
+	    NULL) == 0, "%s", err);
+	ck_assert(jbool(j, "ambiguous"));
+	ck_assert(jbool(j, "adopted"));
+	ck_assert(!jbool(j, "resubmitted"));
+	ck_assert_ptr_nonnull(strstr(err, "AMBIGUOUS"));
+	ck_assert_int_eq(jobs_named(jstr(j, "job_name")), 1);
+	out = ssh_out("squeue --me -h -t all -n '%s' -o '%%i'",
+	    jstr(j, "job_name"));
+	str_trim(out);
+	ck_assert_str_eq(out, jstr(j, "slurm_id"));
+	r = load_record(jstr(j, "record_id"));
+	ck_assert_str_eq(record_slurm_id(r), out);
+	record_free(r);
+	/* Released with its log dir: it really runs. */
+	state = wait_end(out);
+	ck_assert_str_eq(state, "COMPLETED");
+	free(state);
+	free(out);
+	ck_assert_int_eq(jobs_named(jstr(j, "job_name")), 1);
+	cJSON_Delete(j);
+	free(err);
+	free(spec);
+}
+
+START_TEST(test_ambiguous_drop)
+{
+	ambiguous("after-sbatch");
+}
+END_TEST
+
+START_TEST(test_ambiguous_empty)
+{
+	ambiguous("empty-reply");
+}
+END_TEST
+
+static int
+has_canary(const char *text, const char *a, const char *b)
+{
+	return text != NULL && (strstr(text, a) != NULL ||
+	    strstr(text, b) != NULL);
+}
+
+/*
+ * e. Canary secrets: HF_TOKEN for the job, NGC_KEY for enroot.  After a
+ * full run no sbatch file, record, log, staged file, slurmdbd script or
+ * env, nor any process argv sampled during the run holds them; the job
+ * saw them; the sidecar is gone.
+ */
+START_TEST(test_canary)
+{
+	struct dirent	*de;
+	cJSON		*j;
+	DIR		*d;
+	char		 hf[128], ngc[128], psfile[4200], *spec, *err, *out;
+	char		*creds_before, *state, *canaries, *text, path[4400];
+	const char	*id, *dir;
+	pid_t		 sampler;
+	int		 rc, samples;
+
+	need_cluster();
+	snprintf(hf, sizeof hf, "hf_CanaryHF%s%08x", unique, (unsigned)rand());
+	snprintf(ngc, sizeof ngc, "nvapi-CanaryNGC%s%08x", unique,
+	    (unsigned)rand());
+	canaries = xasprintf("%s\n%s\n", hf, ngc);
+
+	/* Every process's argv on this machine, every 20 ms. */
+	snprintf(psfile, sizeof psfile, "%s/ps.txt", tmpdir);
+	sampler = fork();
+	ck_assert_int_ge(sampler, 0);
+	if (sampler == 0) {
+		char	cmd[9000];
+
+		snprintf(cmd, sizeof cmd, "while :; do ps -eo args >>'%s'; "
+		    "echo --- >>'%s'; sleep 0.02; done", psfile, psfile);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+
+	creds_before = ssh_out("f=$HOME/.config/enroot/.credentials; test -e "
+	    "$f && echo present || echo absent");
+	setenv("NGC_KEY", ngc, 1);
+	rc = sd(NULL, &out, &err, NULL, "creds", "install", NULL);
+	ck_assert_msg(rc == 0, "creds: %s", err);
+	ck_assert(!has_canary(out, hf, ngc) && !has_canary(err, hf, ngc));
+	free(out);
+	free(err);
+
+	setenv("HF_TOKEN", hf, 1);
+	spec = write_spec("name: sdsub-canary-%s\n"
+	    "image: registry.local#sdtest/canary-%s:1\n"
+	    "command: echo \"hf_len=${#HF_TOKEN} ngc_len=${#NGC_KEY}\"\n"
+	    "gpus: 1\ncpus: 1\ntime: 5m\nsecrets: [HF_TOKEN, NGC_KEY]\n",
+	    unique, unique);
+	rc = sd(&j, &out, &err, NULL, "submit", "--json", spec, NULL);
+	ck_assert_msg(rc == 0, "submit: %s", err);
+	ck_assert(!has_canary(out, hf, ngc) && !has_canary(err, hf, ngc));
+	free(out);
+	free(err);
+	id = jstr(j, "slurm_id");
+	dir = jstr(j, "job_dir");
+	state = wait_end(id);
+	ck_assert_str_eq(state, "COMPLETED");
+	free(state);
+	kill(sampler, SIGTERM);
+	waitpid(sampler, NULL, 0);
+
+	/* The job had both values. */
+	out = ssh_out("cat '%s/logs/%s-%s/main.out'", dir, jstr(j, "job_name"),
+	    id);
+	text = xasprintf("hf_len=%zu ngc_len=%zu", strlen(hf), strlen(ngc));
+	ck_assert_msg(strstr(out, text) != NULL, "main.out: %s", out);
+	free(text);
+	free(out);
+
+	/* Nothing on the cluster's job dir (script, specs, logs...). */
+	text = xasprintf("grep -rlF -f /dev/stdin '%s' || echo clean", dir);
+	ck_assert_int_eq(ssh_run(text, canaries, &out), 0);
+	ck_assert_str_eq(out, "clean\n");
+	free(out);
+	free(text);
+	/* The sidecar was wiped by the job. */
+	out = ssh_out("test -e '%s' && echo present || echo gone",
+	    jstr(j, "env_path"));
+	ck_assert_str_eq(out, "gone\n");
+	free(out);
+
+	/* slurmdbd keeps the script and env (AccountingStoreFlags). */
+	text = xasprintf("sacct -j %s --batch-script; sacct -j %s --env-vars",
+	    id, id);
+	ck_assert_int_eq(ssh_run(text, NULL, &out), 0);
+	ck_assert_msg(strstr(out, "#SBATCH --job-name=") != NULL &&
+	    strstr(out, "SLURM_CONF=") != NULL, "sacct has no script/env: %s",
+	    out);
+	ck_assert(!has_canary(out, hf, ngc));
+	free(out);
+	free(text);
+
+	/* Local records. */
+	snprintf(path, sizeof path, "%s/state/slurmdeck/records", tmpdir);
+	d = opendir(path);
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)) != NULL) {
+		char	p[4700];
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof p, "%s/%s", path, de->d_name);
+		ck_assert_int_eq(file_read(p, &text, NULL, NULL), 0);
+		ck_assert_msg(!has_canary(text, hf, ngc), "canary in %s", p);
+		free(text);
+	}
+	closedir(d);
+
+	/* No argv seen during the run. */
+	ck_assert_int_eq(file_read(psfile, &text, NULL, NULL), 0);
+	samples = 0;
+	for (out = text; (out = strstr(out, "\n---\n")) != NULL; out++)
+		samples++;
+	ck_assert_int_gt(samples, 10);
+	ck_assert_msg(!has_canary(text, hf, ngc), "canary in a process argv");
+	free(text);
+
+	/* enroot's credentials hold the key, mode 600, both machines. */
+	ck_assert_int_eq(ssh_run("f=$HOME/.config/enroot/.credentials; "
+	    "stat -c %a $f; grep -cF -f /dev/stdin $f", canaries, &out), 0);
+	ck_assert_str_eq(out, "600\n2\n");
+	free(out);
+	if (strcmp(creds_before, "absent\n") == 0)
+		free(ssh_out("rm -f $HOME/.config/enroot/.credentials"));
+	free(creds_before);
+	cJSON_Delete(j);
+	free(canaries);
+	free(spec);
+}
+END_TEST
+
+/* creds install keeps other machines' lines and replaces ours. */
+START_TEST(test_creds_merge)
+{
+	char	*out, *err, *saved;
+	int	 rc;
+
+	need_cluster();
+	saved = ssh_out("cat $HOME/.config/enroot/.credentials 2>/dev/null");
+	ck_assert_int_eq(ssh_run("mkdir -p $HOME/.config/enroot && cat "
+	    ">$HOME/.config/enroot/.credentials", "machine example.org login "
+	    "bob password keep-me\nmachine nvcr.io login $oauthtoken "
+	    "password old-key\n", NULL), 0);
+	rc = sd(NULL, &out, &err, "nvapi-merge-test\n", "creds", "install",
+	    "--stdin", NULL);
+	ck_assert_msg(rc == 0, "%s", err);
+	ck_assert_ptr_nonnull(strstr(out, "1 line for other machines kept"));
+	free(out);
+	free(err);
+	out = ssh_out("f=$HOME/.config/enroot/.credentials; stat -c %%a $f; "
+	    "cat $f");
+	ck_assert_str_eq(out, "600\nmachine example.org login bob password "
+	    "keep-me\nmachine nvcr.io login $oauthtoken password "
+	    "nvapi-merge-test\nmachine authn.nvidia.com login $oauthtoken "
+	    "password nvapi-merge-test\n");
+	free(out);
+	if (*saved == '\0')
+		free(ssh_out("rm -f $HOME/.config/enroot/.credentials"));
+	else
+		ck_assert_int_eq(ssh_run("cat >$HOME/.config/enroot/"
+		    ".credentials", saved, NULL), 0);
+	free(saved);
+
+	/* No key at all: a usage error, nothing contacted. */
+	ck_assert_int_eq(sd(NULL, NULL, &err, NULL, "creds", "install", NULL),
+	    2);
+	ck_assert_ptr_nonnull(strstr(err, "NGC_KEY"));
+	free(err);
+}
+END_TEST
+
+/* f. --dry-run of a 2-node spec: valid bash, no @@, nothing written. */
+START_TEST(test_dry_run)
+{
+	char	*spec, *out, *err, *argv[4], *chk, path[4200];
+	DIR	*d;
+	int	 rc;
+
+	need_cluster();
+	setenv("HF_TOKEN", "hf_DryRunCanary0123456789", 1);
+	spec = write_spec("name: sdsub-dry-%s\n"
+	    "image: registry.local#sdtest/dry-%s:1\n"
+	    "command: torchrun train.py --epochs 1\n"
+	    "nodes: 2\ngpus: 8\ngpus_per_node: 4\ntime: 30m\n"
+	    "secrets: [HF_TOKEN]\nenv:\n  TAO_LOG_LEVEL: debug\n", unique,
+	    unique);
+	rc = sd(NULL, &out, &err, NULL, "submit", "--dry-run", spec, NULL);
+	ck_assert_msg(rc == 0, "%s", err);
+	ck_assert_ptr_null(strstr(out, "@@"));
+	ck_assert_ptr_nonnull(strstr(out, "#SBATCH --nodes=2\n"));
+	ck_assert_ptr_nonnull(strstr(out, "export WORLD_SIZE=2\n"));
+	ck_assert_ptr_nonnull(strstr(out, "TAO_LOG_LEVEL='debug'"));
+	ck_assert_ptr_null(strstr(out, "hf_DryRunCanary"));
+	ck_assert_ptr_null(strstr(err, "hf_DryRunCanary"));
+	ck_assert_ptr_nonnull(strstr(err, "HF_TOKEN"));
+	ck_assert_ptr_nonnull(strstr(err, "would convert"));
+	argv[0] = "bash"; argv[1] = "-n"; argv[2] = NULL;
+	ck_assert_int_eq(run(argv, out, NULL, NULL), 0);
+
+	/* No job dir on the cluster, no record here. */
+	chk = ssh_out("ls -d %s/results/sdsub-dry-%s* 2>/dev/null | wc -l",
+	    getenv("SDTB_LUSTRE"), unique);
+	ck_assert_str_eq(chk, "0\n");
+	free(chk);
+	snprintf(path, sizeof path, "%s/state/slurmdeck/records", tmpdir);
+	d = opendir(path);
+	if (d != NULL) {
+		struct dirent	*de;
+
+		while ((de = readdir(d)) != NULL)
+			ck_assert_msg(!str_has_suffix(de->d_name, ".json"),
+			    "record %s", de->d_name);
+		closedir(d);
+	}
+	free(out);
+	free(err);
+	free(spec);
+}
+END_TEST
 
 static Suite *
 submit_suite(void)
 {
-	return suite_create("submit");
+	Suite	*s = suite_create("submit");
+	TCase	*tc;
+
+	tc = tcase_create("pure");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_pure_layout);
+	tcase_add_test(tc, test_pure_tar);
+	tcase_add_test(tc, test_pure_sidecar);
+	tcase_add_test(tc, test_pure_check_script);
+	tcase_add_test(tc, test_pure_parsers);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("cluster");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 240);
+	tcase_add_test(tc, test_complete);
+	tcase_add_test(tc, test_image_convert_once);
+	tcase_add_test(tc, test_image_refused);
+	tcase_add_test(tc, test_image_sqsh_path);
+	tcase_add_test(tc, test_image_timeout);
+	tcase_add_test(tc, test_missing_dataset);
+	tcase_add_test(tc, test_ambiguous_drop);
+	tcase_add_test(tc, test_ambiguous_empty);
+	tcase_add_test(tc, test_canary);
+	tcase_add_test(tc, test_creds_merge);
+	tcase_add_test(tc, test_dry_run);
+	suite_add_tcase(s, tc);
+	return s;
 }
 
 TEST_MAIN(submit_suite)
