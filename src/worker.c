@@ -1,1 +1,879 @@
 #include "worker.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "conn.h"
+#include "monitor.h"
+#include "ops.h"
+#include "record.h"
+#include "slurm.h"
+#include "state.h"
+
+enum wcmd_type {
+	WCMD_CANCEL,
+	WCMD_SUBMIT,
+};
+
+/* A request from the UI thread, queued for one worker. */
+struct wcmd {
+	enum wcmd_type	 type;
+	char		*job_id;	/* cancel */
+	char		*name;
+	char		*spec_yaml;	/* submit: the spec, serialised */
+	int		 dry_run;
+	struct wcmd	*next;
+};
+
+struct worker {
+	struct workers		*ws;
+	const struct cluster	*cl;
+	pthread_t		 thread;
+	int			 started;
+
+	/* Under ws->lock, written by the UI thread. */
+	struct wcmd		*cmds;
+	struct wcmd		**cmdtail;
+	int			 poll_now;
+	unsigned		 log_gen;	/* bumped on every watch change */
+	char			*log_id;	/* NULL: no job of ours watched */
+	enum log_stream		 log_stream;
+	uint64_t		 log_offset;
+	int			 exited;
+};
+
+struct workers {
+	pthread_mutex_t		 lock;
+	pthread_cond_t		 cond;		/* requests and quit */
+	pthread_cond_t		 exited;	/* a worker finished */
+	struct msgq		*q;
+	struct worker		*v;
+	size_t			 n;
+	atomic_int		 quit;	/* written under lock, read anywhere */
+};
+
+/* What a worker thread keeps between ticks (its own, no lock). */
+struct wstate {
+	struct worker	*w;
+	struct conn	*conn;
+	unsigned	 handshakes;	/* to notice a new connection */
+	int		 interval;
+	int		 backoff;	/* seconds, 0: none */
+	time_t		 next_poll;	/* monotonic seconds */
+	time_t		 next_connect;
+	time_t		 last_ok;	/* wall clock of the last good poll */
+	int		 have_parts;
+	struct strv	 parts;		/* "name MaxTime" */
+
+	/* The watched log. */
+	unsigned	 log_gen;
+	char		*log_id;
+	enum log_stream	 log_stream;
+	char		*log_path;	/* NULL: unknown (no record) */
+	long long	 log_next;	/* -1: first read is a tail */
+	int		 log_ended;	/* the job is over */
+	int		 log_done;	/* ... and everything was read */
+	int		 log_last_flags;
+	time_t		 next_log;
+};
+
+/* Static so that stuck, detached workers keep their memory reachable. */
+static struct workers	*workers_abandoned;
+
+static time_t
+mono_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+int
+worker_rate_limited(const char *cause)
+{
+	return cause != NULL && strstr(cause, "Rate limit exceeded") != NULL;
+}
+
+int
+worker_backoff(int current, int interval, int rate_limited)
+{
+	int	next;
+
+	if (interval < 1)
+		interval = 1;
+	next = current > 0 ? current * 2 : interval * 2;
+	if (rate_limited && next < WORKER_RATE_BACKOFF)
+		next = WORKER_RATE_BACKOFF;
+	if (next > WORKER_BACKOFF_MAX)
+		next = WORKER_BACKOFF_MAX;
+	return next;
+}
+
+static void
+wcmd_free(struct wcmd *c)
+{
+	free(c->job_id);
+	free(c->name);
+	free(c->spec_yaml);
+	free(c);
+}
+
+/* Post unless the UI is gone (then the queue may be freed soon). */
+static void
+post(struct worker *w, struct msg *m)
+{
+	struct workers	*ws = w->ws;
+
+	pthread_mutex_lock(&ws->lock);
+	if (ws->quit)
+		msg_free(m);
+	else
+		msgq_post(ws->q, m);
+	pthread_mutex_unlock(&ws->lock);
+}
+
+static void
+post_cluster(struct wstate *st, enum cluster_health h, const char *message)
+{
+	struct msg	*m = msg_new(MSG_CLUSTER);
+	const char	*host = st->conn != NULL ? conn_host(st->conn) : NULL;
+	size_t		 i;
+
+	m->u.cluster.cluster = xstrdup(st->w->cl->name);
+	m->u.cluster.health = h;
+	m->u.cluster.message = message != NULL ? xstrdup(message) : NULL;
+	m->u.cluster.host = host != NULL ? xstrdup(host) : NULL;
+	for (i = 0; i < st->parts.n; i++)
+		strv_add(&m->u.cluster.partitions, st->parts.v[i]);
+	m->u.cluster.last_ok = st->last_ok;
+	post(st->w, m);
+}
+
+static void __attribute__((format(printf, 6, 7)))
+post_action(struct worker *w, enum action_kind kind, const char *job_id,
+    const char *step, int done_failed, const char *fmt, ...)
+{
+	struct msg	*m = msg_new(MSG_ACTION);
+	va_list		 ap;
+
+	m->u.action.kind = kind;
+	m->u.action.cluster = xstrdup(w->cl->name);
+	m->u.action.job_id = job_id != NULL ? xstrdup(job_id) : NULL;
+	m->u.action.step = step != NULL ? xstrdup(step) : NULL;
+	/* done_failed: 0 progress, 1 done, 2 failed. */
+	m->u.action.done = done_failed != 0;
+	m->u.action.failed = done_failed == 2;
+	va_start(ap, fmt);
+	m->u.action.message = xvasprintf(fmt, ap);
+	va_end(ap);
+	post(w, m);
+}
+
+/* --- partitions ----------------------------------------------------------- */
+
+/* sinfo once per connection: "name MaxTime" for the panes and the wizard. */
+static void
+fetch_partitions(struct wstate *st)
+{
+	struct conn_result	 res;
+	struct slurm_partitions	 parts;
+	char			*cmd, *cause = NULL, t[32];
+	size_t			 i;
+
+	memset(&parts, 0, sizeof parts);
+	cmd = slurm_cmd_sinfo();
+	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0 ||
+	    res.status != 0) {
+		/* Not fatal: the configured partitions are shown instead. */
+		free(cause);
+		goto out;
+	}
+	if (slurm_parse_sinfo(res.out, &parts, &cause) != 0)
+		free(cause);	/* the good lines are kept */
+	strv_free(&st->parts);
+	for (i = 0; i < parts.n; i++) {
+		char	*s;
+
+		if (parts.v[i].max_minutes < 0)
+			snprintf(t, sizeof t, "UNLIMITED");
+		else
+			slurm_time_format(parts.v[i].max_minutes * 60, t,
+			    sizeof t);
+		s = xasprintf("%s %s", parts.v[i].name, t);
+		strv_add(&st->parts, s);
+		free(s);
+	}
+	st->have_parts = 1;
+out:
+	slurm_partitions_free(&parts);
+	conn_result_free(&res);
+	free(cmd);
+}
+
+/* After any conn call: a new session means new partitions. */
+static void
+check_new_session(struct wstate *st)
+{
+	struct conn_stats	s;
+
+	conn_get_stats(st->conn, &s);
+	if (s.handshakes != st->handshakes && conn_connected(st->conn)) {
+		st->handshakes = s.handshakes;
+		fetch_partitions(st);
+	}
+}
+
+/* --- polling -------------------------------------------------------------- */
+
+static int
+row_finished(const struct monitor_snapshot *snap, const char *id, int *found)
+{
+	size_t	i;
+
+	for (i = 0; i < snap->n; i++) {
+		if (strcmp(snap->rows[i].id, id) == 0) {
+			*found = 1;
+			return snap->rows[i].finished;
+		}
+	}
+	*found = 0;
+	return 0;
+}
+
+static void
+poll_failed(struct wstate *st, const char *cause)
+{
+	int	rate = worker_rate_limited(cause);
+
+	st->backoff = worker_backoff(st->backoff, st->interval, rate);
+	st->next_poll = mono_now() + st->backoff;
+	/* A cluster that never answered is in error; else its rows are old. */
+	post_cluster(st, st->last_ok != 0 && conn_connected(st->conn) ?
+	    CLUSTER_STALE : CLUSTER_ERROR, cause);
+}
+
+static void
+do_poll(struct wstate *st)
+{
+	struct worker		*w = st->w;
+	struct monitor_opts	 opts;
+	struct monitor_snapshot	 snap;
+	struct msg		*m;
+	char			*cause = NULL;
+	size_t			 i;
+	int			 found, fin;
+
+	memset(&opts, 0, sizeof opts);
+	opts.user = w->cl->user;
+	opts.source = "poll:tui";
+	if (monitor_poll(st->conn, w->cl->name, &opts, &snap, &cause) != 0) {
+		monitor_snapshot_free(&snap);
+		check_new_session(st);
+		poll_failed(st, cause);
+		free(cause);
+		return;
+	}
+	check_new_session(st);
+	st->backoff = 0;
+	st->next_poll = mono_now() + st->interval;
+	st->last_ok = snap.polled != 0 ? snap.polled : time(NULL);
+
+	if (st->log_id != NULL) {
+		fin = row_finished(&snap, st->log_id, &found);
+		if (found && fin)
+			st->log_ended = 1;
+	}
+	for (i = 0; i < snap.events.n; i++)
+		post_action(w, ACTION_REFRESH, NULL, NULL, 1, "%s",
+		    snap.events.v[i]);
+
+	m = msg_new(MSG_JOBS);
+	m->u.jobs.cluster = xstrdup(w->cl->name);
+	m->u.jobs.rows = snap.rows;	/* given away; zeroed rows left */
+	m->u.jobs.nrows = snap.n;
+	m->u.jobs.polled = st->last_ok;
+	snap.rows = xcalloc(snap.n + 1, sizeof *snap.rows);
+	post_cluster(st, CLUSTER_OK, snap.error);
+	post(w, m);
+	monitor_snapshot_free(&snap);
+}
+
+/* --- logs ----------------------------------------------------------------- */
+
+static void
+log_reset(struct wstate *st)
+{
+	free(st->log_id);
+	free(st->log_path);
+	st->log_id = st->log_path = NULL;
+	st->log_ended = st->log_done = 0;
+	st->log_last_flags = -1;
+}
+
+/* Take a new watch request: find the job's record and its log path. */
+static void
+log_take(struct wstate *st, const char *id, enum log_stream stream,
+    uint64_t offset)
+{
+	struct worker	*w = st->w;
+	struct record	*rec = NULL;
+	struct msg	*m;
+	char		*cause = NULL;
+	long		 sid;
+	int		 rc;
+
+	log_reset(st);
+	if (id == NULL)
+		return;
+	st->log_id = xstrdup(id);
+	st->log_stream = stream;
+	st->log_next = offset > 0 ? (long long)offset : -1;
+	st->next_log = 0;
+
+	rc = ops_find(id, w->cl->name, &rec, &sid, &cause);
+	if (rc == 0 && rec->cluster != NULL &&
+	    strcmp(rec->cluster, w->cl->name) != 0) {
+		record_free(rec);	/* same SLURM id, another cluster */
+		rec = NULL;
+		rc = 1;
+	}
+	if (rc == 0) {
+		st->log_path = ops_log_path(rec, stream == LOG_ERR);
+		st->log_ended = state_terminal(rec->state);
+		if (st->log_path == NULL)
+			cause = xasprintf("record %s has no log path yet",
+			    rec->id);
+	} else if (rc == 1 || cause == NULL)
+		cause = xstrdup("not submitted by slurmdeck: its log path is "
+		    "not known");
+	record_free(rec);
+	if (st->log_path != NULL) {
+		free(cause);
+		return;
+	}
+	/* Say why once; the pane shows no log. */
+	post_action(w, ACTION_OTHER, id, "log", 2, "%s", cause);
+	free(cause);
+	m = msg_new(MSG_LOG);
+	m->u.log.cluster = xstrdup(w->cl->name);
+	m->u.log.job_id = xstrdup(id);
+	m->u.log.stream = stream;
+	m->u.log.flags = MSG_LOG_MISSING | MSG_LOG_DONE;
+	post(w, m);
+	st->log_done = 1;
+}
+
+static void
+do_log(struct wstate *st)
+{
+	struct worker	*w = st->w;
+	struct ops_log	 log;
+	struct msg	*m;
+	char		*cause = NULL;
+	int		 rc, flags = 0;
+
+	st->next_log = mono_now() + WORKER_LOG_SECONDS;
+	if (st->log_next < 0)
+		rc = ops_log_tail(st->conn, st->log_path, WORKER_LOG_LINES,
+		    &log, &cause);
+	else
+		rc = ops_log_read(st->conn, st->log_path, st->log_next,
+		    WORKER_LOG_CHUNK, &log, &cause);
+	check_new_session(st);
+	if (rc != 0) {
+		/* The poll reports the cluster's health; just try again. */
+		free(cause);
+		ops_log_free(&log);
+		return;
+	}
+	if (log.missing)
+		flags |= MSG_LOG_MISSING;
+	else {
+		st->log_next = log.next;
+		if (log.len < WORKER_LOG_CHUNK)
+			flags |= MSG_LOG_EOF;
+	}
+	/* An ended job with nothing more to read: stop asking. */
+	if (st->log_ended && (flags & (MSG_LOG_EOF | MSG_LOG_MISSING))) {
+		flags |= MSG_LOG_DONE;
+		st->log_done = 1;
+	}
+	if (log.len > 0 || flags != st->log_last_flags) {
+		m = msg_new(MSG_LOG);
+		m->u.log.cluster = xstrdup(w->cl->name);
+		m->u.log.job_id = xstrdup(st->log_id);
+		m->u.log.stream = st->log_stream;
+		m->u.log.offset = (uint64_t)(log.offset > 0 ? log.offset : 0);
+		m->u.log.len = log.len;
+		m->u.log.data = log.data;	/* given away */
+		log.data = NULL;
+		m->u.log.flags = flags;
+		post(w, m);
+	}
+	st->log_last_flags = flags;
+	ops_log_free(&log);
+}
+
+/* --- requests ------------------------------------------------------------- */
+
+static int
+all_digits(const char *s)
+{
+	if (*s == '\0')
+		return 0;
+	for (; *s != '\0'; s++) {
+		if (*s < '0' || *s > '9')
+			return 0;
+	}
+	return 1;
+}
+
+static void
+do_cancel(struct wstate *st, struct wcmd *c)
+{
+	struct worker		*w = st->w;
+	struct record		*rec = NULL;
+	struct ops_cancel	 oc;
+	char			*cause = NULL;
+	long			 sid;
+	int			 rc;
+
+	if (!all_digits(c->job_id)) {
+		post_action(w, ACTION_CANCEL, c->job_id, NULL, 2, "only a "
+		    "plain job id can be cancelled from the list (an array "
+		    "task: scancel %s on the login node)", c->job_id);
+		return;
+	}
+	rc = ops_find(c->job_id, w->cl->name, &rec, &sid, &cause);
+	if (rc < 0) {
+		post_action(w, ACTION_CANCEL, c->job_id, NULL, 2, "%s", cause);
+		free(cause);
+		return;
+	}
+	if (rec != NULL && rec->cluster != NULL &&
+	    strcmp(rec->cluster, w->cl->name) != 0) {
+		record_free(rec);	/* another cluster's job with this id */
+		rec = NULL;
+	}
+	memset(&oc, 0, sizeof oc);
+	if (ops_cancel(st->conn, rec, sid, "cancel:tui", &oc, &cause) != 0) {
+		check_new_session(st);
+		post_action(w, ACTION_CANCEL, c->job_id, NULL, 2, "%s", cause);
+		free(cause);
+		record_free(rec);
+		return;
+	}
+	check_new_session(st);
+	if (oc.was_live)
+		post_action(w, ACTION_CANCEL, c->job_id, NULL, 1,
+		    "cancelled %s (was %s)%s", c->name != NULL ? c->name : "",
+		    oc.live_state != NULL && *oc.live_state != '\0' ?
+		    oc.live_state : "queued", oc.wiped ?
+		    "; secrets sidecar removed" : "");
+	else
+		post_action(w, ACTION_CANCEL, c->job_id, NULL, 1,
+		    "%s had already ended: counts as cancelled",
+		    c->name != NULL ? c->name : "the job");
+	ops_cancel_free(&oc);
+	record_free(rec);
+	/* Show the end at once rather than at the next tick. */
+	st->next_poll = 0;
+}
+
+static void do_submit(struct wstate *, struct wcmd *);
+
+/* --- the thread ----------------------------------------------------------- */
+
+static int
+ensure_connected(struct wstate *st)
+{
+	char	*cause = NULL;
+
+	if (conn_connected(st->conn))
+		return 0;
+	if (mono_now() < st->next_connect)
+		return -1;
+	post_cluster(st, CLUSTER_CONNECTING, NULL);
+	if (conn_connect(st->conn, &cause) != 0) {
+		st->backoff = worker_backoff(st->backoff, st->interval,
+		    worker_rate_limited(cause));
+		st->next_connect = mono_now() + st->backoff;
+		post_cluster(st, CLUSTER_ERROR, cause);
+		free(cause);
+		return -1;
+	}
+	check_new_session(st);
+	st->next_poll = 0;	/* poll at once on a new session */
+	return 0;
+}
+
+static void *
+worker_main(void *arg)
+{
+	struct worker	*w = arg;
+	struct workers	*ws = w->ws;
+	struct wstate	 st;
+	struct wcmd	*cmds, *c;
+	struct timespec	 until;
+	time_t		 now, wake;
+	unsigned	 gen;
+	char		*id;
+	enum log_stream	 stream;
+	uint64_t	 offset;
+	int		 poll_now;
+
+	memset(&st, 0, sizeof st);
+	st.w = w;
+	st.conn = conn_new_cluster(w->cl);
+	st.interval = w->cl->poll_interval > 0 ? w->cl->poll_interval : 5;
+	st.log_last_flags = -1;
+	post_cluster(&st, CLUSTER_CONNECTING, NULL);
+
+	for (;;) {
+		/* Wait for a request or the next timer, whichever is first. */
+		pthread_mutex_lock(&ws->lock);
+		for (;;) {
+			if (ws->quit)
+				break;
+			now = mono_now();
+			if (w->cmds != NULL || w->poll_now ||
+			    w->log_gen != st.log_gen)
+				break;
+			wake = conn_connected(st.conn) ? st.next_poll :
+			    st.next_connect;
+			if (st.log_path != NULL && !st.log_done &&
+			    conn_connected(st.conn) && st.next_log < wake)
+				wake = st.next_log;
+			if (wake <= now)
+				break;
+			clock_gettime(CLOCK_MONOTONIC, &until);
+			until.tv_sec += wake - now;
+			pthread_cond_timedwait(&ws->cond, &ws->lock, &until);
+		}
+		if (ws->quit) {
+			pthread_mutex_unlock(&ws->lock);
+			break;
+		}
+		cmds = w->cmds;
+		w->cmds = NULL;
+		w->cmdtail = &w->cmds;
+		poll_now = w->poll_now;
+		w->poll_now = 0;
+		gen = w->log_gen;
+		id = gen != st.log_gen && w->log_id != NULL ?
+		    xstrdup(w->log_id) : NULL;
+		stream = w->log_stream;
+		offset = w->log_offset;
+		pthread_mutex_unlock(&ws->lock);
+
+		if (gen != st.log_gen) {
+			st.log_gen = gen;
+			log_take(&st, id, stream, offset);
+		}
+		free(id);
+		if (poll_now) {
+			st.next_poll = 0;
+			st.next_connect = 0;
+		}
+
+		if (ensure_connected(&st) != 0) {
+			/* Requests cannot wait for a cluster that is down. */
+			while ((c = cmds) != NULL) {
+				cmds = c->next;
+				post_action(w, c->type == WCMD_CANCEL ?
+				    ACTION_CANCEL : ACTION_SUBMIT, c->job_id,
+				    NULL, 2, "%s is not connected: try again "
+				    "when its state is ok", w->cl->name);
+				wcmd_free(c);
+			}
+			continue;
+		}
+		while ((c = cmds) != NULL) {
+			cmds = c->next;
+			if (c->type == WCMD_CANCEL)
+				do_cancel(&st, c);
+			else
+				do_submit(&st, c);
+			wcmd_free(c);
+			if (ws->quit)
+				break;
+		}
+		while ((c = cmds) != NULL) {
+			cmds = c->next;
+			wcmd_free(c);
+		}
+		now = mono_now();
+		if (!ws->quit && st.next_poll <= now)
+			do_poll(&st);
+		if (!ws->quit && st.log_path != NULL && !st.log_done &&
+		    st.next_log <= mono_now() && conn_connected(st.conn))
+			do_log(&st);
+	}
+
+	log_reset(&st);
+	strv_free(&st.parts);
+	conn_free(st.conn);
+	pthread_mutex_lock(&ws->lock);
+	w->exited = 1;
+	pthread_cond_broadcast(&ws->exited);
+	pthread_mutex_unlock(&ws->lock);
+	return NULL;
+}
+
+/* --- submit ---------------------------------------------------------------- */
+
+static void
+do_submit(struct wstate *st, struct wcmd *c)
+{
+	(void)c;
+	post_action(st->w, ACTION_SUBMIT, NULL, NULL, 2, "submit from the "
+	    "screen is not available in this build");
+}
+
+/* --- the UI thread's side --------------------------------------------------- */
+
+static void
+workers_free(struct workers *ws)
+{
+	struct wcmd	*c;
+	size_t		 i;
+
+	for (i = 0; i < ws->n; i++) {
+		while ((c = ws->v[i].cmds) != NULL) {
+			ws->v[i].cmds = c->next;
+			wcmd_free(c);
+		}
+		free(ws->v[i].log_id);
+	}
+	free(ws->v);
+	pthread_mutex_destroy(&ws->lock);
+	pthread_cond_destroy(&ws->cond);
+	pthread_cond_destroy(&ws->exited);
+	free(ws);
+}
+
+struct workers *
+workers_start(const struct config *cfg, struct msgq *q, char **cause)
+{
+	struct workers		*ws;
+	pthread_condattr_t	 ca;
+	sigset_t		 all, old;
+	size_t			 i;
+	int			 err;
+	static const int	 crash[] = {
+		SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT
+	};
+
+	ws = xcalloc(1, sizeof *ws);
+	ws->q = q;
+	pthread_mutex_init(&ws->lock, NULL);
+	/* Timers are monotonic: a clock change must not stall polling. */
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&ws->cond, &ca);
+	pthread_cond_init(&ws->exited, &ca);
+	pthread_condattr_destroy(&ca);
+	ws->n = cfg != NULL ? cfg->nclusters : 0;
+	ws->v = xcalloc(ws->n + 1, sizeof *ws->v);
+
+	/* Blocked in the workers: SIGWINCH and SIGTERM go to the UI thread.
+	 * Crash signals stay open so the terminal is restored anyway. */
+	sigfillset(&all);
+	for (i = 0; i < sizeof crash / sizeof crash[0]; i++)
+		sigdelset(&all, crash[i]);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	for (i = 0; i < ws->n; i++) {
+		struct worker	*w = &ws->v[i];
+
+		w->ws = ws;
+		w->cl = &cfg->clusters[i];
+		w->cmdtail = &w->cmds;
+		if ((err = pthread_create(&w->thread, NULL, worker_main,
+		    w)) != 0) {
+			pthread_sigmask(SIG_SETMASK, &old, NULL);
+			cause_set(cause, "cannot start the worker of cluster "
+			    "%s: %s", w->cl->name, strerror(err));
+			workers_stop(ws, 2000);
+			return NULL;
+		}
+		w->started = 1;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return ws;
+}
+
+int
+workers_stop(struct workers *ws, int timeout_ms)
+{
+	struct timespec	until;
+	size_t		i;
+	int		left = 0, rc;
+
+	if (ws == NULL)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += timeout_ms / 1000;
+	until.tv_nsec += (long)(timeout_ms % 1000) * 1000000;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&ws->lock);
+	ws->quit = 1;
+	pthread_cond_broadcast(&ws->cond);
+	for (;;) {
+		left = 0;
+		for (i = 0; i < ws->n; i++) {
+			if (ws->v[i].started && !ws->v[i].exited)
+				left++;
+		}
+		if (left == 0)
+			break;
+		rc = pthread_cond_timedwait(&ws->exited, &ws->lock, &until);
+		if (rc == ETIMEDOUT)
+			break;
+	}
+	pthread_mutex_unlock(&ws->lock);
+
+	left = 0;
+	for (i = 0; i < ws->n; i++) {
+		struct worker	*w = &ws->v[i];
+
+		if (!w->started)
+			continue;
+		pthread_mutex_lock(&ws->lock);
+		if (w->exited) {
+			pthread_mutex_unlock(&ws->lock);
+			pthread_join(w->thread, NULL);
+		} else {
+			/* Stuck in a conn call: it exits when that returns. */
+			pthread_mutex_unlock(&ws->lock);
+			pthread_detach(w->thread);
+			left++;
+		}
+	}
+	if (left > 0) {
+		workers_abandoned = ws;
+		return left;
+	}
+	workers_free(ws);
+	return 0;
+}
+
+static struct worker *
+worker_find(struct workers *ws, const char *cluster)
+{
+	size_t	i;
+
+	for (i = 0; i < ws->n; i++) {
+		if (strcmp(ws->v[i].cl->name, cluster) == 0)
+			return &ws->v[i];
+	}
+	return NULL;
+}
+
+void
+workers_poll_now(struct workers *ws, const char *cluster)
+{
+	size_t	i;
+
+	pthread_mutex_lock(&ws->lock);
+	for (i = 0; i < ws->n; i++) {
+		if (cluster == NULL || strcmp(ws->v[i].cl->name, cluster) == 0)
+			ws->v[i].poll_now = 1;
+	}
+	pthread_cond_broadcast(&ws->cond);
+	pthread_mutex_unlock(&ws->lock);
+}
+
+void
+workers_watch_log(struct workers *ws, const char *cluster, const char *job_id,
+    enum log_stream stream, uint64_t offset)
+{
+	size_t	i;
+
+	pthread_mutex_lock(&ws->lock);
+	for (i = 0; i < ws->n; i++) {
+		struct worker	*w = &ws->v[i];
+		int		 mine = cluster != NULL && job_id != NULL &&
+				     strcmp(w->cl->name, cluster) == 0;
+
+		if (!mine && w->log_id == NULL)
+			continue;
+		free(w->log_id);
+		w->log_id = mine ? xstrdup(job_id) : NULL;
+		w->log_stream = stream;
+		w->log_offset = offset;
+		w->log_gen++;
+	}
+	pthread_cond_broadcast(&ws->cond);
+	pthread_mutex_unlock(&ws->lock);
+}
+
+static void
+queue_cmd(struct worker *w, struct wcmd *c)
+{
+	*w->cmdtail = c;
+	w->cmdtail = &c->next;
+}
+
+int
+workers_cancel(struct workers *ws, const struct jobtable_key *keys, size_t n,
+    char **cause)
+{
+	struct wcmd	*c;
+	size_t		 i;
+
+	/* All or nothing: check every cluster before queueing any. */
+	for (i = 0; i < n; i++) {
+		if (worker_find(ws, keys[i].cluster) == NULL)
+			return cause_set(cause, "cluster %s is not in the "
+			    "configuration: its job %s cannot be cancelled "
+			    "from here", keys[i].cluster, keys[i].id);
+	}
+	pthread_mutex_lock(&ws->lock);
+	for (i = 0; i < n; i++) {
+		c = xcalloc(1, sizeof *c);
+		c->type = WCMD_CANCEL;
+		c->job_id = xstrdup(keys[i].id);
+		c->name = keys[i].name != NULL ? xstrdup(keys[i].name) : NULL;
+		queue_cmd(worker_find(ws, keys[i].cluster), c);
+	}
+	pthread_cond_broadcast(&ws->cond);
+	pthread_mutex_unlock(&ws->lock);
+	return 0;
+}
+
+int
+workers_submit(struct workers *ws, const char *cluster, const struct spec *sp,
+    int dry_run, char **cause)
+{
+	struct worker	*w;
+	struct wcmd	*c;
+	struct buf	 b;
+
+	if ((w = worker_find(ws, cluster)) == NULL)
+		return cause_set(cause, "cluster %s is not in the "
+		    "configuration", cluster);
+	/* A deep copy the worker owns: the spec as YAML, parsed back there. */
+	buf_init(&b);
+	if (spec_write(sp, &b, cause) != 0) {
+		buf_free(&b);
+		return -1;
+	}
+	c = xcalloc(1, sizeof *c);
+	c->type = WCMD_SUBMIT;
+	c->spec_yaml = buf_steal(&b);
+	c->dry_run = dry_run;
+	pthread_mutex_lock(&ws->lock);
+	queue_cmd(w, c);
+	pthread_cond_broadcast(&ws->cond);
+	pthread_mutex_unlock(&ws->lock);
+	return 0;
+}

@@ -1,3 +1,90 @@
 #ifndef WORKER_H
 #define WORKER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "jobtable.h"
+#include "msgq.h"
+#include "spec.h"
+
+/*
+ * The worker threads of the terminal UI (DESIGN.md "Threads"): one thread
+ * per configured cluster.  Each owns that cluster's struct conn (one SSH
+ * session, never shared) and does everything remote for it with the same
+ * core functions as the verbs: monitor_poll() every poll_interval seconds
+ * (default 5), sinfo once per connection for the partitions, ops_log_read()
+ * of the watched job every WORKER_LOG_SECONDS, ops_cancel() and
+ * submit_run() on request.  Results go to the UI as messages on the queue
+ * (MSG_CLUSTER, MSG_JOBS, MSG_LOG, MSG_ACTION); a worker never touches the
+ * screen and never exits the process.
+ *
+ * Requests from the UI thread (poll now, watch a log, cancel, submit) are
+ * put under one mutex and a condition variable wakes the worker; they never
+ * wait for the network, so the screen never blocks.  Every conn call is
+ * bounded by the cluster's connect_timeout / command_timeout.  Failed polls
+ * and connects back off (doubling up to WORKER_BACKOFF_MAX seconds; at least
+ * WORKER_RATE_BACKOFF after "Rate limit exceeded") and reconnect by
+ * themselves.
+ *
+ * Signals are blocked in the workers (except the crash signals) so SIGWINCH
+ * and SIGTERM reach the UI thread.
+ */
+
+#define WORKER_LOG_SECONDS	2	/* the watched log is read this often */
+#define WORKER_LOG_CHUNK	(256 * 1024)	/* bytes per read at most */
+#define WORKER_LOG_LINES	500	/* first read: the last lines only */
+#define WORKER_BACKOFF_MAX	60	/* seconds */
+#define WORKER_RATE_BACKOFF	30	/* seconds after "Rate limit exceeded" */
+
+struct workers;
+
+/*
+ * Start one worker per cluster of cfg (none if it has no cluster).  cfg
+ * and q must outlive the workers: see workers_stop().  Returns NULL and a
+ * cause if a thread could not be created (those started are stopped).
+ */
+struct workers	*workers_start(const struct config *cfg, struct msgq *q,
+		     char **cause);
+/*
+ * Stop every worker: they finish at once unless stuck in a conn call.
+ * Waits at most timeout_ms for them; those still stuck then are detached
+ * and left to die with the process.  Returns the number left running: 0
+ * means everything was joined and freed; otherwise cfg and q must stay
+ * allocated (the stuck threads still read them) and ws is not freed.
+ */
+int		 workers_stop(struct workers *, int timeout_ms);
+
+/* Poll one cluster now (NULL: every cluster). */
+void		 workers_poll_now(struct workers *, const char *cluster);
+/*
+ * Watch one job's log (only one at a time, across clusters): read from
+ * offset (0: start with the last WORKER_LOG_LINES lines) and every
+ * WORKER_LOG_SECONDS after.  A NULL cluster stops watching.
+ */
+void		 workers_watch_log(struct workers *, const char *cluster,
+		     const char *job_id, enum log_stream, uint64_t offset);
+/*
+ * Cancel these jobs (each by its own cluster's worker).  -1 and a cause if
+ * a cluster has no worker; results come back as ACTION_CANCEL messages.
+ */
+int		 workers_cancel(struct workers *, const struct jobtable_key *,
+		     size_t n, char **cause);
+/*
+ * Run the submit pipeline for a copy of spec in cluster's worker.  Each
+ * step is an ACTION_SUBMIT message with done 0 and the step's name; the
+ * last one has done 1: failed with the failing step's name and the cause,
+ * or the SLURM id in job_id.  A dry run ends with step "preview" and the
+ * rendered script as the message.  -1 and a cause if the request cannot
+ * be queued (no such cluster, a spec that does not serialise).
+ */
+int		 workers_submit(struct workers *, const char *cluster,
+		     const struct spec *, int dry_run, char **cause);
+
+/* Whether cause (a conn or SLURM message) says the cluster throttles us. */
+int		 worker_rate_limited(const char *cause);
+/* Next backoff in seconds after a failure (pure, for the tests). */
+int		 worker_backoff(int current, int interval, int rate_limited);
+
 #endif

@@ -32,10 +32,12 @@
 #include "ui-keys.h"
 #include "ui-text.h"
 #include "util.h"
+#include "worker.h"
 
 #define LOG_MAX_LINES	5000	/* older lines are dropped */
 #define MSG_SECONDS	10	/* footer messages fade after this */
 #define ERR_SECONDS	30
+#define UI_STOP_MS	1200	/* wait for the workers at exit at most */
 
 enum pane {
 	PANE_CLUSTERS,
@@ -84,6 +86,7 @@ struct ucluster {
 	char			*host;
 	struct strv		 partitions;
 	time_t			 last_ok;
+	char			*said;		/* last error put in the footer */
 };
 
 struct ulog {
@@ -97,6 +100,7 @@ struct ulog {
 	int		 missing;
 	int		 done;
 	int		 got;		/* any answer from the worker */
+	char		*note;		/* why there is no log (worker) */
 	int		 follow;
 	int		 wrap;
 	size_t		 top;		/* first line shown when not following */
@@ -372,6 +376,8 @@ log_clear_text(struct ulog *l)
 	l->next = 0;
 	l->missing = l->done = l->got = 0;
 	l->top = 0;
+	free(l->note);
+	l->note = NULL;
 }
 
 static void
@@ -485,11 +491,16 @@ apply_cluster(struct ui *ui, struct msg_cluster *m)
 		return 0;
 	c = cluster_find(ui, m->cluster, 1);
 	message = san(m->message);
-	/* Say it in the footer once, not on every failed poll. */
+	/* Say it in the footer once, not on every failed reconnect. */
 	if (m->health == CLUSTER_ERROR && message != NULL &&
-	    (c->health != CLUSTER_ERROR || c->message == NULL ||
-	    strcmp(c->message, message) != 0))
+	    (c->said == NULL || strcmp(c->said, message) != 0)) {
 		ui_message(ui, 1, "%s: %s", c->name, message);
+		free(c->said);
+		c->said = xstrdup(message);
+	} else if (m->health == CLUSTER_OK) {
+		free(c->said);
+		c->said = NULL;
+	}
 	c->health = m->health;
 	free(c->message);
 	c->message = message;
@@ -540,6 +551,15 @@ apply_action(struct ui *ui, struct msg_action *m)
 	const char	*cl = m->cluster != NULL ? m->cluster : "";
 	const char	*step = m->step != NULL ? m->step : "";
 
+	/* The worker says why a job has no log: the pane shows it. */
+	if (m->step != NULL && strcmp(m->step, "log") == 0 &&
+	    ui->log.cluster != NULL && m->cluster != NULL &&
+	    m->job_id != NULL && strcmp(m->cluster, ui->log.cluster) == 0 &&
+	    strcmp(m->job_id, ui->log.id) == 0) {
+		free(ui->log.note);
+		ui->log.note = san(m->message);
+		return UIF_REDRAW;
+	}
 	if (m->done && !m->failed && m->kind == ACTION_CANCEL &&
 	    m->cluster != NULL && m->job_id != NULL)
 		jobtable_set_state(ui->jt, m->cluster, m->job_id, "CANCELLED");
@@ -952,7 +972,9 @@ draw_log(struct ui *ui, int y, int h)
 	if (l->cluster == NULL)
 		why = "select a job to see its log";
 	else if (ui->be == NULL || ui->be->watch_log == NULL)
-		why = "not connected: no worker reads logs yet";
+		why = "not connected: no worker reads logs";
+	else if (n == 0 && l->note != NULL)
+		why = l->note;
 	else if (n == 0 && l->missing)
 		why = l->stream == LOG_ERR ? "main.err does not exist (yet): "
 		    "waiting for log\xe2\x80\xa6" : "main.out does not exist "
@@ -1043,21 +1065,25 @@ draw_footer(struct ui *ui, time_t now)
 		return;
 	}
 	if (ui->msg != NULL && age < (ui->msg_err ? ERR_SECONDS : MSG_SECONDS)) {
-		put(ui, y, 0, COLS, ui->msg, ui->msg_err ? ST_MSG_ERR : ST_MSG,
-		    0);
-		return;
+		hints = NULL;
+		line = xstrdup(ui->msg);
+	} else {
+		hints = uikeys_hints(current_ctx(ui));
+		line = xasprintf(" %s", hints);
 	}
-	hints = uikeys_hints(current_ctx(ui));
-	line = xasprintf(" %s", hints);
 	/* Help and quit stay visible however narrow the screen. */
 	if (ui->ov == OV_NONE) {
 		const char	*right = "? help  q quit ";
 		int		 rw = (int)strlen(right);
 
-		put(ui, y, 0, COLS - rw - 1, line, ST_DIM, 0);
+		put(ui, y, 0, COLS - rw - 1, "", ST_NORMAL, 0);
+		put(ui, y, 0, hints == NULL ? uitext_width(line) : COLS - rw - 1,
+		    line, hints != NULL ? ST_DIM : ui->msg_err ? ST_MSG_ERR :
+		    ST_MSG, 0);
 		put(ui, y, COLS - rw, rw, right, ST_TITLE, 0);
 	} else
-		put(ui, y, 0, COLS, line, ST_DIM, 0);
+		put(ui, y, 0, COLS, line, hints != NULL ? ST_DIM :
+		    ui->msg_err ? ST_MSG_ERR : ST_MSG, 0);
 	free(hints);
 	free(line);
 }
@@ -1983,6 +2009,7 @@ ui_free(struct ui *ui)
 		free(ui->cl[i].name);
 		free(ui->cl[i].message);
 		free(ui->cl[i].host);
+		free(ui->cl[i].said);
 		strv_free(&ui->cl[i].partitions);
 	}
 	free(ui->cl);
@@ -2076,7 +2103,9 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 	if (config_error != NULL)
 		ui_message(&ui, 1, "%s", config_error);
 
-	setlocale(LC_ALL, "");
+	/* ui_main sets it before the workers start; a direct caller may not. */
+	if (strcmp(setlocale(LC_CTYPE, NULL), "C") == 0)
+		setlocale(LC_ALL, "");
 	ui.ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	if (signals_setup(&cause) != 0) {
 		fprintf(stderr, "slurmdeck: %s\n", cause);
@@ -2152,14 +2181,50 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 	return EXIT_OK;
 }
 
+/* The backend: requests go to the worker threads and return at once. */
+static void
+be_poll_now(void *arg, const char *cluster)
+{
+	workers_poll_now(arg, cluster);
+}
+
+static int
+be_cancel(void *arg, const struct jobtable_key *k, size_t n, char **cause)
+{
+	return workers_cancel(arg, k, n, cause);
+}
+
+static void
+be_watch_log(void *arg, const char *cluster, const char *job_id,
+    enum log_stream stream, uint64_t offset)
+{
+	workers_watch_log(arg, cluster, job_id, stream, offset);
+}
+
+static int
+be_submit(void *arg, const char *cluster, const struct spec *sp, int dry_run,
+    char **cause)
+{
+	return workers_submit(arg, cluster, sp, dry_run, cause);
+}
+
+/* Kept reachable while a stuck worker still uses it at exit. */
+static struct msgq	*ui_kept_q;
+
 int
 ui_main(struct cli *cli)
 {
-	struct config	 cfg;
-	struct msgq	*q;
-	char		*cause = NULL;
-	int		 rc;
+	static struct config	 cfg;	/* static: stuck workers read it */
+	struct msgq		*q;
+	struct workers		*ws = NULL;
+	struct ui_backend	 be;
+	char			*cause = NULL, *why = NULL;
+	int			 rc;
 
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		return ui_run(NULL, NULL, NULL, NULL);	/* says why */
+	/* Before any thread: setlocale is not thread-safe. */
+	setlocale(LC_ALL, "");
 	/* No cluster yet is not fatal: the screen says what to set. */
 	if (config_load(cli->config_path, &cfg, &cause) != 0)
 		memset(&cfg, 0, sizeof cfg);
@@ -2169,10 +2234,28 @@ ui_main(struct cli *cli)
 		free(cause);
 		return EXIT_FAIL;
 	}
-	/* The workers (one per cluster) will start here and post to q. */
-	rc = ui_run(&cfg, cause, q, NULL);
-	msgq_destroy(q);
-	config_free(&cfg);
+	if (cfg.nclusters > 0 && (ws = workers_start(&cfg, q, &why)) == NULL) {
+		fprintf(stderr, "slurmdeck: %s\n", why);
+		free(why);
+		msgq_destroy(q);
+		config_free(&cfg);
+		free(cause);
+		return EXIT_FAIL;
+	}
+	memset(&be, 0, sizeof be);
+	be.arg = ws;
+	be.poll_now = be_poll_now;
+	be.cancel = be_cancel;
+	be.watch_log = be_watch_log;
+	be.submit = be_submit;
+	rc = ui_run(&cfg, cause, q, ws != NULL ? &be : NULL);
+	/* q quits in bounded time: a worker stuck in a conn call is left. */
+	if (workers_stop(ws, UI_STOP_MS) != 0) {
+		ui_kept_q = q;
+	} else {
+		msgq_destroy(q);
+		config_free(&cfg);
+	}
 	free(cause);
 	return rc;
 }

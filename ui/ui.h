@@ -7,6 +7,7 @@
 #include "config.h"
 #include "jobtable.h"
 #include "msgq.h"
+#include "spec.h"
 
 struct cli;
 
@@ -32,8 +33,14 @@ struct ui_backend {
 	 */
 	void	(*watch_log)(void *arg, const char *cluster, const char *job_id,
 		    enum log_stream, uint64_t offset);
-	/* The submit wizard will call this one (not built yet). */
-	int	(*submit)(void *arg, const char *cluster, char **cause);
+	/*
+	 * Run the submit pipeline for a copy of the spec on cluster (a dry
+	 * run stops after rendering: ACTION_SUBMIT step "preview" carries the
+	 * script).  -1 and a cause if it cannot be queued; progress and the
+	 * result: ACTION_SUBMIT messages.
+	 */
+	int	(*submit)(void *arg, const char *cluster, const struct spec *,
+		    int dry_run, char **cause);
 };
 
 /* Run the terminal UI until the user quits; returns the exit code. */
