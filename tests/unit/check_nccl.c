@@ -1,10 +1,412 @@
-/* Placeholder until the nccl suite is written: it must not stay empty. */
+/*
+ * nccl suite (R21): the probe ladder as rendered shell, run for real by
+ * bash on this machine (the srun prefix empty, so the probe runs locally
+ * under timeout), the result lines, the cache and the pending list.
+ */
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <time.h>
+
 #include "testutil.h"
+
+#include "../../src/config.h"
+#include "../../src/lint.h"
+#include "../../src/nccl.h"
+#include "../../src/template.h"
+
+static void
+setup(void)
+{
+	setenv("XDG_STATE_HOME", test_tmpdir(), 1);
+}
+
+/* The probe used by the tests: hangs unless NCCL_P2P_DISABLE=1. */
+#define HANG_UNLESS_P2P \
+	"if [ \"${NCCL_P2P_DISABLE:-}\" = 1 ]; then echo NCCL_PROBE_OK; " \
+	"else sleep 30; fi"
+
+/*
+ * Run a PRE_STEP the way the template does: set -euo pipefail, a launch
+ * array (empty here: no srun on this machine), SLURMDECK_IMAGE, then a
+ * marker line standing for the main step.  Returns bash's exit status.
+ */
+static int
+run_pre_step(const char *pre, const char *image, char **out, double *secs)
+{
+	const char	*dir = test_tmpdir();
+	char		 path[4200], cmd[8600];
+	struct timespec	 t0, t1;
+	FILE		*f;
+	int		 st;
+	size_t		 n;
+
+	snprintf(path, sizeof path, "%s/job.sh", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "set -euo pipefail\nlaunch=()\nSLURMDECK_IMAGE=%s\n"
+	    "%s\necho MAIN-STEP launch=\"${launch[*]}\" "
+	    "P2P=\"${NCCL_P2P_DISABLE:-}\" IF=\"${NCCL_SOCKET_IFNAME:-}\"\n",
+	    image, pre);
+	fclose(f);
+	snprintf(cmd, sizeof cmd, "bash %s >%s/out 2>&1", path, dir);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	st = system(cmd);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	*secs = (double)(t1.tv_sec - t0.tv_sec) +
+	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	snprintf(path, sizeof path, "%s/out", dir);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	*out = calloc(1, 65536);
+	n = fread(*out, 1, 65535, f);
+	(*out)[n] = '\0';
+	fclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+START_TEST(test_wanted)
+{
+	ck_assert(!nccl_wanted(1, 1));
+	ck_assert(!nccl_wanted(1, 0));
+	ck_assert(nccl_wanted(1, 2));
+	ck_assert(nccl_wanted(2, 1));
+	ck_assert(nccl_wanted(2, 0));
+}
+END_TEST
+
+/* Try 1 hangs and is cut by the timeout; try 2 (P2P off) passes. */
+START_TEST(test_ladder_fallback)
+{
+	char	*pre, *out, *v;
+	double	 secs;
+
+	pre = nccl_probe_step(HANG_UNLESS_P2P, 2, 2, 4);
+	ck_assert_int_eq(run_pre_step(pre, "", &out, &secs), 0);
+	ck_assert_msg(strstr(out, "try 1 (default) failed: timed out after "
+	    "2 s") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "try 2/4 (NCCL_P2P_DISABLE=1)") != NULL,
+	    "%s", out);
+	ck_assert_msg(strstr(out, "[nccl probe] NCCL_PROBE_OK") != NULL,
+	    "%s", out);
+	ck_assert_msg(strstr(out, "MAIN-STEP launch= P2P=1 IF=\n") != NULL,
+	    "%s", out);
+	ck_assert(secs >= 2.0 && secs < 12.0);
+	ck_assert_int_eq(nccl_parse_log(out, strlen(out), &v), NCCL_OK);
+	ck_assert_str_eq(v, "NCCL_P2P_DISABLE=1");
+	free(v);
+	ck_assert_ptr_null(strstr(out, "try 3"));
+	free(out);
+	free(pre);
+}
+END_TEST
+
+/*
+ * The whole ladder; the interface of try 3 comes from the environment (a
+ * cluster nccl_env).  Under Pyxis (IMAGE set) the names go to
+ * --container-env of the probe and the main step, so the image cannot
+ * override them; without srun here only the text can show that.
+ */
+START_TEST(test_ladder_pyxis_env)
+{
+	char	*pre, *out;
+	double	 secs;
+
+	pre = nccl_probe_step("[ \"${NCCL_IB_DISABLE:-}\" = 1 ] && "
+	    "echo NCCL_PROBE_OK || sleep 30", 1, 2, 1);
+	setenv("NCCL_SOCKET_IFNAME", "eth9", 1);
+	ck_assert_int_eq(run_pre_step(pre, "", &out, &secs), 0);
+	unsetenv("NCCL_SOCKET_IFNAME");
+	ck_assert_msg(strstr(out, "try 1 (default) failed") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "try 3 (NCCL_P2P_DISABLE=1,"
+	    "NCCL_SOCKET_IFNAME=eth9) failed") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "SLURMDECK_NCCL_OK=NCCL_P2P_DISABLE=1,"
+	    "NCCL_SOCKET_IFNAME=eth9,NCCL_IB_DISABLE=1\n") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "MAIN-STEP launch= P2P=1 IF=eth9") != NULL,
+	    "%s", out);
+	ck_assert_ptr_nonnull(strstr(pre, "if [ -n \"$SLURMDECK_IMAGE\" ] && "
+	    "[ -n \"$slurmdeck_nccl_names\" ]; then\n"
+	    "\t\tslurmdeck_nccl_launch+=(--container-env="
+	    "\"$slurmdeck_nccl_names\")"));
+	ck_assert_ptr_nonnull(strstr(pre, "\t\tlaunch+=(--container-env="
+	    "\"$slurmdeck_nccl_names\")"));
+	free(out);
+	free(pre);
+}
+END_TEST
+
+/* Every try fails: exit 1 before the main step, a FAIL line. */
+START_TEST(test_ladder_all_fail)
+{
+	char	*pre, *out, *v;
+	double	 secs;
+
+	pre = nccl_probe_step("echo broken >&2; exit 1", 5, 2, 4);
+	ck_assert_int_eq(run_pre_step(pre, "", &out, &secs), 1);
+	ck_assert_ptr_null(strstr(out, "MAIN-STEP"));
+	ck_assert_msg(strstr(out, "try 4 (NCCL_P2P_DISABLE=1,"
+	    "NCCL_SOCKET_IFNAME=") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "NCCL_IB_DISABLE=1) failed: exit 1") != NULL,
+	    "%s", out);
+	ck_assert_msg(strstr(out, "[nccl probe] broken") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "slurmdeck: NCCL probe failed with every "
+	    "setting") != NULL, "%s", out);
+	ck_assert_int_eq(nccl_parse_log(out, strlen(out), &v), NCCL_FAIL);
+	ck_assert_str_eq(v, "every setting failed (last: exit 1)");
+	free(v);
+	free(out);
+	free(pre);
+}
+END_TEST
+
+/* No torchrun on the nodes (exit 127): go on, nothing learnt. */
+START_TEST(test_ladder_unavailable)
+{
+	char	*pre, *out;
+	double	 secs;
+
+	pre = nccl_probe_step("slurmdeck-no-such-probe-command", 5, 1, 4);
+	ck_assert_int_eq(run_pre_step(pre, "", &out, &secs), 0);
+	ck_assert_msg(strstr(out, "SLURMDECK_NCCL_SKIP=the probe could not run "
+	    "(exit 127)") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "MAIN-STEP launch= P2P= IF=") != NULL, "%s",
+	    out);
+	ck_assert_int_eq(nccl_parse_log(out, strlen(out), NULL), NCCL_SKIP);
+	free(out);
+	free(pre);
+}
+END_TEST
+
+/* The default command carries the real probe and renders lint-clean. */
+START_TEST(test_default_render)
+{
+	struct template_vars	 tv;
+	char			*pre, *out = NULL, *cause = NULL;
+
+	pre = nccl_probe_step(NULL, 0, 2, 4);
+	ck_assert_ptr_nonnull(strstr(pre, "slurmdeck_nccl_timeout=120\n"));
+	ck_assert_ptr_nonnull(strstr(pre, "SLURMDECK_NCCL_INNER=110\n"));
+	ck_assert_ptr_nonnull(strstr(pre, "dist.all_reduce"));
+	ck_assert_ptr_nonnull(strstr(pre, "NCCL_PROBE_OK world_size"));
+	ck_assert_ptr_nonnull(strstr(pre, "--node-rank=\"$SLURM_NODEID\""));
+	template_vars_init(&tv);
+	template_set(&tv, "JOB_NAME", "t-1");
+	template_set(&tv, "PARTITION", "gpu");
+	template_set(&tv, "NUM_NODES", "2");
+	template_set(&tv, "NUM_GPUS", "4");
+	template_set(&tv, "CPUS_PER_TASK", "2");
+	template_set(&tv, "TIME", "0:10:00");
+	template_set(&tv, "LOG_DIR", "/l");
+	template_set(&tv, "REQUEUE", "1");
+	template_set(&tv, "SBATCH_EXTRA", "");
+	template_set(&tv, "IMAGE", "/i.sqsh");
+	template_set(&tv, "CONTAINER_MOUNTS", "");
+	template_set(&tv, "COMMAND", "true");
+	template_set(&tv, "ENV_FILE", "");
+	template_set(&tv, "RESULTS_DIR", "");
+	template_set(&tv, "EXTRA_ENV", "");
+	template_set(&tv, "PRE_STEP", pre);
+	ck_assert_msg(template_render_embedded("slurm/multinode.sbatch.tmpl",
+	    &tv, &out, &cause) == 0, "%s", cause);
+	ck_assert_msg(lint_script("job.sbatch", out, NULL, 0, &cause) == 0,
+	    "%s", cause);
+	ck_assert_msg(lint_bash_syntax("job.sbatch", out, &cause) == 0, "%s",
+	    cause);
+	/* The probe comes after the rendezvous and before the main step. */
+	ck_assert(strstr(out, "export MASTER_ADDR") < strstr(out,
+	    "NCCL probe (R21)"));
+	ck_assert(strstr(out, "NCCL probe (R21)") < strstr(out, "step='set"));
+	free(out);
+	free(pre);
+	template_vars_free(&tv);
+}
+END_TEST
+
+START_TEST(test_skip_step)
+{
+	struct strv	 env;
+	char		*pre, *out, *cause = NULL;
+	double		 secs;
+
+	memset(&env, 0, sizeof env);
+	ck_assert_int_eq(nccl_setting_parse("NCCL_P2P_DISABLE=1,"
+	    "NCCL_IB_DISABLE=1", &env, &cause), 0);
+	pre = nccl_skip_step("NCCL_P2P_DISABLE=1,NCCL_IB_DISABLE=1", &env);
+	ck_assert_int_eq(run_pre_step(pre, "/x.sqsh", &out, &secs), 0);
+	ck_assert_msg(strstr(out, "slurmdeck: NCCL probe skipped: cached "
+	    "setting NCCL_P2P_DISABLE=1,NCCL_IB_DISABLE=1\n") != NULL, "%s",
+	    out);
+	ck_assert_msg(strstr(out, "MAIN-STEP launch=--container-env="
+	    "NCCL_P2P_DISABLE,NCCL_IB_DISABLE ") != NULL, "%s", out);
+	ck_assert_ptr_null(strstr(out, "try 1"));
+	ck_assert(secs < 2.0);
+	free(out);
+	free(pre);
+	strv_free(&env);
+}
+END_TEST
+
+START_TEST(test_setting_parse)
+{
+	struct strv	 env;
+	char		*cause = NULL;
+
+	memset(&env, 0, sizeof env);
+	ck_assert_int_eq(nccl_setting_parse("default", &env, &cause), 0);
+	ck_assert_uint_eq(env.n, 0);
+	ck_assert_int_eq(nccl_setting_parse("NCCL_P2P_DISABLE=1,"
+	    "NCCL_SOCKET_IFNAME=^lo,docker0", &env, &cause), -1);
+	ck_assert_str_eq(cause, "NCCL setting 'NCCL_P2P_DISABLE=1,"
+	    "NCCL_SOCKET_IFNAME=^lo,docker0': 'docker0' is not NCCL_NAME=value "
+	    "(letters, digits, '.', '_', ':', '^', '-')");
+	free(cause);
+	cause = NULL;
+	ck_assert_uint_eq(env.n, 0);
+	ck_assert_int_eq(nccl_setting_parse("NCCL_SOCKET_IFNAME=ib0.8001",
+	    &env, &cause), 0);
+	ck_assert_str_eq(env.v[0], "NCCL_SOCKET_IFNAME=ib0.8001");
+	ck_assert_int_eq(nccl_setting_parse("LD_PRELOAD=x", &env, &cause), -1);
+	free(cause);
+	cause = NULL;
+	ck_assert_int_eq(nccl_setting_parse("NCCL_X=$(id)", &env, &cause), -1);
+	free(cause);
+	cause = NULL;
+	ck_assert_int_eq(nccl_setting_parse("", &env, &cause), -1);
+	free(cause);
+	strv_free(&env);
+}
+END_TEST
+
+START_TEST(test_parse_log)
+{
+	const char	*log = "x\nSLURMDECK_NCCL_OK=default\r\n"
+	    "  SLURMDECK_NCCL_FAIL=indented, not ours\n"
+	    "SLURMDECK_NCCL_OK=NCCL_P2P_DISABLE=1";
+	char		*v;
+
+	ck_assert_int_eq(nccl_parse_log(log, strlen(log), &v), NCCL_OK);
+	ck_assert_str_eq(v, "NCCL_P2P_DISABLE=1");
+	free(v);
+	/* Only the first line, as the length says. */
+	ck_assert_int_eq(nccl_parse_log(log, 28, &v), NCCL_OK);
+	ck_assert_str_eq(v, "default");
+	free(v);
+	ck_assert_int_eq(nccl_parse_log("nothing\n", 8, &v), NCCL_NONE);
+	ck_assert_ptr_null(v);
+	ck_assert_int_eq(nccl_parse_log(NULL, 0, NULL), NCCL_NONE);
+	ck_assert_str_eq(nccl_verdict_name(NCCL_SKIP), "SKIP");
+}
+END_TEST
+
+START_TEST(test_cache)
+{
+	char	*s = NULL, *cause = NULL, *path, *text;
+	size_t	 len;
+	FILE	*f;
+
+	ck_assert_int_eq(nccl_cache_lookup("c", "gpu", "img", &s, &cause), 0);
+	ck_assert_int_eq(nccl_cache_store("c", "gpu", "img",
+	    "NCCL_P2P_DISABLE=1", "sd-1", &cause), 0);
+	ck_assert_int_eq(nccl_cache_store("c", "cpu", "img", "default",
+	    "sd-2", &cause), 0);
+	ck_assert_int_eq(nccl_cache_lookup("c", "gpu", "img", &s, &cause), 1);
+	ck_assert_str_eq(s, "NCCL_P2P_DISABLE=1");
+	free(s);
+	/* Every part of the key counts. */
+	ck_assert_int_eq(nccl_cache_lookup("c", "gpu", "img2", &s, &cause), 0);
+	ck_assert_int_eq(nccl_cache_lookup("d", "gpu", "img", &s, &cause), 0);
+	ck_assert_int_eq(nccl_cache_lookup("c", "cpu", "img", &s, &cause), 1);
+	ck_assert_str_eq(s, "default");
+	free(s);
+	/* Replacing keeps one entry per key. */
+	ck_assert_int_eq(nccl_cache_store("c", "gpu", "img",
+	    "NCCL_IB_DISABLE=1", "sd-3", &cause), 0);
+	path = nccl_cache_path();
+	ck_assert_int_eq(file_read(path, &text, &len, &cause), 0);
+	ck_assert_ptr_null(strstr(text, "sd-1"));
+	ck_assert_ptr_nonnull(strstr(text, "\"record_id\":\t\"sd-3\""));
+	free(text);
+	/* A setting that is not safe is refused, the file is unchanged. */
+	ck_assert_int_eq(nccl_cache_store("c", "gpu", "img", "X=`id`", "sd-4",
+	    &cause), -1);
+	free(cause);
+	cause = NULL;
+	ck_assert_int_eq(nccl_cache_forget("c", "gpu", "img", &cause), 1);
+	ck_assert_int_eq(nccl_cache_forget("c", "gpu", "img", &cause), 0);
+	ck_assert_int_eq(nccl_cache_lookup("c", "gpu", "img", &s, &cause), 0);
+	/* A corrupt file is an error naming the file and the fix. */
+	f = fopen(path, "w");
+	fputs("{not json", f);
+	fclose(f);
+	ck_assert_int_eq(nccl_cache_lookup("c", "gpu", "img", &s, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, path));
+	ck_assert_ptr_nonnull(strstr(cause, "remove it"));
+	free(cause);
+	free(path);
+}
+END_TEST
+
+/* prepare without a connection: cache hit -> skip, miss -> probe. */
+START_TEST(test_prepare)
+{
+	struct cluster	 cl;
+	struct nccl_job	 job;
+	char		*cause = NULL;
+
+	memset(&cl, 0, sizeof cl);
+	cl.name = "c";
+	cl.nccl_probe_command = HANG_UNLESS_P2P;
+	cl.nccl_probe_timeout = 5;
+	ck_assert_int_eq(nccl_prepare(NULL, &cl, "gpu", "img", 1, 1, &job,
+	    &cause), 0);
+	ck_assert(!job.probe && !job.cached);
+	ck_assert_str_eq(job.pre_step, "");
+	nccl_job_free(&job);
+	ck_assert_int_eq(nccl_prepare(NULL, &cl, "gpu", "img", 2, 4, &job,
+	    &cause), 0);
+	ck_assert(job.probe && !job.cached);
+	ck_assert_ptr_nonnull(strstr(job.pre_step, "slurmdeck_nccl_timeout=5"));
+	ck_assert_ptr_nonnull(strstr(job.pre_step, "sleep 30"));
+	nccl_job_free(&job);
+	ck_assert_int_eq(nccl_cache_store("c", "gpu", "img",
+	    "NCCL_P2P_DISABLE=1", "sd-1", &cause), 0);
+	ck_assert_int_eq(nccl_prepare(NULL, &cl, "gpu", "img", 2, 4, &job,
+	    &cause), 0);
+	ck_assert(!job.probe && job.cached);
+	ck_assert_str_eq(job.setting, "NCCL_P2P_DISABLE=1");
+	ck_assert_uint_eq(job.env.n, 1);
+	ck_assert_str_eq(job.env.v[0], "NCCL_P2P_DISABLE=1");
+	ck_assert_ptr_nonnull(strstr(job.pre_step, "probe skipped"));
+	nccl_job_free(&job);
+	ck_assert_int_eq(nccl_pending_add("sd-20260101T000000-abcdef", "c",
+	    "gpu", "img", &cause), 0);
+	ck_assert_int_eq(nccl_pending_add("../x", "c", "gpu", "img", &cause),
+	    -1);
+	free(cause);
+}
+END_TEST
 
 static Suite *
 nccl_suite(void)
 {
-	return suite_create("nccl");
+	Suite	*s = suite_create("nccl");
+	TCase	*tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_wanted);
+	tcase_add_test(tc, test_ladder_fallback);
+	tcase_add_test(tc, test_ladder_pyxis_env);
+	tcase_add_test(tc, test_ladder_all_fail);
+	tcase_add_test(tc, test_ladder_unavailable);
+	tcase_add_test(tc, test_default_render);
+	tcase_add_test(tc, test_skip_step);
+	tcase_add_test(tc, test_setting_parse);
+	tcase_add_test(tc, test_parse_log);
+	tcase_add_test(tc, test_cache);
+	tcase_add_test(tc, test_prepare);
+	suite_add_tcase(s, tc);
+	return s;
 }
 
 TEST_MAIN(nccl_suite)
