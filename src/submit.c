@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -744,6 +745,99 @@ submit_creds_script(void)
 	    "echo slurmdeck-creds=ok\n");
 }
 
+/* --- supporting files (R13) ------------------------------------------------ */
+
+#define SUBMIT_FILE_MAX	(8 * 1024 * 1024)	/* "small" auxiliary inputs */
+
+static const uint32_t sha256_k[64] = {
+	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
+	0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
+	0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+	0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
+	0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+	0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+	0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+	0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
+	0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2
+};
+
+#define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+
+static void
+sha256_block(uint32_t h[8], const unsigned char *p)
+{
+	uint32_t	w[64], a, b, c, d, e, f, g, k, t1, t2;
+	int		i;
+
+	for (i = 0; i < 16; i++)
+		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
+		    (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+	for (i = 16; i < 64; i++)
+		w[i] = w[i - 16] + (ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^
+		    (w[i - 15] >> 3)) + w[i - 7] + (ROR(w[i - 2], 17) ^
+		    ROR(w[i - 2], 19) ^ (w[i - 2] >> 10));
+	a = h[0]; b = h[1]; c = h[2]; d = h[3];
+	e = h[4]; f = h[5]; g = h[6]; k = h[7];
+	for (i = 0; i < 64; i++) {
+		t1 = k + (ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25)) +
+		    ((e & f) ^ (~e & g)) + sha256_k[i] + w[i];
+		t2 = (ROR(a, 2) ^ ROR(a, 13) ^ ROR(a, 22)) +
+		    ((a & b) ^ (a & c) ^ (b & c));
+		k = g; g = f; f = e; e = d + t1;
+		d = c; c = b; b = a; a = t1 + t2;
+	}
+	h[0] += a; h[1] += b; h[2] += c; h[3] += d;
+	h[4] += e; h[5] += f; h[6] += g; h[7] += k;
+}
+
+void
+submit_sha256_hex(const void *data, size_t len, char out[65])
+{
+	uint32_t		 h[8] = {
+		0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+		0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
+	};
+	const unsigned char	*p = data;
+	unsigned char		 tail[128];
+	uint64_t		 bits = (uint64_t)len * 8;
+	size_t			 i, rest, n;
+
+	for (i = 0; i + 64 <= len; i += 64)
+		sha256_block(h, p + i);
+	rest = len - i;
+	memset(tail, 0, sizeof tail);
+	if (rest != 0)
+		memcpy(tail, p + i, rest);
+	tail[rest] = 0x80;
+	n = rest + 1 + 8 <= 64 ? 64 : 128;
+	for (i = 0; i < 8; i++)
+		tail[n - 1 - i] = (unsigned char)(bits >> (8 * i));
+	sha256_block(h, tail);
+	if (n == 128)
+		sha256_block(h, tail + 64);
+	for (i = 0; i < 8; i++)
+		snprintf(out + 8 * i, 9, "%08x", h[i]);
+}
+
+char *
+submit_file_member(const char *path)
+{
+	const char	*p;
+
+	/* A clean relative path keeps its shape; anything else its name. */
+	if (*path != '/' && strstr(path, "..") == NULL)
+		p = path;
+	else if ((p = strrchr(path, '/')) != NULL)
+		p++;
+	else
+		p = path;
+	while (str_has_prefix(p, "./"))
+		p += 2;
+	return xasprintf("files/%s", p);
+}
+
 /* --- remote helpers ------------------------------------------------------ */
 
 /*
@@ -857,6 +951,8 @@ struct submit_ctx {
 	struct lint_secret		*sec;
 	size_t				 nsec;
 	int				 record_open;
+	struct buf			*files;	/* contents, one per spec file */
+	char				**members;	/* their tar names */
 };
 
 static void
@@ -956,6 +1052,74 @@ submit_secrets(struct submit_ctx *x, char **cause)
 	}
 	buf_free(&missing);
 	return 0;
+}
+
+/*
+ * Supporting files are staged only when closed by a checksum (R13): read
+ * them here, before anything remote, and compare.
+ */
+static int
+submit_files_read(struct submit_ctx *x, char **cause)
+{
+	const struct spec_file	*f;
+	char			*path, *dir, *slash, *data, *why = NULL;
+	char			 hex[65];
+	size_t			 i, len;
+
+	if (x->sp->nfiles == 0)
+		return 0;
+	x->files = xcalloc(x->sp->nfiles, sizeof *x->files);
+	x->members = xcalloc(x->sp->nfiles, sizeof *x->members);
+	dir = xstrdup(x->sp->path != NULL ? x->sp->path : "./x");
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	else {
+		free(dir);
+		dir = xstrdup(".");
+	}
+	for (i = 0; i < x->sp->nfiles; i++) {
+		f = &x->sp->files[i];
+		path = *f->path == '/' ? xstrdup(f->path) : xasprintf("%s/%s",
+		    dir, f->path);
+		if (file_read(path, &data, &len, &why) != 0) {
+			submit_fail(x, SUBMIT_STEP_CHECK, cause, "supporting "
+			    "file %s: %s", f->path, why);
+			goto fail;
+		}
+		buf_init(&x->files[i]);
+		buf_add(&x->files[i], data, len);
+		free(data);
+		if (len > SUBMIT_FILE_MAX) {
+			submit_fail(x, SUBMIT_STEP_CHECK, cause, "supporting "
+			    "file %s is %zu bytes; only small files (up to %d "
+			    "MiB) are staged: put it on shared storage and "
+			    "mount it", f->path, len, SUBMIT_FILE_MAX >> 20);
+			goto fail;
+		}
+		submit_sha256_hex(x->files[i].data, len, hex);
+		if (strcasecmp(hex, f->sha256) != 0) {
+			submit_fail(x, SUBMIT_STEP_CHECK, cause, "supporting "
+			    "file %s has sha256 %s but the spec says %s: update "
+			    "the spec (sha256sum %s) or restore the file",
+			    f->path, hex, f->sha256, path);
+			goto fail;
+		}
+		x->members[i] = submit_file_member(f->path);
+		if (strlen(x->members[i]) >= 100) {
+			submit_fail(x, SUBMIT_STEP_CHECK, cause, "supporting "
+			    "file %s: the path is too long to stage (99 bytes "
+			    "at most)", f->path);
+			goto fail;
+		}
+		free(path);
+	}
+	free(dir);
+	return 0;
+fail:
+	free(why);
+	free(path);
+	free(dir);
+	return -1;
 }
 
 static int
@@ -1452,6 +1616,7 @@ submit_stage(struct submit_ctx *x, const struct strv *exports, char **cause)
 	struct conn_result	 res;
 	struct buf		 tar, sh, yaml;
 	char			*text, *why = NULL, *sidecar = NULL;
+	size_t			 i;
 	int			 rc = -1, ok = 0;
 
 	buf_init(&tar);
@@ -1475,6 +1640,9 @@ submit_stage(struct submit_ctx *x, const struct strv *exports, char **cause)
 	free(text);
 	submit_tar_add(&tar, x->lay.sbatch_rel, x->res->script,
 	    strlen(x->res->script), 0644);
+	for (i = 0; i < x->sp->nfiles; i++)
+		submit_tar_add(&tar, x->members[i], x->files[i].data,
+		    x->files[i].len, 0644);
 	if (x->nsec != 0) {
 		if (submit_sidecar(x->sec, x->nsec, &sidecar, &why) != 0) {
 			buf_free(&tar);
@@ -1500,7 +1668,7 @@ submit_stage(struct submit_ctx *x, const struct strv *exports, char **cause)
 	    "\tprintf 'slurmdeck-stage-error=%s\\n' \"$err\"; exit 0\n"
 	    "fi\n"
 	    "cd -- \"$jd\" || exit 0\n"
-	    "mkdir -p specs env meta sbatch logs results || exit 0\n"
+	    "mkdir -p specs env meta sbatch logs results files || exit 0\n"
 	    "if ! err=$(printf '%s' '");
 	submit_base64(&sh, (const unsigned char *)tar.data, tar.len);
 	buf_adds(&sh, "' | base64 -d | tar -x -f - --no-same-owner 2>&1); then\n"
@@ -1545,9 +1713,11 @@ submit_stage(struct submit_ctx *x, const struct strv *exports, char **cause)
 		goto out;
 	}
 	submit_say(x, SUBMIT_STEP_STAGE, "%s: specs/spec.yaml, specs/spec.json, "
-	    "env/env.json, meta/meta.json, %s%s%s (one round trip)",
-	    x->lay.job_dir, x->lay.sbatch_rel, x->nsec ? ", " : "",
-	    x->nsec ? "secrets sidecar (mode 600)" : "");
+	    "env/env.json, meta/meta.json, %s%s%s, %zu supporting file%s "
+	    "(sha256 checked) (one round trip)", x->lay.job_dir,
+	    x->lay.sbatch_rel, x->nsec ? ", " : "",
+	    x->nsec ? "secrets sidecar (mode 600)" : "", x->sp->nfiles,
+	    x->sp->nfiles == 1 ? "" : "s");
 	rc = 0;
 out:
 	conn_result_free(&res);
@@ -1867,6 +2037,8 @@ submit_run(struct submit_session *s, const struct spec *sp,
 	res->job_name = submit_job_name(sp->name, x.record_id);
 	if (submit_secrets(&x, cause) != 0)
 		goto out;
+	if (submit_files_read(&x, cause) != 0)
+		goto out;
 
 	/* 1. Preflight, once per session. */
 	if (submit_preflight(s, &cached, &why) != 0) {
@@ -1999,6 +2171,12 @@ out:
 	strv_free(&exports);
 	free(cache_file);
 	free(x.sec);
+	for (i = 0; x.files != NULL && i < sp->nfiles; i++) {
+		buf_free(&x.files[i]);
+		free(x.members[i]);
+	}
+	free(x.files);
+	free(x.members);
 	free(x.record_id);
 	free(x.results_root);
 	submit_layout_free(&x.lay);

@@ -38,6 +38,7 @@
  * Job dir layout (R13, the same convention as ops.h):
  *
  *	<results_root>/<job_name>/specs/spec.yaml, specs/spec.json
+ *	                          files/...   supporting files (sha256 checked)
  *	                          env/env.json, meta/meta.json
  *	                          sbatch/job_<record id>.sbatch
  *	                          job_<record id>.env   (secrets, mode 600)
@@ -102,6 +103,14 @@ void	 submit_tar_end(struct buf *);
  */
 int	 submit_sidecar(const struct lint_secret *, size_t, char **out,
 	     char **cause);
+
+/* SHA-256 of data as 64 lower-case hex digits (supporting files, R13). */
+void	 submit_sha256_hex(const void *, size_t, char out[65]);
+/*
+ * Where a supporting file goes in the job dir: "files/<path>" for a clean
+ * relative path, "files/<base name>" otherwise.
+ */
+char	*submit_file_member(const char *path);
 
 /* Check round trip: paths to test -e, and the image file to read. */
 struct submit_check {

@@ -319,6 +319,38 @@ START_TEST(test_pure_layout)
 }
 END_TEST
 
+START_TEST(test_pure_sha256)
+{
+	char	 hex[65], big[1000], *m;
+
+	submit_sha256_hex("", 0, hex);
+	ck_assert_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb924"
+	    "27ae41e4649b934ca495991b7852b855");
+	submit_sha256_hex("abc", 3, hex);
+	ck_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223"
+	    "b00361a396177a9cb410ff61f20015ad");
+	/* 56 bytes: the padding spills into a second block. */
+	submit_sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopn"
+	    "opq", 56, hex);
+	ck_assert_str_eq(hex, "248d6a61d20638b8e5c026930c3e6039"
+	    "a33ce45964ff2167f6ecedd419db06c1");
+	memset(big, 'a', sizeof big);
+	submit_sha256_hex(big, sizeof big, hex);
+	ck_assert_str_eq(hex, "41edece42d63e8d9bf515a9ba6932e1c"
+	    "20cbc9f5a5d134645adb5db1b9737ea3");
+
+	m = submit_file_member("cfg/a.yaml");
+	ck_assert_str_eq(m, "files/cfg/a.yaml");
+	free(m);
+	m = submit_file_member("../up/b.txt");
+	ck_assert_str_eq(m, "files/b.txt");
+	free(m);
+	m = submit_file_member("/abs/c.txt");
+	ck_assert_str_eq(m, "files/c.txt");
+	free(m);
+}
+END_TEST
+
 /* The stage stream is a tar that GNU tar reads back byte for byte. */
 START_TEST(test_pure_tar)
 {
@@ -998,6 +1030,55 @@ START_TEST(test_creds_merge)
 }
 END_TEST
 
+/* R13: supporting files are staged only with a matching sha256. */
+START_TEST(test_files)
+{
+	cJSON	*j;
+	char	*spec, *err, *out, dir[4200], path[4300], hex[65];
+	const char *content = "epochs: 3\n";
+
+	need_cluster();
+	snprintf(dir, sizeof dir, "%s/cfg", tmpdir);
+	mkdir(dir, 0700);
+	snprintf(path, sizeof path, "%s/train.yaml", dir);
+	ck_assert_int_eq(file_write_atomic(path, content, strlen(content),
+	    0644, NULL), 0);
+	submit_sha256_hex(content, strlen(content), hex);
+
+	/* Wrong checksum: refused before anything remote is written. */
+	spec = write_spec("name: sdsub-files-%s\n"
+	    "image: registry.local#sdtest/files-%s:1\ncommand: 'true'\n"
+	    "gpus: 1\ncpus: 1\ntime: 5m\nfiles:\n  - path: cfg/train.yaml\n"
+	    "    sha256: %064d\n", unique, unique, 0);
+	ck_assert_int_eq(sd(&j, NULL, &err, NULL, "submit", "--json", spec,
+	    NULL), 1);
+	ck_assert_str_eq(jstr(j, "failed_step"), "check");
+	ck_assert_ptr_nonnull(strstr(jstr(j, "error"), hex));
+	ck_assert_int_eq(imports_of(unique), 0);
+	cJSON_Delete(j);
+	free(err);
+	free(spec);
+
+	spec = write_spec("name: sdsub-files-%s\n"
+	    "image: registry.local#sdtest/files-%s:1\n"
+	    "command: cat files/cfg/train.yaml\n"
+	    "gpus: 1\ncpus: 1\ntime: 5m\nfiles:\n  - path: cfg/train.yaml\n"
+	    "    sha256: %s\n", unique, unique, hex);
+	ck_assert_msg(sd(&j, NULL, &err, NULL, "submit", "--json", spec,
+	    NULL) == 0, "%s", err);
+	free(wait_end(jstr(j, "slurm_id")));
+	out = ssh_out("cat '%s/files/cfg/train.yaml'; cat '%s/logs/%s-%s/"
+	    "main.out'", jstr(j, "job_dir"), jstr(j, "job_dir"),
+	    jstr(j, "job_name"), jstr(j, "slurm_id"));
+	ck_assert_msg(strncmp(out, "epochs: 3\n", 10) == 0 &&
+	    strstr(out + 10, "epochs: 3") != NULL, "%s", out);
+	free(out);
+	cJSON_Delete(j);
+	free(err);
+	free(spec);
+}
+END_TEST
+
 /* f. --dry-run of a 2-node spec: valid bash, no @@, nothing written. */
 START_TEST(test_dry_run)
 {
@@ -1056,6 +1137,7 @@ submit_suite(void)
 	tc = tcase_create("pure");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_pure_layout);
+	tcase_add_test(tc, test_pure_sha256);
 	tcase_add_test(tc, test_pure_tar);
 	tcase_add_test(tc, test_pure_sidecar);
 	tcase_add_test(tc, test_pure_check_script);
@@ -1076,6 +1158,7 @@ submit_suite(void)
 	tcase_add_test(tc, test_canary);
 	tcase_add_test(tc, test_creds_merge);
 	tcase_add_test(tc, test_dry_run);
+	tcase_add_test(tc, test_files);
 	suite_add_tcase(s, tc);
 	return s;
 }
