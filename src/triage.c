@@ -60,6 +60,13 @@ static const struct triage_rule rules[] = {
 	  "Out of memory and no killable processes", NULL, 0,
 	  "the node's kernel ran out of memory and killed the job to reclaim "
 	  "it (a node-wide OOM, not the job's own memory limit)" },
+	{ "nccl-probe", ERR_INFRA, NULL, NULL,
+	  "^SLURMDECK_NCCL_FAIL=|slurmdeck: NCCL probe failed with every "
+	  "setting", NULL, 0,
+	  "the NCCL probe (step 0) hung or failed with every NCCL setting "
+	  "(default, NCCL_P2P_DISABLE, NCCL_SOCKET_IFNAME, NCCL_IB_DISABLE), "
+	  "so the workload was not started: the nodes' GPU/network transport "
+	  "is broken; the retry excludes them (R21)" },
 	{ "enroot-credentials", ERR_CONFIG, NULL, NULL,
 	  "Could not process JSON input", NULL, 0,
 	  "enroot could not authenticate to the registry while pulling the "

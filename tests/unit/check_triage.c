@@ -65,6 +65,14 @@ static const struct tcase cases[] = {
 	  "(python3) total-vm:1049263412kB, anon-rss:1004471236kB, "
 	  "file-rss:0kB, shmem-rss:10252kB, UID:1001 pgtables:1988364kB "
 	  "oom_score_adj:0", "Killed process 88213" },
+	{ "nccl-probe", ERR_INFRA, "FAILED", "1:0", NULL,
+	  "[nccl probe] RuntimeError: NCCL error in: ProcessGroupNCCL.cpp\n"
+	  "SLURMDECK_NCCL_FAIL=every setting failed (last: timed out after "
+	  "120 s)\n", "SLURMDECK_NCCL_FAIL=" },
+	{ "nccl-probe", ERR_INFRA, NULL, NULL, NULL,
+	  "[nccl probe] ValueError: x\nslurmdeck: NCCL probe failed with every "
+	  "setting (default, NCCL_P2P_DISABLE, NCCL_SOCKET_IFNAME, "
+	  "NCCL_IB_DISABLE): the workload was not started", "every setting" },
 	{ "enroot-credentials", ERR_CONFIG, "FAILED", "1:0",
 	  "enroot-credentials.err", NULL, "Could not process JSON input" },
 	{ "image-auth", ERR_CONFIG, "FAILED", "1:0", "image-unauthorized.err",
