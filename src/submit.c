@@ -22,6 +22,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "nccl.h"
 #include "plan.h"
 #include "record.h"
 #include "slurm.h"
@@ -951,6 +952,7 @@ struct submit_ctx {
 	struct lint_secret		*sec;
 	size_t				 nsec;
 	int				 record_open;
+	struct nccl_job			 nccl;	/* R21 probe or cached setting */
 	struct buf			*files;	/* contents, one per spec file */
 	char				**members;	/* their tar names */
 };
@@ -1503,6 +1505,8 @@ submit_exports(struct submit_ctx *x, struct strv *sv)
 	free(s);
 	for (i = 0; i < x->s->cl->nccl_env.n; i++)
 		strv_add(sv, x->s->cl->nccl_env.v[i]);
+	for (i = 0; i < x->nccl.env.n; i++)
+		strv_add(sv, x->nccl.env.v[i]);
 	for (i = 0; i < x->sp->nenv; i++) {
 		s = xasprintf("%s=%s", x->sp->env[i].name,
 		    x->sp->env[i].value != NULL ? x->sp->env[i].value : "");
@@ -1548,7 +1552,8 @@ submit_render(struct submit_ctx *x, const struct strv *exports, char **cause)
 	template_set(&tv, "ENV_FILE", x->nsec ? x->lay.env_path : "");
 	template_set(&tv, "RESULTS_DIR", x->lay.results_dir);
 	template_set(&tv, "EXTRA_ENV", lines);
-	template_set(&tv, "PRE_STEP", "");
+	template_set(&tv, "PRE_STEP", x->nccl.pre_step != NULL ?
+	    x->nccl.pre_step : "");
 	tmpl = template_sbatch_name(x->plan.nodes);
 	if (template_render_embedded(tmpl, &tv, &out, &why) != 0)
 		goto fail;
@@ -2142,6 +2147,20 @@ submit_run(struct submit_session *s, const struct spec *sp,
 		buf_free(&b);
 	}
 
+	/* R21: probe NCCL first, or use the setting that worked before. */
+	if (nccl_prepare(x.o->dry_run ? NULL : s->conn, s->cl, x.plan.partition,
+	    res->image, x.plan.nodes, x.plan.gpus_per_node, &x.nccl,
+	    &why) != 0) {
+		submit_fail(&x, SUBMIT_STEP_RENDER, cause, "%s", why);
+		free(why);
+		goto out;
+	}
+	if (x.nccl.cached)
+		submit_say(&x, SUBMIT_STEP_RENDER, "NCCL: cached setting %s, "
+		    "no probe", x.nccl.setting);
+	else if (x.nccl.probe)
+		submit_say(&x, SUBMIT_STEP_RENDER, "NCCL: the job probes an "
+		    "all-reduce first (R21)");
 	submit_exports(&x, &exports);
 	if (x.o->dry_run) {
 		/* No record, no write: render and stop. */
@@ -2154,6 +2173,13 @@ submit_run(struct submit_session *s, const struct spec *sp,
 	/* 5. Record before anything is written for the job (R12). */
 	if (submit_record(&x, cause) != 0)
 		goto out;
+	if (x.nccl.probe && nccl_pending_add(x.record_id, s->cl->name,
+	    x.plan.partition, res->image, &why) != 0) {
+		/* Only learning is lost: the job itself is fine. */
+		submit_say(&x, SUBMIT_STEP_RECORD, "warning: %s", why);
+		free(why);
+		why = NULL;
+	}
 	if (submit_render(&x, &exports, cause) != 0)
 		goto out;
 	if (submit_stage(&x, &exports, cause) != 0)
@@ -2171,6 +2197,7 @@ out:
 	strv_free(&exports);
 	free(cache_file);
 	free(x.sec);
+	nccl_job_free(&x.nccl);
 	for (i = 0; x.files != NULL && i < sp->nfiles; i++) {
 		buf_free(&x.files[i]);
 		free(x.members[i]);
