@@ -1,4 +1,5 @@
 #include "jobtable.h"
+#include "slurm.h"
 
 #include <regex.h>
 #include <stdint.h>
@@ -818,22 +819,7 @@ jobtable_targets(const struct jobtable *jt, size_t *n)
 void
 jobtable_fmt_duration(long secs, char *buf, size_t len)
 {
-	long	d, h, m, s;
-
-	if (secs < 0) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	d = secs / 86400;
-	h = secs / 3600 % 24;
-	m = secs / 60 % 60;
-	s = secs % 60;
-	if (d > 0)
-		snprintf(buf, len, "%ld-%02ld:%02ld:%02ld", d, h, m, s);
-	else if (h > 0)
-		snprintf(buf, len, "%ld:%02ld:%02ld", h, m, s);
-	else
-		snprintf(buf, len, "%ld:%02ld", m, s);
+	slurm_time_format(secs, buf, len);
 }
 
 const char *
