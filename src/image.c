@@ -114,6 +114,15 @@ check_repository(const char *image, const char *r, char **cause)
 		return cause_set(cause, "image \"%s\": repository \"%s\" has "
 		    "an empty path component", image, r);
 	}
+	/* Docker's grammar: a component starts and ends with [a-z0-9]. */
+	for (p = r; *p != '\0'; p++) {
+		if (strchr("._-", *p) != NULL &&
+		    (p == r || p[-1] == '/' || p[1] == '\0' || p[1] == '/')) {
+			return cause_set(cause, "image \"%s\": repository "
+			    "\"%s\": each path component must start and end "
+			    "with a-z or 0-9", image, r);
+		}
+	}
 	return 0;
 }
 
@@ -294,11 +303,31 @@ image_parse(const char *image, struct image_ref *ref, char **cause)
 			ref->registry = NULL;
 		}
 	}
+	/* Official images are library/NAME: one component after it. */
 	if (ref->registry == NULL &&
-	    str_has_prefix(ref->repository, "library/")) {
+	    str_has_prefix(ref->repository, "library/") &&
+	    strchr(ref->repository + strlen("library/"), '/') == NULL) {
 		p = xstrdup(ref->repository + strlen("library/"));
 		free(ref->repository);
 		ref->repository = p;
+	}
+	/*
+	 * A Docker Hub name is written without its registry (image_pyxis()),
+	 * so a first component that looks like a host would be pulled from
+	 * that host instead: "docker.io/evil.io/x" -> docker://evil.io/x.
+	 */
+	if (ref->registry == NULL &&
+	    (slash = strchr(ref->repository, '/')) != NULL &&
+	    is_registry_component(ref->repository,
+	    (size_t)(slash - ref->repository))) {
+		cause_set(cause, "image \"%s\": Docker Hub repository \"%s\" "
+		    "starts with \"%.*s\", which would be read as a registry "
+		    "host; Docker Hub names have no '.' or ':' there (if %.*s "
+		    "is the registry, write %.*s#%s)", image, ref->repository,
+		    (int)(slash - ref->repository), ref->repository,
+		    (int)(slash - ref->repository), ref->repository,
+		    (int)(slash - ref->repository), ref->repository, slash + 1);
+		goto fail;
 	}
 
 	ref->kind = IMAGE_REGISTRY;

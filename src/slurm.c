@@ -1083,11 +1083,64 @@ expand_one(const char *prefix, const char *expr, struct strv *out,
 	return (0);
 }
 
+/*
+ * Check every bracket group of a host expression and count the names it
+ * expands to (at most NODELIST_MAX + 1), before expanding anything: a bad
+ * group at the end must not cost the product of the groups before it, and
+ * an empty group "[]" is an error, not zero names.
+ */
+static int
+scan_groups(const char *expr, size_t *count, char **cause)
+{
+	const char	*open, *close, *p, *end, *dash, *comma;
+	long		 lo, hi;
+	size_t		 len, n;
+
+	*count = 1;
+	for (;;) {
+		if ((open = strchr(expr, '[')) == NULL) {
+			if (strchr(expr, ']') != NULL)
+				return (cause_set(cause, "unbalanced ']'"));
+			return (0);
+		}
+		if ((close = strchr(open, ']')) == NULL)
+			return (cause_set(cause, "unbalanced '['"));
+		if (memchr(expr, ']', open - expr) != NULL ||
+		    memchr(open + 1, '[', close - open - 1) != NULL)
+			return (cause_set(cause, "nested or unbalanced "
+			    "brackets"));
+		n = 0;
+		for (p = open + 1; ; p = end + 1) {
+			comma = memchr(p, ',', close - p);
+			end = comma != NULL ? comma : close;
+			dash = memchr(p, '-', end - p);
+			len = (dash != NULL ? dash : end) - p;
+			if ((lo = parse_num(p, len)) < 0 || (hi = dash != NULL ?
+			    parse_num(dash + 1, end - dash - 1) : lo) < 0)
+				return (cause_set(cause, "bad range \"%.*s\"",
+				    (int)(end - p), p));
+			if (hi < lo)
+				return (cause_set(cause, "reversed range "
+				    "\"%.*s\"", (int)(end - p), p));
+			n += hi - lo + 1;
+			if (n > NODELIST_MAX)
+				n = NODELIST_MAX + 1;
+			if (end == close)
+				break;
+		}
+		*count *= n;
+		if (*count > NODELIST_MAX)
+			*count = NODELIST_MAX + 1;
+		expr = close + 1;
+	}
+}
+
 int
 slurm_nodelist_expand(const char *list, struct strv *out, char **cause)
 {
 	char		*copy, *cause1 = NULL;
 	const char	*p, *q;
+	size_t		 count;
 	int		 depth, rc = 0;
 
 	if (list == NULL || *list == '\0' || strcmp(list, "None assigned") == 0
@@ -1109,7 +1162,11 @@ slurm_nodelist_expand(const char *list, struct strv *out, char **cause)
 		copy = xstrndup(p, q - p);
 		if (strchr(copy, ' ') != NULL)
 			rc = cause_set(&cause1, "blank in node name");
-		else
+		else if ((rc = scan_groups(copy, &count, &cause1)) == 0 &&
+		    out->n + count > NODELIST_MAX)
+			rc = cause_set(&cause1, "more than %d nodes",
+			    NODELIST_MAX);
+		else if (rc == 0)
 			rc = expand_one("", copy, out, &cause1);
 		free(copy);
 		if (rc != 0)

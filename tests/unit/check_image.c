@@ -148,6 +148,17 @@ START_TEST(test_user_registry_digest)
 	expect_image("nvidia/cuda:12.2.0-base-ubuntu22.04",
 	    "docker://nvidia/cuda:12.2.0-base-ubuntu22.04",
 	    "docker.io+nvidia+cuda+12.2.0-base-ubuntu22.04.sqsh", 0);
+	/*
+	 * Only library/NAME is an official image.  Stripping "library/" from
+	 * library/library/x gave docker://library/x, which parses as x: a
+	 * different image (found by tests/fuzz, image_parse round trip).
+	 */
+	expect_image("docker.io/library/library/x:1",
+	    "docker://library/library/x:1", "docker.io+library+library+x+1.sqsh",
+	    0);
+	expect_image("docker://library/library/x:1",
+	    "docker://library/library/x:1", "docker.io+library+library+x+1.sqsh",
+	    0);
 }
 END_TEST
 
@@ -304,6 +315,36 @@ START_TEST(test_refused)
 	    "56789abcdef0123456789abcdef0123456789abcdef\": digest \"sha256:"
 	    "0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef\""
 	    " is not sha256: followed by 64 lower-case hex digits");
+
+	/*
+	 * Found by tests/fuzz (image_parse): a Docker Hub name is written
+	 * without its registry, so "docker.io/evil.io/x" used to become
+	 * docker://evil.io/x -- pulled from evil.io.
+	 */
+	expect_refused("docker.io/evil.io/x:1", "image \"docker.io/evil.io/x:1\""
+	    ": Docker Hub repository \"evil.io/x\" starts with \"evil.io\", "
+	    "which would be read as a registry host; Docker Hub names have no "
+	    "'.' or ':' there (if evil.io is the registry, write evil.io#x)");
+	expect_refused("docker.io#localhost/x", "image \"docker.io#"
+	    "localhost/x\": Docker Hub repository \"localhost/x\" starts "
+	    "with \"localhost\", which would be read as a registry host; "
+	    "Docker Hub names have no '.' or ':' there (if localhost is the "
+	    "registry, write localhost#x)");
+	expect_refused("docker://index.docker.io/a.b/c",
+	    "image \"docker://index.docker.io/a.b/c\": Docker Hub "
+	    "repository \"a.b/c\" starts with \"a.b\", which would be read as "
+	    "a registry host; Docker Hub names have no '.' or ':' there (if "
+	    "a.b is the registry, write a.b#c)");
+	/* Also from the fuzzer: "." and ".." components, '-' at an end. */
+	expect_refused("library/../x", "image \"library/../x\": repository "
+	    "\"library/../x\": each path component must start and end with "
+	    "a-z or 0-9");
+	expect_refused("nvcr.io#nvidia/-x:1", "image \"nvcr.io#nvidia/-x:1\": "
+	    "repository \"nvidia/-x\": each path component must start and end "
+	    "with a-z or 0-9");
+	expect_refused("nvcr.io#nvidia./x", "image \"nvcr.io#nvidia./x\": "
+	    "repository \"nvidia./x\": each path component must start and end "
+	    "with a-z or 0-9");
 }
 END_TEST
 

@@ -721,6 +721,31 @@ START_TEST(test_nodelist)
 	expand_bad("a[1[2]]", "nested");
 	expand_bad("n[0-99999999]", "more than 65536");
 	expand_bad("a b", "blank");
+
+	/*
+	 * Found by tests/fuzz (slurm_nodelist_expand): "[]" expanded to no
+	 * names and no error, and the groups were only checked while
+	 * expanding, so a bad tail cost the product of the groups before it
+	 * (2 s for 86 bytes).  Now every group is checked and the names
+	 * counted first: nothing is added for a refused item.
+	 */
+	expand_bad("sdn[]", "bad range \"\"");
+	expand_bad("a[1,]", "bad range \"\"");
+	expand_bad("a[0-999]b[0-999]c[0-999]d[]", "bad range \"\"");
+	expand_bad("a[0-999]b[0-999]c[0-999]d[2-1]", "reversed");
+	expand_bad("a[0-999]b[0-999]c[0-999]]", "unbalanced ']'");
+	expand_bad("a[0-999]b[0-999]", "more than 65536");
+	{
+		struct strv	 v = { NULL, 0 };
+		char		*cause = NULL;
+
+		ck_assert_int_eq(slurm_nodelist_expand("x,a[0-999]b[0-999]",
+		    &v, &cause), -1);
+		ck_assert_uint_eq(v.n, 1);	/* x, none of the a*b* */
+		ck_assert_ptr_nonnull(strstr(cause, "more than 65536"));
+		free(cause);
+		strv_free(&v);
+	}
 }
 END_TEST
 
