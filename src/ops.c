@@ -26,7 +26,25 @@ ops_log_dir(const struct record *r)
 		return xstrdup(r->log_dir);
 	if (empty(r->job_dir))
 		return NULL;
-	return xasprintf("%s/logs", r->job_dir);
+	return ops_dir_logs(r->job_dir);
+}
+
+char *
+ops_dir_logs(const char *job_dir)
+{
+	return xasprintf("%s/logs", job_dir);
+}
+
+char *
+ops_dir_results(const char *job_dir)
+{
+	return xasprintf("%s/results", job_dir);
+}
+
+char *
+ops_dir_env_file(const char *job_dir, const char *record_id)
+{
+	return xasprintf("%s/job_%s.env", job_dir, record_id);
 }
 
 char *
@@ -66,7 +84,7 @@ ops_env_path(const struct record *r)
 {
 	if (empty(r->job_dir) || empty(r->id))
 		return NULL;
-	return xasprintf("%s/job_%s.env", r->job_dir, r->id);
+	return ops_dir_env_file(r->job_dir, r->id);
 }
 
 char *
@@ -74,7 +92,7 @@ ops_results_dir(const struct record *r)
 {
 	if (empty(r->job_dir))
 		return NULL;
-	return xasprintf("%s/results", r->job_dir);
+	return ops_dir_results(r->job_dir);
 }
 
 char *

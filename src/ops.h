@@ -27,6 +27,10 @@
  * (no job_dir, no job_name or no SLURM id yet).
  */
 char	*ops_log_dir(const struct record *);
+/* The same layout from a job dir (submit uses these before a record exists). */
+char	*ops_dir_logs(const char *job_dir);
+char	*ops_dir_results(const char *job_dir);
+char	*ops_dir_env_file(const char *job_dir, const char *record_id);
 /* <log_dir>/<job_name>-<slurm_id>: the directory submit must create. */
 char	*ops_job_log_dir_for(const char *log_dir, const char *job_name,
 	     const char *slurm_id);

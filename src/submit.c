@@ -23,6 +23,7 @@
 #include <cjson/cJSON.h>
 
 #include "nccl.h"
+#include "ops.h"
 #include "plan.h"
 #include "record.h"
 #include "slurm.h"
@@ -130,12 +131,13 @@ submit_layout_make(struct submit_layout *l, const char *results_root,
 	memset(l, 0, sizeof *l);
 	l->job_dir = xasprintf("%.*s/%s", (int)len, results_root, job_name);
 	l->spec_path = xasprintf("%s/specs/spec.yaml", l->job_dir);
-	l->log_dir = xasprintf("%s/logs", l->job_dir);
-	l->results_dir = xasprintf("%s/results", l->job_dir);
+	/* Where the verbs and the monitor look: ops.h has the one layout. */
+	l->log_dir = ops_dir_logs(l->job_dir);
+	l->results_dir = ops_dir_results(l->job_dir);
 	l->sbatch_rel = xasprintf("sbatch/job_%s.sbatch", record_id);
 	l->env_rel = xasprintf("job_%s.env", record_id);
 	l->sbatch_path = xasprintf("%s/%s", l->job_dir, l->sbatch_rel);
-	l->env_path = xasprintf("%s/%s", l->job_dir, l->env_rel);
+	l->env_path = ops_dir_env_file(l->job_dir, record_id);
 }
 
 void
