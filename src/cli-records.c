@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "record.h"
+#include "retry.h"
 
 /* Without --all: records still moving, and anything touched in a day. */
 #define RECENT_SECONDS (24 * 60 * 60)
@@ -15,10 +16,12 @@
 static void
 records_usage(FILE *f)
 {
-	fprintf(f, "usage: slurmdeck records [--json] [--all]\n"
-	    "  --all   every record (default: unfinished ones and those "
+	fprintf(f, "usage: slurmdeck records [--json] [--all] [--chain ID]\n"
+	    "  --all       every record (default: unfinished ones and those "
 	    "updated in the last 24 h)\n"
-	    "  --json  the full records, history included\n");
+	    "  --chain ID  the retry chain of a record: the first submit, "
+	    "then each retry\n"
+	    "  --json      the full records, history included\n");
 }
 
 /* Records are local but their text came from users and clusters. */
@@ -116,12 +119,71 @@ print_json(struct record **v, size_t n, const struct strv *corrupt)
 	cJSON_Delete(o);
 }
 
+/* R22: the chain from the first submit through every retry. */
+static int
+print_chain(const char *id, int json)
+{
+	static const char *head[] = { "#", "ID", "SLURM ID", "STATE", "RULE",
+			    "RETRY OF", "EXCLUDED" };
+	enum { NCOL = 7 };
+	struct strv	  none;
+	struct record	**v;
+	char		 *cause = NULL, **cells, *x;
+	size_t		  n, i, k, w[NCOL];
+
+	if (retry_chain(id, &v, &n, &cause) != 0) {
+		fprintf(stderr, "slurmdeck: records: %s\n", cause);
+		free(cause);
+		return EXIT_USAGE;
+	}
+	memset(&none, 0, sizeof none);
+	if (json)
+		print_json(v, n, &none);
+	else {
+		cells = xcalloc(n * NCOL + 1, sizeof *cells);
+		for (k = 0; k < NCOL; k++)
+			w[k] = strlen(head[k]);
+		for (i = 0; i < n; i++) {
+			char **c = &cells[i * NCOL];
+
+			c[0] = xasprintf("%d", v[i]->retry_count);
+			c[1] = clean(v[i]->id);
+			c[2] = clean(record_slurm_id(v[i]));
+			c[3] = state_text(v[i]);
+			c[4] = clean(v[i]->err_rule);
+			c[5] = clean(v[i]->retry_of);
+			x = retry_inherited(v[i]);
+			c[6] = clean(x);
+			free(x);
+			for (k = 0; k < NCOL; k++) {
+				if (strlen(c[k]) > w[k])
+					w[k] = strlen(c[k]);
+			}
+		}
+		for (k = 0; k < NCOL; k++)
+			printf("%-*s%s", (int)w[k], head[k], k + 1 < NCOL ?
+			    "  " : "\n");
+		for (i = 0; i < n * NCOL; i++) {
+			k = i % NCOL;
+			printf("%-*s%s", (int)w[k], cells[i], k + 1 < NCOL ?
+			    "  " : "\n");
+			free(cells[i]);
+		}
+		free(cells);
+	}
+	for (i = 0; i < n; i++)
+		record_free(v[i]);
+	free(v);
+	return EXIT_OK;
+}
+
 int
 cli_records(struct cli *cli, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "chain", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -130,17 +192,21 @@ cli_records(struct cli *cli, int argc, char **argv)
 	struct tm		  tm;
 	time_t			  t;
 	char			 *cause = NULL, since[32];
+	const char		 *chain = NULL;
 	size_t			  i, n = 0;
 	int			  ch, json = 0, all = 0;
 
 	(void)cli;
-	while ((ch = getopt_long(argc, argv, "jah", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "jac:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'j':
 			json = 1;
 			break;
 		case 'a':
 			all = 1;
+			break;
+		case 'c':
+			chain = optarg;
 			break;
 		case 'h':
 			records_usage(stdout);
@@ -156,6 +222,8 @@ cli_records(struct cli *cli, int argc, char **argv)
 		records_usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (chain != NULL)
+		return print_chain(chain, json);
 	if (record_list(&list, &cause) != 0) {
 		fprintf(stderr, "slurmdeck: records: %s\n", cause);
 		free(cause);

@@ -1,11 +1,171 @@
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "conn.h"
+#include "monitor.h"
+#include "ops.h"
+#include "record.h"
+#include "retry.h"
+
+static void
+retry_usage(FILE *f)
+{
+	fprintf(f, "usage: slurmdeck retry [--json] ID\n"
+	    "  ID  record id or SLURM job id of a job that ended ERROR with an "
+	    "INFRA failure;\n"
+	    "      the staged workload is submitted again as a new record, "
+	    "the failed nodes excluded\n");
+}
+
+static const char *
+decision_name(enum retry_decision d)
+{
+	switch (d) {
+	case RETRY_GO:
+		return "retried";
+	case RETRY_NOT_ERROR:
+		return "not-error";
+	case RETRY_NOT_INFRA:
+		return "not-infra";
+	case RETRY_BUDGET:
+		return "budget-spent";
+	case RETRY_DONE:
+		return "already-retried";
+	case RETRY_REQUEUED:
+		return "requeued";
+	}
+	return "?";
+}
 
 int
 cli_retry(struct cli *cli, int argc, char **argv)
 {
-	(void)cli; (void)argc; (void)argv;
-	fprintf(stderr, "slurmdeck: retry: not implemented yet\n");
-	return EXIT_FAIL;
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct config		 cfg;
+	struct cluster		*cl;
+	struct record		*r = NULL;
+	struct conn		*c = NULL;
+	struct monitor_opts	 mo;
+	struct monitor_snapshot	 snap;
+	struct retry_opts	 o;
+	struct retry_result	 res;
+	cJSON			*j;
+	char			*cause = NULL, *s;
+	long			 sid;
+	size_t			 i;
+	int			 ch, json = 0, rc, ret = EXIT_FAIL;
+
+	while ((ch = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			retry_usage(stdout);
+			return EXIT_OK;
+		default:
+			retry_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc) {
+		retry_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (cli_load(cli, &cfg, &cl) != 0)
+		return EXIT_FAIL;
+	rc = ops_find(argv[optind], cl->name, &r, &sid, &cause);
+	if (rc != 0) {
+		fprintf(stderr, "slurmdeck: retry: %s\n", rc < 0 ? cause :
+		    "that SLURM job has no record: only slurmdeck's own jobs "
+		    "can be retried");
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (r->cluster != NULL && strcmp(r->cluster, cl->name) != 0 &&
+	    (cl = config_cluster(&cfg, r->cluster, &cause)) == NULL) {
+		fprintf(stderr, "slurmdeck: retry: record %s: %s\n", r->id,
+		    cause);
+		goto out;
+	}
+	c = conn_new_cluster(cl);
+
+	/* A record still live locally: let sacct and triage say how it ended. */
+	if (!state_terminal(r->state)) {
+		memset(&mo, 0, sizeof mo);
+		mo.user = cl->user;
+		mo.source = "poll";
+		if (monitor_poll(c, cl->name, &mo, &snap, &cause) != 0) {
+			fprintf(stderr, "slurmdeck: retry: %s\n", cause);
+			monitor_snapshot_free(&snap);
+			goto out;
+		}
+		for (i = 0; i < snap.events.n; i++) {
+			s = ops_clean(snap.events.v[i]);
+			if (!json)
+				printf("%s\n", s);
+			free(s);
+		}
+		monitor_snapshot_free(&snap);
+	}
+
+	memset(&o, 0, sizeof o);
+	o.source = "retry:cli";
+	free(cause);
+	cause = NULL;
+	rc = retry_run(c, r->id, &o, &res, &cause);
+	if (json) {
+		j = cJSON_CreateObject();
+		cJSON_AddStringToObject(j, "record_id", r->id);
+		cJSON_AddStringToObject(j, "decision", rc < 0 ? "error" :
+		    decision_name(res.decision));
+		cJSON_AddStringToObject(j, "message", rc < 0 ? cause :
+		    res.why != NULL ? res.why : "");
+		if (res.record_id != NULL)
+			cJSON_AddStringToObject(j, "retry_record_id",
+			    res.record_id);
+		if (res.slurm_id != NULL)
+			cJSON_AddStringToObject(j, "slurm_id", res.slurm_id);
+		if (res.exclude != NULL)
+			cJSON_AddStringToObject(j, "exclude", res.exclude);
+		if (res.note != NULL)
+			cJSON_AddStringToObject(j, "note", res.note);
+		cJSON_AddNumberToObject(j, "budget", res.budget);
+		s = cJSON_Print(j);
+		printf("%s\n", s);
+		cJSON_free(s);
+		cJSON_Delete(j);
+	} else if (rc == 0) {
+		printf("%s\nretry record %s: SLURM job %s (%s), same sbatch "
+		    "%s, exclude %s\n", res.why, res.record_id, res.slurm_id,
+		    res.state, res.sbatch_path, *res.exclude ? res.exclude :
+		    "none");
+		if (res.note != NULL)
+			printf("note: %s\n", res.note);
+	} else if (rc == 1) {
+		s = ops_clean(res.why);
+		fprintf(stderr, "slurmdeck: retry: %s\n", s);
+		free(s);
+	} else {
+		s = ops_clean(cause);
+		fprintf(stderr, "slurmdeck: retry: %s\n", s);
+		free(s);
+	}
+	ret = rc == 0 ? EXIT_OK : EXIT_FAIL;
+	retry_result_free(&res);
+out:
+	conn_free(c);
+	record_free(r);
+	free(cause);
+	config_free(&cfg);
+	return ret;
 }

@@ -1,1 +1,696 @@
 #include "retry.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lint.h"
+#include "ops.h"
+#include "slurm.h"
+#include "spec.h"
+#include "state.h"
+#include "submit.h"
+
+enum retry_decision
+retry_decide(const struct record *r, int budget, const char *retried_by,
+    const char *queued, char **why)
+{
+	enum retry_decision	 d;
+	char			*text;
+
+	if (queued != NULL && *queued != '\0') {
+		d = RETRY_REQUEUED;
+		text = xasprintf("SLURM has job %s in the queue again (%s): it "
+		    "is followed through its restart, not retried",
+		    record_slurm_id(r) ? record_slurm_id(r) : "?", queued);
+	} else if (r->state != RSTATE_ERROR) {
+		d = RETRY_NOT_ERROR;
+		text = xasprintf("record %s is %s: only a job that ended ERROR "
+		    "is retried", r->id, state_name(r->state));
+	} else if (retried_by != NULL) {
+		d = RETRY_DONE;
+		text = xasprintf("record %s was already retried as %s", r->id,
+		    retried_by);
+	} else if (r->err_class != ERR_INFRA) {
+		d = RETRY_NOT_INFRA;
+		text = xasprintf("not retried: a %s failure (triage rule %s) is "
+		    "not the cluster's fault; fix it and submit again",
+		    err_class_name(r->err_class), r->err_rule != NULL &&
+		    *r->err_rule != '\0' ? r->err_rule : "none");
+	} else if (r->retry_count >= budget) {
+		d = RETRY_BUDGET;
+		text = xasprintf("not retried: the retry budget of %d is spent "
+		    "(record %s is retry %d of the chain)", budget, r->id,
+		    r->retry_count);
+	} else {
+		d = RETRY_GO;
+		text = xasprintf("INFRA failure (triage rule %s): retry %d of "
+		    "%d", r->err_rule != NULL && *r->err_rule != '\0' ?
+		    r->err_rule : "-", r->retry_count + 1, budget);
+	}
+	if (why != NULL)
+		*why = text;
+	else
+		free(text);
+	return d;
+}
+
+/* sinfo's short state says the node cannot be trusted with a job. */
+static int
+retry_node_bad(const char *st)
+{
+	static const char *bad[] = { "down", "drain", "drng", "drained",
+	    "draining", "fail", "failg", "maint", "unk", "boot", "npc",
+	    "inval", "futr", "pow_dn", "powered_down", "powering_down", NULL };
+	size_t	n = strlen(st), i;
+
+	if (n != 0 && strchr("*~#!%$@^-", st[n - 1]) != NULL &&
+	    st[n - 1] != '-')
+		return 1;	/* not responding, powering, reboot... */
+	for (i = 0; bad[i] != NULL; i++) {
+		if (strncmp(st, bad[i], strlen(bad[i])) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+strv_has(const struct strv *sv, const char *s)
+{
+	size_t	i;
+
+	for (i = 0; i < sv->n; i++) {
+		if (strcmp(sv->v[i], s) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static void
+strv_add_new(struct strv *sv, const char *s)
+{
+	if (!strv_has(sv, s))
+		strv_add(sv, s);
+}
+
+static char *
+strv_join(const struct strv *sv)
+{
+	struct buf	b;
+	size_t		i;
+
+	buf_init(&b);
+	buf_adds(&b, "");
+	for (i = 0; i < sv->n; i++)
+		buf_printf(&b, "%s%s", i ? "," : "", sv->v[i]);
+	return buf_steal(&b);
+}
+
+char *
+retry_exclude(const char *failed, const char *sinfo, const char *inherited,
+    char **note)
+{
+	struct strv	 nodes, all, badset, out, inh;
+	char		*copy, *line, *next, *sp, *s;
+	size_t		 i;
+	int		 covers;
+
+	memset(&nodes, 0, sizeof nodes);
+	memset(&all, 0, sizeof all);
+	memset(&badset, 0, sizeof badset);
+	memset(&out, 0, sizeof out);
+	memset(&inh, 0, sizeof inh);
+	if (note != NULL)
+		*note = NULL;
+	if (failed != NULL)
+		slurm_nodelist_expand(failed, &nodes, NULL);
+	copy = xstrdup(sinfo != NULL ? sinfo : "");
+	for (line = copy; line != NULL; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		str_trim(line);
+		if ((sp = strchr(line, ' ')) == NULL)
+			continue;
+		*sp++ = '\0';
+		str_trim(sp);
+		strv_add_new(&all, line);
+		if (retry_node_bad(sp))
+			strv_add_new(&badset, line);
+	}
+	free(copy);
+
+	/* The failing nodes of the job, else all of its nodes. */
+	for (i = 0; i < nodes.n; i++) {
+		if (strv_has(&badset, nodes.v[i]))
+			strv_add_new(&out, nodes.v[i]);
+	}
+	if (out.n == 0) {
+		for (i = 0; i < nodes.n; i++)
+			strv_add_new(&out, nodes.v[i]);
+	}
+	if (inherited != NULL)
+		strv_split(&inh, inherited, ',');
+	for (i = 0; i < inh.n; i++)
+		strv_add_new(&out, inh.v[i]);
+
+	/* Never exclude the whole partition: the job could not run. */
+	covers = all.n != 0;
+	for (i = 0; i < all.n; i++) {
+		if (!strv_has(&out, all.v[i]))
+			covers = 0;
+	}
+	if (covers) {
+		strv_free(&out);
+		for (i = 0; i < nodes.n; i++) {
+			if (strv_has(&badset, nodes.v[i]))
+				strv_add_new(&out, nodes.v[i]);
+		}
+		if (out.n == all.n) {
+			strv_free(&out);
+			if (note != NULL)
+				*note = xstrdup("every node of the partition "
+				    "is failing: no node is excluded");
+		} else if (note != NULL)
+			*note = xasprintf("excluding every node the job had "
+			    "would leave none in the partition: only the "
+			    "failing ones are excluded%s", out.n == 0 ?
+			    " (none is failing now)" : "");
+	}
+	s = strv_join(&out);
+	strv_free(&nodes);
+	strv_free(&all);
+	strv_free(&badset);
+	strv_free(&out);
+	strv_free(&inh);
+	return s;
+}
+
+char *
+retry_inherited(const struct record *r)
+{
+	const char	*m, *p;
+	size_t		 i, n;
+
+	for (i = r->nhistory; i > 0; i--) {
+		m = r->history[i - 1].message;
+		if (m == NULL || r->history[i - 1].source == NULL ||
+		    !str_has_prefix(r->history[i - 1].source, "retry"))
+			continue;
+		if ((p = strstr(m, "exclude=")) == NULL)
+			continue;
+		p += strlen("exclude=");
+		n = strcspn(p, " ;)");
+		return xstrndup(p, n);
+	}
+	return NULL;
+}
+
+int
+retry_chain(const char *id, struct record ***out, size_t *np, char **cause)
+{
+	struct record_list	 list;
+	struct record		**v = NULL, *cur = NULL;
+	size_t			 n = 0, i, guard;
+	const char		*root;
+	int			 found;
+
+	*out = NULL;
+	*np = 0;
+	if (record_list(&list, cause) != 0)
+		return -1;
+	for (i = 0; i < list.n; i++) {
+		if (strcmp(list.v[i]->id, id) == 0)
+			cur = list.v[i];
+	}
+	if (cur == NULL) {
+		record_list_free(&list);
+		return cause_set(cause, "no record %s (see 'slurmdeck records "
+		    "--all')", id);
+	}
+	/* Back to the first submit. */
+	for (guard = 0; cur->retry_of != NULL && guard < list.n; guard++) {
+		found = 0;
+		for (i = 0; i < list.n; i++) {
+			if (strcmp(list.v[i]->id, cur->retry_of) == 0) {
+				cur = list.v[i];
+				found = 1;
+				break;
+			}
+		}
+		if (!found)
+			break;
+	}
+	/* Then forward: the record that retries each one. */
+	for (guard = 0; cur != NULL && guard <= list.n; guard++) {
+		v = xrealloc(v, (n + 1) * sizeof *v);
+		v[n++] = cur;
+		root = cur->id;
+		cur = NULL;
+		for (i = 0; i < list.n; i++) {
+			if (list.v[i]->retry_of != NULL &&
+			    strcmp(list.v[i]->retry_of, root) == 0) {
+				cur = list.v[i];
+				break;
+			}
+		}
+	}
+	/* Keep the chain's records, free the rest. */
+	for (i = 0; i < list.n; i++) {
+		size_t	j;
+		int	keep = 0;
+
+		for (j = 0; j < n; j++)
+			keep |= v[j] == list.v[i];
+		if (!keep)
+			record_free(list.v[i]);
+	}
+	free(list.v);
+	list.v = NULL;
+	list.n = 0;
+	record_list_free(&list);
+	*out = v;
+	*np = n;
+	return 0;
+}
+
+/* --- the remote part ------------------------------------------------------- */
+
+static int
+retry_sh(struct conn *c, const char *body, struct conn_result *res,
+    char **cause)
+{
+	struct buf	b;
+	int		rc;
+
+	/* On stdin inside braces: a secret in it is never in an argv. */
+	buf_init(&b);
+	buf_adds(&b, "{\n");
+	buf_adds(&b, body);
+	buf_adds(&b, "\n} </dev/null\n");
+	rc = conn_exec(c, "/bin/sh -s", b.data, b.len, res, cause);
+	memset(b.data, 0, b.len);
+	buf_free(&b);
+	return rc;
+}
+
+/* Text between "<marker> name" and the next marker line. */
+static char *
+retry_section(const char *out, const char *marker, const char *name)
+{
+	char		*head;
+	const char	*p, *end;
+
+	head = xasprintf("%s %s\n", marker, name);
+	p = strstr(out, head);
+	if (p == NULL) {
+		free(head);
+		return NULL;
+	}
+	p += strlen(head);
+	free(head);
+	end = strstr(p, marker);
+	return xstrndup(p, end != NULL ? (size_t)(end - p) : strlen(p));
+}
+
+static const char *
+retry_getenv(const char *name, void *arg)
+{
+	(void)arg;
+	return getenv(name);
+}
+
+/* The first record of the chain names the sbatch file and the sidecar. */
+static char *
+retry_root_id(const struct record *r)
+{
+	struct record	*cur = NULL, *next;
+	char		*id = xstrdup(r->id), *parent;
+	int		 guard;
+
+	parent = r->retry_of != NULL ? xstrdup(r->retry_of) : NULL;
+	for (guard = 0; parent != NULL && guard < 100; guard++) {
+		if (record_load(parent, &next, NULL) != 0) {
+			/* The file is gone: its id is still the root's. */
+			free(id);
+			id = parent;
+			parent = NULL;
+			break;
+		}
+		free(id);
+		id = parent;
+		parent = next->retry_of != NULL ? xstrdup(next->retry_of) :
+		    NULL;
+		record_free(cur);
+		cur = next;
+	}
+	free(parent);
+	record_free(cur);
+	return id;
+}
+
+/* An existing retry of r, or NULL. */
+static char *
+retry_existing(const char *id)
+{
+	struct record_list	 list;
+	char			*found = NULL;
+	size_t			 i;
+
+	if (record_list(&list, NULL) != 0)
+		return NULL;
+	for (i = 0; i < list.n && found == NULL; i++) {
+		if (list.v[i]->retry_of != NULL &&
+		    strcmp(list.v[i]->retry_of, id) == 0)
+			found = xstrdup(list.v[i]->id);
+	}
+	record_list_free(&list);
+	return found;
+}
+
+static void
+retry_marker(char *buf, size_t len)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(buf, len, "@slurmdeck-retry-%lx%lx%x@", (long)ts.tv_sec,
+	    ts.tv_nsec, (unsigned)getpid());
+}
+
+int
+retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
+    struct retry_result *res, char **cause)
+{
+	static const struct retry_opts	 none;
+	struct record			*old = NULL, *nr = NULL;
+	struct conn_result		 cr;
+	struct slurm_jobs		 jobs;
+	struct slurm_job		*j;
+	struct submit_launch		 l;
+	struct spec			 sp;
+	struct buf			 sh, side;
+	struct lint_secret		*sec = NULL;
+	const char			*(*get)(const char *, void *);
+	const char			*source, *v;
+	char				 marker[64], since[16], *why = NULL;
+	char				*cmd = NULL, *text = NULL, *sinfo = NULL;
+	char				*queued = NULL, *specy = NULL;
+	char				*root = NULL, *env_path = NULL;
+	char				*retried = NULL, *inh = NULL, *msg;
+	char				*script, *sbatch;
+	enum slurm_submit		 verdict;
+	long				 sid, newid = 0;
+	size_t				 i, nsec = 0;
+	int				 rc = -1, have_spec = 0, have_sec;
+
+	o = o != NULL ? o : &none;
+	source = o->source != NULL ? o->source : "retry";
+	memset(res, 0, sizeof *res);
+	memset(&jobs, 0, sizeof jobs);
+	memset(&l, 0, sizeof l);
+	memset(&cr, 0, sizeof cr);
+	spec_init(&sp);
+	res->budget = SPEC_RETRY_BUDGET;
+
+	if (record_load(record_id, &old, cause) != 0)
+		return -1;
+	if (record_slurm_id(old) == NULL || old->job_dir == NULL ||
+	    old->job_name == NULL || old->log_dir == NULL) {
+		cause_set(cause, "record %s has no SLURM job or job directory: "
+		    "it never ran, so there is nothing staged to submit again",
+		    old->id);
+		goto out;
+	}
+	sid = strtol(record_slurm_id(old), NULL, 10);
+	root = retry_root_id(old);
+	res->sbatch_path = xasprintf("%s/sbatch/job_%s.sbatch", old->job_dir,
+	    root);
+	env_path = xasprintf("%s/job_%s.env", old->job_dir, root);
+
+	/* 1. What SLURM and the staged spec say, in one round trip. */
+	retry_marker(marker, sizeof marker);
+	slurm_since(time(NULL) - 7 * 24 * 3600, since, sizeof since);
+	if ((cmd = slurm_cmd_sacct(&sid, 1, since, &why)) == NULL)
+		goto fail_why;
+	buf_init(&sh);
+	buf_printf(&sh, "LC_ALL=C; export LC_ALL\necho '%s sacct'\n%s "
+	    "2>&1\necho '%s squeue'\nsqueue -h -j %ld -o %%T 2>/dev/null\n"
+	    "echo '%s sinfo'\nsinfo -h -N -p ", marker, cmd, marker, sid,
+	    marker);
+	buf_add_quoted(&sh, old->partition != NULL ? old->partition : "");
+	buf_printf(&sh, " -o '%%N %%t' 2>&1\necho '%s spec'\ncat -- ", marker);
+	buf_add_quoted(&sh, old->spec_path != NULL ? old->spec_path : "");
+	buf_printf(&sh, " 2>/dev/null\necho '%s sbatch'\ntest -f ", marker);
+	buf_add_quoted(&sh, res->sbatch_path);
+	buf_printf(&sh, " && echo present\necho '%s end'\n", marker);
+	free(cmd);
+	cmd = NULL;
+	if (retry_sh(c, sh.data, &cr, &why) != 0) {
+		buf_free(&sh);
+		goto fail_why;
+	}
+	buf_free(&sh);
+	text = retry_section(cr.out, marker, "sacct");
+	slurm_parse_sacct(text != NULL ? text : "", &jobs, NULL);
+	j = slurm_jobs_find(&jobs, sid);
+	queued = retry_section(cr.out, marker, "squeue");
+	if (queued != NULL)
+		str_trim(queued);
+	sinfo = retry_section(cr.out, marker, "sinfo");
+	specy = retry_section(cr.out, marker, "spec");
+	free(text);
+	text = retry_section(cr.out, marker, "sbatch");
+	if (specy != NULL && *specy != '\0' && spec_parse(specy, strlen(specy),
+	    old->spec_path, &sp, NULL) == 0) {
+		have_spec = 1;
+		res->budget = sp.retry_budget;
+	}
+
+	/* 2. The rules. */
+	retried = retry_existing(old->id);
+	res->decision = retry_decide(old, res->budget, retried, queued,
+	    &res->why);
+	if (res->decision != RETRY_GO) {
+		rc = 1;
+		goto out;
+	}
+	if (text == NULL || strstr(text, "present") == NULL) {
+		cause_set(cause, "%s is gone from the cluster: the staged "
+		    "workload cannot be submitted again; submit the spec anew",
+		    res->sbatch_path);
+		goto out;
+	}
+	inh = retry_inherited(old);
+	res->exclude = retry_exclude(j != NULL ? j->nodelist : NULL, sinfo,
+	    inh, &res->note);
+
+	/* 3. Secrets again: the sidecar was wiped when the job ended (R8). */
+	get = o->secret != NULL ? o->secret : retry_getenv;
+	buf_init(&side);
+	have_sec = have_spec && sp.secrets.n != 0;
+	if (have_sec) {
+		sec = xcalloc(sp.secrets.n, sizeof *sec);
+		for (i = 0; i < sp.secrets.n; i++) {
+			v = get(sp.secrets.v[i], o->arg);
+			if (v == NULL || *v == '\0') {
+				cause_set(cause, "secret %s of the spec is not "
+				    "set in this environment: export it and "
+				    "run 'slurmdeck retry %s' (values go only "
+				    "over SSH stdin)", sp.secrets.v[i], old->id);
+				goto out;
+			}
+			sec[nsec].name = sp.secrets.v[i];
+			sec[nsec++].value = v;
+		}
+		if (submit_sidecar(sec, nsec, &text, &why) != 0) {
+			buf_free(&side);
+			goto fail_why;
+		}
+		buf_adds(&side, "umask 077\nprintf '%s' ");
+		buf_add_quoted(&side, text);
+		buf_adds(&side, " >");
+		buf_add_quoted(&side, env_path);
+		buf_adds(&side, " && chmod 600 -- ");
+		buf_add_quoted(&side, env_path);
+		buf_adds(&side, "\n");
+		memset(text, 0, strlen(text));
+		free(text);
+		text = NULL;
+	}
+
+	/* 4. The new record before the launch (R12). */
+	nr = record_new_retry(old);
+	if (record_create(nr, &why) != 0) {
+		buf_free(&side);
+		cause_set(cause, "cannot open the retry's record, so nothing "
+		    "is launched: %s", why);
+		free(why);
+		goto out;
+	}
+	res->record_id = xstrdup(nr->id);
+	msg = xasprintf("retry %d of %d of %s (SLURM job %ld, %s, rule %s); "
+	    "exclude=%s", nr->retry_count, res->budget, old->id, sid,
+	    old->native != NULL && *old->native ? old->native : "ERROR",
+	    old->err_rule != NULL ? old->err_rule : "-", *res->exclude ?
+	    res->exclude : "none");
+	record_transition(nr->id, RSTATE_PENDING, "", source, msg, NULL);
+	free(msg);
+
+	/* 5. The same sbatch file, the failed nodes excluded. */
+	buf_init(&sh);
+	buf_adds(&sh, "sbatch --parsable --hold");
+	if (*res->exclude != '\0') {
+		buf_adds(&sh, " --exclude=");
+		buf_add_quoted(&sh, res->exclude);
+	}
+	buf_adds(&sh, " -J ");
+	buf_add_quoted(&sh, old->job_name);
+	buf_adds(&sh, " ");
+	buf_add_quoted(&sh, res->sbatch_path);
+	sbatch = buf_steal(&sh);
+	script = submit_launch_script(old->job_dir, sbatch, old->log_dir,
+	    old->job_name, NULL);
+	free(sbatch);
+	buf_adds(&side, script);
+	free(script);
+	conn_result_free(&cr);
+	if (retry_sh(c, side.data, &cr, &why) != 0) {
+		memset(side.data, 0, side.len);
+		buf_free(&side);
+		msg = xasprintf("SSH failed during sbatch (%s): the retry may or "
+		    "may not be queued; check 'squeue --me -n %s'", why,
+		    old->job_name);
+		free(why);
+		why = msg;
+		goto fail_new;
+	}
+	memset(side.data, 0, side.len);
+	buf_free(&side);
+	submit_launch_parse(cr.out, &l);
+	msg = NULL;
+	verdict = l.sbatch_rc == -1 ? SLURM_SUBMIT_AMBIGUOUS :
+	    slurm_parse_sbatch(l.out, l.err, &newid, &msg);
+	if (verdict != SLURM_SUBMIT_OK) {
+		/* R15: never resubmit blindly; the user checks by name. */
+		why = xasprintf("sbatch %s: %s; check 'squeue --me -n %s' "
+		    "before retrying again", verdict == SLURM_SUBMIT_ERROR ?
+		    "refused the retry" : "gave no usable answer", l.sbatch_rc
+		    == -1 || msg == NULL ? "the launch script stopped early" :
+		    msg,
+		    old->job_name);
+		free(msg);
+		goto fail_new;
+	}
+	free(msg);
+	res->slurm_id = xasprintf("%ld", newid);
+	if (record_set_slurm_id(nr->id, res->slurm_id, &why) != 0)
+		goto fail_new;
+	if (l.mkdir_failed || !l.released) {
+		why = xasprintf("job %ld: %s", newid, l.mkdir_failed ?
+		    "could not create its log directory (cancelled)" :
+		    "is held and could not be released");
+		goto fail_new;
+	}
+	{
+		struct state_map	m;
+		enum rstate		rs = RSTATE_PENDING;
+
+		if (l.state != NULL && state_map(l.state, STATUS_MISSING,
+		    &m) == 0 && m.state != RSTATE_UNKNOWN)
+			rs = m.state;
+		msg = xasprintf("submitted as SLURM job %ld (retry of %s, "
+		    "exclude=%s)", newid, old->id, *res->exclude ?
+		    res->exclude : "none");
+		record_transition(nr->id, rs, l.state != NULL ? l.state :
+		    "PENDING", source, msg, NULL);
+		free(msg);
+		res->state = xstrdup(state_name(rs));
+	}
+	msg = xasprintf("retried as %s (SLURM job %ld)", nr->id, newid);
+	record_transition(old->id, old->state, old->native, source, msg, NULL);
+	free(msg);
+	rc = 0;
+	goto out;
+
+fail_new:
+	record_transition(nr->id, RSTATE_ERROR, "", source, why, NULL);
+	record_set_err(nr->id, ERR_INFRA, "retry-launch", NULL);
+	res->state = xstrdup(state_name(RSTATE_ERROR));
+fail_why:
+	cause_set(cause, "%s", why);
+	free(why);
+out:
+	free(sec);
+	free(cmd);
+	free(text);
+	free(sinfo);
+	free(queued);
+	if (specy != NULL)
+		memset(specy, 0, strlen(specy));
+	free(specy);
+	free(root);
+	free(env_path);
+	free(retried);
+	free(inh);
+	spec_free(&sp);
+	slurm_jobs_free(&jobs);
+	submit_launch_free(&l);
+	conn_result_free(&cr);
+	record_free(old);
+	record_free(nr);
+	return rc;
+}
+
+void
+retry_result_free(struct retry_result *r)
+{
+	free(r->why);
+	free(r->record_id);
+	free(r->slurm_id);
+	free(r->state);
+	free(r->exclude);
+	free(r->note);
+	free(r->sbatch_path);
+	memset(r, 0, sizeof *r);
+}
+
+int
+retry_after_poll(struct conn *c, struct monitor_snapshot *snap)
+{
+	struct retry_opts	 o;
+	struct retry_result	 res;
+	char			*cause = NULL, *line;
+	size_t			 i, n = snap->n;
+	int			 launched = 0, rc;
+
+	memset(&o, 0, sizeof o);
+	o.source = "retry:auto";
+	for (i = 0; i < n; i++) {
+		if (snap->info[i].record_id == NULL || !snap->info[i].changed ||
+		    snap->info[i].state != RSTATE_ERROR ||
+		    snap->info[i].err != ERR_INFRA)
+			continue;
+		rc = retry_run(c, snap->info[i].record_id, &o, &res, &cause);
+		if (rc == 0) {
+			launched++;
+			line = xasprintf("%s: INFRA failure, retried as %s "
+			    "(SLURM job %s, exclude=%s)",
+			    snap->info[i].record_id, res.record_id,
+			    res.slurm_id, *res.exclude ? res.exclude : "none");
+		} else if (rc == 1)
+			line = xasprintf("%s: %s", snap->info[i].record_id,
+			    res.why);
+		else {
+			line = xasprintf("%s: retry failed: %s",
+			    snap->info[i].record_id, cause);
+			free(cause);
+			cause = NULL;
+		}
+		strv_add(&snap->events, line);
+		free(line);
+		retry_result_free(&res);
+	}
+	return launched;
+}

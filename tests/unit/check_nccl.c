@@ -13,6 +13,8 @@
 #include "../../src/config.h"
 #include "../../src/lint.h"
 #include "../../src/nccl.h"
+#include "../../src/record.h"
+#include "../../src/retry.h"
 #include "../../src/template.h"
 
 static void
@@ -386,6 +388,152 @@ START_TEST(test_prepare)
 }
 END_TEST
 
+
+/* --- retry (R22): the pure rules, kept here with their R21 neighbour --- */
+
+static struct record *
+failed(const char *id, enum err_class cls, const char *rule, int count)
+{
+	struct record	*r = record_new("c");
+
+	r->id = xstrdup(id);
+	r->state = RSTATE_ERROR;
+	r->err_class = cls;
+	r->err_rule = xstrdup(rule);
+	r->retry_count = count;
+	strv_add(&r->slurm_ids, "42");
+	return r;
+}
+
+START_TEST(test_retry_decide)
+{
+	struct record	*r = failed("sd-1", ERR_INFRA, "node-fail", 0);
+	char		*why;
+
+	ck_assert_int_eq(retry_decide(r, 2, NULL, NULL, &why), RETRY_GO);
+	ck_assert_str_eq(why, "INFRA failure (triage rule node-fail): retry 1 "
+	    "of 2");
+	free(why);
+	/* A requeued job is followed, not retried. */
+	ck_assert_int_eq(retry_decide(r, 2, NULL, "PENDING", &why),
+	    RETRY_REQUEUED);
+	ck_assert_ptr_nonnull(strstr(why, "job 42 in the queue again"));
+	free(why);
+	ck_assert_int_eq(retry_decide(r, 2, "sd-2", NULL, &why), RETRY_DONE);
+	free(why);
+	r->retry_count = 2;
+	ck_assert_int_eq(retry_decide(r, 2, NULL, NULL, &why), RETRY_BUDGET);
+	ck_assert_str_eq(why, "not retried: the retry budget of 2 is spent "
+	    "(record sd-1 is retry 2 of the chain)");
+	free(why);
+	ck_assert_int_eq(retry_decide(r, 0, NULL, NULL, NULL), RETRY_BUDGET);
+	record_free(r);
+
+	/* PROGRAM and CONFIG: no retry, the rule is shown. */
+	r = failed("sd-3", ERR_PROGRAM, "cuda-oom", 0);
+	ck_assert_int_eq(retry_decide(r, 2, NULL, NULL, &why),
+	    RETRY_NOT_INFRA);
+	ck_assert_str_eq(why, "not retried: a PROGRAM failure (triage rule "
+	    "cuda-oom) is not the cluster's fault; fix it and submit again");
+	free(why);
+	r->err_class = ERR_CONFIG;
+	ck_assert_int_eq(retry_decide(r, 2, NULL, NULL, NULL),
+	    RETRY_NOT_INFRA);
+	r->state = RSTATE_COMPLETE;
+	ck_assert_int_eq(retry_decide(r, 2, NULL, NULL, NULL),
+	    RETRY_NOT_ERROR);
+	record_free(r);
+}
+END_TEST
+
+START_TEST(test_retry_exclude)
+{
+	char	*x, *note;
+
+	/* The down node of the job, not the healthy one. */
+	x = retry_exclude("sdn[1-2]", "sdn1 down*\nsdn2 alloc\n", NULL, &note);
+	ck_assert_str_eq(x, "sdn1");
+	ck_assert_ptr_null(note);
+	free(x);
+	/* Nothing failing: every node of the job, inheritance kept. */
+	x = retry_exclude("n2", "n1 idle\nn2 alloc\nn3 mix\nn4 idle\n", "n4",
+	    &note);
+	ck_assert_str_eq(x, "n2,n4");
+	free(x);
+	/* Drained and not-responding forms count as failing. */
+	x = retry_exclude("n[1-3]", "n1 drain\nn2 idle~\nn3 mix\nn4 idle\n",
+	    NULL, &note);
+	ck_assert_str_eq(x, "n1,n2");
+	free(x);
+	x = retry_exclude("n3", "n1 idle\nn3 idle*\n", NULL, NULL);
+	ck_assert_str_eq(x, "n3");
+	free(x);
+	/* Never the whole partition: only the failing node stays. */
+	x = retry_exclude("sdn[1-2]", "sdn1 mix\nsdn2 down\n", NULL, &note);
+	ck_assert_str_eq(x, "sdn2");
+	ck_assert_ptr_null(note);
+	free(x);
+	x = retry_exclude("sdn1", "sdn1 idle\nsdn2 idle\n", "sdn2", &note);
+	ck_assert_str_eq(x, "");
+	ck_assert_str_eq(note, "excluding every node the job had would leave "
+	    "none in the partition: only the failing ones are excluded (none "
+	    "is failing now)");
+	free(note);
+	free(x);
+	x = retry_exclude("sdn[1-2]", "sdn1 down\nsdn2 down\n", NULL, &note);
+	ck_assert_str_eq(x, "");
+	ck_assert_str_eq(note, "every node of the partition is failing: no "
+	    "node is excluded");
+	free(note);
+	free(x);
+	/* Unknown partition (no sinfo): the job's nodes. */
+	x = retry_exclude("a1,b[1-2]", "", NULL, NULL);
+	ck_assert_str_eq(x, "a1,b1,b2");
+	free(x);
+	x = retry_exclude(NULL, NULL, NULL, NULL);
+	ck_assert_str_eq(x, "");
+	free(x);
+}
+END_TEST
+
+START_TEST(test_retry_chain)
+{
+	struct record	*a = failed("sd-20260101T000000-aaaaaa", ERR_INFRA,
+			    "node-fail", 0), *b, *c, **v;
+	char		*cause = NULL, *x;
+	size_t		 n;
+
+	ck_assert_msg(record_create(a, &cause) == 0, "%s", cause);
+	b = record_new_retry(a);
+	ck_assert_msg(record_create(b, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(record_transition(b->id, RSTATE_PENDING, "",
+	    "retry:cli", "retry 1 of 2 of x (SLURM job 42, NODE_FAIL, rule "
+	    "node-fail); exclude=sdn1", &cause), 0);
+	c = record_new_retry(b);
+	ck_assert_msg(record_create(c, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(c->retry_count, 2);
+	ck_assert_int_eq(retry_chain(b->id, &v, &n, &cause), 0);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_str_eq(v[0]->id, a->id);
+	ck_assert_str_eq(v[1]->id, b->id);
+	ck_assert_str_eq(v[2]->id, c->id);
+	ck_assert_str_eq(v[2]->retry_of, b->id);
+	x = retry_inherited(v[1]);
+	ck_assert_str_eq(x, "sdn1");
+	free(x);
+	ck_assert_ptr_null(retry_inherited(v[0]));
+	for (size_t i = 0; i < n; i++)
+		record_free(v[i]);
+	free(v);
+	ck_assert_int_eq(retry_chain("sd-nope", &v, &n, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "no record sd-nope"));
+	free(cause);
+	record_free(a);
+	record_free(b);
+	record_free(c);
+}
+END_TEST
+
 static Suite *
 nccl_suite(void)
 {
@@ -405,6 +553,12 @@ nccl_suite(void)
 	tcase_add_test(tc, test_parse_log);
 	tcase_add_test(tc, test_cache);
 	tcase_add_test(tc, test_prepare);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("retry");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_retry_decide);
+	tcase_add_test(tc, test_retry_exclude);
+	tcase_add_test(tc, test_retry_chain);
 	suite_add_tcase(s, tc);
 	return s;
 }
