@@ -10,7 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "nccl.h"
 #include "ops.h"
+#include "retry.h"
 #include "triage.h"
 #include "util.h"
 
@@ -559,6 +561,29 @@ done:
 	}
 }
 
+/*
+ * What a job's end sets off (extra round trips only then): INFRA failures
+ * are retried (R22, retry.c) and NCCL probe results are read (R21,
+ * nccl.c).
+ */
+static void
+monitor_after(struct conn *c, const char *cluster,
+    struct monitor_snapshot *snap)
+{
+	size_t	i;
+	int	ended = 0;
+
+	for (i = 0; i < snap->n; i++) {
+		if (snap->info[i].record_id != NULL && snap->info[i].changed &&
+		    state_terminal(snap->info[i].state))
+			ended = 1;
+	}
+	if (!ended)
+		return;
+	retry_after_poll(c, snap);
+	nccl_learn(c, cluster, NULL, NULL);
+}
+
 int
 monitor_poll(struct conn *c, const char *cluster,
     const struct monitor_opts *opts, struct monitor_snapshot *snap,
@@ -723,6 +748,8 @@ finished:
 		row_from_record(&snap->rows[k], r);
 		info_from_record(&snap->info[k], r);
 	}
+	if (rc == 0)
+		monitor_after(c, cluster, snap);
 	free(why);
 	free(seen);
 	free(script);
