@@ -1,10 +1,700 @@
-/* Placeholder until the multinode suite is written: it must not stay empty. */
+/*
+ * multinode suite (issue 6: R20-R22) on the real local cluster, through
+ * the real binary ($SLURMDECK_BIN) with a private HOME, config and state
+ * dir per test.  Needs the env of $SDTB_DIR/env.sh.
+ *
+ *	rendezvous	a 2-node job prints host, NODE_RANK, WORLD_SIZE and
+ *			MASTER_ADDR per node (acceptance 1)
+ *	probe		the probe command hangs unless NCCL_P2P_DISABLE=1:
+ *			try 1 times out, try 2 passes, the cache is written,
+ *			the next job skips the probe (acceptance 2)
+ *	program		exit 3 and "CUDA out of memory": no retry (4)
+ *	node_fail	a real NODE_FAIL of a --no-requeue job: INFRA, a
+ *			retry record on the other node runs to COMPLETED (3)
+ *
+ * node_fail runs last and restores the node in every case (see there).
+ */
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
 #include "testutil.h"
+
+#include "config.h"
+#include "conn.h"
+#include "nccl.h"
+#include "record.h"
+#include "util.h"
+
+#define IMAGE		"registry.local#sdtest/multinode:1"
+#define PROBE_TIMEOUT	5
+
+static char	tmpdir[4096];
+static char	unique[64];
+
+/* --- helpers ---------------------------------------------------------------- */
+
+/* Run argv; stdout and stderr collected (may be NULL).  Exit status. */
+static int
+run(char *const argv[], char **out, char **err)
+{
+	int		 po[2], pe[2], st;
+	pid_t		 pid;
+	struct buf	 bo, be;
+	struct pollfd	 pf[2];
+	char		 tmp[4096];
+	ssize_t		 n;
+	int		 open_fds = 2, i;
+
+	ck_assert(pipe(po) == 0 && pipe(pe) == 0);
+	if ((pid = fork()) == 0) {
+		dup2(po[1], 1);
+		dup2(pe[1], 2);
+		close(po[0]);
+		close(pe[0]);
+		close(po[1]);
+		close(pe[1]);
+		i = open("/dev/null", O_RDONLY);
+		dup2(i, 0);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(po[1]);
+	close(pe[1]);
+	buf_init(&bo);
+	buf_init(&be);
+	buf_adds(&bo, "");
+	buf_adds(&be, "");
+	pf[0].fd = po[0];
+	pf[1].fd = pe[0];
+	pf[0].events = pf[1].events = POLLIN;
+	while (open_fds > 0) {
+		if (poll(pf, 2, -1) < 0 && errno != EINTR)
+			break;
+		for (i = 0; i < 2; i++) {
+			if (pf[i].fd < 0 || pf[i].revents == 0)
+				continue;
+			n = read(pf[i].fd, tmp, sizeof tmp);
+			if (n <= 0) {
+				close(pf[i].fd);
+				pf[i].fd = -1;
+				open_fds--;
+			} else
+				buf_add(i == 0 ? &bo : &be, tmp, (size_t)n);
+		}
+	}
+	waitpid(pid, &st, 0);
+	if (out != NULL)
+		*out = buf_steal(&bo);
+	if (err != NULL)
+		*err = buf_steal(&be);
+	buf_free(&bo);
+	buf_free(&be);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* slurmdeck ARGS... (NULL-terminated). */
+static int
+sd(char **out, char **err, ...)
+{
+	char		*argv[16];
+	const char	*a;
+	va_list		 ap;
+	int		 n = 0;
+
+	argv[n++] = getenv("SLURMDECK_BIN");
+	va_start(ap, err);
+	while ((a = va_arg(ap, const char *)) != NULL && n < 15)
+		argv[n++] = (char *)a;
+	va_end(ap);
+	argv[n] = NULL;
+	return run(argv, out, err);
+}
+
+static struct conn *
+conn(void)
+{
+	static struct config	 cfg;
+	static struct conn	*c;
+	char			*cause = NULL;
+
+	if (c == NULL) {
+		ck_assert_msg(config_load(NULL, &cfg, &cause) == 0, "%s", cause);
+		c = conn_new_cluster(config_cluster(&cfg, NULL, &cause));
+	}
+	return c;
+}
+
+/* A remote command's stdout (it must run; the status is not checked). */
+static char *
+remote(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *
+remote(const char *fmt, ...)
+{
+	struct conn_result	 res;
+	va_list			 ap;
+	char			*cmd, *cause = NULL, *out;
+
+	va_start(ap, fmt);
+	cmd = xvasprintf(fmt, ap);
+	va_end(ap);
+	ck_assert_msg(conn_exec(conn(), cmd, NULL, 0, &res, &cause) == 0,
+	    "%s: %s", cmd, cause);
+	out = xstrdup(res.out);
+	conn_result_free(&res);
+	free(cmd);
+	return out;
+}
+
+static void
+need_cluster(void)
+{
+	static const char *vars[] = { "SLURMDECK_BIN", "SLURM_HOSTNAME",
+	    "SLURM_USER", "SLURM_PORT", "SSH_KEY_PATH", "SSH_KNOWN_HOSTS",
+	    "SDTB_DIR", NULL };
+	const char	**v;
+
+	for (v = vars; *v != NULL; v++)
+		ck_assert_msg(getenv(*v) != NULL, "%s is not set: source "
+		    "$SDTB_DIR/env.sh (tests/cluster/up) first", *v);
+}
+
+/*
+ * Private dirs, and a clusters.yaml whose probe hangs unless
+ * NCCL_P2P_DISABLE=1 (the environment still gives hosts, user, key).
+ */
+static void
+setup(void)
+{
+	char	path[4200], *text;
+
+	snprintf(tmpdir, sizeof tmpdir, "%s", test_tmpdir());
+	snprintf(path, sizeof path, "%s/home", tmpdir);
+	mkdir(path, 0700);
+	setenv("HOME", path, 1);
+	snprintf(path, sizeof path, "%s/state", tmpdir);
+	setenv("XDG_STATE_HOME", path, 1);
+	snprintf(path, sizeof path, "%s/config", tmpdir);
+	setenv("XDG_CONFIG_HOME", path, 1);
+	unsetenv("SLURMDECK_CLUSTER");
+	unsetenv("SLURMDECK_TEST_FAULT");
+	snprintf(path, sizeof path, "%s/config/slurmdeck", tmpdir);
+	ck_assert_int_eq(mkdir_p(path, 0700, NULL), 0);
+	snprintf(path, sizeof path, "%s/config/slurmdeck/clusters.yaml",
+	    tmpdir);
+	text = xasprintf("- name: sdtb\n  hosts: [%s]\n"
+	    "  nccl_probe_command: 'if [ \"${NCCL_P2P_DISABLE:-}\" = 1 ]; "
+	    "then echo NCCL_PROBE_OK on $(hostname); else sleep 300; fi'\n"
+	    "  nccl_probe_timeout: %d\n", getenv("SLURM_HOSTNAME") ?
+	    getenv("SLURM_HOSTNAME") : "x", PROBE_TIMEOUT);
+	ck_assert_int_eq(file_write_atomic(path, text, strlen(text), 0600,
+	    NULL), 0);
+	free(text);
+	snprintf(unique, sizeof unique, "%ld%04x", (long)time(NULL) % 100000,
+	    (unsigned)getpid() & 0xffff);
+}
+
+static char *
+write_spec(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *
+write_spec(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*text, *path;
+
+	va_start(ap, fmt);
+	text = xvasprintf(fmt, ap);
+	va_end(ap);
+	path = xasprintf("%s/spec-%d.yaml", tmpdir, rand());
+	ck_assert_int_eq(file_write_atomic(path, text, strlen(text), 0644,
+	    NULL), 0);
+	free(text);
+	return path;
+}
+
+struct sub {
+	char	*rid;
+	char	*sid;
+	char	*job_dir;
+	char	*job_name;
+	char	*err;		/* submit's progress lines */
+};
+
+static void
+sub_free(struct sub *s)
+{
+	free(s->rid);
+	free(s->sid);
+	free(s->job_dir);
+	free(s->job_name);
+	free(s->err);
+}
+
+static char *
+jdup(cJSON *j, const char *key)
+{
+	cJSON	*v = cJSON_GetObjectItemCaseSensitive(j, key);
+
+	ck_assert_msg(cJSON_IsString(v), "no %s in the submit reply", key);
+	return xstrdup(v->valuestring);
+}
+
+static void
+submit(const char *spec, struct sub *s)
+{
+	cJSON	*j;
+	char	*out;
+
+	memset(s, 0, sizeof *s);
+	ck_assert_msg(sd(&out, &s->err, "submit", "--json", spec, NULL) == 0,
+	    "submit failed: %s\n%s", out, s->err);
+	j = cJSON_Parse(out);
+	ck_assert_msg(j != NULL, "not JSON: %s", out);
+	s->rid = jdup(j, "record_id");
+	s->sid = jdup(j, "slurm_id");
+	s->job_dir = jdup(j, "job_dir");
+	s->job_name = jdup(j, "job_name");
+	cJSON_Delete(j);
+	free(out);
+}
+
+/* Poll sacct until the job ends (the queue may be busy: 15 min). */
+static char *
+wait_end(const char *sid)
+{
+	char	*out;
+	int	 i;
+
+	for (i = 0; i < 450; i++) {
+		out = remote("sacct -X -n -P -j %s -o State", sid);
+		str_trim(out);
+		if (*out != '\0' && strcmp(out, "PENDING") != 0 &&
+		    strcmp(out, "RUNNING") != 0 && strcmp(out, "REQUEUED") !=
+		    0 && strcmp(out, "COMPLETING") != 0)
+			return out;
+		free(out);
+		sleep(2);
+	}
+	ck_abort_msg("job %s did not end in 15 minutes", sid);
+	return NULL;
+}
+
+static char *
+log_of(const struct sub *s, const char *which)
+{
+	return remote("cat '%s/logs/%s-%s/%s' 2>&1", s->job_dir, s->job_name,
+	    s->sid, which);
+}
+
+/* One local poll through the verb, so records, retries, caches move. */
+static void
+status(const char *rid)
+{
+	char	*out, *err;
+
+	sd(&out, &err, "status", rid, NULL);
+	free(out);
+	free(err);
+}
+
+static int
+count(const char *s, const char *what)
+{
+	int	n = 0;
+
+	while ((s = strstr(s, what)) != NULL) {
+		n++;
+		s += strlen(what);
+	}
+	return n;
+}
+
+/* Seconds from the job's start to the start of step N (sacct). */
+static long
+step_delay(const char *sid, int step)
+{
+	struct tm	 a, b;
+	char		*out, *line, *p;
+	long		 d = -1;
+	time_t		 ta = 0, tb = 0;
+
+	out = remote("sacct -n -P -j %s -o JobID,Start", sid);
+	for (line = out; line != NULL && *line != '\0'; line = p) {
+		if ((p = strchr(line, '\n')) != NULL)
+			*p++ = '\0';
+		memset(&a, 0, sizeof a);
+		if (strchr(line, '.') == NULL && strchr(line, '|') != NULL) {
+			strptime(strchr(line, '|') + 1, "%Y-%m-%dT%H:%M:%S", &a);
+			ta = mktime(&a);
+		} else if (strchr(line, '.') != NULL &&
+		    atoi(strchr(line, '.') + 1) == step &&
+		    strncmp(strchr(line, '.') + 1, "batch", 5) != 0 &&
+		    strncmp(strchr(line, '.') + 1, "extern", 6) != 0) {
+			memset(&b, 0, sizeof b);
+			strptime(strchr(line, '|') + 1, "%Y-%m-%dT%H:%M:%S", &b);
+			tb = mktime(&b);
+		}
+	}
+	if (ta != 0 && tb != 0)
+		d = (long)(tb - ta);
+	free(out);
+	return d;
+}
+
+/* --- tests ---------------------------------------------------------------- */
+
+/* R20: per-task rank in the step, node count as WORLD_SIZE. */
+START_TEST(test_rendezvous)
+{
+	struct sub	 s;
+	char		*spec, *state, *out, *line, *p, host[2][64], master[2][64];
+	int		 rank[2], world[2], n = 0;
+
+	need_cluster();
+	spec = write_spec("name: sdmn-rdv-%s\nimage: " IMAGE "\n"
+	    "command: 'echo \"RDV host=$(hostname) rank=$NODE_RANK "
+	    "world=$WORLD_SIZE master=$MASTER_ADDR\"'\n"
+	    "nodes: 2\ngpus: 4\ngpus_per_node: 2\ncpus: 1\ntime: 10m\n",
+	    unique);
+	submit(spec, &s);
+	state = wait_end(s.sid);
+	out = log_of(&s, "main.out");
+	ck_assert_msg(strcmp(state, "COMPLETED") == 0, "%s: %s", state, out);
+	for (line = out; line != NULL && *line != '\0'; line = p) {
+		if ((p = strchr(line, '\n')) != NULL)
+			*p++ = '\0';
+		if (strncmp(line, "RDV ", 4) != 0)
+			continue;
+		ck_assert_msg(n < 2, "more than two ranks: %s", line);
+		ck_assert_int_eq(sscanf(line, "RDV host=%63s rank=%d world=%d "
+		    "master=%63s", host[n], &rank[n], &world[n], master[n]), 4);
+		n++;
+	}
+	ck_assert_msg(n == 2, "expected a line per node, got %d", n);
+	ck_assert_str_ne(host[0], host[1]);
+	ck_assert_int_eq(rank[0] + rank[1], 1);
+	ck_assert_int_ne(rank[0], rank[1]);
+	ck_assert_int_eq(world[0], 2);
+	ck_assert_int_eq(world[1], 2);
+	ck_assert_str_eq(master[0], master[1]);
+	/* MASTER_ADDR is the first host of the allocation, rank 0's. */
+	ck_assert_str_eq(master[0], rank[0] == 0 ? host[0] : host[1]);
+	free(out);
+	free(state);
+	free(spec);
+	sub_free(&s);
+}
+END_TEST
+
+/* R21: timeout, fallback, cache, and the skip on the next job. */
+START_TEST(test_probe_fallback_cache)
+{
+	struct sub	 a, b;
+	char		*spec, *state, *out, *setting = NULL, *cause = NULL;
+	long		 da, db;
+
+	need_cluster();
+	spec = write_spec("name: sdmn-probe-%s\nimage: " IMAGE "\n"
+	    "command: 'echo MAIN on $(hostname) P2P=$NCCL_P2P_DISABLE'\n"
+	    "nodes: 2\ngpus: 2\ngpus_per_node: 1\ncpus: 1\ntime: 10m\n",
+	    unique);
+	submit(spec, &a);
+	ck_assert_msg(strstr(a.err, "NCCL: the job probes") != NULL, "%s",
+	    a.err);
+	state = wait_end(a.sid);
+	out = log_of(&a, "main.out");
+	ck_assert_msg(strcmp(state, "COMPLETED") == 0, "%s: %s", state, out);
+	free(state);
+	ck_assert_msg(strstr(out, "try 1 (default) failed: timed out after "
+	    "5 s") != NULL, "%s", out);
+	ck_assert_msg(count(out, "[nccl probe] NCCL_PROBE_OK on sdn") == 2,
+	    "%s", out);
+	ck_assert_msg(strstr(out, "\nSLURMDECK_NCCL_OK=NCCL_P2P_DISABLE=1\n") !=
+	    NULL, "%s", out);
+	ck_assert_int_eq(count(out, "MAIN on sdn"), 2);
+	ck_assert_int_eq(count(out, "P2P=1"), 2);
+	ck_assert_ptr_null(strstr(out, "try 3"));
+	free(out);
+	/* Steps: .0 timed out, .1 probe passed, .2 is the workload. */
+	da = step_delay(a.sid, 2);
+	ck_assert_msg(da >= PROBE_TIMEOUT, "main step %ld s after start", da);
+
+	/* The monitor reads the result line and writes the cache. */
+	status(a.rid);
+	ck_assert_int_eq(nccl_cache_lookup("sdtb", "gpu", IMAGE, &setting,
+	    &cause), 1);
+	ck_assert_str_eq(setting, "NCCL_P2P_DISABLE=1");
+	free(setting);
+
+	/* Job B: same cluster, partition, image: no probe. */
+	submit(spec, &b);
+	ck_assert_msg(strstr(b.err, "NCCL: cached setting NCCL_P2P_DISABLE=1, "
+	    "no probe") != NULL, "%s", b.err);
+	state = wait_end(b.sid);
+	out = log_of(&b, "main.out");
+	ck_assert_msg(strcmp(state, "COMPLETED") == 0, "%s: %s", state, out);
+	ck_assert_msg(strstr(out, "NCCL probe skipped: cached setting "
+	    "NCCL_P2P_DISABLE=1") != NULL, "%s", out);
+	ck_assert_ptr_null(strstr(out, "try 1"));
+	ck_assert_ptr_null(strstr(out, "[nccl probe]"));
+	ck_assert_int_eq(count(out, "P2P=1"), 2);
+	free(out);
+	/* Its first step is the workload, at once. */
+	db = step_delay(b.sid, 0);
+	ck_assert_msg(db >= 0 && db < PROBE_TIMEOUT, "step 0 %ld s after "
+	    "start", db);
+	out = remote("sacct -n -P -j %s -o JobID | grep -c '^%s\\.[0-9]'",
+	    b.sid, b.sid);
+	ck_assert_int_eq(atoi(out), 1);
+	free(out);
+	out = remote("sacct -n -P -j %s -o JobID | grep -c '^%s\\.[0-9]'",
+	    a.sid, a.sid);
+	ck_assert_int_eq(atoi(out), 3);
+	free(out);
+	free(spec);
+	sub_free(&a);
+	sub_free(&b);
+}
+END_TEST
+
+/* R22: a program failure surfaces at once and spends no retry. */
+START_TEST(test_program_not_retried)
+{
+	static const char *cmds[] = {
+	    "echo step failed; exit 3",
+	    "echo \"torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to "
+	    "allocate 2.00 GiB\" >&2; exit 1",
+	};
+	static const char *rules[] = { "exit-code", "cuda-oom" };
+	struct sub	 s;
+	struct record	*r;
+	char		*spec, *state, *out, *err, *cause = NULL, *q;
+	int		 i;
+
+	need_cluster();
+	for (i = 0; i < 2; i++) {
+		q = shell_quote(cmds[i]);
+		spec = write_spec("name: sdmn-prog-%s\nimage: " IMAGE "\n"
+		    "command: %s\ngpus: 1\ncpus: 1\ntime: 5m\n", unique, q);
+		free(q);
+		submit(spec, &s);
+		state = wait_end(s.sid);
+		ck_assert_str_eq(state, "FAILED");
+		free(state);
+		status(s.rid);
+		ck_assert_int_eq(record_load(s.rid, &r, &cause), 0);
+		ck_assert_int_eq(r->state, RSTATE_ERROR);
+		ck_assert_int_eq(r->err_class, ERR_PROGRAM);
+		ck_assert_str_eq(r->err_rule, rules[i]);
+		record_free(r);
+		/* By hand: refused, with the rule. */
+		ck_assert_int_eq(sd(&out, &err, "retry", s.rid, NULL), 1);
+		ck_assert_msg(strstr(err, "not retried: a PROGRAM failure "
+		    "(triage rule ") != NULL && strstr(err, rules[i]) != NULL,
+		    "%s", err);
+		free(out);
+		free(err);
+		/* No record retries it. */
+		ck_assert_int_eq(sd(&out, &err, "records", "--chain", s.rid,
+		    NULL), 0);
+		ck_assert_int_eq(count(out, "sd-"), 1);
+		free(out);
+		free(err);
+		free(spec);
+		sub_free(&s);
+	}
+}
+END_TEST
+
+/*
+ * R22 with a real NODE_FAIL.  The trigger: slurmd of the node running the
+ * job is killed (SIGKILL, its pid file) and the node is set DOWN with
+ * scontrol, which is what slurmctld itself does after SlurmdTimeout (60 s
+ * here) when a node stops answering; the job then ends NODE_FAIL at once
+ * instead of a minute later, so the node is down for a few seconds only.
+ * --no-requeue keeps SLURM from requeueing it itself.  The node is
+ * restarted (tests/cluster/up) and resumed as soon as the retry is queued,
+ * and again by the parent process after the test, even when it failed.
+ */
+/*
+ * Restart whatever slurmd is missing (tests/cluster/up is idempotent) and
+ * resume the nodes this suite set DOWN (by their reason: other engineers'
+ * nodes are left alone).  Runs as the local admin, like up.
+ */
+static void
+restore_nodes(void)
+{
+	char	cmd[8192];
+
+	snprintf(cmd, sizeof cmd, "export SLURM_CONF=\"$SDTB_DIR/etc/slurm.conf\"; "
+	    "%s/cluster/up >/dev/null 2>&1; "
+	    "for n in $(sinfo -h -N -o '%%N|%%E' | "
+	    "awk -F'|' '$2 == \"slurmdeck-test-node-fail\" {print $1}' | "
+	    "sort -u); do scontrol update nodename=$n state=resume; done; true",
+	    TESTS_SRCDIR);
+	if (system(cmd) != 0)
+		fprintf(stderr, "multinode: could not restore the nodes\n");
+}
+
+START_TEST(test_node_fail_retry)
+{
+	struct sub	 s;
+	struct record	*r, *rr;
+	struct record_list list;
+	char		*spec, *state, *out, *err, *cause = NULL, *node, *cmd;
+	char		*retry_id = NULL, *retry_sid;
+	size_t		 i;
+	int		 k;
+
+	need_cluster();
+	spec = write_spec("name: sdmn-nf-%s\nimage: " IMAGE "\n"
+	    "command: 'echo START on $(hostname); sleep 20; echo END on "
+	    "$(hostname)'\ngpus: 1\ncpus: 1\ntime: 10m\nrequeue: false\n",
+	    unique);
+	submit(spec, &s);
+	out = remote("grep -c no-requeue '%s/sbatch/job_%s.sbatch'",
+	    s.job_dir, s.rid);
+	ck_assert_int_eq(atoi(out), 1);
+	free(out);
+	/* Wait until it runs. */
+	for (k = 0; k < 600; k++) {
+		out = remote("squeue -h -j %s -o '%%T %%N'", s.sid);
+		if (str_has_prefix(out, "RUNNING "))
+			break;
+		free(out);
+		sleep(1);
+	}
+	ck_assert_msg(k < 600, "job %s never ran", s.sid);
+	node = xstrdup(str_trim(out + strlen("RUNNING ")));
+	free(out);
+	ck_assert_msg(strcmp(node, "sdn1") == 0 || strcmp(node, "sdn2") == 0,
+	    "node %s", node);
+	sleep(2);
+
+	/* The failure: slurmd dies, the node goes DOWN. */
+	cmd = xasprintf("kill -9 $(cat '%s/run/slurmd-%s.pid')",
+	    getenv("SDTB_DIR"), node);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	cmd = xasprintf("SLURM_CONF=\"$SDTB_DIR/etc/slurm.conf\" scontrol "
+	    "update nodename=%s state=down reason=slurmdeck-test-node-fail",
+	    node);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	state = wait_end(s.sid);
+	ck_assert_str_eq(state, "NODE_FAIL");
+	free(state);
+
+	/* The poll that sees it classifies it and retries it. */
+	ck_assert_int_eq(sd(&out, &err, "status", s.rid, NULL), 0);
+	free(out);
+	free(err);
+	ck_assert_int_eq(record_load(s.rid, &r, &cause), 0);
+	ck_assert_int_eq(r->state, RSTATE_ERROR);
+	ck_assert_int_eq(r->err_class, ERR_INFRA);
+	ck_assert_str_eq(r->err_rule, "node-fail");
+	record_free(r);
+	ck_assert_int_eq(record_list(&list, &cause), 0);
+	for (i = 0; i < list.n; i++) {
+		if (list.v[i]->retry_of != NULL &&
+		    strcmp(list.v[i]->retry_of, s.rid) == 0)
+			retry_id = xstrdup(list.v[i]->id);
+	}
+	record_list_free(&list);
+	ck_assert_msg(retry_id != NULL, "no retry record of %s", s.rid);
+
+	/* The node comes back as soon as the retry is queued. */
+	restore_nodes();
+	out = remote("sinfo -h -N -n %s -o %%t", node);
+	ck_assert_msg(strncmp(out, "down", 4) != 0, "%s is still %s", node,
+	    out);
+	free(out);
+
+	ck_assert_int_eq(record_load(retry_id, &rr, &cause), 0);
+	ck_assert_int_eq(rr->retry_count, 1);
+	ck_assert_str_eq(rr->job_dir, s.job_dir);
+	ck_assert_ptr_nonnull(record_slurm_id(rr));
+	retry_sid = xstrdup(record_slurm_id(rr));
+	ck_assert_str_ne(retry_sid, s.sid);
+	record_free(rr);
+	/* Same sbatch file, the failed node excluded. */
+	out = remote("scontrol show job %s | tr ' ' '\\n' | "
+	    "grep -E '^(ExcNodeList|Command)='", retry_sid);
+	ck_assert_msg(strstr(out, node) != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "/sbatch/job_") != NULL && strstr(out,
+	    s.rid) != NULL, "%s", out);
+	free(out);
+	state = wait_end(retry_sid);
+	ck_assert_str_eq(state, "COMPLETED");
+	free(state);
+	out = remote("sacct -X -n -P -j %s -o NodeList", retry_sid);
+	ck_assert_msg(strstr(out, node) == NULL, "retry ran on %s", out);
+	free(out);
+	status(retry_id);
+	ck_assert_int_eq(record_load(retry_id, &rr, &cause), 0);
+	ck_assert_int_eq(rr->state, RSTATE_COMPLETE);
+	record_free(rr);
+	/* The chain, first submit then the retry. */
+	ck_assert_int_eq(sd(&out, &err, "records", "--chain", retry_id, NULL),
+	    0);
+	ck_assert_msg(strstr(out, s.rid) != NULL && strstr(out, retry_id) !=
+	    NULL && strstr(out, "ERROR/INFRA") != NULL && strstr(out,
+	    "COMPLETE") != NULL, "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, node));
+	ck_assert(strstr(out, s.rid) < strstr(out, retry_id));
+	free(out);
+	free(err);
+	/* A second retry by hand: already retried. */
+	ck_assert_int_eq(sd(&out, &err, "retry", s.rid, NULL), 1);
+	ck_assert_msg(strstr(err, "already retried as") != NULL, "%s", err);
+	free(out);
+	free(err);
+	free(retry_sid);
+	free(retry_id);
+	free(node);
+	free(spec);
+	sub_free(&s);
+}
+END_TEST
+
+/* In the parent: runs even when the test failed or crashed. */
+static void
+node_fail_teardown(void)
+{
+	restore_nodes();
+}
 
 static Suite *
 multinode_suite(void)
 {
-	return suite_create("multinode");
+	Suite	*s = suite_create("multinode");
+	TCase	*tc;
+
+	tc = tcase_create("cluster");
+	tcase_set_timeout(tc, 1800);
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_rendezvous);
+	tcase_add_test(tc, test_probe_fallback_cache);
+	tcase_add_test(tc, test_program_not_retried);
+	suite_add_tcase(s, tc);
+	/* Last, and the node is restored whatever happens. */
+	tc = tcase_create("node_fail");
+	tcase_set_timeout(tc, 1800);
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_unchecked_fixture(tc, NULL, node_fail_teardown);
+	tcase_add_test(tc, test_node_fail_retry);
+	suite_add_tcase(s, tc);
+	return s;
 }
 
 TEST_MAIN(multinode_suite)
