@@ -14,10 +14,12 @@
 #include "record.h"
 #include "slurm.h"
 #include "state.h"
+#include "submit.h"
 
 enum wcmd_type {
 	WCMD_CANCEL,
 	WCMD_SUBMIT,
+	WCMD_SPEC,
 };
 
 /* A request from the UI thread, queued for one worker. */
@@ -55,6 +57,7 @@ struct workers {
 	struct worker		*v;
 	size_t			 n;
 	atomic_int		 quit;	/* written under lock, read anywhere */
+	int			 nsubmits;	/* submit threads running */
 };
 
 /* What a worker thread keeps between ticks (its own, no lock). */
@@ -486,7 +489,8 @@ do_cancel(struct wstate *st, struct wcmd *c)
 	st->next_poll = 0;
 }
 
-static void do_submit(struct wstate *, struct wcmd *);
+static void submit_spawn(struct worker *, struct wcmd *);
+static void do_spec(struct wstate *, struct wcmd *);
 
 /* --- the thread ----------------------------------------------------------- */
 
@@ -582,13 +586,27 @@ worker_main(void *arg)
 			st.next_connect = 0;
 		}
 
+		/* Submits run in their own thread: see submit_main(). */
+		{
+			struct wcmd	**cp = &cmds;
+
+			while ((c = *cp) != NULL) {
+				if (c->type != WCMD_SUBMIT) {
+					cp = &c->next;
+					continue;
+				}
+				*cp = c->next;
+				submit_spawn(w, c);
+			}
+		}
 		if (ensure_connected(&st) != 0) {
 			/* Requests cannot wait for a cluster that is down. */
 			while ((c = cmds) != NULL) {
 				cmds = c->next;
 				post_action(w, c->type == WCMD_CANCEL ?
-				    ACTION_CANCEL : ACTION_SUBMIT, c->job_id,
-				    NULL, 2, "%s is not connected: try again "
+				    ACTION_CANCEL : c->type == WCMD_SPEC ?
+				    ACTION_OTHER : ACTION_SUBMIT, c->job_id,
+				    c->type == WCMD_SPEC ? "spec" : NULL, 2, "%s is not connected: try again "
 				    "when its state is ok", w->cl->name);
 				wcmd_free(c);
 			}
@@ -599,7 +617,7 @@ worker_main(void *arg)
 			if (c->type == WCMD_CANCEL)
 				do_cancel(&st, c);
 			else
-				do_submit(&st, c);
+				do_spec(&st, c);
 			wcmd_free(c);
 			if (ws->quit)
 				break;
@@ -629,11 +647,157 @@ worker_main(void *arg)
 /* --- submit ---------------------------------------------------------------- */
 
 static void
-do_submit(struct wstate *st, struct wcmd *c)
+submit_progress(void *arg, enum submit_step step, const char *text)
 {
-	(void)c;
-	post_action(st->w, ACTION_SUBMIT, NULL, NULL, 2, "submit from the "
-	    "screen is not available in this build");
+	post_action(arg, ACTION_SUBMIT, NULL, submit_step_name(step), 0, "%s",
+	    text != NULL ? text : "");
+}
+
+/*
+ * The same pipeline as `slurmdeck submit`, in a thread of its own with its
+ * own connection (one conn per thread): a submit may wait in the queue for
+ * its image conversion (srun on the CPU partition) for a long time, and
+ * the cluster's polls and logs must go on meanwhile.
+ */
+struct submit_job {
+	struct worker	*w;
+	struct wcmd	*c;
+};
+
+static void *
+submit_main(void *arg)
+{
+	struct submit_job	*sj = arg;
+	struct worker		*w = sj->w;
+	struct workers		*ws = w->ws;
+	struct wcmd		*c = sj->c;
+	struct conn		*conn = NULL;
+	struct submit_session	 sess;
+	struct spec		 sp;
+	struct submit_opts	 o;
+	struct submit_result	 r;
+	char			*cause = NULL;
+
+	free(sj);
+	if (spec_parse(c->spec_yaml, strlen(c->spec_yaml), "wizard", &sp,
+	    &cause) != 0) {
+		post_action(w, ACTION_SUBMIT, NULL, "spec", 2, "%s", cause);
+		free(cause);
+		goto out;
+	}
+	conn = conn_new_cluster(w->cl);
+	submit_session_init(&sess, conn, w->cl);
+	memset(&o, 0, sizeof o);
+	o.dry_run = c->dry_run;
+	o.progress = submit_progress;
+	o.arg = w;
+	if (submit_run(&sess, &sp, &o, &r, &cause) != 0) {
+		post_action(w, ACTION_SUBMIT, r.slurm_id,
+		    submit_step_name(r.failed_step), 2, "%s", cause);
+		free(cause);
+	} else if (c->dry_run)
+		post_action(w, ACTION_SUBMIT, NULL, "preview", 1, "%s",
+		    r.script != NULL ? r.script : "");
+	else
+		post_action(w, ACTION_SUBMIT, r.slurm_id, "launch", 1,
+		    "submitted %s as SLURM job %s (record %s, %s)",
+		    r.job_name, r.slurm_id, r.record_id, r.state);
+	submit_result_free(&r);
+	submit_session_free(&sess);
+	spec_free(&sp);
+out:
+	conn_free(conn);
+	pthread_mutex_lock(&ws->lock);
+	if (!c->dry_run)
+		w->poll_now = 1;	/* show the new job at once */
+	ws->nsubmits--;
+	pthread_cond_broadcast(&ws->cond);
+	pthread_cond_broadcast(&ws->exited);
+	pthread_mutex_unlock(&ws->lock);
+	wcmd_free(c);
+	return NULL;
+}
+
+static void
+submit_spawn(struct worker *w, struct wcmd *c)
+{
+	struct workers		*ws = w->ws;
+	struct submit_job	*sj;
+	pthread_attr_t		 attr;
+	pthread_t		 t;
+	int			 err;
+
+	pthread_mutex_lock(&ws->lock);
+	if (ws->quit) {
+		pthread_mutex_unlock(&ws->lock);
+		wcmd_free(c);
+		return;
+	}
+	ws->nsubmits++;
+	pthread_mutex_unlock(&ws->lock);
+	sj = xcalloc(1, sizeof *sj);
+	sj->w = w;
+	sj->c = c;
+	/* Detached; workers_stop() waits for nsubmits instead of joining.
+	 * It inherits this thread's mask: signals stay blocked. */
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	err = pthread_create(&t, &attr, submit_main, sj);
+	pthread_attr_destroy(&attr);
+	if (err != 0) {
+		post_action(w, ACTION_SUBMIT, NULL, NULL, 2, "cannot start the "
+		    "submit: %s", strerror(err));
+		free(sj);
+		wcmd_free(c);
+		pthread_mutex_lock(&ws->lock);
+		ws->nsubmits--;
+		pthread_mutex_unlock(&ws->lock);
+	}
+}
+
+/* The staged spec of a job slurmdeck submitted, for a resubmit. */
+static void
+do_spec(struct wstate *st, struct wcmd *c)
+{
+	struct worker	*w = st->w;
+	struct record	*rec = NULL;
+	struct ops_log	 log;
+	char		*cause = NULL, *path = NULL;
+	long		 sid;
+
+	memset(&log, 0, sizeof log);
+	if (ops_find(c->job_id, w->cl->name, &rec, &sid, &cause) != 0) {
+		if (cause == NULL)
+			cause = xasprintf("job %s was not submitted by "
+			    "slurmdeck: there is no spec to edit", c->job_id);
+		goto fail;
+	}
+	if (rec->spec_path != NULL)
+		path = xstrdup(rec->spec_path);
+	else if (rec->job_dir != NULL)
+		path = xasprintf("%s/specs/spec.yaml", rec->job_dir);
+	else {
+		cause = xasprintf("record %s has no job dir: nothing was "
+		    "staged", rec->id);
+		goto fail;
+	}
+	/* Any file by offset: the log reader reads the spec too. */
+	if (ops_log_read(st->conn, path, 0, 1024 * 1024, &log, &cause) != 0)
+		goto fail;
+	if (log.missing) {
+		cause = xasprintf("%s is gone from the cluster", path);
+		goto fail;
+	}
+	post_action(w, ACTION_OTHER, c->job_id, "spec", 1, "%s", log.data);
+	goto out;
+fail:
+	post_action(w, ACTION_OTHER, c->job_id, "spec", 2, "%s", cause);
+out:
+	check_new_session(st);
+	free(cause);
+	free(path);
+	ops_log_free(&log);
+	record_free(rec);
 }
 
 /* --- the UI thread's side --------------------------------------------------- */
@@ -728,7 +892,7 @@ workers_stop(struct workers *ws, int timeout_ms)
 	ws->quit = 1;
 	pthread_cond_broadcast(&ws->cond);
 	for (;;) {
-		left = 0;
+		left = ws->nsubmits;
 		for (i = 0; i < ws->n; i++) {
 			if (ws->v[i].started && !ws->v[i].exited)
 				left++;
@@ -741,7 +905,9 @@ workers_stop(struct workers *ws, int timeout_ms)
 	}
 	pthread_mutex_unlock(&ws->lock);
 
-	left = 0;
+	pthread_mutex_lock(&ws->lock);
+	left = ws->nsubmits;	/* a submit stuck in a conn call */
+	pthread_mutex_unlock(&ws->lock);
 	for (i = 0; i < ws->n; i++) {
 		struct worker	*w = &ws->v[i];
 
@@ -871,6 +1037,26 @@ workers_submit(struct workers *ws, const char *cluster, const struct spec *sp,
 	c->type = WCMD_SUBMIT;
 	c->spec_yaml = buf_steal(&b);
 	c->dry_run = dry_run;
+	pthread_mutex_lock(&ws->lock);
+	queue_cmd(w, c);
+	pthread_cond_broadcast(&ws->cond);
+	pthread_mutex_unlock(&ws->lock);
+	return 0;
+}
+
+int
+workers_fetch_spec(struct workers *ws, const char *cluster, const char *job_id,
+    char **cause)
+{
+	struct worker	*w;
+	struct wcmd	*c;
+
+	if ((w = worker_find(ws, cluster)) == NULL)
+		return cause_set(cause, "cluster %s is not in the "
+		    "configuration", cluster);
+	c = xcalloc(1, sizeof *c);
+	c->type = WCMD_SPEC;
+	c->job_id = xstrdup(job_id);
 	pthread_mutex_lock(&ws->lock);
 	queue_cmd(w, c);
 	pthread_cond_broadcast(&ws->cond);

@@ -82,6 +82,14 @@ int		 workers_cancel(struct workers *, const struct jobtable_key *,
 int		 workers_submit(struct workers *, const char *cluster,
 		     const struct spec *, int dry_run, char **cause);
 
+/*
+ * Read the staged spec of a job slurmdeck submitted (for a resubmit with
+ * edits): an ACTION_OTHER message with step "spec" carries the YAML, or
+ * fails with the reason.
+ */
+int		 workers_fetch_spec(struct workers *, const char *cluster,
+		     const char *job_id, char **cause);
+
 /* Whether cause (a conn or SLURM message) says the cluster throttles us. */
 int		 worker_rate_limited(const char *cause);
 /* Next backoff in seconds after a failure (pure, for the tests). */

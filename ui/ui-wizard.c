@@ -1,1 +1,928 @@
 #include "ui-wizard.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "image.h"
+#include "plan.h"
+#include "slurm.h"
+#include "ui-text.h"
+#include "uri.h"
+
+static const char *labels[WF_COUNT] = {
+	[WF_CLUSTER] = "cluster",
+	[WF_USER] = "SLURM_USER",
+	[WF_NAME] = "job name",
+	[WF_PARTITION] = "partition",
+	[WF_TIME] = "time",
+	[WF_NODES] = "nodes",
+	[WF_GPUS] = "gpus",
+	[WF_CPUS] = "cpus/task",
+	[WF_IMAGE] = "image",
+	[WF_COMMAND] = "command",
+	[WF_DATASETS] = "datasets",
+	[WF_MOUNTS] = "mounts",
+	[WF_SECRETS] = "secrets",
+};
+
+const char *
+wizard_label(enum wizard_field f)
+{
+	return f >= 0 && f < WF_COUNT ? labels[f] : "";
+}
+
+static const char *
+val(const struct wizard *w, enum wizard_field f)
+{
+	return w->value[f].data != NULL ? w->value[f].data : "";
+}
+
+static void
+set(struct wizard *w, enum wizard_field f, const char *s)
+{
+	buf_free(&w->value[f]);
+	buf_add(&w->value[f], "", 0);
+	if (s != NULL)
+		buf_adds(&w->value[f], s);
+}
+
+static int
+blank(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return *s == '\0';
+}
+
+void
+wizard_init(struct wizard *w)
+{
+	int	f;
+
+	memset(w, 0, sizeof *w);
+	for (f = 0; f < WF_COUNT; f++)
+		set(w, f, "");
+}
+
+static void
+clear_preview(struct wizard *w)
+{
+	strv_free(&w->preview);
+	w->preview_top = 0;
+}
+
+void
+wizard_free(struct wizard *w)
+{
+	int	f;
+
+	for (f = 0; f < WF_COUNT; f++) {
+		buf_free(&w->value[f]);
+		free(w->error[f]);
+	}
+	free(w->banner);
+	free(w->cl);
+	clear_preview(w);
+	strv_free(&w->progress);
+	free(w->job_id);
+	free(w->job_cluster);
+	memset(w, 0, sizeof *w);
+}
+
+void
+wizard_set_clusters(struct wizard *w, const struct wizard_cluster *cl,
+    size_t n)
+{
+	free(w->cl);
+	w->cl = xcalloc(n + 1, sizeof *w->cl);
+	memcpy(w->cl, cl, n * sizeof *cl);
+	w->ncl = n;
+}
+
+static const struct wizard_cluster *
+find_cluster(const struct wizard *w, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < w->ncl; i++) {
+		if (strcmp(w->cl[i].name, name) == 0)
+			return &w->cl[i];
+	}
+	return NULL;
+}
+
+const char *
+wizard_cluster(const struct wizard *w)
+{
+	return val(w, WF_CLUSTER);
+}
+
+/* The user the worker's connection logs in as. */
+static const char *
+conn_user(const struct wizard_cluster *c)
+{
+	const char	*u;
+
+	if (c != NULL && c->conf != NULL && c->conf->user != NULL)
+		return c->conf->user;
+	if ((u = getenv("SLURM_USER")) != NULL && *u != '\0')
+		return u;
+	return getenv("USER");
+}
+
+/* Partition limits from the worker's sinfo ("name MaxTime"); n 0: none. */
+static struct plan_limit *
+limits_of(const struct wizard_cluster *c, size_t *n, struct strv *names)
+{
+	struct plan_limit	*l;
+	char			*cause = NULL, *sp;
+	long			 min;
+	size_t			 i;
+
+	*n = 0;
+	if (c == NULL || c->partitions == NULL || c->partitions->n == 0)
+		return NULL;
+	l = xcalloc(c->partitions->n, sizeof *l);
+	for (i = 0; i < c->partitions->n; i++) {
+		const char	*p = c->partitions->v[i];
+
+		if ((sp = strchr(p, ' ')) == NULL)
+			continue;
+		strv_add(names, "");
+		free(names->v[names->n - 1]);
+		names->v[names->n - 1] = xstrndup(p, (size_t)(sp - p));
+		if (slurm_maxtime_minutes(sp + 1, &min, &cause) != 0) {
+			free(cause);
+			cause = NULL;
+			min = PLAN_UNLIMITED;
+		}
+		l[*n].name = names->v[names->n - 1];
+		l[*n].max_minutes = min < 0 ? PLAN_UNLIMITED : (int)min;
+		(*n)++;
+	}
+	return l;
+}
+
+static int
+has_partition(const struct wizard_cluster *c, const char *name)
+{
+	size_t	i, len = strlen(name);
+
+	if (c == NULL || c->partitions == NULL)
+		return 0;
+	for (i = 0; i < c->partitions->n; i++) {
+		if (strncmp(c->partitions->v[i], name, len) == 0 &&
+		    (c->partitions->v[i][len] == ' ' ||
+		    c->partitions->v[i][len] == '\0'))
+			return 1;
+	}
+	return 0;
+}
+
+static void
+defaults_for_cluster(struct wizard *w)
+{
+	const struct wizard_cluster	*c = find_cluster(w, val(w, WF_CLUSTER));
+	const struct cluster		*conf = c != NULL ? c->conf : NULL;
+	const char			*u, *part = NULL;
+	size_t				 i;
+
+	u = conn_user(c);
+	set(w, WF_USER, u != NULL ? u : "");
+	/* The configured default partition if the cluster has it. */
+	if (conf != NULL) {
+		for (i = 0; i < conf->partitions.n && part == NULL; i++) {
+			if (c->partitions == NULL || c->partitions->n == 0 ||
+			    has_partition(c, conf->partitions.v[i]))
+				part = conf->partitions.v[i];
+		}
+	}
+	if (part == NULL && c != NULL && c->partitions != NULL &&
+	    c->partitions->n > 0) {
+		char	*p = xstrndup(c->partitions->v[0],
+			    strcspn(c->partitions->v[0], " "));
+
+		set(w, WF_PARTITION, p);
+		free(p);
+	} else
+		set(w, WF_PARTITION, part);
+}
+
+void
+wizard_open(struct wizard *w, const char *cluster, int fresh)
+{
+	char	t[32];
+	int	f;
+
+	w->page = WIZ_FORM;
+	w->finished = 0;
+	if (w->opened && !fresh)
+		return;
+	for (f = 0; f < WF_COUNT; f++)
+		set(w, f, "");
+	set(w, WF_CLUSTER, cluster != NULL ? cluster :
+	    w->ncl > 0 ? w->cl[0].name : "");
+	defaults_for_cluster(w);
+	{
+		const struct wizard_cluster *c = find_cluster(w, cluster != NULL ?
+		    cluster : "");
+
+		if (c != NULL && c->conf != NULL && c->conf->time_hours > 0)
+			snprintf(t, sizeof t, "%gh", c->conf->time_hours);
+		else
+			snprintf(t, sizeof t, "%dh", PLAN_DEFAULT_MINUTES / 60);
+	}
+	set(w, WF_TIME, t);
+	snprintf(t, sizeof t, "%d", PLAN_DEFAULT_NODES);
+	set(w, WF_NODES, t);
+	snprintf(t, sizeof t, "%d", PLAN_DEFAULT_GPUS);
+	set(w, WF_GPUS, t);
+	snprintf(t, sizeof t, "%d", PLAN_DEFAULT_CPUS);
+	set(w, WF_CPUS, t);
+	free(w->banner);
+	w->banner = NULL;
+	w->field = WF_IMAGE;	/* the first field without a default */
+	w->opened = 1;
+	wizard_validate(w);
+}
+
+static void
+set_list(struct wizard *w, enum wizard_field f, char *const *v, size_t n)
+{
+	struct buf	b;
+	size_t		i;
+
+	buf_init(&b);
+	buf_add(&b, "", 0);
+	for (i = 0; i < n; i++)
+		buf_printf(&b, "%s%s", i ? ", " : "", v[i]);
+	buf_free(&w->value[f]);
+	w->value[f] = b;
+}
+
+void
+wizard_from_spec(struct wizard *w, const struct spec *sp, const char *cluster)
+{
+	char	 t[32];
+	struct	 buf b;
+	size_t	 i;
+
+	wizard_open(w, cluster, 1);
+	set(w, WF_NAME, sp->name);
+	if (sp->partition != NULL)
+		set(w, WF_PARTITION, sp->partition);
+	if (sp->time_minutes > 0) {
+		plan_format_time(sp->time_minutes, t, sizeof t);
+		set(w, WF_TIME, t);
+	}
+	if (sp->nodes > 0) {
+		snprintf(t, sizeof t, "%d", sp->nodes);
+		set(w, WF_NODES, t);
+	}
+	if (sp->gpus >= 0) {
+		snprintf(t, sizeof t, "%d", sp->gpus);
+		set(w, WF_GPUS, t);
+	}
+	if (sp->cpus > 0) {
+		snprintf(t, sizeof t, "%d", sp->cpus);
+		set(w, WF_CPUS, t);
+	}
+	set(w, WF_IMAGE, sp->image);
+	/* One line in the form: newlines of a block command become "; ". */
+	buf_init(&b);
+	buf_add(&b, "", 0);
+	for (const char *p = sp->command != NULL ? sp->command : ""; *p; p++) {
+		if (*p == '\n') {
+			if (p[1] != '\0')
+				buf_adds(&b, "; ");
+		} else
+			buf_add(&b, p, 1);
+	}
+	buf_free(&w->value[WF_COMMAND]);
+	w->value[WF_COMMAND] = b;
+	set_list(w, WF_DATASETS, sp->datasets.v, sp->datasets.n);
+	buf_init(&b);
+	buf_add(&b, "", 0);
+	for (i = 0; i < sp->nmounts; i++)
+		buf_printf(&b, "%s%s:%s%s", i ? ", " : "", sp->mounts[i].src,
+		    sp->mounts[i].dst, sp->mounts[i].ro ? ":ro" : "");
+	buf_free(&w->value[WF_MOUNTS]);
+	w->value[WF_MOUNTS] = b;
+	set_list(w, WF_SECRETS, sp->secrets.v, sp->secrets.n);
+	w->field = WF_IMAGE;
+	wizard_validate(w);
+}
+
+/* Items of a list field: separated by commas and/or blanks. */
+static void
+split_list(const char *s, struct strv *out)
+{
+	const char	*p = s;
+	size_t		 n;
+
+	while (*p != '\0') {
+		while (*p == ',' || isspace((unsigned char)*p))
+			p++;
+		n = strcspn(p, ", \t");
+		if (n > 0) {
+			char	*item = xstrndup(p, n);
+
+			strv_add(out, item);
+			free(item);
+		}
+		p += n;
+	}
+}
+
+/* "" is unset (-2); else a whole number or -1 for garbage. */
+static int
+parse_int(const char *s, long *out)
+{
+	char	*end;
+
+	if (blank(s))
+		return -2;
+	errno = 0;
+	*out = strtol(s, &end, 10);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (errno != 0 || *end != '\0' || end == s)
+		return -1;
+	return 0;
+}
+
+/* The resource fields only (what plan_make needs); -1 and why. */
+static int
+build_resources(const struct wizard *w, struct spec *sp, char **why)
+{
+	const char	*s;
+	long		 n;
+	int		 minutes, rc;
+
+	if (!blank(val(w, WF_PARTITION)))
+		sp->partition = xstrdup(val(w, WF_PARTITION));
+	s = val(w, WF_TIME);
+	if (!blank(s)) {
+		if (spec_parse_time(s, &minutes, why) != 0)
+			return -1;
+		sp->time_minutes = minutes;
+	}
+	if ((rc = parse_int(val(w, WF_NODES), &n)) == 0)
+		sp->nodes = (int)(n < 1 || n > 100000 ? 1 : n);
+	if (rc == -1 || (rc == 0 && (n < 1 || n > 100000))) {
+		*why = xstrdup("nodes must be a whole number of 1 or more");
+		return -1;
+	}
+	if ((rc = parse_int(val(w, WF_GPUS), &n)) == 0)
+		sp->gpus = (int)(n < 0 || n > 100000 ? 0 : n);
+	if (rc == -1 || (rc == 0 && (n < 0 || n > 100000))) {
+		*why = xstrdup("gpus must be a whole number (0 for a CPU job)");
+		return -1;
+	}
+	if ((rc = parse_int(val(w, WF_CPUS), &n)) == 0)
+		sp->cpus = (int)(n < 1 || n > 100000 ? 1 : n);
+	if (rc == -1 || (rc == 0 && (n < 1 || n > 100000))) {
+		*why = xstrdup("cpus/task must be a whole number of 1 or more");
+		return -1;
+	}
+	return 0;
+}
+
+int
+wizard_build(const struct wizard *w, struct spec *sp, char **cause)
+{
+	struct strv	 items;
+	char		*why = NULL;
+	size_t		 i;
+
+	spec_init(sp);
+	memset(&items, 0, sizeof items);
+	if (!blank(val(w, WF_NAME)))
+		sp->name = xstrdup(val(w, WF_NAME));
+	if (!blank(val(w, WF_CLUSTER)))
+		sp->cluster = xstrdup(val(w, WF_CLUSTER));
+	if (!blank(val(w, WF_IMAGE)))
+		sp->image = xstrdup(val(w, WF_IMAGE));
+	if (!blank(val(w, WF_COMMAND)))
+		sp->command = xstrdup(val(w, WF_COMMAND));
+	if (build_resources(w, sp, &why) != 0)
+		goto fail;
+	split_list(val(w, WF_DATASETS), &sp->datasets);
+	split_list(val(w, WF_MOUNTS), &items);
+	for (i = 0; i < items.n; i++) {
+		if (spec_add_mount(sp, items.v[i], &why) != 0)
+			goto fail;
+	}
+	strv_free(&items);
+	split_list(val(w, WF_SECRETS), &sp->secrets);
+	if (spec_validate(sp, &why) != 0)
+		goto fail;
+	return 0;
+fail:
+	strv_free(&items);
+	cause_set(cause, "%s", why);
+	free(why);
+	return -1;
+}
+
+static void
+field_error(struct wizard *w, enum wizard_field f, char *msg)
+{
+	if (w->error[f] == NULL)
+		w->error[f] = msg;
+	else
+		free(msg);
+}
+
+/* Which field a plan or spec message is about. */
+static enum wizard_field
+field_of(const char *m)
+{
+	static const struct {
+		const char		*word;
+		enum wizard_field	 f;
+	} words[] = {
+		{ "time", WF_TIME }, { "partition", WF_PARTITION },
+		{ "gpus_per_node", WF_GPUS }, { "gpus", WF_GPUS },
+		{ "nodes", WF_NODES }, { "cpus", WF_CPUS },
+		{ "image", WF_IMAGE }, { "command", WF_COMMAND },
+		{ "secret", WF_SECRETS }, { "mount", WF_MOUNTS },
+		{ "dataset", WF_DATASETS }, { "name", WF_NAME },
+		{ "cluster", WF_CLUSTER },
+	};
+	const char	*first = NULL, *p;
+	size_t		 i;
+	enum wizard_field f = WF_COMMAND;
+
+	/* The field named first in the message. */
+	for (i = 0; i < sizeof words / sizeof words[0]; i++) {
+		if ((p = strstr(m, words[i].word)) != NULL &&
+		    (first == NULL || p < first)) {
+			first = p;
+			f = words[i].f;
+		}
+	}
+	return f;
+}
+
+int
+wizard_validate(struct wizard *w)
+{
+	const struct wizard_cluster	*c;
+	struct plan_limit		*lim;
+	struct strv			 names, items;
+	struct spec			 sp;
+	struct plan			 pl;
+	struct image_ref		 img;
+	struct spec_mount		 mt;
+	char				*why = NULL, *path;
+	const char			*u;
+	size_t				 i, nlim;
+	int				 f, minutes, bad = 0;
+
+	for (f = 0; f < WF_COUNT; f++) {
+		free(w->error[f]);
+		w->error[f] = NULL;
+	}
+	memset(&names, 0, sizeof names);
+	memset(&items, 0, sizeof items);
+
+	c = find_cluster(w, val(w, WF_CLUSTER));
+	if (c == NULL) {
+		struct buf	b;
+
+		buf_init(&b);
+		buf_add(&b, "", 0);
+		for (i = 0; i < w->ncl; i++)
+			buf_printf(&b, "%s%s", i ? ", " : "", w->cl[i].name);
+		field_error(w, WF_CLUSTER, xasprintf("no cluster '%s': "
+		    "choose one of %s (Left/Right)", val(w, WF_CLUSTER),
+		    b.data));
+		buf_free(&b);
+	}
+	u = conn_user(c);
+	if (blank(val(w, WF_USER)))
+		field_error(w, WF_USER, xstrdup("SLURM_USER is required: the "
+		    "login name on the cluster"));
+	else if (c != NULL && u != NULL && strcmp(u, val(w, WF_USER)) != 0)
+		field_error(w, WF_USER, xasprintf("%s logs in as %s: to submit "
+		    "as %s set user in clusters.yaml (or SLURM_USER) and "
+		    "restart slurmdeck", c->name, u, val(w, WF_USER)));
+	if (!blank(val(w, WF_TIME)) &&
+	    spec_parse_time(val(w, WF_TIME), &minutes, &why) != 0) {
+		field_error(w, WF_TIME, why);
+		why = NULL;
+	}
+	if (blank(val(w, WF_IMAGE)))
+		field_error(w, WF_IMAGE, xstrdup("required: a registry image "
+		    "(nvcr.io/nvidia/tao/tao-toolkit:5.5.0-pyt) or a .sqsh "
+		    "path"));
+	else if (image_parse(val(w, WF_IMAGE), &img, &why) != 0) {
+		field_error(w, WF_IMAGE, why);
+		why = NULL;
+	} else
+		image_free(&img);
+	if (blank(val(w, WF_COMMAND)))
+		field_error(w, WF_COMMAND, xstrdup("required: what runs in the "
+		    "container"));
+	split_list(val(w, WF_DATASETS), &items);
+	for (i = 0; i < items.n; i++) {
+		if (uri_resolve("dataset", items.v[i], c != NULL && c->conf !=
+		    NULL ? c->conf->results_root : NULL, &path, &why) != 0) {
+			field_error(w, WF_DATASETS, why);
+			why = NULL;
+			break;
+		}
+		free(path);
+	}
+	strv_free(&items);
+	split_list(val(w, WF_MOUNTS), &items);
+	for (i = 0; i < items.n; i++) {
+		if (spec_parse_mount(items.v[i], &mt, &why) != 0) {
+			field_error(w, WF_MOUNTS, why);
+			why = NULL;
+			break;
+		}
+		free(mt.src);
+		free(mt.dst);
+	}
+	strv_free(&items);
+
+	/* The resources against the real partitions and their MaxTime. */
+	spec_init(&sp);
+	if (build_resources(w, &sp, &why) != 0) {
+		field_error(w, field_of(why), why);
+		why = NULL;
+	} else {
+		lim = limits_of(c, &nlim, &names);
+		if (plan_make(&sp, c != NULL ? c->conf : NULL, lim, nlim, &pl,
+		    &why) != 0) {
+			field_error(w, field_of(why), why);
+			why = NULL;
+		} else
+			plan_free(&pl);
+		free(lim);
+		strv_free(&names);
+	}
+	spec_free(&sp);
+	/* Then the whole spec, with the parser's rules. */
+	if (wizard_build(w, &sp, &why) != 0) {
+		field_error(w, field_of(why), why);
+		why = NULL;
+	}
+	spec_free(&sp);
+	for (f = 0; f < WF_COUNT; f++)
+		bad += w->error[f] != NULL;
+	return bad;
+}
+
+char *
+wizard_hint(const struct wizard *w, enum wizard_field f)
+{
+	const struct wizard_cluster	*c = find_cluster(w, val(w, WF_CLUSTER));
+	struct strv			 items;
+	struct buf			 b;
+	size_t				 i;
+
+	buf_init(&b);
+	buf_add(&b, "", 0);
+	switch (f) {
+	case WF_CLUSTER:
+		for (i = 0; i < w->ncl; i++)
+			buf_printf(&b, "%s%s", i ? ", " : "Left/Right: ",
+			    w->cl[i].name);
+		break;
+	case WF_USER:
+		buf_adds(&b, "the login name on the cluster");
+		break;
+	case WF_NAME:
+		buf_adds(&b, "prefix of the job name (default slurmdeck)");
+		break;
+	case WF_PARTITION:
+		if (c != NULL && c->partitions != NULL &&
+		    c->partitions->n > 0) {
+			buf_adds(&b, "MaxTime: ");
+			for (i = 0; i < c->partitions->n; i++)
+				buf_printf(&b, "%s%s", i ? ", " : "",
+				    c->partitions->v[i]);
+		} else
+			buf_adds(&b, "partitions not known yet (the cluster "
+			    "has not answered)");
+		break;
+	case WF_TIME:
+		buf_adds(&b, "4h, 90m, 1h30m, 3:30:00");
+		break;
+	case WF_NODES:
+		buf_adds(&b, "whole nodes when gpus >= a node's GPUs");
+		break;
+	case WF_GPUS:
+		buf_adds(&b, "total GPUs, 0 for a CPU job");
+		break;
+	case WF_CPUS:
+		buf_adds(&b, "CPUs per task");
+		break;
+	case WF_IMAGE:
+		buf_adds(&b, "registry/image:tag, registry#image:tag or "
+		    "/path/x.sqsh");
+		break;
+	case WF_COMMAND:
+		buf_adds(&b, "run in the container (sh)");
+		break;
+	case WF_DATASETS:
+		buf_adds(&b, "lustre:///abs/path, several: commas");
+		break;
+	case WF_MOUNTS:
+		buf_adds(&b, "SRC:DST[:ro], several: commas");
+		break;
+	case WF_SECRETS:
+		memset(&items, 0, sizeof items);
+		split_list(val(w, WF_SECRETS), &items);
+		if (items.n == 0)
+			buf_adds(&b, "names only (HF_TOKEN): values come from "
+			    "this environment");
+		for (i = 0; i < items.n; i++) {
+			const char	*v = getenv(items.v[i]);
+
+			buf_printf(&b, "%s%s %s", i ? ", " : "", items.v[i],
+			    v != NULL && *v != '\0' ? "set" : "NOT SET");
+		}
+		strv_free(&items);
+		break;
+	case WF_COUNT:
+		break;
+	}
+	return buf_steal(&b);
+}
+
+/* Left/Right on a field with choices. */
+static int
+cycle(struct wizard *w, int dir)
+{
+	const struct wizard_cluster	*c;
+	size_t				 i, n;
+	char				*p;
+
+	if (w->field == WF_CLUSTER && w->ncl > 0) {
+		for (i = 0; i < w->ncl; i++) {
+			if (strcmp(w->cl[i].name, val(w, WF_CLUSTER)) == 0)
+				break;
+		}
+		i = i == w->ncl ? 0 : (i + w->ncl + dir) % w->ncl;
+		set(w, WF_CLUSTER, w->cl[i].name);
+		defaults_for_cluster(w);
+		return 1;
+	}
+	c = find_cluster(w, val(w, WF_CLUSTER));
+	if (w->field == WF_PARTITION && c != NULL && c->partitions != NULL &&
+	    (n = c->partitions->n) > 0) {
+		for (i = 0; i < n; i++) {
+			if (has_partition(c, val(w, WF_PARTITION)) &&
+			    strncmp(c->partitions->v[i], val(w, WF_PARTITION),
+			    strlen(val(w, WF_PARTITION))) == 0 &&
+			    c->partitions->v[i][strlen(val(w,
+			    WF_PARTITION))] == ' ')
+				break;
+		}
+		i = i == n ? 0 : (i + n + dir) % n;
+		p = xstrndup(c->partitions->v[i],
+		    strcspn(c->partitions->v[i], " "));
+		set(w, WF_PARTITION, p);
+		free(p);
+		return 1;
+	}
+	return 0;
+}
+
+void
+wizard_type(struct wizard *w, const char *s, size_t len)
+{
+	if (w->page != WIZ_FORM)
+		return;
+	buf_add(&w->value[w->field], s, len);
+	if (w->field == WF_CLUSTER && find_cluster(w, val(w, WF_CLUSTER)))
+		defaults_for_cluster(w);
+	wizard_validate(w);
+}
+
+static void
+backspace(struct buf *b)
+{
+	while (b->len > 0) {
+		b->len--;
+		if (((unsigned char)b->data[b->len] & 0xc0) != 0x80)
+			break;
+	}
+	if (b->data != NULL)
+		b->data[b->len] = '\0';
+}
+
+static int
+first_error(const struct wizard *w)
+{
+	int	f;
+
+	for (f = 0; f < WF_COUNT; f++) {
+		if (w->error[f] != NULL)
+			return f;
+	}
+	return -1;
+}
+
+static enum wizard_req
+form_key(struct wizard *w, enum uiact a, enum wizard_keyname key)
+{
+	switch (a) {
+	case UIA_WIZ_NEXT:
+		/* Enter on the last field: on to the preview if all is well. */
+		if (w->field == WF_COUNT - 1 && key == WK_ENTER) {
+			if (wizard_validate(w) != 0) {
+				w->field = first_error(w);
+				return WREQ_REDRAW;
+			}
+			return WREQ_PREVIEW;
+		}
+		w->field = (w->field + 1) % WF_COUNT;
+		return WREQ_REDRAW;
+	case UIA_WIZ_PREV:
+		w->field = (w->field + WF_COUNT - 1) % WF_COUNT;
+		return WREQ_REDRAW;
+	case UIA_INPUT_BACKSPACE:
+		backspace(&w->value[w->field]);
+		wizard_validate(w);
+		return WREQ_REDRAW;
+	case UIA_INPUT_KILL:
+		set(w, w->field, "");
+		wizard_validate(w);
+		return WREQ_REDRAW;
+	case UIA_CLOSE:
+		return WREQ_CLOSE;
+	default:
+		break;
+	}
+	if (key == WK_LEFT || key == WK_RIGHT) {
+		if (cycle(w, key == WK_LEFT ? -1 : 1)) {
+			wizard_validate(w);
+			return WREQ_REDRAW;
+		}
+	}
+	return WREQ_NONE;
+}
+
+enum wizard_req
+wizard_key(struct wizard *w, enum uiact a, enum wizard_keyname key)
+{
+	switch (w->page) {
+	case WIZ_FORM:
+		return form_key(w, a, key);
+	case WIZ_PREVIEW:
+		if (a == UIA_CLOSE || a == UIA_INPUT_BACKSPACE) {
+			/* Back to the form; a late dry-run answer is dropped. */
+			w->page = WIZ_FORM;
+			w->waiting = 0;
+			return WREQ_REDRAW;
+		}
+		if (a == UIA_WIZ_NEXT && key == WK_ENTER) {
+			if (w->waiting || w->preview.n == 0)
+				return WREQ_NONE;
+			return WREQ_SUBMIT;
+		}
+		if (a == UIA_WIZ_NEXT || key == WK_PAGE_DOWN) {
+			size_t	step = a == UIA_WIZ_NEXT ? 1 : 10;
+
+			if (w->preview_top + step < w->preview.n)
+				w->preview_top += step;
+			return WREQ_REDRAW;
+		}
+		if (a == UIA_WIZ_PREV || key == WK_PAGE_UP) {
+			size_t	step = a == UIA_WIZ_PREV ? 1 : 10;
+
+			w->preview_top = w->preview_top > step ?
+			    w->preview_top - step : 0;
+			return WREQ_REDRAW;
+		}
+		return WREQ_NONE;
+	case WIZ_PROGRESS:
+		if (w->waiting)
+			return a == UIA_CLOSE ? WREQ_CLOSE : WREQ_NONE;
+		if (a == UIA_CLOSE || a == UIA_WIZ_NEXT) {
+			if (w->finished) {
+				w->opened = 0;	/* the next n starts afresh */
+				w->page = WIZ_FORM;
+			}
+			return WREQ_CLOSE;
+		}
+		return WREQ_NONE;
+	}
+	return WREQ_NONE;
+}
+
+void
+wizard_start(struct wizard *w, int submit)
+{
+	strv_free(&w->progress);
+	if (!submit)
+		clear_preview(w);
+	w->page = submit ? WIZ_PROGRESS : WIZ_PREVIEW;
+	w->waiting = 1;
+	w->finished = 0;
+}
+
+void
+wizard_failed(struct wizard *w, const char *message)
+{
+	free(w->banner);
+	w->banner = uitext_sanitize(message, strlen(message), 0);
+	w->banner_err = 1;
+	w->waiting = 0;
+	w->page = WIZ_FORM;
+	w->field = field_of(message);
+}
+
+/* Split text into lines (kept empty lines). */
+static void
+lines_of(struct strv *out, const char *text)
+{
+	const char	*p = text, *nl;
+
+	while (p != NULL && *p != '\0') {
+		nl = strchr(p, '\n');
+		{
+			char	*l = xstrndup(p, nl != NULL ? (size_t)(nl - p) :
+				    strlen(p));
+
+			strv_add(out, l);
+			free(l);
+		}
+		p = nl != NULL ? nl + 1 : NULL;
+	}
+}
+
+/* The fields a failed step points at. */
+static enum wizard_field
+step_field(const char *step, const char *message)
+{
+	if (step == NULL)
+		return field_of(message != NULL ? message : "");
+	if (strcmp(step, "preflight") == 0)
+		return WF_CLUSTER;
+	/* check: test -e of datasets and mount sources, the image file. */
+	if (strcmp(step, "check") == 0 && message != NULL)
+		return strstr(message, "- dataset") != NULL ? WF_DATASETS :
+		    strstr(message, "- mount") != NULL ? WF_MOUNTS : WF_IMAGE;
+	if (strcmp(step, "image") == 0)
+		return WF_IMAGE;
+	if (strcmp(step, "secrets") == 0)
+		return WF_SECRETS;
+	if (strcmp(step, "render") == 0)
+		return WF_COMMAND;
+	return field_of(message != NULL ? message : "");
+}
+
+int
+wizard_action(struct wizard *w, const struct msg_action *m)
+{
+	const char	*step = m->step != NULL ? m->step : "";
+	char		*line;
+
+	if (m->kind != ACTION_SUBMIT || !w->waiting)
+		return 0;
+	if (!m->done) {
+		line = xasprintf("%-9s %s", step, m->message != NULL ?
+		    m->message : "");
+		strv_add(&w->progress, line);
+		free(line);
+		return 1;
+	}
+	w->waiting = 0;
+	if (m->failed) {
+		free(w->banner);
+		line = xasprintf("%s failed%s%s: %s", w->page ==
+		    WIZ_PREVIEW ? "dry run" : "submit", *step ? " at " : "",
+		    step, m->message != NULL ? m->message : "");
+		/* Cluster text: no control characters on the screen. */
+		w->banner = uitext_sanitize(line, strlen(line), 0);
+		free(line);
+		w->banner_err = 1;
+		w->page = WIZ_FORM;
+		w->field = step_field(m->step, m->message);
+		return 1;
+	}
+	if (w->page == WIZ_PREVIEW) {
+		clear_preview(w);
+		lines_of(&w->preview, m->message != NULL ? m->message : "");
+		return 1;
+	}
+	w->finished = 1;
+	free(w->job_id);
+	free(w->job_cluster);
+	w->job_id = m->job_id != NULL ? xstrdup(m->job_id) : NULL;
+	w->job_cluster = m->cluster != NULL ? xstrdup(m->cluster) : NULL;
+	line = xasprintf("%-9s %s", "done", m->message != NULL ? m->message :
+	    "submitted");
+	strv_add(&w->progress, line);
+	free(line);
+	return 1;
+}

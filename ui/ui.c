@@ -31,6 +31,7 @@
 #include "state.h"
 #include "ui-keys.h"
 #include "ui-text.h"
+#include "ui-wizard.h"
 #include "util.h"
 #include "worker.h"
 
@@ -51,7 +52,7 @@ enum overlay {
 	OV_VIEW,	/* help or detail text */
 	OV_DIALOG,	/* cancel confirmation */
 	OV_FILTER,	/* typing a filter in the footer */
-	OV_WIZARD,	/* submit wizard (not built yet) */
+	OV_WIZARD,	/* submit wizard */
 };
 
 enum style {
@@ -129,6 +130,11 @@ struct ui {
 	int				 dbutton; /* 0: cancel them, 1: keep */
 
 	struct buf			 input;	/* filter being typed */
+
+	struct wizard			 wiz;
+	struct wizard_cluster		*wcl;	/* what the wizard sees */
+	char				*sel_cluster;	/* select when it shows */
+	char				*sel_id;
 
 	char				*msg;
 	int				 msg_err;
@@ -540,8 +546,49 @@ apply_jobs(struct ui *ui, struct msg_jobs *m)
 	}
 	c = cluster_find(ui, m->cluster, 1);
 	jobtable_merge(ui->jt, c->name, m->rows, m->nrows, m->polled);
+	/* A job just submitted from the wizard: put the cursor on it. */
+	if (ui->sel_id != NULL && jobtable_select(ui->jt, ui->sel_cluster,
+	    ui->sel_id) == 0) {
+		free(ui->sel_cluster);
+		free(ui->sel_id);
+		ui->sel_cluster = ui->sel_id = NULL;
+	}
 	if (m->polled > c->last_ok)
 		c->last_ok = m->polled;
+	return UIF_REDRAW;
+}
+
+static void	wizard_sync(struct ui *);
+
+/* The staged spec of a finished job arrived: the wizard opens with it. */
+static int
+spec_fetched(struct ui *ui, struct msg_action *m)
+{
+	struct spec	 sp;
+	char		*cause = NULL;
+	const char	*text = m->message != NULL ? m->message : "";
+
+	if (m->failed) {
+		ui_message(ui, 1, "resubmit %s: %s", m->job_id ? m->job_id : "",
+		    text);
+		return UIF_REDRAW;
+	}
+	if (spec_parse(text, strlen(text), "the staged spec", &sp,
+	    &cause) != 0) {
+		ui_message(ui, 1, "resubmit %s: %s", m->job_id ? m->job_id : "",
+		    cause);
+		free(cause);
+		return UIF_REDRAW;
+	}
+	wizard_sync(ui);
+	wizard_from_spec(&ui->wiz, &sp, m->cluster);
+	free(ui->wiz.banner);
+	ui->wiz.banner = xasprintf("resubmit of job %s on %s: edit, then "
+	    "Enter on the last field for the preview", m->job_id ? m->job_id :
+	    "", m->cluster ? m->cluster : "");
+	ui->wiz.banner_err = 0;
+	spec_free(&sp);
+	ui->ov = OV_WIZARD;
 	return UIF_REDRAW;
 }
 
@@ -551,6 +598,19 @@ apply_action(struct ui *ui, struct msg_action *m)
 	const char	*cl = m->cluster != NULL ? m->cluster : "";
 	const char	*step = m->step != NULL ? m->step : "";
 
+	if (m->kind == ACTION_SUBMIT && wizard_action(&ui->wiz, m)) {
+		if (m->done && !m->failed && m->job_id != NULL &&
+		    m->cluster != NULL) {
+			free(ui->sel_cluster);
+			free(ui->sel_id);
+			ui->sel_cluster = xstrdup(m->cluster);
+			ui->sel_id = xstrdup(m->job_id);
+		}
+		if (ui->ov == OV_WIZARD)
+			return UIF_REDRAW;	/* the wizard shows it */
+	}
+	if (m->step != NULL && strcmp(m->step, "spec") == 0 && m->done)
+		return spec_fetched(ui, m);
 	/* The worker says why a job has no log: the pane shows it. */
 	if (m->step != NULL && strcmp(m->step, "log") == 0 &&
 	    ui->log.cluster != NULL && m->cluster != NULL &&
@@ -1189,6 +1249,173 @@ draw_dialog(struct ui *ui)
 	    ui->styles[ST_DIALOG] | A_DIM);
 }
 
+/* The end of s that fits in cols columns (what is being typed). */
+static const char *
+tail_fit(const char *s, int cols)
+{
+	while (*s != '\0' && uitext_width(s) > cols) {
+		s++;
+		while (((unsigned char)*s & 0xc0) == 0x80)
+			s++;
+	}
+	return s;
+}
+
+/* Put a long message over up to n lines of width w; returns lines used. */
+static int
+put_wrapped(struct ui *ui, int y, int x, int w, int n, const char *s,
+    attr_t a)
+{
+	int	used = 0;
+	size_t	len;
+
+	while (*s != '\0' && used < n && w > 0) {
+		char	*part;
+
+		len = uitext_prefix(s, w, NULL);
+		if (len == 0)
+			break;
+		/* Cut at a blank when one is near the end. */
+		if (s[len] != '\0') {
+			size_t	k = len;
+
+			while (k > len / 2 && s[k] != ' ')
+				k--;
+			if (k > len / 2)
+				len = k + 1;
+		}
+		part = xstrndup(s, len);
+		put_attr(ui, y + used, x, w, part, a);
+		free(part);
+		s += len;
+		used++;
+	}
+	return used;
+}
+
+static void
+draw_wizard(struct ui *ui)
+{
+	struct wizard	*wz = &ui->wiz;
+	attr_t		 dl = ui->styles[ST_DIALOG];
+	int		 h = LINES - 2, w = COLS - 2, y, x, iw, i, row, lw = 12;
+	int		 vw, nw;
+	const char	*title, *keys;
+	char		*line;
+
+	if (w > 120)
+		w = 120;
+	/* The form fits in 24 lines; the preview takes what there is. */
+	if (wz->page != WIZ_PREVIEW && h > WF_COUNT + 10)
+		h = WF_COUNT + 10;
+	if (h < 6)
+		h = LINES;
+	switch (wz->page) {
+	case WIZ_FORM:
+		title = "New job: fields";
+		keys = "Tab/Enter next  S-Tab/Up back  Left/Right choose  "
+		    "Enter on secrets: preview  Esc close (kept)";
+		break;
+	case WIZ_PREVIEW:
+		title = "New job: preview of the sbatch script (dry run)";
+		keys = "Enter submit  Up/Down PgUp/PgDn scroll  Backspace/Esc "
+		    "back to the fields";
+		break;
+	default:
+		title = "New job: submitting";
+		keys = wz->waiting ? "Esc hides this (the submit goes on)" :
+		    "Enter or Esc closes";
+		break;
+	}
+	draw_box(ui, h, w, title, &y, &x);
+	iw = (w > COLS ? COLS : w) - 4;
+	row = y;
+	if (wz->page == WIZ_FORM) {
+		if (wz->banner != NULL)
+			row += put_wrapped(ui, row, x, iw, 3, wz->banner,
+			    wz->banner_err ? ui->styles[ST_MSG_ERR] :
+			    dl | A_BOLD);
+		vw = iw - lw - 1;
+		nw = vw > 70 ? vw - 40 : vw / 2;
+		if (nw < 10)
+			nw = 0;
+		vw -= nw;
+		for (i = 0; i < WF_COUNT && row < y + h - 5; i++, row++) {
+			const char	*v = wz->value[i].data ?
+					    wz->value[i].data : "";
+			int		 cur = i == wz->field;
+			char		*hint;
+
+			put_attr(ui, row, x, lw, wizard_label(i),
+			    dl | (cur ? A_BOLD : 0));
+			line = xasprintf("%s%s", tail_fit(v, vw - 2),
+			    cur ? "_" : "");
+			put_attr(ui, row, x + lw, vw - 1, line, cur ?
+			    ui->styles[ST_CURSOR] : dl | A_UNDERLINE);
+			free(line);
+			if (nw == 0)
+				continue;
+			if (wz->error[i] != NULL)
+				line = xasprintf("! %s", wz->error[i]);
+			else {
+				hint = wizard_hint(wz, i);
+				line = xasprintf("  %s", hint);
+				free(hint);
+			}
+			put_attr(ui, row, x + lw + vw, nw, line,
+			    wz->error[i] != NULL ? ui->styles[ST_MSG_ERR] :
+			    dl | A_DIM);
+			free(line);
+		}
+		/* The current field in full: its error, else its help. */
+		row++;
+		if (wz->error[wz->field] != NULL)
+			put_wrapped(ui, row, x, iw, y + h - 3 - row,
+			    wz->error[wz->field], ui->styles[ST_MSG_ERR]);
+		else {
+			line = wizard_hint(wz, wz->field);
+			put_wrapped(ui, row, x, iw, y + h - 3 - row, line,
+			    dl | A_DIM);
+			free(line);
+		}
+	} else {
+		const struct strv	*sv = &wz->progress;
+		size_t			 k, first = 0, avail = h - 4;
+
+		if (wz->page == WIZ_PREVIEW && !wz->waiting) {
+			sv = &wz->preview;
+			first = wz->preview_top;
+		} else {
+			if (wz->page == WIZ_PREVIEW) {
+				line = xasprintf("dry run on %s\xe2\x80\xa6",
+				    wizard_cluster(wz));
+				put_attr(ui, row++, x, iw, line, dl | A_BOLD);
+				free(line);
+				avail--;
+			}
+			if (!wz->waiting)
+				avail--;
+			if (sv->n > avail)
+				first = sv->n - avail;
+		}
+		for (k = first; k < sv->n && row < y + h - 3; k++) {
+			char	*t = uitext_sanitize(sv->v[k], strlen(sv->v[k]),
+				    0);
+
+			put_attr(ui, row++, x, iw, t, dl);
+			free(t);
+		}
+		if (wz->page == WIZ_PROGRESS && !wz->waiting && wz->finished) {
+			line = xasprintf("submitted: SLURM job %s on %s",
+			    wz->job_id ? wz->job_id : "?",
+			    wz->job_cluster ? wz->job_cluster : "?");
+			put_attr(ui, row, x, iw, line, ui->styles[ST_MSG]);
+			free(line);
+		}
+	}
+	put_attr(ui, y + h - 3, x, iw, keys, dl | A_DIM);
+}
+
 static void
 draw(struct ui *ui)
 {
@@ -1222,6 +1449,8 @@ draw(struct ui *ui)
 		draw_view(ui);
 	else if (ui->ov == OV_DIALOG)
 		draw_dialog(ui);
+	else if (ui->ov == OV_WIZARD)
+		draw_wizard(ui);
 	wnoutrefresh(stdscr);
 	doupdate();
 }
@@ -1669,15 +1898,37 @@ act_mark(struct ui *ui)
 	return UIF_REDRAW;
 }
 
+/* The wizard sees the clusters as the panes do (pointers refreshed). */
+static void
+wizard_sync(struct ui *ui)
+{
+	size_t	i;
+
+	free(ui->wcl);
+	ui->wcl = xcalloc(ui->ncl + 1, sizeof *ui->wcl);
+	for (i = 0; i < ui->ncl; i++) {
+		ui->wcl[i].name = ui->cl[i].name;
+		ui->wcl[i].conf = ui->cl[i].conf;
+		ui->wcl[i].partitions = &ui->cl[i].partitions;
+	}
+	wizard_set_clusters(&ui->wiz, ui->wcl, ui->ncl);
+}
+
 static int
 act_new(struct ui *ui)
 {
-	if (ui->be == NULL || ui->be->submit == NULL)
+	const char	*cl = NULL;
+
+	if (ui->be == NULL || ui->be->submit == NULL) {
 		ui_message(ui, 1, "new job: not connected (no worker to "
 		    "submit through)");
-	else
-		ui_message(ui, 1, "new job: the submit wizard is not built "
-		    "yet; use the command line");
+		return UIF_REDRAW;
+	}
+	if (ui->ncl > 0)
+		cl = ui->cl[ui->ccur].name;
+	wizard_sync(ui);
+	wizard_open(&ui->wiz, cl, 0);
+	ui->ov = OV_WIZARD;
 	return UIF_REDRAW;
 }
 
@@ -1691,8 +1942,19 @@ act_edit(struct ui *ui)
 	else if (!r->finished)
 		ui_message(ui, 1, "job %s is %s: e resubmits a finished job",
 		    r->id, r->state);
-	else
-		return act_new(ui);
+	else if (ui->be == NULL || ui->be->fetch_spec == NULL)
+		ui_message(ui, 1, "resubmit: not connected (no worker)");
+	else {
+		char	*cause = NULL;
+
+		if (ui->be->fetch_spec(ui->be->arg, r->cluster, r->id,
+		    &cause) != 0) {
+			ui_message(ui, 1, "resubmit %s: %s", r->id, cause);
+			free(cause);
+		} else
+			ui_message(ui, 0, "reading the spec of job %s\xe2\x80"
+			    "\xa6", r->id);
+	}
 	return UIF_REDRAW;
 }
 
@@ -1864,18 +2126,88 @@ act_input_kill(struct ui *ui)
 	return UIF_REDRAW;
 }
 
+/* What the wizard asks for after a key. */
+static int
+wizard_request(struct ui *ui, enum wizard_req r)
+{
+	struct spec	 sp;
+	char		*cause = NULL;
+	int		 submit = r == WREQ_SUBMIT;
+
+	switch (r) {
+	case WREQ_NONE:
+		return 0;
+	case WREQ_REDRAW:
+		return UIF_REDRAW;
+	case WREQ_CLOSE:
+		ui->ov = OV_NONE;
+		return UIF_REDRAW;
+	case WREQ_PREVIEW:
+	case WREQ_SUBMIT:
+		break;
+	}
+	if (wizard_build(&ui->wiz, &sp, &cause) != 0 ||
+	    ui->be->submit(ui->be->arg, wizard_cluster(&ui->wiz), &sp, !submit,
+	    &cause) != 0) {
+		wizard_failed(&ui->wiz, cause);
+		free(cause);
+	} else
+		wizard_start(&ui->wiz, submit);
+	spec_free(&sp);
+	return UIF_REDRAW;
+}
+
+static enum wizard_keyname
+wizard_keyname(int key)
+{
+	switch (key) {
+	case '\n':
+	case '\r':
+	case UIKEY_FN(KEY_ENTER):
+		return WK_ENTER;
+	case UIKEY_FN(KEY_LEFT):
+		return WK_LEFT;
+	case UIKEY_FN(KEY_RIGHT):
+		return WK_RIGHT;
+	case UIKEY_FN(KEY_PPAGE):
+		return WK_PAGE_UP;
+	case UIKEY_FN(KEY_NPAGE):
+		return WK_PAGE_DOWN;
+	}
+	return WK_OTHER;
+}
+
+/* Every key of the wizard context goes to the wizard's model. */
+static int
+wizard_input(struct ui *ui, enum uiact a, int key)
+{
+	char		mb[8];
+	mbstate_t	ps;
+	size_t		n;
+
+	wizard_sync(ui);
+	if (a == UIA_NONE && key >= 0x20 && key != 0x7f &&
+	    !(key & UIKEY_FN(0))) {
+		memset(&ps, 0, sizeof ps);
+		n = wcrtomb(mb, (wchar_t)key, &ps);
+		if (n != (size_t)-1)
+			wizard_type(&ui->wiz, mb, n);
+		return UIF_REDRAW;
+	}
+	return wizard_request(ui, wizard_key(&ui->wiz, a,
+	    wizard_keyname(key)));
+}
+
 static int
 act_wiz_next(struct ui *ui)
 {
-	(void)ui;	/* the wizard has no fields yet */
-	return 0;
+	return wizard_input(ui, UIA_WIZ_NEXT, '\t');
 }
 
 static int
 act_wiz_prev(struct ui *ui)
 {
-	(void)ui;
-	return 0;
+	return wizard_input(ui, UIA_WIZ_PREV, UIKEY_FN(KEY_BTAB));
 }
 
 static int (*const handlers[UIA_COUNT])(struct ui *) = {
@@ -1934,6 +2266,8 @@ ui_key(struct ui *ui, int key)
 	mbstate_t	ps;
 	size_t		n;
 
+	if (ctx == UICTX_WIZARD)
+		return wizard_input(ui, a, key);
 	if (a != UIA_NONE && handlers[a] != NULL)
 		return handlers[a](ui);
 	/* Unbound printable characters are text in an input. */
@@ -2023,6 +2357,10 @@ ui_free(struct ui *ui)
 	dialog_free(ui);
 	buf_free(&ui->input);
 	free(ui->msg);
+	wizard_free(&ui->wiz);
+	free(ui->wcl);
+	free(ui->sel_cluster);
+	free(ui->sel_id);
 }
 
 /*
@@ -2093,6 +2431,7 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 	ui.jt = jobtable_create();
 	ui.focus = PANE_JOBS;
 	ui.log.follow = 1;
+	wizard_init(&ui.wiz);
 	for (i = 0; cfg != NULL && i < cfg->nclusters; i++) {
 		struct ucluster	*c = cluster_find(&ui, cfg->clusters[i].name, 1);
 
@@ -2202,6 +2541,13 @@ be_watch_log(void *arg, const char *cluster, const char *job_id,
 }
 
 static int
+be_fetch_spec(void *arg, const char *cluster, const char *job_id,
+    char **cause)
+{
+	return workers_fetch_spec(arg, cluster, job_id, cause);
+}
+
+static int
 be_submit(void *arg, const char *cluster, const struct spec *sp, int dry_run,
     char **cause)
 {
@@ -2248,6 +2594,7 @@ ui_main(struct cli *cli)
 	be.cancel = be_cancel;
 	be.watch_log = be_watch_log;
 	be.submit = be_submit;
+	be.fetch_spec = be_fetch_spec;
 	rc = ui_run(&cfg, cause, q, ws != NULL ? &be : NULL);
 	/* q quits in bounded time: a worker stuck in a conn call is left. */
 	if (workers_stop(ws, UI_STOP_MS) != 0) {

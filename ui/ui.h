@@ -41,6 +41,12 @@ struct ui_backend {
 	 */
 	int	(*submit)(void *arg, const char *cluster, const struct spec *,
 		    int dry_run, char **cause);
+	/*
+	 * Read the staged spec of a finished job for `e` (resubmit with
+	 * edits): ACTION_OTHER step "spec" carries the YAML.
+	 */
+	int	(*fetch_spec)(void *arg, const char *cluster,
+		    const char *job_id, char **cause);
 };
 
 /* Run the terminal UI until the user quits; returns the exit code. */
