@@ -401,6 +401,8 @@ START_TEST(test_probe_fallback_cache)
 {
 	struct sub	 a, b;
 	char		*spec, *state, *out, *setting = NULL, *cause = NULL;
+	char		*path, *text;
+	cJSON		*cache, *e;
 	long		 da, db;
 
 	need_cluster();
@@ -431,10 +433,27 @@ START_TEST(test_probe_fallback_cache)
 
 	/* The monitor reads the result line and writes the cache. */
 	status(a.rid);
-	ck_assert_int_eq(nccl_cache_lookup("sdtb", "gpu", IMAGE, &setting,
-	    &cause), 1);
+	path = nccl_cache_path();
+	ck_assert_msg(file_read(path, &text, NULL, &cause) == 0, "no cache: "
+	    "%s", cause);
+	cache = cJSON_Parse(text);
+	ck_assert_ptr_nonnull(cache);
+	e = cJSON_GetArrayItem(cJSON_GetObjectItem(cache, "entries"), 0);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_str_eq(cJSON_GetObjectItem(e, "record_id")->valuestring,
+	    a.rid);
+	ck_assert_str_eq(cJSON_GetObjectItem(e, "partition")->valuestring,
+	    "gpu");
+	ck_assert_ptr_nonnull(strstr(cJSON_GetObjectItem(e,
+	    "image")->valuestring, "sdtest/multinode:1"));
+	ck_assert_int_eq(nccl_cache_lookup("sdtb", "gpu",
+	    cJSON_GetObjectItem(e, "image")->valuestring, &setting, &cause),
+	    1);
 	ck_assert_str_eq(setting, "NCCL_P2P_DISABLE=1");
 	free(setting);
+	cJSON_Delete(cache);
+	free(text);
+	free(path);
 
 	/* Job B: same cluster, partition, image: no probe. */
 	submit(spec, &b);
