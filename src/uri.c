@@ -100,6 +100,15 @@ uri_resolve(const char *what, const char *uri, const char *results_root,
 			    "SLURM_BASE_RESULTS_DIR or results_root", what, uri,
 			    results_root);
 		}
+		/* The result must be a path this function accepts. */
+		for (p = results_root; *p != '\0'; p++) {
+			if (iscntrl((unsigned char)*p)) {
+				return cause_set(cause, "%s \"%s\": the results "
+				    "root contains a control character; fix "
+				    "SLURM_BASE_RESULTS_DIR or results_root",
+				    what, uri);
+			}
+		}
 		if (add_components(&b, what, uri, results_root, cause) != 0 ||
 		    add_components(&b, what, uri, rest + 7, cause) != 0)
 			goto fail;

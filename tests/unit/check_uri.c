@@ -76,6 +76,13 @@ START_TEST(test_slurm)
 	expect_refused("slurm://results/a", "/lustre/../r", "dataset \"slurm://"
 	    "results/a\": \"..\" is not allowed in a storage path; write the "
 	    "absolute path without it");
+	/*
+	 * Found by tests/fuzz (uri_resolve): a control character in the root
+	 * gave a path that lustre:// of the same path refuses.
+	 */
+	expect_refused("slurm://results/a", "/lustre/\033[2Jr", "dataset "
+	    "\"slurm://results/a\": the results root contains a control "
+	    "character; fix SLURM_BASE_RESULTS_DIR or results_root");
 }
 END_TEST
 
