@@ -3,6 +3,7 @@
  * column) and the environment overrides of R1-R3.
  */
 #include "config.h"
+#include "yamldoc.h"
 
 #include <sys/stat.h>
 
@@ -640,52 +641,10 @@ out:
 static int
 load_doc(struct load *l, const char *text, size_t len)
 {
-	yaml_parser_t	 p;
-	yaml_document_t	 extra;
-	int		 rc = -1;
-
-	yaml_parser_initialize(&p);
-	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&p, &l->doc))
-		goto syntax;
-	if (!yaml_parser_load(&p, &extra)) {
-		yaml_document_delete(&l->doc);
-		goto syntax;
-	}
-	if (yaml_document_get_root_node(&extra) != NULL) {
-		yaml_document_delete(&extra);
-		yaml_document_delete(&l->doc);
-		free(l->cause);
-		l->cause = xasprintf("%s: more than one YAML document ('---'): "
-		    "keep everything in one", l->file);
-		goto out;
-	}
-	yaml_document_delete(&extra);
-	rc = 0;
-	goto out;
-
-syntax:
 	free(l->cause);
-	if (p.error == YAML_READER_ERROR)
-		l->cause = xasprintf("%s: %s at byte %zu: save the file as "
-		    "UTF-8", l->file, p.problem ? p.problem : "unreadable text",
-		    p.problem_offset);
-	else if (p.context != NULL)
-		l->cause = xasprintf("%s:%zu:%zu: YAML syntax error: %s (%s at "
-		    "line %zu column %zu): check indentation (spaces, not "
-		    "tabs) and quote values containing ': ' or ' #'", l->file,
-		    p.problem_mark.line + 1, p.problem_mark.column + 1,
-		    p.problem ? p.problem : "?", p.context,
-		    p.context_mark.line + 1, p.context_mark.column + 1);
-	else
-		l->cause = xasprintf("%s:%zu:%zu: YAML syntax error: %s: check "
-		    "indentation (spaces, not tabs) and quote values "
-		    "containing ': ' or ' #'", l->file,
-		    p.problem_mark.line + 1, p.problem_mark.column + 1,
-		    p.problem ? p.problem : "?");
-out:
-	yaml_parser_delete(&p);
-	return rc;
+	l->cause = NULL;
+	return yamldoc_load(l->file, text, len, &l->doc,
+	    "keep everything in one", &l->cause);
 }
 
 static int

@@ -3,6 +3,7 @@
  * column), validate, write back.
  */
 #include "spec.h"
+#include "yamldoc.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -916,50 +917,10 @@ required_hint(const char *key)
 static int
 parse_doc(struct parse *ps, const char *text, size_t len)
 {
-	yaml_parser_t	 p;
-	yaml_document_t	 extra;
-	int		 rc = -1;
-
-	yaml_parser_initialize(&p);
-	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&p, &ps->doc))
-		goto syntax;
-	if (!yaml_parser_load(&p, &extra)) {
-		yaml_document_delete(&ps->doc);
-		goto syntax;
-	}
-	if (yaml_document_get_root_node(&extra) != NULL) {
-		yaml_document_delete(&extra);
-		yaml_document_delete(&ps->doc);
-		perr(ps, NULL, "more than one YAML document ('---'): keep one "
-		    "job per file");
-		goto out;
-	}
-	yaml_document_delete(&extra);
-	rc = 0;
-	goto out;
-syntax:
 	free(ps->cause);
-	if (p.error == YAML_READER_ERROR)
-		ps->cause = xasprintf("%s: %s at byte %zu: save the file as "
-		    "UTF-8", ps->file, p.problem ? p.problem : "unreadable "
-		    "text", p.problem_offset);
-	else if (p.context != NULL)
-		ps->cause = xasprintf("%s:%zu:%zu: YAML syntax error: %s (%s at "
-		    "line %zu column %zu): check indentation (spaces, not "
-		    "tabs) and quote values containing ': ' or ' #'", ps->file,
-		    p.problem_mark.line + 1, p.problem_mark.column + 1,
-		    p.problem ? p.problem : "?", p.context,
-		    p.context_mark.line + 1, p.context_mark.column + 1);
-	else
-		ps->cause = xasprintf("%s:%zu:%zu: YAML syntax error: %s: check "
-		    "indentation (spaces, not tabs) and quote values "
-		    "containing ': ' or ' #'", ps->file,
-		    p.problem_mark.line + 1, p.problem_mark.column + 1,
-		    p.problem ? p.problem : "?");
-out:
-	yaml_parser_delete(&p);
-	return rc;
+	ps->cause = NULL;
+	return yamldoc_load(ps->file, text, len, &ps->doc,
+	    "keep one job per file", &ps->cause);
 }
 
 int
