@@ -20,6 +20,7 @@ enum wcmd_type {
 	WCMD_CANCEL,
 	WCMD_SUBMIT,
 	WCMD_SPEC,
+	WCMD_START,
 };
 
 /* A request from the UI thread, queued for one worker. */
@@ -116,6 +117,20 @@ worker_backoff(int current, int interval, int rate_limited)
 	if (next > WORKER_BACKOFF_MAX)
 		next = WORKER_BACKOFF_MAX;
 	return next;
+}
+
+char *
+worker_start_text(const char *when, const char *reason)
+{
+	if (reason == NULL)
+		return xstrdup("not pending any more: squeue has no start "
+		    "estimate for it");
+	if (when == NULL)
+		return xasprintf("why pending: %s; squeue --start estimate: "
+		    "none (N/A: SLURM has no start time for it)",
+		    *reason != '\0' ? reason : "(none)");
+	return xasprintf("why pending: %s; squeue --start estimate: %s",
+	    *reason != '\0' ? reason : "(none)", when);
 }
 
 static void
@@ -489,6 +504,46 @@ do_cancel(struct wstate *st, struct wcmd *c)
 	st->next_poll = 0;
 }
 
+/* The detail view's "why pending": squeue --start for one job. */
+static void
+do_start(struct wstate *st, struct wcmd *c)
+{
+	struct worker		*w = st->w;
+	struct conn_result	 res;
+	char			*cmd, *cause = NULL, *when = NULL;
+	char			*reason = NULL, *text;
+	long			 id = strtol(c->job_id, NULL, 10);
+
+	memset(&res, 0, sizeof res);
+	if ((cmd = slurm_cmd_start(id, &cause)) == NULL)
+		goto fail;
+	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0)
+		goto fail;
+	/* A job slurmctld forgot: "Invalid job id specified", exit 1. */
+	if (res.status != 0 && (res.err == NULL ||
+	    strstr(res.err, "Invalid job id") == NULL)) {
+		cause = xasprintf("squeue --start failed: %s", res.err != NULL &&
+		    *res.err != '\0' ? res.err : "no message");
+		goto fail;
+	}
+	if (res.status == 0 && slurm_parse_start(res.out, &when, &reason,
+	    &cause) < 0)
+		goto fail;
+	text = worker_start_text(when, reason);
+	post_action(w, ACTION_OTHER, c->job_id, "start", 1, "%s", text);
+	free(text);
+	goto out;
+fail:
+	post_action(w, ACTION_OTHER, c->job_id, "start", 2, "%s", cause);
+out:
+	check_new_session(st);
+	conn_result_free(&res);
+	free(cmd);
+	free(cause);
+	free(when);
+	free(reason);
+}
+
 static void submit_spawn(struct worker *, struct wcmd *);
 static void do_spec(struct wstate *, struct wcmd *);
 
@@ -604,10 +659,11 @@ worker_main(void *arg)
 			while ((c = cmds) != NULL) {
 				cmds = c->next;
 				post_action(w, c->type == WCMD_CANCEL ?
-				    ACTION_CANCEL : c->type == WCMD_SPEC ?
-				    ACTION_OTHER : ACTION_SUBMIT, c->job_id,
-				    c->type == WCMD_SPEC ? "spec" : NULL, 2, "%s is not connected: try again "
-				    "when its state is ok", w->cl->name);
+				    ACTION_CANCEL : ACTION_OTHER, c->job_id,
+				    c->type == WCMD_SPEC ? "spec" :
+				    c->type == WCMD_START ? "start" : NULL, 2,
+				    "%s is not connected: try again when its "
+				    "state is ok", w->cl->name);
 				wcmd_free(c);
 			}
 			continue;
@@ -616,6 +672,8 @@ worker_main(void *arg)
 			cmds = c->next;
 			if (c->type == WCMD_CANCEL)
 				do_cancel(&st, c);
+			else if (c->type == WCMD_START)
+				do_start(&st, c);
 			else
 				do_spec(&st, c);
 			wcmd_free(c);
@@ -1056,6 +1114,29 @@ workers_fetch_spec(struct workers *ws, const char *cluster, const char *job_id,
 		    "configuration", cluster);
 	c = xcalloc(1, sizeof *c);
 	c->type = WCMD_SPEC;
+	c->job_id = xstrdup(job_id);
+	pthread_mutex_lock(&ws->lock);
+	queue_cmd(w, c);
+	pthread_cond_broadcast(&ws->cond);
+	pthread_mutex_unlock(&ws->lock);
+	return 0;
+}
+
+int
+workers_start_estimate(struct workers *ws, const char *cluster,
+    const char *job_id, char **cause)
+{
+	struct worker	*w;
+	struct wcmd	*c;
+
+	if ((w = worker_find(ws, cluster)) == NULL)
+		return cause_set(cause, "cluster %s is not in the "
+		    "configuration", cluster);
+	if (!all_digits(job_id))
+		return cause_set(cause, "job %s: squeue --start takes a plain "
+		    "job id", job_id);
+	c = xcalloc(1, sizeof *c);
+	c->type = WCMD_START;
 	c->job_id = xstrdup(job_id);
 	pthread_mutex_lock(&ws->lock);
 	queue_cmd(w, c);

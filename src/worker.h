@@ -90,6 +90,21 @@ int		 workers_submit(struct workers *, const char *cluster,
 int		 workers_fetch_spec(struct workers *, const char *cluster,
 		     const char *job_id, char **cause);
 
+/*
+ * Why a job is pending, on demand (the detail view): one "squeue --start"
+ * for that job in its cluster's worker.  The answer is an ACTION_OTHER
+ * message with step "start" whose message is worker_start_text()'s, or a
+ * failure with the reason.  -1 and a cause if the cluster has no worker
+ * or the id is not a plain job id.
+ */
+int		 workers_start_estimate(struct workers *, const char *cluster,
+		     const char *job_id, char **cause);
+/*
+ * The text of a start estimate: reason NULL means squeue has no row (the
+ * job is not pending any more); when NULL means SLURM gave no estimate.
+ */
+char		*worker_start_text(const char *when, const char *reason);
+
 /* Whether cause (a conn or SLURM message) says the cluster throttles us. */
 int		 worker_rate_limited(const char *cause);
 /* Next backoff in seconds after a failure (pure, for the tests). */

@@ -1,10 +1,255 @@
-/* Placeholder until the worker suite is written: it must not stay empty. */
+/*
+ * The worker layer (src/worker.c): the pure backoff rules, and what a
+ * worker says about a cluster it cannot reach (a real refused connection
+ * on loopback, port 1: no mock) -- requests fail at once instead of
+ * waiting, and stopping joins every thread.
+ */
+#include <poll.h>
+#include <time.h>
+
 #include "testutil.h"
+#include "worker.h"
+#include "util.h"
+
+START_TEST(test_rate_limited)
+{
+	ck_assert_int_eq(worker_rate_limited(NULL), 0);
+	ck_assert_int_eq(worker_rate_limited(""), 0);
+	ck_assert_int_eq(worker_rate_limited("squeue: error: Invalid user"), 0);
+	/* slurmctld's wording, wherever it is in the message. */
+	ck_assert_int_eq(worker_rate_limited("squeue: error: slurm_load_jobs "
+	    "error: Rate limit exceeded, please retry momentarily"), 1);
+	ck_assert_int_eq(worker_rate_limited("Rate limit exceeded"), 1);
+	ck_assert_int_eq(worker_rate_limited("rate limit"), 0);
+}
+END_TEST
+
+START_TEST(test_backoff)
+{
+	int	b, i, prev;
+
+	/* The first failure waits two intervals, then doubling. */
+	ck_assert_int_eq(worker_backoff(0, 5, 0), 10);
+	ck_assert_int_eq(worker_backoff(10, 5, 0), 20);
+	ck_assert_int_eq(worker_backoff(20, 5, 0), 40);
+	/* Capped. */
+	ck_assert_int_eq(worker_backoff(40, 5, 0), WORKER_BACKOFF_MAX);
+	ck_assert_int_eq(worker_backoff(WORKER_BACKOFF_MAX, 5, 0),
+	    WORKER_BACKOFF_MAX);
+	/* A nonsense interval counts as one second. */
+	ck_assert_int_eq(worker_backoff(0, 0, 0), 2);
+	ck_assert_int_eq(worker_backoff(0, -3, 0), 2);
+	/* Throttled: at least WORKER_RATE_BACKOFF, still capped. */
+	ck_assert_int_eq(worker_backoff(0, 2, 1), WORKER_RATE_BACKOFF);
+	ck_assert_int_eq(worker_backoff(20, 2, 1), 40);
+	ck_assert_int_eq(worker_backoff(50, 2, 1), WORKER_BACKOFF_MAX);
+	/* A long interval is not shortened by the cap's doubling. */
+	ck_assert_int_eq(worker_backoff(0, 45, 0), WORKER_BACKOFF_MAX);
+
+	/* Never decreasing, always ending at the cap. */
+	for (b = 0, prev = 0, i = 0; i < 20; i++) {
+		b = worker_backoff(b, 1, 0);
+		ck_assert_int_ge(b, prev);
+		prev = b;
+	}
+	ck_assert_int_eq(b, WORKER_BACKOFF_MAX);
+}
+END_TEST
+
+START_TEST(test_start_text)
+{
+	char	*t;
+
+	t = worker_start_text("2026-11-29T17:02:00", "Resources");
+	ck_assert_str_eq(t, "why pending: Resources; squeue --start "
+	    "estimate: 2026-11-29T17:02:00");
+	free(t);
+	t = worker_start_text(NULL, "JobHeldUser");
+	ck_assert_str_eq(t, "why pending: JobHeldUser; squeue --start "
+	    "estimate: none (N/A: SLURM has no start time for it)");
+	free(t);
+	t = worker_start_text(NULL, NULL);
+	ck_assert_str_eq(t, "not pending any more: squeue has no start "
+	    "estimate for it");
+	free(t);
+	t = worker_start_text("2026-11-29T17:02:00", "");
+	ck_assert_str_eq(t, "why pending: (none); squeue --start estimate: "
+	    "2026-11-29T17:02:00");
+	free(t);
+}
+END_TEST
+
+/* Wait for the next message of a type, freeing the others; NULL on timeout. */
+static struct msg *
+next_msg(struct msgq *q, enum msg_type type, int timeout_ms)
+{
+	static struct msg	*pending;
+	struct pollfd		 pfd;
+	struct msg		*m;
+	struct timespec		 t0, t1;
+	int			 left = timeout_ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		while ((m = pending) != NULL) {
+			pending = m->next;
+			m->next = NULL;
+			if (m->type == type)
+				return m;
+			msg_free(m);
+		}
+		if (left <= 0)
+			return NULL;
+		pfd.fd = msgq_fd(q);
+		pfd.events = POLLIN;
+		poll(&pfd, 1, left);
+		pending = msgq_take_all(q);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		left = timeout_ms - (int)((t1.tv_sec - t0.tv_sec) * 1000 +
+		    (t1.tv_nsec - t0.tv_nsec) / 1000000);
+	}
+}
+
+START_TEST(test_refused_cluster)
+{
+	struct config		 cfg;
+	struct cluster		 cl;
+	struct msgq		*q;
+	struct workers		*ws;
+	struct msg		*m;
+	struct jobtable_key	 k;
+	struct spec		 sp;
+	char			*cause = NULL;
+	int			 errors = 0, connecting = 0;
+
+	setenv("HOME", test_tmpdir(), 1);	/* no real ~/.ssh */
+	memset(&cl, 0, sizeof cl);
+	cl.name = (char *)"refusing";
+	strv_add(&cl.hosts, "127.0.0.1");
+	cl.user = (char *)"nobody";
+	cl.port = 1;
+	cl.connect_timeout = 2;
+	cl.command_timeout = 2;
+	cl.poll_interval = 1;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.clusters = &cl;
+	cfg.nclusters = 1;
+
+	q = msgq_create(NULL);
+	ck_assert_ptr_nonnull(q);
+	ws = workers_start(&cfg, q, &cause);
+	ck_assert_ptr_nonnull(ws);
+
+	/* It says it connects, then why it cannot. */
+	while ((m = next_msg(q, MSG_CLUSTER, 5000)) != NULL) {
+		ck_assert_str_eq(m->u.cluster.cluster, "refusing");
+		if (m->u.cluster.health == CLUSTER_CONNECTING)
+			connecting++;
+		if (m->u.cluster.health == CLUSTER_ERROR) {
+			ck_assert_ptr_nonnull(m->u.cluster.message);
+			ck_assert_msg(strstr(m->u.cluster.message,
+			    "refused") != NULL, "%s", m->u.cluster.message);
+			ck_assert_int_eq(m->u.cluster.last_ok, 0);
+			errors++;
+		}
+		msg_free(m);
+		if (errors > 0)
+			break;
+	}
+	ck_assert_int_ge(connecting, 1);
+	ck_assert_int_eq(errors, 1);
+
+	/* A request to a cluster that is down fails at once, saying so. */
+	k.cluster = (char *)"refusing";
+	k.id = (char *)"123";
+	k.name = (char *)"job";
+	ck_assert_int_eq(workers_cancel(ws, &k, 1, &cause), 0);
+	m = next_msg(q, MSG_ACTION, 5000);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(m->u.action.kind, ACTION_CANCEL);
+	ck_assert_int_eq(m->u.action.done, 1);
+	ck_assert_int_eq(m->u.action.failed, 1);
+	ck_assert_str_eq(m->u.action.job_id, "123");
+	ck_assert_str_eq(m->u.action.message, "refusing is not connected: "
+	    "try again when its state is ok");
+	msg_free(m);
+	ck_assert_int_eq(workers_start_estimate(ws, "refusing", "123",
+	    &cause), 0);
+	m = next_msg(q, MSG_ACTION, 5000);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(m->u.action.kind, ACTION_OTHER);
+	ck_assert_str_eq(m->u.action.step, "start");
+	ck_assert_int_eq(m->u.action.failed, 1);
+	msg_free(m);
+
+	/* Unknown clusters are refused before anything is queued. */
+	k.cluster = (char *)"nowhere";
+	ck_assert_int_eq(workers_cancel(ws, &k, 1, &cause), -1);
+	ck_assert_str_eq(cause, "cluster nowhere is not in the configuration: "
+	    "its job 123 cannot be cancelled from here");
+	free(cause);
+	cause = NULL;
+	spec_init(&sp);
+	ck_assert_int_eq(workers_submit(ws, "nowhere", &sp, 1, &cause), -1);
+	ck_assert_str_eq(cause, "cluster nowhere is not in the configuration");
+	free(cause);
+	cause = NULL;
+	ck_assert_int_eq(workers_fetch_spec(ws, "nowhere", "1", &cause), -1);
+	free(cause);
+	cause = NULL;
+	ck_assert_int_eq(workers_start_estimate(ws, "nowhere", "1", &cause),
+	    -1);
+	free(cause);
+	cause = NULL;
+	/* Only plain ids have a start estimate. */
+	ck_assert_int_eq(workers_start_estimate(ws, "refusing", "12_3",
+	    &cause), -1);
+	ck_assert_str_eq(cause, "job 12_3: squeue --start takes a plain job "
+	    "id");
+	free(cause);
+	cause = NULL;
+
+	/* Stopping joins the thread (not stuck: refused at once). */
+	ck_assert_int_eq(workers_stop(ws, 3000), 0);
+	msgq_destroy(q);
+	strv_free(&cl.hosts);
+	/* No workers at all is fine too. */
+	ck_assert_int_eq(workers_stop(NULL, 10), 0);
+}
+END_TEST
+
+START_TEST(test_no_clusters)
+{
+	struct config	 cfg;
+	struct msgq	*q = msgq_create(NULL);
+	struct workers	*ws;
+	char		*cause = NULL;
+
+	memset(&cfg, 0, sizeof cfg);
+	ws = workers_start(&cfg, q, &cause);
+	ck_assert_ptr_nonnull(ws);
+	workers_poll_now(ws, NULL);
+	workers_watch_log(ws, NULL, NULL, LOG_OUT, 0);
+	ck_assert_uint_eq(msgq_length(q), 0);
+	ck_assert_int_eq(workers_stop(ws, 1000), 0);
+	msgq_destroy(q);
+}
+END_TEST
 
 static Suite *
 worker_suite(void)
 {
-	return suite_create("worker");
+	Suite	*s = suite_create("worker");
+	TCase	*tc = tcase_create("worker");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_rate_limited);
+	tcase_add_test(tc, test_backoff);
+	tcase_add_test(tc, test_start_text);
+	tcase_add_test(tc, test_refused_cluster);
+	tcase_add_test(tc, test_no_clusters);
+	suite_add_tcase(s, tc);
+	return s;
 }
 
 TEST_MAIN(worker_suite)
