@@ -296,15 +296,29 @@ log_of(const struct sub *s, const char *which)
 	    s->sid, which);
 }
 
-/* One local poll through the verb, so records, retries, caches move. */
+/*
+ * Local polls through the verb, so records, retries and caches move, until
+ * the record is terminal (squeue may still list a job sacct calls ended:
+ * COMPLETING).
+ */
 static void
 status(const char *rid)
 {
-	char	*out, *err;
+	struct record	*r;
+	char		*out, *err, *cause = NULL;
+	int		 i, done = 0;
 
-	sd(&out, &err, "status", rid, NULL);
-	free(out);
-	free(err);
+	for (i = 0; i < 30 && !done; i++) {
+		if (i != 0)
+			sleep(2);
+		sd(&out, &err, "status", rid, NULL);
+		free(out);
+		free(err);
+		ck_assert_msg(record_load(rid, &r, &cause) == 0, "%s", cause);
+		done = state_terminal(r->state);
+		record_free(r);
+	}
+	ck_assert_msg(done, "record %s never ended", rid);
 }
 
 static int
@@ -462,6 +476,7 @@ START_TEST(test_probe_fallback_cache)
 	state = wait_end(b.sid);
 	out = log_of(&b, "main.out");
 	ck_assert_msg(strcmp(state, "COMPLETED") == 0, "%s: %s", state, out);
+	free(state);
 	ck_assert_msg(strstr(out, "NCCL probe skipped: cached setting "
 	    "NCCL_P2P_DISABLE=1") != NULL, "%s", out);
 	ck_assert_ptr_null(strstr(out, "try 1"));
@@ -615,9 +630,7 @@ START_TEST(test_node_fail_retry)
 	free(state);
 
 	/* The poll that sees it classifies it and retries it. */
-	ck_assert_int_eq(sd(&out, &err, "status", s.rid, NULL), 0);
-	free(out);
-	free(err);
+	status(s.rid);
 	ck_assert_int_eq(record_load(s.rid, &r, &cause), 0);
 	ck_assert_int_eq(r->state, RSTATE_ERROR);
 	ck_assert_int_eq(r->err_class, ERR_INFRA);
