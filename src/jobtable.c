@@ -16,6 +16,7 @@ struct entry {
 	size_t			 slot;		/* index in jt->all */
 	unsigned		 seen;		/* merge generation */
 	int			 marked;
+	enum jobtable_class	 class;		/* of row.state, cached */
 };
 
 struct cinfo {
@@ -48,6 +49,16 @@ struct jobtable {
 	char		 *cur_cluster;	/* key of the cursor row */
 	char		 *cur_id;
 	size_t		  top;
+
+	/*
+	 * Changes only mark the visible rows stale; they are filtered and
+	 * sorted again once, when next read.  Loading 10 000 records one
+	 * upsert at a time is then linear, not 10 000 sorts.
+	 */
+	int		  dirty;
+	unsigned	  version;	/* bumped by every rebuild */
+	size_t		  nmarked;
+	struct jobtable_stats stats;
 };
 
 static const char *col_titles[JT_NCOLS] = {
@@ -56,6 +67,27 @@ static const char *col_titles[JT_NCOLS] = {
 };
 
 static void	rebuild(struct jobtable *);
+
+/* Something changed: the visible rows are rebuilt when next read. */
+static void
+stale(struct jobtable *jt)
+{
+	jt->dirty = 1;
+}
+
+/*
+ * The visible rows, up to date.  The table is a cache behind a const
+ * pointer too: reading it may rebuild it.
+ */
+static struct jobtable *
+fresh(const struct jobtable *cjt)
+{
+	struct jobtable	*jt = (struct jobtable *)cjt;
+
+	if (jt->dirty)
+		rebuild(jt);
+	return jt;
+}
 
 static char *
 dup0(const char *s)
@@ -280,6 +312,7 @@ entry_set(struct entry *e, const struct jobtable_row *src)
 	e->row.limit = src->limit;
 	e->row.nodes = src->nodes;
 	e->row.finished = src->finished || jobtable_state_final(src->state);
+	e->class = jobtable_state_class(e->row.state);
 }
 
 static struct entry *
@@ -304,6 +337,8 @@ entry_add(struct jobtable *jt, const char *cluster, const struct jobtable_row *s
 static void
 entry_remove(struct jobtable *jt, struct entry *e)
 {
+	if (e->marked)
+		jt->nmarked--;
 	hash_remove(jt, e);
 	jt->all[e->slot] = jt->all[--jt->nall];
 	jt->all[e->slot]->slot = e->slot;
@@ -356,10 +391,11 @@ jobtable_merge(struct jobtable *jt, const char *cluster,
 		if (!jobtable_state_final(e->row.state)) {
 			free(e->row.state);
 			e->row.state = xstrdup("ENDED");
+			e->class = JC_OTHER;
 		}
 	}
 	cluster_info(jt, cluster, 1)->polled = polled;
-	rebuild(jt);
+	stale(jt);
 }
 
 void
@@ -374,7 +410,7 @@ jobtable_upsert(struct jobtable *jt, const struct jobtable_row *r)
 		entry_add(jt, r->cluster, r);
 	else
 		entry_set(e, r);
-	rebuild(jt);
+	stale(jt);
 }
 
 int
@@ -387,9 +423,10 @@ jobtable_set_state(struct jobtable *jt, const char *cluster, const char *id,
 		return -1;
 	free(e->row.state);
 	e->row.state = dup0(state);
+	e->class = jobtable_state_class(e->row.state);
 	if (jobtable_state_final(state))
 		e->row.finished = 1;
-	rebuild(jt);
+	stale(jt);
 	return 0;
 }
 
@@ -404,7 +441,7 @@ jobtable_forget(struct jobtable *jt, const char *cluster)
 		else
 			i++;
 	}
-	rebuild(jt);
+	stale(jt);
 }
 
 time_t
@@ -432,7 +469,7 @@ jobtable_count(const struct jobtable *jt, const char *cluster,
 		if (r->finished ||
 		    (cluster != NULL && strcmp(r->cluster, cluster) != 0))
 			continue;
-		switch (jobtable_state_class(r->state)) {
+		switch (jt->all[i]->class) {
 		case JC_RUNNING:
 			(*running)++;
 			break;
@@ -478,7 +515,7 @@ jobtable_set_filter(struct jobtable *jt, const char *text, char **cause)
 			jt->regex = 1;
 		}
 	}
-	rebuild(jt);
+	stale(jt);
 	return 0;
 }
 
@@ -495,7 +532,7 @@ jobtable_set_sort(struct jobtable *jt, enum jobtable_col col, int reverse)
 		col = JT_ID;
 	jt->sort = col;
 	jt->reverse = reverse;
-	rebuild(jt);
+	stale(jt);
 }
 
 enum jobtable_col
@@ -517,7 +554,7 @@ void
 jobtable_set_show_finished(struct jobtable *jt, int show)
 {
 	jt->show_finished = show != 0;
-	rebuild(jt);
+	stale(jt);
 }
 
 int
@@ -582,11 +619,13 @@ long_cmp(long a, long b)
 static int
 row_cmp(const void *pa, const void *pb, void *arg)
 {
-	const struct jobtable		*jt = arg;
-	const struct jobtable_row	*a = &(*(struct entry *const *)pa)->row;
-	const struct jobtable_row	*b = &(*(struct entry *const *)pb)->row;
+	struct jobtable			*jt = arg;
+	const struct entry		*ea = *(struct entry *const *)pa;
+	const struct entry		*eb = *(struct entry *const *)pb;
+	const struct jobtable_row	*a = &ea->row, *b = &eb->row;
 	int				 c = 0;
 
+	jt->stats.compares++;
 	switch (jt->sort) {
 	case JT_CLUSTER:
 		c = strcmp(a->cluster, b->cluster);
@@ -602,8 +641,7 @@ row_cmp(const void *pa, const void *pb, void *arg)
 		break;
 	case JT_STATE:
 		/* Live jobs first, then by name of state. */
-		c = (int)jobtable_state_class(a->state) -
-		    (int)jobtable_state_class(b->state);
+		c = (int)ea->class - (int)eb->class;
 		if (c == 0)
 			c = strcmp(a->state, b->state);
 		break;
@@ -647,6 +685,9 @@ rebuild(struct jobtable *jt)
 {
 	size_t	i;
 
+	jt->dirty = 0;
+	jt->version++;
+	jt->stats.rebuilds++;
 	jt->vis = xrealloc(jt->vis, (jt->nall + 1) * sizeof *jt->vis);
 	jt->nvis = 0;
 	for (i = 0; i < jt->nall; i++) {
@@ -674,36 +715,53 @@ rebuild(struct jobtable *jt)
 size_t
 jobtable_nvisible(const struct jobtable *jt)
 {
-	return jt->nvis;
+	return fresh(jt)->nvis;
 }
 
 const struct jobtable_row *
-jobtable_visible(const struct jobtable *jt, size_t i)
+jobtable_visible(const struct jobtable *cjt, size_t i)
 {
+	struct jobtable	*jt = fresh(cjt);
+
 	return i < jt->nvis ? &jt->vis[i]->row : NULL;
 }
 
 int
-jobtable_marked(const struct jobtable *jt, size_t i)
+jobtable_marked(const struct jobtable *cjt, size_t i)
 {
+	struct jobtable	*jt = fresh(cjt);
+
 	return i < jt->nvis ? jt->vis[i]->marked : 0;
 }
 
 size_t
 jobtable_cursor(const struct jobtable *jt)
 {
-	return jt->cursor;
+	return fresh(jt)->cursor;
 }
 
 const struct jobtable_row *
 jobtable_current(const struct jobtable *jt)
 {
-	return jobtable_visible(jt, jt->cursor);
+	return jobtable_visible(jt, fresh(jt)->cursor);
+}
+
+unsigned
+jobtable_version(const struct jobtable *jt)
+{
+	return fresh(jt)->version;
+}
+
+void
+jobtable_get_stats(const struct jobtable *jt, struct jobtable_stats *st)
+{
+	*st = jt->stats;
 }
 
 void
 jobtable_move_to(struct jobtable *jt, size_t i)
 {
+	fresh(jt);
 	if (jt->nvis == 0)
 		i = 0;
 	else if (i >= jt->nvis)
@@ -715,6 +773,7 @@ jobtable_move_to(struct jobtable *jt, size_t i)
 void
 jobtable_move(struct jobtable *jt, long delta)
 {
+	fresh(jt);
 	if (delta < 0 && (size_t)-delta > jt->cursor)
 		jobtable_move_to(jt, 0);
 	else if (delta > 0 && (size_t)delta >= jt->nvis - jt->cursor)
@@ -728,6 +787,7 @@ jobtable_select(struct jobtable *jt, const char *cluster, const char *id)
 {
 	size_t	i;
 
+	fresh(jt);
 	for (i = 0; i < jt->nvis; i++) {
 		if (strcmp(jt->vis[i]->row.cluster, cluster) == 0 &&
 		    strcmp(jt->vis[i]->row.id, id) == 0) {
@@ -741,6 +801,7 @@ jobtable_select(struct jobtable *jt, const char *cluster, const char *id)
 size_t
 jobtable_top(struct jobtable *jt, size_t height)
 {
+	fresh(jt);
 	if (height == 0)
 		return jt->cursor;
 	if (jt->cursor < jt->top)
@@ -756,10 +817,18 @@ jobtable_top(struct jobtable *jt, size_t height)
 int
 jobtable_toggle_mark(struct jobtable *jt)
 {
+	struct entry	*e;
+
+	fresh(jt);
 	if (jt->cursor >= jt->nvis)
 		return 0;
-	jt->vis[jt->cursor]->marked = !jt->vis[jt->cursor]->marked;
-	return jt->vis[jt->cursor]->marked;
+	e = jt->vis[jt->cursor];
+	e->marked = !e->marked;
+	if (e->marked)
+		jt->nmarked++;
+	else
+		jt->nmarked--;
+	return e->marked;
 }
 
 void
@@ -769,16 +838,13 @@ jobtable_clear_marks(struct jobtable *jt)
 
 	for (i = 0; i < jt->nall; i++)
 		jt->all[i]->marked = 0;
+	jt->nmarked = 0;
 }
 
 size_t
 jobtable_nmarked(const struct jobtable *jt)
 {
-	size_t	i, n = 0;
-
-	for (i = 0; i < jt->nall; i++)
-		n += jt->all[i]->marked != 0;
-	return n;
+	return jt->nmarked;
 }
 
 static void
@@ -790,8 +856,9 @@ key_fill(struct jobtable_key *k, const struct jobtable_row *r)
 }
 
 struct jobtable_key *
-jobtable_targets(const struct jobtable *jt, size_t *n)
+jobtable_targets(const struct jobtable *cjt, size_t *n)
 {
+	struct jobtable		*jt = fresh(cjt);
 	struct jobtable_key	*keys;
 	size_t			 i, k = 0;
 

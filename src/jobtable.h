@@ -156,6 +156,20 @@ size_t		 jobtable_nmarked(const struct jobtable *);
  */
 struct jobtable_key *jobtable_targets(const struct jobtable *, size_t *n);
 
+/*
+ * Bumped whenever the visible rows are rebuilt (any change of rows,
+ * filter, sort): what a drawer may cache per version, e.g. column widths.
+ */
+unsigned	 jobtable_version(const struct jobtable *);
+
+/* Work done so far, for tests that the table stays linear at scale. */
+struct jobtable_stats {
+	unsigned long	rebuilds;	/* filter + sort of every row */
+	unsigned long	compares;	/* row comparisons while sorting */
+};
+void		 jobtable_get_stats(const struct jobtable *,
+		     struct jobtable_stats *);
+
 /* Text of a cell, e.g. "1:02:03/4:00:00" for JT_TIME. */
 const char	*jobtable_cell(const struct jobtable_row *, enum jobtable_col,
 		     char *buf, size_t len);

@@ -143,6 +143,9 @@ struct ui {
 	int				 color;
 	int				 ascii;	/* not a UTF-8 locale */
 	attr_t				 styles[ST_COUNT];
+	int				 want[JT_NCOLS]; /* widest cells */
+	unsigned			 want_version;	/* of the table */
+	int				 want_ok;
 	int				 jobs_h;	/* rows of the last draw */
 	int				 log_h;
 	int				 clusters_h;
@@ -891,19 +894,28 @@ draw_jobs(struct ui *ui, int y, int h)
 	if (h < 2)
 		return;
 
-	/* Widths from the widest cell of each column (visible rows). */
-	for (i = 0; i < JT_NCOLS; i++)
-		want[i] = uitext_width(jobtable_col_title(i));
-	for (k = 0; k < n; k++) {
-		r = jobtable_visible(ui->jt, k);
-		for (i = 0; i < JT_NCOLS; i++) {
-			int	cw = uitext_width(jobtable_cell(r, i, cell,
-				    sizeof cell));
+	/*
+	 * Widths from the widest cell of each column (visible rows), measured
+	 * again only when the rows changed: a key that moves the cursor over
+	 * 10 000 rows must not measure 80 000 cells.
+	 */
+	if (!ui->want_ok || ui->want_version != jobtable_version(ui->jt)) {
+		for (i = 0; i < JT_NCOLS; i++)
+			ui->want[i] = uitext_width(jobtable_col_title(i));
+		for (k = 0; k < n; k++) {
+			r = jobtable_visible(ui->jt, k);
+			for (i = 0; i < JT_NCOLS; i++) {
+				int	cw = uitext_width(jobtable_cell(r, i,
+					    cell, sizeof cell));
 
-			if (cw > want[i])
-				want[i] = cw;
+				if (cw > ui->want[i])
+					ui->want[i] = cw;
+			}
 		}
+		ui->want_version = jobtable_version(ui->jt);
+		ui->want_ok = 1;
 	}
+	memcpy(want, ui->want, sizeof want);
 	want[sc]++;	/* the sort mark */
 	uitext_jobs_layout(COLS - 1, want, w);
 
