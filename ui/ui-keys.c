@@ -74,6 +74,7 @@ const struct uikey_binding uikeys_table[] = {
 	{ C(VIEW), FN(KEY_HOME), UIA_TOP, "Home" },
 	{ C(VIEW), 'G', UIA_BOTTOM, "G" },
 	{ C(VIEW), FN(KEY_END), UIA_BOTTOM, "End" },
+	{ C(VIEW), 't', UIA_START_ESTIMATE, "t" },
 	{ C(VIEW), 'q', UIA_CLOSE, "q" },
 	{ C(VIEW), UIKEY_ESC, UIA_CLOSE, "Esc" },
 	{ C(VIEW), '?', UIA_CLOSE, "?" },
@@ -114,6 +115,14 @@ const struct uikey_binding uikeys_table[] = {
 	{ C(WIZARD), FN(KEY_ENTER), UIA_WIZ_NEXT, "Enter" },
 	{ C(WIZARD), FN(KEY_BTAB), UIA_WIZ_PREV, "S-Tab" },
 	{ C(WIZARD), FN(KEY_UP), UIA_WIZ_PREV, "Up" },
+	{ C(WIZARD), FN(KEY_LEFT), UIA_CURSOR_LEFT, "Left" },
+	{ C(WIZARD), FN(KEY_RIGHT), UIA_CURSOR_RIGHT, "Right" },
+	{ C(WIZARD), FN(KEY_HOME), UIA_CURSOR_HOME, "Home" },
+	{ C(WIZARD), CTRL('a'), UIA_CURSOR_HOME, "C-a" },
+	{ C(WIZARD), FN(KEY_END), UIA_CURSOR_END, "End" },
+	{ C(WIZARD), CTRL('e'), UIA_CURSOR_END, "C-e" },
+	{ C(WIZARD), FN(KEY_DC), UIA_INPUT_DELETE, "Del" },
+	{ C(WIZARD), CTRL('d'), UIA_INPUT_DELETE, "C-d" },
 	{ C(WIZARD), UIKEY_ESC, UIA_CLOSE, "Esc" },
 };
 const size_t uikeys_count = sizeof uikeys_table / sizeof uikeys_table[0];
@@ -167,6 +176,17 @@ static const struct {
 	[UIA_INPUT_KILL] = { "delete the whole text", NULL, NULL },
 	[UIA_WIZ_NEXT] = { "next field", "next", NULL },
 	[UIA_WIZ_PREV] = { "previous field", "previous", NULL },
+	[UIA_START_ESTIMATE] = { "job detail: why pending, with squeue "
+	    "--start's estimate", "start estimate", NULL },
+	[UIA_CURSOR_LEFT] = { "cursor left (cluster, partition: the "
+	    "previous choice)", NULL, NULL },
+	[UIA_CURSOR_RIGHT] = { "cursor right (cluster, partition: the next "
+	    "choice)", NULL, NULL },
+	[UIA_CURSOR_HOME] = { "cursor to the start of the field", NULL,
+	    NULL },
+	[UIA_CURSOR_END] = { "cursor to the end of the field", NULL, NULL },
+	[UIA_INPUT_DELETE] = { "delete the character under the cursor", NULL,
+	    NULL },
 };
 
 static const char *ctx_names[UICTX_COUNT] = {

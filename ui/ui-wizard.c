@@ -47,6 +47,34 @@ set(struct wizard *w, enum wizard_field f, const char *s)
 	buf_add(&w->value[f], "", 0);
 	if (s != NULL)
 		buf_adds(&w->value[f], s);
+	if ((int)f == w->field)
+		w->cursor_field = -1;	/* to the end of the new text */
+}
+
+size_t
+wizard_cursor(const struct wizard *w)
+{
+	size_t	len = w->value[w->field].len;
+
+	if (w->cursor_field != w->field || w->cursor > len)
+		return len;
+	return w->cursor;
+}
+
+static void
+set_cursor(struct wizard *w, size_t at)
+{
+	w->cursor = at;
+	w->cursor_field = w->field;
+}
+
+static void
+clear_base(struct wizard *w)
+{
+	free(w->base);
+	free(w->command_full);
+	free(w->command_shown);
+	w->base = w->command_full = w->command_shown = NULL;
 }
 
 static int
@@ -63,6 +91,7 @@ wizard_init(struct wizard *w)
 	int	f;
 
 	memset(w, 0, sizeof *w);
+	w->cursor_field = -1;
 	for (f = 0; f < WF_COUNT; f++)
 		set(w, f, "");
 }
@@ -89,6 +118,7 @@ wizard_free(struct wizard *w)
 	strv_free(&w->progress);
 	free(w->job_id);
 	free(w->job_cluster);
+	clear_base(w);
 	memset(w, 0, sizeof *w);
 }
 
@@ -221,6 +251,7 @@ wizard_open(struct wizard *w, const char *cluster, int fresh)
 	w->finished = 0;
 	if (w->opened && !fresh)
 		return;
+	clear_base(w);
 	for (f = 0; f < WF_COUNT; f++)
 		set(w, f, "");
 	set(w, WF_CLUSTER, cluster != NULL ? cluster :
@@ -291,7 +322,7 @@ wizard_from_spec(struct wizard *w, const struct spec *sp, const char *cluster)
 		set(w, WF_CPUS, t);
 	}
 	set(w, WF_IMAGE, sp->image);
-	/* One line in the form: newlines of a block command become "; ". */
+	/* One line in the form: newlines of a block command show as "; ". */
 	buf_init(&b);
 	buf_add(&b, "", 0);
 	for (const char *p = sp->command != NULL ? sp->command : ""; *p; p++) {
@@ -303,6 +334,17 @@ wizard_from_spec(struct wizard *w, const struct spec *sp, const char *cluster)
 	}
 	buf_free(&w->value[WF_COMMAND]);
 	w->value[WF_COMMAND] = b;
+	/* ... but the spec keeps it as written unless the field is edited. */
+	if (sp->command != NULL && strcmp(sp->command, b.data) != 0) {
+		w->command_full = xstrdup(sp->command);
+		w->command_shown = xstrdup(b.data);
+	}
+	/* Everything the form does not show comes from the staged spec. */
+	buf_init(&b);
+	if (spec_write(sp, &b, NULL) == 0)
+		w->base = buf_steal(&b);
+	else
+		buf_free(&b);
 	set_list(w, WF_DATASETS, sp->datasets.v, sp->datasets.n);
 	buf_init(&b);
 	buf_add(&b, "", 0);
@@ -391,6 +433,46 @@ build_resources(const struct wizard *w, struct spec *sp, char **why)
 	return 0;
 }
 
+/*
+ * The spec the form starts from: the staged one of a resubmit (its
+ * fields that the form shows are then replaced), else an empty one.
+ */
+static void
+base_init(const struct wizard *w, struct spec *sp)
+{
+	struct spec	b;
+	char		*cause = NULL;
+
+	spec_init(sp);
+	if (w->base == NULL ||
+	    spec_parse(w->base, strlen(w->base), "the staged spec", &b,
+	    &cause) != 0) {
+		free(cause);
+		return;
+	}
+	spec_free(sp);
+	*sp = b;
+	/* The form's fields, set again from the form. */
+	free(sp->name);
+	free(sp->cluster);
+	free(sp->image);
+	free(sp->command);
+	free(sp->partition);
+	sp->name = sp->cluster = sp->image = sp->command = NULL;
+	sp->partition = NULL;
+	sp->time_minutes = sp->nodes = sp->cpus = 0;
+	sp->gpus = -1;
+	strv_free(&sp->datasets);
+	strv_free(&sp->secrets);
+	for (size_t i = 0; i < sp->nmounts; i++) {
+		free(sp->mounts[i].src);
+		free(sp->mounts[i].dst);
+	}
+	free(sp->mounts);
+	sp->mounts = NULL;
+	sp->nmounts = 0;
+}
+
 int
 wizard_build(const struct wizard *w, struct spec *sp, char **cause)
 {
@@ -398,7 +480,7 @@ wizard_build(const struct wizard *w, struct spec *sp, char **cause)
 	char		*why = NULL;
 	size_t		 i;
 
-	spec_init(sp);
+	base_init(w, sp);
 	memset(&items, 0, sizeof items);
 	if (!blank(val(w, WF_NAME)))
 		sp->name = xstrdup(val(w, WF_NAME));
@@ -406,7 +488,10 @@ wizard_build(const struct wizard *w, struct spec *sp, char **cause)
 		sp->cluster = xstrdup(val(w, WF_CLUSTER));
 	if (!blank(val(w, WF_IMAGE)))
 		sp->image = xstrdup(val(w, WF_IMAGE));
-	if (!blank(val(w, WF_COMMAND)))
+	if (w->command_full != NULL &&
+	    strcmp(val(w, WF_COMMAND), w->command_shown) == 0)
+		sp->command = xstrdup(w->command_full);
+	else if (!blank(val(w, WF_COMMAND)))
 		sp->command = xstrdup(val(w, WF_COMMAND));
 	if (build_resources(w, sp, &why) != 0)
 		goto fail;
@@ -552,7 +637,7 @@ wizard_validate(struct wizard *w)
 	strv_free(&items);
 
 	/* The resources against the real partitions and their MaxTime. */
-	spec_init(&sp);
+	base_init(w, &sp);
 	if (build_resources(w, &sp, &why) != 0) {
 		field_error(w, field_of(why), why);
 		why = NULL;
@@ -629,7 +714,13 @@ wizard_hint(const struct wizard *w, enum wizard_field f)
 		    "/path/x.sqsh");
 		break;
 	case WF_COMMAND:
-		buf_adds(&b, "run in the container (sh)");
+		if (w->command_full != NULL &&
+		    strcmp(val(w, WF_COMMAND), w->command_shown) == 0)
+			buf_adds(&b, "the spec's multi-line command, kept as "
+			    "written (its lines are shown joined by '; '); an "
+			    "edit replaces it by this one line");
+		else
+			buf_adds(&b, "run in the container (sh)");
 		break;
 	case WF_DATASETS:
 		buf_adds(&b, "lustre:///abs/path, several: commas");
@@ -696,27 +787,65 @@ cycle(struct wizard *w, int dir)
 	return 0;
 }
 
+/* Insert at the cursor; a NUL stays at the end. */
+static void
+insert_at(struct wizard *w, const char *s, size_t len)
+{
+	struct buf	*b = &w->value[w->field];
+	size_t		 at = wizard_cursor(w), tail = b->len - at;
+
+	buf_add(b, s, len);	/* room, and the NUL */
+	memmove(b->data + at + len, b->data + at, tail);
+	memcpy(b->data + at, s, len);
+	b->data[b->len] = '\0';
+	set_cursor(w, at + len);
+}
+
 void
 wizard_type(struct wizard *w, const char *s, size_t len)
 {
 	if (w->page != WIZ_FORM)
 		return;
-	buf_add(&w->value[w->field], s, len);
+	insert_at(w, s, len);
 	if (w->field == WF_CLUSTER && find_cluster(w, val(w, WF_CLUSTER)))
 		defaults_for_cluster(w);
 	wizard_validate(w);
 }
 
-static void
-backspace(struct buf *b)
+/* Start of the UTF-8 character before at, or after it. */
+static size_t
+char_prev(const struct buf *b, size_t at)
 {
-	while (b->len > 0) {
-		b->len--;
-		if (((unsigned char)b->data[b->len] & 0xc0) != 0x80)
+	while (at > 0) {
+		at--;
+		if (((unsigned char)b->data[at] & 0xc0) != 0x80)
 			break;
 	}
-	if (b->data != NULL)
-		b->data[b->len] = '\0';
+	return at;
+}
+
+static size_t
+char_next(const struct buf *b, size_t at)
+{
+	if (at < b->len)
+		at++;
+	while (at < b->len && ((unsigned char)b->data[at] & 0xc0) == 0x80)
+		at++;
+	return at;
+}
+
+/* Remove bytes [from, to) of the current field; the cursor goes to from. */
+static void
+cut(struct wizard *w, size_t from, size_t to)
+{
+	struct buf	*b = &w->value[w->field];
+
+	if (to <= from || b->data == NULL)
+		return;
+	memmove(b->data + from, b->data + to, b->len - to);
+	b->len -= to - from;
+	b->data[b->len] = '\0';
+	set_cursor(w, from);
 }
 
 static int
@@ -734,6 +863,8 @@ first_error(const struct wizard *w)
 static enum wizard_req
 form_key(struct wizard *w, enum uiact a, enum wizard_keyname key)
 {
+	size_t	at;
+
 	switch (a) {
 	case UIA_WIZ_NEXT:
 		/* Enter on the last field: on to the preview if all is well. */
@@ -750,8 +881,32 @@ form_key(struct wizard *w, enum uiact a, enum wizard_keyname key)
 		w->field = (w->field + WF_COUNT - 1) % WF_COUNT;
 		return WREQ_REDRAW;
 	case UIA_INPUT_BACKSPACE:
-		backspace(&w->value[w->field]);
+		at = wizard_cursor(w);
+		cut(w, char_prev(&w->value[w->field], at), at);
 		wizard_validate(w);
+		return WREQ_REDRAW;
+	case UIA_INPUT_DELETE:
+		at = wizard_cursor(w);
+		cut(w, at, char_next(&w->value[w->field], at));
+		wizard_validate(w);
+		return WREQ_REDRAW;
+	case UIA_CURSOR_LEFT:
+	case UIA_CURSOR_RIGHT:
+		/* Fields with choices cycle through them. */
+		if (cycle(w, a == UIA_CURSOR_LEFT ? -1 : 1)) {
+			wizard_validate(w);
+			return WREQ_REDRAW;
+		}
+		at = wizard_cursor(w);
+		set_cursor(w, a == UIA_CURSOR_LEFT ?
+		    char_prev(&w->value[w->field], at) :
+		    char_next(&w->value[w->field], at));
+		return WREQ_REDRAW;
+	case UIA_CURSOR_HOME:
+		set_cursor(w, 0);
+		return WREQ_REDRAW;
+	case UIA_CURSOR_END:
+		w->cursor_field = -1;
 		return WREQ_REDRAW;
 	case UIA_INPUT_KILL:
 		set(w, w->field, "");

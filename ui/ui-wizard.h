@@ -73,6 +73,18 @@ struct wizard {
 	char			*banner;	/* what failed last, to fix */
 	int			 banner_err;
 	int			 opened;	/* defaults were filled */
+	size_t			 cursor;	/* byte offset in the field */
+	int			 cursor_field;	/* -1: at the end of it */
+
+	/*
+	 * A resubmit (e) starts from the job's staged spec: what the form
+	 * does not show (files, env, requeue, ...) is kept from it, and a
+	 * multi-line command stays as written unless its field is edited
+	 * (the field shows it joined by "; ").
+	 */
+	char			*base;		/* the spec as YAML, or NULL */
+	char			*command_full;
+	char			*command_shown;
 
 	struct wizard_cluster	*cl;		/* set by wizard_set_clusters */
 	size_t			 ncl;
@@ -128,8 +140,10 @@ enum wizard_keyname {
  * Text is typed with wizard_type().
  */
 enum wizard_req wizard_key(struct wizard *, enum uiact, enum wizard_keyname);
-/* Text typed into the current field (UTF-8). */
+/* Text typed into the current field at the cursor (UTF-8). */
 void	 wizard_type(struct wizard *, const char *, size_t);
+/* Where the cursor is in the current field (a byte offset). */
+size_t	 wizard_cursor(const struct wizard *);
 
 /* The request was queued: show its page and wait for the worker. */
 void	 wizard_start(struct wizard *, int submit);

@@ -124,6 +124,8 @@ struct ui {
 	char				*view_title;
 	struct strv			 view;
 	size_t				 view_top;
+	char				*detail_cluster; /* the job shown */
+	char				*detail_id;
 
 	struct jobtable_key		*dkeys;	/* pinned dialog targets */
 	size_t				 ndkeys;
@@ -562,6 +564,7 @@ apply_jobs(struct ui *ui, struct msg_jobs *m)
 }
 
 static void	wizard_sync(struct ui *);
+static int	start_estimated(struct ui *, struct msg_action *);
 
 /* The staged spec of a finished job arrived: the wizard opens with it. */
 static int
@@ -614,6 +617,8 @@ apply_action(struct ui *ui, struct msg_action *m)
 	}
 	if (m->step != NULL && strcmp(m->step, "spec") == 0 && m->done)
 		return spec_fetched(ui, m);
+	if (m->step != NULL && strcmp(m->step, "start") == 0 && m->done)
+		return start_estimated(ui, m);
 	/* The worker says why a job has no log: the pane shows it. */
 	if (m->step != NULL && strcmp(m->step, "log") == 0 &&
 	    ui->log.cluster != NULL && m->cluster != NULL &&
@@ -1305,6 +1310,35 @@ put_wrapped(struct ui *ui, int y, int x, int w, int n, const char *s,
 	return used;
 }
 
+/*
+ * A field being edited with the cursor inside the text: the text from
+ * where the part before the cursor fits, the character under the cursor
+ * in reverse.
+ */
+static void
+draw_wizard_cursor(struct ui *ui, int y, int x, int w, const char *v,
+    size_t at)
+{
+	char		*pre = xstrndup(v, at), *shown, *ch;
+	const char	*start = v + (tail_fit(pre, w - 2) - pre);
+	size_t		 n = 1;
+	int		 cx;
+
+	put_attr(ui, y, x, w, start, ui->styles[ST_CURSOR]);
+	shown = xstrndup(start, (size_t)(v + at - start));
+	cx = uitext_width(shown);
+	while (((unsigned char)v[at + n] & 0xc0) == 0x80)
+		n++;
+	ch = xstrndup(v + at, n);
+	if (cx < w)
+		put_attr(ui, y, x + cx, uitext_width(ch) > 1 ?
+		    uitext_width(ch) : 1, ch, (ui->styles[ST_CURSOR] ^
+		    A_REVERSE) | A_UNDERLINE);
+	free(ch);
+	free(shown);
+	free(pre);
+}
+
 static void
 draw_wizard(struct ui *ui)
 {
@@ -1325,8 +1359,9 @@ draw_wizard(struct ui *ui)
 	switch (wz->page) {
 	case WIZ_FORM:
 		title = "New job: fields";
-		keys = "Tab/Enter next  S-Tab/Up back  Left/Right choose  "
-		    "Enter on secrets: preview  Esc close (kept)";
+		keys = "Tab/Enter next  S-Tab/Up back  Left/Right cursor "
+		    "(cluster, partition: choose)  Enter on secrets: preview  "
+		    "Esc close (kept)";
 		break;
 	case WIZ_PREVIEW:
 		title = "New job: preview of the sbatch script (dry run)";
@@ -1360,11 +1395,16 @@ draw_wizard(struct ui *ui)
 
 			put_attr(ui, row, x, lw, wizard_label(i),
 			    dl | (cur ? A_BOLD : 0));
-			line = xasprintf("%s%s", tail_fit(v, vw - 2),
-			    cur ? "_" : "");
-			put_attr(ui, row, x + lw, vw - 1, line, cur ?
-			    ui->styles[ST_CURSOR] : dl | A_UNDERLINE);
-			free(line);
+			if (cur && wizard_cursor(wz) < strlen(v))
+				draw_wizard_cursor(ui, row, x + lw, vw - 1, v,
+				    wizard_cursor(wz));
+			else {
+				line = xasprintf("%s%s", tail_fit(v, vw - 2),
+				    cur ? "_" : "");
+				put_attr(ui, row, x + lw, vw - 1, line, cur ?
+				    ui->styles[ST_CURSOR] : dl | A_UNDERLINE);
+				free(line);
+			}
 			if (nw == 0)
 				continue;
 			if (wz->error[i] != NULL)
@@ -1469,9 +1509,12 @@ draw(struct ui *ui)
 
 /* ------------------------------------------------------------ actions */
 
+static void	detail_forget(struct ui *);
+
 static void
 view_open(struct ui *ui, const char *title, char *text)
 {
+	detail_forget(ui);
 	strv_free(&ui->view);
 	free(ui->view_title);
 	ui->view_title = xstrdup(title);
@@ -1868,6 +1911,64 @@ act_detail(struct ui *ui)
 	t = xasprintf("Job %s on %s", r->id, r->cluster);
 	view_open(ui, t, detail_job(ui, r));
 	free(t);
+	ui->detail_cluster = xstrdup(r->cluster);
+	ui->detail_id = xstrdup(r->id);
+	return UIF_REDRAW;
+}
+
+/* t in a job's detail: squeue --start for it, in its cluster's worker. */
+static int
+act_start_estimate(struct ui *ui)
+{
+	char	*cause = NULL;
+
+	if (ui->detail_id == NULL) {
+		ui_message(ui, 1, "t: open a job's detail (Enter) first");
+		return UIF_REDRAW;
+	}
+	if (ui->be == NULL || ui->be->start_estimate == NULL) {
+		ui_message(ui, 1, "start estimate: not connected (no worker)");
+		return UIF_REDRAW;
+	}
+	if (ui->be->start_estimate(ui->be->arg, ui->detail_cluster,
+	    ui->detail_id, &cause) != 0) {
+		ui_message(ui, 1, "start estimate of %s: %s", ui->detail_id,
+		    cause);
+		free(cause);
+		return UIF_REDRAW;
+	}
+	ui_message(ui, 0, "asking %s for the start estimate of job %s\xe2\x80"
+	    "\xa6", ui->detail_cluster, ui->detail_id);
+	return UIF_REDRAW;
+}
+
+/* The estimate came: into the detail view if it still shows that job. */
+static int
+start_estimated(struct ui *ui, struct msg_action *m)
+{
+	char	*t, *line;
+	size_t	 k;
+
+	t = san(m->message != NULL ? m->message : "");
+	if (ui->ov == OV_VIEW && ui->detail_id != NULL &&
+	    m->cluster != NULL && m->job_id != NULL &&
+	    strcmp(m->cluster, ui->detail_cluster) == 0 &&
+	    strcmp(m->job_id, ui->detail_id) == 0) {
+		line = xasprintf("%-12s%s%s", "start", m->failed ?
+		    "cannot ask: " : "", t);
+		/* Just below the job's fields, above the record. */
+		for (k = 0; k < ui->view.n && *ui->view.v[k] != '\0'; k++)
+			/* nothing */;
+		strv_add(&ui->view, "");
+		free(ui->view.v[ui->view.n - 1]);
+		memmove(ui->view.v + k + 1, ui->view.v + k,
+		    (ui->view.n - 1 - k) * sizeof *ui->view.v);
+		ui->view.v[k] = line;
+		ui->view_top = 0;
+	}
+	ui_message(ui, m->failed, "%s %s: %s", m->cluster ? m->cluster : "",
+	    m->job_id ? m->job_id : "", t);
+	free(t);
 	return UIF_REDRAW;
 }
 
@@ -2020,11 +2121,20 @@ act_refresh(struct ui *ui)
 	return UIF_REDRAW;
 }
 
+static void
+detail_forget(struct ui *ui)
+{
+	free(ui->detail_cluster);
+	free(ui->detail_id);
+	ui->detail_cluster = ui->detail_id = NULL;
+}
+
 static int
 act_close(struct ui *ui)
 {
 	ui->ov = OV_NONE;
 	strv_free(&ui->view);
+	detail_forget(ui);
 	return UIF_REDRAW;
 }
 
@@ -2222,6 +2332,36 @@ act_wiz_prev(struct ui *ui)
 	return wizard_input(ui, UIA_WIZ_PREV, UIKEY_FN(KEY_BTAB));
 }
 
+static int
+act_cursor_left(struct ui *ui)
+{
+	return wizard_input(ui, UIA_CURSOR_LEFT, UIKEY_FN(KEY_LEFT));
+}
+
+static int
+act_cursor_right(struct ui *ui)
+{
+	return wizard_input(ui, UIA_CURSOR_RIGHT, UIKEY_FN(KEY_RIGHT));
+}
+
+static int
+act_cursor_home(struct ui *ui)
+{
+	return wizard_input(ui, UIA_CURSOR_HOME, UIKEY_FN(KEY_HOME));
+}
+
+static int
+act_cursor_end(struct ui *ui)
+{
+	return wizard_input(ui, UIA_CURSOR_END, UIKEY_FN(KEY_END));
+}
+
+static int
+act_input_delete(struct ui *ui)
+{
+	return wizard_input(ui, UIA_INPUT_DELETE, UIKEY_FN(KEY_DC));
+}
+
 static int (*const handlers[UIA_COUNT])(struct ui *) = {
 	[UIA_QUIT] = act_quit,
 	[UIA_HELP] = act_help,
@@ -2261,6 +2401,12 @@ static int (*const handlers[UIA_COUNT])(struct ui *) = {
 	[UIA_INPUT_KILL] = act_input_kill,
 	[UIA_WIZ_NEXT] = act_wiz_next,
 	[UIA_WIZ_PREV] = act_wiz_prev,
+	[UIA_START_ESTIMATE] = act_start_estimate,
+	[UIA_CURSOR_LEFT] = act_cursor_left,
+	[UIA_CURSOR_RIGHT] = act_cursor_right,
+	[UIA_CURSOR_HOME] = act_cursor_home,
+	[UIA_CURSOR_END] = act_cursor_end,
+	[UIA_INPUT_DELETE] = act_input_delete,
 };
 
 int
@@ -2366,6 +2512,7 @@ ui_free(struct ui *ui)
 	log_clear_text(&ui->log);
 	strv_free(&ui->view);
 	free(ui->view_title);
+	detail_forget(ui);
 	dialog_free(ui);
 	buf_free(&ui->input);
 	free(ui->msg);
@@ -2560,6 +2707,13 @@ be_fetch_spec(void *arg, const char *cluster, const char *job_id,
 }
 
 static int
+be_start_estimate(void *arg, const char *cluster, const char *job_id,
+    char **cause)
+{
+	return workers_start_estimate(arg, cluster, job_id, cause);
+}
+
+static int
 be_submit(void *arg, const char *cluster, const struct spec *sp, int dry_run,
     char **cause)
 {
@@ -2607,6 +2761,7 @@ ui_main(struct cli *cli)
 	be.watch_log = be_watch_log;
 	be.submit = be_submit;
 	be.fetch_spec = be_fetch_spec;
+	be.start_estimate = be_start_estimate;
 	rc = ui_run(&cfg, cause, q, ws != NULL ? &be : NULL);
 	/* q quits in bounded time: a worker stuck in a conn call is left. */
 	if (workers_stop(ws, UI_STOP_MS) != 0) {

@@ -47,6 +47,12 @@ struct ui_backend {
 	 */
 	int	(*fetch_spec)(void *arg, const char *cluster,
 		    const char *job_id, char **cause);
+	/*
+	 * Why a job is pending with SLURM's start estimate (squeue --start),
+	 * on demand from its detail view: ACTION_OTHER step "start".
+	 */
+	int	(*start_estimate)(void *arg, const char *cluster,
+		    const char *job_id, char **cause);
 };
 
 /* Run the terminal UI until the user quits; returns the exit code. */

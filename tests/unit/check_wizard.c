@@ -465,6 +465,143 @@ START_TEST(test_from_spec_round_trip)
 }
 END_TEST
 
+/* Editing inside a field: Left/Right, Home/End, Delete, Backspace. */
+START_TEST(test_cursor)
+{
+	fill_valid();
+	put(WF_COMMAND, "echo hllo");
+	ck_assert_uint_eq(wizard_cursor(&w), 9);
+	/* Back to after "h", insert "e". */
+	ck_assert_int_eq(wizard_key(&w, UIA_CURSOR_HOME, WK_OTHER),
+	    WREQ_REDRAW);
+	ck_assert_uint_eq(wizard_cursor(&w), 0);
+	for (int i = 0; i < 6; i++)
+		wizard_key(&w, UIA_CURSOR_RIGHT, WK_RIGHT);
+	wizard_type(&w, "e", 1);
+	ck_assert_str_eq(v(WF_COMMAND), "echo hello");
+	ck_assert_uint_eq(wizard_cursor(&w), 7);
+	/* Delete takes the character under the cursor, Backspace the one
+	 * before; both re-validate. */
+	wizard_key(&w, UIA_INPUT_DELETE, WK_OTHER);
+	ck_assert_str_eq(v(WF_COMMAND), "echo helo");
+	wizard_key(&w, UIA_INPUT_BACKSPACE, WK_OTHER);
+	ck_assert_str_eq(v(WF_COMMAND), "echo hlo");
+	ck_assert_uint_eq(wizard_cursor(&w), 6);
+	wizard_key(&w, UIA_CURSOR_END, WK_OTHER);
+	ck_assert_uint_eq(wizard_cursor(&w), 8);
+	wizard_key(&w, UIA_INPUT_DELETE, WK_OTHER);	/* nothing after */
+	ck_assert_str_eq(v(WF_COMMAND), "echo hlo");
+	/* Multibyte characters move and go as one. */
+	put(WF_COMMAND, "echo \xc3\xa9t\xc3\xa9");
+	wizard_key(&w, UIA_CURSOR_LEFT, WK_LEFT);
+	ck_assert_uint_eq(wizard_cursor(&w), 8);
+	wizard_key(&w, UIA_CURSOR_LEFT, WK_LEFT);
+	wizard_key(&w, UIA_CURSOR_LEFT, WK_LEFT);
+	ck_assert_uint_eq(wizard_cursor(&w), 5);
+	wizard_key(&w, UIA_INPUT_DELETE, WK_OTHER);
+	ck_assert_str_eq(v(WF_COMMAND), "echo t\xc3\xa9");
+	wizard_key(&w, UIA_CURSOR_HOME, WK_OTHER);
+	wizard_key(&w, UIA_CURSOR_LEFT, WK_LEFT);	/* stays at 0 */
+	ck_assert_uint_eq(wizard_cursor(&w), 0);
+	wizard_key(&w, UIA_INPUT_BACKSPACE, WK_OTHER);
+	ck_assert_str_eq(v(WF_COMMAND), "echo t\xc3\xa9");
+	/* Another field: the cursor starts at its end. */
+	wizard_key(&w, UIA_WIZ_NEXT, WK_OTHER);
+	ck_assert_uint_eq(wizard_cursor(&w), strlen(v(WF_DATASETS)));
+	/* Typed in the middle, validated as typed. */
+	put(WF_TIME, "5h");
+	wizard_key(&w, UIA_CURSOR_LEFT, WK_LEFT);
+	wizard_type(&w, "0", 1);
+	ck_assert_str_eq(v(WF_TIME), "50h");
+	ck_assert_ptr_nonnull(w.error[WF_TIME]);
+	wizard_key(&w, UIA_CURSOR_HOME, WK_OTHER);
+	wizard_key(&w, UIA_INPUT_DELETE, WK_OTHER);
+	ck_assert_str_eq(v(WF_TIME), "0h");
+	/* Left/Right on a field with choices still choose. */
+	w.field = WF_PARTITION;
+	wizard_key(&w, UIA_CURSOR_RIGHT, WK_RIGHT);
+	ck_assert_str_eq(v(WF_PARTITION), "cpu");
+}
+END_TEST
+
+/*
+ * e keeps what the form does not show (supporting files, env, requeue)
+ * and a multi-line command as written, unless its field is edited.
+ */
+START_TEST(test_from_spec_keeps_the_rest)
+{
+	static const char yaml[] =
+	    "name: multi\n"
+	    "image: registry.local#sdtest/tui:1\n"
+	    "command: |\n"
+	    "  for i in 1 2; do\n"
+	    "    echo $i\n"
+	    "  done\n"
+	    "partition: cpu\n"
+	    "gpus: 0\n"
+	    "requeue: false\n"
+	    "env:\n"
+	    "  MODE: fast\n"
+	    "files:\n"
+	    "  - path: train.py\n"
+	    "    sha256: 0123456789abcdef0123456789abcdef"
+	    "0123456789abcdef0123456789abcdef\n";
+	struct spec	 sp, back;
+	char		*cause = NULL, *h;
+
+	ck_assert_int_eq(spec_parse(yaml, strlen(yaml), "t", &sp, &cause), 0);
+	wizard_from_spec(&w, &sp, "sdtb");
+	/* Shown on one line... */
+	ck_assert_str_eq(v(WF_COMMAND), "for i in 1 2; do;   echo $i; done");
+	h = wizard_hint(&w, WF_COMMAND);
+	ck_assert_ptr_nonnull(strstr(h, "kept as written"));
+	free(h);
+	ck_assert_int_eq(wizard_validate(&w), 0);
+	/* ... submitted as written, with the files, env and requeue. */
+	ck_assert_int_eq(wizard_build(&w, &back, &cause), 0);
+	ck_assert_str_eq(back.command, "for i in 1 2; do\n  echo $i\ndone\n");
+	ck_assert_str_eq(back.command, sp.command);
+	ck_assert_uint_eq(back.nfiles, 1);
+	ck_assert_str_eq(back.files[0].path, "train.py");
+	ck_assert_str_eq(back.files[0].sha256, sp.files[0].sha256);
+	ck_assert_uint_eq(back.nenv, 1);
+	ck_assert_str_eq(back.env[0].name, "MODE");
+	ck_assert_int_eq(back.requeue, 0);
+	ck_assert_str_eq(back.name, "multi");
+	spec_free(&back);
+
+	/* The form's own fields win: a name cleared stays cleared. */
+	put(WF_NAME, "");
+	put(WF_MOUNTS, "/a:/b");
+	ck_assert_int_eq(wizard_build(&w, &back, &cause), 0);
+	ck_assert_ptr_null(back.name);
+	ck_assert_uint_eq(back.nmounts, 1);
+	ck_assert_uint_eq(back.nfiles, 1);
+	spec_free(&back);
+
+	/* An edited command is the one line typed. */
+	w.field = WF_COMMAND;
+	wizard_type(&w, "; echo end", 10);
+	ck_assert_int_eq(wizard_build(&w, &back, &cause), 0);
+	ck_assert_str_eq(back.command, "for i in 1 2; do;   echo $i; done; "
+	    "echo end");
+	spec_free(&back);
+	h = wizard_hint(&w, WF_COMMAND);
+	ck_assert_str_eq(h, "run in the container (sh)");
+	free(h);
+
+	/* n afterwards starts from nothing: no files of the old job. */
+	wizard_open(&w, "sdtb", 1);
+	put(WF_IMAGE, "registry.local#sdtest/tui:1");
+	put(WF_COMMAND, "true");
+	ck_assert_int_eq(wizard_build(&w, &back, &cause), 0);
+	ck_assert_uint_eq(back.nfiles, 0);
+	ck_assert_uint_eq(back.nenv, 0);
+	spec_free(&back);
+	spec_free(&sp);
+}
+END_TEST
+
 static void
 action(enum action_kind kind, const char *step, int done, int failed,
     const char *message, const char *job_id)
@@ -621,6 +758,8 @@ wizard_suite(void)
 	tcase_add_test(tc, test_build);
 	tcase_add_test(tc, test_from_spec_round_trip);
 	tcase_add_test(tc, test_pages);
+	tcase_add_test(tc, test_cursor);
+	tcase_add_test(tc, test_from_spec_keeps_the_rest);
 	suite_add_tcase(s, tc);
 	return s;
 }
