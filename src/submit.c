@@ -10,8 +10,14 @@
  */
 #include "submit.h"
 
+#include <sys/file.h>
+#include <sys/stat.h>
+
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -867,6 +873,177 @@ submit_sh(struct conn *c, const char *body, int timeout,
 	return rc;
 }
 
+/* --- test hooks (SLURMDECK_TEST_FAULT, see submit.h) ---------------------- */
+
+static const char *submit_fault_points[] = {
+	"preflight", "check", "image", "record", "render", "stage", "launch",
+	"reconcile", "release", "wipe", "recover", NULL
+};
+
+int
+submit_faults_parse(const char *value, struct submit_faults *f, char **cause)
+{
+	static const struct {
+		const char		*word;
+		enum submit_fault_kind	 kind;
+	} kinds[] = {
+		{ "cut-before", SUBMIT_FAULT_CUT_BEFORE },
+		{ "cut-after", SUBMIT_FAULT_CUT_AFTER },
+		{ "kill-before", SUBMIT_FAULT_KILL_BEFORE },
+		{ "kill-after", SUBMIT_FAULT_KILL_AFTER },
+		{ "kill", SUBMIT_FAULT_KILL_AFTER },
+		{ "stop-before", SUBMIT_FAULT_STOP_BEFORE },
+		{ "stop-after", SUBMIT_FAULT_STOP_AFTER },
+	};
+	char	*copy, *item, *next, *colon;
+	size_t	 i, k;
+	int	 rc = -1;
+
+	memset(f, 0, sizeof *f);
+	if (value == NULL || *value == '\0')
+		return 0;
+	copy = xstrdup(value);
+	for (item = copy; item != NULL; item = next) {
+		if ((next = strchr(item, ',')) != NULL)
+			*next++ = '\0';
+		if (strcmp(item, "after-sbatch") == 0) {
+			f->launch = "after-sbatch";
+			continue;
+		}
+		if (strcmp(item, "empty-reply") == 0) {
+			f->launch = "empty-reply";
+			continue;
+		}
+		if ((colon = strchr(item, ':')) == NULL)
+			goto bad;
+		*colon++ = '\0';
+		for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+			if (strcmp(item, kinds[k].word) == 0)
+				break;
+		}
+		for (i = 0; submit_fault_points[i] != NULL; i++) {
+			if (strcmp(colon, submit_fault_points[i]) == 0)
+				break;
+		}
+		if (k == sizeof kinds / sizeof kinds[0] ||
+		    submit_fault_points[i] == NULL || f->n == SUBMIT_FAULT_MAX) {
+			colon[-1] = ':';
+			goto bad;
+		}
+		f->v[f->n].kind = kinds[k].kind;
+		snprintf(f->v[f->n].point, sizeof f->v[f->n].point, "%s", colon);
+		f->n++;
+	}
+	rc = 0;
+	goto out;
+bad:
+	cause_set(cause, "SLURMDECK_TEST_FAULT: \"%s\" is not a fault (a "
+	    "comma list of after-sbatch, empty-reply, or "
+	    "cut-before|cut-after|kill-before|kill-after|kill|stop-before|"
+	    "stop-after:POINT, at most %d)", item, SUBMIT_FAULT_MAX);
+out:
+	free(copy);
+	return rc;
+}
+
+/*
+ * Point reached (after: done): SIGKILL or SIGSTOP ourselves if asked.
+ * From a remote command (remote set), returns the cut to apply to it.
+ */
+static enum submit_fault_kind
+submit_fault_hit(struct submit_faults *f, const char *point, int after,
+    int remote)
+{
+	enum submit_fault_kind	 cut = 0, k;
+	size_t			 i;
+
+	for (i = 0; f != NULL && i < f->n; i++) {
+		if (f->v[i].fired || strcmp(f->v[i].point, point) != 0)
+			continue;
+		k = f->v[i].kind;
+		if (after != (k == SUBMIT_FAULT_KILL_AFTER ||
+		    k == SUBMIT_FAULT_STOP_AFTER))
+			continue;
+		if (!remote && (k == SUBMIT_FAULT_CUT_BEFORE ||
+		    k == SUBMIT_FAULT_CUT_AFTER))
+			continue;
+		f->v[i].fired = 1;
+		if (k == SUBMIT_FAULT_KILL_BEFORE || k == SUBMIT_FAULT_KILL_AFTER)
+			raise(SIGKILL);
+		else if (k == SUBMIT_FAULT_STOP_BEFORE ||
+		    k == SUBMIT_FAULT_STOP_AFTER)
+			raise(SIGSTOP);
+		else
+			cut = k;
+	}
+	return cut;
+}
+
+/* Kill the sshd of this session: the client sees the connection drop. */
+#define SUBMIT_SH_CUT \
+	"sd_cut() {\n" \
+	"\tp=$$\n" \
+	"\twhile [ -n \"$p\" ] && [ \"$p\" -gt 1 ]; do\n" \
+	"\t\tif [ \"$(ps -o comm= -p \"$p\")\" = sshd ]; then\n" \
+	"\t\t\tkill -9 \"$p\"; sleep 2; exit 0\n" \
+	"\t\tfi\n" \
+	"\t\tp=$(ps -o ppid= -p \"$p\" | tr -d ' ')\n" \
+	"\tdone\n" \
+	"\techo slurmdeck-fault=no-sshd; exit 0\n" \
+	"}\n"
+
+/* Drop the connection between two commands (the next one reconnects). */
+static void
+submit_cut_now(struct conn *c)
+{
+	struct conn_result	res;
+
+	if (submit_sh(c, SUBMIT_SH_CUT "sd_cut\n", 0, &res, NULL) == 0)
+		conn_result_free(&res);
+}
+
+/*
+ * submit_sh with the faults of point applied; plain: body is one command
+ * run as is (conn_exec) when there is no cut.
+ */
+static int
+submit_remote_cmd(struct submit_faults *f, const char *point, struct conn *c,
+    const char *body, int plain, int timeout, struct conn_result *res,
+    char **cause)
+{
+	enum submit_fault_kind	 cut;
+	struct buf		 b;
+	int			 rc;
+
+	cut = submit_fault_hit(f, point, 0, 1);
+	if (cut == 0 && plain)
+		rc = conn_exec(c, body, NULL, 0, res, cause);
+	else if (cut == 0)
+		rc = submit_sh(c, body, timeout, res, cause);
+	else {
+		/* The work is done (or not at all); the reply never comes. */
+		buf_init(&b);
+		buf_adds(&b, SUBMIT_SH_CUT);
+		if (cut == SUBMIT_FAULT_CUT_BEFORE)
+			buf_adds(&b, "sd_cut\n");
+		buf_adds(&b, "(\n");
+		buf_adds(&b, body);
+		buf_adds(&b, "\n) >/dev/null 2>&1\nsd_cut\n");
+		rc = submit_sh(c, b.data, timeout, res, cause);
+		memset(b.data, 0, b.len);
+		buf_free(&b);
+	}
+	submit_fault_hit(f, point, 1, 1);
+	return rc;
+}
+
+static int
+submit_remote(struct submit_faults *f, const char *point, struct conn *c,
+    const char *body, int timeout, struct conn_result *res, char **cause)
+{
+	return submit_remote_cmd(f, point, c, body, 0, timeout, res, cause);
+}
+
 int
 submit_creds_install(struct conn *c, const char *key,
     struct submit_creds *cr, char **cause)
@@ -957,6 +1134,14 @@ struct submit_ctx {
 	struct nccl_job			 nccl;	/* R21 probe or cached setting */
 	struct buf			*files;	/* contents, one per spec file */
 	char				**members;	/* their tar names */
+	/* Interrupted submits (see submit.h). */
+	struct submit_faults		 faults;
+	int				 lockfd;	/* records/.submit-ID.lock */
+	char				*lockpath;
+	char				 spec_sha[65];
+	int				 staged;	/* the stage was sent */
+	const char			*unresolved;	/* "submit:reconcile" or
+							   "submit:release" */
 };
 
 static void
@@ -995,8 +1180,17 @@ submit_fail(struct submit_ctx *x, enum submit_step step, char **cause,
 	va_end(ap);
 	x->res->failed = 1;
 	x->res->failed_step = step;
-	if (x->record_open) {
-		if (record_transition(x->record_id, RSTATE_ERROR, "", "submit",
+	if (x->record_open && x->unresolved != NULL) {
+		/* A job may exist: the next submit looks it up (recover). */
+		record_transition(x->record_id, RSTATE_UNKNOWN, "",
+		    x->unresolved, text, &why);
+		free(why);
+		free(x->res->state);
+		x->res->state = xstrdup(state_name(RSTATE_UNKNOWN));
+	} else if (x->record_open) {
+		/* Until the sidecar is removed, recover has work left. */
+		if (record_transition(x->record_id, RSTATE_ERROR, "",
+		    x->staged && x->nsec != 0 ? "submit:unwiped" : "submit",
 		    text, &why) == 0)
 			record_set_err(x->record_id, ERR_CONFIG,
 			    submit_step_name(step), NULL);
@@ -1259,7 +1453,8 @@ submit_convert(struct submit_ctx *x, const char *cache_dir,
 	free(uri);
 	free(job);
 	/* Waiting for the lock can take one import, the import another. */
-	if (submit_sh(x->s->conn, script, 2 * timeout + 180, &res, &why) != 0) {
+	if (submit_remote(&x->faults, "image", x->s->conn, script,
+	    2 * timeout + 180, &res, &why) != 0) {
 		free(script);
 		submit_fail(x, SUBMIT_STEP_IMAGE, cause, "converting %s: %s "
 		    "(nothing was submitted)", x->res->image, why);
@@ -1580,6 +1775,58 @@ fail:
 	return -1;
 }
 
+static char *
+submit_lock_path(const char *record_id)
+{
+	char	*dir = record_dir(), *path;
+
+	path = xasprintf("%s/.submit-%s.lock", dir, record_id);
+	free(dir);
+	return path;
+}
+
+/*
+ * Held from before the record exists to the end of the submit: a lock
+ * file that is there and free belongs to an interrupted submit.
+ */
+static int
+submit_lock(struct submit_ctx *x, char **cause)
+{
+	char	*dir = record_dir(), *text;
+	int	 fd;
+
+	if (mkdir_p(dir, 0700, cause) != 0) {
+		free(dir);
+		return -1;
+	}
+	free(dir);
+	x->lockpath = submit_lock_path(x->record_id);
+	fd = open(x->lockpath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		cause_set(cause, "cannot create the lock file %s: %s",
+		    x->lockpath, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		free(x->lockpath);
+		x->lockpath = NULL;
+		return -1;
+	}
+	text = xasprintf("spec %s\nsecrets %zu\n", x->spec_sha, x->nsec);
+	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
+		cause_set(cause, "cannot write the lock file %s: %s",
+		    x->lockpath, strerror(errno));
+		free(text);
+		unlink(x->lockpath);
+		close(fd);
+		free(x->lockpath);
+		x->lockpath = NULL;
+		return -1;
+	}
+	free(text);
+	x->lockfd = fd;
+	return 0;
+}
+
 static int
 submit_record(struct submit_ctx *x, char **cause)
 {
@@ -1601,6 +1848,13 @@ submit_record(struct submit_ctx *x, char **cause)
 	r->spec_path = xstrdup(x->lay.spec_path);
 	r->nodes = x->plan.nodes;
 	r->gpus = x->plan.gpus;
+	if (submit_lock(x, &why) != 0) {
+		record_free(r);
+		submit_fail(x, SUBMIT_STEP_RECORD, cause, "cannot open the "
+		    "local record, so nothing is launched: %s", why);
+		free(why);
+		return -1;
+	}
 	rc = record_create(r, &why);
 	record_free(r);
 	if (rc != 0) {
@@ -1688,7 +1942,8 @@ submit_stage(struct submit_ctx *x, const struct strv *exports, char **cause)
 	    "echo slurmdeck-stage=ok\n");
 	memset(tar.data, 0, tar.len);
 	buf_free(&tar);
-	rc = submit_sh(x->s->conn, sh.data, 0, &res, &why);
+	rc = submit_remote(&x->faults, "stage", x->s->conn, sh.data, 0, &res,
+	    &why);
 	memset(sh.data, 0, sh.len);
 	buf_free(&sh);
 	if (rc != 0) {
@@ -1733,11 +1988,11 @@ out:
 
 /* Jobs named exactly name: squeue first (sacct lags), then sacct. */
 static int
-submit_reconcile(struct submit_ctx *x, time_t sent, long *idp, char **cause)
+submit_lookup(struct submit_faults *f, struct conn *c, const char *name,
+    time_t sent, long *idp, char **cause)
 {
 	struct slurm_jobs	 jobs;
 	struct conn_result	 res;
-	const char		*name = x->res->job_name;
 	char			*cmd, *why = NULL, since[32];
 	long			 found[8];
 	size_t			 i, j, n;
@@ -1752,7 +2007,8 @@ submit_reconcile(struct submit_ctx *x, time_t sent, long *idp, char **cause)
 		}
 		if (cmd == NULL)
 			goto fail;
-		if (conn_exec(x->s->conn, cmd, NULL, 0, &res, &why) != 0) {
+		if (submit_remote_cmd(f, "reconcile", c, cmd, 1, 0, &res,
+		    &why) != 0) {
 			free(cmd);
 			goto fail;
 		}
@@ -1796,6 +2052,13 @@ fail:
 }
 
 static int
+submit_reconcile(struct submit_ctx *x, time_t sent, long *idp, char **cause)
+{
+	return submit_lookup(&x->faults, x->s->conn, x->res->job_name, sent,
+	    idp, cause);
+}
+
+static int
 submit_adopt(struct submit_ctx *x, long id, struct submit_launch *l,
     char **cause)
 {
@@ -1803,7 +2066,8 @@ submit_adopt(struct submit_ctx *x, long id, struct submit_launch *l,
 	char			*script, *why = NULL;
 
 	script = submit_release_script(id, x->lay.log_dir, x->res->job_name);
-	if (submit_sh(x->s->conn, script, 0, &res, &why) != 0) {
+	if (submit_remote(&x->faults, "release", x->s->conn, script, 0, &res,
+	    &why) != 0) {
 		free(script);
 		cause_set(cause, "job %ld: creating its log directory and "
 		    "releasing it failed: %s; it is held: run 'scontrol "
@@ -1824,13 +2088,25 @@ submit_launch(struct submit_ctx *x, char **cause)
 	struct submit_launch	 l;
 	struct conn_result	 res;
 	enum slurm_submit	 v;
-	const char		*fault = getenv("SLURMDECK_TEST_FAULT");
+	const char		*fault = x->faults.launch;
 	char			*cmd, *script, *why = NULL, *msg = NULL, *id_s;
 	long			 id = 0;
 	time_t			 sent;
 	int			 attempt, n;
 
 	memset(&l, 0, sizeof l);
+	/* From here a job may exist: an interrupted submit looks it up. */
+	msg = xasprintf("sending sbatch (job name %s)", x->res->job_name);
+	if (record_transition(x->record_id, RSTATE_PENDING, "",
+	    "submit:launch", msg, &why) != 0) {
+		free(msg);
+		submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "cannot update the "
+		    "record, so nothing is launched: %s", why);
+		free(why);
+		return -1;
+	}
+	free(msg);
+	msg = NULL;
 	for (attempt = 0; attempt < 2; attempt++) {
 		cmd = slurm_cmd_sbatch(x->lay.sbatch_path, x->res->job_name, 1,
 		    &why);
@@ -1842,7 +2118,8 @@ submit_launch(struct submit_ctx *x, char **cause)
 		free(cmd);
 		sent = time(NULL);
 		submit_launch_free(&l);
-		if (submit_sh(x->s->conn, script, 0, &res, &why) != 0) {
+		if (submit_remote(&x->faults, "launch", x->s->conn, script, 0,
+		    &res, &why) != 0) {
 			/* The job may or may not be queued. */
 			v = SLURM_SUBMIT_AMBIGUOUS;
 			msg = xasprintf("SSH failed during sbatch: %s", why);
@@ -1878,7 +2155,7 @@ submit_launch(struct submit_ctx *x, char **cause)
 			if (!l.released && !l.mkdir_failed) {
 				submit_launch_free(&l);
 				if (submit_adopt(x, id, &l, &why) != 0)
-					goto fail_why;
+					goto fail_held;
 			}
 			break;
 		}
@@ -1891,6 +2168,7 @@ submit_launch(struct submit_ctx *x, char **cause)
 		msg = NULL;
 		n = submit_reconcile(x, sent, &id, &why);
 		if (n < 0) {
+			x->unresolved = "submit:reconcile";
 			submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "the sbatch "
 			    "reply was lost and the lookup by name failed (%s): "
 			    "job %s may or may not exist; check with "
@@ -1900,6 +2178,7 @@ submit_launch(struct submit_ctx *x, char **cause)
 			goto fail;
 		}
 		if (n > 1) {
+			x->unresolved = "submit:reconcile";
 			submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "%d jobs are "
 			    "named %s: cancel all but one (scancel) and adopt "
 			    "it by hand", n, x->res->job_name);
@@ -1911,7 +2190,7 @@ submit_launch(struct submit_ctx *x, char **cause)
 			    "named %s: adopting SLURM job %ld", x->res->job_name,
 			    id);
 			if (submit_adopt(x, id, &l, &why) != 0)
-				goto fail_why;
+				goto fail_held;
 			break;
 		}
 		if (attempt == 1) {
@@ -1942,6 +2221,7 @@ submit_launch(struct submit_ctx *x, char **cause)
 		goto fail;
 	}
 	if (!l.released) {
+		x->unresolved = "submit:release";
 		submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "job %ld is held and "
 		    "could not be released: %s", id, l.release_msg != NULL ?
 		    l.release_msg : "no answer from scontrol");
@@ -1980,6 +2260,13 @@ submit_launch(struct submit_ctx *x, char **cause)
 	submit_launch_free(&l);
 	return 0;
 
+fail_held:
+	/* The job exists but is held: the record says which (recover). */
+	x->res->slurm_id = xasprintf("%ld", id);
+	if (record_set_slurm_id(x->record_id, x->res->slurm_id, NULL) == 0)
+		x->unresolved = "submit:release";
+	else
+		x->unresolved = "submit:reconcile";
 fail_why:
 	submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "%s", why);
 	free(why);
@@ -1988,21 +2275,408 @@ fail:
 	return -1;
 }
 
-/* The sidecar of a job that will not run must not stay behind. */
-static void
-submit_wipe(struct submit_ctx *x)
+/*
+ * Remove a sidecar; 0 once it is known to be gone.  rm -f can be repeated,
+ * so a dropped connection gets one more try (on a new one).
+ */
+static int
+submit_rm_sidecar(struct submit_faults *f, struct conn *c, const char *path)
 {
 	struct conn_result	 res;
 	struct buf		 b;
+	int			 rc = -1, try;
 
-	if (x->nsec == 0 || x->lay.env_path == NULL || x->res->slurm_id)
-		return;
 	buf_init(&b);
-	buf_adds(&b, "rm -f -- ");
-	buf_add_quoted(&b, x->lay.env_path);
-	if (submit_sh(x->s->conn, b.data, 0, &res, NULL) == 0)
+	buf_adds(&b, "f=");
+	buf_add_quoted(&b, path);
+	buf_adds(&b, "\nrm -f -- \"$f\" && [ ! -e \"$f\" ] && "
+	    "echo slurmdeck-wiped=ok\n");
+	for (try = 0; try < 2 && rc != 0; try++) {
+		if (submit_remote(f, "wipe", c, b.data, 0, &res, NULL) != 0)
+			continue;
+		if (strstr(res.out, "slurmdeck-wiped=ok") != NULL)
+			rc = 0;
 		conn_result_free(&res);
+	}
 	buf_free(&b);
+	return rc;
+}
+
+/*
+ * The sidecar of a job that will not run must not stay behind.  Returns
+ * -1 when it may still be there: the record keeps "submit:unwiped" and
+ * the next submit's recover removes it.
+ */
+static int
+submit_wipe(struct submit_ctx *x)
+{
+	char	*text, *why = NULL;
+
+	if (x->nsec == 0 || x->lay.env_path == NULL || x->res->slurm_id ||
+	    x->unresolved != NULL)
+		return 0;
+	if (submit_rm_sidecar(&x->faults, x->s->conn, x->lay.env_path) != 0)
+		return -1;
+	if (x->record_open) {
+		text = xasprintf("secrets file %s removed", x->lay.env_path);
+		if (record_transition(x->record_id, RSTATE_ERROR, "", "submit",
+		    text, &why) != 0) {
+			free(why);
+			free(text);
+			return -1;
+		}
+		free(text);
+	}
+	return 0;
+}
+
+/* --- interrupted submits (see submit.h) ------------------------------------ */
+
+void
+submit_spec_sha(const struct spec *sp, const char *cluster, char out[65])
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_printf(&b, "%s\n", cluster != NULL ? cluster : "");
+	if (spec_write(sp, &b, NULL) != 0) {
+		/* Nothing to match on: no re-run will resume it. */
+		out[0] = '\0';
+		buf_free(&b);
+		return;
+	}
+	submit_sha256_hex(b.data, b.len, out);
+	buf_free(&b);
+}
+
+static time_t
+submit_iso_time(const char *s)
+{
+	struct tm	tm;
+
+	if (s == NULL)
+		return (time_t)-1;
+	memset(&tm, 0, sizeof tm);
+	if (strptime(s, "%Y-%m-%dT%H:%M:%S", &tm) == NULL)
+		return (time_t)-1;
+	return timegm(&tm);
+}
+
+static void
+submit_rsay(const struct submit_opts *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+submit_rsay(const struct submit_opts *o, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*text;
+
+	if (o == NULL || o->progress == NULL)
+		return;
+	va_start(ap, fmt);
+	text = xvasprintf(fmt, ap);
+	va_end(ap);
+	o->progress(o->arg, SUBMIT_STEP_RECORD, text);
+	free(text);
+}
+
+/*
+ * Finish one interrupted submit from what its history says; 0 when
+ * nothing is left to do, -1 when it is left and may have a job, -2 when
+ * only its sidecar is left.  found: the record references its job.
+ */
+static int
+submit_recover_one(struct submit_faults *f, struct conn *c,
+    const struct submit_opts *o, const struct record *r, size_t nsec,
+    int *found)
+{
+	const struct record_event	*mark = NULL, *launch = NULL;
+	struct submit_launch		 l;
+	struct conn_result		 res;
+	struct state_map		 m;
+	enum rstate			 rs;
+	const char			*src;
+	char				*env = NULL, *why = NULL, *text = NULL;
+	char				*script, ids[32];
+	long				 id = 0;
+	time_t				 t;
+	size_t				 i;
+	int				 n, rc = -1;
+
+	*found = 0;
+	for (i = 0; i < r->nhistory; i++) {
+		src = r->history[i].source;
+		if (src != NULL && (strcmp(src, "submit") == 0 ||
+		    str_has_prefix(src, "submit:")))
+			mark = &r->history[i];
+		if (src != NULL && strcmp(src, "submit:launch") == 0)
+			launch = &r->history[i];
+	}
+	/*
+	 * It ended (a recover may have adopted its job) but was stopped
+	 * before it removed its lock file: its job is still the submit's.
+	 */
+	if (mark != NULL && strcmp(mark->source, "submit") == 0) {
+		*found = record_slurm_id(r) != NULL;
+		return 0;
+	}
+	submit_fault_hit(f, "recover", 0, 0);
+	if (r->job_dir != NULL)
+		env = ops_dir_env_file(r->job_dir, r->id);
+
+	if (mark != NULL && strcmp(mark->source, "submit:unwiped") == 0)
+		goto wipe;
+	if (mark != NULL && strcmp(mark->source, "submit:release") == 0 &&
+	    record_slurm_id(r) != NULL) {
+		if (state_terminal(r->state)) {
+			rc = 0;		/* cancelled meanwhile */
+			goto out;
+		}
+		id = strtol(record_slurm_id(r), NULL, 10);
+		goto release;
+	}
+	if (launch == NULL) {
+		/* Stopped before sbatch was sent: no job can exist. */
+		text = xstrdup("the submit was interrupted before sbatch: "
+		    "nothing was queued; submit again");
+		goto none;
+	}
+	t = submit_iso_time(launch->time);
+	n = submit_lookup(f, c, r->job_name, t != (time_t)-1 ? t : time(NULL),
+	    &id, &why);
+	if (n < 0) {
+		submit_rsay(o, "record %s: looking up job %s failed (%s); "
+		    "left for the next submit", r->id, r->job_name, why);
+		goto out;
+	}
+	if (n > 1) {
+		text = xasprintf("%d jobs are named %s: cancel all but one "
+		    "(scancel) and adopt it by hand", n, r->job_name);
+		record_transition(r->id, RSTATE_UNKNOWN, "",
+		    "submit:reconcile", text, NULL);
+		submit_rsay(o, "record %s: %s", r->id, text);
+		goto out;
+	}
+	if (n == 0) {
+		text = xasprintf("the submit was interrupted after sbatch "
+		    "was sent, but no job named %s exists (squeue, then sacct "
+		    "-S): nothing was queued; submit again", r->job_name);
+		goto none;
+	}
+	snprintf(ids, sizeof ids, "%ld", id);
+	if (record_set_slurm_id(r->id, ids, &why) != 0) {
+		submit_rsay(o, "record %s: %s", r->id, why);
+		goto out;
+	}
+
+release:
+	/* Held jobs are released with their log dir, as submit does. */
+	script = submit_release_script(id, r->log_dir != NULL ? r->log_dir :
+	    "", r->job_name != NULL ? r->job_name : "");
+	if (submit_remote(f, "release", c, script, 0, &res, &why) != 0) {
+		free(script);
+		text = xasprintf("SLURM job %ld exists but could not be "
+		    "released: %s", id, why);
+		record_transition(r->id, RSTATE_UNKNOWN, "", "submit:release",
+		    text, NULL);
+		submit_rsay(o, "record %s: %s; left for the next submit",
+		    r->id, text);
+		goto out;
+	}
+	free(script);
+	submit_launch_parse(res.out, &l);
+	conn_result_free(&res);
+	if (l.mkdir_failed) {
+		submit_launch_free(&l);
+		text = xasprintf("SLURM job %ld was cancelled: its log "
+		    "directory could not be created", id);
+		goto none;
+	}
+	if (!l.released) {
+		text = xasprintf("SLURM job %ld is held and could not be "
+		    "released: %s", id, l.release_msg != NULL ? l.release_msg :
+		    "no answer from scontrol");
+		record_transition(r->id, RSTATE_UNKNOWN, "", "submit:release",
+		    text, NULL);
+		submit_rsay(o, "record %s: %s", r->id, text);
+		submit_launch_free(&l);
+		goto out;
+	}
+	rs = RSTATE_PENDING;
+	if (l.state != NULL && state_map(l.state, STATUS_MISSING, &m) == 0 &&
+	    m.state != RSTATE_UNKNOWN)
+		rs = m.state;
+	text = xasprintf("adopted SLURM job %ld after an interrupted submit "
+	    "(found by its exact name)", id);
+	if (record_transition(r->id, rs, l.state != NULL ? l.state :
+	    "PENDING", "submit", text, &why) != 0) {
+		submit_launch_free(&l);
+		submit_rsay(o, "record %s: %s", r->id, why);
+		goto out;
+	}
+	submit_rsay(o, "record %s (interrupted submit): %s, %s", r->id, text,
+	    l.state != NULL ? l.state : "PENDING");
+	submit_launch_free(&l);
+	*found = 1;
+	rc = 0;
+	goto out;
+
+none:
+	if (record_transition(r->id, RSTATE_ERROR, "", nsec != 0 ?
+	    "submit:unwiped" : "submit", text, &why) != 0) {
+		submit_rsay(o, "record %s: %s", r->id, why);
+		goto out;
+	}
+	record_set_err(r->id, ERR_CONFIG, "interrupted", NULL);
+	submit_rsay(o, "record %s (interrupted submit): %s", r->id, text);
+	if (nsec == 0) {
+		rc = 0;
+		goto out;
+	}
+wipe:
+	/* From here no job can exist: only the sidecar may be left. */
+	rc = -2;
+	if (env == NULL || submit_rm_sidecar(f, c, env) != 0) {
+		submit_rsay(o, "record %s: its secrets file could not be "
+		    "removed yet; left for the next submit", r->id);
+		goto out;
+	}
+	free(text);
+	text = xasprintf("secrets file %s removed", env);
+	if (record_transition(r->id, RSTATE_ERROR, "", "submit", text,
+	    &why) != 0)
+		goto out;
+	submit_rsay(o, "record %s: %s", r->id, text);
+	rc = 0;
+out:
+	submit_fault_hit(f, "recover", 1, 0);
+	free(why);
+	free(text);
+	free(env);
+	return rc;
+}
+
+static int
+submit_recover_f(struct submit_session *s, const struct submit_opts *o,
+    struct submit_faults *f, const char *spec_sha, char **resume,
+    char **blocked, char **cause)
+{
+	struct record_list	 list;
+	struct record		*r;
+	struct stat		 sb;
+	char			*path, *why = NULL, buf[256], sha[65];
+	size_t			 i, nsec;
+	ssize_t			 len;
+	int			 fd, found, done = 0, rc, same;
+
+	if (resume != NULL)
+		*resume = NULL;
+	if (blocked != NULL)
+		*blocked = NULL;
+	if (record_list(&list, &why) != 0) {
+		cause_set(cause, "%s", why);
+		free(why);
+		return -1;
+	}
+	for (i = 0; i < list.n; i++) {
+		if (list.v[i]->cluster == NULL ||
+		    strcmp(list.v[i]->cluster, s->cl->name) != 0)
+			continue;
+		/* Only submits leave lock files; a held lock is a live one. */
+		path = submit_lock_path(list.v[i]->id);
+		if ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0) {
+			free(path);
+			continue;
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB) != 0 || fstat(fd, &sb) != 0 ||
+		    sb.st_nlink == 0) {
+			close(fd);
+			free(path);
+			continue;
+		}
+		len = read(fd, buf, sizeof buf - 1);
+		buf[len > 0 ? len : 0] = '\0';
+		sha[0] = '\0';
+		nsec = 1;	/* unknown: remove it to be sure */
+		if (sscanf(buf, "spec %64s secrets %zu", sha, &nsec) < 1)
+			sha[0] = '\0';
+		/* Read again under its lock: another process may have done it. */
+		if (record_load(list.v[i]->id, &r, &why) != 0) {
+			free(why);
+			why = NULL;
+			close(fd);
+			free(path);
+			continue;
+		}
+		rc = submit_recover_one(f, s->conn, o, r, nsec, &found);
+		if (rc == 0) {
+			unlink(path);
+			done++;
+		}
+		same = spec_sha != NULL && *spec_sha != '\0' &&
+		    strcmp(sha, spec_sha) == 0;
+		if (same && found && resume != NULL) {
+			free(*resume);
+			*resume = xstrdup(r->id);
+		}
+		/* Its job may exist: submitting this spec again could
+		   make two (R15). */
+		if (same && rc == -1 && blocked != NULL && *blocked == NULL)
+			*blocked = xstrdup(r->id);
+		record_free(r);
+		close(fd);
+		free(path);
+	}
+	record_list_free(&list);
+	return done;
+}
+
+int
+submit_recover(struct submit_session *s, const struct submit_opts *o,
+    const char *spec_sha, char **resume, char **blocked, char **cause)
+{
+	return submit_recover_f(s, o, NULL, spec_sha, resume, blocked, cause);
+}
+
+/* A re-run whose interrupted submit had queued the job: that is it. */
+static int
+submit_resume(struct submit_ctx *x, const char *id, char **cause)
+{
+	struct submit_layout	 l;
+	struct record		*r;
+	char			*why = NULL;
+
+	if (record_load(id, &r, &why) != 0) {
+		submit_fail(x, SUBMIT_STEP_RECORD, cause, "%s", why);
+		free(why);
+		return -1;
+	}
+	submit_layout_make(&l, r->results_root != NULL ? r->results_root :
+	    x->results_root, r->job_name, r->id);
+	free(x->res->record_id);
+	x->res->record_id = xstrdup(r->id);
+	free(x->res->job_name);
+	x->res->job_name = xstrdup(r->job_name);
+	free(x->res->job_dir);
+	x->res->job_dir = xstrdup(r->job_dir != NULL ? r->job_dir : l.job_dir);
+	free(x->res->sbatch_path);
+	x->res->sbatch_path = xstrdup(l.sbatch_path);
+	free(x->res->env_path);
+	x->res->env_path = x->nsec != 0 ? xstrdup(l.env_path) : NULL;
+	x->res->slurm_id = xstrdup(record_slurm_id(r));
+	x->res->state = xstrdup(state_name(r->state));
+	x->res->native = xstrdup(r->native != NULL ? r->native : "");
+	x->res->ambiguous = 1;
+	x->res->adopted = 1;
+	x->res->resumed = 1;
+	submit_say(x, SUBMIT_STEP_LAUNCH, "an earlier submit of this spec "
+	    "(record %s) was interrupted after sbatch; its SLURM job %s is "
+	    "this submit: not submitting it again", r->id,
+	    record_slurm_id(r));
+	submit_layout_free(&l);
+	record_free(r);
+	return 0;
 }
 
 int
@@ -2018,11 +2692,14 @@ submit_run(struct submit_session *s, const struct spec *sp,
 	const char			*image_file = NULL;
 	char				*script, *why = NULL, *cache_file = NULL;
 	char				*cache_dir;
+	char				*resume = NULL, *blocked = NULL;
 	size_t				 i;
-	int				 cached, rc = -1, staged = 0;
+	int				 cached, rc = -1, n;
+	enum submit_fault_kind		 cut;
 
 	memset(res, 0, sizeof *res);
 	memset(&x, 0, sizeof x);
+	x.lockfd = -1;
 	memset(&ck, 0, sizeof ck);
 	memset(&paths, 0, sizeof paths);
 	memset(&what, 0, sizeof what);
@@ -2031,6 +2708,13 @@ submit_run(struct submit_session *s, const struct spec *sp,
 	x.sp = sp;
 	x.o = o != NULL ? o : &none;
 	x.res = res;
+	if (submit_faults_parse(getenv("SLURMDECK_TEST_FAULT"), &x.faults,
+	    &why) != 0) {
+		submit_fail(&x, SUBMIT_STEP_PREFLIGHT, cause, "%s", why);
+		free(why);
+		goto out;
+	}
+	submit_spec_sha(sp, s->cl->name, x.spec_sha);
 
 	/* Local work first: nothing remote for a spec that cannot run. */
 	if (image_parse(sp->image, &x.img, &why) != 0) {
@@ -2048,7 +2732,14 @@ submit_run(struct submit_session *s, const struct spec *sp,
 		goto out;
 
 	/* 1. Preflight, once per session. */
-	if (submit_preflight(s, &cached, &why) != 0) {
+	cut = submit_fault_hit(&x.faults, "preflight", 0, 1);
+	if (cut == SUBMIT_FAULT_CUT_BEFORE)
+		submit_cut_now(s->conn);
+	n = submit_preflight(s, &cached, &why);
+	if (cut == SUBMIT_FAULT_CUT_AFTER)
+		submit_cut_now(s->conn);
+	submit_fault_hit(&x.faults, "preflight", 1, 1);
+	if (n != 0) {
 		submit_fail(&x, SUBMIT_STEP_PREFLIGHT, cause, "%s", why);
 		free(why);
 		goto out;
@@ -2063,7 +2754,8 @@ submit_run(struct submit_session *s, const struct spec *sp,
 	if (x.nsec != 0)
 		res->env_path = xstrdup(x.lay.env_path);
 	submit_say(&x, SUBMIT_STEP_PREFLIGHT, "%s%s; container mode %s%s; "
-	    "%s: %d node%s x %d GPU%s, %d CPUs/task, %s%s", conn_target(s->conn),
+	    "%s: %d node%s x %d GPU%s, %d CPUs/task, %s%s",
+	    conn_target(s->conn) != NULL ? conn_target(s->conn) : s->cl->name,
 	    cached ? " (cached for this session)" : " ok",
 	    config_container_name(res->container),
 	    res->container == CONTAINER_NONE ? " (no Pyxis: the command runs "
@@ -2074,6 +2766,32 @@ submit_run(struct submit_session *s, const struct spec *sp,
 	    x.plan.exclusive ? ", exclusive" : "");
 	if (x.plan.note != NULL)
 		submit_say(&x, SUBMIT_STEP_PREFLIGHT, "plan: %s", x.plan.note);
+
+	/* Finish interrupted submits first; one of this spec may be it. */
+	if (!x.o->dry_run) {
+		n = submit_recover_f(s, x.o, &x.faults, x.spec_sha, &resume,
+		    &blocked, &why);
+		if (n < 0) {
+			submit_say(&x, SUBMIT_STEP_RECORD, "warning: interrupted "
+			    "submits not checked: %s", why);
+			free(why);
+			why = NULL;
+		} else
+			res->recovered = n;
+		if (resume != NULL) {
+			rc = submit_resume(&x, resume, cause);
+			goto out;
+		}
+		if (blocked != NULL) {
+			submit_fail(&x, SUBMIT_STEP_RECORD, cause, "an earlier "
+			    "submit of this spec (record %s) was interrupted "
+			    "after sbatch and whether its job exists could not "
+			    "be checked now; nothing was submitted, so that "
+			    "there are never two: submit again when the "
+			    "cluster answers", blocked);
+			goto out;
+		}
+	}
 
 	/* 2. One round trip: every path and the image (R6). */
 	if (submit_paths(&x, &paths, &what, cause) != 0)
@@ -2089,7 +2807,8 @@ submit_run(struct submit_session *s, const struct spec *sp,
 	script = submit_check_script((const char *const *)paths.v, paths.n,
 	    image_file, x.img.kind == IMAGE_REGISTRY ? (x.img.registry ?
 	    x.img.registry : "registry-1.docker.io") : NULL);
-	if (submit_sh(s->conn, script, 0, &cres, &why) != 0) {
+	if (submit_remote(&x.faults, "check", s->conn, script, 0, &cres,
+	    &why) != 0) {
 		free(script);
 		submit_fail(&x, SUBMIT_STEP_CHECK, cause, "checking paths: %s",
 		    why);
@@ -2131,8 +2850,10 @@ submit_run(struct submit_session *s, const struct spec *sp,
 		    "needs 'slurmdeck creds install'");
 
 	/* 3. Image (R10). */
+	submit_fault_hit(&x.faults, "image", 0, 0);
 	if (submit_image(&x, &ck, image_file, cause) != 0)
 		goto out;
+	submit_fault_hit(&x.faults, "image", 1, 0);
 
 	/* 4. Secrets: names only on the screen (R8). */
 	if (x.nsec == 0)
@@ -2173,8 +2894,10 @@ submit_run(struct submit_session *s, const struct spec *sp,
 	}
 
 	/* 5. Record before anything is written for the job (R12). */
+	submit_fault_hit(&x.faults, "record", 0, 0);
 	if (submit_record(&x, cause) != 0)
 		goto out;
+	submit_fault_hit(&x.faults, "record", 1, 0);
 	if (x.nccl.probe && nccl_pending_add(x.record_id, s->cl->name,
 	    x.plan.partition, res->image, &why) != 0) {
 		/* Only learning is lost: the job itself is fine. */
@@ -2182,17 +2905,30 @@ submit_run(struct submit_session *s, const struct spec *sp,
 		free(why);
 		why = NULL;
 	}
+	submit_fault_hit(&x.faults, "render", 0, 0);
 	if (submit_render(&x, &exports, cause) != 0)
 		goto out;
+	submit_fault_hit(&x.faults, "render", 1, 0);
+	/* Once sent, the stage may have written the sidecar (reply or not). */
+	x.staged = 1;
 	if (submit_stage(&x, &exports, cause) != 0)
 		goto out;
-	staged = 1;
 	if (submit_launch(&x, cause) != 0)
 		goto out;
 	rc = 0;
 out:
-	if (rc != 0 && staged)
-		submit_wipe(&x);
+	n = 0;
+	if (rc != 0 && x.staged && submit_wipe(&x) != 0)
+		n = 1;
+	if (x.lockfd >= 0) {
+		/* Unresolved: the lock file tells the next submit (recover). */
+		if (x.unresolved == NULL && n == 0)
+			unlink(x.lockpath);
+		close(x.lockfd);
+	}
+	free(x.lockpath);
+	free(resume);
+	free(blocked);
 	submit_check_free(&ck);
 	strv_free(&paths);
 	strv_free(&what);

@@ -48,11 +48,47 @@
  * The job runs with its job dir as working directory, and gets
  * SLURMDECK_JOB_DIR and SLURMDECK_RESULTS_DIR in its environment.
  *
- * Test hook: SLURMDECK_TEST_FAULT (read at the first sbatch of a submit,
- * for the integration tests only) makes the launch misbehave on purpose:
- * "after-sbatch" kills the SSH session on the login node right after
- * sbatch returned (a real connection drop), "empty-reply" throws sbatch's
- * answer away.  Both leave a held job that only the reconcile can find.
+ * Test hook: SLURMDECK_TEST_FAULT (for the integration tests only; read
+ * once per submit, each fault fires once) makes a submit misbehave on
+ * purpose.  A comma-separated list of:
+ *
+ *	after-sbatch	the launch script kills its own sshd right after
+ *			sbatch returned, before the release (a real drop)
+ *	empty-reply	sbatch's answer is thrown away
+ *	cut-before:P	the SSH connection dies as the remote command of
+ *			point P starts, before it does anything (the script
+ *			kills its own sshd on the login node)
+ *	cut-after:P	the command of P does all its work, then its sshd is
+ *			killed before the reply is sent
+ *	kill-before:P	slurmdeck SIGKILLs itself as point P starts
+ *	kill-after:P	... once P is done (a remote P: its reply came back
+ *			and was not used yet); kill:P is the same
+ *	stop-before:P, stop-after:P
+ *			slurmdeck SIGSTOPs itself there (the test does
+ *			something, e.g. restarts sshd, then sends SIGCONT)
+ *
+ * Points: preflight check image record render stage launch (the first
+ * sbatch), reconcile (each lookup by name), release (of an adopted job),
+ * wipe (of a failed submit's sidecar), recover (each interrupted record
+ * being finished).  For preflight the cuts drop the connection just
+ * before / just after its command; image has a remote command only when
+ * it converts.
+ *
+ * Interrupted submits: from just before its record is created until it
+ * ends, a submit holds an flock on records/.submit-<record id>.lock (which
+ * also names its spec's sha256).  The record's history says how far it
+ * got: source "submit:launch" is written before the first sbatch is sent,
+ * "submit:reconcile" (state UNKNOWN) when sbatch may have queued a job that
+ * could not be looked up, "submit:release" when the job exists but could
+ * not be released, "submit:unwiped" when a failed submit's secrets file
+ * could not be removed yet.  A submit that ends with nothing left to do
+ * removes its lock file; one that is killed or ends unresolved leaves it,
+ * and submit_recover() (run by every submit after the preflight) finishes
+ * it once its lock is free: it looks the job up by its exact name (squeue,
+ * then sacct -S), adopts and releases it, or marks the record ERROR and
+ * removes the secrets file.  A re-run of the same spec whose interrupted
+ * submit turns out to have queued its job is that job: nothing is
+ * submitted twice (res->resumed).
  */
 
 #define SUBMIT_IMPORT_TIMEOUT	3600	/* seconds for one enroot import */
@@ -127,6 +163,29 @@ char	*submit_check_script(const char *const *paths, size_t n,
 int	 submit_check_parse(const char *out, size_t npaths,
 	     struct submit_check *, char **cause);
 void	 submit_check_free(struct submit_check *);
+
+/* SLURMDECK_TEST_FAULT, parsed (see above). */
+enum submit_fault_kind {
+	SUBMIT_FAULT_CUT_BEFORE = 1,
+	SUBMIT_FAULT_CUT_AFTER,
+	SUBMIT_FAULT_KILL_BEFORE,
+	SUBMIT_FAULT_KILL_AFTER,
+	SUBMIT_FAULT_STOP_BEFORE,
+	SUBMIT_FAULT_STOP_AFTER,
+};
+#define SUBMIT_FAULT_MAX	4
+struct submit_faults {
+	struct {
+		enum submit_fault_kind	 kind;
+		char			 point[16];
+		int			 fired;
+	}		 v[SUBMIT_FAULT_MAX];
+	size_t		 n;
+	const char	*launch;	/* "after-sbatch", "empty-reply" or NULL */
+};
+/* NULL or "" is no fault; an unknown word is an error (a typo in a test). */
+int	 submit_faults_parse(const char *, struct submit_faults *,
+	     char **cause);
 
 struct submit_convert_args {
 	const char	*cache_dir;
@@ -251,6 +310,10 @@ struct submit_result {
 	int			 ambiguous;	/* the first reply was unusable */
 	int			 adopted;	/* ...and the job was found */
 	int			 resubmitted;	/* ...none found, sent again */
+	int			 resumed;	/* an interrupted submit of this
+						   spec had queued it: record_id
+						   and slurm_id are that one's */
+	int			 recovered;	/* interrupted records finished */
 	enum submit_step	 failed_step;	/* when submit_run returned -1 */
 	int			 failed;
 };
@@ -263,6 +326,23 @@ struct submit_result {
 int	 submit_run(struct submit_session *, const struct spec *,
 	     const struct submit_opts *, struct submit_result *, char **cause);
 void	 submit_result_free(struct submit_result *);
+
+/*
+ * Finish the interrupted submits of the session's cluster (see the test
+ * hook comment above).  spec_sha (may be NULL) is the sha256 of the spec
+ * being submitted: a finished record of that spec whose job exists is
+ * returned in *resume, one that is left unresolved and may have a job in
+ * *blocked (both allocated, NULL if none; either may be a NULL pointer).
+ * Returns how many records were finished, or -1 and a cause when the
+ * records cannot be read; records that cannot be finished now (the
+ * cluster unreachable) are left for the next call.
+ */
+int	 submit_recover(struct submit_session *, const struct submit_opts *,
+	     const char *spec_sha, char **resume, char **blocked,
+	     char **cause);
+/* The sha256 a submit of sp to cluster keys its lock file with. */
+void	 submit_spec_sha(const struct spec *, const char *cluster,
+	     char out[65]);
 const char *submit_image_action_name(enum submit_image_action);
 
 #endif
