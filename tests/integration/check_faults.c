@@ -705,6 +705,20 @@ START_TEST(test_matrix)
 	cluster_snapshot();
 	for (i = 0; i < NCASES; i++)
 		check_converged(&cases[i]);
+	/* Failing runs exit non-zero anyway: look for sanitizer reports. */
+	for (i = 0; i < NCASES; i++) {
+		for (run = 0; run < cases[i].runs; run++) {
+			char	path[4300], *text = NULL;
+
+			snprintf(path, sizeof path, "%s/run%d.out",
+			    cases[i].dir, run);
+			ck_assert_int_eq(file_read(path, &text, NULL, NULL), 0);
+			ck_assert_msg(strstr(text, "Sanitizer") == NULL &&
+			    strstr(text, "runtime error") == NULL, "%s run %d: "
+			    "%s", case_name(&cases[i]), run, text);
+			free(text);
+		}
+	}
 
 	/* 3. Each case's one job completes. */
 	buf_init(&ids);
