@@ -13,6 +13,7 @@
 #include "monitor.h"
 #include "ops.h"
 #include "record.h"
+#include "submit.h"
 
 static volatile sig_atomic_t status_stop;
 
@@ -246,6 +247,39 @@ status_json(const struct monitor_snapshot *snap, struct record **v, size_t n,
 	cJSON_Delete(o);
 }
 
+static void
+status_progress(void *arg, enum submit_step step, const char *text)
+{
+	char	*s = ops_clean(text);
+
+	(void)arg;
+	fprintf(stderr, "slurmdeck: %s: %s\n", submit_step_name(step), s);
+	free(s);
+}
+
+/*
+ * A submit that was killed or cut off leaves its record marked; finish it
+ * (adopt and release its job, or close the record) before the poll, so
+ * status shows the truth without waiting for the next submit.
+ */
+static void
+status_recover(struct conn *c, const struct cluster *cl)
+{
+	struct submit_session	 s;
+	struct submit_opts	 o;
+	char			*cause = NULL;
+
+	memset(&o, 0, sizeof o);
+	o.progress = status_progress;
+	submit_session_init(&s, c, cl);
+	if (submit_recover(&s, &o, NULL, NULL, NULL, &cause) < 0) {
+		fprintf(stderr, "slurmdeck: interrupted submits not checked: "
+		    "%s\n", cause);
+		free(cause);
+	}
+	submit_session_free(&s);
+}
+
 int
 cli_status(struct cli *cli, int argc, char **argv)
 {
@@ -353,6 +387,7 @@ cli_status(struct cli *cli, int argc, char **argv)
 	memset(&opts, 0, sizeof opts);
 	opts.user = cl->user;
 	c = conn_new_cluster(cl);
+	status_recover(c, cl);
 	for (;;) {
 		free(cause);
 		cause = NULL;
