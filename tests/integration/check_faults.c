@@ -778,6 +778,73 @@ START_TEST(test_matrix)
 }
 END_TEST
 
+/*
+ * status alone (no second submit) finishes a submit that was killed right
+ * after sbatch: the held job is adopted, released and runs to COMPLETE.
+ */
+START_TEST(test_status_recovers)
+{
+	static struct fcase	 c = { .fault = { "kill-after:launch" } };
+	struct record_list	 list;
+	const struct record	*r = NULL;
+	char			*cmd, *out;
+	int			 st, tries;
+
+	need_cluster();
+	setenv("HF_TOKEN", "hf_FaultsCanary0123456789abcdef", 1);
+	case_init(&c, 99);
+	case_spawn(&c);
+	ck_assert_int_eq(waitpid(c.pid, &st, 0), c.pid);
+	ck_assert_msg(exit_code(st) == 128 + SIGKILL, "submit was not killed: "
+	    "%d", exit_code(st));
+
+	/* The killed submit left its record without a SLURM id. */
+	load_records(&c, &list);
+	ck_assert_uint_eq(list.n, 1);
+	ck_assert_ptr_null(record_slurm_id(list.v[0]));
+	record_list_free(&list);
+
+	case_env(&c);
+	cmd = xasprintf("'%s' status >'%s/status.out' 2>&1",
+	    getenv("SLURMDECK_BIN"), c.dir);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	load_records(&c, &list);
+	ck_assert_uint_eq(list.n, 1);
+	r = list.v[0];
+	ck_assert_msg(record_slurm_id(r) != NULL, "status did not adopt the "
+	    "job of the killed submit (see %s/status.out)", c.dir);
+	c.job = xstrdup(record_slurm_id(r));
+
+	/* Exactly one job by that name, and it is the record's. */
+	out = ssh_out("squeue -h -t all -n %s -o %%i", r->job_name);
+	ck_assert_msg(strncmp(out, c.job, strlen(c.job)) == 0 &&
+	    strspn(out, "0123456789") == strlen(c.job) &&
+	    strchr(out, '\n') == strrchr(out, '\n'), "more than one job "
+	    "named %s: %s", r->job_name, out);
+	free(out);
+	record_list_free(&list);
+
+	/* Released, so it runs; the secrets file was still there for it. */
+	for (tries = 0; tries < 60; tries++) {
+		cmd = xasprintf("'%s' status >/dev/null 2>&1",
+		    getenv("SLURMDECK_BIN"));
+		ck_assert_int_eq(system(cmd), 0);
+		free(cmd);
+		load_records(&c, &list);
+		st = list.v[0]->state;
+		record_list_free(&list);
+		if (st == RSTATE_COMPLETE || st == RSTATE_ERROR)
+			break;
+		sleep(1);
+	}
+	ck_assert_msg(st == RSTATE_COMPLETE, "the adopted job ended %s",
+	    state_name(st));
+	free(c.job);
+	free(c.spec);
+}
+END_TEST
+
 static Suite *
 faults_suite(void)
 {
@@ -793,6 +860,7 @@ faults_suite(void)
 	tcase_add_unchecked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_matrix);
+	tcase_add_test(tc, test_status_recovers);
 	suite_add_tcase(s, tc);
 	return s;
 }
