@@ -455,13 +455,11 @@ START_TEST(test_ten_thousand)
 	struct jobtable_row	*a;
 	char			(*ids)[16];
 	const char		*cl[4] = { "a", "b", "c", "d" };
-	struct timespec		 t0, t1;
-	double			 secs;
 	int			 i, c, round;
 
+	/* Work, not time, is bounded in test_linear_work. */
 	a = xcalloc(2500, sizeof *a);
 	ids = xcalloc(2500, sizeof *ids);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (round = 0; round < 5; round++) {
 		for (c = 0; c < 4; c++) {
 			for (i = 0; i < 2500; i++) {
@@ -489,10 +487,6 @@ START_TEST(test_ten_thousand)
 	jobtable_set_filter(jt, NULL, NULL);
 	jobtable_move_to(jt, SIZE_MAX);
 	ck_assert_uint_eq(jobtable_cursor(jt), 9999);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-	/* Generous for ASan; quadratic lookups would take minutes. */
-	ck_assert_msg(secs < 20.0, "10 000 rows took %.1f s", secs);
 	free(a);
 	free(ids);
 	jobtable_free(jt);

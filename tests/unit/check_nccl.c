@@ -93,7 +93,9 @@ START_TEST(test_ladder_fallback)
 	    "%s", out);
 	ck_assert_msg(strstr(out, "MAIN-STEP launch= P2P=1 IF=\n") != NULL,
 	    "%s", out);
-	ck_assert(secs >= 2.0 && secs < 12.0);
+	/* The first try really waited for its timeout (a hang fails by
+	   Check's own timeout). */
+	ck_assert(secs >= 2.0);
 	ck_assert_int_eq(nccl_parse_log(out, strlen(out), &v), NCCL_OK);
 	ck_assert_str_eq(v, "NCCL_P2P_DISABLE=1");
 	free(v);
@@ -241,7 +243,6 @@ START_TEST(test_skip_step)
 	ck_assert_msg(strstr(out, "MAIN-STEP launch=--container-env="
 	    "NCCL_P2P_DISABLE,NCCL_IB_DISABLE ") != NULL, "%s", out);
 	ck_assert_ptr_null(strstr(out, "try 1"));
-	ck_assert(secs < 2.0);
 	free(out);
 	free(pre);
 	strv_free(&env);
