@@ -322,10 +322,23 @@ mkdir_p(const char *path, mode_t mode, char **cause)
 	return 0;
 }
 
+/* Slots allocated for n items and the NULL: a power of two, at least 4. */
+static size_t
+strv_slots(size_t n)
+{
+	size_t	slots = 4;
+
+	while (slots < n + 1)
+		slots *= 2;
+	return slots;
+}
+
+/* Grows by doubling: a list built one item at a time costs O(n). */
 void
 strv_add(struct strv *sv, const char *s)
 {
-	sv->v = xrealloc(sv->v, (sv->n + 2) * sizeof *sv->v);
+	if (sv->v == NULL || strv_slots(sv->n) < sv->n + 2)
+		sv->v = xrealloc(sv->v, strv_slots(sv->n + 1) * sizeof *sv->v);
 	sv->v[sv->n++] = xstrdup(s);
 	sv->v[sv->n] = NULL;
 }

@@ -51,7 +51,7 @@ int	 file_read(const char *path, char **out, size_t *lenp, char **cause);
 /* mkdir -p with mode for created directories. */
 int	 mkdir_p(const char *path, mode_t mode, char **cause);
 
-/* String list. */
+/* String list, NULL-terminated; grow it only with strv_add. */
 struct strv {
 	char	**v;
 	size_t	  n;

@@ -97,6 +97,29 @@ START_TEST(test_atomic_write)
 }
 END_TEST
 
+START_TEST(test_strv_many)
+{
+	struct strv	 sv = { 0 };
+	char		 item[32];
+	size_t		 i;
+
+	for (i = 0; i < 70000; i++) {
+		snprintf(item, sizeof item, "sdn%zu", i);
+		strv_add(&sv, item);
+		ck_assert_ptr_null(sv.v[sv.n]);
+	}
+	ck_assert_uint_eq(sv.n, 70000);
+	ck_assert_str_eq(sv.v[0], "sdn0");
+	ck_assert_str_eq(sv.v[65536], "sdn65536");
+	ck_assert_str_eq(sv.v[69999], "sdn69999");
+	strv_free(&sv);
+	ck_assert_ptr_null(sv.v);
+	strv_add(&sv, "again");
+	ck_assert_uint_eq(sv.n, 1);
+	strv_free(&sv);
+}
+END_TEST
+
 static Suite *
 util_suite(void)
 {
@@ -107,6 +130,7 @@ util_suite(void)
 	tcase_add_test(tc, test_shell_quote_roundtrip);
 	tcase_add_test(tc, test_buf);
 	tcase_add_test(tc, test_strv_split);
+	tcase_add_test(tc, test_strv_many);
 	tcase_add_test(tc, test_atomic_write);
 	suite_add_tcase(s, tc);
 	return s;
