@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,25 +281,55 @@ copy_line(char *dst, size_t size, const char *line, size_t len)
  * Find the first line of text that matches the rule's pattern and not its
  * unless pattern.  Returns the offset of the line start, or -1.
  */
+/*
+ * The rules' patterns, compiled once for the process: a poll may classify
+ * many jobs, and regexec on a compiled pattern is safe from any thread.
+ */
+#define NRULES (sizeof rules / sizeof rules[0])
+static regex_t		 compiled[NRULES], compiled_unless[NRULES];
+static int		 compiled_ok[NRULES];
+static pthread_once_t	 compiled_once = PTHREAD_ONCE_INIT;
+
+static void
+compile_rules(void)
+{
+	const struct triage_rule	*r;
+	size_t				 i;
+	int				 flags;
+
+	for (i = 0; i < NRULES; i++) {
+		r = &rules[i];
+		if (r->pattern == NULL)
+			continue;
+		flags = REG_EXTENDED | REG_NEWLINE | (r->icase ? REG_ICASE : 0);
+		if (regcomp(&compiled[i], r->pattern, flags) != 0)
+			continue;
+		if (r->unless != NULL && regcomp(&compiled_unless[i],
+		    r->unless, flags | REG_NOSUB) != 0) {
+			regfree(&compiled[i]);
+			continue;
+		}
+		compiled_ok[i] = 1;
+	}
+}
+
 static long
 match_log(const struct triage_rule *r, const char *text, size_t *linelen)
 {
-	regex_t		 re, un;
+	const regex_t	*re, *un;
 	regmatch_t	 m;
 	const char	*p = text, *start, *end;
 	char		*line;
-	int		 flags = REG_EXTENDED | REG_NEWLINE, skip;
+	size_t		 i = (size_t)(r - rules);
+	int		 skip;
 	long		 found = -1;
 
-	if (r->icase)
-		flags |= REG_ICASE;
-	if (regcomp(&re, r->pattern, flags) != 0)
+	pthread_once(&compiled_once, compile_rules);
+	if (i >= NRULES || !compiled_ok[i])
 		return -1;
-	if (r->unless != NULL && regcomp(&un, r->unless, flags | REG_NOSUB) != 0) {
-		regfree(&re);
-		return -1;
-	}
-	while (*p != '\0' && regexec(&re, p, 1, &m, 0) == 0) {
+	re = &compiled[i];
+	un = r->unless != NULL ? &compiled_unless[i] : NULL;
+	while (*p != '\0' && regexec(re, p, 1, &m, 0) == 0) {
 		start = p + m.rm_so;
 		while (start > text && start[-1] != '\n')
 			start--;
@@ -306,9 +337,9 @@ match_log(const struct triage_rule *r, const char *text, size_t *linelen)
 		if (end == NULL)
 			end = start + strlen(start);
 		skip = 0;
-		if (r->unless != NULL) {
+		if (un != NULL) {
 			line = xstrndup(start, (size_t)(end - start));
-			skip = regexec(&un, line, 0, NULL, 0) == 0;
+			skip = regexec(un, line, 0, NULL, 0) == 0;
 			free(line);
 		}
 		if (!skip) {
@@ -320,9 +351,6 @@ match_log(const struct triage_rule *r, const char *text, size_t *linelen)
 			break;
 		p = end + 1;
 	}
-	regfree(&re);
-	if (r->unless != NULL)
-		regfree(&un);
 	return found;
 }
 
