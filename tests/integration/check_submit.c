@@ -943,10 +943,18 @@ START_TEST(test_canary)
 	/* slurmdbd keeps the script and env (AccountingStoreFlags). */
 	text = xasprintf("sacct -j %s --batch-script; sacct -j %s --env-vars",
 	    id, id);
-	ck_assert_int_eq(ssh_run(text, NULL, &out), 0);
-	ck_assert_msg(strstr(out, "#SBATCH --job-name=") != NULL &&
-	    strstr(out, "SLURM_CONF=") != NULL, "sacct has no script/env: %s",
-	    out);
+	/* slurmdbd stores them a little after the job record: wait a bit. */
+	for (int tries = 0; tries < 30; tries++) {
+		ck_assert_int_eq(ssh_run(text, NULL, &out), 0);
+		if (strstr(out, "#SBATCH --job-name=") != NULL &&
+		    strstr(out, "SLURM_CONF=") != NULL)
+			break;
+		free(out);
+		out = NULL;
+		sleep(1);
+	}
+	ck_assert_msg(out != NULL, "sacct never showed the script and env "
+	    "of job %s", id);
 	ck_assert(!has_canary(out, hf, ngc));
 	free(out);
 	free(text);
