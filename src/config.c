@@ -117,54 +117,15 @@ ckey_find(const char *name)
 	return NULL;
 }
 
-/* Edit distance, for "did you mean". Keys are short. */
-static size_t
-distance(const char *a, const char *b)
-{
-	size_t	la = strlen(a), lb = strlen(b), i, j, d[32][32];
-
-	if (la >= 32 || lb >= 32)
-		return 99;
-	for (i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (i = 1; i <= la; i++) {
-		for (j = 1; j <= lb; j++) {
-			size_t	c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-
-			if (d[i - 1][j] + 1 < c)
-				c = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < c)
-				c = d[i][j - 1] + 1;
-			d[i][j] = c;
-		}
-	}
-	return d[la][lb];
-}
-
 static char *
 unknown_key(const char *key, const char *where)
 {
-	struct buf	 b;
-	const char	*best = NULL;
-	size_t		 i, d, bestd = 3;
+	const char	*names[NCKEYS];
+	size_t		 i;
 
-	buf_init(&b);
-	for (i = 0; i < NCKEYS; i++) {
-		if ((d = distance(key, ckeys[i].name)) < bestd) {
-			bestd = d;
-			best = ckeys[i].name;
-		}
-	}
-	buf_printf(&b, "unknown key '%s' in %s", key, where);
-	if (best != NULL)
-		buf_printf(&b, ": did you mean '%s'?", best);
-	buf_adds(&b, " (known keys: ");
 	for (i = 0; i < NCKEYS; i++)
-		buf_printf(&b, "%s%s", i ? ", " : "", ckeys[i].name);
-	buf_adds(&b, ")");
-	return buf_steal(&b);
+		names[i] = ckeys[i].name;
+	return yamldoc_unknown_key(key, where, names, NCKEYS);
 }
 
 /* A word safe in paths, SLURM options and ssh: no blanks, no controls. */
@@ -206,19 +167,6 @@ check_partition(const char *s)
 		return xasprintf("partition '%s' is not a SLURM partition name "
 		    "(letters, digits, '.', '_', '-')", s);
 	return NULL;
-}
-
-static int
-is_null(yaml_node_t *n)
-{
-	const char	*v;
-
-	if (n->type != YAML_SCALAR_NODE ||
-	    n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-		return 0;
-	v = (const char *)n->data.scalar.value;
-	return (*v == '\0' || strcmp(v, "~") == 0 || strcmp(v, "null") == 0 ||
-	    strcmp(v, "Null") == 0 || strcmp(v, "NULL") == 0);
 }
 
 static int
@@ -460,25 +408,6 @@ load_error(struct load *l, const yaml_mark_t *m, const char *fmt, ...)
 	return -1;
 }
 
-static const char *
-scalar(yaml_node_t *n)
-{
-	return (const char *)n->data.scalar.value;
-}
-
-static const char *
-node_kind(yaml_node_t *n)
-{
-	switch (n->type) {
-	case YAML_SEQUENCE_NODE:
-		return "a list";
-	case YAML_MAPPING_NODE:
-		return "a map";
-	default:
-		return "a value";
-	}
-}
-
 static int
 load_env_map(struct load *l, yaml_node_t *map, struct strv *sv,
     const char *where)
@@ -491,18 +420,18 @@ load_env_map(struct load *l, yaml_node_t *map, struct strv *sv,
 	    p < map->data.mapping.pairs.top; p++) {
 		k = yaml_document_get_node(&l->doc, p->key);
 		v = yaml_document_get_node(&l->doc, p->value);
-		if (k->type != YAML_SCALAR_NODE || !env_name_ok(scalar(k)))
+		if (k->type != YAML_SCALAR_NODE || !env_name_ok(yamldoc_scalar(k)))
 			return load_error(l, &k->start_mark,
 			    "nccl_env in %s: '%s' is not a "
 			    "variable name (letters, digits, '_')", where,
-			    k->type == YAML_SCALAR_NODE ? scalar(k) : "?");
+			    k->type == YAML_SCALAR_NODE ? yamldoc_scalar(k) : "?");
 		if (v->type != YAML_SCALAR_NODE)
 			return load_error(l, &v->start_mark,
 			    "nccl_env in %s: %s must be a "
-			    "plain value, not %s", where, scalar(k),
-			    node_kind(v));
-		item = xasprintf("%s=%s", scalar(k), is_null(v) ? "" :
-		    scalar(v));
+			    "plain value, not %s", where, yamldoc_scalar(k),
+			    yamldoc_kind(v));
+		item = xasprintf("%s=%s", yamldoc_scalar(k), yamldoc_is_null(v) ? "" :
+		    yamldoc_scalar(v));
 		strv_add(sv, item);
 		free(item);
 	}
@@ -527,7 +456,7 @@ load_cluster(struct load *l, struct config *cfg, yaml_node_t *map,
 	if (map->type != YAML_MAPPING_NODE)
 		return load_error(l, &map->start_mark,
 		    "cluster #%zu must be a map of keys "
-		    "(name: ..., hosts: ...), not %s", idx + 1, node_kind(map));
+		    "(name: ..., hosts: ...), not %s", idx + 1, yamldoc_kind(map));
 
 	/* Find the name first so every message can say which cluster. */
 	for (p = map->data.mapping.pairs.start;
@@ -535,9 +464,9 @@ load_cluster(struct load *l, struct config *cfg, yaml_node_t *map,
 		k = yaml_document_get_node(&l->doc, p->key);
 		v = yaml_document_get_node(&l->doc, p->value);
 		if (k->type == YAML_SCALAR_NODE &&
-		    strcmp(scalar(k), "name") == 0 &&
-		    v->type == YAML_SCALAR_NODE && !is_null(v))
-			name = scalar(v);
+		    strcmp(yamldoc_scalar(k), "name") == 0 &&
+		    v->type == YAML_SCALAR_NODE && !yamldoc_is_null(v))
+			name = yamldoc_scalar(v);
 	}
 	if (name != NULL)
 		where = xasprintf("cluster '%s'", name);
@@ -554,11 +483,11 @@ load_cluster(struct load *l, struct config *cfg, yaml_node_t *map,
 		if (k->type != YAML_SCALAR_NODE) {
 			load_error(l, &k->start_mark,
 			    "keys in %s must be plain words, "
-			    "not %s", where, node_kind(k));
+			    "not %s", where, yamldoc_kind(k));
 			goto out;
 		}
-		if ((ck = ckey_find(scalar(k))) == NULL) {
-			err = unknown_key(scalar(k), where);
+		if ((ck = ckey_find(yamldoc_scalar(k))) == NULL) {
+			err = unknown_key(yamldoc_scalar(k), where);
 			load_error(l, &k->start_mark, "%s", err);
 			free(err);
 			goto out;
@@ -571,10 +500,10 @@ load_cluster(struct load *l, struct config *cfg, yaml_node_t *map,
 			goto out;
 		}
 		seen |= 1U << i;
-		if (is_null(v))
+		if (yamldoc_is_null(v))
 			continue;
 		if (v->type == YAML_SCALAR_NODE && ck->type != K_ENV) {
-			if ((err = key_set(ck, c, scalar(v), 0)) != NULL) {
+			if ((err = key_set(ck, c, yamldoc_scalar(v), 0)) != NULL) {
 				load_error(l, &v->start_mark,
 				    "%s: %s", where, err);
 				free(err);
@@ -586,15 +515,15 @@ load_cluster(struct load *l, struct config *cfg, yaml_node_t *map,
 			    it < v->data.sequence.items.top; it++) {
 				item = yaml_document_get_node(&l->doc, *it);
 				if (item->type != YAML_SCALAR_NODE ||
-				    is_null(item)) {
+				    yamldoc_is_null(item)) {
 					load_error(l, &item->start_mark,
 					    "%s: each item of "
 					    "%s must be a name, not %s", where,
-					    ck->name, is_null(item) ?
-					    "empty" : node_kind(item));
+					    ck->name, yamldoc_is_null(item) ?
+					    "empty" : yamldoc_kind(item));
 					goto out;
 				}
-				if ((err = key_set(ck, c, scalar(item), 1))
+				if ((err = key_set(ck, c, yamldoc_scalar(item), 1))
 				    != NULL) {
 					load_error(l, &item->start_mark,
 					    "%s: %s", where,
@@ -613,7 +542,7 @@ load_cluster(struct load *l, struct config *cfg, yaml_node_t *map,
 			    ck->type == K_ENV ? "a map of NAME: value" :
 			    (ck->type == K_HOSTS || ck->type == K_PARTS) ?
 			    "a list or a comma-separated string" :
-			    "a single value", node_kind(v));
+			    "a single value", yamldoc_kind(v));
 			goto out;
 		}
 	}
@@ -658,7 +587,7 @@ load_file(struct load *l, struct config *cfg, const char *text, size_t len)
 	if (load_doc(l, text, len) != 0)
 		return -1;
 	root = yaml_document_get_root_node(&l->doc);
-	if (root == NULL || is_null(root)) {
+	if (root == NULL || yamldoc_is_null(root)) {
 		rc = 0;		/* empty: no clusters */
 		goto out;
 	}
@@ -668,13 +597,13 @@ load_file(struct load *l, struct config *cfg, const char *text, size_t len)
 			k = yaml_document_get_node(&l->doc, p->key);
 			v = yaml_document_get_node(&l->doc, p->value);
 			if (k->type != YAML_SCALAR_NODE ||
-			    strcmp(scalar(k), "clusters") != 0) {
+			    strcmp(yamldoc_scalar(k), "clusters") != 0) {
 				load_error(l, &k->start_mark,
 				    "unknown top-level key '%s': "
 				    "the file is a list of clusters, or a map "
 				    "with the one key 'clusters'",
 				    k->type == YAML_SCALAR_NODE ?
-				    scalar(k) : "?");
+				    yamldoc_scalar(k) : "?");
 				goto out;
 			}
 			if (list != NULL) {
@@ -685,7 +614,7 @@ load_file(struct load *l, struct config *cfg, const char *text, size_t len)
 			}
 			list = v;
 		}
-		if (list == NULL || is_null(list)) {
+		if (list == NULL || yamldoc_is_null(list)) {
 			rc = 0;
 			goto out;
 		}
@@ -694,7 +623,7 @@ load_file(struct load *l, struct config *cfg, const char *text, size_t len)
 	if (list->type != YAML_SEQUENCE_NODE) {
 		load_error(l, &list->start_mark,
 		    "expected a list of clusters ('- name: "
-		    "...'), not %s", node_kind(list));
+		    "...'), not %s", yamldoc_kind(list));
 		goto out;
 	}
 	for (it = list->data.sequence.items.start;

@@ -521,38 +521,6 @@ spec_mounts_string(const struct spec *sp)
 
 /* YAML side. */
 
-static const char *
-scalar(yaml_node_t *n)
-{
-	return (const char *)n->data.scalar.value;
-}
-
-static int
-is_null(yaml_node_t *n)
-{
-	const char	*v;
-
-	if (n->type != YAML_SCALAR_NODE ||
-	    n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-		return 0;
-	v = scalar(n);
-	return (*v == '\0' || strcmp(v, "~") == 0 || strcmp(v, "null") == 0 ||
-	    strcmp(v, "Null") == 0 || strcmp(v, "NULL") == 0);
-}
-
-static const char *
-node_kind(yaml_node_t *n)
-{
-	switch (n->type) {
-	case YAML_SEQUENCE_NODE:
-		return "a list";
-	case YAML_MAPPING_NODE:
-		return "a map";
-	default:
-		return "a value";
-	}
-}
-
 static int
 perr(struct parse *ps, yaml_node_t *n, const char *fmt, ...)
 {
@@ -579,56 +547,6 @@ perr_take(struct parse *ps, yaml_node_t *n, char *err)
 	perr(ps, n, "%s", err);
 	free(err);
 	return -1;
-}
-
-/* Edit distance, for "did you mean". Keys are short. */
-static size_t
-distance(const char *a, const char *b)
-{
-	size_t	la = strlen(a), lb = strlen(b), i, j, d[32][32], c;
-
-	if (la >= 32 || lb >= 32)
-		return 99;
-	for (i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (i = 1; i <= la; i++) {
-		for (j = 1; j <= lb; j++) {
-			c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-			if (d[i - 1][j] + 1 < c)
-				c = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < c)
-				c = d[i][j - 1] + 1;
-			d[i][j] = c;
-		}
-	}
-	return d[la][lb];
-}
-
-static char *
-unknown_key(const char *key, const char *where, const char **known,
-    size_t nknown)
-{
-	struct buf	 b;
-	const char	*best = NULL;
-	size_t		 i, d, bestd = 3;
-
-	buf_init(&b);
-	for (i = 0; i < nknown; i++) {
-		if ((d = distance(key, known[i])) < bestd) {
-			bestd = d;
-			best = known[i];
-		}
-	}
-	buf_printf(&b, "unknown key '%s' in %s", key, where);
-	if (best != NULL)
-		buf_printf(&b, ": did you mean '%s'?", best);
-	buf_adds(&b, " (known keys: ");
-	for (i = 0; i < nknown; i++)
-		buf_printf(&b, "%s%s", i ? ", " : "", known[i]);
-	buf_adds(&b, ")");
-	return buf_steal(&b);
 }
 
 static int
@@ -660,16 +578,16 @@ want_list(struct parse *ps, yaml_node_t *v, const char *key,
 	if (v->type == YAML_SEQUENCE_NODE)
 		return 0;
 	return perr(ps, v, "%s must be a list, not %s: write e.g. '%s: [%s]'",
-	    key, node_kind(v), key, example);
+	    key, yamldoc_kind(v), key, example);
 }
 
 static int
 want_scalar_item(struct parse *ps, yaml_node_t *n, const char *key)
 {
-	if (n->type == YAML_SCALAR_NODE && !is_null(n))
+	if (n->type == YAML_SCALAR_NODE && !yamldoc_is_null(n))
 		return 0;
 	return perr(ps, n, "each item of %s must be a value, not %s", key,
-	    is_null(n) ? "empty" : node_kind(n));
+	    yamldoc_is_null(n) ? "empty" : yamldoc_kind(n));
 }
 
 static int
@@ -692,7 +610,7 @@ parse_files(struct parse *ps, struct spec *sp, yaml_node_t *v)
 		if (item->type != YAML_MAPPING_NODE)
 			return perr(ps, item, "item %zu of files must be a map "
 			    "{path: ..., sha256: ...}, not %s", idx,
-			    node_kind(item));
+			    yamldoc_kind(item));
 		pathn = shan = NULL;
 		for (p = item->data.mapping.pairs.start;
 		    p < item->data.mapping.pairs.top; p++) {
@@ -703,12 +621,13 @@ parse_files(struct parse *ps, struct spec *sp, yaml_node_t *v)
 				    "must be plain words", idx);
 			}
 			for (i = 0; i < 2; i++) {
-				if (strcmp(scalar(k), known[i]) == 0)
+				if (strcmp(yamldoc_scalar(k), known[i]) == 0)
 					break;
 			}
 			if (i == 2) {
 				where = xasprintf("item %zu of files", idx);
-				err = unknown_key(scalar(k), where, known, 2);
+				err = yamldoc_unknown_key(yamldoc_scalar(k),
+				    where, known, 2);
 				free(where);
 				return perr_take(ps, k, err);
 			}
@@ -716,10 +635,10 @@ parse_files(struct parse *ps, struct spec *sp, yaml_node_t *v)
 				return perr(ps, k, "key '%s' appears twice in "
 				    "item %zu of files: keep one", known[i],
 				    idx);
-			if (val->type != YAML_SCALAR_NODE || is_null(val))
+			if (val->type != YAML_SCALAR_NODE || yamldoc_is_null(val))
 				return perr(ps, val, "%s in item %zu of files "
 				    "must be a value, not %s", known[i], idx,
-				    is_null(val) ? "empty" : node_kind(val));
+				    yamldoc_is_null(val) ? "empty" : yamldoc_kind(val));
 			if (i == 0)
 				pathn = val;
 			else
@@ -729,15 +648,15 @@ parse_files(struct parse *ps, struct spec *sp, yaml_node_t *v)
 			return perr(ps, item, "item %zu of files needs both "
 			    "path and sha256 (supporting files are staged only "
 			    "when closed by a checksum)", idx);
-		if ((err = check_line("path", scalar(pathn))) != NULL)
+		if ((err = check_line("path", yamldoc_scalar(pathn))) != NULL)
 			return perr_take(ps, pathn, err);
-		if ((err = check_sha256(scalar(shan))) != NULL)
+		if ((err = check_sha256(yamldoc_scalar(shan))) != NULL)
 			return perr_take(ps, shan, err);
 		sp->files = xrealloc(sp->files, (sp->nfiles + 1) *
 		    sizeof *sp->files);
 		f = &sp->files[sp->nfiles++];
-		f->path = xstrdup(scalar(pathn));
-		f->sha256 = xstrdup(scalar(shan));
+		f->path = xstrdup(yamldoc_scalar(pathn));
+		f->sha256 = xstrdup(yamldoc_scalar(shan));
 		for (i = 0; f->sha256[i] != '\0'; i++)
 			f->sha256[i] = (char)tolower((unsigned char)f->sha256[i]);
 	}
@@ -761,9 +680,9 @@ parse_secrets(struct parse *ps, struct spec *sp, yaml_node_t *v,
 			k = get(ps, v->data.mapping.pairs.start->key);
 		return perr(ps, v, "secrets lists names only, never values: "
 		    "write 'secrets: [%s]' and export %s when you submit",
-		    k->type == YAML_SCALAR_NODE && ident_ok(scalar(k)) ?
-		    scalar(k) : "NAME", k->type == YAML_SCALAR_NODE &&
-		    ident_ok(scalar(k)) ? scalar(k) : "it");
+		    k->type == YAML_SCALAR_NODE && ident_ok(yamldoc_scalar(k)) ?
+		    yamldoc_scalar(k) : "NAME", k->type == YAML_SCALAR_NODE &&
+		    ident_ok(yamldoc_scalar(k)) ? yamldoc_scalar(k) : "it");
 	}
 	if (v->type != YAML_SEQUENCE_NODE)
 		return perr(ps, v, "secrets must be a list of names, e.g. "
@@ -778,16 +697,16 @@ parse_secrets(struct parse *ps, struct spec *sp, yaml_node_t *v,
 			    "and export it when you submit", idx);
 		if (want_scalar_item(ps, item, "secrets") != 0)
 			return -1;
-		if ((err = check_secret(idx, scalar(item))) != NULL)
+		if ((err = check_secret(idx, yamldoc_scalar(item))) != NULL)
 			return perr_take(ps, item, err);
 		for (i = 0; i < sp->secrets.n; i++) {
-			if (strcmp(sp->secrets.v[i], scalar(item)) == 0)
+			if (strcmp(sp->secrets.v[i], yamldoc_scalar(item)) == 0)
 				return perr(ps, item, "secret %s is listed "
-				    "twice: keep one", scalar(item));
+				    "twice: keep one", yamldoc_scalar(item));
 		}
 		*marks = xrealloc(*marks, (sp->secrets.n + 1) * sizeof **marks);
 		(*marks)[sp->secrets.n] = item->start_mark;
-		strv_add(&sp->secrets, scalar(item));
+		strv_add(&sp->secrets, yamldoc_scalar(item));
 	}
 	return 0;
 }
@@ -817,32 +736,32 @@ parse_value(struct parse *ps, struct spec *sp, const struct skey *sk,
 			if (want_scalar_item(ps, item, sk->name) != 0)
 				return -1;
 			if (sk->type == S_MOUNTS) {
-				if (spec_add_mount(sp, scalar(item), &err) != 0)
+				if (spec_add_mount(sp, yamldoc_scalar(item), &err) != 0)
 					return perr_take(ps, item, err);
 				continue;
 			}
-			if ((err = check_line("a dataset", scalar(item))) !=
+			if ((err = check_line("a dataset", yamldoc_scalar(item))) !=
 			    NULL)
 				return perr_take(ps, item, err);
-			strv_add(&sp->datasets, scalar(item));
+			strv_add(&sp->datasets, yamldoc_scalar(item));
 		}
 		return 0;
 	case S_ENV:
 		if (v->type != YAML_MAPPING_NODE)
 			return perr(ps, v, "env must be a map of NAME: value, "
-			    "not %s", node_kind(v));
+			    "not %s", yamldoc_kind(v));
 		for (p = v->data.mapping.pairs.start;
 		    p < v->data.mapping.pairs.top; p++) {
 			k = get(ps, p->key);
 			val = get(ps, p->value);
 			if (k->type != YAML_SCALAR_NODE)
 				return perr(ps, k, "env names must be plain "
-				    "words, not %s", node_kind(k));
+				    "words, not %s", yamldoc_kind(k));
 			if (val->type != YAML_SCALAR_NODE)
 				return perr(ps, val, "env %s must be a plain "
-				    "value, not %s", scalar(k), node_kind(val));
-			if (spec_add_env(sp, scalar(k), is_null(val) ? "" :
-			    scalar(val), &err) != 0)
+				    "value, not %s", yamldoc_scalar(k), yamldoc_kind(val));
+			if (spec_add_env(sp, yamldoc_scalar(k), yamldoc_is_null(val) ? "" :
+			    yamldoc_scalar(val), &err) != 0)
 				return perr_take(ps, k, err);
 		}
 		return 0;
@@ -856,8 +775,8 @@ parse_value(struct parse *ps, struct spec *sp, const struct skey *sk,
 
 	if (v->type != YAML_SCALAR_NODE)
 		return perr(ps, v, "%s must be a single value, not %s",
-		    sk->name, node_kind(v));
-	s = scalar(v);
+		    sk->name, yamldoc_kind(v));
+	s = yamldoc_scalar(v);
 	switch (sk->type) {
 	case S_NAME:
 		err = check_name(s);
@@ -944,14 +863,14 @@ spec_parse(const char *text, size_t len, const char *name, struct spec *sp,
 		goto fail;
 	loaded = 1;
 	root = yaml_document_get_root_node(&ps.doc);
-	if (root == NULL || is_null(root)) {
+	if (root == NULL || yamldoc_is_null(root)) {
 		perr(&ps, NULL, "empty job spec: write at least 'image:' and "
 		    "'command:'");
 		goto fail;
 	}
 	if (root->type != YAML_MAPPING_NODE) {
 		perr(&ps, root, "a job spec is a map of keys (image: ..., "
-		    "command: ...), not %s", node_kind(root));
+		    "command: ...), not %s", yamldoc_kind(root));
 		goto fail;
 	}
 	start = root->start_mark;
@@ -963,16 +882,16 @@ spec_parse(const char *text, size_t len, const char *name, struct spec *sp,
 		v = get(&ps, p->value);
 		if (k->type != YAML_SCALAR_NODE) {
 			perr(&ps, k, "keys must be plain words, not %s",
-			    node_kind(k));
+			    yamldoc_kind(k));
 			goto fail;
 		}
 		for (i = 0; i < NSKEYS; i++) {
-			if (strcmp(skeys[i].name, scalar(k)) == 0)
+			if (strcmp(skeys[i].name, yamldoc_scalar(k)) == 0)
 				break;
 		}
 		if (i == NSKEYS) {
-			perr_take(&ps, k, unknown_key(scalar(k), "the job spec",
-			    known, NSKEYS));
+			perr_take(&ps, k, yamldoc_unknown_key(
+			    yamldoc_scalar(k), "the job spec", known, NSKEYS));
 			goto fail;
 		}
 		sk = &skeys[i];
@@ -982,7 +901,7 @@ spec_parse(const char *text, size_t len, const char *name, struct spec *sp,
 			goto fail;
 		}
 		seen |= 1U << i;
-		if (is_null(v))
+		if (yamldoc_is_null(v))
 			continue;
 		if (parse_value(&ps, sp, sk, v, &smarks) != 0)
 			goto fail;

@@ -1,5 +1,7 @@
 #include "yamldoc.h"
 
+#include <string.h>
+
 #include "util.h"
 
 int
@@ -50,4 +52,86 @@ syntax:
 out:
 	yaml_parser_delete(&p);
 	return rc;
+}
+
+const char *
+yamldoc_scalar(yaml_node_t *n)
+{
+	return (const char *)n->data.scalar.value;
+}
+
+int
+yamldoc_is_null(yaml_node_t *n)
+{
+	const char	*v;
+
+	if (n->type != YAML_SCALAR_NODE ||
+	    n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return 0;
+	v = yamldoc_scalar(n);
+	return (*v == '\0' || strcmp(v, "~") == 0 || strcmp(v, "null") == 0 ||
+	    strcmp(v, "Null") == 0 || strcmp(v, "NULL") == 0);
+}
+
+const char *
+yamldoc_kind(yaml_node_t *n)
+{
+	switch (n->type) {
+	case YAML_SEQUENCE_NODE:
+		return "a list";
+	case YAML_MAPPING_NODE:
+		return "a map";
+	default:
+		return "a value";
+	}
+}
+
+/* Edit distance, for "did you mean". Keys are short. */
+static size_t
+distance(const char *a, const char *b)
+{
+	size_t	la = strlen(a), lb = strlen(b), i, j, d[32][32], c;
+
+	if (la >= 32 || lb >= 32)
+		return 99;
+	for (i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++) {
+		for (j = 1; j <= lb; j++) {
+			c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < c)
+				c = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < c)
+				c = d[i][j - 1] + 1;
+			d[i][j] = c;
+		}
+	}
+	return d[la][lb];
+}
+
+char *
+yamldoc_unknown_key(const char *key, const char *where,
+    const char *const *known, size_t nknown)
+{
+	struct buf	 b;
+	const char	*best = NULL;
+	size_t		 i, d, bestd = 3;
+
+	buf_init(&b);
+	for (i = 0; i < nknown; i++) {
+		if ((d = distance(key, known[i])) < bestd) {
+			bestd = d;
+			best = known[i];
+		}
+	}
+	buf_printf(&b, "unknown key '%s' in %s", key, where);
+	if (best != NULL)
+		buf_printf(&b, ": did you mean '%s'?", best);
+	buf_adds(&b, " (known keys: ");
+	for (i = 0; i < nknown; i++)
+		buf_printf(&b, "%s%s", i ? ", " : "", known[i]);
+	buf_adds(&b, ")");
+	return buf_steal(&b);
 }
