@@ -142,6 +142,16 @@ word_ok(const char *s, const char *extra)
 }
 
 static int
+has_control(const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	}
+	return 0;
+}
+
+static int
 env_name_ok(const char *s)
 {
 	if (!isalpha((unsigned char)*s) && *s != '_')
@@ -254,7 +264,12 @@ key_set(const struct ckey *k, struct cluster *c, const char *s, int append)
 		*sp = v;
 		return NULL;
 	case K_ABS:
-		if (*s != '/' || strpbrk(s, "\n\r\t") != NULL)
+		/* Control characters would reach remote commands and the
+		   screen: refuse them, and do not echo them back either. */
+		if (has_control(s))
+			return xasprintf("%s must be an absolute path "
+			    "without control characters", k->name);
+		if (*s != '/')
 			return xasprintf("%s '%s' must be an absolute path on "
 			    "the cluster, e.g. /lustre/<user>/results", k->name,
 			    s);
@@ -335,11 +350,7 @@ key_set(const struct ckey *k, struct cluster *c, const char *s, int append)
 		break;
 	case K_CMD:
 		/* It goes into the job script as a quoted bash -c string. */
-		for (v = (char *)s; *v != '\0'; v++) {
-			if ((unsigned char)*v < 0x20 || *v == 0x7f)
-				break;
-		}
-		if (*s == '\0' || *v != '\0')
+		if (*s == '\0' || has_control(s))
 			return xasprintf("%s must be one line of shell without "
 			    "control characters", k->name);
 		free(*sp);

@@ -258,6 +258,9 @@ static const struct {
 	{ "- name: a\n  hosts: h\n  nccl_probe_command: \"a\\tb\"\n",
 	    ":3:23: cluster 'a': nccl_probe_command must be one line of shell "
 	    "without control characters" },
+	{ "- name: a\n  hosts: h\n  results_root: \"/l/\\e[2Jx\"\n",
+	    ":3:17: cluster 'a': results_root must be an absolute path without "
+	    "control characters" },
 	{ "- name: a\n  hosts: h\n  nccl_probe_timeout: 0\n", ":3:23: cluster "
 	    "'a': nccl_probe_timeout must be a whole number from 1 to 3600, "
 	    "not '0'" },
