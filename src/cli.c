@@ -14,7 +14,7 @@ struct verb {
 
 /* One line per verb; `slurmdeck help` and --help print this table. */
 static const struct verb verbs[] = {
-	{ "preflight", cli_preflight, "[--json]",
+	{ "preflight", cli_preflight, "[--json | --raw | --script]",
 	  "check SSH, SLURM tools, Pyxis/Enroot, storage and partitions" },
 	{ "submit", cli_submit, "SPEC.yaml [--dry-run] [--json]",
 	  "stage and launch a job (preflight, image, secrets, sbatch)" },
@@ -26,7 +26,7 @@ static const struct verb verbs[] = {
 	  "cancel jobs (an ended job counts as cancelled)" },
 	{ "jobs", cli_jobs, "[--all] [--json]",
 	  "the live queue of your jobs plus recent records" },
-	{ "creds", cli_creds, "install",
+	{ "creds", cli_creds, "install [--stdin] [--json]",
 	  "install Enroot registry credentials on the cluster (stdin only)" },
 	{ "retry", cli_retry, "[--json] ID",
 	  "resubmit a failed job by hand (same staged workload, bad nodes excluded)" },
