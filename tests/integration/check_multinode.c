@@ -11,6 +11,8 @@
  *	program		exit 3 and "CUDA out of memory": no retry (4)
  *	node_fail	a real NODE_FAIL of a --no-requeue job: INFRA, a
  *			retry record on the other node runs to COMPLETED (3)
+ *	requeue		the same failure of a --requeue job: SLURM requeues
+ *			it, the record follows it to COMPLETE, no retry
  *
  * node_fail runs last and restores the node in every case (see there).
  */
@@ -699,6 +701,146 @@ START_TEST(test_node_fail_retry)
 }
 END_TEST
 
+/*
+ * R22, the other half: with --requeue (the default) SLURM requeues a
+ * NODE_FAIL itself under the same id.  The record follows it through the
+ * restart: no ERROR, no INFRA, no retry record; RUNNING, back to PENDING
+ * (or a requeue sub-state), RUNNING again, COMPLETE.  Same trigger and
+ * same node restore as node_fail; the node is restored as soon as SLURM
+ * has taken the job off it, and again by the teardown.
+ */
+START_TEST(test_requeue_followed)
+{
+	struct sub	 s;
+	struct record	*r;
+	struct record_list list;
+	char		*spec, *out, *err, *cause = NULL, *node, *cmd;
+	size_t		 i;
+	int		 k, phase, restored = 0;
+	time_t		 t0;
+
+	need_cluster();
+	spec = write_spec("name: sdmn-rq-%s\nimage: " IMAGE "\n"
+	    "command: 'echo START on $(hostname); sleep 20; echo END on "
+	    "$(hostname)'\ngpus: 1\ncpus: 1\ntime: 10m\n", unique);
+	submit(spec, &s);
+	out = remote("grep -cx '#SBATCH --requeue' '%s/sbatch/job_%s.sbatch'",
+	    s.job_dir, s.rid);
+	ck_assert_int_eq(atoi(out), 1);
+	free(out);
+	/* Wait until it runs, polling so the record sees RUNNING. */
+	for (k = 0; k < 600; k++) {
+		out = remote("squeue -h -j %s -o '%%T %%N'", s.sid);
+		if (str_has_prefix(out, "RUNNING "))
+			break;
+		free(out);
+		sleep(1);
+	}
+	ck_assert_msg(k < 600, "job %s never ran", s.sid);
+	node = xstrdup(str_trim(out + strlen("RUNNING ")));
+	free(out);
+	ck_assert_msg(strcmp(node, "sdn1") == 0 || strcmp(node, "sdn2") == 0,
+	    "node %s", node);
+	sd(&out, &err, "status", s.rid, NULL);
+	free(out);
+	free(err);
+	ck_assert_int_eq(record_load(s.rid, &r, &cause), 0);
+	ck_assert_msg(r->state == RSTATE_RUNNING, "record %s is %s", s.rid,
+	    state_name(r->state));
+	record_free(r);
+	sleep(2);
+
+	cmd = xasprintf("kill -9 $(cat '%s/run/slurmd-%s.pid')",
+	    getenv("SDTB_DIR"), node);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	cmd = xasprintf("SLURM_CONF=\"$SDTB_DIR/etc/slurm.conf\" scontrol "
+	    "update nodename=%s state=down reason=slurmdeck-test-node-fail",
+	    node);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+
+	/*
+	 * Poll through the verb until the record ends.  SLURM holds a
+	 * requeued job about 2 minutes (BeginTime) before it runs again:
+	 * 10 min in all.  The node comes back once the job has left it.
+	 */
+	t0 = time(NULL);
+	for (;;) {
+		sd(&out, &err, "status", s.rid, NULL);
+		free(out);
+		free(err);
+		ck_assert_int_eq(record_load(s.rid, &r, &cause), 0);
+		k = state_terminal(r->state);
+		record_free(r);
+		if (k)
+			break;
+		if (!restored) {
+			/* Left the node: requeued, or running elsewhere. */
+			out = remote("squeue -h -j %s -o '%%T %%N'", s.sid);
+			str_trim(out);
+			if (*out != '\0' && (strchr(out, ' ') == NULL ||
+			    strcmp(strchr(out, ' ') + 1, node) != 0)) {
+				restore_nodes();
+				restored = 1;
+			}
+			free(out);
+		}
+		ck_assert_msg(time(NULL) - t0 < 600, "record %s did not end "
+		    "in 10 minutes", s.rid);
+		sleep(1);
+	}
+	if (!restored)
+		restore_nodes();
+
+	ck_assert_int_eq(record_load(s.rid, &r, &cause), 0);
+	/* The history: RUNNING, PENDING (requeued), RUNNING, COMPLETE. */
+	for (phase = 0, i = 0; i < r->nhistory; i++) {
+		enum rstate st = r->history[i].state;
+
+		ck_assert_msg(st != RSTATE_ERROR && st != RSTATE_UNKNOWN,
+		    "history %zu of %s: %s %s (%s)", i, s.rid, state_name(st),
+		    r->history[i].native, r->history[i].message);
+		if (phase == 0 && st == RSTATE_RUNNING)
+			phase = 1;
+		else if (phase == 1 && st == RSTATE_PENDING)
+			phase = 2;
+		else if (phase == 2 && st == RSTATE_RUNNING)
+			phase = 3;
+	}
+	ck_assert_msg(phase == 3, "history of %s never went RUNNING, PENDING, "
+	    "RUNNING (phase %d)", s.rid, phase);
+	ck_assert_msg(r->state == RSTATE_COMPLETE, "record %s ended %s %s",
+	    s.rid, state_name(r->state), r->native);
+	ck_assert_msg(r->err_class != ERR_INFRA, "record %s classed INFRA "
+	    "(%s)", s.rid, r->err_rule);
+	ck_assert_int_eq(r->retry_count, 0);
+	ck_assert_int_eq((int)r->slurm_ids.n, 1);
+	ck_assert_str_eq(record_slurm_id(r), s.sid);
+	record_free(r);
+	/* SLURM itself: the same id, requeued once, ended COMPLETED. */
+	out = remote("sacct -X -n -P -D -j %s -o State", s.sid);
+	ck_assert_msg(strstr(out, "NODE_FAIL") != NULL || strstr(out,
+	    "REQUEUE") != NULL, "sacct -D: %s", out);
+	ck_assert_msg(strstr(out, "COMPLETED") != NULL, "sacct -D: %s", out);
+	free(out);
+	/* No retry record of it. */
+	ck_assert_int_eq(record_list(&list, &cause), 0);
+	for (i = 0; i < list.n; i++)
+		ck_assert_msg(list.v[i]->retry_of == NULL || strcmp(
+		    list.v[i]->retry_of, s.rid) != 0, "%s retries %s",
+		    list.v[i]->id, s.rid);
+	record_list_free(&list);
+	ck_assert_int_eq(sd(&out, &err, "records", "--chain", s.rid, NULL), 0);
+	ck_assert_int_eq(count(out, "sd-"), 1);
+	free(out);
+	free(err);
+	free(node);
+	free(spec);
+	sub_free(&s);
+}
+END_TEST
+
 /* In the parent: runs even when the test failed or crashed. */
 static void
 node_fail_teardown(void)
@@ -725,6 +867,13 @@ multinode_suite(void)
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_unchecked_fixture(tc, NULL, node_fail_teardown);
 	tcase_add_test(tc, test_node_fail_retry);
+	suite_add_tcase(s, tc);
+	/* Its own case: starts with, and leaves, both nodes up. */
+	tc = tcase_create("requeue");
+	tcase_set_timeout(tc, 1800);
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_unchecked_fixture(tc, restore_nodes, node_fail_teardown);
+	tcase_add_test(tc, test_requeue_followed);
 	suite_add_tcase(s, tc);
 	return s;
 }
