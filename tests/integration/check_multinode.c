@@ -14,7 +14,8 @@
  *	requeue		the same failure of a --requeue job: SLURM requeues
  *			it, the record follows it to COMPLETE, no retry
  *
- * node_fail runs last and restores the node in every case (see there).
+ * node_fail and requeue run last, each in its own case, and restore the
+ * node in every case (see restore_nodes()).
  */
 #include <sys/stat.h>
 #include <sys/wait.h>
