@@ -825,6 +825,17 @@ START_TEST(test_requeue_followed)
 	    "REQUEUE") != NULL, "sacct -D: %s", out);
 	ck_assert_msg(strstr(out, "COMPLETED") != NULL, "sacct -D: %s", out);
 	free(out);
+	/*
+	 * The verdict is the last run's: the killed run ends with status 0
+	 * and writes SUCCESS too, so the file must be newer than the start
+	 * of the run that completed (the script drops an earlier one).
+	 */
+	out = remote("st=$(sacct -X -n -P -j %s -o Start | tail -n 1); "
+	    "echo $(( $(stat -c %%Y '%s/results/status.json') - "
+	    "$(date -d \"$st\" +%%s) ))", s.sid, s.job_dir);
+	ck_assert_msg(atoi(out) >= 0 && strspn(out, "0123456789") > 0,
+	    "status.json predates the last run by %s s", out);
+	free(out);
 	/* No retry record of it. */
 	ck_assert_int_eq(record_list(&list, &cause), 0);
 	for (i = 0; i < list.n; i++)
