@@ -40,7 +40,7 @@
 #include <stdarg.h>
 #include <time.h>
 
-#include "testutil.h"
+#include "itutil.h"
 #include "record.h"
 #include "submit.h"
 #include "util.h"
@@ -53,47 +53,7 @@ static char	unique[64];
 
 /* --- process helpers --------------------------------------------------- */
 
-/* A command on the cluster through OpenSSH (not our conn.c); stdout. */
-static char *
-ssh_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *
-ssh_out(const char *fmt, ...)
-{
-	va_list	 ap;
-	char	*cmd, of[4200], *out = NULL;
-	pid_t	 pid;
-	int	 fd, status;
-
-	va_start(ap, fmt);
-	cmd = xvasprintf(fmt, ap);
-	va_end(ap);
-	snprintf(of, sizeof of, "%s/ssh.out", tmpdir);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		char	port[32], kh[4200], target[512];
-
-		snprintf(port, sizeof port, "%s", getenv("SLURM_PORT"));
-		snprintf(kh, sizeof kh, "UserKnownHostsFile=%s",
-		    getenv("SSH_KNOWN_HOSTS"));
-		snprintf(target, sizeof target, "%s@%s", getenv("SLURM_USER"),
-		    getenv("SLURM_HOSTNAME"));
-		fd = open("/dev/null", O_RDONLY);
-		dup2(fd, 0);
-		fd = open(of, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		dup2(fd, 1);
-		execlp("ssh", "ssh", "-F", "/dev/null", "-p", port, "-i",
-		    getenv("SSH_KEY_PATH"), "-o", "BatchMode=yes", "-o",
-		    "StrictHostKeyChecking=yes", "-o", kh, "-o",
-		    "GlobalKnownHostsFile=/dev/null", target, cmd, (char *)NULL);
-		_exit(127);
-	}
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	free(cmd);
-	ck_assert_int_eq(file_read(of, &out, NULL, NULL), 0);
-	return out;
-}
+#define ssh_out(...)	it_ssh_out(tmpdir, __VA_ARGS__)
 
 /* --- cases --------------------------------------------------------------- */
 
@@ -581,14 +541,11 @@ run_restart(struct fcase *c)
 static void
 need_cluster(void)
 {
-	static const char *vars[] = { "SLURMDECK_BIN", "SLURM_HOSTNAME",
+	static const char *const vars[] = { "SLURMDECK_BIN", "SLURM_HOSTNAME",
 	    "SLURM_USER", "SLURM_PORT", "SSH_KEY_PATH", "SSH_KNOWN_HOSTS",
 	    "SLURM_BASE_RESULTS_DIR", NULL };
-	const char	**v;
 
-	for (v = vars; *v != NULL; v++)
-		ck_assert_msg(getenv(*v) != NULL, "%s is not set: source "
-		    "$SDTB_DIR/env.sh (tests/cluster/up) first", *v);
+	it_need_env(vars);
 }
 
 /* In the runner process, before the test's fork: teardown knows unique. */

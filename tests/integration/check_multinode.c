@@ -29,7 +29,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "testutil.h"
+#include "itutil.h"
 
 #include "config.h"
 #include "conn.h"
@@ -161,14 +161,11 @@ remote(const char *fmt, ...)
 static void
 need_cluster(void)
 {
-	static const char *vars[] = { "SLURMDECK_BIN", "SLURM_HOSTNAME",
+	static const char *const vars[] = { "SLURMDECK_BIN", "SLURM_HOSTNAME",
 	    "SLURM_USER", "SLURM_PORT", "SSH_KEY_PATH", "SSH_KNOWN_HOSTS",
 	    "SDTB_DIR", NULL };
-	const char	**v;
 
-	for (v = vars; *v != NULL; v++)
-		ck_assert_msg(getenv(*v) != NULL, "%s is not set: source "
-		    "$SDTB_DIR/env.sh (tests/cluster/up) first", *v);
+	it_need_env(vars);
 }
 
 /*

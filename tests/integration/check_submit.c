@@ -17,7 +17,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "testutil.h"
+#include "itutil.h"
 #include "image.h"
 #include "record.h"
 #include "submit.h"
@@ -28,97 +28,10 @@ static char	unique[64];
 
 /* --- process helpers --------------------------------------------------------- */
 
-/*
- * Run argv with stdin from in (may be NULL), stdout and stderr captured.
- * No shell: canary values passed in the environment never reach an argv.
- */
-static int
-run(char *const argv[], const char *in, char **out, char **err)
-{
-	char	 of[4200], ef[4200], inf[4200];
-	pid_t	 pid;
-	int	 status, fd;
-
-	snprintf(of, sizeof of, "%s/run.out", tmpdir);
-	snprintf(ef, sizeof ef, "%s/run.err", tmpdir);
-	snprintf(inf, sizeof inf, "%s/run.in", tmpdir);
-	if (in != NULL) {
-		fd = open(inf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		ck_assert_int_ge(fd, 0);
-		ck_assert_int_eq(write(fd, in, strlen(in)), (ssize_t)strlen(in));
-		close(fd);
-	}
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		fd = open(in != NULL ? inf : "/dev/null", O_RDONLY);
-		dup2(fd, 0);
-		fd = open(of, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		dup2(fd, 1);
-		fd = open(ef, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		dup2(fd, 2);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	if (out != NULL)
-		ck_assert_int_eq(file_read(of, out, NULL, NULL), 0);
-	if (err != NULL)
-		ck_assert_int_eq(file_read(ef, err, NULL, NULL), 0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/* A command on the cluster through OpenSSH (not our conn.c). */
-static int
-ssh_run(const char *cmd, const char *in, char **out)
-{
-	char	 port[32], kh[4200];
-	char	 target[512];
-	char	*argv[32];
-	int	 n = 0;
-
-	snprintf(port, sizeof port, "%s", getenv("SLURM_PORT"));
-	snprintf(kh, sizeof kh, "UserKnownHostsFile=%s",
-	    getenv("SSH_KNOWN_HOSTS"));
-	snprintf(target, sizeof target, "%s@%s", getenv("SLURM_USER"),
-	    getenv("SLURM_HOSTNAME"));
-	argv[n++] = "ssh";
-	argv[n++] = "-F";
-	argv[n++] = "/dev/null";
-	argv[n++] = "-p";
-	argv[n++] = port;
-	argv[n++] = "-i";
-	argv[n++] = getenv("SSH_KEY_PATH");
-	argv[n++] = "-o";
-	argv[n++] = "BatchMode=yes";
-	argv[n++] = "-o";
-	argv[n++] = "StrictHostKeyChecking=yes";
-	argv[n++] = "-o";
-	argv[n++] = kh;
-	argv[n++] = "-o";
-	argv[n++] = "GlobalKnownHostsFile=/dev/null";
-	argv[n++] = target;
-	argv[n++] = (char *)cmd;
-	argv[n] = NULL;
-	return run(argv, in, out, NULL);
-}
-
-static char *
-ssh_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *
-ssh_out(const char *fmt, ...)
-{
-	va_list	 ap;
-	char	*cmd, *out;
-
-	va_start(ap, fmt);
-	cmd = xvasprintf(fmt, ap);
-	va_end(ap);
-	ssh_run(cmd, NULL, &out);
-	free(cmd);
-	return out;
-}
+/* The shared helpers of tests/integration/itutil.h, on this suite's dir. */
+#define run(argv, in, out, err)	it_run(tmpdir, argv, in, out, err)
+#define ssh_run(cmd, in, out)	it_ssh_run(tmpdir, cmd, in, out)
+#define ssh_out(...)		it_ssh_out(tmpdir, __VA_ARGS__)
 
 /* slurmdeck ARGS...; stdout parsed as JSON when json is set. */
 static int
@@ -170,14 +83,11 @@ jbool(cJSON *j, const char *key)
 static void
 need_cluster(void)
 {
-	static const char *vars[] = { "SLURMDECK_BIN", "SLURM_HOSTNAME",
+	static const char *const vars[] = { "SLURMDECK_BIN", "SLURM_HOSTNAME",
 	    "SLURM_USER", "SLURM_PORT", "SSH_KEY_PATH", "SSH_KNOWN_HOSTS",
 	    "SDTB_LUSTRE", NULL };
-	const char	**v;
 
-	for (v = vars; *v != NULL; v++)
-		ck_assert_msg(getenv(*v) != NULL, "%s is not set: source "
-		    "$SDTB_DIR/env.sh (tests/cluster/up) first", *v);
+	it_need_env(vars);
 }
 
 /* Each test: private HOME, config and state dirs; a unique tag. */

@@ -1,0 +1,108 @@
+#ifndef ITUTIL_H
+#define ITUTIL_H
+
+/*
+ * Shared by the integration suites: the cluster's env, and commands run
+ * with the real OpenSSH client (not our conn.c) to check what the product
+ * did.  dir is the suite's private temp dir, for the captured output.
+ */
+
+#include <sys/wait.h>
+
+#include <fcntl.h>
+#include <stdarg.h>
+
+#include "testutil.h"
+#include "util.h"
+
+/* Fail, never skip, when the env of $SDTB_DIR/env.sh is missing. */
+static inline void
+it_need_env(const char *const *vars)
+{
+	const char *const	*v;
+
+	for (v = vars; *v != NULL; v++)
+		ck_assert_msg(getenv(*v) != NULL, "%s is not set: source "
+		    "$SDTB_DIR/env.sh (tests/cluster/up) first", *v);
+}
+
+/*
+ * Run argv with stdin from in (may be NULL), stdout and stderr captured.
+ * No shell: canary values passed in the environment never reach an argv.
+ */
+static inline int
+it_run(const char *dir, char *const argv[], const char *in, char **out,
+    char **err)
+{
+	char	 of[4200], ef[4200], inf[4200];
+	pid_t	 pid;
+	int	 status, fd;
+
+	snprintf(of, sizeof of, "%s/run.out", dir);
+	snprintf(ef, sizeof ef, "%s/run.err", dir);
+	snprintf(inf, sizeof inf, "%s/run.in", dir);
+	if (in != NULL) {
+		fd = open(inf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(write(fd, in, strlen(in)), (ssize_t)strlen(in));
+		close(fd);
+	}
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		fd = open(in != NULL ? inf : "/dev/null", O_RDONLY);
+		dup2(fd, 0);
+		fd = open(of, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		dup2(fd, 1);
+		fd = open(ef, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		dup2(fd, 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	if (out != NULL)
+		ck_assert_int_eq(file_read(of, out, NULL, NULL), 0);
+	if (err != NULL)
+		ck_assert_int_eq(file_read(ef, err, NULL, NULL), 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* A command on the cluster through OpenSSH; returns its exit status. */
+static inline int
+it_ssh_run(const char *dir, const char *cmd, const char *in, char **out)
+{
+	char	 port[32], kh[4200], target[512];
+	char	*argv[] = { "ssh", "-F", "/dev/null", "-p", port, "-i",
+		    getenv("SSH_KEY_PATH"), "-o", "BatchMode=yes", "-o",
+		    "StrictHostKeyChecking=yes", "-o", kh, "-o",
+		    "GlobalKnownHostsFile=/dev/null", target, (char *)cmd,
+		    NULL };
+
+	snprintf(port, sizeof port, "%s", getenv("SLURM_PORT"));
+	snprintf(kh, sizeof kh, "UserKnownHostsFile=%s",
+	    getenv("SSH_KNOWN_HOSTS"));
+	snprintf(target, sizeof target, "%s@%s", getenv("SLURM_USER"),
+	    getenv("SLURM_HOSTNAME"));
+	return it_run(dir, argv, in, out, NULL);
+}
+
+/* The stdout of a command on the cluster (printf-style). */
+static inline char *
+it_ssh_out(const char *dir, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static inline char *
+it_ssh_out(const char *dir, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*cmd, *out = NULL;
+
+	va_start(ap, fmt);
+	cmd = xvasprintf(fmt, ap);
+	va_end(ap);
+	it_ssh_run(dir, cmd, NULL, &out);
+	free(cmd);
+	return out;
+}
+
+#endif
