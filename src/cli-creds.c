@@ -1,5 +1,5 @@
 /*
- * slurmdeck creds install: Enroot registry credentials on the cluster (R7).
+ * sqdeck creds install: Enroot registry credentials on the cluster (R7).
  * The key comes from NGC_KEY (or stdin with --stdin) and leaves this
  * machine only inside the script sent on the SSH channel's stdin.
  */
@@ -17,7 +17,7 @@
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: slurmdeck creds install [--cluster NAME] [--stdin] "
+	fprintf(f, "usage: sqdeck creds install [--cluster NAME] [--stdin] "
 	    "[--json]\n"
 	    "  Writes ~/.config/enroot/.credentials on the cluster (machine "
 	    "nvcr.io and\n"
@@ -93,7 +93,7 @@ cli_creds(struct cli *cli, int argc, char **argv)
 	else if ((env = getenv("NGC_API_KEY")) != NULL && *env != '\0')
 		key = xstrdup(env);
 	if (key == NULL || *key == '\0') {
-		fprintf(stderr, "slurmdeck: creds: no key: export NGC_KEY, or "
+		fprintf(stderr, "sqdeck: creds: no key: export NGC_KEY, or "
 		    "pipe it in with --stdin\n");
 		free(key);
 		return EXIT_USAGE;
@@ -105,7 +105,7 @@ cli_creds(struct cli *cli, int argc, char **argv)
 	}
 	c = conn_new_cluster(cl);
 	if (submit_creds_install(c, key, &cr, &cause) != 0) {
-		fprintf(stderr, "slurmdeck: creds: cluster %s: %s\n", cl->name,
+		fprintf(stderr, "sqdeck: creds: cluster %s: %s\n", cl->name,
 		    cause);
 		free(cause);
 		goto out;

@@ -14,10 +14,10 @@
 static void
 jobs_usage(FILE *f)
 {
-	fprintf(f, "usage: slurmdeck [--cluster NAME] jobs [--all] [--json]\n"
+	fprintf(f, "usage: sqdeck [--cluster NAME] jobs [--all] [--json]\n"
 	    "  every job of yours in the queue of each cluster (or of "
 	    "--cluster),\n"
-	    "  plus the slurmdeck records that finished in the last 24 h\n"
+	    "  plus the sqdeck records that finished in the last 24 h\n"
 	    "  --all   every finished record, however old\n"
 	    "  --json  as JSON\n");
 }
@@ -152,7 +152,7 @@ cli_jobs(struct cli *cli, int argc, char **argv)
 		}
 	}
 	if (optind != argc) {
-		fprintf(stderr, "slurmdeck: jobs: unexpected argument '%s'\n",
+		fprintf(stderr, "sqdeck: jobs: unexpected argument '%s'\n",
 		    argv[optind]);
 		jobs_usage(stderr);
 		return EXIT_USAGE;
@@ -173,12 +173,12 @@ cli_jobs(struct cli *cli, int argc, char **argv)
 		if (monitor_poll(c, cl->name, &opts, &snaps[ns],
 		    &causes[ns]) != 0) {
 			s = ops_clean(causes[ns]);
-			fprintf(stderr, "slurmdeck: jobs: %s\n", s);
+			fprintf(stderr, "sqdeck: jobs: %s\n", s);
 			free(s);
 			ret = EXIT_FAIL;
 		} else if (snaps[ns].error != NULL) {
 			s = ops_clean(snaps[ns].error);
-			fprintf(stderr, "slurmdeck: jobs: cluster %s: %s\n",
+			fprintf(stderr, "sqdeck: jobs: cluster %s: %s\n",
 			    cl->name, s);
 			free(s);
 		}

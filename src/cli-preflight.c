@@ -1,6 +1,6 @@
 /*
 #include <stdarg.h>
- * slurmdeck preflight: SSH, then one remote script (R4, R5).  Exit 0 only
+ * sqdeck preflight: SSH, then one remote script (R4, R5).  Exit 0 only
  * when a submit would have what it needs.
  */
 #include <getopt.h>
@@ -117,8 +117,8 @@ print_table(const struct cluster *cl, struct conn *c,
 	else if (pf->storage_exists && pf->storage_writable)
 		row("storage", "ok", "%s exists and is writable%s",
 		    pf->storage_root, pf->storage_default ?
-		    (pf->storage_created ? " (default $HOME/slurmdeck, "
-		    "created now)" : " (default $HOME/slurmdeck)") : "");
+		    (pf->storage_created ? " (default $HOME/sqdeck, "
+		    "created now)" : " (default $HOME/sqdeck)") : "");
 	else if (!pf->storage_exists)
 		row("storage", "MISSING", "%s does not exist%s%s",
 		    pf->storage_root, pf->storage_error ? ": " : "",
@@ -257,7 +257,7 @@ print:
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: slurmdeck preflight [--json | --raw | --script]\n"
+	fprintf(f, "usage: sqdeck preflight [--json | --raw | --script]\n"
 	    "  --json    the result as JSON\n"
 	    "  --raw     the remote script's key=value output, unparsed\n"
 	    "  --script  print the script that would run on the login node; "
@@ -324,7 +324,7 @@ cli_preflight(struct cli *cli, int argc, char **argv)
 		if (json)
 			print_json(cl, c, &pf, preflight_now() - t0, cause);
 		else
-			fprintf(stderr, "slurmdeck: preflight of cluster %s: "
+			fprintf(stderr, "sqdeck: preflight of cluster %s: "
 			    "SSH failed: %s\n", cl->name, cause);
 		goto out;
 	}
@@ -332,7 +332,7 @@ cli_preflight(struct cli *cli, int argc, char **argv)
 		if (json)
 			print_json(cl, c, &pf, preflight_now() - t0, cause);
 		else
-			fprintf(stderr, "slurmdeck: preflight of cluster %s: "
+			fprintf(stderr, "sqdeck: preflight of cluster %s: "
 			    "%s\n", cl->name, cause);
 		goto out;
 	}

@@ -16,7 +16,7 @@
 static void
 records_usage(FILE *f)
 {
-	fprintf(f, "usage: slurmdeck records [--json] [--all] [--chain ID]\n"
+	fprintf(f, "usage: sqdeck records [--json] [--all] [--chain ID]\n"
 	    "  --all       every record (default: unfinished ones and those "
 	    "updated in the last 24 h)\n"
 	    "  --chain ID  the retry chain of a record: the first submit, "
@@ -132,7 +132,7 @@ print_chain(const char *id, int json)
 	size_t		  n, i, k, w[NCOL];
 
 	if (retry_chain(id, &v, &n, &cause) != 0) {
-		fprintf(stderr, "slurmdeck: records: %s\n", cause);
+		fprintf(stderr, "sqdeck: records: %s\n", cause);
 		free(cause);
 		return EXIT_USAGE;
 	}
@@ -217,7 +217,7 @@ cli_records(struct cli *cli, int argc, char **argv)
 		}
 	}
 	if (optind != argc) {
-		fprintf(stderr, "slurmdeck: records: unexpected argument '%s'\n",
+		fprintf(stderr, "sqdeck: records: unexpected argument '%s'\n",
 		    argv[optind]);
 		records_usage(stderr);
 		return EXIT_USAGE;
@@ -225,7 +225,7 @@ cli_records(struct cli *cli, int argc, char **argv)
 	if (chain != NULL)
 		return print_chain(chain, json);
 	if (record_list(&list, &cause) != 0) {
-		fprintf(stderr, "slurmdeck: records: %s\n", cause);
+		fprintf(stderr, "sqdeck: records: %s\n", cause);
 		free(cause);
 		return EXIT_FAIL;
 	}
@@ -246,7 +246,7 @@ cli_records(struct cli *cli, int argc, char **argv)
 		print_table(v, n);
 	/* Never silently: a record that does not parse is named. */
 	for (i = 0; i < list.corrupt.n; i++)
-		fprintf(stderr, "slurmdeck: records: corrupt record %s\n",
+		fprintf(stderr, "sqdeck: records: corrupt record %s\n",
 		    list.corrupt.v[i]);
 	free(v);
 	ch = list.corrupt.n != 0 ? EXIT_FAIL : EXIT_OK;

@@ -15,7 +15,7 @@
 static void
 retry_usage(FILE *f)
 {
-	fprintf(f, "usage: slurmdeck retry [--json] ID\n"
+	fprintf(f, "usage: sqdeck retry [--json] ID\n"
 	    "  ID  record id or SLURM job id of a job that ended ERROR with an "
 	    "INFRA failure;\n"
 	    "      the staged workload is submitted again as a new record, "
@@ -85,15 +85,15 @@ cli_retry(struct cli *cli, int argc, char **argv)
 		return EXIT_FAIL;
 	rc = ops_find(argv[optind], cl->name, &r, &sid, &cause);
 	if (rc != 0) {
-		fprintf(stderr, "slurmdeck: retry: %s\n", rc < 0 ? cause :
-		    "that SLURM job has no record: only slurmdeck's own jobs "
+		fprintf(stderr, "sqdeck: retry: %s\n", rc < 0 ? cause :
+		    "that SLURM job has no record: only sqdeck's own jobs "
 		    "can be retried");
 		ret = EXIT_USAGE;
 		goto out;
 	}
 	if (r->cluster != NULL && strcmp(r->cluster, cl->name) != 0 &&
 	    (cl = config_cluster(&cfg, r->cluster, &cause)) == NULL) {
-		fprintf(stderr, "slurmdeck: retry: record %s: %s\n", r->id,
+		fprintf(stderr, "sqdeck: retry: record %s: %s\n", r->id,
 		    cause);
 		goto out;
 	}
@@ -105,7 +105,7 @@ cli_retry(struct cli *cli, int argc, char **argv)
 		mo.user = cl->user;
 		mo.source = "poll";
 		if (monitor_poll(c, cl->name, &mo, &snap, &cause) != 0) {
-			fprintf(stderr, "slurmdeck: retry: %s\n", cause);
+			fprintf(stderr, "sqdeck: retry: %s\n", cause);
 			monitor_snapshot_free(&snap);
 			goto out;
 		}
@@ -153,11 +153,11 @@ cli_retry(struct cli *cli, int argc, char **argv)
 			printf("note: %s\n", res.note);
 	} else if (rc == 1) {
 		s = ops_clean(res.why);
-		fprintf(stderr, "slurmdeck: retry: %s\n", s);
+		fprintf(stderr, "sqdeck: retry: %s\n", s);
 		free(s);
 	} else {
 		s = ops_clean(cause);
-		fprintf(stderr, "slurmdeck: retry: %s\n", s);
+		fprintf(stderr, "sqdeck: retry: %s\n", s);
 		free(s);
 	}
 	ret = rc == 0 ? EXIT_OK : EXIT_FAIL;

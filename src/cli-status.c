@@ -27,7 +27,7 @@ status_sigint(int sig)
 static void
 status_usage(FILE *f)
 {
-	fprintf(f, "usage: slurmdeck status [ID] [--watch [--interval S]] "
+	fprintf(f, "usage: sqdeck status [ID] [--watch [--interval S]] "
 	    "[--json]\n"
 	    "  ID          record id or SLURM job id (default: every job "
 	    "tracked on the cluster)\n"
@@ -253,7 +253,7 @@ status_progress(void *arg, enum submit_step step, const char *text)
 	char	*s = ops_clean(text);
 
 	(void)arg;
-	fprintf(stderr, "slurmdeck: %s: %s\n", submit_step_name(step), s);
+	fprintf(stderr, "sqdeck: %s: %s\n", submit_step_name(step), s);
 	free(s);
 }
 
@@ -273,7 +273,7 @@ status_recover(struct conn *c, const struct cluster *cl)
 	o.progress = status_progress;
 	submit_session_init(&s, c, cl);
 	if (submit_recover(&s, &o, NULL, NULL, NULL, &cause) < 0) {
-		fprintf(stderr, "slurmdeck: interrupted submits not checked: "
+		fprintf(stderr, "sqdeck: interrupted submits not checked: "
 		    "%s\n", cause);
 		free(cause);
 	}
@@ -314,7 +314,7 @@ cli_status(struct cli *cli, int argc, char **argv)
 			interval = strtol(optarg, &end, 10);
 			if (errno != 0 || *end != '\0' || interval < 1 ||
 			    interval > 86400) {
-				fprintf(stderr, "slurmdeck: status: --interval "
+				fprintf(stderr, "sqdeck: status: --interval "
 				    "must be whole seconds from 1 to 86400, "
 				    "not '%s'\n", optarg);
 				return EXIT_USAGE;
@@ -332,12 +332,12 @@ cli_status(struct cli *cli, int argc, char **argv)
 		}
 	}
 	if (argc - optind > 1) {
-		fprintf(stderr, "slurmdeck: status: one ID at most (got '%s' "
+		fprintf(stderr, "sqdeck: status: one ID at most (got '%s' "
 		    "and '%s')\n", argv[optind], argv[optind + 1]);
 		return EXIT_USAGE;
 	}
 	if (interval != 0 && !watch) {
-		fprintf(stderr, "slurmdeck: status: --interval goes with "
+		fprintf(stderr, "sqdeck: status: --interval goes with "
 		    "--watch\n");
 		return EXIT_USAGE;
 	}
@@ -347,12 +347,12 @@ cli_status(struct cli *cli, int argc, char **argv)
 		rc = ops_find(argv[optind], cl->name, &rec, &sid, &cause);
 		if (rc != 0) {
 			if (rc == 1)
-				fprintf(stderr, "slurmdeck: status: SLURM job "
-				    "%ld has no slurmdeck record (slurmdeck "
+				fprintf(stderr, "sqdeck: status: SLURM job "
+				    "%ld has no sqdeck record (sqdeck "
 				    "jobs lists every job in the queue)\n",
 				    sid);
 			else
-				fprintf(stderr, "slurmdeck: status: %s\n",
+				fprintf(stderr, "sqdeck: status: %s\n",
 				    cause);
 			ret = EXIT_USAGE;
 			goto out;
@@ -361,7 +361,7 @@ cli_status(struct cli *cli, int argc, char **argv)
 		/* A record knows its cluster; --cluster must agree. */
 		if (rec->cluster != NULL && strcmp(rec->cluster, cl->name)) {
 			if (cli->cluster != NULL) {
-				fprintf(stderr, "slurmdeck: status: record %s "
+				fprintf(stderr, "sqdeck: status: record %s "
 				    "belongs to cluster %s, not %s\n", rec->id,
 				    rec->cluster, cl->name);
 				ret = EXIT_USAGE;
@@ -369,7 +369,7 @@ cli_status(struct cli *cli, int argc, char **argv)
 			}
 			if ((cl = config_cluster(&cfg, rec->cluster,
 			    &cause)) == NULL) {
-				fprintf(stderr, "slurmdeck: status: record %s: "
+				fprintf(stderr, "sqdeck: status: record %s: "
 				    "%s\n", rec->id, cause);
 				ret = EXIT_FAIL;
 				goto out;
@@ -402,7 +402,7 @@ cli_status(struct cli *cli, int argc, char **argv)
 			for (i = 0; i < snap.events.n; i++) {
 				char *s = ops_clean(snap.events.v[i]);
 
-				fprintf(stderr, "slurmdeck: %s\n", s);
+				fprintf(stderr, "sqdeck: %s\n", s);
 				free(s);
 			}
 			if (only != NULL && n == 1)
@@ -412,11 +412,11 @@ cli_status(struct cli *cli, int argc, char **argv)
 		}
 		if (rc != 0) {
 			/* Monitoring failures never cancel anything. */
-			fprintf(stderr, "slurmdeck: status: %s (records show "
+			fprintf(stderr, "sqdeck: status: %s (records show "
 			    "the last known state)\n", cause);
 			ret = EXIT_FAIL;
 		} else if (snap.error != NULL) {
-			fprintf(stderr, "slurmdeck: status: %s\n", snap.error);
+			fprintf(stderr, "sqdeck: status: %s\n", snap.error);
 			ret = EXIT_OK;
 		} else
 			ret = EXIT_OK;

@@ -1,5 +1,5 @@
 /*
- * slurmdeck submit SPEC.yaml: the pipeline of submit.c, each step printed
+ * sqdeck submit SPEC.yaml: the pipeline of submit.c, each step printed
  * as it happens.  --json prints a machine summary on stdout (the steps go
  * to stderr); --dry-run prints the rendered script on stdout.
  */
@@ -106,7 +106,7 @@ print_json(const struct cluster *cl, const struct submit_result *r,
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: slurmdeck submit SPEC.yaml [--cluster NAME] "
+	fprintf(f, "usage: sqdeck submit SPEC.yaml [--cluster NAME] "
 	    "[--dry-run] [--json]\n"
 	    "  --dry-run  check and render only: print the job script; no "
 	    "record, no conversion, nothing written on the cluster\n"
@@ -161,7 +161,7 @@ cli_submit(struct cli *cli, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (spec_load(argv[optind], &sp, &cause) != 0) {
-		fprintf(stderr, "slurmdeck: submit: %s\n", cause);
+		fprintf(stderr, "sqdeck: submit: %s\n", cause);
 		free(cause);
 		return EXIT_USAGE;
 	}
@@ -192,7 +192,7 @@ cli_submit(struct cli *cli, int argc, char **argv)
 			print_json(cl, &r, dry_run, steps, cause);
 		else
 			cJSON_Delete(steps);
-		fprintf(stderr, "slurmdeck: submit failed at step %s: %s\n",
+		fprintf(stderr, "sqdeck: submit failed at step %s: %s\n",
 		    submit_step_name(r.failed_step), msg);
 		if (r.record_id != NULL && r.state != NULL)
 			fprintf(stderr, "record %s is %s\n", r.record_id,
@@ -222,8 +222,8 @@ cli_submit(struct cli *cli, int argc, char **argv)
 			printf("\nsubmitted: record %s, SLURM job %s (%s)\n",
 			    r.record_id, r.slurm_id, r.state);
 			printf("  job dir  %s\n", r.job_dir);
-			printf("  status   slurmdeck status %s\n", r.record_id);
-			printf("  logs     slurmdeck logs %s\n", r.record_id);
+			printf("  status   sqdeck status %s\n", r.record_id);
+			printf("  logs     sqdeck logs %s\n", r.record_id);
 		}
 	}
 	ret = EXIT_OK;

@@ -24,7 +24,7 @@ struct logpart {
 static void
 triage_usage(FILE *f)
 {
-	fprintf(f, "usage: slurmdeck triage [--state STATE] [--exit CODE[:SIGNAL]] "
+	fprintf(f, "usage: sqdeck triage [--state STATE] [--exit CODE[:SIGNAL]] "
 	    "[--json] [LOGFILE...]\n"
 	    "  --state  the SLURM state (sacct State), e.g. FAILED, NODE_FAIL\n"
 	    "  --exit   the exit status as sacct prints it, e.g. 3:0 or 0:9\n"
@@ -177,7 +177,7 @@ cli_triage(struct cli *cli, int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	if (argc == 0 && state == NULL && exitstr == NULL) {
-		fprintf(stderr, "slurmdeck: triage: nothing to classify: give "
+		fprintf(stderr, "sqdeck: triage: nothing to classify: give "
 		    "LOGFILEs, --state or --exit\n");
 		triage_usage(stderr);
 		return EXIT_USAGE;
@@ -185,15 +185,15 @@ cli_triage(struct cli *cli, int argc, char **argv)
 	if (exitstr != NULL) {
 		if (triage_parse_exit(exitstr, &in.exit_code, &in.exit_signal,
 		    &cause) != 0) {
-			fprintf(stderr, "slurmdeck: triage: --exit: %s\n", cause);
+			fprintf(stderr, "sqdeck: triage: --exit: %s\n", cause);
 			free(cause);
 			return EXIT_USAGE;
 		}
 		in.has_exit = 1;
 	}
 	if (state != NULL && !state_known(state)) {
-		fprintf(stderr, "slurmdeck: triage: warning: '%s' is not a "
-		    "SLURM state slurmdeck knows; only the exit status and "
+		fprintf(stderr, "sqdeck: triage: warning: '%s' is not a "
+		    "SLURM state sqdeck knows; only the exit status and "
 		    "logs are used\n", state);
 	}
 	in.state = state;
@@ -204,7 +204,7 @@ cli_triage(struct cli *cli, int argc, char **argv)
 		parts[i].name = argv[i];
 		parts[i].off = text.len;
 		if (read_tail(argv[i], &text, &cause) != 0) {
-			fprintf(stderr, "slurmdeck: triage: %s\n", cause);
+			fprintf(stderr, "sqdeck: triage: %s\n", cause);
 			free(cause);
 			goto out;
 		}

@@ -12,7 +12,7 @@ struct verb {
 	const char	*summary;
 };
 
-/* One line per verb; `slurmdeck help` and --help print this table. */
+/* One line per verb; `sqdeck help` and --help print this table. */
 static const struct verb verbs[] = {
 	{ "preflight", cli_preflight, "[--json | --raw | --script]",
 	  "check SSH, SLURM tools, Pyxis/Enroot, storage and partitions" },
@@ -42,9 +42,9 @@ usage(FILE *f)
 {
 	const struct verb	*v;
 
-	fprintf(f, "usage: slurmdeck [-c FILE] [--cluster NAME] [VERB [ARGS]]\n"
+	fprintf(f, "usage: sqdeck [-c FILE] [--cluster NAME] [VERB [ARGS]]\n"
 	    "\n"
-	    "With no verb, slurmdeck opens the terminal UI.\n"
+	    "With no verb, sqdeck opens the terminal UI.\n"
 	    "\n"
 	    "Verbs:\n");
 	for (v = verbs; v->name != NULL; v++)
@@ -53,7 +53,7 @@ usage(FILE *f)
 	fprintf(f, "\n"
 	    "Options:\n"
 	    "  -c FILE         clusters file (default "
-	    "$XDG_CONFIG_HOME/slurmdeck/clusters.yaml)\n"
+	    "$XDG_CONFIG_HOME/sqdeck/clusters.yaml)\n"
 	    "  --cluster NAME  cluster to use (default: the first one)\n"
 	    "  -h, --help      this help\n"
 	    "  -V, --version   print the version\n"
@@ -62,7 +62,7 @@ usage(FILE *f)
 	    "SSH_KEY_PATH,\n"
 	    "SLURM_BASE_RESULTS_DIR, SLURM_ACCOUNT, SLURM_TIME_HOURS, "
 	    "SLURM_USE_REQUEUE.\n"
-	    "See slurmdeck(1) and slurmdeck-clusters.yaml(5).\n");
+	    "See sqdeck(1) and sqdeck-clusters.yaml(5).\n");
 }
 
 int
@@ -72,15 +72,15 @@ cli_load(struct cli *cli, struct config *cfg, struct cluster **cp)
 
 	/* Environment overrides go to the cluster the user picked. */
 	if (cli->cluster != NULL)
-		setenv("SLURMDECK_CLUSTER", cli->cluster, 1);
+		setenv("SQDECK_CLUSTER", cli->cluster, 1);
 	if (config_load(cli->config_path, cfg, &cause) != 0) {
-		fprintf(stderr, "slurmdeck: %s\n", cause);
+		fprintf(stderr, "sqdeck: %s\n", cause);
 		free(cause);
 		return -1;
 	}
 	*cp = config_cluster(cfg, cli->cluster, &cause);
 	if (*cp == NULL) {
-		fprintf(stderr, "slurmdeck: %s\n", cause);
+		fprintf(stderr, "sqdeck: %s\n", cause);
 		free(cause);
 		config_free(cfg);
 		return -1;
@@ -115,7 +115,7 @@ cli_main(int argc, char **argv, int (*tui)(struct cli *))
 			usage(stdout);
 			return EXIT_OK;
 		case 'V':
-			printf("slurmdeck %s\n", PACKAGE_VERSION);
+			printf("sqdeck %s\n", PACKAGE_VERSION);
 			return EXIT_OK;
 		default:
 			usage(stderr);
@@ -136,7 +136,7 @@ cli_main(int argc, char **argv, int (*tui)(struct cli *))
 			return v->fn(&cli, argc, argv);
 		}
 	}
-	fprintf(stderr, "slurmdeck: unknown verb '%s' (try slurmdeck --help)\n",
+	fprintf(stderr, "sqdeck: unknown verb '%s' (try sqdeck --help)\n",
 	    argv[0]);
 	return EXIT_USAGE;
 }

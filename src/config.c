@@ -728,7 +728,7 @@ config_load(const char *path, struct config *cfg, char **cause)
 	}
 
 	/* Pick the cluster the environment describes (R1). */
-	target = env_get("SLURMDECK_CLUSTER");
+	target = env_get("SQDECK_CLUSTER");
 	for (i = 0; target != NULL && i < cfg->nclusters; i++) {
 		if (strcmp(cfg->clusters[i].name, target) == 0)
 			break;
@@ -739,7 +739,7 @@ config_load(const char *path, struct config *cfg, char **cause)
 		if (env_get("SLURM_HOSTNAME") == NULL) {
 			if (target != NULL && cfg->nclusters > 0) {
 				names = cluster_names(cfg);
-				l.cause = xasprintf("SLURMDECK_CLUSTER='%s' "
+				l.cause = xasprintf("SQDECK_CLUSTER='%s' "
 				    "names no cluster in %s (clusters: %s): "
 				    "unset it, pick one of those, or set "
 				    "SLURM_HOSTNAME to define it from the "
@@ -747,20 +747,20 @@ config_load(const char *path, struct config *cfg, char **cause)
 				free(names);
 			} else if (have_file)
 				l.cause = xasprintf("%s defines no clusters: "
-				    "add one (see slurmdeck-clusters.yaml(5)) "
+				    "add one (see sqdeck-clusters.yaml(5)) "
 				    "or set SLURM_HOSTNAME and SLURM_USER",
 				    file);
 			else
 				l.cause = xasprintf("no cluster configured: "
 				    "set SLURM_HOSTNAME (login hosts, "
 				    "comma-separated) and SLURM_USER, or write "
-				    "%s (see slurmdeck-clusters.yaml(5))", file);
+				    "%s (see sqdeck-clusters.yaml(5))", file);
 			goto fail;
 		}
 		c = cluster_add(cfg, &l);
 		c->name = xstrdup(target != NULL ? target : "default");
 		if (!word_ok(c->name, "._-")) {
-			l.cause = xasprintf("SLURMDECK_CLUSTER='%s' is not a "
+			l.cause = xasprintf("SQDECK_CLUSTER='%s' is not a "
 			    "cluster name (letters, digits, '.', '_', '-')",
 			    target);
 			goto fail;

@@ -6,12 +6,12 @@
 #include "util.h"
 
 /*
- * Clusters come from ~/.config/slurmdeck/clusters.yaml (or -c FILE) and the
+ * Clusters come from ~/.config/sqdeck/clusters.yaml (or -c FILE) and the
  * environment (R1-R3).  Environment variables override the file for one
- * cluster: the one named by SLURMDECK_CLUSTER, else the first in the file.
+ * cluster: the one named by SQDECK_CLUSTER, else the first in the file.
  * With no file and SLURM_HOSTNAME set, there is one implicit cluster called
- * "default" (or $SLURMDECK_CLUSTER).  The format is in
- * slurmdeck-clusters.yaml(5).
+ * "default" (or $SQDECK_CLUSTER).  The format is in
+ * sqdeck-clusters.yaml(5).
  */
 
 #define CONFIG_DEFAULT_PARTITIONS "polar,polar3,polar4,grizzly"
@@ -61,7 +61,7 @@ struct config {
  */
 int	 config_load(const char *path, struct config *, char **cause);
 /*
- * Find a cluster by name; NULL name = the current one ($SLURMDECK_CLUSTER,
+ * Find a cluster by name; NULL name = the current one ($SQDECK_CLUSTER,
  * else the first).
  */
 struct cluster *config_cluster(struct config *, const char *name, char **cause);

@@ -396,7 +396,7 @@ conn_auth(struct conn *c, ssh_session s, const char *user, const char *host,
 	methods = ssh_userauth_list(s, NULL);
 	if (methods != 0 && (methods & SSH_AUTH_METHOD_PUBLICKEY) == 0) {
 		cause_set(why, "%s@%s:%u does not accept SSH keys (it offers "
-		    "%s%s%s), and slurmdeck never sends a password: ask the "
+		    "%s%s%s), and sqdeck never sends a password: ask the "
 		    "cluster's admins how to log in with a key (clusters with "
 		    "2FA need one set up for non-interactive use)", user, host,
 		    port,
@@ -447,7 +447,7 @@ conn_auth(struct conn *c, ssh_session s, const char *user, const char *host,
 
 	if (partial) {
 		cause_set(why, "login as %s@%s:%u needs a second factor after "
-		    "the key (tried: %s); slurmdeck never answers prompts: ask "
+		    "the key (tried: %s); sqdeck never answers prompts: ask "
 		    "the cluster's admins for key-only access for "
 		    "non-interactive use", user, host, port, tried.data);
 		buf_free(&tried);
@@ -462,7 +462,7 @@ conn_auth(struct conn *c, ssh_session s, const char *user, const char *host,
 		    user, host);
 	cause_set(why, "login refused for %s@%s:%u: tried %s. Install your "
 	    "public key on the cluster (%s), or load a key it accepts into "
-	    "ssh-agent (ssh-add). slurmdeck never asks for a password: "
+	    "ssh-agent (ssh-add). sqdeck never asks for a password: "
 	    "clusters with passwords or 2FA need a key set up first",
 	    user, host, port, tried.data, copy);
 	free(copy);

@@ -28,7 +28,7 @@
  * - ssh_config ($HOME/.ssh/config then /etc/ssh/ssh_config, or the given
  *   file) is honoured for Host aliases, HostName, User, Port, IdentityFile
  *   and ProxyJump/ProxyCommand (libssh 0.10 runs ProxyJump through the local
- *   ssh(1) command; slurmdeck adds -o BatchMode=yes to it).  Explicit options
+ *   ssh(1) command; sqdeck adds -o BatchMode=yes to it).  Explicit options
  *   override the file.  UserKnownHostsFile is not taken from the file: set
  *   known_hosts instead.
  * - Every wait is bounded: connect_timeout for the connection, the

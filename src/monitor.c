@@ -54,7 +54,7 @@ word_pattern(int triage)
 			    slurm_words[i]);
 	}
 	if (b.len == 0)
-		buf_adds(&b, "slurmdeck-none");
+		buf_adds(&b, "sqdeck-none");
 	return buf_steal(&b);
 }
 

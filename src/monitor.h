@@ -32,7 +32,7 @@
 
 /* What the poll knows about a row beyond the jobs pane's columns. */
 struct monitor_info {
-	char		*record_id;	/* NULL: a job slurmdeck does not track */
+	char		*record_id;	/* NULL: a job sqdeck does not track */
 	enum rstate	 state;		/* the record's state after the poll,
 					   or the SLURM state mapped */
 	enum err_class	 err;

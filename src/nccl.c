@@ -19,18 +19,18 @@
 
 /*
  * The default probe: torchrun of the built-in nccl_allreduce_probe.py,
- * which the batch script hands over in SLURMDECK_NCCL_PROBE_PY (so it works
+ * which the batch script hands over in SQDECK_NCCL_PROBE_PY (so it works
  * in any container without a mount).  Expanded by the task's own shell.
  */
 static const char nccl_default[] =
-    "f=$(mktemp \"${TMPDIR:-/tmp}/slurmdeck-nccl-probe.XXXXXX\") && "
-    "printf '%s\\n' \"$SLURMDECK_NCCL_PROBE_PY\" >\"$f\" && "
-    "NCCL_PROBE_TIMEOUT=$SLURMDECK_NCCL_INNER exec torchrun "
-    "--nnodes=\"$SLURMDECK_NCCL_NNODES\" "
-    "--nproc-per-node=\"$SLURMDECK_NCCL_NPROC\" "
+    "f=$(mktemp \"${TMPDIR:-/tmp}/sqdeck-nccl-probe.XXXXXX\") && "
+    "printf '%s\\n' \"$SQDECK_NCCL_PROBE_PY\" >\"$f\" && "
+    "NCCL_PROBE_TIMEOUT=$SQDECK_NCCL_INNER exec torchrun "
+    "--nnodes=\"$SQDECK_NCCL_NNODES\" "
+    "--nproc-per-node=\"$SQDECK_NCCL_NPROC\" "
     "--node-rank=\"$SLURM_NODEID\" "
-    "--master-addr=\"$SLURMDECK_NCCL_MASTER\" "
-    "--master-port=\"$SLURMDECK_NCCL_PORT\" \"$f\"";
+    "--master-addr=\"$SQDECK_NCCL_MASTER\" "
+    "--master-port=\"$SQDECK_NCCL_PORT\" \"$f\"";
 
 int
 nccl_wanted(int nodes, int gpus_per_node)
@@ -51,84 +51,84 @@ nccl_default_command(void)
  * anything about NCCL: the job goes on and nothing is cached.
  */
 static const char nccl_ladder[] =
-    "slurmdeck_nccl_if=${NCCL_SOCKET_IFNAME:-}\n"
-    "if [ -z \"$slurmdeck_nccl_if\" ] && command -v ip >/dev/null 2>&1; then\n"
-    "\tslurmdeck_nccl_addr=$(getent hosts \"$SLURMDECK_NCCL_MASTER\" "
+    "sqdeck_nccl_if=${NCCL_SOCKET_IFNAME:-}\n"
+    "if [ -z \"$sqdeck_nccl_if\" ] && command -v ip >/dev/null 2>&1; then\n"
+    "\tsqdeck_nccl_addr=$(getent hosts \"$SQDECK_NCCL_MASTER\" "
     "2>/dev/null | awk '{print $1; exit}') || true\n"
-    "\tslurmdeck_nccl_if=$(ip -o -4 addr show 2>/dev/null | awk -v "
-    "a=\"${slurmdeck_nccl_addr:-}\" '{split($4, p, \"/\"); "
+    "\tsqdeck_nccl_if=$(ip -o -4 addr show 2>/dev/null | awk -v "
+    "a=\"${sqdeck_nccl_addr:-}\" '{split($4, p, \"/\"); "
     "if (p[1] == a) {print $2; exit}}') || true\n"
     "fi\n"
-    "slurmdeck_nccl_ladder=(\"\" NCCL_P2P_DISABLE=1 "
-    "\"NCCL_SOCKET_IFNAME=${slurmdeck_nccl_if:-eth0}\" NCCL_IB_DISABLE=1)\n"
-    "slurmdeck_nccl_set=\n"
-    "slurmdeck_nccl_names=\n"
-    "slurmdeck_nccl_result=fail\n"
-    "slurmdeck_nccl_why=\n"
-    "slurmdeck_nccl_try=0\n"
-    "slurmdeck_nccl_log=$(mktemp \"${TMPDIR:-/tmp}/slurmdeck-nccl.XXXXXX\")\n"
-    "for slurmdeck_nccl_kv in \"${slurmdeck_nccl_ladder[@]}\"; do\n"
-    "\tslurmdeck_nccl_try=$((slurmdeck_nccl_try + 1))\n"
-    "\tif [ -n \"$slurmdeck_nccl_kv\" ]; then\n"
-    "\t\texport \"${slurmdeck_nccl_kv?}\"\n"
-    "\t\tslurmdeck_nccl_set+=\"${slurmdeck_nccl_set:+,}$slurmdeck_nccl_kv\"\n"
-    "\t\tslurmdeck_nccl_names+=\"${slurmdeck_nccl_names:+,}"
-    "${slurmdeck_nccl_kv%%=*}\"\n"
+    "sqdeck_nccl_ladder=(\"\" NCCL_P2P_DISABLE=1 "
+    "\"NCCL_SOCKET_IFNAME=${sqdeck_nccl_if:-eth0}\" NCCL_IB_DISABLE=1)\n"
+    "sqdeck_nccl_set=\n"
+    "sqdeck_nccl_names=\n"
+    "sqdeck_nccl_result=fail\n"
+    "sqdeck_nccl_why=\n"
+    "sqdeck_nccl_try=0\n"
+    "sqdeck_nccl_log=$(mktemp \"${TMPDIR:-/tmp}/sqdeck-nccl.XXXXXX\")\n"
+    "for sqdeck_nccl_kv in \"${sqdeck_nccl_ladder[@]}\"; do\n"
+    "\tsqdeck_nccl_try=$((sqdeck_nccl_try + 1))\n"
+    "\tif [ -n \"$sqdeck_nccl_kv\" ]; then\n"
+    "\t\texport \"${sqdeck_nccl_kv?}\"\n"
+    "\t\tsqdeck_nccl_set+=\"${sqdeck_nccl_set:+,}$sqdeck_nccl_kv\"\n"
+    "\t\tsqdeck_nccl_names+=\"${sqdeck_nccl_names:+,}"
+    "${sqdeck_nccl_kv%%=*}\"\n"
     "\tfi\n"
-    "\tslurmdeck_nccl_launch=(\"${launch[@]}\")\n"
-    "\tif [ -n \"$SLURMDECK_IMAGE\" ] && [ -n \"$slurmdeck_nccl_names\" ]; "
+    "\tsqdeck_nccl_launch=(\"${launch[@]}\")\n"
+    "\tif [ -n \"$SQDECK_IMAGE\" ] && [ -n \"$sqdeck_nccl_names\" ]; "
     "then\n"
-    "\t\tslurmdeck_nccl_launch+=(--container-env=\"$slurmdeck_nccl_names\")\n"
+    "\t\tsqdeck_nccl_launch+=(--container-env=\"$sqdeck_nccl_names\")\n"
     "\tfi\n"
-    "\texport SLURMDECK_NCCL_PORT=$((SLURMDECK_NCCL_PORT0 + "
-    "slurmdeck_nccl_try))\n"
-    "\techo \"slurmdeck: NCCL probe try $slurmdeck_nccl_try/4 "
-    "(${slurmdeck_nccl_set:-default}), timeout ${slurmdeck_nccl_timeout}s\"\n"
-    "\tslurmdeck_nccl_t0=$SECONDS\n"
-    "\tslurmdeck_nccl_rc=0\n"
-    "\ttimeout -k 10 \"$slurmdeck_nccl_timeout\" "
-    "\"${slurmdeck_nccl_launch[@]}\" bash -c \"$slurmdeck_nccl_cmd\" "
-    "</dev/null >\"$slurmdeck_nccl_log\" 2>&1 &\n"
-    "\twait \"$!\" || slurmdeck_nccl_rc=$?\n"
-    "\tsed 's/^/[nccl probe] /' \"$slurmdeck_nccl_log\" || true\n"
-    "\tif [ \"$slurmdeck_nccl_rc\" -eq 0 ] && "
-    "grep -q NCCL_PROBE_OK \"$slurmdeck_nccl_log\"; then\n"
-    "\t\techo \"slurmdeck: NCCL probe try $slurmdeck_nccl_try passed "
-    "after $((SECONDS - slurmdeck_nccl_t0)) s\"\n"
-    "\t\tslurmdeck_nccl_result=ok\n"
+    "\texport SQDECK_NCCL_PORT=$((SQDECK_NCCL_PORT0 + "
+    "sqdeck_nccl_try))\n"
+    "\techo \"sqdeck: NCCL probe try $sqdeck_nccl_try/4 "
+    "(${sqdeck_nccl_set:-default}), timeout ${sqdeck_nccl_timeout}s\"\n"
+    "\tsqdeck_nccl_t0=$SECONDS\n"
+    "\tsqdeck_nccl_rc=0\n"
+    "\ttimeout -k 10 \"$sqdeck_nccl_timeout\" "
+    "\"${sqdeck_nccl_launch[@]}\" bash -c \"$sqdeck_nccl_cmd\" "
+    "</dev/null >\"$sqdeck_nccl_log\" 2>&1 &\n"
+    "\twait \"$!\" || sqdeck_nccl_rc=$?\n"
+    "\tsed 's/^/[nccl probe] /' \"$sqdeck_nccl_log\" || true\n"
+    "\tif [ \"$sqdeck_nccl_rc\" -eq 0 ] && "
+    "grep -q NCCL_PROBE_OK \"$sqdeck_nccl_log\"; then\n"
+    "\t\techo \"sqdeck: NCCL probe try $sqdeck_nccl_try passed "
+    "after $((SECONDS - sqdeck_nccl_t0)) s\"\n"
+    "\t\tsqdeck_nccl_result=ok\n"
     "\t\tbreak\n"
     "\tfi\n"
-    "\tcase $slurmdeck_nccl_rc in\n"
-    "\t124|137) slurmdeck_nccl_why=\"timed out after "
-    "${slurmdeck_nccl_timeout} s\" ;;\n"
-    "\t0) slurmdeck_nccl_why=\"no NCCL_PROBE_OK\" ;;\n"
-    "\t*) slurmdeck_nccl_why=\"exit $slurmdeck_nccl_rc\" ;;\n"
+    "\tcase $sqdeck_nccl_rc in\n"
+    "\t124|137) sqdeck_nccl_why=\"timed out after "
+    "${sqdeck_nccl_timeout} s\" ;;\n"
+    "\t0) sqdeck_nccl_why=\"no NCCL_PROBE_OK\" ;;\n"
+    "\t*) sqdeck_nccl_why=\"exit $sqdeck_nccl_rc\" ;;\n"
     "\tesac\n"
-    "\techo \"slurmdeck: NCCL probe try $slurmdeck_nccl_try "
-    "(${slurmdeck_nccl_set:-default}) failed: $slurmdeck_nccl_why\"\n"
-    "\tif [ \"$slurmdeck_nccl_rc\" -eq 127 ] || "
-    "[ \"$slurmdeck_nccl_rc\" -eq 2 ]; then\n"
-    "\t\tslurmdeck_nccl_result=skip\n"
+    "\techo \"sqdeck: NCCL probe try $sqdeck_nccl_try "
+    "(${sqdeck_nccl_set:-default}) failed: $sqdeck_nccl_why\"\n"
+    "\tif [ \"$sqdeck_nccl_rc\" -eq 127 ] || "
+    "[ \"$sqdeck_nccl_rc\" -eq 2 ]; then\n"
+    "\t\tsqdeck_nccl_result=skip\n"
     "\t\tbreak\n"
     "\tfi\n"
     "done\n"
-    "rm -f -- \"$slurmdeck_nccl_log\"\n"
-    "case $slurmdeck_nccl_result in\n"
+    "rm -f -- \"$sqdeck_nccl_log\"\n"
+    "case $sqdeck_nccl_result in\n"
     "ok)\n"
-    "\techo \"SLURMDECK_NCCL_OK=${slurmdeck_nccl_set:-default}\"\n"
-    "\tif [ -n \"$SLURMDECK_IMAGE\" ] && [ -n \"$slurmdeck_nccl_names\" ]; "
+    "\techo \"SQDECK_NCCL_OK=${sqdeck_nccl_set:-default}\"\n"
+    "\tif [ -n \"$SQDECK_IMAGE\" ] && [ -n \"$sqdeck_nccl_names\" ]; "
     "then\n"
-    "\t\tlaunch+=(--container-env=\"$slurmdeck_nccl_names\")\n"
+    "\t\tlaunch+=(--container-env=\"$sqdeck_nccl_names\")\n"
     "\tfi\n"
     "\t;;\n"
     "skip)\n"
-    "\techo \"SLURMDECK_NCCL_SKIP=the probe could not run "
-    "($slurmdeck_nccl_why); going on without it\"\n"
+    "\techo \"SQDECK_NCCL_SKIP=the probe could not run "
+    "($sqdeck_nccl_why); going on without it\"\n"
     "\t;;\n"
     "*)\n"
-    "\techo \"SLURMDECK_NCCL_FAIL=every setting failed (last: "
-    "$slurmdeck_nccl_why)\"\n"
-    "\techo \"slurmdeck: NCCL probe failed with every setting "
+    "\techo \"SQDECK_NCCL_FAIL=every setting failed (last: "
+    "$sqdeck_nccl_why)\"\n"
+    "\techo \"sqdeck: NCCL probe failed with every setting "
     "(default, NCCL_P2P_DISABLE, NCCL_SOCKET_IFNAME, NCCL_IB_DISABLE): "
     "the workload was not started\" >&2\n"
     "\texit 1\n"
@@ -148,26 +148,26 @@ nccl_probe_step(const char *command, int timeout, int nodes,
 		timeout = NCCL_PROBE_TIMEOUT;
 	buf_init(&b);
 	buf_adds(&b, "# NCCL probe (R21): step 0 of this allocation, before "
-	    "the workload.\nslurmdeck_nccl_cmd=");
+	    "the workload.\nsqdeck_nccl_cmd=");
 	buf_add_quoted(&b, command);
-	buf_printf(&b, "\nslurmdeck_nccl_timeout=%d\n", timeout);
-	buf_printf(&b, "export SLURMDECK_NCCL_NNODES=%d SLURMDECK_NCCL_NPROC=%d"
+	buf_printf(&b, "\nsqdeck_nccl_timeout=%d\n", timeout);
+	buf_printf(&b, "export SQDECK_NCCL_NNODES=%d SQDECK_NCCL_NPROC=%d"
 	    "\n", nodes < 1 ? 1 : nodes, gpus_per_node < 1 ? 1 : gpus_per_node);
 	/* The probe's own alarm fires before the outer timeout. */
-	buf_printf(&b, "export SLURMDECK_NCCL_INNER=%d\n",
+	buf_printf(&b, "export SQDECK_NCCL_INNER=%d\n",
 	    timeout > 20 ? timeout - 10 : timeout);
-	buf_printf(&b, "export SLURMDECK_NCCL_PORT0=%d\n", NCCL_PROBE_PORT);
-	buf_adds(&b, "export SLURMDECK_NCCL_MASTER=\"${MASTER_ADDR:-"
+	buf_printf(&b, "export SQDECK_NCCL_PORT0=%d\n", NCCL_PROBE_PORT);
+	buf_adds(&b, "export SQDECK_NCCL_MASTER=\"${MASTER_ADDR:-"
 	    "$(hostname)}\"\n");
 	if (command == nccl_default &&
 	    (py = template_embedded("nccl_allreduce_probe.py")) != NULL) {
-		buf_adds(&b, "SLURMDECK_NCCL_PROBE_PY=$(cat <<'"
-		    "SLURMDECK_NCCL_PY_END'\n");
+		buf_adds(&b, "SQDECK_NCCL_PROBE_PY=$(cat <<'"
+		    "SQDECK_NCCL_PY_END'\n");
 		buf_adds(&b, py);
 		if (*py != '\0' && py[strlen(py) - 1] != '\n')
 			buf_adds(&b, "\n");
-		buf_adds(&b, "SLURMDECK_NCCL_PY_END\n)\n"
-		    "export SLURMDECK_NCCL_PROBE_PY\n");
+		buf_adds(&b, "SQDECK_NCCL_PY_END\n)\n"
+		    "export SQDECK_NCCL_PROBE_PY\n");
 	}
 	buf_adds(&b, nccl_ladder);
 	return buf_steal(&b);
@@ -182,14 +182,14 @@ nccl_skip_step(const char *setting, const struct strv *env)
 	buf_init(&b);
 	buf_adds(&b, "# NCCL probe (R21) skipped: this cluster, partition "
 	    "and image have a cached setting.\necho ");
-	buf_add_quoted(&b, "slurmdeck: NCCL probe skipped: cached setting ");
+	buf_add_quoted(&b, "sqdeck: NCCL probe skipped: cached setting ");
 	buf_add_quoted(&b, setting);
 	buf_adds(&b, "\necho ");
-	buf_add_quoted(&b, "SLURMDECK_NCCL_CACHED=");
+	buf_add_quoted(&b, "SQDECK_NCCL_CACHED=");
 	buf_add_quoted(&b, setting);
 	buf_adds(&b, "\n");
 	if (env != NULL && env->n != 0) {
-		buf_adds(&b, "if [ -n \"$SLURMDECK_IMAGE\" ]; then\n"
+		buf_adds(&b, "if [ -n \"$SQDECK_IMAGE\" ]; then\n"
 		    "\tlaunch+=(--container-env=");
 		for (i = 0; i < env->n; i++) {
 			n = strcspn(env->v[i], "=");
@@ -261,9 +261,9 @@ nccl_parse_log(const char *text, size_t len, char **value)
 		const char		*prefix;
 		enum nccl_verdict	 v;
 	} kinds[] = {
-		{ "SLURMDECK_NCCL_OK=", NCCL_OK },
-		{ "SLURMDECK_NCCL_SKIP=", NCCL_SKIP },
-		{ "SLURMDECK_NCCL_FAIL=", NCCL_FAIL },
+		{ "SQDECK_NCCL_OK=", NCCL_OK },
+		{ "SQDECK_NCCL_SKIP=", NCCL_SKIP },
+		{ "SQDECK_NCCL_FAIL=", NCCL_FAIL },
 	};
 	enum nccl_verdict	 v = NCCL_NONE;
 	const char		*line, *end, *stop = text + len;
@@ -691,8 +691,8 @@ nccl_learn_some(struct conn *c, struct nccl_pending *v, size_t n,
 		}
 		if ((v[i].log = ops_log_path(v[i].r, 0)) == NULL)
 			continue;
-		buf_printf(&sh, "printf 'slurmdeck-nccl-%zu='; grep -a -E "
-		    "'^SLURMDECK_NCCL_(OK|SKIP|FAIL)=' -- ", i);
+		buf_printf(&sh, "printf 'sqdeck-nccl-%zu='; grep -a -E "
+		    "'^SQDECK_NCCL_(OK|SKIP|FAIL)=' -- ", i);
 		buf_add_quoted(&sh, v[i].log);
 		buf_adds(&sh, " 2>/dev/null | tail -n 1; echo\n");
 		asked++;
@@ -711,7 +711,7 @@ nccl_learn_some(struct conn *c, struct nccl_pending *v, size_t n,
 	for (i = 0; i < n; i++) {
 		if (v[i].log == NULL)
 			continue;
-		tag = xasprintf("slurmdeck-nccl-%zu=", i);
+		tag = xasprintf("sqdeck-nccl-%zu=", i);
 		line = strstr(res.out, tag);
 		free(tag);
 		if (line == NULL)

@@ -23,17 +23,17 @@
  * in --container-env so the image cannot override them).  The script
  * prints one machine-readable line to main.out:
  *
- *	SLURMDECK_NCCL_OK=<setting>	a try worked ("default" or
+ *	SQDECK_NCCL_OK=<setting>	a try worked ("default" or
  *					"NAME=value,NAME=value")
- *	SLURMDECK_NCCL_SKIP=<why>	the probe could not run at all (no
+ *	SQDECK_NCCL_SKIP=<why>	the probe could not run at all (no
  *					torchrun/torch: exit 127 or 2); the
  *					workload goes on, nothing is cached
- *	SLURMDECK_NCCL_FAIL=<why>	every try failed: the script exits
+ *	SQDECK_NCCL_FAIL=<why>	every try failed: the script exits
  *					before the main step (triage rule
  *					"nccl-probe", class INFRA)
  *
  * The setting that worked is cached locally, keyed by cluster + partition
- * + image, in $XDG_STATE_HOME/slurmdeck/nccl-cache.json (atomic writes
+ * + image, in $XDG_STATE_HOME/sqdeck/nccl-cache.json (atomic writes
  * under an flock); later jobs with a cache hit skip the probe and get the
  * cached settings in EXTRA_ENV.  A job that probes is remembered in
  * nccl-pending/<record id>.json until its log has been read
@@ -74,7 +74,7 @@ enum nccl_verdict {
 	NCCL_SKIP,
 	NCCL_FAIL,
 };
-/* The last SLURMDECK_NCCL_* line of a log; *value (may be NULL) its text. */
+/* The last SQDECK_NCCL_* line of a log; *value (may be NULL) its text. */
 enum nccl_verdict nccl_parse_log(const char *text, size_t len, char **value);
 const char *nccl_verdict_name(enum nccl_verdict);
 

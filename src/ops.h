@@ -139,7 +139,7 @@ struct ops_cancel {
  * remove the env sidecar.  A job that has already ended counts as success
  * (scancel prints nothing and exits 0 for it); its record is not forced to
  * CANCELED then, the next poll reads its real end from sacct.  r may be NULL
- * for a job slurmdeck does not track (nothing to record or wipe).  A live
+ * for a job sqdeck does not track (nothing to record or wipe).  A live
  * job's record goes to CANCELED with source ("cancel:cli").
  */
 int	 ops_cancel(struct conn *, const struct record *r, long slurm_id,

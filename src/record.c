@@ -102,7 +102,7 @@ id_valid(const char *id, char **cause)
 	return 0;
 bad:
 	return cause_set(cause, "'%s' is not a record id (like "
-	    "sd-20261129T164500-1a2b3c; see slurmdeck records)",
+	    "sd-20261129T164500-1a2b3c; see sqdeck records)",
 	    id != NULL ? id : "");
 }
 
@@ -272,7 +272,7 @@ record_to_json(const struct record *r)
 	json = cJSON_Print(o);
 	cJSON_Delete(o);
 	if (json == NULL) {
-		fputs("slurmdeck: out of memory\n", stderr);
+		fputs("sqdeck: out of memory\n", stderr);
 		abort();
 	}
 	out = xasprintf("%s\n", json);
@@ -487,7 +487,7 @@ record_read(const char *path, const char *id, struct record **rp,
 	if (file_read(path, &text, &len, NULL) != 0) {
 		if (errno == ENOENT) {
 			return cause_set(cause, "no record %s (no file %s; "
-			    "see slurmdeck records)", id, path);
+			    "see sqdeck records)", id, path);
 		}
 		return cause_set(cause, "cannot read record %s: %s", path,
 		    strerror(errno));

@@ -8,7 +8,7 @@
 
 /*
  * Local job records (R12): one JSON file per job under
- * $XDG_STATE_HOME/slurmdeck/records/<id>.json.  A record is opened before
+ * $XDG_STATE_HOME/sqdeck/records/<id>.json.  A record is opened before
  * the launch (no record, no launch) and every state change is appended to
  * its history.  Writes are temp + fsync + rename, and every update is a
  * read-modify-write under an flock on records/.lock, so the TUI and CLI

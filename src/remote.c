@@ -11,7 +11,7 @@
 
 #include "slurm.h"
 
-#define PREFLIGHT_MARK	"slurmdeck-preflight=1"
+#define PREFLIGHT_MARK	"sqdeck-preflight=1"
 
 static const char *preflight_tools[PF_NTOOLS] = {
 	"sbatch", "squeue", "sacct", "scancel", "sinfo", "srun", "enroot"
@@ -48,7 +48,7 @@ static const char preflight_body[] =
 	"\tsrun --help 2>&1 | grep -e --container | sed 's/^/srun.help=/'\n"
 	"fi\n"
 	"if [ -z \"$root\" ]; then\n"
-	"\troot=$HOME/slurmdeck\n"
+	"\troot=$HOME/sqdeck\n"
 	"\techo storage.default=1\n"
 	"\tif [ ! -d \"$root\" ]; then\n"
 	"\t\tif err=$(mkdir -p \"$root\" 2>&1); then echo storage.created=1\n"
@@ -58,7 +58,7 @@ static const char preflight_body[] =
 	"printf 'storage.root=%s\\n' \"$root\"\n"
 	"if [ -d \"$root\" ]; then\n"
 	"\techo storage.exists=1\n"
-	"\tprobe=$root/.slurmdeck-preflight.$$\n"
+	"\tprobe=$root/.sqdeck-preflight.$$\n"
 	"\tif err=$( (umask 077 && : >\"$probe\") 2>&1 ); then\n"
 	"\t\trm -f \"$probe\"; echo storage.writable=1\n"
 	"\telse\n"
@@ -308,7 +308,7 @@ preflight_evaluate(struct preflight *pf, const struct strv *partitions,
 	if (!pf->complete)
 		strv_add(&pf->problems, "the preflight script stopped before "
 		    "its end (output cut short): run it again; if this "
-		    "persists, look at `slurmdeck preflight --raw` and the "
+		    "persists, look at `sqdeck preflight --raw` and the "
 		    "login node's shell startup files");
 
 	for (t = PF_SBATCH; t <= PF_SINFO; t++) {

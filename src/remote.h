@@ -52,7 +52,7 @@ struct preflight {
 	int		 pyxis;		/* srun accepts --container-image */
 
 	char		*storage_root;	/* as resolved on the cluster */
-	int		 storage_default; /* root unset: $HOME/slurmdeck used */
+	int		 storage_default; /* root unset: $HOME/sqdeck used */
 	int		 storage_created; /* the default root was created now */
 	int		 storage_exists;
 	int		 storage_writable;
@@ -77,13 +77,13 @@ const char *preflight_tool_name(enum preflight_tool);
 
 /*
  * The preflight script for /bin/sh.  results_root NULL or "" means
- * $HOME/slurmdeck on the cluster (created if missing); a given root must
+ * $HOME/sqdeck on the cluster (created if missing); a given root must
  * already exist.  The value is shell-quoted.
  */
 char	*preflight_script(const char *results_root);
 
 /*
- * Parse the script's output (text before the "slurmdeck-preflight=" line,
+ * Parse the script's output (text before the "sqdeck-preflight=" line,
  * such as a login banner, is skipped).  Returns 0, or -1 and a cause when
  * the start marker is missing.  pf is zeroed first.
  */

@@ -226,7 +226,7 @@ retry_chain(const char *id, struct record ***out, size_t *np, char **cause)
 	}
 	if (cur == NULL) {
 		record_list_free(&list);
-		return cause_set(cause, "no record %s (see 'slurmdeck records "
+		return cause_set(cause, "no record %s (see 'sqdeck records "
 		    "--all')", id);
 	}
 	/* Back to the first submit. */
@@ -375,7 +375,7 @@ retry_marker(char *buf, size_t len)
 	struct timespec	ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	snprintf(buf, len, "@slurmdeck-retry-%lx%lx%x@", (long)ts.tv_sec,
+	snprintf(buf, len, "@sqdeck-retry-%lx%lx%x@", (long)ts.tv_sec,
 	    ts.tv_nsec, (unsigned)getpid());
 }
 
@@ -497,7 +497,7 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 			if (v == NULL || *v == '\0') {
 				cause_set(cause, "secret %s of the spec is not "
 				    "set in this environment: export it and "
-				    "run 'slurmdeck retry %s' (values go only "
+				    "run 'sqdeck retry %s' (values go only "
 				    "over SSH stdin)", sp.secrets.v[i], old->id);
 				goto out;
 			}

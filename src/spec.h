@@ -34,7 +34,7 @@ struct spec_file {
 
 struct spec {
 	char			*path;		/* file read, NULL if none */
-	char			*name;		/* job name prefix, NULL: "slurmdeck" */
+	char			*name;		/* job name prefix, NULL: "sqdeck" */
 	char			*image;		/* required */
 	char			*command;	/* required */
 	char			*network_arch;

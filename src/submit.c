@@ -97,7 +97,7 @@ submit_preflight(struct submit_session *s, int *cached, char **cause)
 		buf_printf(&b, "preflight of cluster %s failed:", s->cl->name);
 		for (i = 0; i < s->pf.problems.n; i++)
 			buf_printf(&b, "\n  - %s", s->pf.problems.v[i]);
-		buf_adds(&b, "\n(run 'slurmdeck preflight' for the details)");
+		buf_adds(&b, "\n(run 'sqdeck preflight' for the details)");
 		cause_set(cause, "%s", b.data);
 		buf_free(&b);
 		return -1;
@@ -119,7 +119,7 @@ char *
 submit_job_name(const char *prefix, const char *record_id)
 {
 	if (prefix == NULL || *prefix == '\0')
-		prefix = "slurmdeck";
+		prefix = "sqdeck";
 	if (str_has_prefix(record_id, "sd-"))
 		record_id += 3;
 	return xasprintf("%s-%s", prefix, record_id);
@@ -221,7 +221,7 @@ submit_sidecar(const struct lint_secret *sec, size_t n, char **out,
 
 	*out = NULL;
 	buf_init(&b);
-	buf_adds(&b, "# slurmdeck secrets: sourced by the job, then wiped\n");
+	buf_adds(&b, "# sqdeck secrets: sourced by the job, then wiped\n");
 	for (i = 0; i < n; i++) {
 		if (!submit_identifier(sec[i].name)) {
 			buf_free(&b);
@@ -445,54 +445,54 @@ submit_convert_script(const struct submit_convert_args *a)
 	    "lock=$cache/.$name.lock\n"
 	    "tmp=$cache/.$name.tmp.$job\n"
 	    "if ! err=$(mkdir -p -- \"$cache\" 2>&1); then\n"
-	    "\tprintf 'slurmdeck-detail=cannot create %s: %s\\n' \"$cache\" "
+	    "\tprintf 'sqdeck-detail=cannot create %s: %s\\n' \"$cache\" "
 	    "\"$err\"\n"
-	    "\techo slurmdeck-convert=error; exit 0\n"
+	    "\techo sqdeck-convert=error; exit 0\n"
 	    "fi\n"
 	    "if ! command -v flock >/dev/null 2>&1; then\n"
-	    "\techo 'slurmdeck-detail=flock (util-linux) is not installed "
+	    "\techo 'sqdeck-detail=flock (util-linux) is not installed "
 	    "on the login node'\n"
-	    "\techo slurmdeck-convert=error; exit 0\n"
+	    "\techo sqdeck-convert=error; exit 0\n"
 	    "fi\n"
 	    /* One converter per image: the others wait, then reuse. */
-	    "exec 9>>\"$lock\" || { echo slurmdeck-convert=error; exit 0; }\n"
+	    "exec 9>>\"$lock\" || { echo sqdeck-convert=error; exit 0; }\n"
 	    "if ! flock -w $((tmo + 60)) 9; then\n"
-	    "\techo slurmdeck-convert=lock; exit 0\n"
+	    "\techo sqdeck-convert=lock; exit 0\n"
 	    "fi\n"
 	    "if [ \"$force\" = 0 ] && sqsh_ok \"$final\"; then\n"
-	    "\techo slurmdeck-convert=cached\n"
-	    "\tprintf 'slurmdeck-file=%s\\n' \"$(report \"$final\")\"\n"
+	    "\techo sqdeck-convert=cached\n"
+	    "\tprintf 'sqdeck-file=%s\\n' \"$(report \"$final\")\"\n"
 	    "\texit 0\n"
 	    "fi\n"
 	    /* We hold the lock: any temp file left is from a killed import. */
 	    "rm -f -- \"$cache/.$name.tmp.\"*\n"
 	    "set -- srun -p \"$part\" -J \"$job\" -N 1 -n 1 --time=\"$mins\"\n"
 	    "[ -n \"$acct\" ] && set -- \"$@\" --account=\"$acct\"\n"
-	    "echo \"slurmdeck-detail=srun -p $part -J $job enroot import\"\n"
+	    "echo \"sqdeck-detail=srun -p $part -J $job enroot import\"\n"
 	    "timeout -k 10 \"$tmo\" \"$@\" enroot import -o \"$tmp\" \"$uri\" "
 	    "2>&1\n"
 	    "rc=$?\n"
-	    "echo \"slurmdeck-rc=$rc\"\n"
+	    "echo \"sqdeck-rc=$rc\"\n"
 	    "if [ \"$rc\" -eq 124 ] || [ \"$rc\" -eq 137 ]; then\n"
-	    "\trm -f -- \"$tmp\"; echo slurmdeck-convert=timeout; exit 0\n"
+	    "\trm -f -- \"$tmp\"; echo sqdeck-convert=timeout; exit 0\n"
 	    "fi\n"
 	    "if [ \"$rc\" -ne 0 ]; then\n"
-	    "\trm -f -- \"$tmp\"; echo slurmdeck-convert=failed; exit 0\n"
+	    "\trm -f -- \"$tmp\"; echo sqdeck-convert=failed; exit 0\n"
 	    "fi\n"
 	    "if ! sqsh_ok \"$tmp\"; then\n"
 	    "\tif [ -f \"$tmp\" ]; then\n"
-	    "\t\tprintf 'slurmdeck-file=%s\\n' \"$(report \"$tmp\")\"\n"
+	    "\t\tprintf 'sqdeck-file=%s\\n' \"$(report \"$tmp\")\"\n"
 	    "\tfi\n"
-	    "\trm -f -- \"$tmp\"; echo slurmdeck-convert=invalid; exit 0\n"
+	    "\trm -f -- \"$tmp\"; echo sqdeck-convert=invalid; exit 0\n"
 	    "fi\n"
 	    /* rename(2) in one directory: readers see no file or a whole one. */
 	    "if ! err=$(mv -f -- \"$tmp\" \"$final\" 2>&1); then\n"
 	    "\trm -f -- \"$tmp\"\n"
-	    "\tprintf 'slurmdeck-detail=%s\\n' \"$err\"\n"
-	    "\techo slurmdeck-convert=error; exit 0\n"
+	    "\tprintf 'sqdeck-detail=%s\\n' \"$err\"\n"
+	    "\techo sqdeck-convert=error; exit 0\n"
 	    "fi\n"
-	    "printf 'slurmdeck-file=%s\\n' \"$(report \"$final\")\"\n"
-	    "echo slurmdeck-convert=converted\n");
+	    "printf 'sqdeck-file=%s\\n' \"$(report \"$final\")\"\n"
+	    "echo sqdeck-convert=converted\n");
 	return buf_steal(&b);
 }
 
@@ -522,7 +522,7 @@ submit_convert_parse(const char *out, struct submit_convert_result *r)
 	for (line = copy; line != NULL; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
 			*next++ = '\0';
-		if (!str_has_prefix(line, "slurmdeck-")) {
+		if (!str_has_prefix(line, "sqdeck-")) {
 			if (*line != '\0')
 				submit_addline(&r->output, line);
 			continue;
@@ -531,7 +531,7 @@ submit_convert_parse(const char *out, struct submit_convert_result *r)
 		if (v == NULL)
 			continue;
 		*v++ = '\0';
-		if (strcmp(line, "slurmdeck-convert") == 0) {
+		if (strcmp(line, "sqdeck-convert") == 0) {
 			if (strcmp(v, "cached") == 0)
 				r->verdict = SUBMIT_CONVERT_CACHED;
 			else if (strcmp(v, "converted") == 0)
@@ -546,11 +546,11 @@ submit_convert_parse(const char *out, struct submit_convert_result *r)
 				r->verdict = SUBMIT_CONVERT_LOCK;
 			else
 				r->verdict = SUBMIT_CONVERT_ERROR;
-		} else if (strcmp(line, "slurmdeck-rc") == 0)
+		} else if (strcmp(line, "sqdeck-rc") == 0)
 			r->rc = atoi(v);
-		else if (strcmp(line, "slurmdeck-detail") == 0)
+		else if (strcmp(line, "sqdeck-detail") == 0)
 			submit_addline(&r->detail, v);
-		else if (strcmp(line, "slurmdeck-file") == 0) {
+		else if (strcmp(line, "sqdeck-file") == 0) {
 			hex[0] = '\0';
 			if (sscanf(v, "%llu %511s", &size, hex) >= 1) {
 				r->size = size;
@@ -579,15 +579,15 @@ submit_convert_free(struct submit_convert_result *r)
 	"release() {\n" \
 	"\td=$1/$2-$3\n" \
 	"\tif ! mkdir -p -- \"$d\"; then\n" \
-	"\t\techo slurmdeck-mkdir=failed\n" \
+	"\t\techo sqdeck-mkdir=failed\n" \
 	"\t\tscancel \"$3\" </dev/null\n" \
 	"\t\treturn\n" \
 	"\tfi\n" \
 	"\tmsg=$(scontrol release \"$3\" 2>&1 </dev/null)\n" \
-	"\techo \"slurmdeck-release-rc=$?\"\n" \
-	"\tprintf '%s\\n' \"$msg\" | sed '/^$/d; s/^/slurmdeck-release-msg=/'\n" \
+	"\techo \"sqdeck-release-rc=$?\"\n" \
+	"\tprintf '%s\\n' \"$msg\" | sed '/^$/d; s/^/sqdeck-release-msg=/'\n" \
 	"\tst=$(squeue -h -j \"$3\" -o '%T %r' 2>/dev/null </dev/null)\n" \
-	"\tprintf 'slurmdeck-state=%s\\n' \"$st\"\n" \
+	"\tprintf 'sqdeck-state=%s\\n' \"$st\"\n" \
 	"}\n"
 
 char *
@@ -605,7 +605,7 @@ submit_launch_script(const char *job_dir, const char *sbatch_cmd,
 	buf_add_quoted(&b, job_name);
 	/* The job's working directory is its job dir. */
 	buf_adds(&b, "\n"
-	    "cd -- \"$jd\" || { echo slurmdeck-sbatch-rc=-1; exit 0; }\n"
+	    "cd -- \"$jd\" || { echo sqdeck-sbatch-rc=-1; exit 0; }\n"
 	    "e=sbatch/.sbatch.err\n"
 	    "out=$(");
 	buf_adds(&b, sbatch_cmd);
@@ -624,15 +624,15 @@ submit_launch_script(const char *job_dir, const char *sbatch_cmd,
 		    "\tfi\n"
 		    "\tp=$(ps -o ppid= -p \"$p\" | tr -d ' ')\n"
 		    "done\n"
-		    "echo slurmdeck-fault=no-sshd\n");
+		    "echo sqdeck-fault=no-sshd\n");
 	} else if (fault != NULL && strcmp(fault, "empty-reply") == 0) {
 		/* TEST HOOK: sbatch's answer is lost. */
 		buf_adds(&b, "out=; : >\"$e\"\n");
 	}
 	buf_adds(&b,
-	    "echo \"slurmdeck-sbatch-rc=$rc\"\n"
-	    "printf '%s\\n' \"$out\" | sed '/^$/d; s/^/slurmdeck-out=/'\n"
-	    "sed '/^$/d; s/^/slurmdeck-err=/' \"$e\"; rm -f -- \"$e\"\n"
+	    "echo \"sqdeck-sbatch-rc=$rc\"\n"
+	    "printf '%s\\n' \"$out\" | sed '/^$/d; s/^/sqdeck-out=/'\n"
+	    "sed '/^$/d; s/^/sqdeck-err=/' \"$e\"; rm -f -- \"$e\"\n"
 	    "id=${out%%;*}\n"
 	    "case $id in ''|*[!0-9]*) exit 0 ;; esac\n"
 	    "release \"$logs\" \"$name\" \"$id\"\n");
@@ -666,23 +666,23 @@ submit_launch_parse(const char *text, struct submit_launch *l)
 	for (line = copy; line != NULL; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
 			*next++ = '\0';
-		if (!str_has_prefix(line, "slurmdeck-") ||
+		if (!str_has_prefix(line, "sqdeck-") ||
 		    (v = strchr(line, '=')) == NULL)
 			continue;
 		*v++ = '\0';
-		if (strcmp(line, "slurmdeck-sbatch-rc") == 0)
+		if (strcmp(line, "sqdeck-sbatch-rc") == 0)
 			l->sbatch_rc = atoi(v);
-		else if (strcmp(line, "slurmdeck-out") == 0)
+		else if (strcmp(line, "sqdeck-out") == 0)
 			submit_addline(&l->out, v);
-		else if (strcmp(line, "slurmdeck-err") == 0)
+		else if (strcmp(line, "sqdeck-err") == 0)
 			submit_addline(&l->err, v);
-		else if (strcmp(line, "slurmdeck-mkdir") == 0)
+		else if (strcmp(line, "sqdeck-mkdir") == 0)
 			l->mkdir_failed = 1;
-		else if (strcmp(line, "slurmdeck-release-rc") == 0)
+		else if (strcmp(line, "sqdeck-release-rc") == 0)
 			release_rc = atoi(v);
-		else if (strcmp(line, "slurmdeck-release-msg") == 0)
+		else if (strcmp(line, "sqdeck-release-msg") == 0)
 			submit_addline(&l->release_msg, v);
-		else if (strcmp(line, "slurmdeck-state") == 0 && *v != '\0') {
+		else if (strcmp(line, "sqdeck-state") == 0 && *v != '\0') {
 			if ((sp = strchr(v, ' ')) != NULL) {
 				*sp++ = '\0';
 				l->reason = xstrdup(sp);
@@ -726,7 +726,7 @@ submit_creds_script(void)
 	    "dir=${ENROOT_CONFIG_PATH:-${XDG_CONFIG_HOME:-$HOME/.config}/enroot}\n"
 	    "f=$dir/.credentials\n"
 	    "if ! err=$(mkdir -p -- \"$dir\" 2>&1); then\n"
-	    "\tprintf 'slurmdeck-creds-error=%s\\n' \"$err\"; exit 0\n"
+	    "\tprintf 'sqdeck-creds-error=%s\\n' \"$err\"; exit 0\n"
 	    "fi\n"
 	    "tmp=$f.tmp.$$\n"
 	    "kept=0\n"
@@ -746,12 +746,12 @@ submit_creds_script(void)
 	    "chmod 600 -- \"$tmp\"\n"
 	    "if ! err=$(mv -f -- \"$tmp\" \"$f\" 2>&1); then\n"
 	    "\trm -f -- \"$tmp\"\n"
-	    "\tprintf 'slurmdeck-creds-error=%s\\n' \"$err\"; exit 0\n"
+	    "\tprintf 'sqdeck-creds-error=%s\\n' \"$err\"; exit 0\n"
 	    "fi\n"
-	    "printf 'slurmdeck-creds-path=%s\\n' \"$f\"\n"
-	    "echo \"slurmdeck-creds-kept=$kept\"\n"
-	    "echo \"slurmdeck-creds-mode=$(stat -c %a -- \"$f\")\"\n"
-	    "echo slurmdeck-creds=ok\n");
+	    "printf 'sqdeck-creds-path=%s\\n' \"$f\"\n"
+	    "echo \"sqdeck-creds-kept=$kept\"\n"
+	    "echo \"sqdeck-creds-mode=$(stat -c %a -- \"$f\")\"\n"
+	    "echo sqdeck-creds=ok\n");
 }
 
 /* --- supporting files (R13) ------------------------------------------------ */
@@ -873,7 +873,7 @@ submit_sh(struct conn *c, const char *body, int timeout,
 	return rc;
 }
 
-/* --- test hooks (SLURMDECK_TEST_FAULT, see submit.h) ---------------------- */
+/* --- test hooks (SQDECK_TEST_FAULT, see submit.h) ---------------------- */
 
 static const char *submit_fault_points[] = {
 	"preflight", "check", "image", "record", "render", "stage", "launch",
@@ -937,7 +937,7 @@ submit_faults_parse(const char *value, struct submit_faults *f, char **cause)
 	rc = 0;
 	goto out;
 bad:
-	cause_set(cause, "SLURMDECK_TEST_FAULT: \"%s\" is not a fault (a "
+	cause_set(cause, "SQDECK_TEST_FAULT: \"%s\" is not a fault (a "
 	    "comma list of after-sbatch, empty-reply, or "
 	    "cut-before|cut-after|kill-before|kill-after|kill|stop-before|"
 	    "stop-after:POINT, at most %d)", item, SUBMIT_FAULT_MAX);
@@ -989,7 +989,7 @@ submit_fault_hit(struct submit_faults *f, const char *point, int after,
 	"\t\tfi\n" \
 	"\t\tp=$(ps -o ppid= -p \"$p\" | tr -d ' ')\n" \
 	"\tdone\n" \
-	"\techo slurmdeck-fault=no-sshd; exit 0\n" \
+	"\techo sqdeck-fault=no-sshd; exit 0\n" \
 	"}\n"
 
 /* Drop the connection between two commands (the next one reconnects). */
@@ -1084,14 +1084,14 @@ submit_creds_install(struct conn *c, const char *key,
 		if ((v = strchr(line, '=')) == NULL)
 			continue;
 		*v++ = '\0';
-		if (strcmp(line, "slurmdeck-creds") == 0)
+		if (strcmp(line, "sqdeck-creds") == 0)
 			ok = strcmp(v, "ok") == 0;
-		else if (strcmp(line, "slurmdeck-creds-path") == 0) {
+		else if (strcmp(line, "sqdeck-creds-path") == 0) {
 			free(cr->path);
 			cr->path = xstrdup(v);
-		} else if (strcmp(line, "slurmdeck-creds-kept") == 0)
+		} else if (strcmp(line, "sqdeck-creds-kept") == 0)
 			cr->kept = atoi(v);
-		else if (strcmp(line, "slurmdeck-creds-error") == 0) {
+		else if (strcmp(line, "sqdeck-creds-error") == 0) {
 			cause_set(cause, "installing enroot credentials on the "
 			    "cluster: %s", v);
 			goto out;
@@ -1398,12 +1398,12 @@ submit_enroot_hint(const char *output)
 {
 	if (output != NULL && strstr(output, "Could not process JSON input"))
 		return "\nhint: the registry refused the pull: enroot has no "
-		    "valid credentials for it on the cluster; run 'slurmdeck "
+		    "valid credentials for it on the cluster; run 'sqdeck "
 		    "creds install' (reads NGC_KEY) and submit again";
 	if (output != NULL && (strstr(output, "401") != NULL ||
 	    strstr(output, "Unauthorized") != NULL))
 		return "\nhint: the registry answered 401: check the "
-		    "credentials ('slurmdeck creds install')";
+		    "credentials ('sqdeck creds install')";
 	return "";
 }
 
@@ -1429,7 +1429,7 @@ submit_convert(struct submit_ctx *x, const char *cache_dir,
 		    "path", x->res->image, cpu);
 	}
 	timeout = x->o->import_timeout;
-	if (timeout <= 0 && (env = getenv("SLURMDECK_IMPORT_TIMEOUT")) != NULL)
+	if (timeout <= 0 && (env = getenv("SQDECK_IMPORT_TIMEOUT")) != NULL)
 		timeout = atoi(env);
 	if (timeout <= 0)
 		timeout = SUBMIT_IMPORT_TIMEOUT;
@@ -1490,7 +1490,7 @@ submit_convert(struct submit_ctx *x, const char *cache_dir,
 	case SUBMIT_CONVERT_TIMEOUT:
 		submit_fail(x, SUBMIT_STEP_IMAGE, cause, "enroot import of %s "
 		    "did not finish in %d s and was killed; nothing was "
-		    "submitted (raise SLURMDECK_IMPORT_TIMEOUT for a big "
+		    "submitted (raise SQDECK_IMPORT_TIMEOUT for a big "
 		    "image). enroot said:\n%s", x->res->image, timeout,
 		    cr.output != NULL ? cr.output : "(no output)");
 		break;
@@ -1612,7 +1612,7 @@ submit_spec_json(const struct spec *sp)
 	cJSON	*o = cJSON_CreateObject(), *a, *m;
 	size_t	 i;
 
-	cJSON_AddStringToObject(o, "name", sp->name ? sp->name : "slurmdeck");
+	cJSON_AddStringToObject(o, "name", sp->name ? sp->name : "sqdeck");
 	cJSON_AddStringToObject(o, "image", sp->image);
 	cJSON_AddStringToObject(o, "command", sp->command);
 	if (sp->network_arch != NULL)
@@ -1671,7 +1671,7 @@ submit_meta_json(struct submit_ctx *x)
 	cJSON_AddStringToObject(o, "container_mode",
 	    config_container_name(x->res->container));
 	cJSON_AddStringToObject(o, "submitted", stamp);
-	cJSON_AddStringToObject(o, "slurmdeck", PACKAGE_VERSION);
+	cJSON_AddStringToObject(o, "sqdeck", PACKAGE_VERSION);
 	p = cJSON_AddObjectToObject(o, "plan");
 	cJSON_AddStringToObject(p, "partition", x->plan.partition);
 	cJSON_AddNumberToObject(p, "nodes", x->plan.nodes);
@@ -1691,13 +1691,13 @@ submit_exports(struct submit_ctx *x, struct strv *sv)
 	char	*s;
 	size_t	 i;
 
-	s = xasprintf("SLURMDECK_JOB_DIR=%s", x->lay.job_dir);
+	s = xasprintf("SQDECK_JOB_DIR=%s", x->lay.job_dir);
 	strv_add(sv, s);
 	free(s);
-	s = xasprintf("SLURMDECK_RESULTS_DIR=%s", x->lay.results_dir);
+	s = xasprintf("SQDECK_RESULTS_DIR=%s", x->lay.results_dir);
 	strv_add(sv, s);
 	free(s);
-	s = xasprintf("SLURMDECK_RECORD_ID=%s", x->record_id);
+	s = xasprintf("SQDECK_RECORD_ID=%s", x->record_id);
 	strv_add(sv, s);
 	free(s);
 	for (i = 0; i < x->s->cl->nccl_env.n; i++)
@@ -1926,20 +1926,20 @@ submit_stage(struct submit_ctx *x, const struct strv *exports, char **cause)
 	buf_add_quoted(&sh, x->nsec ? x->lay.env_rel : "");
 	buf_adds(&sh, "\n"
 	    "if ! err=$(mkdir -- \"$jd\" 2>&1); then\n"
-	    "\tprintf 'slurmdeck-stage-error=%s\\n' \"$err\"; exit 0\n"
+	    "\tprintf 'sqdeck-stage-error=%s\\n' \"$err\"; exit 0\n"
 	    "fi\n"
 	    "cd -- \"$jd\" || exit 0\n"
 	    "mkdir -p specs env meta sbatch logs results files || exit 0\n"
 	    "if ! err=$(printf '%s' '");
 	submit_base64(&sh, (const unsigned char *)tar.data, tar.len);
 	buf_adds(&sh, "' | base64 -d | tar -x -f - --no-same-owner 2>&1); then\n"
-	    "\tprintf 'slurmdeck-stage-error=%s\\n' \"$err\"; exit 0\n"
+	    "\tprintf 'sqdeck-stage-error=%s\\n' \"$err\"; exit 0\n"
 	    "fi\n"
 	    "if [ -n \"$envf\" ]; then\n"
 	    "\tchmod 600 -- \"$envf\"\n"
-	    "\tprintf 'slurmdeck-env-mode=%s\\n' \"$(stat -c %a -- \"$envf\")\"\n"
+	    "\tprintf 'sqdeck-env-mode=%s\\n' \"$(stat -c %a -- \"$envf\")\"\n"
 	    "fi\n"
-	    "echo slurmdeck-stage=ok\n");
+	    "echo sqdeck-stage=ok\n");
 	memset(tar.data, 0, tar.len);
 	buf_free(&tar);
 	rc = submit_remote(&x->faults, "stage", x->s->conn, sh.data, 0, &res,
@@ -1953,21 +1953,21 @@ submit_stage(struct submit_ctx *x, const struct strv *exports, char **cause)
 		return -1;
 	}
 	rc = -1;
-	if ((text = strstr(res.out, "slurmdeck-stage-error=")) != NULL) {
-		text += strlen("slurmdeck-stage-error=");
+	if ((text = strstr(res.out, "sqdeck-stage-error=")) != NULL) {
+		text += strlen("sqdeck-stage-error=");
 		text[strcspn(text, "\n")] = '\0';
 		submit_fail(x, SUBMIT_STEP_STAGE, cause, "staging into %s: %s",
 		    x->lay.job_dir, text);
 		goto out;
 	}
-	ok = strstr(res.out, "slurmdeck-stage=ok") != NULL;
+	ok = strstr(res.out, "sqdeck-stage=ok") != NULL;
 	if (!ok) {
 		submit_fail(x, SUBMIT_STEP_STAGE, cause, "staging into %s did "
 		    "not finish (exit %d%s%.300s)", x->lay.job_dir, res.status,
 		    res.errlen ? ", stderr: " : "", res.err);
 		goto out;
 	}
-	if (x->nsec != 0 && strstr(res.out, "slurmdeck-env-mode=600\n") ==
+	if (x->nsec != 0 && strstr(res.out, "sqdeck-env-mode=600\n") ==
 	    NULL) {
 		submit_fail(x, SUBMIT_STEP_STAGE, cause, "the secrets file %s "
 		    "is not mode 600 after staging; not launching",
@@ -2290,11 +2290,11 @@ submit_rm_sidecar(struct submit_faults *f, struct conn *c, const char *path)
 	buf_adds(&b, "f=");
 	buf_add_quoted(&b, path);
 	buf_adds(&b, "\nrm -f -- \"$f\" && [ ! -e \"$f\" ] && "
-	    "echo slurmdeck-wiped=ok\n");
+	    "echo sqdeck-wiped=ok\n");
 	for (try = 0; try < 2 && rc != 0; try++) {
 		if (submit_remote(f, "wipe", c, b.data, 0, &res, NULL) != 0)
 			continue;
-		if (strstr(res.out, "slurmdeck-wiped=ok") != NULL)
+		if (strstr(res.out, "sqdeck-wiped=ok") != NULL)
 			rc = 0;
 		conn_result_free(&res);
 	}
@@ -2708,7 +2708,7 @@ submit_run(struct submit_session *s, const struct spec *sp,
 	x.sp = sp;
 	x.o = o != NULL ? o : &none;
 	x.res = res;
-	if (submit_faults_parse(getenv("SLURMDECK_TEST_FAULT"), &x.faults,
+	if (submit_faults_parse(getenv("SQDECK_TEST_FAULT"), &x.faults,
 	    &why) != 0) {
 		submit_fail(&x, SUBMIT_STEP_PREFLIGHT, cause, "%s", why);
 		free(why);
@@ -2847,7 +2847,7 @@ submit_run(struct submit_session *s, const struct spec *sp,
 	    strcmp(x.img.registry, "nvcr.io") == 0 && !ck.creds)
 		submit_say(&x, SUBMIT_STEP_CHECK, "warning: no enroot "
 		    "credentials for nvcr.io on the cluster; a private image "
-		    "needs 'slurmdeck creds install'");
+		    "needs 'sqdeck creds install'");
 
 	/* 3. Image (R10). */
 	submit_fault_hit(&x.faults, "image", 0, 0);

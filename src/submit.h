@@ -46,9 +46,9 @@
  *	                          results/status.json   (written by the job)
  *
  * The job runs with its job dir as working directory, and gets
- * SLURMDECK_JOB_DIR and SLURMDECK_RESULTS_DIR in its environment.
+ * SQDECK_JOB_DIR and SQDECK_RESULTS_DIR in its environment.
  *
- * Test hook: SLURMDECK_TEST_FAULT (for the integration tests only; read
+ * Test hook: SQDECK_TEST_FAULT (for the integration tests only; read
  * once per submit, each fault fires once) makes a submit misbehave on
  * purpose.  A comma-separated list of:
  *
@@ -60,11 +60,11 @@
  *			kills its own sshd on the login node)
  *	cut-after:P	the command of P does all its work, then its sshd is
  *			killed before the reply is sent
- *	kill-before:P	slurmdeck SIGKILLs itself as point P starts
+ *	kill-before:P	sqdeck SIGKILLs itself as point P starts
  *	kill-after:P	... once P is done (a remote P: its reply came back
  *			and was not used yet); kill:P is the same
  *	stop-before:P, stop-after:P
- *			slurmdeck SIGSTOPs itself there (the test does
+ *			sqdeck SIGSTOPs itself there (the test does
  *			something, e.g. restarts sshd, then sends SIGCONT)
  *
  * Points: preflight check image record render stage launch (the first
@@ -164,7 +164,7 @@ int	 submit_check_parse(const char *out, size_t npaths,
 	     struct submit_check *, char **cause);
 void	 submit_check_free(struct submit_check *);
 
-/* SLURMDECK_TEST_FAULT, parsed (see above). */
+/* SQDECK_TEST_FAULT, parsed (see above). */
 enum submit_fault_kind {
 	SUBMIT_FAULT_CUT_BEFORE = 1,
 	SUBMIT_FAULT_CUT_AFTER,
@@ -222,7 +222,7 @@ void	 submit_convert_free(struct submit_convert_result *);
 /*
  * Launch round trip: cd job_dir, the sbatch command, then (when it printed
  * a job id) mkdir <log_dir>/<job_name>-<id> and scontrol release.  fault
- * is a SLURMDECK_TEST_FAULT value or NULL.
+ * is a SQDECK_TEST_FAULT value or NULL.
  */
 char	*submit_launch_script(const char *job_dir, const char *sbatch_cmd,
 	     const char *log_dir, const char *job_name, const char *fault);
@@ -274,7 +274,7 @@ const char *submit_step_name(enum submit_step);
 
 struct submit_opts {
 	int		 dry_run;	/* stop after render: no remote write */
-	int		 import_timeout;	/* 0: SLURMDECK_IMPORT_TIMEOUT or
+	int		 import_timeout;	/* 0: SQDECK_IMPORT_TIMEOUT or
 						   SUBMIT_IMPORT_TIMEOUT */
 	/* Secret values by name; NULL: getenv. */
 	const char	*(*secret)(const char *name, void *arg);

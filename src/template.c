@@ -538,7 +538,7 @@ template_render_embedded(const char *name, const struct template_vars *tv,
 	*out = NULL;
 	if ((text = template_embedded(name)) == NULL) {
 		return cause_set(cause, "no template called %s in this "
-		    "slurmdeck build", name);
+		    "sqdeck build", name);
 	}
 	return template_render(name, text, tv, out, cause);
 }

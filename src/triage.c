@@ -62,7 +62,7 @@ static const struct triage_rule rules[] = {
 	  "the node's kernel ran out of memory and killed the job to reclaim "
 	  "it (a node-wide OOM, not the job's own memory limit)" },
 	{ "nccl-probe", ERR_INFRA, NULL, NULL,
-	  "^SLURMDECK_NCCL_FAIL=|slurmdeck: NCCL probe failed with every "
+	  "^SQDECK_NCCL_FAIL=|sqdeck: NCCL probe failed with every "
 	  "setting", NULL, 0,
 	  "the NCCL probe (step 0) hung or failed with every NCCL setting "
 	  "(default, NCCL_P2P_DISABLE, NCCL_SOCKET_IFNAME, NCCL_IB_DISABLE), "
@@ -73,13 +73,13 @@ static const struct triage_rule rules[] = {
 	  "enroot could not authenticate to the registry while pulling the "
 	  "image: the cluster has no registry credentials for this user "
 	  "(~/.config/enroot/.credentials, R7); install them with "
-	  "`slurmdeck creds install` (the key goes over SSH stdin only)" },
+	  "`sqdeck creds install` (the key goes over SSH stdin only)" },
 	{ "image-auth", ERR_CONFIG, NULL, NULL,
 	  "401 Unauthorized|403 Forbidden|unauthorized: authentication "
 	  "required|pull access denied|requested access to the resource is "
 	  "denied", NULL, 0,
 	  "the registry refused the image pull: check the image name and the "
-	  "registry credentials (`slurmdeck creds install`)" },
+	  "registry credentials (`sqdeck creds install`)" },
 	{ "image-missing", ERR_CONFIG, NULL, NULL,
 	  "manifest unknown|manifest for [^ ]+ not found|"
 	  "returned error code: 404", NULL, 0,
@@ -88,7 +88,7 @@ static const struct triage_rule rules[] = {
 	{ "invalid-partition", ERR_CONFIG, NULL, NULL,
 	  "invalid partition", NULL, 1,
 	  "SLURM does not know the partition: check SLURM_PARTITION or the "
-	  "cluster's partitions (slurmdeck preflight)" },
+	  "cluster's partitions (sqdeck preflight)" },
 	{ "invalid-time", ERR_CONFIG, NULL, NULL,
 	  "Requested time limit is invalid|Requested time limit exceeds",
 	  NULL, 0,

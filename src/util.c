@@ -14,7 +14,7 @@
 static void
 oom(void)
 {
-	fputs("slurmdeck: out of memory\n", stderr);
+	fputs("sqdeck: out of memory\n", stderr);
 	abort();
 }
 
@@ -412,11 +412,11 @@ xdg_dir(const char *var, const char *fallback)
 	const char	*v = getenv(var), *home;
 
 	if (v != NULL && *v == '/')
-		return xasprintf("%s/slurmdeck", v);
+		return xasprintf("%s/sqdeck", v);
 	home = getenv("HOME");
 	if (home == NULL || *home == '\0')
 		home = "/tmp";
-	return xasprintf("%s/%s/slurmdeck", home, fallback);
+	return xasprintf("%s/%s/sqdeck", home, fallback);
 }
 
 char *

@@ -65,7 +65,7 @@ char	*str_trim(char *);	/* in place, returns s */
 int	 str_has_prefix(const char *, const char *);
 int	 str_has_suffix(const char *, const char *);
 
-/* Directories per XDG: $XDG_CONFIG_HOME/slurmdeck, $XDG_STATE_HOME/slurmdeck. */
+/* Directories per XDG: $XDG_CONFIG_HOME/sqdeck, $XDG_STATE_HOME/sqdeck. */
 char	*path_config_dir(void);
 char	*path_state_dir(void);
 

@@ -368,7 +368,7 @@ log_take(struct wstate *st, const char *id, enum log_stream stream,
 			cause = xasprintf("record %s has no log path yet",
 			    rec->id);
 	} else if (rc == 1 || cause == NULL)
-		cause = xstrdup("not submitted by slurmdeck: its log path is "
+		cause = xstrdup("not submitted by sqdeck: its log path is "
 		    "not known");
 	record_free(rec);
 	if (st->log_path != NULL) {
@@ -712,7 +712,7 @@ submit_progress(void *arg, enum submit_step step, const char *text)
 }
 
 /*
- * The same pipeline as `slurmdeck submit`, in a thread of its own with its
+ * The same pipeline as `sqdeck submit`, in a thread of its own with its
  * own connection (one conn per thread): a submit may wait in the queue for
  * its image conversion (srun on the CPU partition) for a long time, and
  * the cluster's polls and logs must go on meanwhile.
@@ -813,7 +813,7 @@ submit_spawn(struct worker *w, struct wcmd *c)
 	}
 }
 
-/* The staged spec of a job slurmdeck submitted, for a resubmit. */
+/* The staged spec of a job sqdeck submitted, for a resubmit. */
 static void
 do_spec(struct wstate *st, struct wcmd *c)
 {
@@ -827,7 +827,7 @@ do_spec(struct wstate *st, struct wcmd *c)
 	if (ops_find(c->job_id, w->cl->name, &rec, &sid, &cause) != 0) {
 		if (cause == NULL)
 			cause = xasprintf("job %s was not submitted by "
-			    "slurmdeck: there is no spec to edit", c->job_id);
+			    "sqdeck: there is no spec to edit", c->job_id);
 		goto fail;
 	}
 	if (rec->spec_path != NULL)

@@ -83,7 +83,7 @@ int		 workers_submit(struct workers *, const char *cluster,
 		     const struct spec *, int dry_run, char **cause);
 
 /*
- * Read the staged spec of a job slurmdeck submitted (for a resubmit with
+ * Read the staged spec of a job sqdeck submitted (for a resubmit with
  * edits): an ACTION_OTHER message with step "spec" carries the YAML, or
  * fails with the reason.
  */

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""NCCL all-reduce probe (slurmdeck, R21).
+"""NCCL all-reduce probe (sqdeck, R21).
 
 Run under torchrun in the job's container on every node before the real
 work:

@@ -133,7 +133,7 @@ static const struct {
 	const char	*hintkeys;	/* keys shown with it, NULL: first key */
 } actions[UIA_COUNT] = {
 	[UIA_NONE] = { "nothing", NULL, NULL },
-	[UIA_QUIT] = { "quit slurmdeck", NULL, NULL },
+	[UIA_QUIT] = { "quit sqdeck", NULL, NULL },
 	[UIA_HELP] = { "this help: every key", NULL, NULL },
 	[UIA_REDRAW] = { "redraw the screen", NULL, NULL },
 	[UIA_FOCUS_NEXT] = { "focus the next pane", "pane", NULL },

@@ -595,7 +595,7 @@ wizard_validate(struct wizard *w)
 	else if (c != NULL && u != NULL && strcmp(u, val(w, WF_USER)) != 0)
 		field_error(w, WF_USER, xasprintf("%s logs in as %s: to submit "
 		    "as %s set user in clusters.yaml (or SLURM_USER) and "
-		    "restart slurmdeck", c->name, u, val(w, WF_USER)));
+		    "restart sqdeck", c->name, u, val(w, WF_USER)));
 	if (!blank(val(w, WF_TIME)) &&
 	    spec_parse_time(val(w, WF_TIME), &minutes, &why) != 0) {
 		field_error(w, WF_TIME, why);
@@ -684,7 +684,7 @@ wizard_hint(const struct wizard *w, enum wizard_field f)
 		buf_adds(&b, "the login name on the cluster");
 		break;
 	case WF_NAME:
-		buf_adds(&b, "prefix of the job name (default slurmdeck)");
+		buf_adds(&b, "prefix of the job name (default sqdeck)");
 		break;
 	case WF_PARTITION:
 		if (c != NULL && c->partitions != NULL &&

@@ -763,7 +763,7 @@ draw_header(struct ui *ui, time_t now)
 
 	localtime_r(&now, &tm);
 	strftime(clock, sizeof clock, "%H:%M:%S", &tm);
-	put(ui, 0, 0, COLS, " slurmdeck", ST_HEADER, 0);
+	put(ui, 0, 0, COLS, " sqdeck", ST_HEADER, 0);
 	cw = (int)strlen(clock) + 1;
 	put(ui, 0, COLS - cw, cw, clock, ST_HEADER, 0);
 	x = 11;
@@ -807,7 +807,7 @@ draw_clusters(struct ui *ui, int y, int h, time_t now)
 	if (ui->ncl == 0) {
 		put(ui, y + 1, 1, COLS - 1, "no cluster configured: set "
 		    "SLURM_HOSTNAME and SLURM_USER, or write clusters.yaml "
-		    "(see slurmdeck-clusters.yaml(5))", ST_DIM, 0);
+		    "(see sqdeck-clusters.yaml(5))", ST_DIM, 0);
 		return;
 	}
 	wn = 12;
@@ -2579,8 +2579,8 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 	int		 flags, n, timeout;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "slurmdeck: the terminal UI needs a terminal; "
-		    "use the verbs in scripts (slurmdeck --help)\n");
+		fprintf(stderr, "sqdeck: the terminal UI needs a terminal; "
+		    "use the verbs in scripts (sqdeck --help)\n");
 		return EXIT_USAGE;
 	}
 	memset(&ui, 0, sizeof ui);
@@ -2606,7 +2606,7 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 		setlocale(LC_ALL, "");
 	ui.ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	if (signals_setup(&cause) != 0) {
-		fprintf(stderr, "slurmdeck: %s\n", cause);
+		fprintf(stderr, "sqdeck: %s\n", cause);
 		free(cause);
 		ui_free(&ui);
 		return EXIT_FAIL;
@@ -2741,13 +2741,13 @@ ui_main(struct cli *cli)
 	if (config_load(cli->config_path, &cfg, &cause) != 0)
 		memset(&cfg, 0, sizeof cfg);
 	if ((q = msgq_create(NULL)) == NULL) {
-		fprintf(stderr, "slurmdeck: cannot create the message queue\n");
+		fprintf(stderr, "sqdeck: cannot create the message queue\n");
 		config_free(&cfg);
 		free(cause);
 		return EXIT_FAIL;
 	}
 	if (cfg.nclusters > 0 && (ws = workers_start(&cfg, q, &why)) == NULL) {
-		fprintf(stderr, "slurmdeck: %s\n", why);
+		fprintf(stderr, "sqdeck: %s\n", why);
 		free(why);
 		msgq_destroy(q);
 		config_free(&cfg);

@@ -49,7 +49,7 @@ setup(void)
 	snprintf(tmp, sizeof tmp, "%s", test_tmpdir());
 	setenv("HOME", tmp, 1);
 	unsetenv("SSH_AUTH_SOCK");
-	unsetenv("SLURMDECK_CLUSTER");
+	unsetenv("SQDECK_CLUSTER");
 }
 
 static void
@@ -131,7 +131,7 @@ START_TEST(exec_stdout_stderr_status)
 	struct conn_result	 r;
 
 	exec_ok(c, "echo out; echo err >&2; id -un; exit 7", &r);
-	ck_assert_str_eq(r.out, "out\nslurmdeck\n");
+	ck_assert_str_eq(r.out, "out\nsqdeck\n");
 	ck_assert_uint_eq(r.outlen, 14);
 	ck_assert_str_eq(r.err, "err\n");
 	ck_assert_int_eq(r.status, 7);
@@ -546,7 +546,7 @@ START_TEST(ssh_config_alias)
 	    &cause), 0);
 	c = alias_conn(cfg);
 	exec_ok(c, "id -un", &r);
-	ck_assert_str_eq(r.out, "slurmdeck\n");
+	ck_assert_str_eq(r.out, "sqdeck\n");
 	conn_result_free(&r);
 	ck_assert_str_eq(conn_host(c), "sdtb-alias");
 	target = xasprintf("%s@%s:%s", env("SLURM_USER"), env("SLURM_HOSTNAME"),
@@ -601,7 +601,7 @@ START_TEST(ssh_config_proxycommand)
 	ck_assert_int_eq(conn_local_port(c), 0);
 	conn_result_free(&r);
 	exec_ok(c, "id -un", &r);
-	ck_assert_str_eq(r.out, "slurmdeck\n");
+	ck_assert_str_eq(r.out, "sqdeck\n");
 	conn_result_free(&r);
 	conn_free(c);
 	free(text);
@@ -611,17 +611,17 @@ END_TEST
 
 /* ------------------------------------------------------------ preflight */
 
-/* Run the slurmdeck binary with extra env; returns its exit status. */
+/* Run the sqdeck binary with extra env; returns its exit status. */
 static int
-run_slurmdeck(const char *envs, const char *args, char **out)
+run_sqdeck(const char *envs, const char *args, char **out)
 {
 	char		*cmd;
 	int		 rc;
-	const char	*bin = getenv("SLURMDECK_BIN");
+	const char	*bin = getenv("SQDECK_BIN");
 
 	/* make check-integration sets it; else the binary of this build. */
 	if (bin == NULL || *bin == '\0')
-		bin = TOP_BUILDDIR "/slurmdeck";
+		bin = TOP_BUILDDIR "/sqdeck";
 	/* No clusters.yaml: the environment defines the cluster. */
 	cmd = xasprintf("env XDG_CONFIG_HOME=%s/xdg XDG_STATE_HOME=%s/state "
 	    "%s %s %s </dev/null 2>&1", tmp, tmp, envs, bin, args);
@@ -635,14 +635,14 @@ START_TEST(preflight_passes)
 	char	*out = NULL;
 	cJSON	*j, *p;
 
-	ck_assert_int_eq(run_slurmdeck("", "preflight", &out), 0);
+	ck_assert_int_eq(run_sqdeck("", "preflight", &out), 0);
 	ck_assert_msg(strstr(out, "container mode: none (Pyxis not found: "
 	    "the command runs directly on the nodes)") != NULL, "%s", out);
 	ck_assert_ptr_nonnull(strstr(out, "result: OK"));
 	ck_assert_ptr_nonnull(strstr(out, "1 connection, 1 channel"));
 	free(out);
 
-	ck_assert_int_eq(run_slurmdeck("", "preflight --json", &out), 0);
+	ck_assert_int_eq(run_sqdeck("", "preflight --json", &out), 0);
 	ck_assert_ptr_nonnull(j = cJSON_Parse(out));
 	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "ok")));
 	ck_assert_str_eq(cJSON_GetObjectItem(j, "container_mode")->valuestring,
@@ -663,7 +663,7 @@ START_TEST(preflight_missing_partition)
 {
 	char	*out = NULL;
 
-	ck_assert_int_eq(run_slurmdeck("SLURM_PARTITION=nosuch", "preflight",
+	ck_assert_int_eq(run_sqdeck("SLURM_PARTITION=nosuch", "preflight",
 	    &out), 1);
 	ck_assert_msg(strstr(out, "partition 'nosuch'") != NULL, "%s", out);
 	ck_assert_ptr_nonnull(strstr(out, "cpu, gpu"));
@@ -678,7 +678,7 @@ START_TEST(preflight_failover_and_refusals)
 	FILE	*f;
 
 	e = xasprintf("SLURM_HOSTNAME=127.0.0.2,%s", env("SLURM_HOSTNAME"));
-	ck_assert_int_eq(run_slurmdeck(e, "preflight", &out), 0);
+	ck_assert_int_eq(run_sqdeck(e, "preflight", &out), 0);
 	free(out);
 	free(e);
 
@@ -686,7 +686,7 @@ START_TEST(preflight_failover_and_refusals)
 	ck_assert_ptr_nonnull(f = fopen(kh, "w"));
 	fclose(f);
 	e = xasprintf("SSH_KNOWN_HOSTS=%s", kh);
-	ck_assert_int_eq(run_slurmdeck(e, "preflight", &out), 1);
+	ck_assert_int_eq(run_sqdeck(e, "preflight", &out), 1);
 	ck_assert_msg(strstr(out, "ssh-keyscan") != NULL, "%s", out);
 	free(out);
 	free(e);
@@ -734,7 +734,7 @@ START_TEST(parse_sdtb)
 
 	parse_file("preflight-sdtb.txt", &pf);
 	ck_assert_int_eq(pf.complete, 1);
-	ck_assert_str_eq(pf.user, "slurmdeck");
+	ck_assert_str_eq(pf.user, "sqdeck");
 	ck_assert_str_eq(pf.tools[PF_SBATCH].path, "/usr/bin/sbatch");
 	ck_assert_str_eq(pf.tools[PF_SINFO].version, "slurm-wlm 22.05.8");
 	ck_assert_ptr_nonnull(pf.tools[PF_ENROOT].path);
@@ -797,7 +797,7 @@ START_TEST(parse_default_root)
 	preflight_evaluate(&pf, &parts, CONTAINER_AUTO);
 	ck_assert_int_eq(pf.ok, 1);
 	ck_assert(has(&pf.warnings, "SLURM_BASE_RESULTS_DIR is not set: "
-	    "using /tmp/sdtb/home/slurmdeck/slurmdeck (created now)"));
+	    "using /tmp/sdtb/home/sqdeck/sqdeck (created now)"));
 	strv_free(&parts);
 	preflight_free(&pf);
 }
@@ -813,7 +813,7 @@ START_TEST(parse_storage_failures)
 	preflight_evaluate(&pf, &parts, CONTAINER_AUTO);
 	ck_assert_int_eq(pf.ok, 0);
 	ck_assert(has(&pf.problems, "storage root /usr is not writable by "
-	    "slurmdeck"));
+	    "sqdeck"));
 	ck_assert(has(&pf.problems, "Permission denied"));
 	preflight_free(&pf);
 
@@ -878,7 +878,7 @@ START_TEST(parse_truncated_and_garbage)
 
 	ck_assert_int_eq(preflight_parse("Welcome to the cluster\n", &pf,
 	    &cause), -1);
-	ck_assert_ptr_nonnull(strstr(cause, "slurmdeck-preflight=1"));
+	ck_assert_ptr_nonnull(strstr(cause, "sqdeck-preflight=1"));
 	free(cause);
 }
 END_TEST

@@ -2,10 +2,10 @@
  * Fault injection at every step of submit, against the real local cluster
  * (tests/cluster/up; source $SDTB_DIR/env.sh first).
  *
- * Each case runs the real binary ($SLURMDECK_BIN) with SLURMDECK_TEST_FAULT
+ * Each case runs the real binary ($SQDECK_BIN) with SQDECK_TEST_FAULT
  * (see src/submit.h): the SSH connection cut before or after the remote
  * command of each step (the login node's sshd of that session is killed:
- * a real drop), slurmdeck SIGKILLed before or after each step, and the
+ * a real drop), sqdeck SIGKILLed before or after each step, and the
  * cluster's sshd restarted while a submit is stopped half way.  After the
  * faulted run, with the real SLURM and the real record files:
  *
@@ -24,7 +24,7 @@
  *	- exactly one job exists for the case, referenced by exactly one
  *	  record; every other record is ERROR without a job; no lock file
  *	  (nothing unresolved) and no sidecar of a job-less record is left;
- *	- that job COMPLETES, and 'slurmdeck status' turns its record COMPLETE.
+ *	- that job COMPLETES, and 'sqdeck status' turns its record COMPLETE.
  *
  * Cases run concurrently (each in its own HOME and state dir), so the whole
  * suite takes about a minute.  Jobs are trivial ('true' on the cpu
@@ -189,15 +189,15 @@ case_spawn(struct fcase *c)
 	if (pid == 0) {
 		case_env(c);
 		if (fault != NULL)
-			setenv("SLURMDECK_TEST_FAULT", fault, 1);
+			setenv("SQDECK_TEST_FAULT", fault, 1);
 		else
-			unsetenv("SLURMDECK_TEST_FAULT");
+			unsetenv("SQDECK_TEST_FAULT");
 		fd = open("/dev/null", O_RDONLY);
 		dup2(fd, 0);
 		fd = open(of, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		dup2(fd, 1);
 		dup2(fd, 2);
-		execl(getenv("SLURMDECK_BIN"), "slurmdeck", "submit", c->spec,
+		execl(getenv("SQDECK_BIN"), "sqdeck", "submit", c->spec,
 		    (char *)NULL);
 		_exit(127);
 	}
@@ -522,7 +522,7 @@ run_restart(struct fcase *c)
 
 	case_spawn(c);
 	ck_assert_int_eq(waitpid(c->pid, &status, WUNTRACED), c->pid);
-	ck_assert_msg(WIFSTOPPED(status), "%s: slurmdeck did not stop at %s "
+	ck_assert_msg(WIFSTOPPED(status), "%s: sqdeck did not stop at %s "
 	    "(exit %d)", case_name(c), c->fault[0], exit_code(status));
 	restart_sshd(c->pid);
 	kill(c->pid, SIGCONT);
@@ -541,7 +541,7 @@ run_restart(struct fcase *c)
 static void
 need_cluster(void)
 {
-	static const char *const vars[] = { "SLURMDECK_BIN", "SLURM_HOSTNAME",
+	static const char *const vars[] = { "SQDECK_BIN", "SLURM_HOSTNAME",
 	    "SLURM_USER", "SLURM_PORT", "SSH_KEY_PATH", "SSH_KNOWN_HOSTS",
 	    "SLURM_BASE_RESULTS_DIR", NULL };
 
@@ -553,8 +553,8 @@ static void
 setup(void)
 {
 	snprintf(tmpdir, sizeof tmpdir, "%s", test_tmpdir());
-	unsetenv("SLURMDECK_TEST_FAULT");
-	unsetenv("SLURMDECK_CLUSTER");
+	unsetenv("SQDECK_TEST_FAULT");
+	unsetenv("SQDECK_CLUSTER");
 	unsetenv("NGC_KEY");
 	snprintf(unique, sizeof unique, "%ld%04x", (long)time(NULL) % 100000,
 	    (unsigned)getpid() & 0xffff);
@@ -710,7 +710,7 @@ START_TEST(test_matrix)
 		c = &cases[i];
 		case_env(c);
 		cmd = xasprintf("'%s' status >/dev/null 2>&1",
-		    getenv("SLURMDECK_BIN"));
+		    getenv("SQDECK_BIN"));
 		ck_assert_int_eq(system(cmd), 0);
 		free(cmd);
 		load_records(c, &list);
@@ -763,7 +763,7 @@ START_TEST(test_status_recovers)
 
 	case_env(&c);
 	cmd = xasprintf("'%s' status >'%s/status.out' 2>&1",
-	    getenv("SLURMDECK_BIN"), c.dir);
+	    getenv("SQDECK_BIN"), c.dir);
 	ck_assert_int_eq(system(cmd), 0);
 	free(cmd);
 	load_records(&c, &list);
@@ -785,7 +785,7 @@ START_TEST(test_status_recovers)
 	/* Released, so it runs; the secrets file was still there for it. */
 	for (tries = 0; tries < 60; tries++) {
 		cmd = xasprintf("'%s' status >/dev/null 2>&1",
-		    getenv("SLURMDECK_BIN"));
+		    getenv("SQDECK_BIN"));
 		ck_assert_int_eq(system(cmd), 0);
 		free(cmd);
 		load_records(&c, &list);

@@ -1,6 +1,6 @@
 /*
  * multinode suite (issue 6: R20-R22) on the real local cluster, through
- * the real binary ($SLURMDECK_BIN) with a private HOME, config and state
+ * the real binary ($SQDECK_BIN) with a private HOME, config and state
  * dir per test.  Needs the env of $SDTB_DIR/env.sh.
  *
  *	rendezvous	a 2-node job prints host, NODE_RANK, WORLD_SIZE and
@@ -104,7 +104,7 @@ run(char *const argv[], char **out, char **err)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* slurmdeck ARGS... (NULL-terminated). */
+/* sqdeck ARGS... (NULL-terminated). */
 static int
 sd(char **out, char **err, ...)
 {
@@ -113,7 +113,7 @@ sd(char **out, char **err, ...)
 	va_list		 ap;
 	int		 n = 0;
 
-	argv[n++] = getenv("SLURMDECK_BIN");
+	argv[n++] = getenv("SQDECK_BIN");
 	va_start(ap, err);
 	while ((a = va_arg(ap, const char *)) != NULL && n < 15)
 		argv[n++] = (char *)a;
@@ -161,7 +161,7 @@ remote(const char *fmt, ...)
 static void
 need_cluster(void)
 {
-	static const char *const vars[] = { "SLURMDECK_BIN", "SLURM_HOSTNAME",
+	static const char *const vars[] = { "SQDECK_BIN", "SLURM_HOSTNAME",
 	    "SLURM_USER", "SLURM_PORT", "SSH_KEY_PATH", "SSH_KNOWN_HOSTS",
 	    "SDTB_DIR", NULL };
 
@@ -185,11 +185,11 @@ setup(void)
 	setenv("XDG_STATE_HOME", path, 1);
 	snprintf(path, sizeof path, "%s/config", tmpdir);
 	setenv("XDG_CONFIG_HOME", path, 1);
-	unsetenv("SLURMDECK_CLUSTER");
-	unsetenv("SLURMDECK_TEST_FAULT");
-	snprintf(path, sizeof path, "%s/config/slurmdeck", tmpdir);
+	unsetenv("SQDECK_CLUSTER");
+	unsetenv("SQDECK_TEST_FAULT");
+	snprintf(path, sizeof path, "%s/config/sqdeck", tmpdir);
 	ck_assert_int_eq(mkdir_p(path, 0700, NULL), 0);
-	snprintf(path, sizeof path, "%s/config/slurmdeck/clusters.yaml",
+	snprintf(path, sizeof path, "%s/config/sqdeck/clusters.yaml",
 	    tmpdir);
 	text = xasprintf("- name: sdtb\n  hosts: [%s]\n"
 	    "  nccl_probe_command: 'if [ \"${NCCL_P2P_DISABLE:-}\" = 1 ]; "
@@ -435,7 +435,7 @@ START_TEST(test_probe_fallback_cache)
 	    "5 s") != NULL, "%s", out);
 	ck_assert_msg(count(out, "[nccl probe] NCCL_PROBE_OK on sdn") == 2,
 	    "%s", out);
-	ck_assert_msg(strstr(out, "\nSLURMDECK_NCCL_OK=NCCL_P2P_DISABLE=1\n") !=
+	ck_assert_msg(strstr(out, "\nSQDECK_NCCL_OK=NCCL_P2P_DISABLE=1\n") !=
 	    NULL, "%s", out);
 	ck_assert_int_eq(count(out, "MAIN on sdn"), 2);
 	ck_assert_int_eq(count(out, "P2P=1"), 2);
@@ -573,7 +573,7 @@ restore_nodes(void)
 	snprintf(cmd, sizeof cmd, "export SLURM_CONF=\"$SDTB_DIR/etc/slurm.conf\"; "
 	    "%s/cluster/up >/dev/null 2>&1; "
 	    "for n in $(sinfo -h -N -o '%%N|%%E' | "
-	    "awk -F'|' '$2 == \"slurmdeck-test-node-fail\" {print $1}' | "
+	    "awk -F'|' '$2 == \"sqdeck-test-node-fail\" {print $1}' | "
 	    "sort -u); do scontrol update nodename=$n state=resume; done; true",
 	    TESTS_SRCDIR);
 	if (system(cmd) != 0)
@@ -621,7 +621,7 @@ START_TEST(test_node_fail_retry)
 	ck_assert_int_eq(system(cmd), 0);
 	free(cmd);
 	cmd = xasprintf("SLURM_CONF=\"$SDTB_DIR/etc/slurm.conf\" scontrol "
-	    "update nodename=%s state=down reason=slurmdeck-test-node-fail",
+	    "update nodename=%s state=down reason=sqdeck-test-node-fail",
 	    node);
 	ck_assert_int_eq(system(cmd), 0);
 	free(cmd);
@@ -753,7 +753,7 @@ START_TEST(test_requeue_followed)
 	ck_assert_int_eq(system(cmd), 0);
 	free(cmd);
 	cmd = xasprintf("SLURM_CONF=\"$SDTB_DIR/etc/slurm.conf\" scontrol "
-	    "update nodename=%s state=down reason=slurmdeck-test-node-fail",
+	    "update nodename=%s state=down reason=sqdeck-test-node-fail",
 	    node);
 	ck_assert_int_eq(system(cmd), 0);
 	free(cmd);

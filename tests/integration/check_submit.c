@@ -1,7 +1,7 @@
 /*
- * slurmdeck submit and creds install against the real local cluster
+ * sqdeck submit and creds install against the real local cluster
  * (tests/cluster/up; source $SDTB_DIR/env.sh first).  Every test runs the
- * real binary ($SLURMDECK_BIN) and checks the result with the real ssh
+ * real binary ($SQDECK_BIN) and checks the result with the real ssh
  * client and SLURM commands on the cluster.  The "pure" case needs no
  * cluster: layout, tar stream, sidecar quoting, the check script run by
  * the local /bin/sh on real squashfs files, the launch/convert parsers.
@@ -33,7 +33,7 @@ static char	unique[64];
 #define ssh_run(cmd, in, out)	it_ssh_run(tmpdir, cmd, in, out)
 #define ssh_out(...)		it_ssh_out(tmpdir, __VA_ARGS__)
 
-/* slurmdeck ARGS...; stdout parsed as JSON when json is set. */
+/* sqdeck ARGS...; stdout parsed as JSON when json is set. */
 static int
 sd(cJSON **json, char **out, char **err, const char *in, ...)
 {
@@ -42,7 +42,7 @@ sd(cJSON **json, char **out, char **err, const char *in, ...)
 	va_list		 ap;
 	int		 n = 0, rc;
 
-	argv[n++] = getenv("SLURMDECK_BIN");
+	argv[n++] = getenv("SQDECK_BIN");
 	va_start(ap, in);
 	while ((a = va_arg(ap, const char *)) != NULL && n < 15)
 		argv[n++] = (char *)a;
@@ -83,7 +83,7 @@ jbool(cJSON *j, const char *key)
 static void
 need_cluster(void)
 {
-	static const char *const vars[] = { "SLURMDECK_BIN", "SLURM_HOSTNAME",
+	static const char *const vars[] = { "SQDECK_BIN", "SLURM_HOSTNAME",
 	    "SLURM_USER", "SLURM_PORT", "SSH_KEY_PATH", "SSH_KNOWN_HOSTS",
 	    "SDTB_LUSTRE", NULL };
 
@@ -104,8 +104,8 @@ setup(void)
 	setenv("XDG_STATE_HOME", path, 1);
 	snprintf(path, sizeof path, "%s/config", tmpdir);
 	setenv("XDG_CONFIG_HOME", path, 1);
-	unsetenv("SLURMDECK_TEST_FAULT");
-	unsetenv("SLURMDECK_CLUSTER");
+	unsetenv("SQDECK_TEST_FAULT");
+	unsetenv("SQDECK_CLUSTER");
 	unsetenv("HF_TOKEN");
 	unsetenv("NGC_KEY");
 	snprintf(unique, sizeof unique, "%ld%04x", (long)time(NULL) % 100000,
@@ -213,7 +213,7 @@ START_TEST(test_pure_layout)
 	ck_assert_str_eq(name, "train-20261129T164500-1a2b3c");
 	free(name);
 	name = submit_job_name(NULL, "sd-x");
-	ck_assert_str_eq(name, "slurmdeck-x");
+	ck_assert_str_eq(name, "sqdeck-x");
 	free(name);
 
 	submit_layout_make(&l, "/lustre/r/", "train-1", "sd-1");
@@ -348,7 +348,7 @@ START_TEST(test_pure_check_script)
 	free(cmd);
 
 	paths[0] = root;
-	paths[1] = "/nonexistent/slurmdeck/x";
+	paths[1] = "/nonexistent/sqdeck/x";
 	paths[2] = odd;
 	script = submit_check_script(paths, 3, img, "nvcr.io");
 	argv[0] = "/bin/sh"; argv[1] = "-c"; argv[2] = script; argv[3] = NULL;
@@ -391,8 +391,8 @@ START_TEST(test_pure_parsers)
 	struct submit_launch		l;
 	struct submit_convert_result	c;
 
-	submit_launch_parse("slurmdeck-sbatch-rc=0\nslurmdeck-out=42\n"
-	    "slurmdeck-release-rc=0\nslurmdeck-state=PENDING None\n", &l);
+	submit_launch_parse("sqdeck-sbatch-rc=0\nsqdeck-out=42\n"
+	    "sqdeck-release-rc=0\nsqdeck-state=PENDING None\n", &l);
 	ck_assert_int_eq(l.sbatch_rc, 0);
 	ck_assert_str_eq(l.out, "42");
 	ck_assert_int_eq(l.released, 1);
@@ -401,28 +401,28 @@ START_TEST(test_pure_parsers)
 	submit_launch_free(&l);
 
 	/* Release refused while still held: not released. */
-	submit_launch_parse("slurmdeck-sbatch-rc=0\nslurmdeck-out=42\n"
-	    "slurmdeck-release-rc=1\nslurmdeck-release-msg=boom\n"
-	    "slurmdeck-state=PENDING JobHeldUser\n", &l);
+	submit_launch_parse("sqdeck-sbatch-rc=0\nsqdeck-out=42\n"
+	    "sqdeck-release-rc=1\nsqdeck-release-msg=boom\n"
+	    "sqdeck-state=PENDING JobHeldUser\n", &l);
 	ck_assert_int_eq(l.released, 0);
 	ck_assert_str_eq(l.release_msg, "boom");
 	submit_launch_free(&l);
 
 	/* Release refused because the job already ran: fine. */
-	submit_launch_parse("slurmdeck-release-rc=1\n"
-	    "slurmdeck-state=COMPLETED None\n", &l);
+	submit_launch_parse("sqdeck-release-rc=1\n"
+	    "sqdeck-state=COMPLETED None\n", &l);
 	ck_assert_int_eq(l.released, 1);
 	ck_assert_int_eq(l.sbatch_rc, -1);
 	submit_launch_free(&l);
 
-	submit_convert_parse("[INFO] Fetching\nslurmdeck-rc=1\n[ERROR] 404\n"
-	    "slurmdeck-convert=failed\n", &c);
+	submit_convert_parse("[INFO] Fetching\nsqdeck-rc=1\n[ERROR] 404\n"
+	    "sqdeck-convert=failed\n", &c);
 	ck_assert_int_eq(c.verdict, SUBMIT_CONVERT_FAILED);
 	ck_assert_int_eq(c.rc, 1);
 	ck_assert_str_eq(c.output, "[INFO] Fetching\n[ERROR] 404");
 	submit_convert_free(&c);
 	/* No verdict line: the script died. */
-	submit_convert_parse("slurmdeck-rc=0\n", &c);
+	submit_convert_parse("sqdeck-rc=0\n", &c);
 	ck_assert_int_eq(c.verdict, SUBMIT_CONVERT_ERROR);
 	submit_convert_free(&c);
 }
@@ -656,7 +656,7 @@ START_TEST(test_image_timeout)
 	char	 image[256], *out;
 
 	need_cluster();
-	setenv("SLURMDECK_IMPORT_TIMEOUT", "4", 1);
+	setenv("SQDECK_IMPORT_TIMEOUT", "4", 1);
 	snprintf(image, sizeof image, "registry.local#sdtest/hang-%s:1",
 	    unique);
 	expect_image_refused(image, "did not finish in 4 s", &j);
@@ -665,7 +665,7 @@ START_TEST(test_image_timeout)
 	ck_assert_str_eq(out, "1\n");
 	free(out);
 	cJSON_Delete(j);
-	unsetenv("SLURMDECK_IMPORT_TIMEOUT");
+	unsetenv("SQDECK_IMPORT_TIMEOUT");
 }
 END_TEST
 
@@ -717,7 +717,7 @@ ambiguous(const char *fault)
 	char		*spec, *err, *out, *state;
 
 	need_cluster();
-	setenv("SLURMDECK_TEST_FAULT", fault, 1);
+	setenv("SQDECK_TEST_FAULT", fault, 1);
 	spec = write_spec("name: sdsub-amb-%s\n"
 	    "image: registry.local#sdtest/amb-%s:1\n"
 	    "command: echo adopted-ok\ngpus: 1\ncpus: 1\ntime: 5m\n", unique,
@@ -870,7 +870,7 @@ START_TEST(test_canary)
 	free(text);
 
 	/* Local records. */
-	snprintf(path, sizeof path, "%s/state/slurmdeck/records", tmpdir);
+	snprintf(path, sizeof path, "%s/state/sqdeck/records", tmpdir);
 	d = opendir(path);
 	ck_assert_ptr_nonnull(d);
 	while ((de = readdir(d)) != NULL) {
@@ -1030,7 +1030,7 @@ START_TEST(test_dry_run)
 	    getenv("SDTB_LUSTRE"), unique);
 	ck_assert_str_eq(chk, "0\n");
 	free(chk);
-	snprintf(path, sizeof path, "%s/state/slurmdeck/records", tmpdir);
+	snprintf(path, sizeof path, "%s/state/sqdeck/records", tmpdir);
 	d = opendir(path);
 	if (d != NULL) {
 		struct dirent	*de;

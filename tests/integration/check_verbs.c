@@ -1,6 +1,6 @@
 /*
  * status, logs, cancel, jobs (issue 4, R16-R19) against the real local
- * cluster.  Needs the env of $SDTB_DIR/env.sh and SLURMDECK_BIN.  submit
+ * cluster.  Needs the env of $SDTB_DIR/env.sh and SQDECK_BIN.  submit
  * does not exist yet, so the fixture launches jobs itself over the conn
  * layer, following the conventions of ops.h: a record, <job_dir>/logs,
  * sbatch --hold, mkdir of <log_dir>/<name>-<id>, release, an env sidecar.
@@ -252,11 +252,11 @@ wait_state(struct conn *c, const char *rid, enum rstate want, int secs)
 	ck_abort_msg("record %s never reached %s", rid, state_name(want));
 }
 
-/* Run the slurmdeck binary; stdout and stderr captured. */
+/* Run the sqdeck binary; stdout and stderr captured. */
 static int
 run(char **out, char **err, const char *fmt, ...)
 {
-	const char	*bin = getenv("SLURMDECK_BIN");
+	const char	*bin = getenv("SQDECK_BIN");
 	va_list		 ap;
 	char		*args, *cmd, *errpath, *qbin;
 	FILE		*f;
@@ -265,7 +265,7 @@ run(char **out, char **err, const char *fmt, ...)
 	size_t		 n;
 	int		 st;
 
-	ck_assert_msg(bin != NULL, "SLURMDECK_BIN is not set");
+	ck_assert_msg(bin != NULL, "SQDECK_BIN is not set");
 	va_start(ap, fmt);
 	args = xvasprintf(fmt, ap);
 	va_end(ap);
@@ -428,7 +428,7 @@ START_TEST(test_bad_args)
 	ck_assert_int_eq(run(&out, &err, "logs -n -3 sd-x"), 2);
 	free(out); free(err);
 	ck_assert_int_eq(run(&out, &err, "logs 99999997"), 2);
-	ck_assert_ptr_nonnull(strstr(err, "no slurmdeck record"));
+	ck_assert_ptr_nonnull(strstr(err, "no sqdeck record"));
 	free(out); free(err);
 	ck_assert_int_eq(run(&out, &err, "cancel"), 2);
 	free(out); free(err);
@@ -695,7 +695,7 @@ START_TEST(test_cancel_sleeping)
 		if (freopen(fpath, "w", stdout) == NULL ||
 		    freopen("/dev/null", "w", stderr) == NULL)
 			_exit(126);
-		execl(getenv("SLURMDECK_BIN"), "slurmdeck", "logs", "--follow",
+		execl(getenv("SQDECK_BIN"), "sqdeck", "logs", "--follow",
 		    "--interval", "1", j.rid, (char *)NULL);
 		_exit(127);
 	}

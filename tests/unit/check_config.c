@@ -8,7 +8,7 @@ static const char *envvars[] = {
 	"SLURM_USER", "SLURM_HOSTNAME", "SLURM_PORT", "SSH_PORT",
 	"SLURM_PARTITION", "SSH_KEY_PATH", "SSH_KNOWN_HOSTS",
 	"SLURM_BASE_RESULTS_DIR", "SLURM_ACCOUNT", "SLURM_TIME_HOURS",
-	"SLURM_USE_REQUEUE", "SLURMDECK_CLUSTER", NULL
+	"SLURM_USE_REQUEUE", "SQDECK_CLUSTER", NULL
 };
 
 static char	 home[4096];
@@ -85,7 +85,7 @@ START_TEST(test_good)
 	key = xasprintf("%s/.ssh/id_ed25519", home);
 	ck_assert_str_eq(c->key_path, key);
 	free(key);
-	ck_assert_str_eq(c->known_hosts, "/etc/slurmdeck/known_hosts");
+	ck_assert_str_eq(c->known_hosts, "/etc/sqdeck/known_hosts");
 	ck_assert_uint_eq(c->partitions.n, 2);
 	ck_assert_str_eq(c->partitions.v[0], "polar");
 	ck_assert_str_eq(c->partitions.v[1], "polar3");
@@ -328,7 +328,7 @@ START_TEST(test_no_file_no_env)
 
 	want = xasprintf("no cluster configured: set SLURM_HOSTNAME (login "
 	    "hosts, comma-separated) and SLURM_USER, or write "
-	    "%s/slurmdeck/clusters.yaml (see slurmdeck-clusters.yaml(5))",
+	    "%s/sqdeck/clusters.yaml (see sqdeck-clusters.yaml(5))",
 	    home);
 	ck_assert_str_eq(cause, want);
 	free(want);
@@ -353,7 +353,7 @@ START_TEST(test_empty_file)
 
 	cause = load_err(test_data("config/empty.yaml"));
 	want = xasprintf("%s defines no clusters: add one (see "
-	    "slurmdeck-clusters.yaml(5)) or set SLURM_HOSTNAME and SLURM_USER",
+	    "sqdeck-clusters.yaml(5)) or set SLURM_HOSTNAME and SLURM_USER",
 	    test_data("config/empty.yaml"));
 	ck_assert_str_eq(cause, want);
 	free(want);
@@ -428,7 +428,7 @@ START_TEST(test_xdg_default_path)
 	struct config	 cfg;
 	char		*cause = NULL, *dir, *path;
 
-	dir = xasprintf("%s/slurmdeck", home);
+	dir = xasprintf("%s/sqdeck", home);
 	ck_assert_int_eq(mkdir(dir, 0700), 0);
 	path = xasprintf("%s/clusters.yaml", dir);
 	ck_assert_int_eq(file_write_atomic(path, "- {name: x, hosts: hx}\n",
@@ -467,13 +467,13 @@ START_TEST(test_env_overrides_first)
 }
 END_TEST
 
-/* SLURMDECK_CLUSTER picks the cluster the environment describes. */
+/* SQDECK_CLUSTER picks the cluster the environment describes. */
 START_TEST(test_env_target)
 {
 	struct config	 cfg;
 	char		*cause = NULL;
 
-	setenv("SLURMDECK_CLUSTER", "lab", 1);
+	setenv("SQDECK_CLUSTER", "lab", 1);
 	setenv("SLURM_USER", "dave", 1);
 	ck_assert_int_eq(config_load(test_data("config/good.yaml"), &cfg,
 	    &cause), 0);
@@ -484,7 +484,7 @@ START_TEST(test_env_target)
 	config_free(&cfg);
 
 	/* A new name plus SLURM_HOSTNAME adds a cluster from the env. */
-	setenv("SLURMDECK_CLUSTER", "extra", 1);
+	setenv("SQDECK_CLUSTER", "extra", 1);
 	setenv("SLURM_HOSTNAME", "eh", 1);
 	ck_assert_int_eq(config_load(test_data("config/good.yaml"), &cfg,
 	    &cause), 0);
@@ -502,9 +502,9 @@ START_TEST(test_env_target_unknown)
 {
 	char	*cause, *want;
 
-	setenv("SLURMDECK_CLUSTER", "nope", 1);
+	setenv("SQDECK_CLUSTER", "nope", 1);
 	cause = load_err(test_data("config/good.yaml"));
-	want = xasprintf("SLURMDECK_CLUSTER='nope' names no cluster in %s "
+	want = xasprintf("SQDECK_CLUSTER='nope' names no cluster in %s "
 	    "(clusters: polar, lab): unset it, pick one of those, or set "
 	    "SLURM_HOSTNAME to define it from the environment",
 	    test_data("config/good.yaml"));
@@ -512,10 +512,10 @@ START_TEST(test_env_target_unknown)
 	free(want);
 	free(cause);
 
-	setenv("SLURMDECK_CLUSTER", "a/b", 1);
+	setenv("SQDECK_CLUSTER", "a/b", 1);
 	setenv("SLURM_HOSTNAME", "h", 1);
 	cause = load_err(NULL);
-	ck_assert_str_eq(cause, "SLURMDECK_CLUSTER='a/b' is not a cluster "
+	ck_assert_str_eq(cause, "SQDECK_CLUSTER='a/b' is not a cluster "
 	    "name (letters, digits, '.', '_', '-')");
 	free(cause);
 }
@@ -584,7 +584,7 @@ START_TEST(test_default_path)
 {
 	char	*p = config_default_path(), *want;
 
-	want = xasprintf("%s/slurmdeck/clusters.yaml", home);
+	want = xasprintf("%s/sqdeck/clusters.yaml", home);
 	ck_assert_str_eq(p, want);
 	free(want);
 	free(p);

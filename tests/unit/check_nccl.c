@@ -30,7 +30,7 @@ setup(void)
 
 /*
  * Run a PRE_STEP the way the template does: set -euo pipefail, a launch
- * array (empty here: no srun on this machine), SLURMDECK_IMAGE, then a
+ * array (empty here: no srun on this machine), SQDECK_IMAGE, then a
  * marker line standing for the main step.  Returns bash's exit status.
  */
 static int
@@ -46,7 +46,7 @@ run_pre_step(const char *pre, const char *image, char **out, double *secs)
 	snprintf(path, sizeof path, "%s/job.sh", dir);
 	f = fopen(path, "w");
 	ck_assert_ptr_nonnull(f);
-	fprintf(f, "set -euo pipefail\nlaunch=()\nSLURMDECK_IMAGE=%s\n"
+	fprintf(f, "set -euo pipefail\nlaunch=()\nSQDECK_IMAGE=%s\n"
 	    "%s\necho MAIN-STEP launch=\"${launch[*]}\" "
 	    "P2P=\"${NCCL_P2P_DISABLE:-}\" IF=\"${NCCL_SOCKET_IFNAME:-}\"\n",
 	    image, pre);
@@ -124,16 +124,16 @@ START_TEST(test_ladder_pyxis_env)
 	ck_assert_msg(strstr(out, "try 1 (default) failed") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "try 3 (NCCL_P2P_DISABLE=1,"
 	    "NCCL_SOCKET_IFNAME=eth9) failed") != NULL, "%s", out);
-	ck_assert_msg(strstr(out, "SLURMDECK_NCCL_OK=NCCL_P2P_DISABLE=1,"
+	ck_assert_msg(strstr(out, "SQDECK_NCCL_OK=NCCL_P2P_DISABLE=1,"
 	    "NCCL_SOCKET_IFNAME=eth9,NCCL_IB_DISABLE=1\n") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "MAIN-STEP launch= P2P=1 IF=eth9") != NULL,
 	    "%s", out);
-	ck_assert_ptr_nonnull(strstr(pre, "if [ -n \"$SLURMDECK_IMAGE\" ] && "
-	    "[ -n \"$slurmdeck_nccl_names\" ]; then\n"
-	    "\t\tslurmdeck_nccl_launch+=(--container-env="
-	    "\"$slurmdeck_nccl_names\")"));
+	ck_assert_ptr_nonnull(strstr(pre, "if [ -n \"$SQDECK_IMAGE\" ] && "
+	    "[ -n \"$sqdeck_nccl_names\" ]; then\n"
+	    "\t\tsqdeck_nccl_launch+=(--container-env="
+	    "\"$sqdeck_nccl_names\")"));
 	ck_assert_ptr_nonnull(strstr(pre, "\t\tlaunch+=(--container-env="
-	    "\"$slurmdeck_nccl_names\")"));
+	    "\"$sqdeck_nccl_names\")"));
 	free(out);
 	free(pre);
 }
@@ -153,7 +153,7 @@ START_TEST(test_ladder_all_fail)
 	ck_assert_msg(strstr(out, "NCCL_IB_DISABLE=1) failed: exit 1") != NULL,
 	    "%s", out);
 	ck_assert_msg(strstr(out, "[nccl probe] broken") != NULL, "%s", out);
-	ck_assert_msg(strstr(out, "slurmdeck: NCCL probe failed with every "
+	ck_assert_msg(strstr(out, "sqdeck: NCCL probe failed with every "
 	    "setting") != NULL, "%s", out);
 	ck_assert_int_eq(nccl_parse_log(out, strlen(out), &v), NCCL_FAIL);
 	ck_assert_str_eq(v, "every setting failed (last: exit 1)");
@@ -169,9 +169,9 @@ START_TEST(test_ladder_unavailable)
 	char	*pre, *out;
 	double	 secs;
 
-	pre = nccl_probe_step("slurmdeck-no-such-probe-command", 5, 1, 4);
+	pre = nccl_probe_step("sqdeck-no-such-probe-command", 5, 1, 4);
 	ck_assert_int_eq(run_pre_step(pre, "", &out, &secs), 0);
-	ck_assert_msg(strstr(out, "SLURMDECK_NCCL_SKIP=the probe could not run "
+	ck_assert_msg(strstr(out, "SQDECK_NCCL_SKIP=the probe could not run "
 	    "(exit 127)") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "MAIN-STEP launch= P2P= IF=") != NULL, "%s",
 	    out);
@@ -188,8 +188,8 @@ START_TEST(test_default_render)
 	char			*pre, *out = NULL, *cause = NULL;
 
 	pre = nccl_probe_step(NULL, 0, 2, 4);
-	ck_assert_ptr_nonnull(strstr(pre, "slurmdeck_nccl_timeout=120\n"));
-	ck_assert_ptr_nonnull(strstr(pre, "SLURMDECK_NCCL_INNER=110\n"));
+	ck_assert_ptr_nonnull(strstr(pre, "sqdeck_nccl_timeout=120\n"));
+	ck_assert_ptr_nonnull(strstr(pre, "SQDECK_NCCL_INNER=110\n"));
 	ck_assert_ptr_nonnull(strstr(pre, "dist.all_reduce"));
 	ck_assert_ptr_nonnull(strstr(pre, "NCCL_PROBE_OK world_size"));
 	ck_assert_ptr_nonnull(strstr(pre, "--node-rank=\"$SLURM_NODEID\""));
@@ -237,7 +237,7 @@ START_TEST(test_skip_step)
 	    "NCCL_IB_DISABLE=1", &env, &cause), 0);
 	pre = nccl_skip_step("NCCL_P2P_DISABLE=1,NCCL_IB_DISABLE=1", &env);
 	ck_assert_int_eq(run_pre_step(pre, "/x.sqsh", &out, &secs), 0);
-	ck_assert_msg(strstr(out, "slurmdeck: NCCL probe skipped: cached "
+	ck_assert_msg(strstr(out, "sqdeck: NCCL probe skipped: cached "
 	    "setting NCCL_P2P_DISABLE=1,NCCL_IB_DISABLE=1\n") != NULL, "%s",
 	    out);
 	ck_assert_msg(strstr(out, "MAIN-STEP launch=--container-env="
@@ -282,9 +282,9 @@ END_TEST
 
 START_TEST(test_parse_log)
 {
-	const char	*log = "x\nSLURMDECK_NCCL_OK=default\r\n"
-	    "  SLURMDECK_NCCL_FAIL=indented, not ours\n"
-	    "SLURMDECK_NCCL_OK=NCCL_P2P_DISABLE=1";
+	const char	*log = "x\nSQDECK_NCCL_OK=default\r\n"
+	    "  SQDECK_NCCL_FAIL=indented, not ours\n"
+	    "SQDECK_NCCL_OK=NCCL_P2P_DISABLE=1";
 	char		*v;
 
 	ck_assert_int_eq(nccl_parse_log(log, strlen(log), &v), NCCL_OK);
@@ -368,7 +368,7 @@ START_TEST(test_prepare)
 	ck_assert_int_eq(nccl_prepare(NULL, &cl, "gpu", "img", 2, 4, &job,
 	    &cause), 0);
 	ck_assert(job.probe && !job.cached);
-	ck_assert_ptr_nonnull(strstr(job.pre_step, "slurmdeck_nccl_timeout=5"));
+	ck_assert_ptr_nonnull(strstr(job.pre_step, "sqdeck_nccl_timeout=5"));
 	ck_assert_ptr_nonnull(strstr(job.pre_step, "sleep 30"));
 	nccl_job_free(&job);
 	ck_assert_int_eq(nccl_cache_store("c", "gpu", "img",

@@ -401,7 +401,7 @@ START_TEST(test_format_time)
 END_TEST
 
 /*
- * The examples in slurmdeck-clusters.yaml(5) are real: the .EX blocks
+ * The examples in sqdeck-clusters.yaml(5) are real: the .EX blocks
  * load, and the job example plans to what the page says (2 whole nodes of
  * 8 GPUs for 3:30:00).
  */
@@ -440,14 +440,14 @@ START_TEST(test_man_examples)
 	char		*page, *text, *cause = NULL, path[8192];
 
 	ck_assert_int_eq(file_read(TESTS_SRCDIR "/../man/"
-	    "slurmdeck-clusters.yaml.5", &page, NULL, &cause), 0);
+	    "sqdeck-clusters.yaml.5", &page, NULL, &cause), 0);
 
 	text = man_example(page, "clusters:");
 	snprintf(path, sizeof path, "%s/clusters.yaml", test_tmpdir());
 	ck_assert_int_eq(file_write_atomic(path, text, strlen(text), 0600,
 	    &cause), 0);
 	free(text);
-	unsetenv("SLURMDECK_CLUSTER");
+	unsetenv("SQDECK_CLUSTER");
 	unsetenv("SLURM_HOSTNAME");
 	unsetenv("SLURM_PARTITION");
 	unsetenv("SLURM_TIME_HOURS");

@@ -86,9 +86,9 @@ START_TEST(test_create_load)
 	ck_assert_msg(regexec(&re, id, 0, NULL, 0) == 0, "id %s", id);
 	regfree(&re);
 
-	/* Under $XDG_STATE_HOME/slurmdeck/records, private. */
+	/* Under $XDG_STATE_HOME/sqdeck/records, private. */
 	dir = record_dir();
-	text = xasprintf("%s/slurmdeck/records", state_home);
+	text = xasprintf("%s/sqdeck/records", state_home);
 	ck_assert_str_eq(dir, text);
 	free(text);
 	free(dir);
@@ -534,12 +534,12 @@ END_TEST
 static int
 run(const char *args, char **out)
 {
-	const char	*bin = getenv("SLURMDECK_BIN");
+	const char	*bin = getenv("SQDECK_BIN");
 	char		*cmd, *path, *cause = NULL;
 	int		 st;
 
 	if (bin == NULL)
-		bin = TOP_BUILDDIR "/slurmdeck";
+		bin = TOP_BUILDDIR "/sqdeck";
 	path = xasprintf("%s/cli-out", state_home);
 	cmd = xasprintf("%s records %s >%s 2>&1", bin, args, path);
 	st = system(cmd);
@@ -622,7 +622,7 @@ START_TEST(test_cli)
 	free(path);
 
 	ck_assert_int_eq(run("--bogus", &out), 2);
-	ck_assert_ptr_nonnull(strstr(out, "usage: slurmdeck records"));
+	ck_assert_ptr_nonnull(strstr(out, "usage: sqdeck records"));
 	free(out);
 	ck_assert_int_eq(run("extra", &out), 2);
 	free(out);

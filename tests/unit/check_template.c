@@ -3,6 +3,7 @@
 
 #include "testutil.h"
 #include "lint.h"
+#include "embedded.h"
 #include "template.h"
 #include "util.h"
 
@@ -73,7 +74,7 @@ check_golden(const char *tmpl, int nodes, const char *golden)
 		ck_abort_msg("render %s: %s", tmpl, cause);
 	template_vars_free(&tv);
 
-	if (getenv("SLURMDECK_UPDATE_GOLDEN") != NULL) {
+	if (getenv("SQDECK_UPDATE_GOLDEN") != NULL) {
 		f = fopen(test_data(golden), "w");
 		ck_assert_ptr_nonnull(f);
 		fputs(out, f);
@@ -142,7 +143,7 @@ START_TEST(test_required_lines)
 	ck_assert_ptr_null(strstr(out, "--nodes"));
 	ck_assert_ptr_null(strstr(out, "WORLD_SIZE"));
 	ck_assert_ptr_nonnull(strstr(out, "set -a\n"));
-	ck_assert_ptr_nonnull(strstr(out, "trap slurmdeck_wipe EXIT\n"));
+	ck_assert_ptr_nonnull(strstr(out, "trap sqdeck_wipe EXIT\n"));
 	ck_assert_ptr_nonnull(strstr(out, "shred -u"));
 	free(out);
 	template_vars_free(&tv);
@@ -200,11 +201,11 @@ START_TEST(test_command_quoting)
 	template_set(&tv, "COMMAND", nasty);
 	ck_assert_int_eq(template_render_embedded(SINGLE, &tv, &out, &cause), 0);
 	template_vars_free(&tv);
-	start = strstr(out, "export SLURMDECK_COMMAND=");
+	start = strstr(out, "export SQDECK_COMMAND=");
 	ck_assert_ptr_nonnull(start);
 	end = strstr(start, "\n\n");
 	ck_assert_ptr_nonnull(end);
-	assign = xasprintf("%.*s\nprintf %%s \"$SLURMDECK_COMMAND\"",
+	assign = xasprintf("%.*s\nprintf %%s \"$SQDECK_COMMAND\"",
 	    (int)(end - start), start);
 
 	ck_assert_int_eq(pipe(fd), 0);
@@ -517,7 +518,7 @@ START_TEST(test_embedded)
 	ck_assert_int_eq(template_render_embedded("slurm/none.tmpl", &tv, &out,
 	    &cause), -1);
 	ck_assert_str_eq(cause, "no template called slurm/none.tmpl in this "
-	    "slurmdeck build");
+	    "sqdeck build");
 	free(cause);
 	/* An embedded template with nothing set names its first placeholder. */
 	ck_assert_int_eq(template_render_embedded(SINGLE, &tv, &out, &cause), -1);
@@ -528,21 +529,52 @@ START_TEST(test_embedded)
 }
 END_TEST
 
-/* The embedded copy is the file in templates/ (scripts/embed round trip). */
+/*
+ * Every embedded file is its source file, byte for byte (tools/embed round
+ * trip).  An awk-based generator once turned the templates' "\\n' \\" into a
+ * real newline and a lost line continuation under mawk; this compares bytes
+ * and lengths, whichever awk, sed or compiler the machine has.
+ */
+static void
+same_bytes(const struct embedded_file *f, const char *dir)
+{
+	char	*path, *text, *cause = NULL;
+	size_t	 len;
+
+	path = xasprintf("%s/%s/%s", TOP_SRCDIR, dir, f->name);
+	if (file_read(path, &text, &len, &cause) != 0)
+		ck_abort_msg("%s", cause);
+	ck_assert_msg(f->len == len, "%s: embedded %zu bytes, file has %zu",
+	    path, f->len, len);
+	ck_assert_msg(memcmp(f->data, text, len) == 0,
+	    "%s: embedded bytes differ from the file", path);
+	ck_assert_int_eq(f->data[len], '\0');
+	free(text);
+	free(path);
+}
+
 START_TEST(test_embedded_matches_files)
 {
-	const char	*names[] = { SINGLE, MULTI, "nccl_allreduce_probe.py" };
-	char		*path, *text, *cause = NULL;
-	size_t		 i;
+	const struct embedded_file	*f;
+	size_t				 n = 0;
 
-	for (i = 0; i < 3; i++) {
-		path = xasprintf("%s/templates/%s", TOP_SRCDIR, names[i]);
-		if (file_read(path, &text, NULL, &cause) != 0)
-			ck_abort_msg("%s", cause);
-		ck_assert_str_eq(template_embedded(names[i]), text);
-		free(text);
-		free(path);
-	}
+	for (f = embedded_files; f->name != NULL; f++, n++)
+		same_bytes(f, "templates");
+	ck_assert_uint_eq(n, 3);
+}
+END_TEST
+
+/* The generator keeps every byte class: \ at line end, quotes, tabs, ??,
+ * CR, ESC, bytes >= 0x80, NUL, and a file without a final newline. */
+extern const struct embedded_file embed_tricky[];
+
+START_TEST(test_embed_generator_bytes)
+{
+	ck_assert_str_eq(embed_tricky[0].name, "tests/data/embed/tricky.txt");
+	same_bytes(&embed_tricky[0], ".");
+	ck_assert_ptr_null(embed_tricky[1].name);
+	ck_assert_ptr_nonnull(memchr(embed_tricky[0].data, '\0',
+	    embed_tricky[0].len));
 }
 END_TEST
 
@@ -592,6 +624,7 @@ template_suite(void)
 	tcase_add_test(tc, test_builders);
 	tcase_add_test(tc, test_embedded);
 	tcase_add_test(tc, test_embedded_matches_files);
+	tcase_add_test(tc, test_embed_generator_bytes);
 	tcase_add_test(tc, test_probe_compiles);
 	suite_add_tcase(s, tc);
 	return s;

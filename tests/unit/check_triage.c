@@ -67,10 +67,10 @@ static const struct tcase cases[] = {
 	  "oom_score_adj:0", "Killed process 88213" },
 	{ "nccl-probe", ERR_INFRA, "FAILED", "1:0", NULL,
 	  "[nccl probe] RuntimeError: NCCL error in: ProcessGroupNCCL.cpp\n"
-	  "SLURMDECK_NCCL_FAIL=every setting failed (last: timed out after "
-	  "120 s)\n", "SLURMDECK_NCCL_FAIL=" },
+	  "SQDECK_NCCL_FAIL=every setting failed (last: timed out after "
+	  "120 s)\n", "SQDECK_NCCL_FAIL=" },
 	{ "nccl-probe", ERR_INFRA, NULL, NULL, NULL,
-	  "[nccl probe] ValueError: x\nslurmdeck: NCCL probe failed with every "
+	  "[nccl probe] ValueError: x\nsqdeck: NCCL probe failed with every "
 	  "setting (default, NCCL_P2P_DISABLE, NCCL_SOCKET_IFNAME, "
 	  "NCCL_IB_DISABLE): the workload was not started", "every setting" },
 	{ "enroot-credentials", ERR_CONFIG, "FAILED", "1:0",
@@ -391,12 +391,12 @@ END_TEST
 static int
 run(const char *args, char **out)
 {
-	const char	*bin = getenv("SLURMDECK_BIN");
+	const char	*bin = getenv("SQDECK_BIN");
 	char		*cmd, *path, *cause = NULL;
 	int		 st;
 
 	if (bin == NULL)
-		bin = TOP_BUILDDIR "/slurmdeck";
+		bin = TOP_BUILDDIR "/sqdeck";
 	path = xasprintf("%s/triage-out.%ld", test_tmpdir(), (long)getpid());
 	cmd = xasprintf("cd %s/data/logs && %s triage %s >%s 2>&1", TESTS_SRCDIR,
 	    bin, args, path);
@@ -452,7 +452,7 @@ START_TEST(test_cli)
 	free(out);
 
 	ck_assert_int_eq(run("--bogus", &out), 2);
-	ck_assert_ptr_nonnull(strstr(out, "usage: slurmdeck triage"));
+	ck_assert_ptr_nonnull(strstr(out, "usage: sqdeck triage"));
 	free(out);
 
 	/* An unknown state is a warning, not a refusal. */

@@ -296,7 +296,7 @@ START_TEST(test_user_cluster_name_datasets)
 	fill_valid();
 	put(WF_USER, "bob");
 	ck_err(WF_USER, "sdtb logs in as alice: to submit as bob set user in "
-	    "clusters.yaml (or SLURM_USER) and restart slurmdeck");
+	    "clusters.yaml (or SLURM_USER) and restart sqdeck");
 	put(WF_USER, "");
 	ck_err(WF_USER, "SLURM_USER is required: the login name on the "
 	    "cluster");

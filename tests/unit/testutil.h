@@ -41,7 +41,7 @@ test_tmpdir_cleanup(void)
 	/* Only the process that made a directory removes it: Check forks. */
 	for (i = 0; i < test_ntmpdirs; i++) {
 		if (test_tmpdir_pids[i] == getpid() &&
-		    getenv("SLURMDECK_KEEP_TMP") == NULL)
+		    getenv("SQDECK_KEEP_TMP") == NULL)
 			nftw(test_tmpdirs[i], test_rm_entry, 16,
 			    FTW_DEPTH | FTW_PHYS);
 	}
@@ -54,7 +54,7 @@ test_tmpdir(void)
 	static char	path[4096];
 	const char	*t = getenv("TMPDIR");
 
-	snprintf(path, sizeof path, "%s/slurmdeck-test.XXXXXX",
+	snprintf(path, sizeof path, "%s/sqdeck-test.XXXXXX",
 	    t != NULL ? t : "/tmp");
 	if (mkdtemp(path) == NULL)
 		abort();
