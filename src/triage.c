@@ -354,6 +354,47 @@ match_log(const struct triage_rule *r, const char *text, size_t *linelen)
 	return found;
 }
 
+/* A line worth showing: it has a letter or digit and is not a bar. */
+static int
+line_meaningful(const char *s, size_t len)
+{
+	size_t	i, alnum = 0;
+
+	for (i = 0; i < len; i++) {
+		if (isalnum((unsigned char)s[i]))
+			alnum++;
+	}
+	return alnum > 0;
+}
+
+/* The last TRIAGE_TAIL_MAX meaningful lines of text, oldest first. */
+static void
+tail_lines(const char *text, size_t len, struct triage_result *res)
+{
+	const char	*start[TRIAGE_TAIL_MAX];
+	size_t		 n[TRIAGE_TAIL_MAX];
+	const char	*end = text + len, *s;
+	int		 k = 0, i;
+
+	while (end > text && k < TRIAGE_TAIL_MAX) {
+		while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
+			end--;
+		s = end;
+		while (s > text && s[-1] != '\n')
+			s--;
+		if (s < end && line_meaningful(s, (size_t)(end - s))) {
+			start[k] = s;
+			n[k] = (size_t)(end - s);
+			k++;
+		}
+		end = s;
+	}
+	for (i = 0; i < k; i++)
+		copy_line(res->tail[i], sizeof res->tail[i], start[k - 1 - i],
+		    n[k - 1 - i]);
+	res->ntail = k;
+}
+
 void
 triage_classify(const struct triage_input *in, struct triage_result *res)
 {
@@ -399,6 +440,7 @@ triage_classify(const struct triage_input *in, struct triage_result *res)
 		res->has_line = 1;
 		res->line_off = (size_t)off;
 		copy_line(res->line, sizeof res->line, text + off, linelen);
-	}
+	} else
+		tail_lines(text, len, res);
 	free(text);
 }
