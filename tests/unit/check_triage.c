@@ -27,7 +27,7 @@ static const struct tcase cases[] = {
 	  NULL },
 	{ "boot-fail", ERR_INFRA, "BOOT_FAIL", "0:0", NULL, NULL, NULL },
 	{ "node-fail-log", ERR_INFRA, NULL, NULL, "node-failure.err", NULL,
-	  "DUE TO NODE FAILURE" },
+	  "Node failure on gpu-node-044" },
 	{ "slurm-output", ERR_INFRA, "FAILED", "0:53", NULL, NULL, NULL },
 	{ "slurm-output-log", ERR_INFRA, NULL, NULL, "slurmd-output-open.log",
 	  NULL, "Could not open stdout file" },
@@ -51,9 +51,12 @@ static const struct tcase cases[] = {
 	  NULL, "cudaErrorInitializationError" },
 	{ "cuda-driver-init", ERR_INFRA, NULL, NULL, NULL,
 	  "Failed to initialize NVML: Driver/library version mismatch", NULL },
-	{ "ib-link", ERR_INFRA, "FAILED", "1:0", "ib-completion-error.err", NULL,
+	{ "nccl-ib", ERR_INFRA, "FAILED", "1:0", "ib-completion-error.err", NULL,
 	  "NET/IB : Got completion from peer" },
 	{ "ib-link", ERR_INFRA, NULL, NULL, "ib-link-down.log", NULL,
+	  "Cable unplugged" },
+	{ "ib-link", ERR_INFRA, NULL, NULL, NULL,
+	  "[Sun Nov 29 16:05:02 2026] mlx5_core 0000:5e:00.0 ib0: Link down",
 	  "ib0: Link down" },
 	{ "ib-link", ERR_INFRA, NULL, NULL, NULL,
 	  "gpu-node-031:77120:77361 [3] NCCL WARN Call to ibv_create_qp failed "
@@ -134,13 +137,80 @@ static const struct tcase cases[] = {
 	  "Loading dataset shards: 100%", NULL },
 	{ "no-success-status", ERR_PROGRAM, "COMPLETED", "0:0", NULL,
 	  "Training finished.", NULL },
-	{ "signal", ERR_PROGRAM, "FAILED", "0:9", NULL, NULL, NULL },
-	{ "signal", ERR_PROGRAM, "CANCELLED by 1001", "0:15", NULL, NULL, NULL },
+	{ "signal", ERR_UNKNOWN, "FAILED", "0:9", NULL, NULL, NULL },
+	{ "signal", ERR_UNKNOWN, "CANCELLED by 1001", "0:15", NULL, NULL, NULL },
 	{ "exit-code", ERR_PROGRAM, "FAILED", "3:0", NULL, "boom", NULL },
 	{ "exit-code", ERR_PROGRAM, NULL, "137", NULL, NULL, NULL },
-	{ "default", ERR_PROGRAM, "FAILED", "0:0", NULL, NULL, NULL },
-	{ "default", ERR_PROGRAM, NULL, NULL, NULL, NULL, NULL },
-	{ "default", ERR_PROGRAM, "FROBNICATED", NULL, NULL, "all fine", NULL },
+	{ "default", ERR_UNKNOWN, "FAILED", "0:0", NULL, NULL, NULL },
+	{ "default", ERR_UNKNOWN, NULL, NULL, NULL, NULL, NULL },
+	{ "default", ERR_UNKNOWN, "FROBNICATED", NULL, NULL, "all fine", NULL },
+	/* One line per rule added for issue 16, in other phrasings. */
+	{ "requeue-log", ERR_INFRA, NULL, NULL, NULL,
+	  "slurmstepd: error: *** JOB 12 ON n1 CANCELLED AT "
+	  "2026-01-01T00:00:00 DUE TO PREEMPTION ***", "PREEMPTION" },
+	{ "preempted", ERR_INFRA, "PREEMPTED", "0:0", NULL, NULL, NULL },
+	{ "slurm-launch", ERR_INFRA, NULL, NULL, NULL,
+	  "srun: error: Task launch for StepId=7.0 failed on node n3: "
+	  "Zero Bytes were transmitted or received", "Task launch" },
+	{ "slurm-chdir", ERR_INFRA, NULL, NULL, NULL,
+	  "slurmstepd: error: couldn't chdir to `/proj/x': Stale file handle: "
+	  "going to /tmp instead", "chdir" },
+	{ "storage", ERR_INFRA, NULL, NULL, NULL,
+	  "OSError: [Errno 116] Stale file handle: '/nfs/ckpt/last.pt'",
+	  "Stale" },
+	{ "container-runtime", ERR_INFRA, NULL, NULL, NULL,
+	  "slurmstepd: error: pyxis:     enroot-nsenter: failed to create user "
+	  "namespace: Operation not permitted", "nsenter" },
+	{ "registry-unavailable", ERR_INFRA, NULL, NULL, NULL,
+	  "[ERROR] URL https://nvcr.io/v2/ returned error code: 503 Service "
+	  "Unavailable", "503" },
+	{ "container-image", ERR_CONFIG, NULL, NULL, NULL,
+	  "pyxis:     enroot-switchroot: failed to execute: python3: No such "
+	  "file or directory", "switchroot" },
+	{ "container-mount", ERR_CONFIG, NULL, NULL, NULL,
+	  "slurmstepd: error: pyxis: --container-mounts: invalid format: "
+	  "/data:/data:rw:x", "invalid format" },
+	{ "slurm-request", ERR_CONFIG, NULL, NULL, NULL,
+	  "sbatch: error: Batch job submission failed: Requested node "
+	  "configuration is not available", NULL },
+	{ "nccl-config", ERR_CONFIG, NULL, NULL, NULL,
+	  "n1:1:1 [0] NCCL WARN Duplicate GPU detected : rank 1 and rank 0 "
+	  "both on CUDA device 1b000", NULL },
+	{ "cuda-image", ERR_CONFIG, NULL, NULL, NULL,
+	  "RuntimeError: CUDA error: no kernel image is available for "
+	  "execution on the device", NULL },
+	{ "quota", ERR_CONFIG, NULL, NULL, NULL,
+	  "OSError: [Errno 122] Disk quota exceeded: '/home/u/ckpt.pt'",
+	  NULL },
+	{ "shm", ERR_CONFIG, NULL, NULL, NULL,
+	  "ERROR: Unexpected bus error encountered in worker. This might be "
+	  "caused by insufficient shared memory (shm).", NULL },
+	{ "permission", ERR_CONFIG, NULL, NULL, NULL,
+	  "PermissionError: [Errno 13] Permission denied: '/shared/out'",
+	  NULL },
+	{ "launch-command", ERR_CONFIG, NULL, NULL, NULL,
+	  "/var/spool/slurmd/job12/slurm_script: line 9: torchrun: command "
+	  "not found", NULL },
+	{ "config-file", ERR_CONFIG, NULL, NULL, NULL,
+	  "yaml.parser.ParserError: while parsing a block mapping", NULL },
+	{ "python-env", ERR_CONFIG, NULL, NULL, NULL,
+	  "ImportError: libGL.so.1: cannot open shared object file: No such "
+	  "file or directory", NULL },
+	{ "gpu-xid-app", ERR_PROGRAM, NULL, NULL, NULL,
+	  "NVRM: Xid (PCI:0000:17:00): 31, pid=1, name=python, Ch 00000010, "
+	  "intr 00000000. MMU Fault", "31" },
+	{ "cuda-program", ERR_PROGRAM, NULL, NULL, NULL,
+	  "RuntimeError: CUDA error: an illegal memory access was encountered",
+	  NULL },
+	{ "nccl-usage", ERR_PROGRAM, NULL, NULL, NULL,
+	  "n1:1:2 [0] NCCL WARN NET/IB : req 0/1 tag 7 peer 10.0.0.5<451> "
+	  "collective mismatch error, local size 4194304 remote size 2097152",
+	  NULL },
+	{ "crash", ERR_PROGRAM, NULL, NULL, NULL,
+	  "srun: error: n4: task 0: Segmentation fault (core dumped)", NULL },
+	{ "dist-network", ERR_INFRA, NULL, NULL, NULL,
+	  "torch.distributed.DistStoreError: Timed out after 901 seconds "
+	  "waiting for clients. 3/4 clients joined.", NULL },
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 
