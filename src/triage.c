@@ -69,20 +69,21 @@ static const struct triage_rule rules[] = {
 	  "(Task launch for|Application launch failed|Unable to create step "
 	  "for job [0-9]+).*(Communication connection failure|Socket timed "
 	  "out|Connection refused|Connection reset|Zero Bytes were "
-	  "transmitted|[Pp]rolog failed|Job credential|Protocol "
+	  "transmitted|[Pp]rolog failed|[Jj]ob credential|Protocol "
 	  "authentication|Unable to contact)|[Pp]rolog failed|"
 	  "[Ee]pilog failed|Kill task failed|Unable to contact slurm "
-	  "controller",
+	  "controller|Munge decode failed|NOT ENDING WITH SIGNALS",
 	  "task-prolog|srun prolog", 0,
-	  "SLURM could not launch the step on a node (prolog, slurmd or "
-	  "network failure on the node): the node is at fault" },
+	  "SLURM could not launch the step on a node or kill it there "
+	  "(prolog, slurmd, credential or network failure, processes that "
+	  "ignore SIGKILL): the node is at fault" },
 	{ "slurm-output-log", ERR_INFRA, NULL, NULL,
 	  "Could not open (stdout|stderr|stdin|input) file",
 	  "Permission denied", 0,
 	  "slurmd could not open the job's output file: the log directory was "
 	  "missing on the node or shared storage was not mounted there" },
 	{ "slurm-chdir", ERR_INFRA, NULL, NULL,
-	  "couldn't chdir to", NULL, 0,
+	  "couldn't chdir to `", "pyxis", 0,
 	  "the job's working directory is missing on the node: its home or "
 	  "project file system is not mounted there" },
 	{ "gpu-xid", ERR_INFRA, NULL, NULL,
@@ -146,7 +147,8 @@ static const struct triage_rule rules[] = {
 	  "pyxis: couldn't (get|read|join|create|allocate) |"
 	  "pyxis: failed to (acquire|start container|get|set)|"
 	  "pyxis: a previous task terminated|pyxis: container was not started|"
-	  "seccomp filter failed",
+	  "seccomp filter failed|failed to (get|set) capabilities|"
+	  "fuse: device not found",
 	  NULL, 0,
 	  "the node's container runtime (Enroot/Pyxis) could not set up the "
 	  "container: its runtime directories or namespaces" },
@@ -194,9 +196,10 @@ static const struct triage_rule rules[] = {
 	  "cluster's driver)" },
 	{ "container-mount", ERR_CONFIG, NULL, NULL,
 	  "enroot-mount: failed to mount|--container-mounts: |"
-	  "pyxis: --container-[a-z-]+: ", NULL, 0,
-	  "a mount of the job spec cannot be made: its source is missing or "
-	  "not readable; check the mounts and dataset paths" },
+	  "pyxis: --container-[a-z-]+: |pyxis: couldn't chdir to", NULL, 0,
+	  "a mount or the working directory of the job spec cannot be made: "
+	  "its source is missing or not readable; check the mounts, the "
+	  "working directory and the dataset paths" },
 	{ "invalid-partition", ERR_CONFIG, NULL, NULL,
 	  "invalid partition|Invalid partition name", NULL, 1,
 	  "SLURM does not know the partition: check SLURM_PARTITION or the "
@@ -218,7 +221,8 @@ static const struct triage_rule rules[] = {
 	  "task is not available|Memory specification can not be satisfied|"
 	  "violates accounting/QOS policy|More processors requested than "
 	  "permitted|Node count specification invalid|Batch job submission "
-	  "failed", NULL, 0,
+	  "failed|(srun|sbatch|salloc): (fatal|error): .*([Ii]nvalid|"
+	  "mutually exclusive|incompatible)", NULL, 0,
 	  "SLURM cannot grant the request (GPUs, memory, nodes, CPUs or a QOS "
 	  "limit): change the job spec's resources" },
 	{ "nccl-config", ERR_CONFIG, NULL, NULL,
@@ -378,6 +382,12 @@ static const struct triage_rule rules[] = {
 	{ "no-success-status", ERR_PROGRAM, "COMPLETED", NULL, NULL, NULL, 0,
 	  "SLURM says COMPLETED but status.json in the results directory did "
 	  "not report success" },
+	{ "worker-signal", ERR_UNKNOWN, NULL, NULL,
+	  "Signal [0-9]+ \\(SIG[A-Z]+\\) received by PID|exitcode *: -[0-9]",
+	  NULL, 0,
+	  "a worker of the launcher (torchrun) was killed by a signal and "
+	  "nothing in the log says why (SIGKILL: often a memory limit); read "
+	  "the last lines" },
 	{ "exit-code", ERR_PROGRAM, NULL, "+:0", NULL, NULL, 0,
 	  "the program exited with a non-zero code of its own and the log "
 	  "names no other cause (128+N: killed by signal N)" },

@@ -341,6 +341,7 @@ START_TEST(test_catalog)
 			}
 		}
 	}
+	fflush(stdout);
 	ck_assert_msg(!bad, "triage got worse than tests/data/triage/"
 	    "baseline.tsv (see above); if the change is deliberate, rewrite it "
 	    "with SQDECK_TRIAGE_BASELINE_OUT");
