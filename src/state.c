@@ -54,7 +54,8 @@ static const struct state_entry {
 static const char *rstate_names[] = {
 	"UNKNOWN", "PENDING", "RUNNING", "COMPLETE", "ERROR", "CANCELED"
 };
-static const char *err_names[] = { "NONE", "INFRA", "PROGRAM", "CONFIG" };
+static const char *err_names[] = { "NONE", "INFRA", "PROGRAM", "CONFIG",
+    "UNKNOWN" };
 static const char *verdict_names[] = { "missing", "pass", "fail" };
 
 static void

@@ -25,6 +25,7 @@ enum err_class {
 	ERR_INFRA,	/* the cluster's fault: retry on another allocation */
 	ERR_PROGRAM,	/* the workload's fault: surface it, no retry */
 	ERR_CONFIG,	/* the user's setup: credentials, image, paths, limits */
+	ERR_UNKNOWN,	/* no evidence either way: tell a human, no retry */
 };
 
 /*

@@ -11,56 +11,155 @@
 #include "util.h"
 
 /*
- * The rules, tried in order; the first that matches decides.  The order is
- * how sure the evidence is about the root cause: the scheduler's own verdict
- * and hardware messages first, then the user's setup, then program errors
- * that other ranks turn into NCCL timeouts (a rank dying of CUDA OOM or a
- * KeyError leaves its peers stuck in a collective until the watchdog fires),
- * then NCCL itself, then what the state and exit code alone say.
+ * The rules, tried in order; the first that matches decides.  One table,
+ * read top to bottom in five tiers:
+ *
+ *  1. What ended the job from outside the program: the scheduler's verdict
+ *     (NODE_FAIL, a node failure or requeue in the log, a launch or prolog
+ *     failure), GPU hardware and driver faults, the InfiniBand link, the
+ *     node's kernel OOM killer, shared storage, the container runtime of the
+ *     node.  These come first because they make the program fail too: a GPU
+ *     that fell off the bus turns into a Python RuntimeError.
+ *  2. The user's setup (CONFIG): registry credentials, image names, mounts,
+ *     SLURM requests, permissions, quota, spec and config files, paths,
+ *     images built for another driver or GPU.
+ *  3. The program's own errors (PROGRAM): CUDA OOM, kernel faults, a memory
+ *     limit, NCCL misuse, crashes, Python exceptions.  They come before the
+ *     NCCL and c10d errors of tier 4 because a rank that dies of a KeyError
+ *     leaves its peers in a collective until the watchdog fires or their
+ *     sockets close: the peers' errors are the consequence, not the cause.
+ *  4. Transport errors that may be a consequence (INFRA when nothing in
+ *     tiers 1-3 explains them): NCCL over IB or sockets, the NCCL watchdog,
+ *     c10d/gloo/rendezvous sockets.
+ *  5. What the state and exit status alone say; UNKNOWN when nothing does.
+ *
+ * Patterns match message families, not one phrasing: the driver prints
+ * "GPU has fallen off the bus", "GPU 0000:3b:00.0: GPU has fallen off the
+ * bus" and "GPU at 0000:01:00.0 has fallen off the bus"; NCCL has printed
+ * IB completion errors in three formats.  Each pattern is a POSIX ERE
+ * matched against one line; "unless" drops a matching line.
  *
  * exit is "CODE:SIGNAL", each a number, "*" (any) or "+" (non-zero).
  */
+
+/* A line naming a socket, NCCL or c10d failure: never the root cause. */
+#define DIST_CONSEQUENCE						\
+	"NCCL|nccl|DistBackendError|DistNetworkError|DistStoreError|"	\
+	"ProcessGroup|Rendezvous|ChildFailedError|c10d|gloo|"		\
+	"[Ss]ocket|Connection (reset|refused|closed|timed out)|"	\
+	"Broken pipe|[Tt]imed? ?out|TimeoutError|SignalException|"	\
+	"KeyboardInterrupt"
+
 static const struct triage_rule rules[] = {
+	/* 1. Outside the program. */
 	{ "node-fail", ERR_INFRA, "NODE_FAIL", NULL, NULL, NULL, 0,
 	  "a node of the allocation failed; SLURM gave up on the job" },
 	{ "boot-fail", ERR_INFRA, "BOOT_FAIL", NULL, NULL, NULL, 0,
 	  "a node of the allocation failed to boot" },
 	{ "node-fail-log", ERR_INFRA, NULL, NULL,
-	  "DUE TO NODE FAILURE", NULL, 0,
-	  "slurmstepd reports the job was ended by a node failure" },
-	{ "slurm-output", ERR_INFRA, NULL, "0:53", NULL, NULL, 0,
-	  "slurmd could not open the job's output file (exit 0:53): the log "
-	  "directory was missing on the node or shared storage was not "
-	  "mounted there" },
+	  "DUE TO NODE FAILURE|Node failure on [^ ]|NODE_FAIL", NULL, 0,
+	  "SLURM reports the job or step was ended by a node failure" },
+	{ "requeue-log", ERR_INFRA, NULL, NULL,
+	  "DUE TO (JOB REQUEUE|PREEMPTION)", NULL, 0,
+	  "SLURM ended the run to requeue or preempt it: not the program's "
+	  "doing" },
+	{ "preempted", ERR_INFRA, "PREEMPTED", NULL, NULL, NULL, 0,
+	  "SLURM preempted the job for another one" },
+	{ "slurm-launch", ERR_INFRA, NULL, NULL,
+	  "(Task launch for|Application launch failed|Unable to create step "
+	  "for job [0-9]+).*(Communication connection failure|Socket timed "
+	  "out|Connection refused|Connection reset|Zero Bytes were "
+	  "transmitted|[Pp]rolog failed|[Jj]ob credential|Protocol "
+	  "authentication|Unable to contact)|[Pp]rolog failed|"
+	  "[Ee]pilog failed|Kill task failed|Unable to contact slurm "
+	  "controller|Munge decode failed|NOT ENDING WITH SIGNALS",
+	  "task-prolog|srun prolog", 0,
+	  "SLURM could not launch the step on a node or kill it there "
+	  "(prolog, slurmd, credential or network failure, processes that "
+	  "ignore SIGKILL): the node is at fault" },
 	{ "slurm-output-log", ERR_INFRA, NULL, NULL,
-	  "Could not open (stdout|stderr|stdin|input) file", NULL, 0,
+	  "Could not open (stdout|stderr|stdin|input) file",
+	  "Permission denied", 0,
 	  "slurmd could not open the job's output file: the log directory was "
 	  "missing on the node or shared storage was not mounted there" },
+	{ "slurm-chdir", ERR_INFRA, NULL, NULL,
+	  "couldn't chdir to `", "pyxis", 0,
+	  "the job's working directory is missing on the node: its home or "
+	  "project file system is not mounted there" },
 	{ "gpu-xid", ERR_INFRA, NULL, NULL,
-	  "(^|[^A-Za-z0-9_])Xid([^A-Za-z0-9_]|$)", NULL, 0,
-	  "the NVIDIA driver reported an Xid error: a GPU fault on the node" },
+	  "(^|[^A-Za-z0-9_])Xid([^A-Za-z0-9_]|$)",
+	  "Xid *\\([^)]*\\):? *(13|31|43|45)([^0-9]|$)", 0,
+	  "the NVIDIA driver reported an Xid error that points at the GPU, "
+	  "its memory, NVLink or the bus (not Xid 13/31/43/45, which are "
+	  "application faults)" },
 	{ "gpu-lost", ERR_INFRA, NULL, NULL,
-	  "GPU has fallen off the bus|GPU is lost|uncorrectable ECC error|"
-	  "Unable to determine the device handle for GPU", NULL, 0,
-	  "a GPU on the node failed (fell off the bus or hit an ECC error)" },
+	  "fallen off the bus|GPU is lost|uncorrectable ECC|ECC_UNCORRECTABLE|"
+	  "ECCUncorrectable|Double Bit ECC|double bit error|"
+	  "Unable to determine the device handle|uncorrectable NVLink|"
+	  "NVLINK_UNCORRECTABLE|GPU requires reset|[Rr]ow remap[a-z]* "
+	  "(failure|pending)|GSP RPC|waiting for RPC response",
+	  NULL, 0,
+	  "a GPU on the node failed (fell off the bus, ECC or NVLink error)" },
 	{ "cuda-driver-init", ERR_INFRA, NULL, NULL,
-	  "CUDA driver initialization failed|cudaErrorInitializationError|"
-	  "CUDA error: initialization error|CUDA_ERROR_NOT_INITIALIZED|"
-	  "no CUDA-capable device is detected|cudaErrorNoDevice|"
-	  "CUDA_ERROR_NO_DEVICE|Failed to initialize NVML|"
-	  "Driver/library version mismatch", NULL, 0,
-	  "the CUDA driver could not initialise the node's GPUs" },
+	  "couldn't communicate with the NVIDIA driver|Failed to initialize "
+	  "NVML|Driver/library version mismatch|nvml error|No devices were "
+	  "found|CUDA driver initialization failed|"
+	  "cudaErrorInitializationError|CUDA error: initialization error|"
+	  "CUDA_ERROR_NOT_INITIALIZED|no CUDA-capable device is detected|"
+	  "cudaErrorNoDevice|CUDA_ERROR_NO_DEVICE|No CUDA GPUs are available|"
+	  "Found no NVIDIA driver|busy or unavailable|"
+	  "cudaErrorDevicesUnavailable|CUDA_ERROR_(DEVICE_UNAVAILABLE|"
+	  "SYSTEM_DRIVER_MISMATCH)|cudaErrorSystemDriverMismatch|"
+	  "unsupported display driver|CUDA unknown error|CUDA error: unknown "
+	  "error|nvidia-container-cli: (initialization|mount|detection|"
+	  "ldcache) error|Command not found: nvidia-container-cli|"
+	  "[Kk]ernel module nvidia[_a-z]* is not loaded|lib(cuda|nvidia-ml)"
+	  "\\.so[.0-9]*: cannot open shared object",
+	  NULL, 0,
+	  "the node's NVIDIA driver or its GPUs could not be used (driver "
+	  "not loaded or mismatched, no GPU visible, GPUs held by another "
+	  "process)" },
 	{ "ib-link", ERR_INFRA, NULL, NULL,
 	  "ibv_[a-z_]+.*(fail|error)|(^|[^a-z])link (is |went )?down|"
 	  "IBV_WC_[A-Z_]+_ERR|transport retry counter exceeded|"
-	  "NET/IB ?:.*(error|fail|vendor err)|Got completion from peer",
+	  "async (fatal )?event|Port module event",
 	  NULL, 1,
-	  "the InfiniBand/network link of a node failed" },
+	  "the InfiniBand/RoCE link or adapter of a node failed" },
 	{ "oom-node", ERR_INFRA, NULL, NULL,
 	  "Out of memory: Kill|oom-kill:constraint=CONSTRAINT_NONE|"
 	  "Out of memory and no killable processes", NULL, 0,
 	  "the node's kernel ran out of memory and killed the job to reclaim "
 	  "it (a node-wide OOM, not the job's own memory limit)" },
+	{ "storage", ERR_INFRA, NULL, NULL,
+	  "Stale file handle|ESTALE|LustreError|Lustre: .*(was lost|evicted)|"
+	  "Transport endpoint is not connected|Cannot send after transport "
+	  "endpoint shutdown|Input/output error|Remote I/O error|"
+	  "Read-only file system|No space left on device|\\[Errno 28\\]|"
+	  "file write failed|nfs: server .* not responding|"
+	  "Structure needs cleaning",
+	  "/dev/shm", 0,
+	  "shared storage failed under the job (stale NFS handle, Lustre "
+	  "eviction, I/O error, file system full or remounted read-only)" },
+	{ "container-runtime", ERR_INFRA, NULL, NULL,
+	  "cannot create directory '?/(run|tmp|var)/|"
+	  "enroot-nsenter: failed|failed to create user namespace|"
+	  "Could not acquire rootfs lock|enroot-[a-z0-9]+: command not found|"
+	  "pyxis: couldn't (get|read|join|create|allocate) |"
+	  "pyxis: failed to (acquire|start container|get|set)|"
+	  "pyxis: a previous task terminated|pyxis: container was not started|"
+	  "seccomp filter failed|failed to (get|set) capabilities|"
+	  "fuse: device not found",
+	  NULL, 0,
+	  "the node's container runtime (Enroot/Pyxis) could not set up the "
+	  "container: its runtime directories or namespaces" },
+	{ "registry-unavailable", ERR_INFRA, NULL, NULL,
+	  "returned error code: (429|5[0-9][0-9])|Too Many Requests|"
+	  "Could not resolve host|Temporary failure in name resolution|"
+	  "curl: \\((6|7|28|35|52|56)\\)|TLS handshake timeout|"
+	  "Service Unavailable|Bad Gateway|Gateway Time-?out",
+	  NULL, 0,
+	  "the registry could not be reached from the node or refused for "
+	  "load (rate limit, DNS, network)" },
 	{ "nccl-probe", ERR_INFRA, NULL, NULL,
 	  "^SQDECK_NCCL_FAIL=|sqdeck: NCCL probe failed with every "
 	  "setting", NULL, 0,
@@ -68,6 +167,8 @@ static const struct triage_rule rules[] = {
 	  "(default, NCCL_P2P_DISABLE, NCCL_SOCKET_IFNAME, NCCL_IB_DISABLE), "
 	  "so the workload was not started: the nodes' GPU/network transport "
 	  "is broken; the retry excludes them (R21)" },
+
+	/* 2. The user's setup. */
 	{ "enroot-credentials", ERR_CONFIG, NULL, NULL,
 	  "Could not process JSON input", NULL, 0,
 	  "enroot could not authenticate to the registry while pulling the "
@@ -75,22 +176,37 @@ static const struct triage_rule rules[] = {
 	  "(~/.config/enroot/.credentials, R7); install them with "
 	  "`sqdeck creds install` (the key goes over SSH stdin only)" },
 	{ "image-auth", ERR_CONFIG, NULL, NULL,
-	  "401 Unauthorized|403 Forbidden|unauthorized: authentication "
-	  "required|pull access denied|requested access to the resource is "
-	  "denied", NULL, 0,
+	  "401 Unauthorized|403 Forbidden|returned error code: 40[13]|"
+	  "unauthorized: authentication required|pull access denied|"
+	  "requested access to the resource is denied|incorrect username or "
+	  "password", NULL, 0,
 	  "the registry refused the image pull: check the image name and the "
 	  "registry credentials (`sqdeck creds install`)" },
 	{ "image-missing", ERR_CONFIG, NULL, NULL,
 	  "manifest unknown|manifest for [^ ]+ not found|"
-	  "returned error code: 404", NULL, 0,
-	  "the image or tag does not exist in the registry: check the image "
+	  "returned error code: 404|Invalid image reference|name unknown|"
+	  "No such file or directory: [^ ]*\\.(sqsh|squashfs)", NULL, 0,
+	  "the image, tag or squashfs file does not exist: check the image "
 	  "name and tag" },
+	{ "container-image", ERR_CONFIG, NULL, NULL,
+	  "enroot-switchroot: failed to execute|Invalid image format|"
+	  "requirement error: unsatisfied condition", NULL, 0,
+	  "the image cannot run here: it lacks the command, or needs a newer "
+	  "driver than the cluster has (use an image that matches the "
+	  "cluster's driver)" },
+	{ "container-mount", ERR_CONFIG, NULL, NULL,
+	  "enroot-mount: failed to mount|--container-mounts: |"
+	  "pyxis: --container-[a-z-]+: |pyxis: couldn't chdir to", NULL, 0,
+	  "a mount or the working directory of the job spec cannot be made: "
+	  "its source is missing or not readable; check the mounts, the "
+	  "working directory and the dataset paths" },
 	{ "invalid-partition", ERR_CONFIG, NULL, NULL,
-	  "invalid partition", NULL, 1,
+	  "invalid partition|Invalid partition name", NULL, 1,
 	  "SLURM does not know the partition: check SLURM_PARTITION or the "
 	  "cluster's partitions (sqdeck preflight)" },
 	{ "invalid-time", ERR_CONFIG, NULL, NULL,
-	  "Requested time limit is invalid|Requested time limit exceeds",
+	  "Requested time limit is invalid|Requested time limit exceeds|"
+	  "Invalid --time specification",
 	  NULL, 0,
 	  "the time limit is above the partition's maximum: lower the time "
 	  "(the default partitions take at most 4 h)" },
@@ -98,32 +214,136 @@ static const struct triage_rule rules[] = {
 	  "Invalid account or account/partition combination|"
 	  "Invalid qos specification", NULL, 0,
 	  "SLURM refused the account or QOS: check SLURM_ACCOUNT" },
+	{ "slurm-request", ERR_CONFIG, NULL, NULL,
+	  "Requested node configuration is not available|Requested partition "
+	  "configuration not available|Invalid generic resource|Invalid "
+	  "(gres|feature|job array|--[a-z-]+) specification|Memory required by "
+	  "task is not available|Memory specification can not be satisfied|"
+	  "violates accounting/QOS policy|More processors requested than "
+	  "permitted|Node count specification invalid|Batch job submission "
+	  "failed|(srun|sbatch|salloc): (fatal|error): .*([Ii]nvalid|"
+	  "mutually exclusive|incompatible)", NULL, 0,
+	  "SLURM cannot grant the request (GPUs, memory, nodes, CPUs or a QOS "
+	  "limit): change the job spec's resources" },
+	{ "nccl-config", ERR_CONFIG, NULL, NULL,
+	  "Mismatched NCCL version|Duplicate GPU detected", NULL, 0,
+	  "the ranks disagree on their setup (different NCCL builds in the "
+	  "images, or two ranks on one GPU): check the image and the GPUs per "
+	  "task" },
+	{ "cuda-image", ERR_CONFIG, NULL, NULL,
+	  "no kernel image is available|cudaErrorNoKernelImageForDevice|"
+	  "is not compatible with the current PyTorch installation|"
+	  "Torch not compiled with CUDA|driver on your system is too old|"
+	  "driver version is insufficient|cudaErrorInsufficientDriver|"
+	  "CUDA_ERROR_INSUFFICIENT_DRIVER|invalid device ordinal|"
+	  "cudaErrorInvalidDevice|CUDA_ERROR_INVALID_DEVICE|"
+	  "forward compatibility was attempted",
+	  NULL, 0,
+	  "the image's CUDA build does not fit the GPUs or driver it got, or "
+	  "the program asks for more GPUs than the job has: check the image "
+	  "and the GPU count" },
+	{ "quota", ERR_CONFIG, NULL, NULL,
+	  "Disk quota exceeded|EDQUOT|\\[Errno 122\\]", NULL, 0,
+	  "the user's storage quota is full: free space or write elsewhere" },
+	{ "shm", ERR_CONFIG, NULL, NULL,
+	  "out of shared memory|insufficient shared memory", NULL, 0,
+	  "the job's shared memory (/dev/shm) is too small for its data "
+	  "loader workers: lower num_workers or raise the shm size" },
+	{ "permission", ERR_CONFIG, NULL, NULL,
+	  "Permission denied|\\[Errno 13\\]|EACCES|Operation not permitted",
+	  NULL, 0,
+	  "a file, directory or script is not readable, writable or "
+	  "executable by the user: check its permissions" },
+	{ "launch-command", ERR_CONFIG, NULL, NULL,
+	  "execve\\(\\): |: command not found|exec: .*: not found", NULL, 0,
+	  "the command the job runs does not exist or cannot be executed: "
+	  "check the command of the job spec" },
+	{ "config-file", ERR_CONFIG, NULL, NULL,
+	  "ParseError|text_format|ScannerError|ParserError|ConfigKeyError|"
+	  "ConfigAttributeError|MissingMandatoryValue|omegaconf\\.errors|"
+	  "hydra\\.errors|has no field named|is not in struct|"
+	  "JSONDecodeError|unrecognized arguments|error: argument ",
+	  NULL, 0,
+	  "the spec or config file the program reads is malformed or has "
+	  "unknown or missing keys: fix the file" },
+	{ "python-env", ERR_CONFIG, NULL, NULL,
+	  "ModuleNotFoundError|ImportError|No module named|undefined symbol|"
+	  "GLIBC_[0-9.]+' not found|cannot open shared object file",
+	  NULL, 0,
+	  "the image lacks a module or library the program imports: use an "
+	  "image that has it" },
 	{ "missing-path", ERR_CONFIG, NULL, NULL,
-	  "/.*No such file or directory|No such file or directory.*/",
-	  "NCCL|/dev/shm", 0,
+	  "/.*No such file or directory|No such file or directory.*/|"
+	  "FileNotFoundError|(path|directory|file|dir|dataset)[^:]* "
+	  "(does not exist|not found)",
+	  "NCCL|/dev/shm", 1,
 	  "a file or directory the job needs does not exist: check the "
 	  "dataset paths and mounts of the job spec" },
+
+	/* 3. The program's own errors. */
+	{ "gpu-xid-app", ERR_PROGRAM, NULL, NULL,
+	  "Xid *\\([^)]*\\):? *(13|31|43|45)([^0-9]|$)", NULL, 0,
+	  "the driver reported an Xid that NVIDIA attributes to the "
+	  "application (13 graphics engine exception, 31 memory page fault, "
+	  "43 stopped channel, 45 cleanup): a kernel of the program "
+	  "faulted" },
 	{ "cuda-oom", ERR_PROGRAM, NULL, NULL,
 	  "CUDA out of memory|CUDA error: out of memory|OutOfMemoryError|"
-	  "CUBLAS_STATUS_ALLOC_FAILED|cudaErrorMemoryAllocation|"
-	  "RESOURCE_EXHAUSTED: OOM", NULL, 0,
+	  "CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|"
+	  "cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|"
+	  "Cuda failure '?out of memory|RESOURCE_EXHAUSTED: OOM|"
+	  "OOM when allocating|ResourceExhaustedError",
+	  NULL, 0,
 	  "the program ran out of GPU memory: lower the batch size or use "
 	  "more GPUs (not a node fault; no retry)" },
 	{ "oom-cgroup", ERR_PROGRAM, NULL, NULL,
 	  "Detected [0-9]+ oom[-_]kill event|Memory cgroup out of memory|"
-	  "oom-kill:constraint=CONSTRAINT_MEMCG", NULL, 0,
+	  "oom-kill:constraint=CONSTRAINT_MEMCG|: Out Of Memory|"
+	  "exceeded memory limit|Exceeded job memory limit|"
+	  "killed by signal: Killed", NULL, 0,
 	  "the job went over its own memory allocation and was killed: "
 	  "request more memory or use less" },
+	{ "cuda-program", ERR_PROGRAM, NULL, NULL,
+	  "illegal memory access|device-side assert|misaligned address|"
+	  "illegal instruction|unspecified launch failure|"
+	  "cudaError(IllegalAddress|Assert|LaunchFailure|MisalignedAddress)|"
+	  "CUDA_ERROR_(ILLEGAL_ADDRESS|ASSERT|LAUNCH_FAILED)|"
+	  "CUBLAS_STATUS_(EXECUTION_FAILED|INVALID_VALUE|NOT_SUPPORTED)|"
+	  "CUDNN_STATUS_(BAD_PARAM|NOT_SUPPORTED|EXECUTION_FAILED)|"
+	  "Assertion `.*` failed|invalid configuration argument|"
+	  "too many resources requested for launch",
+	  NULL, 0,
+	  "a CUDA kernel of the program faulted (bad index or pointer, failed "
+	  "device assertion): a bug, not the node" },
+	{ "nccl-usage", ERR_PROGRAM, NULL, NULL,
+	  "ncclInvalidUsage|ncclInvalidArgument|invalid usage \\(run with|"
+	  "invalid argument \\(run with|collective mismatch|"
+	  "Message truncated", NULL, 0,
+	  "the program called NCCL wrongly (ranks disagree on a collective, "
+	  "bad arguments)" },
+	{ "crash", ERR_PROGRAM, NULL, NULL,
+	  "Segmentation fault|Floating point exception|SIGSEGV|SIGFPE|"
+	  "Illegal instruction", NULL, 0,
+	  "the program crashed (SIGABRT is left out: the NCCL watchdog "
+	  "aborts the process too)" },
 	{ "python-exception", ERR_PROGRAM, NULL, NULL,
-	  "^(\\[rank[0-9]+\\]: |[0-9]+: )?(([A-Za-z_][A-Za-z0-9_]*\\.)*"
-	  "[A-Za-z_][A-Za-z0-9_]*(Error|Exception)|Exception)(:|$)",
-	  "NCCL|nccl|DistBackendError|ProcessGroupNCCL", 0,
+	  "^(\\[rank[0-9]+\\]: |\\[default[0-9]+\\]: ?|[0-9]+: )?"
+	  "(([A-Za-z_][A-Za-z0-9_]*\\.)*[A-Za-z_][A-Za-z0-9_]*"
+	  "(Error|Exception)|Exception)(:|$)",
+	  DIST_CONSEQUENCE, 0,
 	  "the program raised an exception" },
+
+	/* 4. Transport errors that may be a consequence. */
+	{ "nccl-ib", ERR_INFRA, NULL, NULL,
+	  "NET/IB[A-Z/]* ?:.*(Got completion|error|fail|[Ee]vent)", NULL, 0,
+	  "NCCL's InfiniBand/RoCE transport failed between nodes" },
 	{ "nccl-transport", ERR_INFRA, NULL, NULL,
 	  "NCCL WARN.*(Connection timed out|Connection refused|"
-	  "Connection reset|Broken pipe)|ncclSystemError|ncclRemoteError|"
+	  "Connection reset|Broken pipe|Connection closed|connection abort)|"
+	  "ncclSystemError|ncclRemoteError|ncclInternalError|"
 	  "unhandled system error|remote process exited or there was a "
-	  "network error|NET/Socket ?:.*(fail|error)", NULL, 0,
+	  "network error|NET/Socket ?:.*(fail|error)|socketProgress|"
+	  "socketStartConnect|Connection closed by remote peer", NULL, 0,
 	  "NCCL lost its transport between GPUs or nodes (network/P2P); a "
 	  "retry may need the cluster's NCCL settings (R21)" },
 	{ "nccl-watchdog", ERR_INFRA, NULL, NULL,
@@ -131,6 +351,21 @@ static const struct triage_rule rules[] = {
 	  "ProcessGroupNCCL.*[Tt]imeout|Some NCCL operations have failed or "
 	  "timed out", NULL, 0,
 	  "an NCCL collective timed out (a peer or link hung)" },
+	{ "dist-network", ERR_INFRA, NULL, NULL,
+	  "DistNetworkError|DistStoreError|Rendezvous[A-Za-z]*Error|"
+	  "client socket has (timed out|failed to connect)|server socket has "
+	  "failed|Address already in use|gloo.*(Connection closed|Connection "
+	  "reset|Read error|Timed out)|Socket Timeout|"
+	  "Connection reset by peer",
+	  NULL, 0,
+	  "the ranks could not reach each other (rendezvous, c10d store or "
+	  "gloo sockets): a node or the network between them" },
+
+	/* 5. The state and exit status alone. */
+	{ "slurm-output", ERR_INFRA, NULL, "0:53", NULL, NULL, 0,
+	  "slurmd could not open the job's output file (exit 0:53): the log "
+	  "directory was missing on the node or shared storage was not "
+	  "mounted there" },
 	{ "timeout", ERR_PROGRAM, "TIMEOUT", NULL, NULL, NULL, 0,
 	  "the job hit its time limit: checkpoint and resume, or shorten the "
 	  "run (no retry: it would time out again)" },
@@ -147,14 +382,22 @@ static const struct triage_rule rules[] = {
 	{ "no-success-status", ERR_PROGRAM, "COMPLETED", NULL, NULL, NULL, 0,
 	  "SLURM says COMPLETED but status.json in the results directory did "
 	  "not report success" },
-	{ "signal", ERR_PROGRAM, NULL, "*:+", NULL, NULL, 0,
-	  "the job was killed by a signal" },
-	{ "exit-code", ERR_PROGRAM, NULL, "+:*", NULL, NULL, 0,
-	  "the program exited with a non-zero code (128+N: killed by signal "
-	  "N)" },
-	{ "default", ERR_PROGRAM, NULL, NULL, NULL, NULL, 0,
-	  "no infrastructure or configuration evidence in the state, exit "
-	  "code or log: a program failure (no retry)" },
+	{ "worker-signal", ERR_UNKNOWN, NULL, NULL,
+	  "Signal [0-9]+ \\(SIG[A-Z]+\\) received by PID|exitcode *: -[0-9]",
+	  NULL, 0,
+	  "a worker of the launcher (torchrun) was killed by a signal and "
+	  "nothing in the log says why (SIGKILL: often a memory limit); read "
+	  "the last lines" },
+	{ "exit-code", ERR_PROGRAM, NULL, "+:0", NULL, NULL, 0,
+	  "the program exited with a non-zero code of its own and the log "
+	  "names no other cause (128+N: killed by signal N)" },
+	{ "signal", ERR_UNKNOWN, NULL, "*:+", NULL, NULL, 0,
+	  "the job was killed by a signal and nothing in the log says why "
+	  "(SIGKILL: often a memory limit or an administrator); read the "
+	  "last lines" },
+	{ "default", ERR_UNKNOWN, NULL, NULL, NULL, NULL, 0,
+	  "no evidence in the state, exit status or log: read the last lines "
+	  "(no retry)" },
 };
 #define NRULES (sizeof rules / sizeof rules[0])
 
@@ -354,6 +597,47 @@ match_log(const struct triage_rule *r, const char *text, size_t *linelen)
 	return found;
 }
 
+/* A line worth showing: it has a letter or digit and is not a bar. */
+static int
+line_meaningful(const char *s, size_t len)
+{
+	size_t	i, alnum = 0;
+
+	for (i = 0; i < len; i++) {
+		if (isalnum((unsigned char)s[i]))
+			alnum++;
+	}
+	return alnum > 0;
+}
+
+/* The last TRIAGE_TAIL_MAX meaningful lines of text, oldest first. */
+static void
+tail_lines(const char *text, size_t len, struct triage_result *res)
+{
+	const char	*start[TRIAGE_TAIL_MAX];
+	size_t		 n[TRIAGE_TAIL_MAX];
+	const char	*end = text + len, *s;
+	int		 k = 0, i;
+
+	while (end > text && k < TRIAGE_TAIL_MAX) {
+		while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
+			end--;
+		s = end;
+		while (s > text && s[-1] != '\n')
+			s--;
+		if (s < end && line_meaningful(s, (size_t)(end - s))) {
+			start[k] = s;
+			n[k] = (size_t)(end - s);
+			k++;
+		}
+		end = s;
+	}
+	for (i = 0; i < k; i++)
+		copy_line(res->tail[i], sizeof res->tail[i], start[k - 1 - i],
+		    n[k - 1 - i]);
+	res->ntail = k;
+}
+
 void
 triage_classify(const struct triage_input *in, struct triage_result *res)
 {
@@ -399,6 +683,7 @@ triage_classify(const struct triage_input *in, struct triage_result *res)
 		res->has_line = 1;
 		res->line_off = (size_t)off;
 		copy_line(res->line, sizeof res->line, text + off, linelen);
-	}
+	} else
+		tail_lines(text, len, res);
 	free(text);
 }

@@ -33,6 +33,7 @@ struct triage_input {
 };
 
 #define TRIAGE_LINE_MAX 512
+#define TRIAGE_TAIL_MAX 3
 
 struct triage_result {
 	enum err_class		 class;
@@ -42,6 +43,12 @@ struct triage_result {
 	char			 line[TRIAGE_LINE_MAX];
 	int			 has_line;
 	size_t			 line_off;	/* byte offset of it in the log */
+	/*
+	 * The last meaningful lines of the log (oldest first), for a verdict
+	 * no line decided: what a human reads first.
+	 */
+	char			 tail[TRIAGE_TAIL_MAX][TRIAGE_LINE_MAX];
+	int			 ntail;
 };
 
 /* Classify; always decides (the last rule matches anything). */

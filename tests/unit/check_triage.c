@@ -27,7 +27,7 @@ static const struct tcase cases[] = {
 	  NULL },
 	{ "boot-fail", ERR_INFRA, "BOOT_FAIL", "0:0", NULL, NULL, NULL },
 	{ "node-fail-log", ERR_INFRA, NULL, NULL, "node-failure.err", NULL,
-	  "DUE TO NODE FAILURE" },
+	  "Node failure on gpu-node-044" },
 	{ "slurm-output", ERR_INFRA, "FAILED", "0:53", NULL, NULL, NULL },
 	{ "slurm-output-log", ERR_INFRA, NULL, NULL, "slurmd-output-open.log",
 	  NULL, "Could not open stdout file" },
@@ -51,9 +51,12 @@ static const struct tcase cases[] = {
 	  NULL, "cudaErrorInitializationError" },
 	{ "cuda-driver-init", ERR_INFRA, NULL, NULL, NULL,
 	  "Failed to initialize NVML: Driver/library version mismatch", NULL },
-	{ "ib-link", ERR_INFRA, "FAILED", "1:0", "ib-completion-error.err", NULL,
+	{ "nccl-ib", ERR_INFRA, "FAILED", "1:0", "ib-completion-error.err", NULL,
 	  "NET/IB : Got completion from peer" },
 	{ "ib-link", ERR_INFRA, NULL, NULL, "ib-link-down.log", NULL,
+	  "Cable unplugged" },
+	{ "ib-link", ERR_INFRA, NULL, NULL, NULL,
+	  "[Sun Nov 29 16:05:02 2026] mlx5_core 0000:5e:00.0 ib0: Link down",
 	  "ib0: Link down" },
 	{ "ib-link", ERR_INFRA, NULL, NULL, NULL,
 	  "gpu-node-031:77120:77361 [3] NCCL WARN Call to ibv_create_qp failed "
@@ -134,13 +137,83 @@ static const struct tcase cases[] = {
 	  "Loading dataset shards: 100%", NULL },
 	{ "no-success-status", ERR_PROGRAM, "COMPLETED", "0:0", NULL,
 	  "Training finished.", NULL },
-	{ "signal", ERR_PROGRAM, "FAILED", "0:9", NULL, NULL, NULL },
-	{ "signal", ERR_PROGRAM, "CANCELLED by 1001", "0:15", NULL, NULL, NULL },
+	{ "signal", ERR_UNKNOWN, "FAILED", "0:9", NULL, NULL, NULL },
+	{ "signal", ERR_UNKNOWN, "CANCELLED by 1001", "0:15", NULL, NULL, NULL },
 	{ "exit-code", ERR_PROGRAM, "FAILED", "3:0", NULL, "boom", NULL },
 	{ "exit-code", ERR_PROGRAM, NULL, "137", NULL, NULL, NULL },
-	{ "default", ERR_PROGRAM, "FAILED", "0:0", NULL, NULL, NULL },
-	{ "default", ERR_PROGRAM, NULL, NULL, NULL, NULL, NULL },
-	{ "default", ERR_PROGRAM, "FROBNICATED", NULL, NULL, "all fine", NULL },
+	{ "default", ERR_UNKNOWN, "FAILED", "0:0", NULL, NULL, NULL },
+	{ "default", ERR_UNKNOWN, NULL, NULL, NULL, NULL, NULL },
+	{ "default", ERR_UNKNOWN, "FROBNICATED", NULL, NULL, "all fine", NULL },
+	/* One line per rule added for issue 16, in other phrasings. */
+	{ "requeue-log", ERR_INFRA, NULL, NULL, NULL,
+	  "slurmstepd: error: *** JOB 12 ON n1 CANCELLED AT "
+	  "2026-01-01T00:00:00 DUE TO PREEMPTION ***", "PREEMPTION" },
+	{ "preempted", ERR_INFRA, "PREEMPTED", "0:0", NULL, NULL, NULL },
+	{ "slurm-launch", ERR_INFRA, NULL, NULL, NULL,
+	  "srun: error: Task launch for StepId=7.0 failed on node n3: "
+	  "Zero Bytes were transmitted or received", "Task launch" },
+	{ "slurm-chdir", ERR_INFRA, NULL, NULL, NULL,
+	  "slurmstepd: error: couldn't chdir to `/proj/x': Stale file handle: "
+	  "going to /tmp instead", "chdir" },
+	{ "storage", ERR_INFRA, NULL, NULL, NULL,
+	  "OSError: [Errno 116] Stale file handle: '/nfs/ckpt/last.pt'",
+	  "Stale" },
+	{ "container-runtime", ERR_INFRA, NULL, NULL, NULL,
+	  "slurmstepd: error: pyxis:     enroot-nsenter: failed to create user "
+	  "namespace: Operation not permitted", "nsenter" },
+	{ "registry-unavailable", ERR_INFRA, NULL, NULL, NULL,
+	  "[ERROR] URL https://nvcr.io/v2/ returned error code: 503 Service "
+	  "Unavailable", "503" },
+	{ "container-image", ERR_CONFIG, NULL, NULL, NULL,
+	  "pyxis:     enroot-switchroot: failed to execute: python3: No such "
+	  "file or directory", "switchroot" },
+	{ "container-mount", ERR_CONFIG, NULL, NULL, NULL,
+	  "slurmstepd: error: pyxis: --container-mounts: invalid format: "
+	  "/data:/data:rw:x", "invalid format" },
+	{ "slurm-request", ERR_CONFIG, NULL, NULL, NULL,
+	  "sbatch: error: Batch job submission failed: Requested node "
+	  "configuration is not available", NULL },
+	{ "nccl-config", ERR_CONFIG, NULL, NULL, NULL,
+	  "n1:1:1 [0] NCCL WARN Duplicate GPU detected : rank 1 and rank 0 "
+	  "both on CUDA device 1b000", NULL },
+	{ "cuda-image", ERR_CONFIG, NULL, NULL, NULL,
+	  "RuntimeError: CUDA error: no kernel image is available for "
+	  "execution on the device", NULL },
+	{ "quota", ERR_CONFIG, NULL, NULL, NULL,
+	  "OSError: [Errno 122] Disk quota exceeded: '/home/u/ckpt.pt'",
+	  NULL },
+	{ "shm", ERR_CONFIG, NULL, NULL, NULL,
+	  "ERROR: Unexpected bus error encountered in worker. This might be "
+	  "caused by insufficient shared memory (shm).", NULL },
+	{ "permission", ERR_CONFIG, NULL, NULL, NULL,
+	  "PermissionError: [Errno 13] Permission denied: '/shared/out'",
+	  NULL },
+	{ "launch-command", ERR_CONFIG, NULL, NULL, NULL,
+	  "/var/spool/slurmd/job12/slurm_script: line 9: torchrun: command "
+	  "not found", NULL },
+	{ "config-file", ERR_CONFIG, NULL, NULL, NULL,
+	  "yaml.parser.ParserError: while parsing a block mapping", NULL },
+	{ "python-env", ERR_CONFIG, NULL, NULL, NULL,
+	  "ImportError: libGL.so.1: cannot open shared object file: No such "
+	  "file or directory", NULL },
+	{ "gpu-xid-app", ERR_PROGRAM, NULL, NULL, NULL,
+	  "NVRM: Xid (PCI:0000:17:00): 31, pid=1, name=python, Ch 00000010, "
+	  "intr 00000000. MMU Fault", "31" },
+	{ "cuda-program", ERR_PROGRAM, NULL, NULL, NULL,
+	  "RuntimeError: CUDA error: an illegal memory access was encountered",
+	  NULL },
+	{ "nccl-usage", ERR_PROGRAM, NULL, NULL, NULL,
+	  "n1:1:2 [0] NCCL WARN NET/IB : req 0/1 tag 7 peer 10.0.0.5<451> "
+	  "collective mismatch error, local size 4194304 remote size 2097152",
+	  NULL },
+	{ "crash", ERR_PROGRAM, NULL, NULL, NULL,
+	  "srun: error: n4: task 0: Segmentation fault (core dumped)", NULL },
+	{ "worker-signal", ERR_UNKNOWN, "FAILED", "1:0", NULL,
+	  "  exitcode  : -9 (pid: 1322)\n"
+	  "  traceback : Signal 9 (SIGKILL) received by PID 1322", "exitcode" },
+	{ "dist-network", ERR_INFRA, NULL, NULL, NULL,
+	  "torch.distributed.DistStoreError: Timed out after 901 seconds "
+	  "waiting for clients. 3/4 clients joined.", NULL },
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 
@@ -298,6 +371,122 @@ START_TEST(test_order)
 	ck_assert_str_eq(res.rule->name, "node-fail");
 	ck_assert(!res.has_line);
 	free(text);
+}
+END_TEST
+
+/*
+ * Multi-rank logs (issue 16): one rank dies of a program error, the others
+ * then fail in NCCL, c10d or gloo.  Whatever the order the ranks' lines
+ * reach the log in, the verdict is PROGRAM and quotes the program's line;
+ * and a fault outside the program stays INFRA under the Python errors it
+ * causes on the other ranks.
+ */
+static const char *const program_lines[] = {
+	"[rank2]: KeyError: 'lr_schedule'",
+	"1: AssertionError: empty training split at /data/shards/train",
+	"[rank5]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+	"3.91 GiB. GPU 5 has a total capacity of 79.11 GiB",
+	"[rank1]: RuntimeError: CUDA error: device-side assert triggered",
+	"[rank3]: ValueError: Expected input batch_size (32) to match target "
+	"batch_size (30).",
+	"srun: error: gpu-a21: task 9: Segmentation fault (core dumped)",
+	"slurmstepd: error: Detected 1 oom_kill event in StepId=12.0. Some of "
+	"the step tasks have been OOM Killed.",
+};
+static const char *const consequence_lines[] = {
+	"[rank0]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] [Rank 0] "
+	"Watchdog caught collective operation timeout: WorkNCCL(SeqNum=7753, "
+	"OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for "
+	"600061 milliseconds before timing out.",
+	"[rank1]: torch.distributed.DistBackendError: NCCL error in: ../torch/"
+	"csrc/distributed/c10d/ProcessGroupNCCL.cpp:3356, remote process exited "
+	"or there was a network error, NCCL version 2.21.5",
+	"[rank1]: ncclRemoteError: A call failed possibly due to a network "
+	"error or a remote process exiting prematurely.",
+	"0: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] "
+	"Connection closed by peer [10.1.0.7]:23456",
+	"gpu-c02:8814:9012 [0] misc/socket.cc:58 NCCL WARN socketProgress: "
+	"Connection closed by remote peer gpu-c05<44410>",
+	"torch.distributed.elastic.multiprocessing.errors.ChildFailedError:",
+	"[rank0]: RuntimeError: NCCL communicator was aborted on rank 0.",
+	"srun: error: gpu-node-022: task 2: Aborted (core dumped)",
+	"gpu-s03:9912:10201 [3] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got "
+	"completion from peer 10.9.0.14<40211> with error 5, opcode 1, len 0, "
+	"vendor err 249 (Send)",
+};
+#define NELEM(a) (sizeof (a) / sizeof (a)[0])
+
+static void
+classify_text(const char *text, struct triage_result *res)
+{
+	struct triage_input	in;
+
+	memset(&in, 0, sizeof in);
+	in.state = "FAILED";
+	in.has_exit = 1;
+	in.exit_code = 1;
+	in.log = text;
+	in.loglen = strlen(text);
+	triage_classify(&in, res);
+}
+
+START_TEST(test_multirank_program_root)
+{
+	struct triage_result	 res;
+	char			*text;
+	size_t			 p, c;
+	int			 order;
+
+	for (p = 0; p < NELEM(program_lines); p++) {
+		for (c = 0; c < NELEM(consequence_lines); c++) {
+			for (order = 0; order < 2; order++) {
+				text = order == 0 ?
+				    xasprintf("%s\n%s\n%s\n", program_lines[p],
+				    consequence_lines[c], consequence_lines[c]) :
+				    xasprintf("%s\n%s\n%s\n",
+				    consequence_lines[c], consequence_lines[c],
+				    program_lines[p]);
+				classify_text(text, &res);
+				ck_assert_msg(res.class == ERR_PROGRAM &&
+				    strcmp(res.line, program_lines[p]) == 0,
+				    "program '%s' + '%s' (order %d): %s by %s "
+				    "on '%s'", program_lines[p],
+				    consequence_lines[c], order,
+				    err_class_name(res.class), res.rule->name,
+				    res.line);
+				free(text);
+			}
+		}
+	}
+}
+END_TEST
+
+START_TEST(test_multirank_infra_root)
+{
+	static const char *const infra[] = {
+		"NVRM: Xid (PCI:0000:3b:00): 79, pid=2381, name=python, GPU has "
+		"fallen off the bus.",
+		"srun: error: Node failure on gpu-u09",
+		"[rank3]: OSError: [Errno 116] Stale file handle",
+		"[rank3]: RuntimeError: CUDA error: uncorrectable ECC error "
+		"encountered",
+	};
+	struct triage_result	 res;
+	char			*text;
+	size_t			 i, c;
+
+	for (i = 0; i < NELEM(infra); i++) {
+		for (c = 0; c < NELEM(consequence_lines); c++) {
+			text = xasprintf("%s\n[rank0]: KeyError: 'x'\n%s\n",
+			    consequence_lines[c], infra[i]);
+			classify_text(text, &res);
+			ck_assert_msg(res.class == ERR_INFRA &&
+			    strcmp(res.line, infra[i]) == 0, "'%s': %s by %s",
+			    infra[i], err_class_name(res.class),
+			    res.rule->name);
+			free(text);
+		}
+	}
 }
 END_TEST
 
@@ -503,6 +692,8 @@ triage_suite(void)
 	tcase_add_test(tc, test_every_rule_has_a_case);
 	tcase_add_test(tc, test_not_infra);
 	tcase_add_test(tc, test_order);
+	tcase_add_test(tc, test_multirank_program_root);
+	tcase_add_test(tc, test_multirank_infra_root);
 	tcase_add_test(tc, test_log_bytes);
 	tcase_add_test(tc, test_long_line);
 	tcase_add_test(tc, test_parse_exit);
