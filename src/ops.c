@@ -157,8 +157,8 @@ ops_table_print(FILE *f, const char *const *head, size_t ncol,
  * The reply of the log scripts: a header line, then the bytes.  "missing",
  * "unreadable", or "size SIZE OFFSET TRUNCATED".
  */
-static int
-log_parse(const char *path, struct conn_result *res, int tail,
+int
+ops_log_parse(const char *path, const struct conn_result *res, int tail,
     struct ops_log *log, char **cause)
 {
 	const char	*nl;
@@ -217,7 +217,7 @@ log_run(struct conn *c, const char *path, const char *script, int tail,
 		conn_result_free(&res);
 		return -1;
 	}
-	rc = log_parse(path, &res, tail, log, cause);
+	rc = ops_log_parse(path, &res, tail, log, cause);
 	conn_result_free(&res);
 	return rc;
 }

@@ -91,6 +91,9 @@ int	 ops_log_read(struct conn *, const char *path, long long offset,
 int	 ops_log_tail(struct conn *, const char *path, int lines,
 	     struct ops_log *, char **cause);
 void	 ops_log_free(struct ops_log *);
+/* The reply of those scripts (for tests and fuzzing); log must be zeroed. */
+int	 ops_log_parse(const char *path, const struct conn_result *, int tail,
+	     struct ops_log *, char **cause);
 
 /* --- records --------------------------------------------------------------- */
 
