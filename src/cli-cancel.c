@@ -26,7 +26,7 @@ struct cconn {
 static void
 cancel_usage(FILE *f)
 {
-	fprintf(f, "usage: sqdeck cancel ID...\n"
+	cli_fprintf(f, "usage: sqdeck cancel ID...\n"
 	    "  ID  record id or SLURM job id; a job that already ended "
 	    "counts as cancelled\n");
 }
@@ -76,7 +76,7 @@ cli_cancel(struct cli *cli, int argc, char **argv)
 		}
 	}
 	if (optind == argc) {
-		fprintf(stderr, "sqdeck: cancel: which jobs? give record ids "
+		cli_fprintf(stderr, "sqdeck: cancel: which jobs? give record ids "
 		    "or SLURM job ids\n");
 		cancel_usage(stderr);
 		return EXIT_USAGE;
@@ -93,12 +93,12 @@ cli_cancel(struct cli *cli, int argc, char **argv)
 		tg->cl = cl;
 		rc = ops_find(argv[i], cl->name, &tg->rec, &tg->sid, &cause);
 		if (rc < 0) {
-			fprintf(stderr, "sqdeck: cancel: %s\n", cause);
+			cli_fprintf(stderr, "sqdeck: cancel: %s\n", cause);
 			ret = EXIT_USAGE;
 			goto out;
 		}
 		if (tg->rec != NULL && tg->sid <= 0) {
-			fprintf(stderr, "sqdeck: cancel: record %s has no "
+			cli_fprintf(stderr, "sqdeck: cancel: record %s has no "
 			    "SLURM job id: nothing was launched\n",
 			    tg->rec->id);
 			ret = EXIT_USAGE;
@@ -108,7 +108,7 @@ cli_cancel(struct cli *cli, int argc, char **argv)
 		    strcmp(tg->rec->cluster, cl->name) != 0 &&
 		    (tg->cl = config_cluster(&cfg, tg->rec->cluster,
 		    &cause)) == NULL) {
-			fprintf(stderr, "sqdeck: cancel: record %s: %s\n",
+			cli_fprintf(stderr, "sqdeck: cancel: record %s: %s\n",
 			    tg->rec->id, cause);
 			ret = EXIT_FAIL;
 			goto out;
@@ -122,18 +122,18 @@ cli_cancel(struct cli *cli, int argc, char **argv)
 		if (ops_cancel(x->c, t[i].rec, t[i].sid, "cancel:cli", &oc,
 		    &cause) != 0) {
 			s = ops_clean(cause);
-			fprintf(stderr, "sqdeck: cancel: %s\n", s);
+			cli_fprintf(stderr, "sqdeck: cancel: %s\n", s);
 			free(s);
 			ret = EXIT_FAIL;
 			continue;
 		}
 		s = ops_clean(oc.live_state);
 		if (oc.was_live)
-			printf("cancelled SLURM job %ld%s%s (was %s)\n", t[i].sid,
+			cli_printf("cancelled SLURM job %ld%s%s (was %s)\n", t[i].sid,
 			    t[i].rec != NULL ? ", record " : "",
 			    t[i].rec != NULL ? t[i].rec->id : "", s);
 		else {
-			printf("SLURM job %ld%s%s had already ended: counts as "
+			cli_printf("SLURM job %ld%s%s had already ended: counts as "
 			    "cancelled\n", t[i].sid,
 			    t[i].rec != NULL ? ", record " : "",
 			    t[i].rec != NULL ? t[i].rec->id : "");
@@ -141,7 +141,7 @@ cli_cancel(struct cli *cli, int argc, char **argv)
 				x->poll = 1;
 		}
 		if (oc.wiped)
-			printf("removed the secrets sidecar of record %s\n",
+			cli_printf("removed the secrets sidecar of record %s\n",
 			    t[i].rec->id);
 		free(s);
 		ops_cancel_free(&oc);
@@ -157,7 +157,7 @@ cli_cancel(struct cli *cli, int argc, char **argv)
 		cause = NULL;
 		if (monitor_poll(cc[i].c, cc[i].cl->name, &opts, &snap,
 		    &cause) != 0)
-			fprintf(stderr, "sqdeck: cancel: %s\n", cause);
+			cli_fprintf(stderr, "sqdeck: cancel: %s\n", cause);
 		monitor_snapshot_free(&snap);
 	}
 out:

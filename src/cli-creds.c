@@ -17,7 +17,7 @@
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: sqdeck creds install [--cluster NAME] [--stdin] "
+	cli_fprintf(f, "usage: sqdeck creds install [--cluster NAME] [--stdin] "
 	    "[--json]\n"
 	    "  Writes ~/.config/enroot/.credentials on the cluster (machine "
 	    "nvcr.io and\n"
@@ -60,7 +60,7 @@ cli_creds(struct cli *cli, int argc, char **argv)
 	struct conn		*c;
 	cJSON			*o;
 	const char		*env;
-	char			*key = NULL, *cause = NULL, *text;
+	char			*key = NULL, *cause = NULL;
 	int			 ch, from_stdin = 0, json = 0, ret = EXIT_FAIL;
 
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -93,7 +93,7 @@ cli_creds(struct cli *cli, int argc, char **argv)
 	else if ((env = getenv("NGC_API_KEY")) != NULL && *env != '\0')
 		key = xstrdup(env);
 	if (key == NULL || *key == '\0') {
-		fprintf(stderr, "sqdeck: creds: no key: export NGC_KEY, or "
+		cli_fprintf(stderr, "sqdeck: creds: no key: export NGC_KEY, or "
 		    "pipe it in with --stdin\n");
 		free(key);
 		return EXIT_USAGE;
@@ -105,7 +105,7 @@ cli_creds(struct cli *cli, int argc, char **argv)
 	}
 	c = conn_new_cluster(cl);
 	if (submit_creds_install(c, key, &cr, &cause) != 0) {
-		fprintf(stderr, "sqdeck: creds: cluster %s: %s\n", cl->name,
+		cli_fprintf(stderr, "sqdeck: creds: cluster %s: %s\n", cl->name,
 		    cause);
 		free(cause);
 		goto out;
@@ -115,12 +115,10 @@ cli_creds(struct cli *cli, int argc, char **argv)
 		cJSON_AddStringToObject(o, "cluster", cl->name);
 		cJSON_AddStringToObject(o, "path", cr.path ? cr.path : "");
 		cJSON_AddNumberToObject(o, "kept_lines", cr.kept);
-		text = cJSON_Print(o);
-		printf("%s\n", text);
-		cJSON_free(text);
+		cli_json(stdout, o, 0);
 		cJSON_Delete(o);
 	} else {
-		printf("enroot credentials installed on cluster %s: %s (mode "
+		cli_printf("enroot credentials installed on cluster %s: %s (mode "
 		    "600)\n  machines nvcr.io and authn.nvidia.com (login "
 		    "$oauthtoken); %d line%s for other machines kept\n",
 		    cl->name, cr.path ? cr.path : "?", cr.kept,

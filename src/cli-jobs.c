@@ -14,7 +14,7 @@
 static void
 jobs_usage(FILE *f)
 {
-	fprintf(f, "usage: sqdeck [--cluster NAME] jobs [--all] [--json]\n"
+	cli_fprintf(f, "usage: sqdeck [--cluster NAME] jobs [--all] [--json]\n"
 	    "  every job of yours in the queue of each cluster (or of "
 	    "--cluster),\n"
 	    "  plus the sqdeck records that finished in the last 24 h\n"
@@ -35,7 +35,7 @@ jobs_table(struct monitor_snapshot *snaps, size_t ns)
 	for (i = 0; i < ns; i++)
 		n += snaps[i].n;
 	if (n == 0) {
-		printf("no jobs\n");
+		cli_printf("no jobs\n");
 		return;
 	}
 	cells = xcalloc(n * JT_NCOLS, sizeof *cells);
@@ -59,7 +59,7 @@ jobs_json(struct monitor_snapshot *snaps, size_t ns, char **causes)
 	cJSON				*o, *a, *item, *cl;
 	const struct jobtable_row	*row;
 	const struct monitor_info	*info;
-	char				*s, when[32];
+	char				 when[32];
 	struct tm			 tm;
 	size_t				 i, k;
 
@@ -111,9 +111,7 @@ jobs_json(struct monitor_snapshot *snaps, size_t ns, char **causes)
 			cJSON_AddItemToArray(a, item);
 		}
 	}
-	s = cJSON_Print(o);
-	printf("%s\n", s);
-	cJSON_free(s);
+	cli_json(stdout, o, 0);
 	cJSON_Delete(o);
 }
 
@@ -152,7 +150,7 @@ cli_jobs(struct cli *cli, int argc, char **argv)
 		}
 	}
 	if (optind != argc) {
-		fprintf(stderr, "sqdeck: jobs: unexpected argument '%s'\n",
+		cli_fprintf(stderr, "sqdeck: jobs: unexpected argument '%s'\n",
 		    argv[optind]);
 		jobs_usage(stderr);
 		return EXIT_USAGE;
@@ -173,12 +171,12 @@ cli_jobs(struct cli *cli, int argc, char **argv)
 		if (monitor_poll(c, cl->name, &opts, &snaps[ns],
 		    &causes[ns]) != 0) {
 			s = ops_clean(causes[ns]);
-			fprintf(stderr, "sqdeck: jobs: %s\n", s);
+			cli_fprintf(stderr, "sqdeck: jobs: %s\n", s);
 			free(s);
 			ret = EXIT_FAIL;
 		} else if (snaps[ns].error != NULL) {
 			s = ops_clean(snaps[ns].error);
-			fprintf(stderr, "sqdeck: jobs: cluster %s: %s\n",
+			cli_fprintf(stderr, "sqdeck: jobs: cluster %s: %s\n",
 			    cl->name, s);
 			free(s);
 		}

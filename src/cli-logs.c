@@ -27,7 +27,7 @@ logs_sigint(int sig)
 static void
 logs_usage(FILE *f)
 {
-	fprintf(f, "usage: sqdeck logs ID [-n N] [--err] [--follow "
+	cli_fprintf(f, "usage: sqdeck logs ID [-n N] [--err] [--follow "
 	    "[--interval S]]\n"
 	    "  ID          record id or SLURM job id of a tracked job\n"
 	    "  -n N        the last N lines (default 10)\n"
@@ -85,7 +85,7 @@ logs_job_ended(struct conn *c, const struct cluster *cl, const char *id)
 	opts.user = cl->user;
 	if (monitor_poll(c, cl->name, &opts, &snap, &cause) != 0) {
 		/* Not fatal: the log is still worth following. */
-		fprintf(stderr, "sqdeck: logs: %s\n", cause);
+		cli_fprintf(stderr, "sqdeck: logs: %s\n", cause);
 		free(cause);
 		cause = NULL;
 	}
@@ -133,7 +133,7 @@ cli_logs(struct cli *cli, int argc, char **argv)
 		case 'i':
 			if (parse_count(optarg, 3600, &interval) != 0 ||
 			    interval < 1) {
-				fprintf(stderr, "sqdeck: logs: --interval "
+				cli_fprintf(stderr, "sqdeck: logs: --interval "
 				    "must be whole seconds from 1 to 3600, not "
 				    "'%s'\n", optarg);
 				return EXIT_USAGE;
@@ -141,7 +141,7 @@ cli_logs(struct cli *cli, int argc, char **argv)
 			break;
 		case 'n':
 			if (parse_count(optarg, 1000000, &lines) != 0) {
-				fprintf(stderr, "sqdeck: logs: -n must be a "
+				cli_fprintf(stderr, "sqdeck: logs: -n must be a "
 				    "line count from 0 to 1000000, not '%s'\n",
 				    optarg);
 				return EXIT_USAGE;
@@ -156,7 +156,7 @@ cli_logs(struct cli *cli, int argc, char **argv)
 		}
 	}
 	if (argc - optind != 1) {
-		fprintf(stderr, "sqdeck: logs: %s\n", argc == optind ?
+		cli_fprintf(stderr, "sqdeck: logs: %s\n", argc == optind ?
 		    "which job? give one record id or SLURM job id" :
 		    "one job at a time");
 		logs_usage(stderr);
@@ -167,22 +167,22 @@ cli_logs(struct cli *cli, int argc, char **argv)
 	rc = ops_find(argv[optind], cl->name, &rec, &sid, &cause);
 	if (rc != 0) {
 		if (rc == 1)
-			fprintf(stderr, "sqdeck: logs: SLURM job %ld has no "
+			cli_fprintf(stderr, "sqdeck: logs: SLURM job %ld has no "
 			    "sqdeck record, so its log path is not known\n",
 			    sid);
 		else
-			fprintf(stderr, "sqdeck: logs: %s\n", cause);
+			cli_fprintf(stderr, "sqdeck: logs: %s\n", cause);
 		ret = EXIT_USAGE;
 		goto out;
 	}
 	if (rec->cluster != NULL && strcmp(rec->cluster, cl->name) != 0 &&
 	    (cl = config_cluster(&cfg, rec->cluster, &cause)) == NULL) {
-		fprintf(stderr, "sqdeck: logs: record %s: %s\n", rec->id,
+		cli_fprintf(stderr, "sqdeck: logs: record %s: %s\n", rec->id,
 		    cause);
 		goto out;
 	}
 	if ((path = ops_log_path(rec, err)) == NULL) {
-		fprintf(stderr, "sqdeck: logs: record %s has no %s yet, so "
+		cli_fprintf(stderr, "sqdeck: logs: record %s has no %s yet, so "
 		    "it has no log\n", rec->id, record_slurm_id(rec) == NULL ?
 		    "SLURM job id" : "job_dir or job_name");
 		goto out;
@@ -192,18 +192,18 @@ cli_logs(struct cli *cli, int argc, char **argv)
 
 	/* R18: tail -n N first. */
 	if (ops_log_tail(c, path, (int)lines, &log, &cause) != 0) {
-		fprintf(stderr, "sqdeck: logs: %s\n", cause);
+		cli_fprintf(stderr, "sqdeck: logs: %s\n", cause);
 		goto out;
 	}
 	if (log.missing && !follow) {
-		fprintf(stderr, "sqdeck: logs: %s does not exist (yet): the "
+		cli_fprintf(stderr, "sqdeck: logs: %s does not exist (yet): the "
 		    "job is %s\n", shown, state_name(rec->state));
 		goto out;
 	}
 	logs_write(&log);
 	offset = log.missing ? 0 : log.next;
 	if (log.missing) {
-		fprintf(stderr, "sqdeck: logs: waiting for log %s\n", shown);
+		cli_fprintf(stderr, "sqdeck: logs: waiting for log %s\n", shown);
 		waiting = 1;
 	}
 	ops_log_free(&log);
@@ -229,7 +229,7 @@ cli_logs(struct cli *cli, int argc, char **argv)
 		if (ops_log_read(c, path, offset, LOGS_CHUNK, &log,
 		    &cause) != 0) {
 			/* A dropped read is retried; the offset is kept. */
-			fprintf(stderr, "sqdeck: logs: %s\n", cause);
+			cli_fprintf(stderr, "sqdeck: logs: %s\n", cause);
 			free(cause);
 			cause = NULL;
 			if (ended)
@@ -239,13 +239,13 @@ cli_logs(struct cli *cli, int argc, char **argv)
 		}
 		if (log.missing) {
 			if (!waiting)
-				fprintf(stderr, "sqdeck: logs: waiting for "
+				cli_fprintf(stderr, "sqdeck: logs: waiting for "
 				    "log %s\n", shown);
 			waiting = 1;
 			offset = 0;
 		} else {
 			if (log.truncated)
-				fprintf(stderr, "sqdeck: logs: %s was "
+				cli_fprintf(stderr, "sqdeck: logs: %s was "
 				    "truncated; reading it from the start\n",
 				    shown);
 			waiting = 0;
@@ -264,7 +264,7 @@ cli_logs(struct cli *cli, int argc, char **argv)
 	}
 	sigaction(SIGINT, &oldsa, NULL);
 	if (ended && !logs_stop)
-		fprintf(stderr, "sqdeck: logs: job ended\n");
+		cli_fprintf(stderr, "sqdeck: logs: job ended\n");
 	ret = EXIT_OK;
 out:
 	ops_log_free(&log);

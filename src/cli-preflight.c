@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "conn.h"
+#include "ops.h"
 #include "remote.h"
 
 static double
@@ -24,18 +25,25 @@ preflight_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Text from the cluster is untrusted: no control characters on a tty. */
+/* Text from the cluster is untrusted: ops_clean() for a tty, cut to len. */
 static const char *
 clean(const char *s, char *buf, size_t len)
 {
-	size_t	i;
+	char	*t;
+	size_t	 n;
 
 	if (s == NULL)
 		return "";
-	for (i = 0; s[i] != '\0' && i + 1 < len; i++)
-		buf[i] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? '?' :
-		    s[i];
-	buf[i] = '\0';
+	t = ops_clean(s);
+	n = strlen(t);
+	if (n >= len) {
+		n = len - 1;
+		while (n > 0 && ((unsigned char)t[n] & 0xc0) == 0x80)
+			n--;	/* not inside a UTF-8 sequence */
+	}
+	memcpy(buf, t, n);
+	buf[n] = '\0';
+	free(t);
 	return buf;
 }
 
@@ -52,7 +60,7 @@ row(const char *check, const char *result, const char *fmt, ...)
 	va_start(ap, fmt);
 	detail = xvasprintf(fmt, ap);
 	va_end(ap);
-	printf("  %-10s %-8s %s\n", check, result, clean(detail, buf,
+	cli_printf("  %-10s %-8s %s\n", check, result, clean(detail, buf,
 	    sizeof buf));
 	free(detail);
 }
@@ -82,11 +90,11 @@ print_table(const struct cluster *cl, struct conn *c,
 	unsigned				 t;
 
 	conn_get_stats(c, &st);
-	printf("preflight of cluster %s: %s", cl->name, conn_target(c));
+	cli_printf("preflight of cluster %s: %s", cl->name, conn_target(c));
 	if (pf->login_host != NULL)
-		printf(" (login node %s)", clean(pf->login_host, b1,
+		cli_printf(" (login node %s)", clean(pf->login_host, b1,
 		    sizeof b1));
-	printf("\n\n  %-10s %-8s %s\n", "CHECK", "RESULT", "DETAIL");
+	cli_printf("\n\n  %-10s %-8s %s\n", "CHECK", "RESULT", "DETAIL");
 	row("ssh", "ok", "key login as %s, host key known; %.2f s, %u "
 	    "connection, %u channel", pf->user ? pf->user : "?", secs,
 	    st.handshakes, st.channels);
@@ -139,23 +147,23 @@ print_table(const struct cluster *cl, struct conn *c,
 			row("partition", "MISSING", "%s: not on this cluster%s",
 			    w->name, i == 0 ? " (default)" : "");
 	}
-	printf("\ncontainer mode: %s\n", container_text(pf, cl->container));
+	cli_printf("\ncontainer mode: %s\n", container_text(pf, cl->container));
 	if (pf->warnings.n != 0) {
-		printf("\nwarnings:\n");
+		cli_printf("\nwarnings:\n");
 		for (i = 0; i < pf->warnings.n; i++)
-			printf("  - %s\n", clean(pf->warnings.v[i], b2,
+			cli_printf("  - %s\n", clean(pf->warnings.v[i], b2,
 			    sizeof b2));
 	}
 	if (pf->problems.n != 0) {
-		printf("\nproblems (a submit would fail):\n");
+		cli_printf("\nproblems (a submit would fail):\n");
 		for (i = 0; i < pf->problems.n; i++)
-			printf("  - %s\n", clean(pf->problems.v[i], b2,
+			cli_printf("  - %s\n", clean(pf->problems.v[i], b2,
 			    sizeof b2));
 	}
 	if (pf->ok)
-		printf("\nresult: OK, ready to submit\n");
+		cli_printf("\nresult: OK, ready to submit\n");
 	else
-		printf("\nresult: FAILED (%zu problem%s)\n", pf->problems.n,
+		cli_printf("\nresult: FAILED (%zu problem%s)\n", pf->problems.n,
 		    pf->problems.n == 1 ? "" : "s");
 }
 
@@ -195,7 +203,6 @@ print_json(const struct cluster *cl, struct conn *c,
 {
 	cJSON			*root, *ssh, *tools, *o, *a;
 	struct conn_stats	 st;
-	char			*text;
 	size_t			 i;
 	unsigned		 t;
 
@@ -248,16 +255,14 @@ print_json(const struct cluster *cl, struct conn *c,
 	cJSON_AddItemToObject(root, "problems", json_strv(&pf->problems));
 	cJSON_AddItemToObject(root, "warnings", json_strv(&pf->warnings));
 print:
-	text = cJSON_Print(root);
-	printf("%s\n", text);
-	cJSON_free(text);
+	cli_json(stdout, root, 0);
 	cJSON_Delete(root);
 }
 
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: sqdeck preflight [--json | --raw | --script]\n"
+	cli_fprintf(f, "usage: sqdeck preflight [--json | --raw | --script]\n"
 	    "  --json    the result as JSON\n"
 	    "  --raw     the remote script's key=value output, unparsed\n"
 	    "  --script  print the script that would run on the login node; "
@@ -324,7 +329,7 @@ cli_preflight(struct cli *cli, int argc, char **argv)
 		if (json)
 			print_json(cl, c, &pf, preflight_now() - t0, cause);
 		else
-			fprintf(stderr, "sqdeck: preflight of cluster %s: "
+			cli_fprintf(stderr, "sqdeck: preflight of cluster %s: "
 			    "SSH failed: %s\n", cl->name, cause);
 		goto out;
 	}
@@ -332,7 +337,7 @@ cli_preflight(struct cli *cli, int argc, char **argv)
 		if (json)
 			print_json(cl, c, &pf, preflight_now() - t0, cause);
 		else
-			fprintf(stderr, "sqdeck: preflight of cluster %s: "
+			cli_fprintf(stderr, "sqdeck: preflight of cluster %s: "
 			    "%s\n", cl->name, cause);
 		goto out;
 	}

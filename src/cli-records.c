@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "ops.h"
 #include "record.h"
 #include "retry.h"
 
@@ -16,7 +17,7 @@
 static void
 records_usage(FILE *f)
 {
-	fprintf(f, "usage: sqdeck records [--json] [--all] [--chain ID]\n"
+	cli_fprintf(f, "usage: sqdeck records [--json] [--all] [--chain ID]\n"
 	    "  --all       every record (default: unfinished ones and those "
 	    "updated in the last 24 h)\n"
 	    "  --chain ID  the retry chain of a record: the first submit, "
@@ -28,13 +29,7 @@ records_usage(FILE *f)
 static char *
 clean(const char *s)
 {
-	char	*out = xstrdup(s != NULL && *s != '\0' ? s : "-"), *p;
-
-	for (p = out; *p != '\0'; p++) {
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	}
-	return out;
+	return ops_clean(s);
 }
 
 static int
@@ -81,10 +76,10 @@ print_table(struct record **v, size_t n)
 		}
 	}
 	for (c = 0; c < NCOL; c++)
-		printf("%-*s%s", (int)w[c], head[c], c + 1 < NCOL ? "  " : "\n");
+		cli_printf("%-*s%s", (int)w[c], head[c], c + 1 < NCOL ? "  " : "\n");
 	for (i = 0; i < n; i++) {
 		for (c = 0; c < NCOL; c++) {
-			printf("%-*s%s", (int)w[c], cells[i][c],
+			cli_printf("%-*s%s", (int)w[c], cells[i][c],
 			    c + 1 < NCOL ? "  " : "\n");
 			free(cells[i][c]);
 		}
@@ -112,10 +107,7 @@ print_json(struct record **v, size_t n, const struct strv *corrupt)
 	a = cJSON_AddArrayToObject(o, "corrupt");
 	for (i = 0; i < corrupt->n; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(corrupt->v[i]));
-	s = cJSON_Print(o);
-	if (s != NULL)
-		printf("%s\n", s);
-	cJSON_free(s);
+	cli_json(stdout, o, 0);
 	cJSON_Delete(o);
 }
 
@@ -132,7 +124,7 @@ print_chain(const char *id, int json)
 	size_t		  n, i, k, w[NCOL];
 
 	if (retry_chain(id, &v, &n, &cause) != 0) {
-		fprintf(stderr, "sqdeck: records: %s\n", cause);
+		cli_fprintf(stderr, "sqdeck: records: %s\n", cause);
 		free(cause);
 		return EXIT_USAGE;
 	}
@@ -161,11 +153,11 @@ print_chain(const char *id, int json)
 			}
 		}
 		for (k = 0; k < NCOL; k++)
-			printf("%-*s%s", (int)w[k], head[k], k + 1 < NCOL ?
+			cli_printf("%-*s%s", (int)w[k], head[k], k + 1 < NCOL ?
 			    "  " : "\n");
 		for (i = 0; i < n * NCOL; i++) {
 			k = i % NCOL;
-			printf("%-*s%s", (int)w[k], cells[i], k + 1 < NCOL ?
+			cli_printf("%-*s%s", (int)w[k], cells[i], k + 1 < NCOL ?
 			    "  " : "\n");
 			free(cells[i]);
 		}
@@ -217,7 +209,7 @@ cli_records(struct cli *cli, int argc, char **argv)
 		}
 	}
 	if (optind != argc) {
-		fprintf(stderr, "sqdeck: records: unexpected argument '%s'\n",
+		cli_fprintf(stderr, "sqdeck: records: unexpected argument '%s'\n",
 		    argv[optind]);
 		records_usage(stderr);
 		return EXIT_USAGE;
@@ -225,7 +217,7 @@ cli_records(struct cli *cli, int argc, char **argv)
 	if (chain != NULL)
 		return print_chain(chain, json);
 	if (record_list(&list, &cause) != 0) {
-		fprintf(stderr, "sqdeck: records: %s\n", cause);
+		cli_fprintf(stderr, "sqdeck: records: %s\n", cause);
 		free(cause);
 		return EXIT_FAIL;
 	}
@@ -241,12 +233,12 @@ cli_records(struct cli *cli, int argc, char **argv)
 	if (json)
 		print_json(v, n, &list.corrupt);
 	else if (n == 0 && list.corrupt.n == 0)
-		printf("no records%s\n", all ? "" : " (--all shows older ones)");
+		cli_printf("no records%s\n", all ? "" : " (--all shows older ones)");
 	else if (n != 0)
 		print_table(v, n);
 	/* Never silently: a record that does not parse is named. */
 	for (i = 0; i < list.corrupt.n; i++)
-		fprintf(stderr, "sqdeck: records: corrupt record %s\n",
+		cli_fprintf(stderr, "sqdeck: records: corrupt record %s\n",
 		    list.corrupt.v[i]);
 	free(v);
 	ch = list.corrupt.n != 0 ? EXIT_FAIL : EXIT_OK;

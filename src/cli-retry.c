@@ -15,7 +15,7 @@
 static void
 retry_usage(FILE *f)
 {
-	fprintf(f, "usage: sqdeck retry [--json] ID\n"
+	cli_fprintf(f, "usage: sqdeck retry [--json] ID\n"
 	    "  ID  record id or SLURM job id of a job that ended ERROR with an "
 	    "INFRA failure;\n"
 	    "      the staged workload is submitted again as a new record, "
@@ -85,7 +85,7 @@ cli_retry(struct cli *cli, int argc, char **argv)
 		return EXIT_FAIL;
 	rc = ops_find(argv[optind], cl->name, &r, &sid, &cause);
 	if (rc != 0) {
-		fprintf(stderr, "sqdeck: retry: %s\n", rc < 0 ? cause :
+		cli_fprintf(stderr, "sqdeck: retry: %s\n", rc < 0 ? cause :
 		    "that SLURM job has no record: only sqdeck's own jobs "
 		    "can be retried");
 		ret = EXIT_USAGE;
@@ -93,7 +93,7 @@ cli_retry(struct cli *cli, int argc, char **argv)
 	}
 	if (r->cluster != NULL && strcmp(r->cluster, cl->name) != 0 &&
 	    (cl = config_cluster(&cfg, r->cluster, &cause)) == NULL) {
-		fprintf(stderr, "sqdeck: retry: record %s: %s\n", r->id,
+		cli_fprintf(stderr, "sqdeck: retry: record %s: %s\n", r->id,
 		    cause);
 		goto out;
 	}
@@ -105,14 +105,14 @@ cli_retry(struct cli *cli, int argc, char **argv)
 		mo.user = cl->user;
 		mo.source = "poll";
 		if (monitor_poll(c, cl->name, &mo, &snap, &cause) != 0) {
-			fprintf(stderr, "sqdeck: retry: %s\n", cause);
+			cli_fprintf(stderr, "sqdeck: retry: %s\n", cause);
 			monitor_snapshot_free(&snap);
 			goto out;
 		}
 		for (i = 0; i < snap.events.n; i++) {
 			s = ops_clean(snap.events.v[i]);
 			if (!json)
-				printf("%s\n", s);
+				cli_printf("%s\n", s);
 			free(s);
 		}
 		monitor_snapshot_free(&snap);
@@ -140,24 +140,22 @@ cli_retry(struct cli *cli, int argc, char **argv)
 		if (res.note != NULL)
 			cJSON_AddStringToObject(j, "note", res.note);
 		cJSON_AddNumberToObject(j, "budget", res.budget);
-		s = cJSON_Print(j);
-		printf("%s\n", s);
-		cJSON_free(s);
+		cli_json(stdout, j, 0);
 		cJSON_Delete(j);
 	} else if (rc == 0) {
-		printf("%s\nretry record %s: SLURM job %s (%s), same sbatch "
+		cli_printf("%s\nretry record %s: SLURM job %s (%s), same sbatch "
 		    "%s, exclude %s\n", res.why, res.record_id, res.slurm_id,
 		    res.state, res.sbatch_path, *res.exclude ? res.exclude :
 		    "none");
 		if (res.note != NULL)
-			printf("note: %s\n", res.note);
+			cli_printf("note: %s\n", res.note);
 	} else if (rc == 1) {
 		s = ops_clean(res.why);
-		fprintf(stderr, "sqdeck: retry: %s\n", s);
+		cli_fprintf(stderr, "sqdeck: retry: %s\n", s);
 		free(s);
 	} else {
 		s = ops_clean(cause);
-		fprintf(stderr, "sqdeck: retry: %s\n", s);
+		cli_fprintf(stderr, "sqdeck: retry: %s\n", s);
 		free(s);
 	}
 	ret = rc == 0 ? EXIT_OK : EXIT_FAIL;

@@ -27,7 +27,7 @@ status_sigint(int sig)
 static void
 status_usage(FILE *f)
 {
-	fprintf(f, "usage: sqdeck status [ID] [--watch [--interval S]] "
+	cli_fprintf(f, "usage: sqdeck status [ID] [--watch [--interval S]] "
 	    "[--json]\n"
 	    "  ID          record id or SLURM job id (default: every job "
 	    "tracked on the cluster)\n"
@@ -113,7 +113,7 @@ status_table(const struct monitor_snapshot *snap, struct record **v, size_t n)
 	size_t			  i;
 
 	if (n == 0) {
-		printf("no tracked jobs on cluster %s\n", snap->cluster);
+		cli_printf("no tracked jobs on cluster %s\n", snap->cluster);
 		return;
 	}
 	cells = xcalloc(n * NCOL, sizeof *cells);
@@ -154,44 +154,44 @@ status_detail(const struct record *r, const struct monitor_snapshot *snap)
 	const struct record_event	*e;
 	char				 buf[64], *s, *path;
 
-	printf("record:   %s\n", r->id);
+	cli_printf("record:   %s\n", r->id);
 	s = ops_clean(r->cluster);
-	printf("cluster:  %s\n", s);
+	cli_printf("cluster:  %s\n", s);
 	free(s);
 	s = ops_clean(record_slurm_id(r));
-	printf("slurm id: %s\n", s);
+	cli_printf("slurm id: %s\n", s);
 	free(s);
 	s = ops_clean(r->native);
-	printf("state:    %s (%s)\n", state_text(r, buf, sizeof buf), s);
+	cli_printf("state:    %s (%s)\n", state_text(r, buf, sizeof buf), s);
 	free(s);
 	if (r->err_class != ERR_NONE) {
 		s = ops_clean(r->err_rule);
-		printf("error:    %s (rule %s)\n", err_class_name(r->err_class),
+		cli_printf("error:    %s (rule %s)\n", err_class_name(r->err_class),
 		    s);
 		free(s);
 	}
 	s = ops_clean(r->job_name);
-	printf("name:     %s\n", s);
+	cli_printf("name:     %s\n", s);
 	free(s);
 	if (row != NULL) {
-		printf("time:     %s\n", jobtable_cell(row, JT_TIME, buf,
+		cli_printf("time:     %s\n", jobtable_cell(row, JT_TIME, buf,
 		    sizeof buf));
 		if (row->reason != NULL && *row->reason != '\0') {
 			s = ops_clean(row->reason);
-			printf("info:     %s\n", s);
+			cli_printf("info:     %s\n", s);
 			free(s);
 		}
 	}
 	if ((path = ops_log_path(r, 0)) != NULL) {
 		s = ops_clean(path);
-		printf("log:      %s\n", s);
+		cli_printf("log:      %s\n", s);
 		free(s);
 		free(path);
 	}
 	if (r->nhistory != 0) {
 		e = &r->history[r->nhistory - 1];
 		s = ops_clean(e->message);
-		printf("last:     %s %s by %s: %s\n", e->time,
+		cli_printf("last:     %s %s by %s: %s\n", e->time,
 		    state_name(e->state), e->source, s);
 		free(s);
 	}
@@ -241,9 +241,7 @@ status_json(const struct monitor_snapshot *snap, struct record **v, size_t n,
 		}
 		cJSON_AddItemToArray(a, item);
 	}
-	s = watch ? cJSON_PrintUnformatted(o) : cJSON_Print(o);
-	printf("%s\n", s);
-	cJSON_free(s);
+	cli_json(stdout, o, watch);
 	cJSON_Delete(o);
 }
 
@@ -253,7 +251,7 @@ status_progress(void *arg, enum submit_step step, const char *text)
 	char	*s = ops_clean(text);
 
 	(void)arg;
-	fprintf(stderr, "sqdeck: %s: %s\n", submit_step_name(step), s);
+	cli_fprintf(stderr, "sqdeck: %s: %s\n", submit_step_name(step), s);
 	free(s);
 }
 
@@ -273,7 +271,7 @@ status_recover(struct conn *c, const struct cluster *cl)
 	o.progress = status_progress;
 	submit_session_init(&s, c, cl);
 	if (submit_recover(&s, &o, NULL, NULL, NULL, &cause) < 0) {
-		fprintf(stderr, "sqdeck: interrupted submits not checked: "
+		cli_fprintf(stderr, "sqdeck: interrupted submits not checked: "
 		    "%s\n", cause);
 		free(cause);
 	}
@@ -314,7 +312,7 @@ cli_status(struct cli *cli, int argc, char **argv)
 			interval = strtol(optarg, &end, 10);
 			if (errno != 0 || *end != '\0' || interval < 1 ||
 			    interval > 86400) {
-				fprintf(stderr, "sqdeck: status: --interval "
+				cli_fprintf(stderr, "sqdeck: status: --interval "
 				    "must be whole seconds from 1 to 86400, "
 				    "not '%s'\n", optarg);
 				return EXIT_USAGE;
@@ -332,12 +330,12 @@ cli_status(struct cli *cli, int argc, char **argv)
 		}
 	}
 	if (argc - optind > 1) {
-		fprintf(stderr, "sqdeck: status: one ID at most (got '%s' "
+		cli_fprintf(stderr, "sqdeck: status: one ID at most (got '%s' "
 		    "and '%s')\n", argv[optind], argv[optind + 1]);
 		return EXIT_USAGE;
 	}
 	if (interval != 0 && !watch) {
-		fprintf(stderr, "sqdeck: status: --interval goes with "
+		cli_fprintf(stderr, "sqdeck: status: --interval goes with "
 		    "--watch\n");
 		return EXIT_USAGE;
 	}
@@ -347,12 +345,12 @@ cli_status(struct cli *cli, int argc, char **argv)
 		rc = ops_find(argv[optind], cl->name, &rec, &sid, &cause);
 		if (rc != 0) {
 			if (rc == 1)
-				fprintf(stderr, "sqdeck: status: SLURM job "
+				cli_fprintf(stderr, "sqdeck: status: SLURM job "
 				    "%ld has no sqdeck record (sqdeck "
 				    "jobs lists every job in the queue)\n",
 				    sid);
 			else
-				fprintf(stderr, "sqdeck: status: %s\n",
+				cli_fprintf(stderr, "sqdeck: status: %s\n",
 				    cause);
 			ret = EXIT_USAGE;
 			goto out;
@@ -361,7 +359,7 @@ cli_status(struct cli *cli, int argc, char **argv)
 		/* A record knows its cluster; --cluster must agree. */
 		if (rec->cluster != NULL && strcmp(rec->cluster, cl->name)) {
 			if (cli->cluster != NULL) {
-				fprintf(stderr, "sqdeck: status: record %s "
+				cli_fprintf(stderr, "sqdeck: status: record %s "
 				    "belongs to cluster %s, not %s\n", rec->id,
 				    rec->cluster, cl->name);
 				ret = EXIT_USAGE;
@@ -369,7 +367,7 @@ cli_status(struct cli *cli, int argc, char **argv)
 			}
 			if ((cl = config_cluster(&cfg, rec->cluster,
 			    &cause)) == NULL) {
-				fprintf(stderr, "sqdeck: status: record %s: "
+				cli_fprintf(stderr, "sqdeck: status: record %s: "
 				    "%s\n", rec->id, cause);
 				ret = EXIT_FAIL;
 				goto out;
@@ -397,12 +395,12 @@ cli_status(struct cli *cli, int argc, char **argv)
 			status_json(&snap, v, n, cause, watch);
 		else {
 			if (watch)
-				printf("-- %s, cluster %s\n", snap.polled != 0 ?
+				cli_printf("-- %s, cluster %s\n", snap.polled != 0 ?
 				    "polled" : "poll failed", cl->name);
 			for (i = 0; i < snap.events.n; i++) {
 				char *s = ops_clean(snap.events.v[i]);
 
-				fprintf(stderr, "sqdeck: %s\n", s);
+				cli_fprintf(stderr, "sqdeck: %s\n", s);
 				free(s);
 			}
 			if (only != NULL && n == 1)
@@ -412,11 +410,11 @@ cli_status(struct cli *cli, int argc, char **argv)
 		}
 		if (rc != 0) {
 			/* Monitoring failures never cancel anything. */
-			fprintf(stderr, "sqdeck: status: %s (records show "
+			cli_fprintf(stderr, "sqdeck: status: %s (records show "
 			    "the last known state)\n", cause);
 			ret = EXIT_FAIL;
 		} else if (snap.error != NULL) {
-			fprintf(stderr, "sqdeck: status: %s\n", snap.error);
+			cli_fprintf(stderr, "sqdeck: status: %s\n", snap.error);
 			ret = EXIT_OK;
 		} else
 			ret = EXIT_OK;

@@ -14,23 +14,20 @@
 #include "conn.h"
 #include "spec.h"
 #include "submit.h"
+#include "text.h"
 
 struct cli_submit_out {
 	FILE	*f;
 	cJSON	*steps;
 };
 
-/* Cluster text on a terminal: no control characters but newlines. */
+/* Cluster text on a terminal: the one sanitiser, newlines kept. */
 static char *
 clean(const char *s)
 {
-	char	*out = xstrdup(s != NULL ? s : ""), *p;
-
-	for (p = out; *p != '\0'; p++) {
-		if (((unsigned char)*p < 0x20 && *p != '\n') || *p == 0x7f)
-			*p = '?';
-	}
-	return out;
+	if (s == NULL)
+		return xstrdup("");
+	return text_sanitize(s, strlen(s), TEXT_CR_LINES, NULL);
 }
 
 static void
@@ -40,7 +37,7 @@ progress(void *arg, enum submit_step step, const char *text)
 	cJSON			*j;
 	char			*c = clean(text);
 
-	fprintf(o->f, "  %-9s %s\n", submit_step_name(step), c);
+	cli_fprintf(o->f, "  %-9s %s\n", submit_step_name(step), c);
 	fflush(o->f);
 	if (o->steps != NULL) {
 		j = cJSON_CreateObject();
@@ -65,7 +62,6 @@ print_json(const struct cluster *cl, const struct submit_result *r,
     int dry_run, cJSON *steps, const char *error)
 {
 	cJSON	*o = cJSON_CreateObject(), *a;
-	char	*text;
 	size_t	 i;
 
 	cJSON_AddBoolToObject(o, "ok", error == NULL);
@@ -97,16 +93,14 @@ print_json(const struct cluster *cl, const struct submit_result *r,
 	if (dry_run)
 		add_str(o, "script", r->script);
 	cJSON_AddItemToObject(o, "steps", steps);
-	text = cJSON_Print(o);
-	printf("%s\n", text);
-	cJSON_free(text);
+	cli_json(stdout, o, 0);
 	cJSON_Delete(o);
 }
 
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: sqdeck submit SPEC.yaml [--cluster NAME] "
+	cli_fprintf(f, "usage: sqdeck submit SPEC.yaml [--cluster NAME] "
 	    "[--dry-run] [--json]\n"
 	    "  --dry-run  check and render only: print the job script; no "
 	    "record, no conversion, nothing written on the cluster\n"
@@ -161,7 +155,7 @@ cli_submit(struct cli *cli, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (spec_load(argv[optind], &sp, &cause) != 0) {
-		fprintf(stderr, "sqdeck: submit: %s\n", cause);
+		cli_fprintf(stderr, "sqdeck: submit: %s\n", cause);
 		free(cause);
 		return EXIT_USAGE;
 	}
@@ -182,7 +176,7 @@ cli_submit(struct cli *cli, int argc, char **argv)
 	o.progress = progress;
 	o.arg = &out;
 
-	fprintf(out.f, "submit %s to cluster %s%s\n", argv[optind], cl->name,
+	cli_fprintf(out.f, "submit %s to cluster %s%s\n", argv[optind], cl->name,
 	    dry_run ? " (dry run)" : "");
 	c = conn_new_cluster(cl);
 	submit_session_init(&s, c, cl);
@@ -192,10 +186,10 @@ cli_submit(struct cli *cli, int argc, char **argv)
 			print_json(cl, &r, dry_run, steps, cause);
 		else
 			cJSON_Delete(steps);
-		fprintf(stderr, "sqdeck: submit failed at step %s: %s\n",
+		cli_fprintf(stderr, "sqdeck: submit failed at step %s: %s\n",
 		    submit_step_name(r.failed_step), msg);
 		if (r.record_id != NULL && r.state != NULL)
-			fprintf(stderr, "record %s is %s\n", r.record_id,
+			cli_fprintf(stderr, "record %s is %s\n", r.record_id,
 			    r.state);
 		free(msg);
 		free(cause);
@@ -207,23 +201,23 @@ cli_submit(struct cli *cli, int argc, char **argv)
 	else {
 		cJSON_Delete(steps);
 		if (dry_run) {
-			fputs(r.script, stdout);
-			fprintf(stderr, "dry run: rendered %s; nothing was "
+			cli_fputs(r.script, stdout);
+			cli_fprintf(stderr, "dry run: rendered %s; nothing was "
 			    "written on the cluster and no record was opened\n",
 			    r.sbatch_path);
 			if (r.env_path != NULL) {
-				fprintf(stderr, "the secrets file %s would hold "
+				cli_fprintf(stderr, "the secrets file %s would hold "
 				    "the values of:", r.env_path);
 				for (i = 0; i < r.secrets.n; i++)
-					fprintf(stderr, " %s", r.secrets.v[i]);
-				fprintf(stderr, "\n");
+					cli_fprintf(stderr, " %s", r.secrets.v[i]);
+				cli_fprintf(stderr, "\n");
 			}
 		} else {
-			printf("\nsubmitted: record %s, SLURM job %s (%s)\n",
+			cli_printf("\nsubmitted: record %s, SLURM job %s (%s)\n",
 			    r.record_id, r.slurm_id, r.state);
-			printf("  job dir  %s\n", r.job_dir);
-			printf("  status   sqdeck status %s\n", r.record_id);
-			printf("  logs     sqdeck logs %s\n", r.record_id);
+			cli_printf("  job dir  %s\n", r.job_dir);
+			cli_printf("  status   sqdeck status %s\n", r.record_id);
+			cli_printf("  logs     sqdeck logs %s\n", r.record_id);
 		}
 	}
 	ret = EXIT_OK;

@@ -24,7 +24,7 @@ struct logpart {
 static void
 triage_usage(FILE *f)
 {
-	fprintf(f, "usage: sqdeck triage [--state STATE] [--exit CODE[:SIGNAL]] "
+	cli_fprintf(f, "usage: sqdeck triage [--state STATE] [--exit CODE[:SIGNAL]] "
 	    "[--json] [LOGFILE...]\n"
 	    "  --state  the SLURM state (sacct State), e.g. FAILED, NODE_FAIL\n"
 	    "  --exit   the exit status as sacct prints it, e.g. 3:0 or 0:9\n"
@@ -106,7 +106,6 @@ print_json(const struct triage_result *res, const char *state,
     const char *exitstr, const char *file)
 {
 	cJSON	*o, *m;
-	char	*s;
 
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "class", err_class_name(res->class));
@@ -127,10 +126,7 @@ print_json(const struct triage_result *res, const char *state,
 		cJSON_AddStringToObject(m, "line", res->line);
 	} else
 		cJSON_AddNullToObject(o, "match");
-	s = cJSON_Print(o);
-	if (s != NULL)
-		printf("%s\n", s);
-	cJSON_free(s);
+	cli_json(stdout, o, 0);
 	cJSON_Delete(o);
 }
 
@@ -177,7 +173,7 @@ cli_triage(struct cli *cli, int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	if (argc == 0 && state == NULL && exitstr == NULL) {
-		fprintf(stderr, "sqdeck: triage: nothing to classify: give "
+		cli_fprintf(stderr, "sqdeck: triage: nothing to classify: give "
 		    "LOGFILEs, --state or --exit\n");
 		triage_usage(stderr);
 		return EXIT_USAGE;
@@ -185,14 +181,14 @@ cli_triage(struct cli *cli, int argc, char **argv)
 	if (exitstr != NULL) {
 		if (triage_parse_exit(exitstr, &in.exit_code, &in.exit_signal,
 		    &cause) != 0) {
-			fprintf(stderr, "sqdeck: triage: --exit: %s\n", cause);
+			cli_fprintf(stderr, "sqdeck: triage: --exit: %s\n", cause);
 			free(cause);
 			return EXIT_USAGE;
 		}
 		in.has_exit = 1;
 	}
 	if (state != NULL && !state_known(state)) {
-		fprintf(stderr, "sqdeck: triage: warning: '%s' is not a "
+		cli_fprintf(stderr, "sqdeck: triage: warning: '%s' is not a "
 		    "SLURM state sqdeck knows; only the exit status and "
 		    "logs are used\n", state);
 	}
@@ -204,7 +200,7 @@ cli_triage(struct cli *cli, int argc, char **argv)
 		parts[i].name = argv[i];
 		parts[i].off = text.len;
 		if (read_tail(argv[i], &text, &cause) != 0) {
-			fprintf(stderr, "sqdeck: triage: %s\n", cause);
+			cli_fprintf(stderr, "sqdeck: triage: %s\n", cause);
 			free(cause);
 			goto out;
 		}
@@ -224,13 +220,13 @@ cli_triage(struct cli *cli, int argc, char **argv)
 	if (json)
 		print_json(&res, state, exitstr, file != NULL ? file : "");
 	else {
-		printf("class: %s\n", err_class_name(res.class));
-		printf("rule:  %s\n", res.rule->name);
-		printf("retry: %s\n", res.retry ? "yes (infrastructure: "
+		cli_printf("class: %s\n", err_class_name(res.class));
+		cli_printf("rule:  %s\n", res.rule->name);
+		cli_printf("retry: %s\n", res.retry ? "yes (infrastructure: "
 		    "resubmit within the retry budget)" : "no");
-		printf("why:   %s\n", res.rule->why);
+		cli_printf("why:   %s\n", res.rule->why);
 		if (res.has_line)
-			printf("match: %s: %s\n", file != NULL ? file : "-",
+			cli_printf("match: %s: %s\n", file != NULL ? file : "-",
 			    res.line);
 	}
 	rc = EXIT_OK;

@@ -1,9 +1,16 @@
 #include "cli.h"
 
+#include <sys/prctl.h>
+#include <sys/resource.h>
+
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "text.h"
+#include "util.h"
 
 struct verb {
 	const char	*name;
@@ -65,6 +72,83 @@ usage(FILE *f)
 	    "See sqdeck(1) and sqdeck-clusters.yaml(5).\n");
 }
 
+static void
+cli_vfprintf(FILE *f, const char *fmt, va_list ap)
+{
+	char	*raw, *safe;
+	size_t	 len;
+
+	raw = xvasprintf(fmt, ap);
+	safe = text_sanitize(raw, strlen(raw), TEXT_CR_LINES | TEXT_TABS,
+	    &len);
+	fwrite(safe, 1, len, f);
+	free(safe);
+	free(raw);
+}
+
+void
+cli_printf(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	cli_vfprintf(stdout, fmt, ap);
+	va_end(ap);
+}
+
+void
+cli_fprintf(FILE *f, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	cli_vfprintf(f, fmt, ap);
+	va_end(ap);
+}
+
+void
+cli_fputs(const char *s, FILE *f)
+{
+	char	*safe;
+	size_t	 len;
+
+	safe = text_sanitize(s, strlen(s), TEXT_CR_LINES | TEXT_TABS, &len);
+	fwrite(safe, 1, len, f);
+	free(safe);
+}
+
+void
+cli_json(FILE *f, const cJSON *o, int compact)
+{
+	char	*raw, *safe;
+	size_t	 len;
+
+	raw = compact ? cJSON_PrintUnformatted(o) : cJSON_Print(o);
+	if (raw == NULL)
+		return;
+	/* cJSON copies bytes >= 0x80 as they are: make them UTF-8. */
+	safe = text_utf8(raw, strlen(raw), &len);
+	fwrite(safe, 1, len, f);
+	fputc('\n', f);
+	free(safe);
+	cJSON_free(raw);
+}
+
+/*
+ * No core files: a crash must not write HF_TOKEN or NGC_KEY (in the
+ * environment and in memory) to disk, and a non-dumpable process cannot be
+ * ptrace-attached or have its memory read through /proc by other processes
+ * of the same user.
+ */
+static void
+cli_nocore(void)
+{
+	struct rlimit	rl = { 0, 0 };
+
+	setrlimit(RLIMIT_CORE, &rl);
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+}
+
 int
 cli_load(struct cli *cli, struct config *cfg, struct cluster **cp)
 {
@@ -74,13 +158,13 @@ cli_load(struct cli *cli, struct config *cfg, struct cluster **cp)
 	if (cli->cluster != NULL)
 		setenv("SQDECK_CLUSTER", cli->cluster, 1);
 	if (config_load(cli->config_path, cfg, &cause) != 0) {
-		fprintf(stderr, "sqdeck: %s\n", cause);
+		cli_fprintf(stderr, "sqdeck: %s\n", cause);
 		free(cause);
 		return -1;
 	}
 	*cp = config_cluster(cfg, cli->cluster, &cause);
 	if (*cp == NULL) {
-		fprintf(stderr, "sqdeck: %s\n", cause);
+		cli_fprintf(stderr, "sqdeck: %s\n", cause);
 		free(cause);
 		config_free(cfg);
 		return -1;
@@ -101,6 +185,7 @@ cli_main(int argc, char **argv, int (*tui)(struct cli *))
 	const struct verb	*v;
 	int			 ch;
 
+	cli_nocore();
 	memset(&cli, 0, sizeof cli);
 	/* '+': stop at the verb, its options are its own. */
 	while ((ch = getopt_long(argc, argv, "+c:hV", longopts, NULL)) != -1) {
@@ -136,7 +221,7 @@ cli_main(int argc, char **argv, int (*tui)(struct cli *))
 			return v->fn(&cli, argc, argv);
 		}
 	}
-	fprintf(stderr, "sqdeck: unknown verb '%s' (try sqdeck --help)\n",
+	cli_fprintf(stderr, "sqdeck: unknown verb '%s' (try sqdeck --help)\n",
 	    argv[0]);
 	return EXIT_USAGE;
 }

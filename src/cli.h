@@ -1,6 +1,10 @@
 #ifndef CLI_H
 #define CLI_H
 
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
 #include "config.h"
 
 /* Exit codes of every verb. */
@@ -22,6 +26,25 @@ int	 cli_main(int argc, char **argv, int (*tui)(struct cli *));
  * Prints the error and returns -1 on failure.
  */
 int	 cli_load(struct cli *, struct config *, struct cluster **);
+
+/*
+ * Every line a verb prints on a terminal goes through these: the text is
+ * formatted, then made safe by text_sanitize() (escape sequences removed;
+ * C0, C1 (raw 0x9b and UTF-8 U+009B), bidi controls and invalid UTF-8
+ * replaced; newlines and tabs kept), so a value from a spec, clusters.yaml,
+ * a record or the cluster cannot drive the terminal.
+ */
+void	 cli_printf(const char *, ...) __attribute__((format(printf, 1, 2)));
+void	 cli_fprintf(FILE *, const char *, ...)
+	     __attribute__((format(printf, 2, 3)));
+/* Raw text (a script, a log) through the same sanitiser. */
+void	 cli_fputs(const char *, FILE *);
+/*
+ * A JSON document and a newline (formatted, or one line with compact):
+ * every string is valid UTF-8 (invalid bytes become U+FFFD), whatever the
+ * cluster put in a job name or a log.
+ */
+void	 cli_json(FILE *, const cJSON *, int compact);
 
 /* The verbs: argv[0] is the verb name; getopt-style from argv[1]. */
 int	 cli_preflight(struct cli *, int argc, char **argv);

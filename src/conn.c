@@ -877,5 +877,6 @@ int
 conn_exec(struct conn *c, const char *cmd, const void *in, size_t inlen,
     struct conn_result *res, char **cause)
 {
-	return conn_exec_limit(c, cmd, in, inlen, 0, 0, res, cause);
+	/* Nothing the cluster sends may grow this process without bound. */
+	return conn_exec_limit(c, cmd, in, inlen, 0, CONN_MAXOUT, res, cause);
 }

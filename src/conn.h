@@ -86,7 +86,8 @@ void		 conn_disconnect(struct conn *);
 int		 conn_connected(const struct conn *);
 
 /*
- * Run cmd on the login node.  in/inlen (may be NULL/0) is sent on its
+ * Run cmd on the login node, reading at most CONN_MAXOUT bytes of its
+ * output (see conn_exec_limit()).  in/inlen (may be NULL/0) is sent on its
  * standard input, then EOF: secrets travel only this way, never in cmd.
  * Connects if needed.  A session found broken before the command starts is
  * replaced once; a session that breaks while the command runs is NOT retried
@@ -95,6 +96,7 @@ int		 conn_connected(const struct conn *);
  * and a message (connection failure, timeout).  res is always initialised
  * and must be released with conn_result_free().
  */
+#define CONN_MAXOUT	(64 * 1024 * 1024)
 int		 conn_exec(struct conn *, const char *cmd, const void *in,
 		     size_t inlen, struct conn_result *, char **cause);
 /*

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,9 +103,19 @@ record_sid(const struct record *r)
 	return sid != NULL ? strtol(sid, NULL, 10) : 0;
 }
 
+static uint32_t
+random_u32(void)
+{
+	uint32_t	v;
+
+	if (getrandom(&v, sizeof v, GRND_NONBLOCK) != (ssize_t)sizeof v)
+		v = (uint32_t)time(NULL) ^ (uint32_t)getpid();
+	return v;
+}
+
 char *
 monitor_script(struct record *const *tracked, size_t n, const char *user,
-    const char *marker, char **cause)
+    const char *marker, const char *sep, char **cause)
 {
 	struct buf	 b;
 	char		*squeue, *sacct = NULL, *base, *term, *tri, *p;
@@ -112,7 +123,7 @@ monitor_script(struct record *const *tracked, size_t n, const char *user,
 	long		*ids = NULL;
 	time_t		 oldest = time(NULL), t;
 	char		 since[16];
-	size_t		 i, k;
+	size_t		 i, k, start;
 	int		 idcol, stcol;
 
 	idcol = sacct_column("JobIDRaw");
@@ -121,7 +132,7 @@ monitor_script(struct record *const *tracked, size_t n, const char *user,
 		cause_set(cause, "SLURM_SACCT_FIELDS lacks JobIDRaw or State");
 		return NULL;
 	}
-	squeue = slurm_cmd_squeue(user);
+	squeue = slurm_cmd_squeue(user, sep);
 	if (n != 0) {
 		ids = xcalloc(n, sizeof *ids);
 		for (i = 0; i < n; i++) {
@@ -131,7 +142,7 @@ monitor_script(struct record *const *tracked, size_t n, const char *user,
 				oldest = t;
 		}
 		slurm_since(oldest, since, sizeof since);
-		sacct = slurm_cmd_sacct(ids, n, since, cause);
+		sacct = slurm_cmd_sacct(ids, n, since, user, sep, cause);
 		free(ids);
 		if (sacct == NULL) {
 			free(squeue);
@@ -152,8 +163,9 @@ monitor_script(struct record *const *tracked, size_t n, const char *user,
 	buf_init(&b);
 	buf_adds(&b, "N=");
 	buf_add_quoted(&b, marker);
+	buf_adds(&b, "\nsep=");
+	buf_add_quoted(&b, sep);
 	buf_adds(&b, "\n"
-	    "sep=$(printf '\\037')\n"
 	    "nl='\n'\n"
 	    "sec() { printf '\\n%s %s %s\\n' \"$N\" \"$1\" \"$2\"; }\n");
 	buf_printf(&b, "q=$(%s 2>&1); rc=$?\n", squeue);
@@ -178,41 +190,63 @@ monitor_script(struct record *const *tracked, size_t n, const char *user,
 	    "[ \"$rc\" -eq 0 ] || { sec end 0; exit 0; }\n");
 	term = word_pattern(0);
 	tri = word_pattern(1);
+	/*
+	 * rd KIND ID head|tail MAX PATH: a regular file only (a FIFO, a
+	 * device or a symlink to one is not opened), in a process of its own
+	 * killed after MONITOR_READ_SECS.
+	 */
+	buf_printf(&b, "if command -v timeout >/dev/null 2>&1; then "
+	    "T='timeout -s KILL %d'; else T=; fi\n"
+	    "t0=$(date +%%s)\n"
+	    "rd() {\n"
+	    "\t[ -n \"$5\" ] || return 0\n"
+	    "\t$T sh -c 'if [ -f \"$6\" ]; then printf \"\\n%%s %%s %%s\\n\" "
+	    "\"$1\" \"$2\" \"$3\"; exec \"$4\" -c \"$5\" -- \"$6\"; fi' "
+	    "rd \"$N\" \"$1\" \"$2\" \"$3\" \"$4\" \"$5\" </dev/null\n"
+	    "\tcase $? in 124|137) stuck=1; sec stuck \"$2\" ;; esac\n"
+	    "}\n", MONITOR_READ_SECS);
 	buf_printf(&b, "j() {\n"
 	    "\tcase \",$miss,\" in *\",$1,\"*) ;; *) return 0 ;; esac\n"
 	    "\ts=$(printf '%%s\\n' \"$a\" | awk -F\"$sep\" -v id=\"$1\" "
 	    "'$%d == id { print $%d; exit }')\n"
 	    "\tw=${s%%%% *}; w=${w%%+}\n"
-	    "\tcase \"$w\" in COMPLETED)\n"
-	    "\t\tif [ -n \"$2\" ] && [ -r \"$2\" ]; then "
-	    "sec status \"$1\"; head -c %d -- \"$2\"; fi ;;\n"
-	    "\tesac\n"
+	    "\tcase \"$w\" in COMPLETED|%s|%s) ;; *) return 0 ;; esac\n"
+	    "\tif [ $(( $(date +%%s) - t0 )) -ge %d ]; then "
+	    "sec skipped \"$1\"; return 0; fi\n"
+	    "\tstuck=\n"
+	    "\tcase \"$w\" in COMPLETED) rd status \"$1\" head %d \"$2\" ;; esac\n"
 	    "\tcase \"$w\" in %s)\n"
-	    "\t\tif [ -n \"$3\" ] && [ -r \"$3\" ]; then "
-	    "sec out \"$1\"; tail -c %d -- \"$3\"; fi\n"
-	    "\t\tif [ -n \"$4\" ] && [ -r \"$4\" ]; then "
-	    "sec err \"$1\"; tail -c %d -- \"$4\"; fi ;;\n"
+	    "\t\trd out \"$1\" tail %d \"$3\"; rd err \"$1\" tail %d \"$4\" ;;\n"
 	    "\tesac\n"
+	    "\t[ -z \"$stuck\" ] || return 0\n"
 	    "\tcase \"$w\" in %s)\n"
-	    "\t\tif [ -n \"$5\" ] && [ -e \"$5\" ]; then\n"
-	    "\t\t\tshred -u -- \"$5\" 2>/dev/null || rm -f -- \"$5\"\n"
-	    "\t\t\t[ -e \"$5\" ] || sec wiped \"$1\"\n"
-	    "\t\tfi ;;\n"
+	    "\t\tif [ -n \"$5\" ] && [ -f \"$5\" ]; then\n"
+	    "\t\t\t$T shred -u -- \"$5\" 2>/dev/null </dev/null || "
+	    "rm -f -- \"$5\"\n"
+	    "\t\telif [ -n \"$5\" ] && { [ -e \"$5\" ] || [ -L \"$5\" ]; }; "
+	    "then\n"
+	    "\t\t\trm -f -- \"$5\"\n"
+	    "\t\tfi\n"
+	    "\t\t[ -z \"$5\" ] || [ -e \"$5\" ] || [ -L \"$5\" ] || "
+	    "sec wiped \"$1\" ;;\n"
 	    "\tesac\n"
-	    "}\n", idcol, stcol, STATUS_MAX, tri, LOGTAIL_MAX, LOGTAIL_MAX,
-	    term);
+	    "}\n", idcol, stcol, tri, term, MONITOR_READ_BUDGET, STATUS_MAX,
+	    tri, LOGTAIL_MAX, LOGTAIL_MAX, term);
 	free(term);
 	free(tri);
-	for (i = 0; i < n; i++) {
+	/* From a random start: the read budget never starves the same jobs. */
+	start = n > 1 ? (size_t)(random_u32() % n) : 0;
+	for (k = 0; k < n; k++) {
+		i = (start + k) % n;
 		paths[0] = ops_status_path(tracked[i]);
 		paths[1] = ops_log_path(tracked[i], 0);
 		paths[2] = ops_log_path(tracked[i], 1);
 		paths[3] = ops_env_path(tracked[i]);
 		buf_printf(&b, "j %ld", record_sid(tracked[i]));
-		for (k = 0; k < 4; k++) {
+		for (i = 0; i < 4; i++) {
 			buf_adds(&b, " ");
-			buf_add_quoted(&b, paths[k] != NULL ? paths[k] : "");
-			free(paths[k]);
+			buf_add_quoted(&b, paths[i] != NULL ? paths[i] : "");
+			free(paths[i]);
 		}
 		buf_adds(&b, "\n");
 	}
@@ -508,6 +542,17 @@ left_queue(struct monitor_snapshot *snap, struct slurm_jobs *acct,
 		goto done;
 	}
 
+	/* Its files could not be read in time: decide at a later poll. */
+	if (monitor_reply_find(rep, "stuck", sid) != NULL ||
+	    monitor_reply_find(rep, "skipped", sid) != NULL) {
+		free(snap->rows[i].id);
+		row_from_job(&snap->rows[i], j, j->state);
+		msg = xasprintf("job %s: its files on the cluster could not be "
+		    "read in time (a FIFO or a hung file system?): polled "
+		    "again", sid);
+		snap_error(snap, "", msg);
+		goto done;
+	}
 	if ((st = monitor_reply_find(rep, "status", sid)) != NULL)
 		verdict = state_status_verdict(st->data, st->len);
 	state_map(j->state, verdict, &m);
@@ -597,6 +642,7 @@ monitor_poll(struct conn *c, const char *cluster,
 	const struct monitor_section	*sq, *sa;
 	struct slurm_jobs		 queue, acct;
 	char				 marker[32], since[16], *script = NULL;
+	char				 sep[SLURM_SEP_SIZE];
 	char				*why = NULL, *text;
 	const char			*source;
 	size_t				 i, k, ntracked = 0;
@@ -642,9 +688,10 @@ monitor_poll(struct conn *c, const char *cluster,
 	slurm_since(oldest, since, sizeof since);
 	seen = xcalloc(ntracked + 1, 1);
 
+	slurm_sep_new(sep, sizeof sep);
 	if (make_marker(marker, sizeof marker) != 0 ||
 	    (script = monitor_script(tracked, ntracked, opts->user, marker,
-	    cause)) == NULL)
+	    sep, cause)) == NULL)
 		goto fallback;
 	snap->commands++;
 	if (conn_exec(c, "/bin/sh -s", script, strlen(script), &res,
@@ -668,7 +715,7 @@ monitor_poll(struct conn *c, const char *cluster,
 		goto fallback;
 	}
 	text = xstrndup(sq->data, sq->len);
-	if (slurm_parse_squeue(text, &queue, &why) != 0) {
+	if (slurm_parse_squeue(text, sep, &queue, &why) != 0) {
 		snap_error(snap, "", why);
 		free(why);
 		why = NULL;
@@ -679,7 +726,7 @@ monitor_poll(struct conn *c, const char *cluster,
 	sa = monitor_reply_find(&rep, "sacct", NULL);
 	if (sa != NULL && strcmp(sa->arg, "0") == 0) {
 		text = xstrndup(sa->data, sa->len);
-		if (slurm_parse_sacct(text, &acct, &why) != 0) {
+		if (slurm_parse_sacct(text, sep, &acct, &why) != 0) {
 			snap_error(snap, "", why);
 			free(why);
 			why = NULL;

@@ -86,14 +86,26 @@ void	 monitor_snapshot_free(struct monitor_snapshot *);
 
 /*
  * The remote script for the given tracked records (n may be 0: then only
- * squeue runs).  marker is the section marker (letters and digits).
+ * squeue runs).  marker is the section marker (letters and digits), sep
+ * the squeue/sacct field separator (slurm_sep_new()).
+ *
+ * A job's files (status.json, log tails, the sidecar) are touched only if
+ * they are regular files, each read by its own process killed after
+ * MONITOR_READ_SECS ("stuck" section), and no read starts after
+ * MONITOR_READ_BUDGET seconds ("skipped"): a FIFO or a hung path in one
+ * job's directory never stops the poll or the other jobs.  A job with a
+ * stuck or skipped read keeps its record as it is until a later poll.
  */
+#define MONITOR_READ_SECS	5
+#define MONITOR_READ_BUDGET	20
 char	*monitor_script(struct record *const *tracked, size_t n,
-	     const char *user, const char *marker, char **cause);
+	     const char *user, const char *marker, const char *sep,
+	     char **cause);
 
 /* The reply, cut into its sections. */
 struct monitor_section {
-	char		 kind[16];	/* squeue sacct status out err wiped end */
+	char		 kind[16];	/* squeue sacct status out err wiped
+					   stuck skipped end */
 	char		 arg[32];	/* exit code or SLURM id */
 	const char	*data;		/* into the reply; not NUL-terminated */
 	size_t		 len;

@@ -691,17 +691,22 @@ nccl_learn_some(struct conn *c, struct nccl_pending *v, size_t n,
 		}
 		if ((v[i].log = ops_log_path(v[i].r, 0)) == NULL)
 			continue;
-		buf_printf(&sh, "printf 'sqdeck-nccl-%zu='; grep -a -E "
-		    "'^SQDECK_NCCL_(OK|SKIP|FAIL)=' -- ", i);
+		/* A regular file only; one answer line, cut at 1 KiB. */
+		buf_adds(&sh, "f=");
 		buf_add_quoted(&sh, v[i].log);
-		buf_adds(&sh, " 2>/dev/null | tail -n 1; echo\n");
+		buf_printf(&sh, "\nprintf 'sqdeck-nccl-%zu='; [ -f \"$f\" ] && "
+		    "grep -a -E '^SQDECK_NCCL_(OK|SKIP|FAIL)=' -- \"$f\" "
+		    "2>/dev/null </dev/null | tail -n 1 | head -c 1024; echo\n",
+		    i);
 		asked++;
 	}
 	if (asked == 0) {
 		buf_free(&sh);
 		return 0;
 	}
-	if (conn_exec(c, "/bin/sh -s", sh.data, sh.len, &res, &why) != 0) {
+	/* Bounded: a log line can be any size. */
+	if (conn_exec_limit(c, "/bin/sh -s", sh.data, sh.len, 0,
+	    (n + 1) * 2048, &res, &why) != 0) {
 		buf_free(&sh);
 		cause_set(cause, "reading NCCL probe results: %s", why);
 		free(why);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "text.h"
 #include "util.h"
 
 /* --- where things live --------------------------------------------------- */
@@ -108,51 +109,16 @@ ops_status_path(const struct record *r)
 char *
 ops_sanitize(const char *s, size_t len, size_t *outlen)
 {
-	struct buf	 b;
-	unsigned char	 c;
-	size_t		 i;
-
-	buf_init(&b);
-	for (i = 0; i < len; i++) {
-		c = (unsigned char)s[i];
-		if (c == '\n' || c == '\t')
-			buf_add(&b, &s[i], 1);
-		else if (c == '\r') {
-			/* Progress bars redraw with \r: show each state. */
-			if (i + 1 < len && s[i + 1] == '\n')
-				continue;
-			buf_add(&b, "\n", 1);
-		} else if (c < 0x20 || c == 0x7f)
-			buf_add(&b, "?", 1);
-		else if (c == 0xc2 && i + 1 < len &&
-		    (unsigned char)s[i + 1] >= 0x80 &&
-		    (unsigned char)s[i + 1] <= 0x9f) {
-			/* U+0080..U+009F: C1 controls (CSI is U+009B). */
-			buf_add(&b, "?", 1);
-			i++;
-		} else
-			buf_add(&b, &s[i], 1);
-	}
-	if (outlen != NULL)
-		*outlen = b.len;
-	if (b.data == NULL)
-		return xstrdup("");
-	return buf_steal(&b);
+	/* The TUI's sanitiser: one set of rules for every terminal. */
+	return text_sanitize(s, len, TEXT_CR_LINES | TEXT_TABS, outlen);
 }
 
 char *
 ops_clean(const char *s)
 {
-	char	*out, *p;
-
 	if (empty(s))
 		return xstrdup("-");
-	out = ops_sanitize(s, strlen(s), NULL);
-	for (p = out; *p != '\0'; p++) {
-		if (*p == '\n' || *p == '\t')
-			*p = ' ';
-	}
-	return out;
+	return text_sanitize(s, strlen(s), 0, NULL);
 }
 
 void
@@ -191,8 +157,8 @@ ops_table_print(FILE *f, const char *const *head, size_t ncol,
  * The reply of the log scripts: a header line, then the bytes.  "missing",
  * "unreadable", or "size SIZE OFFSET TRUNCATED".
  */
-static int
-log_parse(const char *path, struct conn_result *res, int tail,
+int
+ops_log_parse(const char *path, const struct conn_result *res, int tail,
     struct ops_log *log, char **cause)
 {
 	const char	*nl;
@@ -251,7 +217,7 @@ log_run(struct conn *c, const char *path, const char *script, int tail,
 		conn_result_free(&res);
 		return -1;
 	}
-	rc = log_parse(path, &res, tail, log, cause);
+	rc = ops_log_parse(path, &res, tail, log, cause);
 	conn_result_free(&res);
 	return rc;
 }

@@ -42,16 +42,17 @@ char	*ops_results_dir(const struct record *);
 char	*ops_status_path(const struct record *);
 
 /*
- * Cluster text for a terminal: control characters other than '\n' and '\t'
- * become '?' (C1 controls in UTF-8 too), a '\r' becomes a newline unless a
- * '\n' follows.  Returns a new NUL-terminated string, its length in *outlen
- * (may be NULL).
+ * Cluster text for a terminal, by text_sanitize() (the TUI's rules):
+ * escape sequences removed, other control characters (C0, DEL, raw 8-bit
+ * and UTF-8 encoded C1), bidi controls and invalid UTF-8 become U+FFFD;
+ * '\n' and '\t' stay, a '\r' becomes a newline unless a '\n' follows.
+ * Returns a new NUL-terminated string, its length in *outlen (may be NULL).
  */
 char	*ops_sanitize(const char *, size_t, size_t *outlen);
 
 /*
- * The same text for one table cell or line: no newline either, "-" for
- * NULL or "".
+ * The same text for one table cell or line: newlines become spaces, tabs
+ * spaces to the next tab stop; "-" for NULL or "".
  */
 char	*ops_clean(const char *);
 
@@ -90,6 +91,9 @@ int	 ops_log_read(struct conn *, const char *path, long long offset,
 int	 ops_log_tail(struct conn *, const char *path, int lines,
 	     struct ops_log *, char **cause);
 void	 ops_log_free(struct ops_log *);
+/* The reply of those scripts (for tests and fuzzing); log must be zeroed. */
+int	 ops_log_parse(const char *path, const struct conn_result *, int tail,
+	     struct ops_log *, char **cause);
 
 /* --- records --------------------------------------------------------------- */
 

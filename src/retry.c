@@ -1,5 +1,6 @@
 #include "retry.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,23 +77,80 @@ retry_node_bad(const char *st)
 	return 0;
 }
 
-static int
-strv_has(const struct strv *sv, const char *s)
+/*
+ * A list in insertion order with a hash index beside it, so that adding
+ * and looking up are O(1): a partition of tens of thousands of nodes must
+ * not make the retry quadratic.
+ */
+struct nodeset {
+	struct strv	 list;
+	size_t		*slot;		/* index + 1 into list, 0 = empty */
+	size_t		 cap;		/* power of two */
+};
+
+static uint64_t
+nodeset_hash(const char *s)
+{
+	uint64_t	h = 1469598103934665603ULL;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static size_t *
+nodeset_find(const struct nodeset *ns, const char *s)
 {
 	size_t	i;
 
-	for (i = 0; i < sv->n; i++) {
-		if (strcmp(sv->v[i], s) == 0)
-			return 1;
+	if (ns->cap == 0)
+		return NULL;
+	for (i = nodeset_hash(s) & (ns->cap - 1);; i = (i + 1) & (ns->cap - 1)) {
+		if (ns->slot[i] == 0 ||
+		    strcmp(ns->list.v[ns->slot[i] - 1], s) == 0)
+			return &ns->slot[i];
 	}
-	return 0;
+}
+
+static int
+strv_has(const struct nodeset *ns, const char *s)
+{
+	size_t	*p = nodeset_find(ns, s);
+
+	return p != NULL && *p != 0;
 }
 
 static void
-strv_add_new(struct strv *sv, const char *s)
+strv_add_new(struct nodeset *ns, const char *s)
 {
-	if (!strv_has(sv, s))
-		strv_add(sv, s);
+	size_t	*p, i, old;
+	size_t	*oslot;
+
+	if (strv_has(ns, s))
+		return;
+	if ((ns->list.n + 1) * 2 > ns->cap) {
+		oslot = ns->slot;
+		old = ns->cap;
+		ns->cap = ns->cap == 0 ? 64 : ns->cap * 2;
+		ns->slot = xcalloc(ns->cap, sizeof *ns->slot);
+		for (i = 0; i < old; i++) {
+			if (oslot[i] == 0)
+				continue;
+			p = nodeset_find(ns, ns->list.v[oslot[i] - 1]);
+			*p = oslot[i];
+		}
+		free(oslot);
+	}
+	strv_add(&ns->list, s);
+	*nodeset_find(ns, s) = ns->list.n;
+}
+
+static void
+nodeset_free(struct nodeset *ns)
+{
+	strv_free(&ns->list);
+	free(ns->slot);
+	memset(ns, 0, sizeof *ns);
 }
 
 static char *
@@ -112,7 +170,8 @@ char *
 retry_exclude(const char *failed, const char *sinfo, const char *inherited,
     char **note)
 {
-	struct strv	 nodes, all, badset, out, inh;
+	struct strv	 nodes, inh;
+	struct nodeset	 all, badset, out;
 	char		*copy, *line, *next, *sp, *s;
 	size_t		 i;
 	int		 covers;
@@ -146,7 +205,7 @@ retry_exclude(const char *failed, const char *sinfo, const char *inherited,
 		if (strv_has(&badset, nodes.v[i]))
 			strv_add_new(&out, nodes.v[i]);
 	}
-	if (out.n == 0) {
+	if (out.list.n == 0) {
 		for (i = 0; i < nodes.n; i++)
 			strv_add_new(&out, nodes.v[i]);
 	}
@@ -156,33 +215,33 @@ retry_exclude(const char *failed, const char *sinfo, const char *inherited,
 		strv_add_new(&out, inh.v[i]);
 
 	/* Never exclude the whole partition: the job could not run. */
-	covers = all.n != 0;
-	for (i = 0; i < all.n; i++) {
-		if (!strv_has(&out, all.v[i]))
+	covers = all.list.n != 0;
+	for (i = 0; i < all.list.n; i++) {
+		if (!strv_has(&out, all.list.v[i]))
 			covers = 0;
 	}
 	if (covers) {
-		strv_free(&out);
+		nodeset_free(&out);
 		for (i = 0; i < nodes.n; i++) {
 			if (strv_has(&badset, nodes.v[i]))
 				strv_add_new(&out, nodes.v[i]);
 		}
-		if (out.n == all.n) {
-			strv_free(&out);
+		if (out.list.n == all.list.n) {
+			nodeset_free(&out);
 			if (note != NULL)
 				*note = xstrdup("every node of the partition "
 				    "is failing: no node is excluded");
 		} else if (note != NULL)
 			*note = xasprintf("excluding every node the job had "
 			    "would leave none in the partition: only the "
-			    "failing ones are excluded%s", out.n == 0 ?
+			    "failing ones are excluded%s", out.list.n == 0 ?
 			    " (none is failing now)" : "");
 	}
-	s = strv_join(&out);
+	s = strv_join(&out.list);
 	strv_free(&nodes);
-	strv_free(&all);
-	strv_free(&badset);
-	strv_free(&out);
+	nodeset_free(&all);
+	nodeset_free(&badset);
+	nodeset_free(&out);
 	strv_free(&inh);
 	return s;
 }
@@ -277,6 +336,9 @@ retry_chain(const char *id, struct record ***out, size_t *np, char **cause)
 
 /* --- the remote part ------------------------------------------------------- */
 
+#define RETRY_SPEC_MAX	(1024 * 1024)		/* bytes of spec.yaml read */
+#define RETRY_MAXOUT	(8 * 1024 * 1024)	/* bytes of the whole reply */
+
 static int
 retry_sh(struct conn *c, const char *body, struct conn_result *res,
     char **cause)
@@ -289,7 +351,9 @@ retry_sh(struct conn *c, const char *body, struct conn_result *res,
 	buf_adds(&b, "{\n");
 	buf_adds(&b, body);
 	buf_adds(&b, "\n} </dev/null\n");
-	rc = conn_exec(c, "/bin/sh -s", b.data, b.len, res, cause);
+	/* The reply holds the job's own files: never read it unbounded. */
+	rc = conn_exec_limit(c, "/bin/sh -s", b.data, b.len, 0, RETRY_MAXOUT,
+	    res, cause);
 	memset(b.data, 0, b.len);
 	buf_free(&b);
 	return rc;
@@ -395,6 +459,7 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 	const char			*(*get)(const char *, void *);
 	const char			*source, *v;
 	char				 marker[64], since[16], *why = NULL;
+	char				 sep[SLURM_SEP_SIZE];
 	char				*cmd = NULL, *text = NULL, *sinfo = NULL;
 	char				*queued = NULL, *specy = NULL;
 	char				*root = NULL, *env_path = NULL;
@@ -432,7 +497,8 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 	/* 1. What SLURM and the staged spec say, in one round trip. */
 	retry_marker(marker, sizeof marker);
 	slurm_since(time(NULL) - 7 * 24 * 3600, since, sizeof since);
-	if ((cmd = slurm_cmd_sacct(&sid, 1, since, &why)) == NULL)
+	slurm_sep_new(sep, sizeof sep);
+	if ((cmd = slurm_cmd_sacct(&sid, 1, since, NULL, sep, &why)) == NULL)
 		goto fail_why;
 	buf_init(&sh);
 	buf_printf(&sh, "LC_ALL=C; export LC_ALL\necho '%s sacct'\n%s "
@@ -440,9 +506,12 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 	    "echo '%s sinfo'\nsinfo -h -N -p ", marker, cmd, marker, sid,
 	    marker);
 	buf_add_quoted(&sh, old->partition != NULL ? old->partition : "");
-	buf_printf(&sh, " -o '%%N %%t' 2>&1\necho '%s spec'\ncat -- ", marker);
+	buf_printf(&sh, " -o '%%N %%t' 2>&1\necho '%s spec'\nf=", marker);
 	buf_add_quoted(&sh, old->spec_path != NULL ? old->spec_path : "");
-	buf_printf(&sh, " 2>/dev/null\necho '%s sbatch'\ntest -f ", marker);
+	/* A regular file only (not a FIFO or /dev/zero), and at most 1 MiB. */
+	buf_printf(&sh, "\n[ -f \"$f\" ] && head -c %d -- \"$f\" 2>/dev/null "
+	    "</dev/null\necho\necho '%s sbatch'\ntest -f ", RETRY_SPEC_MAX,
+	    marker);
 	buf_add_quoted(&sh, res->sbatch_path);
 	buf_printf(&sh, " && echo present\necho '%s end'\n", marker);
 	free(cmd);
@@ -453,7 +522,7 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 	}
 	buf_free(&sh);
 	text = retry_section(cr.out, marker, "sacct");
-	slurm_parse_sacct(text != NULL ? text : "", &jobs, NULL);
+	slurm_parse_sacct(text != NULL ? text : "", sep, &jobs, NULL);
 	j = slurm_jobs_find(&jobs, sid);
 	queued = retry_section(cr.out, marker, "squeue");
 	if (queued != NULL)

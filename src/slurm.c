@@ -2,8 +2,11 @@
  * SLURM command lines and parsers (see slurm.h).  No I/O here.
  */
 
+#include <sys/random.h>
+
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "slurm.h"
 
@@ -182,7 +186,7 @@ line_show(const char *line)
 	for (p = s; *p != '\0'; p++) {
 		if (*p == SLURM_SEP)
 			*p = '|';
-		else if (iscntrl((unsigned char)*p))
+		else if (iscntrl((unsigned char)*p) || (unsigned char)*p >= 0x80)
 			*p = '?';
 	}
 	return (s);
@@ -190,8 +194,8 @@ line_show(const char *line)
 
 /*
  * Split line in place into exactly n fields.  The last field takes the rest
- * of the line, separators included (it is the job name).  Returns the number
- * of fields found; fewer than n means a truncated line.
+ * of the line, separators included.  Returns the number of fields found;
+ * fewer than n means a truncated line.  (sinfo only: no user text in it.)
  */
 static size_t
 split_fields(char *line, int sep, char **f, size_t n)
@@ -248,6 +252,159 @@ for_lines(const char *text, const char *what, char **cause,
 	if (bad != 0) {
 		if (bad > 1)
 			cause_set(cause, "%s (and %zu more bad line%s)", first,
+			    bad - 1, bad > 2 ? "s" : "");
+		else
+			cause_set(cause, "%s", first);
+	}
+	free(first);
+	return (bad);
+}
+
+/* Unpredictable bytes: getrandom, else /dev/urandom, else the clock. */
+static void
+sep_random(unsigned char *rnd, size_t n)
+{
+	struct timespec	ts;
+	size_t		i;
+	int		fd;
+
+	if (getrandom(rnd, n, 0) == (ssize_t)n)
+		return;
+	if ((fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) >= 0) {
+		if (read(fd, rnd, n) == (ssize_t)n) {
+			close(fd);
+			return;
+		}
+		close(fd);
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	for (i = 0; i < n; i++)
+		rnd[i] = (unsigned char)((ts.tv_nsec >> (i % 4 * 8)) ^
+		    (getpid() >> (i % 2 * 8)) ^ (ts.tv_sec >> (i % 4)));
+}
+
+void
+slurm_sep_new(char *buf, size_t len)
+{
+	unsigned char	rnd[8];
+	size_t		i;
+
+	if (len < SLURM_SEP_SIZE) {
+		if (len > 0)
+			*buf = '\0';
+		return;
+	}
+	sep_random(rnd, sizeof rnd);
+	buf[0] = SLURM_SEP;
+	for (i = 0; i < sizeof rnd; i++)
+		snprintf(buf + 1 + 2 * i, 3, "%02x", rnd[i]);
+}
+
+static int
+blank(const char *s, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (!isspace((unsigned char)s[i]))
+			return (0);
+	}
+	return (1);
+}
+
+/*
+ * Rows of nf fields, EACH followed by sep (squeue -o "%A<sep>...%j<sep>",
+ * sacct -p --delimiter=<sep>), one row per line.  No field can hold sep
+ * (it is random per command), so a row's fields are exactly the text
+ * between seps: a newline or 0x1f inside a job name stays in that name and
+ * can never start a row of its own.  Text between rows that is not blank
+ * (stderr mixed in) is reported, and so is a row cut short.  Returns the
+ * number of bad rows; the first one's message is in *cause.
+ */
+static size_t
+for_rows(const char *text, const char *sep, size_t nf, const char *what,
+    char **cause, int (*fn)(char **, void *, char **), void *arg)
+{
+	const char	*p, *end, *q, *nl;
+	char		**f, *why, *first = NULL, *show;
+	size_t		 seplen, k, row = 0, bad = 0;
+
+	if (text == NULL)
+		return (0);
+	if (sep == NULL || *sep == '\0')
+		sep = SLURM_SEP_DEFAULT;
+	seplen = strlen(sep);
+	f = xcalloc(nf, sizeof *f);
+	p = text;
+	end = text + strlen(text);
+	for (;;) {
+		why = NULL;
+		if ((q = memmem(p, (size_t)(end - p), sep, seplen)) == NULL) {
+			if (!blank(p, (size_t)(end - p)))
+				why = xstrdup("text after the last row");
+			show = line_show(p);
+			goto bad;
+		}
+		/* The first field starts after the last newline before it. */
+		nl = q;
+		while (nl > p && nl[-1] != '\n')
+			nl--;
+		row++;
+		if (nl > p && !blank(p, (size_t)(nl - p))) {
+			show = line_show(p);
+			why = xstrdup("text between rows");
+			if (bad++ == 0)
+				first = xasprintf("%s output row %zu: %s: "
+				    "\"%s\"", what, row, why, show);
+			free(why);
+			free(show);
+			why = NULL;
+		}
+		f[0] = xstrndup(nl, (size_t)(q - nl));
+		p = q + seplen;
+		for (k = 1; k < nf; k++) {
+			q = memmem(p, (size_t)(end - p), sep, seplen);
+			if (q == NULL)
+				break;
+			f[k] = xstrndup(p, (size_t)(q - p));
+			p = q + seplen;
+		}
+		if (k < nf) {
+			show = line_show(f[0]);
+			why = xasprintf("%zu fields, expected %zu", k, nf);
+			for (k = 0; k < nf; k++) {
+				free(f[k]);
+				f[k] = NULL;
+			}
+			p = end;
+			goto bad;
+		}
+		show = line_show(f[0]);
+		if (fn(f, arg, &why) != 0) {
+			if (bad++ == 0)
+				first = xasprintf("%s output row %zu: %s: "
+				    "\"%s\"", what, row, why != NULL ? why :
+				    "unparsable", show);
+		}
+		free(why);
+		free(show);
+		for (k = 0; k < nf; k++) {
+			free(f[k]);
+			f[k] = NULL;
+		}
+		continue;
+bad:
+		if (why != NULL && bad++ == 0)
+			first = xasprintf("%s output row %zu: %s: \"%s\"",
+			    what, row + 1, why, show);
+		free(why);
+		free(show);
+		break;
+	}
+	free(f);
+	if (bad != 0) {
+		if (bad > 1)
+			cause_set(cause, "%s (and %zu more bad row%s)", first,
 			    bad - 1, bad > 2 ? "s" : "");
 		else
 			cause_set(cause, "%s", first);
@@ -342,20 +499,12 @@ parse_elapsed(const char *s)
 
 /* %A %i %P %T %M %l %D %N %r %V %S %b %j */
 static int
-squeue_line(char *line, void *arg, char **why)
+squeue_row(char **f, void *arg, char **why)
 {
 	struct slurm_jobs	*jobs = arg;
 	struct slurm_job	*j;
-	char			*f[SQUEUE_NFIELDS];
-	size_t			 n;
 	long			 id;
 
-	n = split_fields(line, SLURM_SEP, f, SQUEUE_NFIELDS);
-	if (n != SQUEUE_NFIELDS) {
-		*why = xasprintf("%zu fields, expected %d", n,
-		    SQUEUE_NFIELDS);
-		return (-1);
-	}
 	if ((id = parse_id(f[0])) < 0) {
 		*why = xasprintf("bad job id \"%s\"", f[0]);
 		return (-1);
@@ -379,9 +528,11 @@ squeue_line(char *line, void *arg, char **why)
 }
 
 int
-slurm_parse_squeue(const char *text, struct slurm_jobs *jobs, char **cause)
+slurm_parse_squeue(const char *text, const char *sep, struct slurm_jobs *jobs,
+    char **cause)
 {
-	if (for_lines(text, "squeue", cause, squeue_line, jobs) != 0)
+	if (for_rows(text, sep, SQUEUE_NFIELDS, "squeue", cause, squeue_row,
+	    jobs) != 0)
 		return (-1);
 	return (0);
 }
@@ -406,19 +557,12 @@ parse_exitcode(const char *s, int *code, int *sig)
  * NNodes Submit Start End JobName
  */
 static int
-sacct_line(char *line, void *arg, char **why)
+sacct_row(char **f, void *arg, char **why)
 {
 	struct slurm_jobs	*jobs = arg;
 	struct slurm_job	*j;
-	char			*f[SACCT_NFIELDS];
-	size_t			 n;
 	long			 id;
 
-	n = split_fields(line, SLURM_SEP, f, SACCT_NFIELDS);
-	if (n != SACCT_NFIELDS) {
-		*why = xasprintf("%zu fields, expected %d", n, SACCT_NFIELDS);
-		return (-1);
-	}
 	if ((id = parse_id(f[1])) < 0) {
 		*why = xasprintf("bad job id \"%s\"", f[1]);
 		return (-1);
@@ -446,9 +590,11 @@ sacct_line(char *line, void *arg, char **why)
 }
 
 int
-slurm_parse_sacct(const char *text, struct slurm_jobs *jobs, char **cause)
+slurm_parse_sacct(const char *text, const char *sep, struct slurm_jobs *jobs,
+    char **cause)
 {
-	if (for_lines(text, "sacct", cause, sacct_line, jobs) != 0)
+	if (for_rows(text, sep, SACCT_NFIELDS, "sacct", cause, sacct_row,
+	    jobs) != 0)
 		return (-1);
 	return (0);
 }
@@ -510,6 +656,39 @@ add_format(struct buf *b, const char *fields, int sep)
 	free(f);
 }
 
+/* squeue -o: every field, the last one too, followed by the string sep. */
+static void
+add_row_format(struct buf *b, const char *fields, const char *sep)
+{
+	struct buf	 f;
+	const char	*p;
+
+	if (sep == NULL || *sep == '\0')
+		sep = SLURM_SEP_DEFAULT;
+	buf_init(&f);
+	for (p = fields; *p != '\0'; p++) {
+		if (*p == ' ')
+			buf_adds(&f, sep);
+		else
+			buf_add(&f, p, 1);
+	}
+	buf_adds(&f, sep);
+	buf_add_quoted(b, f.data);
+	buf_free(&f);
+}
+
+/* sacct -u: the user given, else the login's own (sacct has no --me). */
+static void
+add_sacct_who(struct buf *b, const char *user)
+{
+	if (user == NULL)
+		buf_adds(b, " -u \"`id -un`\"");
+	else {
+		buf_adds(b, " -u ");
+		buf_add_quoted(b, user);
+	}
+}
+
 static void
 add_who(struct buf *b, const char *user)
 {
@@ -551,7 +730,7 @@ check_since(const char *since, char **cause)
 }
 
 char *
-slurm_cmd_squeue(const char *user)
+slurm_cmd_squeue(const char *user, const char *sep)
 {
 	struct buf	b;
 
@@ -559,12 +738,13 @@ slurm_cmd_squeue(const char *user)
 	buf_adds(&b, "squeue");
 	add_who(&b, user);
 	buf_adds(&b, " -h -o ");
-	add_format(&b, SLURM_SQUEUE_FIELDS, SLURM_SEP);
+	add_row_format(&b, SLURM_SQUEUE_FIELDS, sep);
 	return (buf_steal(&b));
 }
 
 char *
-slurm_cmd_squeue_name(const char *user, const char *name, char **cause)
+slurm_cmd_squeue_name(const char *user, const char *name, const char *sep,
+    char **cause)
 {
 	struct buf	b;
 
@@ -576,12 +756,12 @@ slurm_cmd_squeue_name(const char *user, const char *name, char **cause)
 	buf_adds(&b, " -h -t all -n ");
 	buf_add_quoted(&b, name);
 	buf_adds(&b, " -o ");
-	add_format(&b, SLURM_SQUEUE_FIELDS, SLURM_SEP);
+	add_row_format(&b, SLURM_SQUEUE_FIELDS, sep);
 	return (buf_steal(&b));
 }
 
 char *
-slurm_cmd_start(long id, char **cause)
+slurm_cmd_start(long id, const char *sep, char **cause)
 {
 	struct buf	b;
 
@@ -589,17 +769,24 @@ slurm_cmd_start(long id, char **cause)
 		return (NULL);
 	buf_init(&b);
 	buf_printf(&b, "squeue --me --start -h -j %ld -o ", id);
-	add_format(&b, SLURM_SQUEUE_FIELDS, SLURM_SEP);
+	add_row_format(&b, SLURM_SQUEUE_FIELDS, sep);
 	return (buf_steal(&b));
 }
 
+/* -p: every field, the last one too, is followed by the delimiter. */
 static void
-add_sacct_base(struct buf *b, const char *since)
+add_sacct_base(struct buf *b, const char *since, const char *user,
+    const char *sep)
 {
-	char	sep[2] = { SLURM_SEP, '\0' };
+	char	*d;
 
-	buf_adds(b, "sacct -X -n -P --delimiter=");
-	buf_add_quoted(b, sep);
+	if (sep == NULL || *sep == '\0')
+		sep = SLURM_SEP_DEFAULT;
+	d = xasprintf("--delimiter=%s", sep);
+	buf_adds(b, "sacct -X -n -p ");
+	buf_add_quoted(b, d);
+	free(d);
+	add_sacct_who(b, user);
 	buf_adds(b, " -S ");
 	buf_add_quoted(b, since);
 	buf_adds(b, " -o ");
@@ -607,7 +794,8 @@ add_sacct_base(struct buf *b, const char *since)
 }
 
 char *
-slurm_cmd_sacct(const long *ids, size_t n, const char *since, char **cause)
+slurm_cmd_sacct(const long *ids, size_t n, const char *since,
+    const char *user, const char *sep, char **cause)
 {
 	struct buf	b;
 	size_t		i;
@@ -623,7 +811,7 @@ slurm_cmd_sacct(const long *ids, size_t n, const char *since, char **cause)
 			return (NULL);
 	}
 	buf_init(&b);
-	add_sacct_base(&b, since);
+	add_sacct_base(&b, since, user, sep);
 	buf_adds(&b, " -j ");
 	for (i = 0; i < n; i++)
 		buf_printf(&b, "%s%ld", i == 0 ? "" : ",", ids[i]);
@@ -631,7 +819,8 @@ slurm_cmd_sacct(const long *ids, size_t n, const char *since, char **cause)
 }
 
 char *
-slurm_cmd_sacct_name(const char *name, const char *since, char **cause)
+slurm_cmd_sacct_name(const char *name, const char *since, const char *user,
+    const char *sep, char **cause)
 {
 	struct buf	b;
 
@@ -639,7 +828,7 @@ slurm_cmd_sacct_name(const char *name, const char *since, char **cause)
 	    check_since(since, cause) != 0)
 		return (NULL);
 	buf_init(&b);
-	add_sacct_base(&b, since);
+	add_sacct_base(&b, since, user, sep);
 	buf_adds(&b, " --name=");
 	buf_add_quoted(&b, name);
 	return (buf_steal(&b));
@@ -820,8 +1009,8 @@ slurm_parse_sbatch(const char *out, const char *err, long *id, char **msg)
 }
 
 int
-slurm_parse_start(const char *text, char **when, char **reason,
-    char **cause)
+slurm_parse_start(const char *text, const char *sep, char **when,
+    char **reason, char **cause)
 {
 	struct slurm_jobs	jobs = { NULL, 0 };
 	int			found = 0;
@@ -829,7 +1018,7 @@ slurm_parse_start(const char *text, char **when, char **reason,
 	*when = NULL;
 	if (reason != NULL)
 		*reason = NULL;
-	if (slurm_parse_squeue(text, &jobs, cause) != 0) {
+	if (slurm_parse_squeue(text, sep, &jobs, cause) != 0) {
 		slurm_jobs_free(&jobs);
 		return (-1);
 	}

@@ -12,17 +12,27 @@
  * the strings through conn.c and hand the output back.
  *
  * Only machine formats are used: squeue/sinfo with an explicit -o format,
- * sacct -P, all with the ASCII unit separator (0x1f) between fields.  The
- * separator is passed inside a single-quoted argument, so it survives ssh
- * and the remote shell (tests/data/slurm/capture.sh shows it does).  The job
- * name is always the LAST field and the parsers split only the separators
- * before it, so a name containing '|' or even 0x1f is kept whole.
+ * sacct -p, all with fields separated by the ASCII unit separator (0x1f).
+ * The separator is passed inside a single-quoted argument, so it survives
+ * ssh and the remote shell (tests/data/slurm/capture.sh shows it does).
+ *
+ * A job name can hold any byte but NUL, a newline and 0x1f included
+ * (sbatch -J, or scontrol update JobName= from the job itself), so for
+ * squeue and sacct rows the separator is a fresh random string per command
+ * (slurm_sep_new(): 0x1f and 16 hex digits) that follows EVERY field, the
+ * last one too.  Rows are split on that string only: no name can end its
+ * row early or start another one.
  *
  * Every value put into a command is shell-quoted.  Commands that can be
  * given bad arguments return NULL and set *cause.
  */
 
 #define SLURM_SEP		'\037'
+#define SLURM_SEP_DEFAULT	"\037"	/* parsers' sep when given NULL */
+#define SLURM_SEP_SIZE		18	/* 0x1f, 16 hex digits, NUL */
+
+/* A new random row separator for one squeue/sacct command and its reply. */
+void	 slurm_sep_new(char *buf, size_t len);
 
 /*
  * Field lists (space separated here; joined with SLURM_SEP for squeue/sinfo
@@ -102,16 +112,17 @@ struct slurm_jobs {
 };
 
 /*
- * Parse the output of slurm_cmd_squeue*() / slurm_cmd_sacct*().  Blank
- * lines and trailing blanks are ignored.  Rows are appended to jobs (which
- * must start zeroed or hold earlier rows).  Returns 0 when every line
- * parsed; -1 when some line did not (wrong field count, bad id): the good
- * rows are still in jobs and *cause names the first bad line and the count.
+ * Parse the output of slurm_cmd_squeue*() / slurm_cmd_sacct*() made with
+ * the same sep (NULL: SLURM_SEP_DEFAULT, for captured files only).  Blank
+ * text between rows is ignored.  Rows are appended to jobs (which must
+ * start zeroed or hold earlier rows).  Returns 0 when every row parsed; -1
+ * when some did not (cut short, bad id, other text between rows): the good
+ * rows are still in jobs and *cause names the first bad row and the count.
  */
-int	 slurm_parse_squeue(const char *text, struct slurm_jobs *,
-	     char **cause);
-int	 slurm_parse_sacct(const char *text, struct slurm_jobs *,
-	     char **cause);
+int	 slurm_parse_squeue(const char *text, const char *sep,
+	     struct slurm_jobs *, char **cause);
+int	 slurm_parse_sacct(const char *text, const char *sep,
+	     struct slurm_jobs *, char **cause);
 /* First row with this numeric id, or NULL. */
 struct slurm_job *slurm_jobs_find(struct slurm_jobs *, long id);
 void	 slurm_jobs_free(struct slurm_jobs *);
@@ -128,28 +139,30 @@ const char *slurm_state_base(const char *state, char *buf, size_t len);
  * The poll: all of the user's queued/running jobs in one squeue.  user NULL
  * means "--me", else "-u USER".
  */
-char	*slurm_cmd_squeue(const char *user);
+char	*slurm_cmd_squeue(const char *user, const char *sep);
 /*
  * Exact-name lookup (ambiguous-submit reconcile): "-t all" so a job that
  * already ended but is still in slurmctld's memory is found too.  squeue
  * knows the real name at once, unlike sacct (see placeholder above).
  */
 char	*slurm_cmd_squeue_name(const char *user, const char *name,
-	     char **cause);
+	     const char *sep, char **cause);
 /*
  * The start estimate of one pending job ("squeue --start"); parse it with
  * slurm_parse_start().  For a job slurmctld no longer knows squeue prints
  * "slurm_load_jobs error: Invalid job id specified" on stderr, exit 1.
  */
-char	*slurm_cmd_start(long id, char **cause);
+char	*slurm_cmd_start(long id, const char *sep, char **cause);
 /*
- * One batched sacct (-X: allocations only) for jobs that left the queue.
+ * One batched sacct (-X: allocations only) for jobs that left the queue,
+ * of user only (NULL: the login's own; a job id SLURM reused must not show
+ * another user's job).
  * since is the -S value (see slurm_since()); ids must not be empty.  Rows
  * are keyed by JobIDRaw: the tasks of an array job come back with their
  * own ids and jobid "24_1"; a never-started array stays one "24_[1-3]" row.
  */
 char	*slurm_cmd_sacct(const long *ids, size_t n, const char *since,
-	     char **cause);
+	     const char *user, const char *sep, char **cause);
 /*
  * sacct by exact job name (--name) since the given date.  For the first
  * seconds after sbatch the accounting row is missing or still carries the
@@ -157,7 +170,7 @@ char	*slurm_cmd_sacct(const long *ids, size_t n, const char *since,
  * just submitted: ask squeue (slurm_cmd_squeue_name) first.
  */
 char	*slurm_cmd_sacct_name(const char *name, const char *since,
-	     char **cause);
+	     const char *user, const char *sep, char **cause);
 /* Partitions with their limits. */
 char	*slurm_cmd_sinfo(void);
 /*
@@ -202,8 +215,8 @@ enum slurm_submit slurm_parse_sbatch(const char *out, const char *err,
  * not pending any more); -1 with *cause for a malformed reply.  *reason
  * (may be NULL) gets the pending reason when there is a row.
  */
-int	 slurm_parse_start(const char *text, char **when, char **reason,
-	     char **cause);
+int	 slurm_parse_start(const char *text, const char *sep, char **when,
+	     char **reason, char **cause);
 
 /* --- partitions (sinfo) -------------------------------------------------- */
 

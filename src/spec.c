@@ -943,6 +943,8 @@ fail:
 	return -1;
 }
 
+#define SPEC_FILE_MAX	(4 * 1024 * 1024)
+
 int
 spec_load(const char *path, struct spec *sp, char **cause)
 {
@@ -950,7 +952,8 @@ spec_load(const char *path, struct spec *sp, char **cause)
 	size_t	 len;
 
 	spec_init(sp);
-	if (file_read(path, &text, &len, cause) != 0)
+	/* A spec is small; a FIFO or a device is refused, never read. */
+	if (file_read_max(path, SPEC_FILE_MAX, &text, &len, cause) != 0)
 		return -1;
 	if (spec_parse(text, len, path, sp, cause) != 0) {
 		free(text);

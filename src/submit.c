@@ -497,17 +497,23 @@ submit_convert_script(const struct submit_convert_args *a)
 }
 
 static void
-submit_addline(char **to, const char *line)
+submit_addline(struct buf *b, const char *line)
 {
-	char	*s;
+	/* Appended in place: a long enroot log stays linear. */
+	if (b->len != 0)
+		buf_add(b, "\n", 1);
+	buf_adds(b, line);
+}
 
-	if (*to == NULL) {
-		*to = xstrdup(line);
-		return;
+/* The lines gathered, or NULL for none. */
+static char *
+submit_lines(struct buf *b)
+{
+	if (b->len == 0) {
+		buf_free(b);
+		return NULL;
 	}
-	s = xasprintf("%s\n%s", *to, line);
-	free(*to);
-	*to = s;
+	return buf_steal(b);
 }
 
 void
@@ -515,16 +521,19 @@ submit_convert_parse(const char *out, struct submit_convert_result *r)
 {
 	char			*copy, *line, *next, *v, hex[512];
 	unsigned long long	 size;
+	struct buf		 output, detail;
 
 	memset(r, 0, sizeof *r);
 	r->rc = -1;
+	buf_init(&output);
+	buf_init(&detail);
 	copy = xstrdup(out != NULL ? out : "");
 	for (line = copy; line != NULL; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
 			*next++ = '\0';
 		if (!str_has_prefix(line, "sqdeck-")) {
 			if (*line != '\0')
-				submit_addline(&r->output, line);
+				submit_addline(&output, line);
 			continue;
 		}
 		v = strchr(line, '=');
@@ -549,7 +558,7 @@ submit_convert_parse(const char *out, struct submit_convert_result *r)
 		} else if (strcmp(line, "sqdeck-rc") == 0)
 			r->rc = atoi(v);
 		else if (strcmp(line, "sqdeck-detail") == 0)
-			submit_addline(&r->detail, v);
+			submit_addline(&detail, v);
 		else if (strcmp(line, "sqdeck-file") == 0) {
 			hex[0] = '\0';
 			if (sscanf(v, "%llu %511s", &size, hex) >= 1) {
@@ -560,6 +569,8 @@ submit_convert_parse(const char *out, struct submit_convert_result *r)
 		}
 	}
 	free(copy);
+	r->output = submit_lines(&output);
+	r->detail = submit_lines(&detail);
 }
 
 void
@@ -657,11 +668,15 @@ submit_release_script(long id, const char *log_dir, const char *job_name)
 void
 submit_launch_parse(const char *text, struct submit_launch *l)
 {
-	char	*copy, *line, *next, *v, *sp;
-	int	 release_rc = -1;
+	char		*copy, *line, *next, *v, *sp;
+	struct buf	 out, err, msg;
+	int		 release_rc = -1;
 
 	memset(l, 0, sizeof *l);
 	l->sbatch_rc = -1;
+	buf_init(&out);
+	buf_init(&err);
+	buf_init(&msg);
 	copy = xstrdup(text != NULL ? text : "");
 	for (line = copy; line != NULL; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
@@ -673,16 +688,20 @@ submit_launch_parse(const char *text, struct submit_launch *l)
 		if (strcmp(line, "sqdeck-sbatch-rc") == 0)
 			l->sbatch_rc = atoi(v);
 		else if (strcmp(line, "sqdeck-out") == 0)
-			submit_addline(&l->out, v);
+			submit_addline(&out, v);
 		else if (strcmp(line, "sqdeck-err") == 0)
-			submit_addline(&l->err, v);
+			submit_addline(&err, v);
 		else if (strcmp(line, "sqdeck-mkdir") == 0)
 			l->mkdir_failed = 1;
 		else if (strcmp(line, "sqdeck-release-rc") == 0)
 			release_rc = atoi(v);
 		else if (strcmp(line, "sqdeck-release-msg") == 0)
-			submit_addline(&l->release_msg, v);
+			submit_addline(&msg, v);
 		else if (strcmp(line, "sqdeck-state") == 0 && *v != '\0') {
+			/* A repeated line replaces the earlier one. */
+			free(l->state);
+			free(l->reason);
+			l->reason = NULL;
 			if ((sp = strchr(v, ' ')) != NULL) {
 				*sp++ = '\0';
 				l->reason = xstrdup(sp);
@@ -691,6 +710,9 @@ submit_launch_parse(const char *text, struct submit_launch *l)
 		}
 	}
 	free(copy);
+	l->out = submit_lines(&out);
+	l->err = submit_lines(&err);
+	l->release_msg = submit_lines(&msg);
 	/*
 	 * A release that fails because the job is no longer held (someone
 	 * released it, or it already ended) is not a failure.
@@ -1279,21 +1301,19 @@ submit_files_read(struct submit_ctx *x, char **cause)
 		f = &x->sp->files[i];
 		path = *f->path == '/' ? xstrdup(f->path) : xasprintf("%s/%s",
 		    dir, f->path);
-		if (file_read(path, &data, &len, &why) != 0) {
-			submit_fail(x, SUBMIT_STEP_CHECK, cause, "supporting "
-			    "file %s: %s", f->path, why);
+		/* Checked before it is read: a FIFO or /dev/zero is refused. */
+		if (file_read_max(path, SUBMIT_FILE_MAX, &data, &len,
+		    &why) != 0) {
+			submit_fail(x, SUBMIT_STEP_CHECK, cause, "files: "
+			    "supporting file %s: %s; only small regular files "
+			    "(up to %d MiB) are staged: put anything else on "
+			    "shared storage and mount it", f->path, why,
+			    SUBMIT_FILE_MAX >> 20);
 			goto fail;
 		}
 		buf_init(&x->files[i]);
 		buf_add(&x->files[i], data, len);
 		free(data);
-		if (len > SUBMIT_FILE_MAX) {
-			submit_fail(x, SUBMIT_STEP_CHECK, cause, "supporting "
-			    "file %s is %zu bytes; only small files (up to %d "
-			    "MiB) are staged: put it on shared storage and "
-			    "mount it", f->path, len, SUBMIT_FILE_MAX >> 20);
-			goto fail;
-		}
 		submit_sha256_hex(x->files[i].data, len, hex);
 		if (strcasecmp(hex, f->sha256) != 0) {
 			submit_fail(x, SUBMIT_STEP_CHECK, cause, "supporting "
@@ -1994,16 +2014,19 @@ submit_lookup(struct submit_faults *f, struct conn *c, const char *name,
 	struct slurm_jobs	 jobs;
 	struct conn_result	 res;
 	char			*cmd, *why = NULL, since[32];
+	char			 sep[SLURM_SEP_SIZE];
 	long			 found[8];
 	size_t			 i, j, n;
 	int			 sacct = 0;
 
 	for (;;) {
+		slurm_sep_new(sep, sizeof sep);
 		if (!sacct)
-			cmd = slurm_cmd_squeue_name(NULL, name, &why);
+			cmd = slurm_cmd_squeue_name(NULL, name, sep, &why);
 		else {
 			slurm_since(sent, since, sizeof since);
-			cmd = slurm_cmd_sacct_name(name, since, &why);
+			cmd = slurm_cmd_sacct_name(name, since, NULL, sep,
+			    &why);
 		}
 		if (cmd == NULL)
 			goto fail;
@@ -2015,9 +2038,9 @@ submit_lookup(struct submit_faults *f, struct conn *c, const char *name,
 		free(cmd);
 		memset(&jobs, 0, sizeof jobs);
 		if (sacct)
-			slurm_parse_sacct(res.out, &jobs, NULL);
+			slurm_parse_sacct(res.out, sep, &jobs, NULL);
 		else
-			slurm_parse_squeue(res.out, &jobs, NULL);
+			slurm_parse_squeue(res.out, sep, &jobs, NULL);
 		conn_result_free(&res);
 		n = 0;
 		for (i = 0; i < jobs.n; i++) {

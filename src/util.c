@@ -296,6 +296,65 @@ file_read(const char *path, char **out, size_t *lenp, char **cause)
 }
 
 int
+file_read_max(const char *path, size_t max, char **out, size_t *lenp,
+    char **cause)
+{
+	struct stat	 st;
+	struct buf	 b;
+	char		 chunk[8192];
+	ssize_t		 n;
+	int		 fd;
+
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return cause_set(cause, "cannot open %s: %s", path,
+		    strerror(errno));
+	if (fstat(fd, &st) != 0) {
+		close(fd);
+		return cause_set(cause, "cannot stat %s: %s", path,
+		    strerror(errno));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return cause_set(cause, "%s is not a regular file (a device, "
+		    "FIFO or directory): give a plain file", path);
+	}
+	if ((unsigned long long)st.st_size > max) {
+		close(fd);
+		return cause_set(cause, "%s is %lld bytes, more than the %zu "
+		    "allowed", path, (long long)st.st_size, max);
+	}
+	buf_init(&b);
+	buf_add(&b, "", 0);
+	/* The size can change under us: never read more than max + 1. */
+	while (b.len <= max) {
+		n = read(fd, chunk, sizeof chunk);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			close(fd);
+			buf_free(&b);
+			return cause_set(cause, "cannot read %s: %s", path,
+			    strerror(errno));
+		}
+		if (n == 0)
+			break;
+		buf_add(&b, chunk, (size_t)n);
+	}
+	close(fd);
+	if (b.len > max) {
+		buf_free(&b);
+		return cause_set(cause, "%s grew past the %zu bytes allowed "
+		    "while it was read", path, max);
+	}
+	if (lenp != NULL)
+		*lenp = b.len;
+	*out = buf_steal(&b);
+	return 0;
+}
+
+int
 mkdir_p(const char *path, mode_t mode, char **cause)
 {
 	char	*copy = xstrdup(path), *p;

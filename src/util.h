@@ -48,6 +48,13 @@ int	 file_write_atomic(const char *path, const void *, size_t, mode_t,
 	     char **cause);
 /* Read a whole file (NUL-terminated); *lenp may be NULL. */
 int	 file_read(const char *path, char **out, size_t *lenp, char **cause);
+/*
+ * The same for a file from a user or a shared spec: a regular file only
+ * (a FIFO, /dev/zero or a directory is refused at once, never read) of at
+ * most max bytes, checked before reading and while reading.
+ */
+int	 file_read_max(const char *path, size_t max, char **out, size_t *lenp,
+	     char **cause);
 /* mkdir -p with mode for created directories. */
 int	 mkdir_p(const char *path, mode_t mode, char **cause);
 

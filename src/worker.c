@@ -511,11 +511,12 @@ do_start(struct wstate *st, struct wcmd *c)
 	struct worker		*w = st->w;
 	struct conn_result	 res;
 	char			*cmd, *cause = NULL, *when = NULL;
-	char			*reason = NULL, *text;
+	char			*reason = NULL, *text, sep[SLURM_SEP_SIZE];
 	long			 id = strtol(c->job_id, NULL, 10);
 
 	memset(&res, 0, sizeof res);
-	if ((cmd = slurm_cmd_start(id, &cause)) == NULL)
+	slurm_sep_new(sep, sizeof sep);
+	if ((cmd = slurm_cmd_start(id, sep, &cause)) == NULL)
 		goto fail;
 	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0)
 		goto fail;
@@ -526,7 +527,7 @@ do_start(struct wstate *st, struct wcmd *c)
 		    *res.err != '\0' ? res.err : "no message");
 		goto fail;
 	}
-	if (res.status == 0 && slurm_parse_start(res.out, &when, &reason,
+	if (res.status == 0 && slurm_parse_start(res.out, sep, &when, &reason,
 	    &cause) < 0)
 		goto fail;
 	text = worker_start_text(when, reason);

@@ -13,13 +13,14 @@
  * ellipsis, and the column layout of the jobs table.
  */
 
-#define UITEXT_REPLACEMENT	"\xef\xbf\xbd"	/* U+FFFD */
+#define UITEXT_REPLACEMENT	"\xef\xbf\xbd"	/* U+FFFD (TEXT_REPLACEMENT) */
 
 /* uitext_sanitize flags. */
 #define UITEXT_MULTILINE	0x1	/* keep \n; a lone \r rewinds the line */
 
 /*
- * Make untrusted bytes safe to draw: escape sequences (CSI, OSC, DCS and
+ * Make untrusted bytes safe to draw (text_sanitize(), the sanitiser the
+ * verbs use too): escape sequences (CSI, OSC, DCS and
  * two-byte ESC x) are removed whole; tabs become spaces to the next
  * multiple of 8; \r\n becomes \n; other control characters (C0, DEL, C1),
  * bidi overrides, non-printable code points and invalid UTF-8 become
@@ -27,6 +28,16 @@
  * new NUL-terminated string.
  */
 char	*uitext_sanitize(const char *, size_t, int flags);
+
+/*
+ * The log pane's partial last line (bytes after the last \n) is kept to
+ * max bytes: a progress bar that only ever writes \r would grow it
+ * forever and it is sanitised every frame.  Returns how many leading bytes
+ * of s (len bytes) to drop: 0 when len <= max; else up to its last \r when
+ * the rest fits (only the bar's latest state is shown anyway); else len
+ * (the caller shows the bytes as a complete line and starts over).
+ */
+size_t	 uitext_partial_keep(const char *s, size_t len, size_t max);
 
 /*
  * Decode one UTF-8 character of s (len bytes, len > 0); returns the bytes

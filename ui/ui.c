@@ -36,6 +36,7 @@
 #include "worker.h"
 
 #define LOG_MAX_LINES	5000	/* older lines are dropped */
+#define LOG_MAX_PARTIAL	8192	/* bytes of the line still being written */
 #define MSG_SECONDS	10	/* footer messages fade after this */
 #define ERR_SECONDS	30
 #define UI_STOP_MS	1200	/* wait for the workers at exit at most */
@@ -479,6 +480,13 @@ log_apply(struct ui *ui, struct msg_log *m)
 		log_add_line(l, l->partial.data + start,
 		    nl - (l->partial.data + start));
 		start = nl - l->partial.data + 1;
+	}
+	/* \r-only output (tqdm) never ends its line: keep it bounded. */
+	if ((skip = uitext_partial_keep(l->partial.data + start,
+	    l->partial.len - start, LOG_MAX_PARTIAL)) != 0) {
+		if (skip == l->partial.len - start)
+			log_add_line(l, l->partial.data + start, skip);
+		start += skip;
 	}
 	if (start > 0) {
 		memmove(l->partial.data, l->partial.data + start,

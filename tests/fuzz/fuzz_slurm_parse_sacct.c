@@ -14,7 +14,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t			 i;
 	int			 rc;
 
-	rc = slurm_parse_sacct(text, &jobs, &cause);
+	rc = slurm_parse_sacct(text, NULL, &jobs, &cause);
 	fuzz_check(rc == 0 || rc == -1, "rc %d", rc);
 	fuzz_check((rc == -1) == (cause != NULL), "rc %d", rc);
 	for (i = 0; i < jobs.n; i++) {

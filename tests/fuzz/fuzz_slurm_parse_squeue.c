@@ -14,7 +14,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t			 i, n;
 	int			 rc;
 
-	rc = slurm_parse_squeue(text, &jobs, &cause);
+	rc = slurm_parse_squeue(text, NULL, &jobs, &cause);
 	fuzz_check((rc == -1) == (cause != NULL), "rc %d", rc);
 	fuzz_check(rc == 0 || rc == -1, "rc %d", rc);
 	for (i = 0; i < jobs.n; i++) {
@@ -33,7 +33,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* Appending: the rows of the first parse stay. */
 	n = jobs.n;
-	slurm_parse_squeue(text, &jobs, &cause);
+	slurm_parse_squeue(text, NULL, &jobs, &cause);
 	fuzz_check(jobs.n == 2 * n, "append: %zu rows, want %zu", jobs.n,
 	    2 * n);
 	free(cause);

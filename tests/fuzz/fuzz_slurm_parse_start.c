@@ -11,7 +11,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char	*text = fuzz_cstr(data, size), *when, *reason, *cause = NULL;
 	int	 rc;
 
-	rc = slurm_parse_start(text, &when, &reason, &cause);
+	rc = slurm_parse_start(text, NULL, &when, &reason, &cause);
 	switch (rc) {
 	case 1:
 		fuzz_check(when != NULL && *when != '\0' && reason != NULL &&
@@ -33,7 +33,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* reason may be NULL. */
 	cause = NULL;
-	fuzz_check(slurm_parse_start(text, &when, NULL, &cause) == rc,
+	fuzz_check(slurm_parse_start(text, NULL, &when, NULL, &cause) == rc,
 	    "answer depends on reason");
 	free(when);
 	free(cause);

@@ -33,9 +33,9 @@ parse_file(const char *name, int sacct, struct slurm_jobs *jobs)
 
 	memset(jobs, 0, sizeof *jobs);
 	if (sacct)
-		rc = slurm_parse_sacct(text, jobs, &cause);
+		rc = slurm_parse_sacct(text, NULL, jobs, &cause);
 	else
-		rc = slurm_parse_squeue(text, jobs, &cause);
+		rc = slurm_parse_squeue(text, NULL, jobs, &cause);
 	ck_assert_msg(rc == 0, "%s: %s", name, cause);
 	ck_assert_ptr_null(cause);
 	free(text);
@@ -247,7 +247,7 @@ START_TEST(test_squeue_name)
 }
 END_TEST
 
-/* Real lines, then damaged copies of them. */
+/* Real rows, then damaged copies of them. */
 START_TEST(test_squeue_robust)
 {
 	struct slurm_jobs	 jobs = { NULL, 0 };
@@ -260,22 +260,20 @@ START_TEST(test_squeue_robust)
 	buf_adds(&b, "\n  \n");
 	buf_adds(&b, first);
 	buf_adds(&b, "   \r\n\n");		/* trailing blanks, CRLF */
-	buf_add(&b, first, 30);			/* truncated line 4 */
-	buf_adds(&b, "\n");
 	buf_adds(&b, "x");			/* bad id */
 	buf_adds(&b, strchr(first, SLURM_SEP));
 	buf_adds(&b, "\n");
 	buf_adds(&b, nl + 1);			/* the other 4 rows */
+	buf_add(&b, first, 30);			/* cut short */
 
-	ck_assert_int_eq(slurm_parse_squeue(b.data, &jobs, &cause), -1);
+	ck_assert_int_eq(slurm_parse_squeue(b.data, NULL, &jobs, &cause), -1);
 	ck_assert_int_eq(jobs.n, 5);
 	ck_assert_int_eq(jobs.v[0].id, 25);
 	ck_assert_str_eq(jobs.v[0].name, TAG "-run");
 	ck_assert_int_eq(jobs.v[1].id, 26);
-	ck_assert_msg(strstr(cause, "squeue output line 5: 6 fields, "
-	    "expected 13: \"25|25|cpu|RUNNING|0:04|UNLIMIT\"") != NULL, "%s",
-	    cause);
-	ck_assert_msg(strstr(cause, "1 more bad line") != NULL, "%s", cause);
+	ck_assert_msg(strstr(cause, "squeue output row 2: bad job id \"x\"")
+	    != NULL, "%s", cause);
+	ck_assert_msg(strstr(cause, "1 more bad row") != NULL, "%s", cause);
 	ck_assert_ptr_null(strchr(cause, SLURM_SEP));	/* printable */
 	free(cause);
 	slurm_jobs_free(&jobs);
@@ -284,29 +282,88 @@ START_TEST(test_squeue_robust)
 	free(text);
 	text = slurp("squeue_start_gone.err");
 	cause = NULL;
-	ck_assert_int_eq(slurm_parse_squeue(text, &jobs, &cause), -1);
+	ck_assert_int_eq(slurm_parse_squeue(text, NULL, &jobs, &cause), -1);
 	ck_assert_int_eq(jobs.n, 0);
 	ck_assert_ptr_nonnull(strstr(cause, "Invalid job id specified"));
 	free(cause);
 
 	/* Nothing at all is fine. */
-	ck_assert_int_eq(slurm_parse_squeue("", &jobs, NULL), 0);
-	ck_assert_int_eq(slurm_parse_squeue(NULL, &jobs, NULL), 0);
+	ck_assert_int_eq(slurm_parse_squeue("", NULL, &jobs, NULL), 0);
+	ck_assert_int_eq(slurm_parse_squeue(NULL, NULL, &jobs, NULL), 0);
 	ck_assert_int_eq(jobs.n, 0);
-
-	/* The name is last: even the separator inside it is kept. */
-	buf_free(&b);
-	buf_init(&b);
-	buf_add(&b, first, strrchr(first, SLURM_SEP) + 1 - first);
-	buf_adds(&b, "a\037b|c");
-	ck_assert_int_eq(slurm_parse_squeue(b.data, &jobs, NULL), 0);
-	ck_assert_int_eq(jobs.n, 1);
-	ck_assert_str_eq(jobs.v[0].name, "a\037b|c");
-	slurm_jobs_free(&jobs);
 
 	buf_free(&b);
 	free(first);
 	free(text);
+}
+END_TEST
+
+/*
+ * Issue 12 item 12: a job name holding a newline (sbatch -J, scontrol
+ * update JobName=) must not become a row of its own.  The forged text is
+ * what an attacker would write: a full row of 0x1f-separated fields for a
+ * phantom RUNNING job 999999.  With the random separator it stays in the
+ * name.
+ */
+START_TEST(test_squeue_forged_row)
+{
+	struct slurm_jobs	 jobs = { NULL, 0 };
+	struct buf		 b;
+	const char		*forged = "x\n999999\037999999\037gpu\037"
+	    "RUNNING\0370:01\0374:00:00\0371\037sdn1\037None\037"
+	    "2026-11-29T16:24:36\037N/A\037N/A\037phantom\037\n";
+	char			 sep[SLURM_SEP_SIZE], *cmd;
+	size_t			 i;
+
+	slurm_sep_new(sep, sizeof sep);
+	ck_assert_int_eq(strlen(sep), SLURM_SEP_SIZE - 1);
+	ck_assert_int_eq(sep[0], SLURM_SEP);
+	/* The command asks for exactly that separator after every field. */
+	cmd = slurm_cmd_squeue(NULL, sep);
+	ck_assert_ptr_nonnull(strstr(cmd, sep));
+	free(cmd);
+
+	/* As squeue prints it: the real row for job 41, name and all. */
+	buf_init(&b);
+	buf_adds(&b, "41");
+	for (i = 0; i < 12; i++) {
+		static const char *const v[] = { "41", "gpu", "PENDING",
+		    "0:00", "4:00:00", "1", "", "JobHeldUser",
+		    "2026-11-29T16:24:36", "N/A", "N/A" };
+
+		buf_adds(&b, sep);
+		if (i < 11)
+			buf_adds(&b, v[i]);
+		else
+			buf_adds(&b, forged);
+	}
+	buf_adds(&b, sep);
+	buf_adds(&b, "\n");
+	ck_assert_int_eq(slurm_parse_squeue(b.data, sep, &jobs, NULL), 0);
+	ck_assert_int_eq(jobs.n, 1);
+	ck_assert_int_eq(jobs.v[0].id, 41);
+	ck_assert_str_eq(jobs.v[0].state, "PENDING");
+	ck_assert_str_eq(jobs.v[0].name, forged);
+	ck_assert_ptr_null(slurm_jobs_find(&jobs, 999999));
+	slurm_jobs_free(&jobs);
+
+	/* sacct: the same name cannot forge an ended job either. */
+	buf_free(&b);
+	buf_init(&b);
+	buf_printf(&b, "41%s41%sPENDING%s0:0%sJobHeldUser%s%sgpu%s00:00:00%s"
+	    "04:00:00%s1%s2026-11-29T16:24:36%sUnknown%sUnknown%s", sep, sep,
+	    sep, sep, sep, sep, sep, sep, sep, sep, sep, sep, sep);
+	buf_adds(&b, "y\n999999\037999999\037NODE_FAIL\0370:0\037None\037"
+	    "sdn1\037gpu\03700:00:01\03704:00:00\0371\037x\037x\037x\037"
+	    "phantom\037");
+	buf_adds(&b, sep);
+	buf_adds(&b, "\n");
+	ck_assert_int_eq(slurm_parse_sacct(b.data, sep, &jobs, NULL), 0);
+	ck_assert_int_eq(jobs.n, 1);
+	ck_assert_str_eq(jobs.v[0].state, "PENDING");
+	ck_assert_ptr_null(slurm_jobs_find(&jobs, 999999));
+	slurm_jobs_free(&jobs);
+	buf_free(&b);
 }
 END_TEST
 
@@ -315,7 +372,7 @@ START_TEST(test_squeue_start)
 	char	*text, *when, *reason, *cause = NULL;
 
 	text = slurp("squeue_start_resources.txt");
-	ck_assert_int_eq(slurm_parse_start(text, &when, &reason, NULL), 1);
+	ck_assert_int_eq(slurm_parse_start(text, NULL, &when, &reason, NULL), 1);
 	ck_assert_str_eq(when, "2026-11-29T16:26:47");
 	ck_assert_str_eq(reason, "Resources");
 	free(when);
@@ -323,20 +380,20 @@ START_TEST(test_squeue_start)
 	free(text);
 
 	text = slurp("squeue_start_held.txt");	/* N/A */
-	ck_assert_int_eq(slurm_parse_start(text, &when, &reason, NULL), 0);
+	ck_assert_int_eq(slurm_parse_start(text, NULL, &when, &reason, NULL), 0);
 	ck_assert_ptr_null(when);
 	ck_assert_str_eq(reason, "JobHeldUser");
 	free(reason);
 	free(text);
 
 	text = slurp("squeue_start_gone.out");	/* empty: job unknown */
-	ck_assert_int_eq(slurm_parse_start(text, &when, &reason, NULL), 0);
+	ck_assert_int_eq(slurm_parse_start(text, NULL, &when, &reason, NULL), 0);
 	ck_assert_ptr_null(when);
 	ck_assert_ptr_null(reason);
 	free(text);
 
-	ck_assert_int_eq(slurm_parse_start("33\037garbage\n", &when, NULL,
-	    &cause), -1);
+	ck_assert_int_eq(slurm_parse_start("33\037garbage\n", NULL, &when,
+	    NULL, &cause), -1);
 	ck_assert_ptr_nonnull(cause);
 	free(cause);
 }
@@ -464,22 +521,23 @@ START_TEST(test_sacct_robust)
 	/* A job really named "allocation" has a partition: trusted. */
 	ck_assert_int_eq(slurm_parse_sacct("5\0375\037RUNNING\0370:0\037None"
 	    "\037sdn1\037gpu\03700:00:01\03704:00:00\0371\037x\037x\037"
-	    "Unknown\037allocation\n", &jobs, NULL), 0);
+	    "Unknown\037allocation\037\n", NULL, &jobs, NULL), 0);
 	ck_assert_int_eq(jobs.v[0].placeholder, 0);
 	ck_assert_str_eq(jobs.v[0].end, "");
 	/* Exit code by signal, "9:15" style and garbage. */
 	ck_assert_int_eq(slurm_parse_sacct("6\0376\037FAILED\0370:15\037None"
 	    "\037sdn1\037gpu\03700:00:01\03704:00:00\0371\037x\037x\037x\037"
-	    "n\n7\0377\037FAILED\037?\037None\037sdn1\037gpu\03700:00:01\037"
-	    "04:00:00\0371\037x\037x\037x\037n\n", &jobs, NULL), 0);
+	    "n\037\n7\0377\037FAILED\037?\037None\037sdn1\037gpu\03700:00:01"
+	    "\03704:00:00\0371\037x\037x\037x\037n\037\n", NULL, &jobs, NULL),
+	    0);
 	ck_assert_int_eq(jobs.v[1].exit_code, 0);
 	ck_assert_int_eq(jobs.v[1].exit_signal, 15);
 	ck_assert_int_eq(jobs.v[2].exit_code, -1);
 	/* '|' would be a separator for plain -P: we do not use it. */
 	ck_assert_int_eq(slurm_parse_sacct("8|8|COMPLETED|0:0|None|sdn1|gpu|"
-	    "00:00:00|04:00:00|1|x|x|x|name\n", &jobs, &cause), -1);
+	    "00:00:00|04:00:00|1|x|x|x|name\n", NULL, &jobs, &cause), -1);
 	ck_assert_int_eq(jobs.n, 3);
-	ck_assert_ptr_nonnull(strstr(cause, "1 fields, expected 14"));
+	ck_assert_ptr_nonnull(strstr(cause, "text after the last row"));
 	free(cause);
 	slurm_jobs_free(&jobs);
 }
@@ -793,16 +851,17 @@ START_TEST(test_cmd_squeue)
 	char	*cmd, *argv, *want, *fmt;
 
 	fmt = joined(SLURM_SQUEUE_FIELDS, SLURM_SEP);
-	cmd = slurm_cmd_squeue(NULL);
+	cmd = slurm_cmd_squeue(NULL, NULL);
 	argv = shell_argv(cmd);
-	want = xasprintf("[--me]\n[-h]\n[-o]\n[%s]\n", fmt);
+	/* Every field, the last one too, is followed by the separator. */
+	want = xasprintf("[--me]\n[-h]\n[-o]\n[%s\037]\n", fmt);
 	ck_assert_str_eq(argv, want);		/* 0x1f survived sh */
 	ck_assert(str_has_prefix(cmd, "squeue "));
 	free(cmd);
 	free(argv);
 	free(want);
 
-	cmd = slurm_cmd_squeue("o'brien");
+	cmd = slurm_cmd_squeue("o'brien", NULL);
 	argv = shell_argv(cmd);
 	ck_assert(str_has_prefix(argv, "[-u]\n[o'brien]\n[-h]\n"));
 	free(cmd);
@@ -816,7 +875,7 @@ START_TEST(test_cmd_name_lookup)
 	const char	*name = "x |$(touch /tmp/no)'\"`;";
 	char		*cmd, *argv, *want, *cause = NULL;
 
-	cmd = slurm_cmd_squeue_name(NULL, name, NULL);
+	cmd = slurm_cmd_squeue_name(NULL, name, NULL, NULL);
 	argv = shell_argv(cmd);
 	want = xasprintf("[--me]\n[-h]\n[-t]\n[all]\n[-n]\n[%s]\n", name);
 	ck_assert(str_has_prefix(argv, want));
@@ -824,8 +883,8 @@ START_TEST(test_cmd_name_lookup)
 	free(argv);
 	free(cmd);
 
-	cmd = slurm_cmd_sacct_name(name, "2026-11-28", NULL);
-	ck_assert(str_has_prefix(cmd, "sacct -X -n -P --delimiter="));
+	cmd = slurm_cmd_sacct_name(name, "2026-11-28", "u1", NULL, NULL);
+	ck_assert(str_has_prefix(cmd, "sacct -X -n -p '--delimiter="));
 	argv = shell_argv(cmd);
 	want = xasprintf("[--name=%s]\n", name);
 	ck_assert(str_has_suffix(argv, want));
@@ -834,11 +893,12 @@ START_TEST(test_cmd_name_lookup)
 	free(argv);
 	free(cmd);
 
-	ck_assert_ptr_null(slurm_cmd_squeue_name(NULL, "a,b", &cause));
+	ck_assert_ptr_null(slurm_cmd_squeue_name(NULL, "a,b", NULL, &cause));
 	ck_assert_ptr_nonnull(strstr(cause, "','"));
 	free(cause);
-	ck_assert_ptr_null(slurm_cmd_squeue_name(NULL, "", NULL));
-	ck_assert_ptr_null(slurm_cmd_sacct_name("x", NULL, &cause));
+	ck_assert_ptr_null(slurm_cmd_squeue_name(NULL, "", NULL, NULL));
+	ck_assert_ptr_null(slurm_cmd_sacct_name("x", NULL, NULL, NULL,
+	    &cause));
 	ck_assert_ptr_nonnull(strstr(cause, "midnight"));
 	free(cause);
 }
@@ -850,10 +910,13 @@ START_TEST(test_cmd_sacct)
 	char	*cmd, *argv, *want, *fmt, *cause = NULL;
 
 	fmt = joined(SLURM_SACCT_FIELDS, ',');
-	cmd = slurm_cmd_sacct(ids, 3, "2026-11-28", NULL);
+	cmd = slurm_cmd_sacct(ids, 3, "2026-11-28", "o'brien", NULL, NULL);
 	argv = shell_argv(cmd);
-	want = xasprintf("[-X]\n[-n]\n[-P]\n[--delimiter=\037]\n[-S]\n"
-	    "[2026-11-28]\n[-o]\n[%s]\n[-j]\n[21,22,23]\n", fmt);
+	/* -p: a delimiter after the last field too; -u: never another
+	 * user's job under a reused id. */
+	want = xasprintf("[-X]\n[-n]\n[-p]\n[--delimiter=\037]\n[-u]\n"
+	    "[o'brien]\n[-S]\n[2026-11-28]\n[-o]\n[%s]\n[-j]\n[21,22,23]\n",
+	    fmt);
 	ck_assert_str_eq(argv, want);
 	ck_assert_ptr_nonnull(strstr(fmt, "State%30,"));
 	ck_assert(str_has_suffix(fmt, ",JobName"));	/* name last */
@@ -862,12 +925,18 @@ START_TEST(test_cmd_sacct)
 	free(cmd);
 	free(fmt);
 
-	ck_assert_ptr_null(slurm_cmd_sacct(ids, 0, "x", &cause));
+	ck_assert_ptr_null(slurm_cmd_sacct(ids, 0, "x", NULL, NULL, &cause));
 	free(cause);
-	ck_assert_ptr_null(slurm_cmd_sacct(bad, 2, "x", &cause));
+	ck_assert_ptr_null(slurm_cmd_sacct(bad, 2, "x", NULL, NULL, &cause));
 	ck_assert_ptr_nonnull(strstr(cause, "invalid job id 0"));
 	free(cause);
-	ck_assert_ptr_null(slurm_cmd_sacct(ids, 1, "", &cause));
+	ck_assert_ptr_null(slurm_cmd_sacct(ids, 1, "", NULL, NULL, &cause));
+	free(cause);
+	/* Without a user: the login's own, found on the cluster. */
+	cmd = slurm_cmd_sacct(ids, 1, "2026-11-28", NULL, NULL, NULL);
+	ck_assert_ptr_nonnull(strstr(cmd, " -u \"`id -un`\" "));
+	free(cmd);
+	cause = NULL;
 	free(cause);
 }
 END_TEST
@@ -902,10 +971,10 @@ START_TEST(test_cmd_misc)
 	free(cause);
 
 	fmt = joined(SLURM_SQUEUE_FIELDS, SLURM_SEP);
-	cmd = slurm_cmd_start(33, NULL);
+	cmd = slurm_cmd_start(33, NULL, NULL);
 	argv = shell_argv(cmd);
-	want = xasprintf("[--me]\n[--start]\n[-h]\n[-j]\n[33]\n[-o]\n[%s]\n",
-	    fmt);
+	want = xasprintf("[--me]\n[--start]\n[-h]\n[-j]\n[33]\n[-o]\n"
+	    "[%s\037]\n", fmt);
 	ck_assert_str_eq(argv, want);
 	free(want);
 	free(argv);
@@ -973,6 +1042,7 @@ slurm_suite(void)
 	tcase_add_test(tc, test_squeue_me);
 	tcase_add_test(tc, test_squeue_name);
 	tcase_add_test(tc, test_squeue_robust);
+	tcase_add_test(tc, test_squeue_forged_row);
 	tcase_add_test(tc, test_squeue_start);
 	tcase_add_test(tc, test_squeue_resources_row);
 	suite_add_tcase(s, tc);

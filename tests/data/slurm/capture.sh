@@ -14,6 +14,9 @@
 # compares them).  Fields are joined with the ASCII unit separator 0x1f,
 # put inside a single-quoted argument: it travels through ssh and the
 # remote shell untouched (the captured files contain the raw 0x1f bytes).
+# squeue and sacct rows end with the separator too (squeue's format ends
+# with it, sacct -p): the product uses a random separator per command so no
+# job name can break a row; the captured files use plain 0x1f.
 set -eu
 
 . "${SDTB_ENV:-/tmp/sdtb/env.sh}"
@@ -25,7 +28,7 @@ US=$(printf '\037')
 SQUEUE_FIELDS='%A %i %P %T %M %l %D %N %r %V %S %b %j'
 SACCT_FIELDS='JobID JobIDRaw State%30 ExitCode Reason NodeList Partition Elapsed Timelimit NNodes Submit Start End JobName'
 SINFO_FIELDS='%P %a %l %D %F %c %m %G'
-SQFMT=$(printf '%s' "$SQUEUE_FIELDS" | tr ' ' '\037')
+SQFMT=$(printf '%s ' "$SQUEUE_FIELDS" | tr ' ' '\037')
 SAFMT=$(printf '%s' "$SACCT_FIELDS" | tr ' ' ',')
 SIFMT=$(printf '%s' "$SINFO_FIELDS" | tr ' ' '\037')
 SINCE=now-2days
@@ -39,7 +42,7 @@ say() { echo "[capture] $*" >&2; }
 
 # The commands the product runs (see src/slurm.c).
 SQUEUE="squeue --me -h -o '$SQFMT'"
-SACCT="sacct -X -n -P --delimiter='$US' -S $SINCE -o $SAFMT"
+SACCT="sacct -X -n -p --delimiter='$US' -u \"\`id -un\`\" -S $SINCE -o $SAFMT"
 SINFO="sinfo -h -o '$SIFMT'"
 
 ids=""
