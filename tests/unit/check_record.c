@@ -649,7 +649,7 @@ record_suite(void)
 	suite_add_tcase(s, tc);
 
 	tcase_add_checked_fixture(conc, setup, teardown);
-	tcase_set_timeout(conc, 120);
+	tcase_set_timeout(conc, 600);
 	tcase_add_test(conc, test_kill_mid_update);
 	tcase_add_test(conc, test_two_writers);
 	suite_add_tcase(s, conc);
