@@ -183,6 +183,7 @@ cli_main(int argc, char **argv, int (*tui)(struct cli *))
 	};
 	struct cli		 cli;
 	const struct verb	*v;
+	char			*cause = NULL;
 	int			 ch;
 
 	cli_nocore();
@@ -209,6 +210,11 @@ cli_main(int argc, char **argv, int (*tui)(struct cli *))
 	}
 	argc -= optind;
 	argv += optind;
+	if (path_check(&cause) != 0) {
+		fprintf(stderr, "sqdeck: %s\n", cause);
+		free(cause);
+		return EXIT_USAGE;
+	}
 	if (argc == 0)
 		return tui(&cli);
 	if (strcmp(argv[0], "help") == 0) {

@@ -327,13 +327,14 @@ nccl_lock(char **cause)
 	char	*dir = path_state_dir(), *p;
 	int	 fd;
 
-	if (mkdir_p(dir, 0700, cause) != 0) {
+	if (mkdir_p(dir, 0700, cause) != 0 ||
+	    path_private_dir(dir, cause) != 0) {
 		free(dir);
 		return -1;
 	}
 	p = xasprintf("%s/nccl-cache.lock", dir);
 	free(dir);
-	if ((fd = open(p, O_RDWR|O_CREAT|O_CLOEXEC, 0600)) == -1) {
+	if ((fd = open(p, O_RDWR|O_CREAT|O_NOFOLLOW|O_CLOEXEC, 0600)) == -1) {
 		cause_set(cause, "%s: %s", p, strerror(errno));
 		free(p);
 		return -1;
@@ -569,7 +570,8 @@ nccl_pending_add(const char *record_id, const char *cluster,
 	if (!nccl_id_ok(record_id))
 		return cause_set(cause, "bad record id '%s'", record_id);
 	dir = nccl_pending_dir();
-	if (mkdir_p(dir, 0700, cause) != 0) {
+	if (mkdir_p(dir, 0700, cause) != 0 ||
+	    path_private_dir(dir, cause) != 0) {
 		free(dir);
 		return -1;
 	}

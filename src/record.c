@@ -174,6 +174,10 @@ record_new_retry(const struct record *old)
 	}
 	r->nodes = old->nodes;
 	r->gpus = old->gpus;
+	for (i = 0; i < old->secrets.n; i++)
+		strv_add(&r->secrets, old->secrets.v[i]);
+	r->retry_budget = old->retry_budget;
+	r->retry_known = old->retry_known;
 	r->retry_of = xstrdup(old->id);
 	r->retry_count = old->retry_count + 1;
 	return r;
@@ -198,6 +202,7 @@ record_free(struct record *r)
 	for (i = 0; i < NFIELDS; i++)
 		free(*field_ptr(r, &record_fields[i]));
 	strv_free(&r->slurm_ids);
+	strv_free(&r->secrets);
 	for (i = 0; i < r->nhistory; i++)
 		event_free(&r->history[i]);
 	free(r->history);
@@ -258,6 +263,13 @@ record_to_json(const struct record *r)
 	a = cJSON_AddArrayToObject(o, "slurm_ids");
 	for (i = 0; i < r->slurm_ids.n; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(r->slurm_ids.v[i]));
+	if (r->retry_known) {
+		a = cJSON_AddArrayToObject(o, "secrets");
+		for (i = 0; i < r->secrets.n; i++)
+			cJSON_AddItemToArray(a,
+			    cJSON_CreateString(r->secrets.v[i]));
+		cJSON_AddNumberToObject(o, "retry_budget", r->retry_budget);
+	}
 	a = cJSON_AddArrayToObject(o, "history");
 	for (i = 0; i < r->nhistory; i++) {
 		e = cJSON_CreateObject();
@@ -413,6 +425,33 @@ record_from_json(const char *text, size_t len, const char *what,
 		}
 		strv_add(&r->slurm_ids, item->valuestring);
 	}
+	/* Written together at submit time, or neither (an older record). */
+	v = cJSON_GetObjectItemCaseSensitive(o, "secrets");
+	item = cJSON_GetObjectItemCaseSensitive(o, "retry_budget");
+	if ((v != NULL) != (item != NULL)) {
+		cause_set(cause, "%s: \"secrets\" and \"retry_budget\" come "
+		    "together", what);
+		goto fail;
+	}
+	if (v != NULL) {
+		if (!cJSON_IsArray(v)) {
+			cause_set(cause, "%s: \"secrets\" is not an array",
+			    what);
+			goto fail;
+		}
+		if (get_int(o, "retry_budget", &r->retry_budget, what,
+		    cause) != 0)
+			goto fail;
+		r->retry_known = 1;
+		cJSON_ArrayForEach(item, v) {
+			if (!cJSON_IsString(item) || item->valuestring == NULL) {
+				cause_set(cause, "%s: \"secrets\" holds a "
+				    "non-string", what);
+				goto fail;
+			}
+			strv_add(&r->secrets, item->valuestring);
+		}
+	}
 	v = cJSON_GetObjectItemCaseSensitive(o, "history");
 	if (!cJSON_IsArray(v)) {
 		cause_set(cause, "%s: \"history\" is missing or not an array",
@@ -441,10 +480,18 @@ fail:
 static int
 lock_take(const char *dir, char **cause)
 {
-	char	*path = xasprintf("%s/.lock", dir);
+	char	*path, *state;
 	int	 fd;
 
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	/* Records and their lock live only in a directory of ours. */
+	state = path_state_dir();
+	fd = path_private_dir(state, cause) != 0 ||
+	    path_private_dir(dir, cause) != 0 ? -1 : 0;
+	free(state);
+	if (fd != 0)
+		return -1;
+	path = xasprintf("%s/.lock", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		cause_set(cause, "cannot open lock file %s: %s", path,
 		    strerror(errno));

@@ -43,6 +43,16 @@ struct record {
 	char		*created;
 	char		*updated;
 	struct strv	 slurm_ids;	/* backend refs, oldest first */
+	/*
+	 * What a retry needs, kept here at submit time: the names of the
+	 * spec's secrets and its retry budget.  Never read back from the
+	 * cluster: a file there decides nothing about what local data
+	 * leaves this machine.  retry_known is 0 for a record written
+	 * before these fields existed.
+	 */
+	struct strv	 secrets;
+	int		 retry_budget;
+	int		 retry_known;
 	int		 nodes;
 	int		 gpus;
 	int		 retry_count;

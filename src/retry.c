@@ -336,7 +336,6 @@ retry_chain(const char *id, struct record ***out, size_t *np, char **cause)
 
 /* --- the remote part ------------------------------------------------------- */
 
-#define RETRY_SPEC_MAX	(1024 * 1024)		/* bytes of spec.yaml read */
 #define RETRY_MAXOUT	(8 * 1024 * 1024)	/* bytes of the whole reply */
 
 static int
@@ -453,7 +452,6 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 	struct slurm_jobs		 jobs;
 	struct slurm_job		*j;
 	struct submit_launch		 l;
-	struct spec			 sp;
 	struct buf			 sh, side;
 	struct lint_secret		*sec = NULL;
 	const char			*(*get)(const char *, void *);
@@ -461,14 +459,14 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 	char				 marker[64], since[16], *why = NULL;
 	char				 sep[SLURM_SEP_SIZE];
 	char				*cmd = NULL, *text = NULL, *sinfo = NULL;
-	char				*queued = NULL, *specy = NULL;
+	char				*queued = NULL;
 	char				*root = NULL, *env_path = NULL;
 	char				*retried = NULL, *inh = NULL, *msg;
 	char				*script, *sbatch;
 	enum slurm_submit		 verdict;
 	long				 sid, newid = 0;
 	size_t				 i, nsec = 0;
-	int				 rc = -1, have_spec = 0, have_sec;
+	int				 rc = -1;
 
 	o = o != NULL ? o : &none;
 	source = o->source != NULL ? o->source : "retry";
@@ -476,7 +474,6 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 	memset(&jobs, 0, sizeof jobs);
 	memset(&l, 0, sizeof l);
 	memset(&cr, 0, sizeof cr);
-	spec_init(&sp);
 	res->budget = SPEC_RETRY_BUDGET;
 
 	if (record_load(record_id, &old, cause) != 0)
@@ -488,13 +485,26 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 		    old->id);
 		goto out;
 	}
+	/*
+	 * The secret names and the budget come from the record written at
+	 * submit time.  The staged spec is the job's to rewrite: reading
+	 * "secrets:" back from it would let a workload pick which local
+	 * variables are sent to the cluster.
+	 */
+	if (!old->retry_known) {
+		cause_set(cause, "record %s was written by an older sqdeck and "
+		    "does not hold its spec's secret names and retry budget: "
+		    "it is not retried; submit the spec again", old->id);
+		goto out;
+	}
+	res->budget = old->retry_budget;
 	sid = strtol(record_slurm_id(old), NULL, 10);
 	root = retry_root_id(old);
 	res->sbatch_path = xasprintf("%s/sbatch/job_%s.sbatch", old->job_dir,
 	    root);
 	env_path = xasprintf("%s/job_%s.env", old->job_dir, root);
 
-	/* 1. What SLURM and the staged spec say, in one round trip. */
+	/* 1. What SLURM says, in one round trip. */
 	retry_marker(marker, sizeof marker);
 	slurm_since(time(NULL) - 7 * 24 * 3600, since, sizeof since);
 	slurm_sep_new(sep, sizeof sep);
@@ -506,11 +516,7 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 	    "echo '%s sinfo'\nsinfo -h -N -p ", marker, cmd, marker, sid,
 	    marker);
 	buf_add_quoted(&sh, old->partition != NULL ? old->partition : "");
-	buf_printf(&sh, " -o '%%N %%t' 2>&1\necho '%s spec'\nf=", marker);
-	buf_add_quoted(&sh, old->spec_path != NULL ? old->spec_path : "");
-	/* A regular file only (not a FIFO or /dev/zero), and at most 1 MiB. */
-	buf_printf(&sh, "\n[ -f \"$f\" ] && head -c %d -- \"$f\" 2>/dev/null "
-	    "</dev/null\necho\necho '%s sbatch'\ntest -f ", RETRY_SPEC_MAX,
+	buf_printf(&sh, " -o '%%N %%t' 2>&1\necho '%s sbatch'\ntest -f ",
 	    marker);
 	buf_add_quoted(&sh, res->sbatch_path);
 	buf_printf(&sh, " && echo present\necho '%s end'\n", marker);
@@ -528,14 +534,8 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 	if (queued != NULL)
 		str_trim(queued);
 	sinfo = retry_section(cr.out, marker, "sinfo");
-	specy = retry_section(cr.out, marker, "spec");
 	free(text);
 	text = retry_section(cr.out, marker, "sbatch");
-	if (specy != NULL && *specy != '\0' && spec_parse(specy, strlen(specy),
-	    old->spec_path, &sp, NULL) == 0) {
-		have_spec = 1;
-		res->budget = sp.retry_budget;
-	}
 
 	/* 2. The rules. */
 	retried = retry_existing(old->id);
@@ -558,19 +558,20 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 	/* 3. Secrets again: the sidecar was wiped when the job ended (R8). */
 	get = o->secret != NULL ? o->secret : retry_getenv;
 	buf_init(&side);
-	have_sec = have_spec && sp.secrets.n != 0;
-	if (have_sec) {
-		sec = xcalloc(sp.secrets.n, sizeof *sec);
-		for (i = 0; i < sp.secrets.n; i++) {
-			v = get(sp.secrets.v[i], o->arg);
+	if (old->secrets.n != 0) {
+		sec = xcalloc(old->secrets.n, sizeof *sec);
+		for (i = 0; i < old->secrets.n; i++) {
+			v = get(old->secrets.v[i], o->arg);
 			if (v == NULL || *v == '\0') {
+				buf_free(&side);
 				cause_set(cause, "secret %s of the spec is not "
 				    "set in this environment: export it and "
 				    "run 'sqdeck retry %s' (values go only "
-				    "over SSH stdin)", sp.secrets.v[i], old->id);
+				    "over SSH stdin)", old->secrets.v[i],
+				    old->id);
 				goto out;
 			}
-			sec[nsec].name = sp.secrets.v[i];
+			sec[nsec].name = old->secrets.v[i];
 			sec[nsec++].value = v;
 		}
 		if (submit_sidecar(sec, nsec, &text, &why) != 0) {
@@ -696,14 +697,10 @@ out:
 	free(text);
 	free(sinfo);
 	free(queued);
-	if (specy != NULL)
-		memset(specy, 0, strlen(specy));
-	free(specy);
 	free(root);
 	free(env_path);
 	free(retried);
 	free(inh);
-	spec_free(&sp);
 	slurm_jobs_free(&jobs);
 	submit_launch_free(&l);
 	conn_result_free(&cr);

@@ -1852,6 +1852,7 @@ submit_record(struct submit_ctx *x, char **cause)
 {
 	struct record	*r;
 	char		*why = NULL;
+	size_t		 i;
 	int		 rc;
 
 	r = record_new(x->s->cl->name);
@@ -1868,6 +1869,11 @@ submit_record(struct submit_ctx *x, char **cause)
 	r->spec_path = xstrdup(x->lay.spec_path);
 	r->nodes = x->plan.nodes;
 	r->gpus = x->plan.gpus;
+	/* A retry takes these from here, never from the staged spec. */
+	for (i = 0; i < x->sp->secrets.n; i++)
+		strv_add(&r->secrets, x->sp->secrets.v[i]);
+	r->retry_budget = x->sp->retry_budget;
+	r->retry_known = 1;
 	if (submit_lock(x, &why) != 0) {
 		record_free(r);
 		submit_fail(x, SUBMIT_STEP_RECORD, cause, "cannot open the "

@@ -225,7 +225,17 @@ file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 	ssize_t		 n;
 
 	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	/*
+	 * Exclusive and never through a symlink: a name planted in the
+	 * directory is removed (the link, not what it points to) and the
+	 * file created anew, once.
+	 */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    0600);
+	if (fd < 0 && errno == EEXIST && unlink(tmp) == 0) {
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		    O_CLOEXEC, 0600);
+	}
 	if (fd < 0) {
 		cause_set(cause, "cannot create %s: %s", tmp, strerror(errno));
 		free(tmp);
@@ -465,6 +475,12 @@ str_has_suffix(const char *s, const char *suffix)
 	return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
 }
 
+/*
+ * No usable HOME and no XDG variable: a path that cannot be created, never
+ * a shared one such as /tmp (path_check refuses to start before this).
+ */
+#define XDG_NOWHERE "/nonexistent"
+
 static char *
 xdg_dir(const char *var, const char *fallback)
 {
@@ -473,9 +489,83 @@ xdg_dir(const char *var, const char *fallback)
 	if (v != NULL && *v == '/')
 		return xasprintf("%s/sqdeck", v);
 	home = getenv("HOME");
-	if (home == NULL || *home == '\0')
-		home = "/tmp";
+	if (home == NULL || *home != '/')
+		home = XDG_NOWHERE;
 	return xasprintf("%s/%s/sqdeck", home, fallback);
+}
+
+int
+path_private_dir(const char *path, char **cause)
+{
+	struct stat	sb;
+
+	/* A symlinked dir is fine; what it points to is checked. */
+	if (stat(path, &sb) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		return cause_set(cause, "cannot use %s: %s", path,
+		    strerror(errno));
+	}
+	if (!S_ISDIR(sb.st_mode))
+		return cause_set(cause, "%s is not a directory: move it aside",
+		    path);
+	if (sb.st_uid != geteuid()) {
+		return cause_set(cause, "%s belongs to uid %ld, not to you "
+		    "(uid %ld): sqdeck keeps its records and caches only in "
+		    "a directory of yours; move it aside or set "
+		    "XDG_STATE_HOME/XDG_CONFIG_HOME", path, (long)sb.st_uid,
+		    (long)geteuid());
+	}
+	if ((sb.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+		return cause_set(cause, "%s is writable by %s (mode %03o): "
+		    "others could plant records or caches there; run 'chmod "
+		    "go-w %s'", path, (sb.st_mode & S_IWOTH) ? "everyone" :
+		    "its group", (unsigned)(sb.st_mode & 0777), path);
+	}
+	return 0;
+}
+
+int
+path_check(char **cause)
+{
+	const char	*home = getenv("HOME");
+	const char	*vars[] = { "XDG_STATE_HOME", "XDG_CONFIG_HOME" };
+	const char	*v;
+	char		*dirs[2];
+	struct stat	 sb;
+	size_t		 i;
+	int		 rc = 0;
+
+	for (i = 0; i < 2; i++) {
+		v = getenv(vars[i]);
+		if (v != NULL && *v != '\0' && *v != '/') {
+			return cause_set(cause, "%s=%s is not an absolute "
+			    "path: set it to one (or unset it)", vars[i], v);
+		}
+		if (v != NULL && *v == '/')
+			continue;
+		if (home == NULL || *home != '/') {
+			return cause_set(cause, "HOME is %s and %s is not set: "
+			    "sqdeck keeps its records under one of them and "
+			    "never in a shared place such as /tmp; set HOME "
+			    "to your home directory (or %s to a directory of "
+			    "yours)", home == NULL ? "not set" : *home ==
+			    '\0' ? "empty" : "not an absolute path", vars[i],
+			    vars[i]);
+		}
+		if (stat(home, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+			return cause_set(cause, "HOME=%s is not a directory: "
+			    "set HOME to your home directory (or %s)", home,
+			    vars[i]);
+		}
+	}
+	dirs[0] = path_state_dir();
+	dirs[1] = path_config_dir();
+	for (i = 0; i < 2 && rc == 0; i++)
+		rc = path_private_dir(dirs[i], cause);
+	free(dirs[0]);
+	free(dirs[1]);
+	return rc;
 }
 
 char *

@@ -75,5 +75,16 @@ int	 str_has_suffix(const char *, const char *);
 /* Directories per XDG: $XDG_CONFIG_HOME/sqdeck, $XDG_STATE_HOME/sqdeck. */
 char	*path_config_dir(void);
 char	*path_state_dir(void);
+/*
+ * 0 when path is missing, or a directory of the effective user that its
+ * group and others cannot write; else -1 and a cause naming the fix.
+ */
+int	 path_private_dir(const char *path, char **cause);
+/*
+ * Refuse to run without a usable place for records: an absolute
+ * XDG_STATE_HOME/XDG_CONFIG_HOME, else an absolute HOME that is a
+ * directory; and the sqdeck dirs there, when they exist, private.
+ */
+int	 path_check(char **cause);
 
 #endif

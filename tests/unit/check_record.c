@@ -290,6 +290,70 @@ START_TEST(test_retry)
 }
 END_TEST
 
+/*
+ * Issue 12 item 2: what a retry needs (secret names, budget) is kept in
+ * the local record at submit time and carried to the retry record; an
+ * older record without them says so (retry_known 0).
+ */
+START_TEST(test_retry_info)
+{
+	struct record	*r, *n;
+	char		*cause = NULL, *json, *id;
+
+	r = record_new("polar");
+	strv_add(&r->secrets, "HF_TOKEN");
+	strv_add(&r->secrets, "NGC_KEY");
+	r->retry_budget = 3;
+	r->retry_known = 1;
+	ck_assert_msg(record_create(r, &cause) == 0, "%s", cause);
+	id = xstrdup(r->id);
+	record_free(r);
+	ck_assert_int_eq(record_load(id, &r, &cause), 0);
+	ck_assert_int_eq(r->retry_known, 1);
+	ck_assert_int_eq(r->retry_budget, 3);
+	ck_assert_uint_eq(r->secrets.n, 2);
+	ck_assert_str_eq(r->secrets.v[1], "NGC_KEY");
+	n = record_new_retry(r);
+	ck_assert_int_eq(n->retry_known, 1);
+	ck_assert_int_eq(n->retry_budget, 3);
+	ck_assert_uint_eq(n->secrets.n, 2);
+	ck_assert_str_eq(n->secrets.v[0], "HF_TOKEN");
+	record_free(n);
+	/* No secrets is written too: an empty list, known. */
+	strv_free(&r->secrets);
+	json = record_to_json(r);
+	ck_assert_ptr_nonnull(strstr(json, "\"secrets\":"));
+	record_free(r);
+	ck_assert_int_eq(record_from_json(json, strlen(json), "t", &r,
+	    &cause), 0);
+	ck_assert_int_eq(r->retry_known, 1);
+	ck_assert_uint_eq(r->secrets.n, 0);
+	record_free(r);
+	free(json);
+	/* A record from before: neither field. */
+	r = record_new("polar");
+	r->id = xstrdup("sd-old");
+	r->created = xstrdup("2026-01-01T00:00:00Z");
+	json = record_to_json(r);
+	record_free(r);
+	ck_assert_ptr_null(strstr(json, "secrets"));
+	ck_assert_int_eq(record_from_json(json, strlen(json), "t", &r,
+	    &cause), 0);
+	ck_assert_int_eq(r->retry_known, 0);
+	record_free(r);
+	free(json);
+	/* One without the other is refused. */
+	json = xstrdup("{\"id\":\"sd-x\",\"created\":\"x\",\"state\":"
+	    "\"ERROR\",\"history\":[],\"secrets\":[\"A\"]}");
+	ck_assert_int_eq(record_from_json(json, strlen(json), "t", &r,
+	    &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "retry_budget"));
+	free(cause);
+	free(json);
+	free(id);
+}
+END_TEST
+
 START_TEST(test_corrupt)
 {
 	struct record_list	 list;
@@ -643,6 +707,7 @@ record_suite(void)
 	tcase_add_test(tc, test_create_fails);
 	tcase_add_test(tc, test_transitions);
 	tcase_add_test(tc, test_retry);
+	tcase_add_test(tc, test_retry_info);
 	tcase_add_test(tc, test_corrupt);
 	tcase_add_test(tc, test_list_order);
 	tcase_add_test(tc, test_cli);

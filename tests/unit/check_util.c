@@ -97,6 +97,105 @@ START_TEST(test_atomic_write)
 }
 END_TEST
 
+/*
+ * Issue 12 item 8: a symlink planted at the temp name (<path>.tmp.<pid>)
+ * must not be followed: the file it points to keeps its content and mode.
+ */
+START_TEST(test_atomic_write_symlink)
+{
+	const char	*dir = test_tmpdir();
+	char		*path = xasprintf("%s/rec.json", dir);
+	char		*victim = xasprintf("%s/victim", dir);
+	char		*tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	char		*data = NULL, *cause = NULL;
+	struct stat	 st;
+	FILE		*f;
+
+	f = fopen(victim, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("precious", f);
+	fclose(f);
+	ck_assert_int_eq(chmod(victim, 0644), 0);
+	ck_assert_int_eq(symlink(victim, tmp), 0);
+	ck_assert_msg(file_write_atomic(path, "new", 3, 0600, &cause) == 0,
+	    "%s", cause);
+	ck_assert_int_eq(file_read(victim, &data, NULL, NULL), 0);
+	ck_assert_str_eq(data, "precious");
+	free(data);
+	ck_assert_int_eq(stat(victim, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0644);
+	ck_assert_int_eq(lstat(path, &st), 0);
+	ck_assert(S_ISREG(st.st_mode));
+	ck_assert_int_eq(file_read(path, &data, NULL, NULL), 0);
+	ck_assert_str_eq(data, "new");
+	free(data);
+	free(path);
+	free(victim);
+	free(tmp);
+}
+END_TEST
+
+/* Item 8: no HOME and no XDG dir: refuse (it used to be /tmp). */
+START_TEST(test_path_check)
+{
+	const char	*dir = test_tmpdir();
+	char		*cause = NULL, *p, *state;
+
+	unsetenv("XDG_STATE_HOME");
+	unsetenv("XDG_CONFIG_HOME");
+	unsetenv("HOME");
+	ck_assert_int_eq(path_check(&cause), -1);
+	ck_assert_msg(strstr(cause, "HOME is not set") != NULL, "%s", cause);
+	free(cause);
+	state = path_state_dir();
+	ck_assert_msg(strncmp(state, "/tmp", 4) != 0, "%s", state);
+	free(state);
+	setenv("HOME", "", 1);
+	ck_assert_int_eq(path_check(&cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "HOME is empty"));
+	free(cause);
+	setenv("HOME", "relative", 1);
+	ck_assert_int_eq(path_check(&cause), -1);
+	free(cause);
+	setenv("HOME", dir, 1);
+	ck_assert_msg(path_check(&cause) == 0, "%s", cause);
+	/* Only XDG dirs, no HOME: fine. */
+	unsetenv("HOME");
+	setenv("XDG_STATE_HOME", dir, 1);
+	setenv("XDG_CONFIG_HOME", dir, 1);
+	ck_assert_msg(path_check(&cause) == 0, "%s", cause);
+	setenv("XDG_STATE_HOME", "rel/state", 1);
+	ck_assert_int_eq(path_check(&cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "XDG_STATE_HOME"));
+	free(cause);
+	/* An existing sqdeck dir that others can write is refused. */
+	setenv("XDG_STATE_HOME", dir, 1);
+	p = xasprintf("%s/sqdeck", dir);
+	ck_assert_int_eq(mkdir(p, 0700), 0);
+	ck_assert_msg(path_check(&cause) == 0, "%s", cause);
+	ck_assert_int_eq(chmod(p, 0777), 0);
+	ck_assert_int_eq(path_check(&cause), -1);
+	ck_assert_msg(strstr(cause, "chmod go-w") != NULL, "%s", cause);
+	free(cause);
+	ck_assert_int_eq(chmod(p, 0770), 0);
+	ck_assert_int_eq(path_check(&cause), -1);
+	free(cause);
+	ck_assert_int_eq(chmod(p, 0755), 0);
+	ck_assert_msg(path_check(&cause) == 0, "%s", cause);
+	free(p);
+	/* Another owner's dir: only root can make one here. */
+	if (geteuid() == 0) {
+		p = xasprintf("%s/sqdeck", dir);
+		ck_assert_int_eq(chown(p, 65534, 65534), 0);
+		ck_assert_int_eq(path_check(&cause), -1);
+		ck_assert_msg(strstr(cause, "belongs to uid 65534") != NULL,
+		    "%s", cause);
+		free(cause);
+		free(p);
+	}
+}
+END_TEST
+
 START_TEST(test_strv_many)
 {
 	struct strv	 sv = { 0 };
@@ -132,6 +231,8 @@ util_suite(void)
 	tcase_add_test(tc, test_strv_split);
 	tcase_add_test(tc, test_strv_many);
 	tcase_add_test(tc, test_atomic_write);
+	tcase_add_test(tc, test_atomic_write_symlink);
+	tcase_add_test(tc, test_path_check);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,572 @@
+/*
+ * Security of what leaves this machine and what is trusted on the cluster
+ * (issue 12, items 2, 3, 4, 7, 8), against the real local cluster:
+ *
+ *	retry_secrets	a job rewrites its staged spec to list a local
+ *			variable as a secret, prints an Xid line, exits 1:
+ *			the automatic retry must not send that variable
+ *	requeue_secrets	a running job with a secret is requeued for real
+ *			(scontrol requeue): both runs get the secret, and
+ *			the sidecar is gone one poll after the final end
+ */
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "itutil.h"
+
+#include "config.h"
+#include "conn.h"
+#include "record.h"
+#include "util.h"
+
+#define IMAGE		"registry.local#sdtest/secrets:1"
+
+static char	tmpdir[4096];
+static char	unique[64];
+
+/* --- helpers ---------------------------------------------------------------- */
+
+/* Run argv; stdout and stderr collected (may be NULL).  Exit status. */
+static int
+run(char *const argv[], char **out, char **err)
+{
+	int		 po[2], pe[2], st;
+	pid_t		 pid;
+	struct buf	 bo, be;
+	struct pollfd	 pf[2];
+	char		 tmp[4096];
+	ssize_t		 n;
+	int		 open_fds = 2, i;
+
+	ck_assert(pipe(po) == 0 && pipe(pe) == 0);
+	if ((pid = fork()) == 0) {
+		dup2(po[1], 1);
+		dup2(pe[1], 2);
+		close(po[0]);
+		close(pe[0]);
+		close(po[1]);
+		close(pe[1]);
+		i = open("/dev/null", O_RDONLY);
+		dup2(i, 0);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(po[1]);
+	close(pe[1]);
+	buf_init(&bo);
+	buf_init(&be);
+	buf_adds(&bo, "");
+	buf_adds(&be, "");
+	pf[0].fd = po[0];
+	pf[1].fd = pe[0];
+	pf[0].events = pf[1].events = POLLIN;
+	while (open_fds > 0) {
+		if (poll(pf, 2, -1) < 0 && errno != EINTR)
+			break;
+		for (i = 0; i < 2; i++) {
+			if (pf[i].fd < 0 || pf[i].revents == 0)
+				continue;
+			n = read(pf[i].fd, tmp, sizeof tmp);
+			if (n <= 0) {
+				close(pf[i].fd);
+				pf[i].fd = -1;
+				open_fds--;
+			} else
+				buf_add(i == 0 ? &bo : &be, tmp, (size_t)n);
+		}
+	}
+	waitpid(pid, &st, 0);
+	if (out != NULL)
+		*out = buf_steal(&bo);
+	if (err != NULL)
+		*err = buf_steal(&be);
+	buf_free(&bo);
+	buf_free(&be);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* sqdeck ARGS... (NULL-terminated). */
+static int
+sd(char **out, char **err, ...)
+{
+	char		*argv[16];
+	const char	*a;
+	va_list		 ap;
+	int		 n = 0;
+
+	argv[n++] = getenv("SQDECK_BIN");
+	va_start(ap, err);
+	while ((a = va_arg(ap, const char *)) != NULL && n < 15)
+		argv[n++] = (char *)a;
+	va_end(ap);
+	argv[n] = NULL;
+	return run(argv, out, err);
+}
+
+static struct conn *
+conn(void)
+{
+	static struct config	 cfg;
+	static struct conn	*c;
+	char			*cause = NULL;
+
+	if (c == NULL) {
+		ck_assert_msg(config_load(NULL, &cfg, &cause) == 0, "%s", cause);
+		c = conn_new_cluster(config_cluster(&cfg, NULL, &cause));
+	}
+	return c;
+}
+
+/* A remote command's stdout (it must run; the status is not checked). */
+static char *
+remote(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *
+remote(const char *fmt, ...)
+{
+	struct conn_result	 res;
+	va_list			 ap;
+	char			*cmd, *cause = NULL, *out;
+
+	va_start(ap, fmt);
+	cmd = xvasprintf(fmt, ap);
+	va_end(ap);
+	ck_assert_msg(conn_exec(conn(), cmd, NULL, 0, &res, &cause) == 0,
+	    "%s: %s", cmd, cause);
+	out = xstrdup(res.out);
+	conn_result_free(&res);
+	free(cmd);
+	return out;
+}
+
+static void
+need_cluster(void)
+{
+	static const char *const vars[] = { "SQDECK_BIN", "SLURM_HOSTNAME",
+	    "SLURM_USER", "SLURM_PORT", "SSH_KEY_PATH", "SSH_KNOWN_HOSTS",
+	    "SDTB_DIR", NULL };
+
+	it_need_env(vars);
+}
+
+static void
+setup(void)
+{
+	char	path[4200];
+
+	snprintf(tmpdir, sizeof tmpdir, "%s", test_tmpdir());
+	snprintf(path, sizeof path, "%s/home", tmpdir);
+	mkdir(path, 0700);
+	setenv("HOME", path, 1);
+	snprintf(path, sizeof path, "%s/state", tmpdir);
+	setenv("XDG_STATE_HOME", path, 1);
+	snprintf(path, sizeof path, "%s/config", tmpdir);
+	setenv("XDG_CONFIG_HOME", path, 1);
+	unsetenv("SQDECK_CLUSTER");
+	unsetenv("SQDECK_TEST_FAULT");
+	snprintf(unique, sizeof unique, "%ld%04x", (long)time(NULL) % 100000,
+	    (unsigned)getpid() & 0xffff);
+}
+
+static char *
+write_spec(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *
+write_spec(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*text, *path;
+
+	va_start(ap, fmt);
+	text = xvasprintf(fmt, ap);
+	va_end(ap);
+	path = xasprintf("%s/spec-%d.yaml", tmpdir, rand());
+	ck_assert_int_eq(file_write_atomic(path, text, strlen(text), 0644,
+	    NULL), 0);
+	free(text);
+	return path;
+}
+
+struct sub {
+	char	*rid;
+	char	*sid;
+	char	*job_dir;
+	char	*job_name;
+	char	*err;		/* submit's progress lines */
+};
+
+static void
+sub_free(struct sub *s)
+{
+	free(s->rid);
+	free(s->sid);
+	free(s->job_dir);
+	free(s->job_name);
+	free(s->err);
+}
+
+static char *
+jdup(cJSON *j, const char *key)
+{
+	cJSON	*v = cJSON_GetObjectItemCaseSensitive(j, key);
+
+	ck_assert_msg(cJSON_IsString(v), "no %s in the submit reply", key);
+	return xstrdup(v->valuestring);
+}
+
+static void
+submit(const char *spec, struct sub *s)
+{
+	cJSON	*j;
+	char	*out;
+
+	memset(s, 0, sizeof *s);
+	ck_assert_msg(sd(&out, &s->err, "submit", "--json", spec, NULL) == 0,
+	    "submit failed: %s\n%s", out, s->err);
+	j = cJSON_Parse(out);
+	ck_assert_msg(j != NULL, "not JSON: %s", out);
+	s->rid = jdup(j, "record_id");
+	s->sid = jdup(j, "slurm_id");
+	s->job_dir = jdup(j, "job_dir");
+	s->job_name = jdup(j, "job_name");
+	cJSON_Delete(j);
+	free(out);
+}
+
+/* Poll sacct until the job ends (the queue may be busy: 15 min). */
+static char *
+wait_end(const char *sid)
+{
+	char	*out;
+	int	 i;
+
+	for (i = 0; i < 450; i++) {
+		out = remote("sacct -X -n -P -j %s -o State", sid);
+		str_trim(out);
+		if (*out != '\0' && strcmp(out, "PENDING") != 0 &&
+		    strcmp(out, "RUNNING") != 0 && strcmp(out, "REQUEUED") !=
+		    0 && strcmp(out, "COMPLETING") != 0)
+			return out;
+		free(out);
+		sleep(2);
+	}
+	ck_abort_msg("job %s did not end in 15 minutes", sid);
+	return NULL;
+}
+
+/*
+ * Local polls through the verb, so records, retries and caches move, until
+ * the record is terminal (squeue may still list a job sacct calls ended:
+ * COMPLETING).
+ */
+static void
+status(const char *rid)
+{
+	struct record	*r;
+	char		*out, *err, *cause = NULL;
+	int		 i, done = 0;
+
+	for (i = 0; i < 30 && !done; i++) {
+		if (i != 0)
+			sleep(2);
+		sd(&out, &err, "status", rid, NULL);
+		free(out);
+		free(err);
+		ck_assert_msg(record_load(rid, &r, &cause) == 0, "%s", cause);
+		done = state_terminal(r->state);
+		record_free(r);
+	}
+	ck_assert_msg(done, "record %s never ended", rid);
+}
+
+/* The record that retries rid, or NULL. */
+static struct record *
+retry_of(const char *rid)
+{
+	struct record_list	 list;
+	struct record		*r = NULL;
+	size_t			 i;
+	char			*cause = NULL;
+
+	ck_assert_msg(record_list(&list, &cause) == 0, "%s", cause);
+	for (i = 0; i < list.n; i++) {
+		if (r == NULL && list.v[i]->retry_of != NULL &&
+		    strcmp(list.v[i]->retry_of, rid) == 0) {
+			r = list.v[i];
+			list.v[i] = NULL;
+		}
+	}
+	for (i = 0; i < list.n; i++)
+		record_free(list.v[i]);
+	free(list.v);
+	strv_free(&list.corrupt);
+	return r;
+}
+
+/* --- tests ---------------------------------------------------------------- */
+
+/*
+ * Item 2: the job rewrites specs/spec.yaml in its own job dir to list a
+ * variable of the operator's environment as a secret, prints an Xid line
+ * (INFRA: gpu-xid) and exits 1.  The poll retries it: the retry must carry
+ * the spec's real secret (from the record) and not the planted one.  The
+ * retried run prints the lengths it sees; the canary's value must be
+ * nowhere on the cluster.
+ */
+START_TEST(test_retry_secrets)
+{
+	struct sub	 s;
+	struct record	*r, *rr;
+	char		*spec, *out, *err, *state, *leak, *okv, *cause = NULL;
+	char		*path;
+
+	need_cluster();
+	okv = xasprintf("ok-secret-%s", unique);
+	leak = xasprintf("LEAKED-local-only-%s", unique);
+	setenv("SD_OK_SECRET", okv, 1);
+	setenv("SD_LEAK_CANARY", leak, 1);
+	spec = write_spec("name: sdsec-rt-%s\nimage: " IMAGE "\n"
+	    "secrets: [SD_OK_SECRET]\ngpus: 1\ncpus: 1\ntime: 10m\n"
+	    "command: |\n"
+	    "  if [ -e \"$SQDECK_JOB_DIR/first-run\" ]; then\n"
+	    "    x=${SD_LEAK_CANARY:-}; y=${SD_OK_SECRET:-}\n"
+	    "    echo \"RETRIED leak-len=${#x} ok-len=${#y}\"; exit 0\n"
+	    "  fi\n"
+	    "  touch \"$SQDECK_JOB_DIR/first-run\"\n"
+	    "  f=$SQDECK_JOB_DIR/specs/spec.yaml\n"
+	    "  sed -i '/^secrets:/,/^[a-z_]*:/{/^secrets:/d;/^  *-/d}' \"$f\"\n"
+	    "  echo 'secrets: [SD_OK_SECRET, SD_LEAK_CANARY]' >>\"$f\"\n"
+	    "  echo 'NVRM: Xid (PCI:0000:3b:00): 79, pid=1, GPU has fallen "
+	    "off the bus.'\n"
+	    "  exit 1\n", unique);
+	submit(spec, &s);
+	state = wait_end(s.sid);
+	ck_assert_msg(strcmp(state, "FAILED") == 0, "first run ended %s",
+	    state);
+	free(state);
+	/* The planted line is there: the job did rewrite its spec. */
+	out = remote("grep -c SD_LEAK_CANARY '%s/specs/spec.yaml'", s.job_dir);
+	ck_assert_msg(atoi(out) >= 1, "spec not rewritten: %s", out);
+	free(out);
+
+	/* The poll classifies it INFRA and retries it. */
+	status(s.rid);
+	ck_assert_int_eq(record_load(s.rid, &r, &cause), 0);
+	ck_assert_msg(r->state == RSTATE_ERROR && r->err_class == ERR_INFRA,
+	    "record %s is %s %s (%s)", s.rid, state_name(r->state),
+	    err_class_name(r->err_class), r->err_rule);
+	record_free(r);
+	rr = retry_of(s.rid);
+	ck_assert_msg(rr != NULL, "no retry record of %s", s.rid);
+	ck_assert_ptr_nonnull(record_slurm_id(rr));
+	/* The record says which secrets, not the cluster. */
+	ck_assert_uint_eq(rr->secrets.n, 1);
+	ck_assert_str_eq(rr->secrets.v[0], "SD_OK_SECRET");
+	state = wait_end(record_slurm_id(rr));
+	out = remote("cat '%s/logs/%s-%s/main.out' 2>&1", s.job_dir,
+	    s.job_name, record_slurm_id(rr));
+	ck_assert_msg(strcmp(state, "COMPLETED") == 0, "retry ended %s: %s",
+	    state, out);
+	path = xasprintf("RETRIED leak-len=0 ok-len=%zu", strlen(okv));
+	ck_assert_msg(strstr(out, path) != NULL, "retry printed: %s", out);
+	free(path);
+	free(out);
+	free(state);
+	/* The canary's value reached no file of the job dir. */
+	out = remote("grep -rlF -e '%s' '%s' 2>/dev/null; echo end", leak,
+	    s.job_dir);
+	ck_assert_msg(strcmp(out, "end\n") == 0, "canary found in: %s", out);
+	free(out);
+	sd(&out, &err, "status", rr->id, NULL);
+	free(out);
+	free(err);
+	record_free(rr);
+	unsetenv("SD_LEAK_CANARY");
+	unsetenv("SD_OK_SECRET");
+	free(leak);
+	free(okv);
+	free(spec);
+	sub_free(&s);
+}
+END_TEST
+
+/* Wait until the job runs and its file has a line with what. */
+static void
+wait_running(const struct sub *s, const char *file, const char *what)
+{
+	char	*out;
+	int	 k;
+
+	for (k = 0; k < 600; k++) {
+		out = remote("squeue -h -j %s -o %%T; cat '%s'/%s 2>/dev/null "
+		    "| grep -c -e '%s'", s->sid, s->job_dir, file, what);
+		if (str_has_prefix(out, "RUNNING\n") && atoi(strchr(out,
+		    '\n') + 1) >= 1) {
+			free(out);
+			return;
+		}
+		free(out);
+		sleep(1);
+	}
+	ck_abort_msg("job %s never ran and printed %s", s->sid, what);
+}
+
+static int
+sidecar_exists(const struct sub *s)
+{
+	char	*out;
+	int	 e;
+
+	out = remote("test -e '%s/job_%s.env' && echo yes || echo no",
+	    s->job_dir, s->rid);
+	e = strcmp(out, "yes\n") == 0;
+	free(out);
+	return e;
+}
+
+/*
+ * Item 3: a running job with a secret is requeued by SLURM (a real
+ * scontrol requeue: SIGTERM, back to PENDING, run again under the same
+ * id).  Both runs print the secret's length; the job completes; the
+ * sidecar stays while the job is queued again and is gone after the end.
+ */
+START_TEST(test_requeue_secrets)
+{
+	struct sub	 s;
+	struct record	*r;
+	char		*spec, *out, *err, *val, *want, *cause = NULL;
+	int		 k, seen_pending_sidecar = 0;
+	time_t		 t0;
+
+	need_cluster();
+	val = xasprintf("requeue-canary-%s", unique);
+	setenv("SD_RQ_SECRET", val, 1);
+	spec = write_spec("name: sdsec-rq-%s\nimage: " IMAGE "\n"
+	    "secrets: [SD_RQ_SECRET]\ngpus: 1\ncpus: 1\ntime: 15m\n"
+	    "command: |\n"
+	    "  x=${SD_RQ_SECRET:-}; n=${SLURM_RESTART_COUNT:-0}\n"
+	    "  echo \"RUN restart=$n secret-len=${#x}\" | tee -a "
+	    "\"$SQDECK_JOB_DIR/runs.txt\"\n"
+	    "  if [ \"$n\" = 0 ]; then sleep 600; fi\n", unique);
+	submit(spec, &s);
+	wait_running(&s, "runs.txt", "restart=0");
+	sd(&out, &err, "status", s.rid, NULL);
+	free(out);
+	free(err);
+	out = remote("scontrol requeue %s 2>&1; echo rc=$?", s.sid);
+	ck_assert_msg(strstr(out, "rc=0") != NULL, "requeue: %s", out);
+	free(out);
+
+	/* SLURM holds a requeued job about 2 minutes (BeginTime). */
+	t0 = time(NULL);
+	for (;;) {
+		out = remote("squeue -h -j %s -o %%T", s.sid);
+		if (str_has_prefix(out, "PENDING") && sidecar_exists(&s))
+			seen_pending_sidecar = 1;
+		free(out);
+		sd(&out, &err, "status", s.rid, NULL);
+		free(out);
+		free(err);
+		ck_assert_int_eq(record_load(s.rid, &r, &cause), 0);
+		k = state_terminal(r->state);
+		record_free(r);
+		if (k)
+			break;
+		ck_assert_msg(time(NULL) - t0 < 900, "record %s did not end "
+		    "in 15 minutes", s.rid);
+		sleep(2);
+	}
+	out = remote("cat '%s/runs.txt'; sacct -X -n -P -D -j %s -o State",
+	    s.job_dir, s.sid);
+	ck_assert_int_eq(record_load(s.rid, &r, &cause), 0);
+	ck_assert_msg(r->state == RSTATE_COMPLETE, "record %s ended %s %s "
+	    "(%s): %s", s.rid, state_name(r->state), r->native, r->err_rule,
+	    out);
+	record_free(r);
+	want = xasprintf("RUN restart=0 secret-len=%zu\n", strlen(val));
+	ck_assert_msg(strstr(out, want) != NULL, "first run: %s", out);
+	free(want);
+	want = xasprintf("RUN restart=1 secret-len=%zu\n", strlen(val));
+	ck_assert_msg(strstr(out, want) != NULL, "requeued run: %s", out);
+	free(want);
+	ck_assert_msg(strstr(out, "REQUEUED") != NULL, "never requeued: %s",
+	    out);
+	free(out);
+	ck_assert_msg(seen_pending_sidecar, "the sidecar was gone while the "
+	    "requeued job waited to run again");
+	ck_assert_msg(!sidecar_exists(&s), "sidecar left after the end");
+	unsetenv("SD_RQ_SECRET");
+	free(val);
+	free(spec);
+	sub_free(&s);
+}
+END_TEST
+
+/*
+ * Item 3, the other half: a job stopped by a signal keeps its sidecar
+ * (it could be started again); the first poll that sees it ended for
+ * good removes it.  scancel here is SLURM's, not sqdeck's cancel (which
+ * removes the sidecar itself).
+ */
+START_TEST(test_signal_poll_wipes)
+{
+	struct sub	 s;
+	char		*spec, *out, *err, *state;
+
+	need_cluster();
+	setenv("SD_RQ_SECRET", "poll-wipe-canary", 1);
+	spec = write_spec("name: sdsec-pw-%s\nimage: " IMAGE "\n"
+	    "secrets: [SD_RQ_SECRET]\ngpus: 1\ncpus: 1\ntime: 10m\n"
+	    "command: 'echo started; sleep 600'\n", unique);
+	submit(spec, &s);
+	wait_running(&s, "logs/*/main.out", "started");
+	out = remote("scancel %s; echo rc=$?", s.sid);
+	ck_assert_msg(strstr(out, "rc=0") != NULL, "scancel: %s", out);
+	free(out);
+	state = wait_end(s.sid);
+	ck_assert_msg(str_has_prefix(state, "CANCELLED"), "ended %s", state);
+	free(state);
+	ck_assert_msg(sidecar_exists(&s), "the job removed its sidecar on "
+	    "SIGTERM: a requeued run could not source it");
+	/* One poll. */
+	sd(&out, &err, "status", s.rid, NULL);
+	ck_assert_msg(!sidecar_exists(&s), "one poll after the end the "
+	    "sidecar is still there: %s%s", out, err);
+	free(out);
+	free(err);
+	unsetenv("SD_RQ_SECRET");
+	free(spec);
+	sub_free(&s);
+}
+END_TEST
+
+static Suite *
+secrets_suite(void)
+{
+	Suite	*s = suite_create("secrets");
+	TCase	*tc;
+
+	tc = tcase_create("retry");
+	tcase_set_timeout(tc, 1800);
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_retry_secrets);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("requeue");
+	tcase_set_timeout(tc, 1800);
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_signal_poll_wipes);
+	tcase_add_test(tc, test_requeue_secrets);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN(secrets_suite)
