@@ -24,6 +24,7 @@ enum ktype {
 	K_PATH,		/* local path, ~ expanded */
 	K_ABS,		/* absolute remote path */
 	K_PARTS,	/* list or comma string of partition names */
+	K_USERS,	/* list or comma string of user names or uids */
 	K_PART,		/* one partition name */
 	K_INT,		/* whole number in [min, max] */
 	K_HOURS,	/* hours, 0 < h <= CONFIG_MAX_TIME_HOURS */
@@ -54,6 +55,7 @@ static const struct ckey ckeys[] = {
 	{ "results_root", K_ABS, F(results_root), 0, 0 },
 	{ "cpu_partition", K_PART, F(cpu_partition), 0, 0 },
 	{ "image_cache", K_ABS, F(image_cache), 0, 0 },
+	{ "image_cache_owners", K_USERS, F(image_cache_owners), 0, 0 },
 	{ "container", K_CONTAINER, F(container), 0, 0 },
 	{ "time_hours", K_HOURS, F(time_hours), 0, 0 },
 	{ "requeue", K_BOOL, F(requeue), 0, 0 },
@@ -179,6 +181,15 @@ check_partition(const char *s)
 	return NULL;
 }
 
+static char *
+check_user(const char *s)
+{
+	if (*s == '-' || !word_ok(s, "._-"))
+		return xasprintf("'%s' is not a user name or uid (letters, "
+		    "digits, '.', '_', '-')", s);
+	return NULL;
+}
+
 static int
 parse_bool(const char *s, int *out)
 {
@@ -284,6 +295,7 @@ key_set(const struct ckey *k, struct cluster *c, const char *s, int append)
 		return NULL;
 	case K_HOSTS:
 	case K_PARTS:
+	case K_USERS:
 		memset(&items, 0, sizeof items);
 		if (append)
 			strv_add(&items, s);
@@ -296,6 +308,7 @@ key_set(const struct ckey *k, struct cluster *c, const char *s, int append)
 		}
 		for (i = 0; i < items.n; i++) {
 			err = k->type == K_HOSTS ? check_host(items.v[i]) :
+			    k->type == K_USERS ? check_user(items.v[i]) :
 			    check_partition(items.v[i]);
 			if (err != NULL) {
 				strv_free(&items);
@@ -380,6 +393,7 @@ cluster_free(struct cluster *c)
 	free(c->results_root);
 	free(c->cpu_partition);
 	free(c->image_cache);
+	strv_free(&c->image_cache_owners);
 	strv_free(&c->nccl_env);
 	free(c->nccl_probe_command);
 }
@@ -521,7 +535,8 @@ load_cluster(struct load *l, struct config *cfg, yaml_node_t *map,
 				goto out;
 			}
 		} else if (v->type == YAML_SEQUENCE_NODE &&
-		    (ck->type == K_HOSTS || ck->type == K_PARTS)) {
+		    (ck->type == K_HOSTS || ck->type == K_PARTS ||
+		    ck->type == K_USERS)) {
 			for (it = v->data.sequence.items.start;
 			    it < v->data.sequence.items.top; it++) {
 				item = yaml_document_get_node(&l->doc, *it);
@@ -551,7 +566,8 @@ load_cluster(struct load *l, struct config *cfg, yaml_node_t *map,
 			    "%s: %s must be %s, not %s", where,
 			    ck->name,
 			    ck->type == K_ENV ? "a map of NAME: value" :
-			    (ck->type == K_HOSTS || ck->type == K_PARTS) ?
+			    (ck->type == K_HOSTS || ck->type == K_PARTS ||
+		    ck->type == K_USERS) ?
 			    "a list or a comma-separated string" :
 			    "a single value", yamldoc_kind(v));
 			goto out;

@@ -36,6 +36,8 @@ struct cluster {
 	char		*results_root;	/* SLURM_BASE_RESULTS_DIR: job dirs live here */
 	char		*cpu_partition;	/* for enroot import, NULL: "cpu" */
 	char		*image_cache;	/* .sqsh cache dir, NULL: <results_root>/.sqsh */
+	/* Besides the user, who may own a cached .sqsh (names or uids). */
+	struct strv	 image_cache_owners;
 	enum container_mode container;
 	double		 time_hours;	/* default job time, 0: plan default (4) */
 	int		 requeue;	/* -1: default (on), 0 off, 1 on */

@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -511,5 +512,173 @@ image_sqsh_check(const void *buf, size_t len, uint64_t file_size,
 		    "%" PRIu64 " bytes but the file has %" PRIu64 "; %s", name,
 		    bytes_used, file_size, fix);
 	}
+	return 0;
+}
+
+/* --- the shared cache (issue 12) ------------------------------------------ */
+
+void
+image_cache_stat_init(struct image_cache_stat *st)
+{
+	memset(st, 0, sizeof *st);
+	st->me = -1;
+}
+
+/* A decimal id: digits only, no sign, fits a long. */
+static int
+cache_id(const char *s, long *out)
+{
+	char	*end;
+	long	 v;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	v = strtol(s, &end, 10);
+	if (*end != '\0' || v < 0 || v > 0x7fffffffL)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int
+cache_mode(const char *s, unsigned *out)
+{
+	char		*end;
+	unsigned long	 v;
+
+	if (*s < '0' || *s > '7')
+		return -1;
+	v = strtoul(s, &end, 8);
+	if (*end != '\0' || v > 07777)
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
+void
+image_cache_stat_line(struct image_cache_stat *st, const char *line)
+{
+	char		*copy, *w[4], *p, *save = NULL;
+	size_t		 n = 0;
+	long		 id;
+	unsigned	 mode;
+
+	copy = xstrdup(line);
+	for (p = strtok_r(copy, " \t\r", &save); p != NULL && n < 4;
+	    p = strtok_r(NULL, " \t\r", &save))
+		w[n++] = p;
+	if (n == 2 && strcmp(w[0], "me") == 0 && cache_id(w[1], &id) == 0)
+		st->me = id;
+	else if (n == 2 && strcmp(w[0], "file") == 0 &&
+	    strcmp(w[1], "link") == 0)
+		st->file = 2;
+	else if (n >= 3 && strcmp(w[0], "file") == 0 &&
+	    cache_id(w[1], &id) == 0 && cache_mode(w[2], &mode) == 0) {
+		st->file = 1;
+		st->uid = id;
+		st->mode = mode;
+		snprintf(st->owner, sizeof st->owner, "%s", n == 4 ? w[3] : "");
+	} else if (n == 3 && strcmp(w[0], "dir") == 0 &&
+	    cache_id(w[1], &id) == 0 && cache_mode(w[2], &mode) == 0) {
+		st->dir = 1;
+		st->dir_uid = id;
+		st->dir_mode = mode;
+	} else if (n == 2 && strcmp(w[0], "digest") == 0 &&
+	    strcmp(w[1], "link") == 0)
+		st->digest = 2;
+	else if (n >= 3 && strcmp(w[0], "digest") == 0 &&
+	    cache_id(w[1], &id) == 0 && cache_mode(w[2], &mode) == 0) {
+		st->digest = 1;
+		st->digest_uid = id;
+		st->digest_mode = mode;
+		snprintf(st->digest_value, sizeof st->digest_value, "%s",
+		    n == 4 && strlen(w[3]) < sizeof st->digest_value ? w[3] :
+		    "");
+	}
+	free(copy);
+}
+
+static int
+cache_owner_ok(const struct image_cache_stat *st, long uid,
+    const char *name, const struct strv *owners)
+{
+	char	 num[32];
+	size_t	 i;
+
+	if (st->me >= 0 && uid == st->me)
+		return 1;
+	snprintf(num, sizeof num, "%ld", uid);
+	for (i = 0; owners != NULL && i < owners->n; i++) {
+		if (strcmp(owners->v[i], num) == 0 || (name != NULL &&
+		    *name != '\0' && strcmp(owners->v[i], name) == 0))
+			return 1;
+	}
+	return 0;
+}
+
+static int
+cache_digest_ok(const char *s)
+{
+	size_t	i;
+
+	if (strncmp(s, "sha256:", 7) != 0 || strlen(s) != 7 + 64)
+		return 0;
+	for (i = 7; s[i] != '\0'; i++) {
+		if (!isxdigit((unsigned char)s[i]) || isupper((unsigned char)s[i]))
+			return 0;
+	}
+	return 1;
+}
+
+int
+image_cache_trust(const struct image_cache_stat *st,
+    const struct strv *owners, const char *pinned, const char *path,
+    char **cause)
+{
+	if (st->me < 0)
+		return cause_set(cause, "%s: the cluster did not say who you "
+		    "are (id -u), so the cached file's owner cannot be "
+		    "checked", path);
+	if (st->file == 2)
+		return cause_set(cause, "%s is a symbolic link: a cached image "
+		    "must be a file of its own", path);
+	if (st->file != 1)
+		return cause_set(cause, "%s: its owner and mode were not "
+		    "reported", path);
+	if (!cache_owner_ok(st, st->uid, st->owner, owners))
+		return cause_set(cause, "%s belongs to %s (uid %ld), not to "
+		    "you or an owner named in image_cache_owners of "
+		    "clusters.yaml: anyone who can write the cache could have "
+		    "put it there", path, *st->owner ? st->owner : "?",
+		    st->uid);
+	if ((st->mode & 022) != 0)
+		return cause_set(cause, "%s is writable by %s (mode %03o): "
+		    "its content cannot be trusted", path, (st->mode & 002) ?
+		    "everyone" : "its group", st->mode & 0777);
+	if (st->dir && (st->dir_mode & 002) != 0 &&
+	    (st->dir_mode & 01000) == 0)
+		return cause_set(cause, "the cache directory of %s is writable "
+		    "by everyone without the sticky bit (mode %o): anyone can "
+		    "replace the image; run 'chmod o-w' or 'chmod +t' on it, "
+		    "or set image_cache", path, st->dir_mode);
+	if (pinned == NULL)
+		return 0;
+	if (st->digest == 2)
+		return cause_set(cause, "%s.digest is a symbolic link", path);
+	if (st->digest != 1 || !cache_digest_ok(st->digest_value))
+		return cause_set(cause, "%s has no recorded digest: it cannot "
+		    "be verified against %s", path, pinned);
+	if (!cache_owner_ok(st, st->digest_uid, NULL, owners) &&
+	    !(st->digest_uid == st->uid && cache_owner_ok(st, st->uid,
+	    st->owner, owners)))
+		return cause_set(cause, "%s.digest belongs to uid %ld, not to "
+		    "you or an owner in image_cache_owners", path,
+		    st->digest_uid);
+	if ((st->digest_mode & 022) != 0)
+		return cause_set(cause, "%s.digest is writable by others (mode "
+		    "%03o)", path, st->digest_mode & 0777);
+	if (strcmp(st->digest_value, pinned) != 0)
+		return cause_set(cause, "%s was converted from %s, not from the "
+		    "pinned %s", path, st->digest_value, pinned);
 	return 0;
 }

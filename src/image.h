@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util.h"
+
 /*
  * Container image references (R10).  Accepted forms:
  *
@@ -61,5 +63,41 @@ char	*image_sbatch_escape(const char *);
  */
 int	 image_sqsh_check(const void *, size_t len, uint64_t file_size,
 	     const char *name, char **cause);
+
+/*
+ * What the cluster said about a cached .sqsh (issue 12): lines printed by
+ * SUBMIT_SH_CSTAT, "me UID", "file UID MODE NAME" or "file link",
+ * "dir UID MODE", "digest UID MODE VALUE" or "digest link".  Everything
+ * here is untrusted text; the check below decides.
+ */
+struct image_cache_stat {
+	long		 me;		/* id -u on the cluster; -1 unknown */
+	int		 file;		/* 0 absent, 1 regular, 2 symlink */
+	long		 uid;
+	unsigned	 mode;
+	char		 owner[64];
+	int		 dir;		/* the directory was reported */
+	long		 dir_uid;
+	unsigned	 dir_mode;
+	int		 digest;	/* 0 absent, 1 file, 2 symlink */
+	long		 digest_uid;
+	unsigned	 digest_mode;
+	char		 digest_value[80];	/* sha256:<64 hex> or "" */
+};
+
+void	 image_cache_stat_init(struct image_cache_stat *);
+/* One reported line (without its prefix); unknown lines are ignored. */
+void	 image_cache_stat_line(struct image_cache_stat *, const char *);
+/*
+ * May a job run this cached file?  It must be a regular file (not a
+ * symlink) owned by the user or by one of owners (names or uids), that
+ * neither its group nor others can write, in a directory others cannot
+ * write unless it has the sticky bit.  With pinned ("sha256:<hex>"), the
+ * digest recorded next to it at conversion must exist, pass the same
+ * owner and mode test, and equal pinned.  0 or -1 with a cause.
+ */
+int	 image_cache_trust(const struct image_cache_stat *,
+	     const struct strv *owners, const char *pinned,
+	     const char *path, char **cause);
 
 #endif

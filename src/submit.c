@@ -306,6 +306,25 @@ submit_unhex(const char *s, unsigned char *out, size_t max)
 	"\"$(od -An -v -tx1 -N96 -- \"$1\" | tr -d ' \\n')\"\n" \
 	"}\n"
 
+/*
+ * Owner and mode of a cached image, its directory and the digest recorded
+ * next to it, each line prefixed with $2 (image_cache_stat_line reads
+ * them).  Never through a symlink: one is reported as such.
+ */
+#define SUBMIT_SH_CSTAT \
+	"cstat() {\n" \
+	"\tprintf '%sme %s\\n' \"$2\" \"$(id -u)\"\n" \
+	"\tif [ -L \"$1\" ]; then printf '%sfile link\\n' \"$2\"\n" \
+	"\telif [ -f \"$1\" ]; then printf '%sfile %s\\n' \"$2\" " \
+	"\"$(stat -c '%u %a %U' -- \"$1\")\"; fi\n" \
+	"\tprintf '%sdir %s\\n' \"$2\" \"$(stat -L -c '%u %a' -- " \
+	"\"$(dirname -- \"$1\")\")\"\n" \
+	"\tif [ -L \"$1.digest\" ]; then printf '%sdigest link\\n' \"$2\"\n" \
+	"\telif [ -f \"$1.digest\" ]; then printf '%sdigest %s %s\\n' " \
+	"\"$2\" \"$(stat -c '%u %a' -- \"$1.digest\")\" " \
+	"\"$(head -c 100 -- \"$1.digest\" | tr -cd 'a-z0-9:')\"; fi\n" \
+	"}\n"
+
 char *
 submit_check_script(const char *const *paths, size_t n, const char *image,
     const char *registry)
@@ -314,7 +333,8 @@ submit_check_script(const char *const *paths, size_t n, const char *image,
 	size_t		i;
 
 	buf_init(&b);
-	buf_adds(&b, "LC_ALL=C; export LC_ALL\n" SUBMIT_SH_REPORT);
+	buf_adds(&b, "LC_ALL=C; export LC_ALL\n" SUBMIT_SH_REPORT
+	    SUBMIT_SH_CSTAT);
 	/* Indexes, not paths, come back: nothing to unquote. */
 	for (i = 0; i < n; i++) {
 		buf_adds(&b, "if test -e ");
@@ -342,6 +362,10 @@ submit_check_script(const char *const *paths, size_t n, const char *image,
 	    "else\n"
 	    "\techo 'creds 0'\n"
 	    "fi\n"
+	    /* A registry image's file is the shared cache's: who owns it? */
+	    "if [ -n \"$reg\" ] && [ -n \"$img\" ]; then\n"
+	    "\tcstat \"$img\" 'cache '\n"
+	    "fi\n"
 	    "echo end\n");
 	return buf_steal(&b);
 }
@@ -357,6 +381,7 @@ submit_check_parse(const char *out, size_t npaths, struct submit_check *ck,
 	int		 v, end = 0, image = 0;
 
 	memset(ck, 0, sizeof *ck);
+	image_cache_stat_init(&ck->cache);
 	ck->npaths = npaths;
 	ck->exists = xcalloc(npaths + 1, sizeof *ck->exists);
 	copy = xstrdup(out);
@@ -380,6 +405,8 @@ submit_check_parse(const char *out, size_t npaths, struct submit_check *ck,
 				    sizeof ck->head);
 		} else if (sscanf(line, "creds %d", &v) == 1) {
 			ck->creds = v;
+		} else if (str_has_prefix(line, "cache ")) {
+			image_cache_stat_line(&ck->cache, line + 6);
 		} else if (strcmp(line, "end") == 0)
 			end = 1;
 	}
@@ -416,6 +443,49 @@ submit_check_free(struct submit_check *ck)
 	"\t[ \"$used\" -ge 96 ] && [ \"$used\" -le \"$size\" ]\n" \
 	"}\n"
 
+/*
+ * The digest of the image's manifest, from the registry: sha256 of the
+ * manifest (or index) bytes it serves for $mref, fetched with enroot's
+ * credentials (netrc; a Bearer token goes through curl -K on stdin, never
+ * in an argv).  Prints nothing when the registry cannot be asked.
+ */
+#define SUBMIT_SH_MDIG \
+	"mdig() {\n" \
+	"\t[ -n \"$mreg\" ] && command -v curl >/dev/null 2>&1 || return 0\n" \
+	"\tcase ${ENROOT_ALLOW_HTTP:-} in y|Y|yes|1|true) pr=http ;; " \
+	"*) pr=https ;; esac\n" \
+	"\turl=$pr://$mreg/v2/$mrepo/manifests/$mref\n" \
+	"\tacc='Accept: application/vnd.oci.image.index.v1+json, " \
+	"application/vnd.docker.distribution.manifest.list.v2+json, " \
+	"application/vnd.docker.distribution.manifest.v2+json, " \
+	"application/vnd.oci.image.manifest.v1+json'\n" \
+	"\tcr=${ENROOT_CONFIG_PATH:-${XDG_CONFIG_HOME:-$HOME/.config}/enroot}" \
+	"/.credentials\n" \
+	"\t[ -f \"$cr\" ] || cr=/dev/null\n" \
+	"\tmt=$(mktemp) || return 0\n" \
+	"\tcode=$(curl -sS --max-time 60 --netrc-file \"$cr\" -H \"$acc\" " \
+	"-D \"$mt.h\" -o \"$mt\" -w '%{http_code}' -- \"$url\" 2>/dev/null)\n" \
+	"\tif [ \"$code\" = 401 ]; then\n" \
+	"\t\tch=$(tr -d '\\r' <\"$mt.h\" | sed -n " \
+	"'s/^[Ww][Ww][Ww]-[Aa]uthenticate: *[Bb]earer *//p' | head -n 1)\n" \
+	"\t\tf() { printf '%s' \"$ch\" | sed -n \"s/.*$1=\\\"\\([^\\\"]*\\)\\\".*/\\1/p\"; }\n" \
+	"\t\trealm=$(f realm); svc=$(f service); scope=$(f scope)\n" \
+	"\t\ttok=\n" \
+	"\t\t[ -n \"$realm\" ] && tok=$(curl -fsS --max-time 60 " \
+	"--netrc-file \"$cr\" -G --data-urlencode \"service=$svc\" " \
+	"--data-urlencode \"scope=$scope\" -- \"$realm\" 2>/dev/null | " \
+	"sed -n 's/.*\"\\(access_\\)\\{0,1\\}token\" *: *\"\\([^\"]*\\)\".*/\\2/p' " \
+	"| head -n 1)\n" \
+	"\t\t[ -n \"$tok\" ] && code=$(printf 'header = \"Authorization: " \
+	"Bearer %s\"\\n' \"$tok\" | curl -sS --max-time 60 -K - -H \"$acc\" " \
+	"-o \"$mt\" -w '%{http_code}' -- \"$url\" 2>/dev/null)\n" \
+	"\t\ttok=\n" \
+	"\tfi\n" \
+	"\t[ \"$code\" = 200 ] && printf 'sha256:%s\\n' " \
+	"\"$(sha256sum <\"$mt\" | cut -d ' ' -f 1)\"\n" \
+	"\trm -f -- \"$mt\" \"$mt.h\"\n" \
+	"}\n"
+
 char *
 submit_convert_script(const struct submit_convert_args *a)
 {
@@ -426,7 +496,17 @@ submit_convert_script(const struct submit_convert_args *a)
 	minutes = a->timeout / 60 + 2;
 	buf_init(&b);
 	buf_adds(&b, "LC_ALL=C; export LC_ALL\n"
-	    SUBMIT_SH_REPORT SUBMIT_SH_SQSH_OK "cache=");
+	    SUBMIT_SH_REPORT SUBMIT_SH_SQSH_OK SUBMIT_SH_CSTAT SUBMIT_SH_MDIG
+	    "mreg=");
+	buf_add_quoted(&b, a->digest_registry != NULL ? a->digest_registry :
+	    "");
+	buf_adds(&b, "\nmrepo=");
+	buf_add_quoted(&b, a->digest_repo != NULL ? a->digest_repo : "");
+	buf_adds(&b, "\nmref=");
+	buf_add_quoted(&b, a->digest_ref != NULL ? a->digest_ref : "");
+	buf_adds(&b, "\npin=");
+	buf_add_quoted(&b, a->pinned != NULL ? a->pinned : "");
+	buf_adds(&b, "\ncache=");
 	buf_add_quoted(&b, a->cache_dir);
 	buf_adds(&b, "\nname=");
 	buf_add_quoted(&b, a->cache_name);
@@ -444,7 +524,8 @@ submit_convert_script(const struct submit_convert_args *a)
 	    "final=$cache/$name\n"
 	    "lock=$cache/.$name.lock\n"
 	    "tmp=$cache/.$name.tmp.$job\n"
-	    "if ! err=$(mkdir -p -- \"$cache\" 2>&1); then\n"
+	    /* Created for reading by all, writing by its owner only. */
+	    "if ! err=$( (umask 022 && mkdir -p -- \"$cache\") 2>&1); then\n"
 	    "\tprintf 'sqdeck-detail=cannot create %s: %s\\n' \"$cache\" "
 	    "\"$err\"\n"
 	    "\techo sqdeck-convert=error; exit 0\n"
@@ -462,6 +543,7 @@ submit_convert_script(const struct submit_convert_args *a)
 	    "if [ \"$force\" = 0 ] && sqsh_ok \"$final\"; then\n"
 	    "\techo sqdeck-convert=cached\n"
 	    "\tprintf 'sqdeck-file=%s\\n' \"$(report \"$final\")\"\n"
+	    "\tcstat \"$final\" sqdeck-cache=\n"
 	    "\texit 0\n"
 	    "fi\n"
 	    /* We hold the lock: any temp file left is from a killed import. */
@@ -485,13 +567,34 @@ submit_convert_script(const struct submit_convert_args *a)
 	    "\tfi\n"
 	    "\trm -f -- \"$tmp\"; echo sqdeck-convert=invalid; exit 0\n"
 	    "fi\n"
+	    /* What the registry serves for the ref; a pinned one must match. */
+	    "dig=$(mdig)\n"
+	    "if [ -n \"$pin\" ] && [ -n \"$dig\" ] && [ \"$dig\" != \"$pin\" ]; "
+	    "then\n"
+	    "\trm -f -- \"$tmp\"\n"
+	    "\tprintf 'sqdeck-detail=the registry serves %s for the pinned %s\\n' "
+	    "\"$dig\" \"$pin\"\n"
+	    "\techo sqdeck-convert=error; exit 0\n"
+	    "fi\n"
+	    "[ -n \"$dig\" ] || dig=$pin\n"
+	    "chmod 644 -- \"$tmp\"\n"
+	    "rm -f -- \"$final.digest\"\n"
 	    /* rename(2) in one directory: readers see no file or a whole one. */
 	    "if ! err=$(mv -f -- \"$tmp\" \"$final\" 2>&1); then\n"
 	    "\trm -f -- \"$tmp\"\n"
 	    "\tprintf 'sqdeck-detail=%s\\n' \"$err\"\n"
 	    "\techo sqdeck-convert=error; exit 0\n"
 	    "fi\n"
+	    /* The digest next to it, written exclusively (set -C). */
+	    "if [ -n \"$dig\" ]; then\n"
+	    "\trm -f -- \"$final.digest.$job\"\n"
+	    "\t( set -C; umask 022; printf '%s\\n' \"$dig\" "
+	    ">\"$final.digest.$job\" ) 2>/dev/null &&\n"
+	    "\t    mv -f -- \"$final.digest.$job\" \"$final.digest\"\n"
+	    "\tprintf 'sqdeck-digest=%s\\n' \"$dig\"\n"
+	    "fi\n"
 	    "printf 'sqdeck-file=%s\\n' \"$(report \"$final\")\"\n"
+	    "cstat \"$final\" sqdeck-cache=\n"
 	    "echo sqdeck-convert=converted\n");
 	return buf_steal(&b);
 }
@@ -524,6 +627,7 @@ submit_convert_parse(const char *out, struct submit_convert_result *r)
 	struct buf		 output, detail;
 
 	memset(r, 0, sizeof *r);
+	image_cache_stat_init(&r->cache);
 	r->rc = -1;
 	buf_init(&output);
 	buf_init(&detail);
@@ -559,6 +663,8 @@ submit_convert_parse(const char *out, struct submit_convert_result *r)
 			r->rc = atoi(v);
 		else if (strcmp(line, "sqdeck-detail") == 0)
 			submit_addline(&detail, v);
+		else if (strcmp(line, "sqdeck-cache") == 0)
+			image_cache_stat_line(&r->cache, v);
 		else if (strcmp(line, "sqdeck-file") == 0) {
 			hex[0] = '\0';
 			if (sscanf(v, "%llu %511s", &size, hex) >= 1) {
@@ -1435,7 +1541,7 @@ submit_convert(struct submit_ctx *x, const char *cache_dir,
 	struct submit_convert_result	 cr;
 	struct conn_result		 res;
 	const char			*cpu, *env;
-	char				*script, *uri, *why = NULL, *job;
+	char				*script, *uri, *why = NULL, *job, *repo;
 	int				 timeout, rc = -1;
 
 	cpu = x->s->cl->cpu_partition != NULL ? x->s->cl->cpu_partition :
@@ -1466,12 +1572,22 @@ submit_convert(struct submit_ctx *x, const char *cache_dir,
 	a.job_name = job;
 	a.timeout = timeout;
 	a.force = force;
+	a.digest_registry = x->img.registry != NULL ? x->img.registry :
+	    "registry-1.docker.io";
+	repo = strchr(x->img.repository, '/') == NULL && x->img.registry ==
+	    NULL ? xasprintf("library/%s", x->img.repository) :
+	    xstrdup(x->img.repository);
+	a.digest_repo = repo;
+	a.digest_ref = x->img.digest != NULL ? x->img.digest :
+	    x->img.tag != NULL ? x->img.tag : "latest";
+	a.pinned = x->img.digest;
 	submit_say(x, SUBMIT_STEP_IMAGE, "converting %s: srun -p %s -J %s "
 	    "enroot import (timeout %d s, under a lock in %s)", x->res->image,
 	    cpu, job, timeout, cache_dir);
 	script = submit_convert_script(&a);
 	free(uri);
 	free(job);
+	free(repo);
 	/* Waiting for the lock can take one import, the import another. */
 	if (submit_remote(&x->faults, "image", x->s->conn, script,
 	    2 * timeout + 180, &res, &why) != 0) {
@@ -1487,6 +1603,8 @@ submit_convert(struct submit_ctx *x, const char *cache_dir,
 	case SUBMIT_CONVERT_CACHED:
 	case SUBMIT_CONVERT_CONVERTED:
 		if (image_sqsh_check(cr.head, cr.headlen, cr.size, cache_path,
+		    &why) != 0 || image_cache_trust(&cr.cache,
+		    &x->s->cl->image_cache_owners, x->img.digest, cache_path,
 		    &why) != 0) {
 			submit_fail(x, SUBMIT_STEP_IMAGE, cause, "converted "
 			    "image refused: %s", why);
@@ -1574,7 +1692,9 @@ submit_image(struct submit_ctx *x, const struct submit_check *ck,
 	force = x->sp->force_reconvert;
 	if (ck->image_exists && !force) {
 		if (image_sqsh_check(ck->head, ck->headlen, ck->image_size,
-		    image_file, &why) == 0) {
+		    image_file, &why) == 0 && image_cache_trust(&ck->cache,
+		    &x->s->cl->image_cache_owners, x->img.digest, image_file,
+		    &why) == 0) {
 			x->res->image_action = SUBMIT_IMAGE_CACHED;
 			submit_say(x, SUBMIT_STEP_IMAGE, "%s: reusing the "
 			    "cached %s (%" PRIu64 " bytes, squashfs 4.0)%s",

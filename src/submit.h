@@ -157,6 +157,7 @@ struct submit_check {
 	unsigned char	 head[IMAGE_SQSH_HEADER];
 	size_t		 headlen;
 	int		 creds;		/* enroot credentials name the registry */
+	struct image_cache_stat cache;	/* owner/mode of a cached image */
 };
 char	*submit_check_script(const char *const *paths, size_t n,
 	     const char *image, const char *registry);
@@ -196,6 +197,11 @@ struct submit_convert_args {
 	const char	*job_name;	/* srun -J, unique */
 	int		 timeout;	/* seconds */
 	int		 force;		/* convert even if a valid file is there */
+	/* The manifest the digest is taken from (issue 12); NULL: none. */
+	const char	*digest_registry;
+	const char	*digest_repo;
+	const char	*digest_ref;	/* tag, or the pinned sha256:... */
+	const char	*pinned;	/* sha256:<hex> of a pinned ref */
 };
 enum submit_convert {
 	SUBMIT_CONVERT_ERROR = 0,	/* the script did not finish */
@@ -214,6 +220,7 @@ struct submit_convert_result {
 	uint64_t		 size;
 	unsigned char		 head[IMAGE_SQSH_HEADER];
 	size_t			 headlen;
+	struct image_cache_stat	 cache;	/* the cache file after it */
 };
 char	*submit_convert_script(const struct submit_convert_args *);
 void	 submit_convert_parse(const char *out, struct submit_convert_result *);

@@ -29,6 +29,10 @@
 #include "util.h"
 
 #define IMAGE		"registry.local#sdtest/secrets:1"
+/* The job writes into its job dir: seen at the same path in a container. */
+#define MOUNTS		"mounts: ['%s:%s']\n"
+#define RESULTS		getenv("SLURM_BASE_RESULTS_DIR"), \
+			getenv("SLURM_BASE_RESULTS_DIR")
 
 static char	tmpdir[4096];
 static char	unique[64];
@@ -153,7 +157,7 @@ need_cluster(void)
 {
 	static const char *const vars[] = { "SQDECK_BIN", "SLURM_HOSTNAME",
 	    "SLURM_USER", "SLURM_PORT", "SSH_KEY_PATH", "SSH_KNOWN_HOSTS",
-	    "SDTB_DIR", NULL };
+	    "SDTB_DIR", "SLURM_BASE_RESULTS_DIR", NULL };
 
 	it_need_env(vars);
 }
@@ -334,7 +338,7 @@ START_TEST(test_retry_secrets)
 	leak = xasprintf("LEAKED-local-only-%s", unique);
 	setenv("SD_OK_SECRET", okv, 1);
 	setenv("SD_LEAK_CANARY", leak, 1);
-	spec = write_spec("name: sdsec-rt-%s\nimage: " IMAGE "\n"
+	spec = write_spec(MOUNTS "name: sdsec-rt-%s\nimage: " IMAGE "\n"
 	    "secrets: [SD_OK_SECRET]\ngpus: 1\ncpus: 1\ntime: 10m\n"
 	    "command: |\n"
 	    "  if [ -e \"$SQDECK_JOB_DIR/first-run\" ]; then\n"
@@ -347,7 +351,7 @@ START_TEST(test_retry_secrets)
 	    "  echo 'secrets: [SD_OK_SECRET, SD_LEAK_CANARY]' >>\"$f\"\n"
 	    "  echo 'NVRM: Xid (PCI:0000:3b:00): 79, pid=1, GPU has fallen "
 	    "off the bus.'\n"
-	    "  exit 1\n", unique);
+	    "  exit 1\n", RESULTS, unique);
 	submit(spec, &s);
 	state = wait_end(s.sid);
 	ck_assert_msg(strcmp(state, "FAILED") == 0, "first run ended %s",
@@ -368,9 +372,6 @@ START_TEST(test_retry_secrets)
 	rr = retry_of(s.rid);
 	ck_assert_msg(rr != NULL, "no retry record of %s", s.rid);
 	ck_assert_ptr_nonnull(record_slurm_id(rr));
-	/* The record says which secrets, not the cluster. */
-	ck_assert_uint_eq(rr->secrets.n, 1);
-	ck_assert_str_eq(rr->secrets.v[0], "SD_OK_SECRET");
 	state = wait_end(record_slurm_id(rr));
 	out = remote("cat '%s/logs/%s-%s/main.out' 2>&1", s.job_dir,
 	    s.job_name, record_slurm_id(rr));
@@ -381,6 +382,9 @@ START_TEST(test_retry_secrets)
 	free(path);
 	free(out);
 	free(state);
+	/* The record says which secrets, not the cluster. */
+	ck_assert_uint_eq(rr->secrets.n, 1);
+	ck_assert_str_eq(rr->secrets.v[0], "SD_OK_SECRET");
 	/* The canary's value reached no file of the job dir. */
 	out = remote("grep -rlF -e '%s' '%s' 2>/dev/null; echo end", leak,
 	    s.job_dir);
@@ -450,13 +454,13 @@ START_TEST(test_requeue_secrets)
 	need_cluster();
 	val = xasprintf("requeue-canary-%s", unique);
 	setenv("SD_RQ_SECRET", val, 1);
-	spec = write_spec("name: sdsec-rq-%s\nimage: " IMAGE "\n"
+	spec = write_spec(MOUNTS "name: sdsec-rq-%s\nimage: " IMAGE "\n"
 	    "secrets: [SD_RQ_SECRET]\ngpus: 1\ncpus: 1\ntime: 15m\n"
 	    "command: |\n"
 	    "  x=${SD_RQ_SECRET:-}; n=${SLURM_RESTART_COUNT:-0}\n"
 	    "  echo \"RUN restart=$n secret-len=${#x}\" | tee -a "
 	    "\"$SQDECK_JOB_DIR/runs.txt\"\n"
-	    "  if [ \"$n\" = 0 ]; then sleep 600; fi\n", unique);
+	    "  if [ \"$n\" = 0 ]; then sleep 600; fi\n", RESULTS, unique);
 	submit(spec, &s);
 	wait_running(&s, "runs.txt", "restart=0");
 	sd(&out, &err, "status", s.rid, NULL);
@@ -549,6 +553,152 @@ START_TEST(test_signal_poll_wipes)
 }
 END_TEST
 
+#define PIN1 "sha256:" \
+	"1111111111111111111111111111111111111111111111111111111111111111"
+#define PIN2 "sha256:" \
+	"2222222222222222222222222222222222222222222222222222222222222222"
+
+/* A dry-run submit of image; its output (stdout and stderr). */
+static char *
+dry_run(const char *image)
+{
+	char	*spec, *out, *err, *all;
+
+	spec = write_spec("name: sdsec-dry\nimage: '%s'\ncommand: 'true'\n"
+	    "gpus: 1\ncpus: 1\ntime: 5m\n", image);
+	sd(&out, &err, "submit", "--dry-run", spec, NULL);
+	all = xasprintf("%s%s", out, err);
+	free(out);
+	free(err);
+	free(spec);
+	return all;
+}
+
+/* Local shell (the test cluster's storage is on this machine). */
+static void
+sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void
+sh(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*cmd;
+
+	va_start(ap, fmt);
+	cmd = xvasprintf(fmt, ap);
+	va_end(ap);
+	ck_assert_msg(system(cmd) == 0, "%s", cmd);
+	free(cmd);
+}
+
+/*
+ * Item 4: a file in the shared cache is used only if it belongs to the
+ * user (or an owner clusters.yaml names), nobody else can write it, and,
+ * for a ref pinned by @sha256:, the digest recorded next to it matches.
+ * Files are planted in the real cache dir; submit --dry-run says whether
+ * it would reuse them.
+ */
+START_TEST(test_cache_trust)
+{
+	char	*cache, *name, *pinned, *image, *out, *src;
+
+	need_cluster();
+	cache = xasprintf("%s/.sqsh", getenv("SLURM_BASE_RESULTS_DIR"));
+	src = xasprintf("%s/src.sqsh", tmpdir);
+	sh("mkdir -p '%s' && mksquashfs /etc/hostname '%s' -quiet -noappend "
+	    ">/dev/null", cache, src);
+	image = xasprintf("registry.local#sdtest/planted-%s:1", unique);
+	name = xasprintf("%s/registry.local+sdtest+planted-%s+1.sqsh", cache,
+	    unique);
+	/* Someone else's file under the image's name. */
+	sh("cp '%s' '%s' && chown 65534:65534 '%s' && chmod 644 '%s'", src,
+	    name, name, name);
+	out = dry_run(image);
+	ck_assert_msg(strstr(out, "cached file refused") != NULL &&
+	    strstr(out, "(uid 65534)") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "reusing the cached") == NULL, "%s", out);
+	free(out);
+	/* The user's own, but writable by everyone. */
+	sh("chown sqdeck:sqdeck '%s' && chmod 666 '%s'", name, name);
+	out = dry_run(image);
+	ck_assert_msg(strstr(out, "cached file refused") != NULL &&
+	    strstr(out, "writable by everyone") != NULL, "%s", out);
+	free(out);
+	/* The user's own, 644: reused. */
+	sh("chmod 644 '%s'", name);
+	out = dry_run(image);
+	ck_assert_msg(strstr(out, "reusing the cached") != NULL, "%s", out);
+	free(out);
+	/* A symlink in its place, even to a good file: refused. */
+	sh("mv '%s' '%s.real' && ln -s '%s.real' '%s'", name, name, name, name);
+	out = dry_run(image);
+	ck_assert_msg(strstr(out, "cached file refused") != NULL &&
+	    strstr(out, "symbolic link") != NULL, "%s", out);
+	free(out);
+	sh("rm -f '%s' '%s.real'", name, name);
+	free(image);
+	free(name);
+
+	/* Pinned: the recorded digest decides. */
+	image = xasprintf("registry.local#sdtest/pinned-%s@" PIN1, unique);
+	name = xasprintf("%s/registry.local+sdtest+pinned-%s+sha256-%s.sqsh",
+	    cache, unique, PIN1 + 7);
+	sh("cp '%s' '%s' && chown sqdeck:sqdeck '%s' && chmod 644 '%s'", src,
+	    name, name, name);
+	out = dry_run(image);
+	ck_assert_msg(strstr(out, "cached file refused") != NULL &&
+	    strstr(out, "no recorded digest") != NULL, "%s", out);
+	free(out);
+	sh("echo " PIN2 " >'%s.digest' && chown sqdeck:sqdeck '%s.digest'",
+	    name, name);
+	out = dry_run(image);
+	ck_assert_msg(strstr(out, "cached file refused") != NULL &&
+	    strstr(out, "not from the pinned") != NULL, "%s", out);
+	free(out);
+	sh("echo " PIN1 " >'%s.digest' && chown 65534 '%s.digest'", name,
+	    name);
+	out = dry_run(image);
+	ck_assert_msg(strstr(out, "cached file refused") != NULL, "%s", out);
+	free(out);
+	sh("chown sqdeck '%s.digest' && chmod 644 '%s.digest'", name, name);
+	out = dry_run(image);
+	ck_assert_msg(strstr(out, "reusing the cached") != NULL, "%s", out);
+	free(out);
+	sh("rm -f '%s' '%s.digest'", name, name);
+	free(name);
+	free(image);
+
+	/* A real conversion of a pinned ref records the digest, mode 644. */
+	pinned = xasprintf("registry.local#sdtest/conv-%s@" PIN2, unique);
+	name = xasprintf("%s/registry.local+sdtest+conv-%s+sha256-%s.sqsh",
+	    cache, unique, PIN2 + 7);
+	{
+		struct sub	 s;
+		char		*spec;
+
+		spec = write_spec("name: sdsec-conv-%s\nimage: '%s'\n"
+		    "command: 'true'\ngpus: 1\ncpus: 1\ntime: 5m\n", unique,
+		    pinned);
+		submit(spec, &s);
+		free(spec);
+		sub_free(&s);
+	}
+	out = remote("cat '%s.digest'; stat -c '%%a %%U' '%s' '%s.digest'",
+	    name, name, name);
+	ck_assert_msg(strcmp(out, PIN2 "\n644 sqdeck\n644 sqdeck\n") == 0,
+	    "%s", out);
+	free(out);
+	out = dry_run(pinned);
+	ck_assert_msg(strstr(out, "reusing the cached") != NULL, "%s", out);
+	free(out);
+	sh("rm -f '%s' '%s.digest'", name, name);
+	free(name);
+	free(pinned);
+	free(src);
+	free(cache);
+}
+END_TEST
+
 static Suite *
 secrets_suite(void)
 {
@@ -559,6 +709,11 @@ secrets_suite(void)
 	tcase_set_timeout(tc, 1800);
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_retry_secrets);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("cache");
+	tcase_set_timeout(tc, 1800);
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_cache_trust);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("requeue");
 	tcase_set_timeout(tc, 1800);

@@ -616,6 +616,116 @@ START_TEST(test_sqsh_truncated_file)
 }
 END_TEST
 
+/* Issue 12 item 4: the cached file is trusted by owner and mode, not name. */
+static int
+trust(const char *lines, const char *owners, const char *pinned, char **why)
+{
+	struct image_cache_stat	 st;
+	struct strv		 ow, ls;
+	size_t			 i;
+	int			 rc;
+
+	memset(&ow, 0, sizeof ow);
+	memset(&ls, 0, sizeof ls);
+	image_cache_stat_init(&st);
+	strv_split(&ls, lines, '|');
+	for (i = 0; i < ls.n; i++)
+		image_cache_stat_line(&st, ls.v[i]);
+	if (owners != NULL)
+		strv_split(&ow, owners, ',');
+	*why = NULL;
+	rc = image_cache_trust(&st, &ow, pinned, "/c/x.sqsh", why);
+	strv_free(&ow);
+	strv_free(&ls);
+	return rc;
+}
+
+#define D1 "sha256:" \
+	"1111111111111111111111111111111111111111111111111111111111111111"
+#define D2 "sha256:" \
+	"2222222222222222222222222222222222222222222222222222222222222222"
+
+START_TEST(test_cache_trust)
+{
+	char	*why;
+
+	/* Ours, 644, in a 755 dir. */
+	ck_assert_int_eq(trust("me 1001|file 1001 644 alice|dir 1001 755",
+	    NULL, NULL, &why), 0);
+	/* Another user's file in the shared cache: refused... */
+	ck_assert_int_eq(trust("me 1001|file 1002 644 mallory|dir 0 1777",
+	    NULL, NULL, &why), -1);
+	ck_assert_msg(strstr(why, "mallory (uid 1002)") != NULL, "%s", why);
+	ck_assert_ptr_nonnull(strstr(why, "image_cache_owners"));
+	free(why);
+	/* ...unless the config names its owner, by name or uid. */
+	ck_assert_int_eq(trust("me 1001|file 1002 644 images|dir 0 1777",
+	    "svc,images", NULL, &why), 0);
+	ck_assert_int_eq(trust("me 1001|file 1002 644 images|dir 0 1777",
+	    "1002", NULL, &why), 0);
+	/* Writable by others or the group. */
+	ck_assert_int_eq(trust("me 1001|file 1001 666 alice", NULL, NULL,
+	    &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "writable by everyone"));
+	free(why);
+	ck_assert_int_eq(trust("me 1001|file 1001 664 alice", NULL, NULL,
+	    &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "its group"));
+	free(why);
+	/* A symlink, a missing report, an unknown user. */
+	ck_assert_int_eq(trust("me 1001|file link", NULL, NULL, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "symbolic link"));
+	free(why);
+	ck_assert_int_eq(trust("me 1001", NULL, NULL, &why), -1);
+	free(why);
+	ck_assert_int_eq(trust("file 1001 644 alice", NULL, NULL, &why), -1);
+	free(why);
+	/* A world-writable dir without the sticky bit. */
+	ck_assert_int_eq(trust("me 1001|file 1001 644 a|dir 0 777", NULL,
+	    NULL, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "sticky"));
+	free(why);
+	/* Garbage is not a report. */
+	ck_assert_int_eq(trust("me 1001|file -5 644 a", NULL, NULL, &why), -1);
+	free(why);
+	ck_assert_int_eq(trust("me 1001|file 1001 9z9 a", NULL, NULL, &why),
+	    -1);
+	free(why);
+	ck_assert_int_eq(trust("me x|file 1001 644 a", NULL, NULL, &why), -1);
+	free(why);
+
+	/* Pinned: the digest recorded next to it must match. */
+	ck_assert_int_eq(trust("me 1001|file 1001 644 a|digest 1001 644 " D1,
+	    NULL, D1, &why), 0);
+	ck_assert_int_eq(trust("me 1001|file 1001 644 a|digest 1001 644 " D2,
+	    NULL, D1, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "not from the pinned"));
+	free(why);
+	ck_assert_int_eq(trust("me 1001|file 1001 644 a", NULL, D1, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "no recorded digest"));
+	free(why);
+	ck_assert_int_eq(trust("me 1001|file 1001 644 a|digest link", NULL,
+	    D1, &why), -1);
+	free(why);
+	ck_assert_int_eq(trust("me 1001|file 1001 644 a|digest 1002 644 " D1,
+	    NULL, D1, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "belongs to uid 1002"));
+	free(why);
+	ck_assert_int_eq(trust("me 1001|file 1001 644 a|digest 1001 666 " D1,
+	    NULL, D1, &why), -1);
+	free(why);
+	ck_assert_int_eq(trust("me 1001|file 1001 644 a|digest 1001 644 "
+	    "sha256:12", NULL, "sha256:12", &why), -1);
+	free(why);
+	/* A trusted owner's conversion, its digest too. */
+	ck_assert_int_eq(trust("me 1001|file 1002 644 images|digest 1002 644 "
+	    D1, "images", D1, &why), 0);
+	/* Not pinned: no digest needed. */
+	ck_assert_int_eq(trust("me 1001|file 1001 644 a|digest 1001 644 " D2,
+	    NULL, NULL, &why), 0);
+}
+END_TEST
+
 static Suite *
 image_suite(void)
 {
@@ -631,6 +741,7 @@ image_suite(void)
 	tcase_add_test(tc, test_sbatch_escape);
 	tcase_add_test(tc, test_sqsh_real);
 	tcase_add_test(tc, test_sqsh_truncated_file);
+	tcase_add_test(tc, test_cache_trust);
 	suite_add_tcase(s, tc);
 	return s;
 }
