@@ -2,6 +2,11 @@
 
 #include "testutil.h"
 #include "util.h"
+#include "remote.h"
+
+#include <sys/wait.h>
+
+#include <fcntl.h>
 
 START_TEST(test_shell_quote)
 {
@@ -196,6 +201,58 @@ START_TEST(test_path_check)
 }
 END_TEST
 
+/*
+ * Issue 12 item 4: the preflight's write probe in the storage root must
+ * not follow a symlink planted under the name it would use.  The script
+ * runs here under /bin/sh, whose $$ is known before it starts, with
+ * every pid-named probe path planted.
+ */
+START_TEST(test_preflight_probe_symlink)
+{
+	const char	*dir = test_tmpdir();
+	char		*victim = xasprintf("%s/victim", dir);
+	char		*root = xasprintf("%s/root", dir);
+	char		*script, *link, *data = NULL, go;
+	int		 fds[2], st;
+	pid_t		 pid;
+	FILE		*f;
+
+	ck_assert_int_eq(mkdir(root, 0700), 0);
+	f = fopen(victim, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("precious", f);
+	fclose(f);
+	script = preflight_script(root);
+	ck_assert_int_eq(pipe(fds), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		close(fds[1]);
+		if (read(fds[0], &go, 1) != 1)
+			_exit(126);
+		st = open("/dev/null", O_WRONLY);
+		dup2(st, 1);
+		dup2(st, 2);
+		execl("/bin/sh", "sh", "-c", script, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[0]);
+	link = xasprintf("%s/.sqdeck-preflight.%ld", root, (long)pid);
+	ck_assert_int_eq(symlink(victim, link), 0);
+	ck_assert_int_eq(write(fds[1], "g", 1), 1);
+	close(fds[1]);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_int_eq(file_read(victim, &data, NULL, NULL), 0);
+	ck_assert_msg(strcmp(data, "precious") == 0, "the probe wrote "
+	    "through the planted symlink: victim now '%s'", data);
+	free(data);
+	free(link);
+	free(script);
+	free(root);
+	free(victim);
+}
+END_TEST
+
 START_TEST(test_strv_many)
 {
 	struct strv	 sv = { 0 };
@@ -233,6 +290,7 @@ util_suite(void)
 	tcase_add_test(tc, test_atomic_write);
 	tcase_add_test(tc, test_atomic_write_symlink);
 	tcase_add_test(tc, test_path_check);
+	tcase_add_test(tc, test_preflight_probe_symlink);
 	suite_add_tcase(s, tc);
 	return s;
 }
