@@ -67,6 +67,22 @@ static const char nccl_ladder[] =
     "sqdeck_nccl_why=\n"
     "sqdeck_nccl_try=0\n"
     "sqdeck_nccl_log=$(mktemp \"${TMPDIR:-/tmp}/sqdeck-nccl.XXXXXX\")\n"
+    /*
+     * The answer sqdeck learns from goes to a file of this job only,
+     * written here before the workload starts; what the job prints to
+     * its log is never taken for it.
+     */
+    "sqdeck_nccl_out=\n"
+    "if [ -n \"${SQDECK_JOB_DIR:-}\" ] && [ -n \"${SLURM_JOB_ID:-}\" ]; then\n"
+    "\tsqdeck_nccl_out=$SQDECK_JOB_DIR/" NCCL_RESULT_DIR "/result-"
+    "$SLURM_JOB_ID\n"
+    "\t(umask 077 && mkdir -p -- \"$SQDECK_JOB_DIR/" NCCL_RESULT_DIR "\" && "
+    "rm -f -- \"$sqdeck_nccl_out\") || sqdeck_nccl_out=\n"
+    "fi\n"
+    "sqdeck_nccl_answer() {\n"
+    "\t[ -z \"$sqdeck_nccl_out\" ] || (umask 077; set -C; "
+    "printf '%s\\n' \"$1\" >\"$sqdeck_nccl_out\") || true\n"
+    "}\n"
     "for sqdeck_nccl_kv in \"${sqdeck_nccl_ladder[@]}\"; do\n"
     "\tsqdeck_nccl_try=$((sqdeck_nccl_try + 1))\n"
     "\tif [ -n \"$sqdeck_nccl_kv\" ]; then\n"
@@ -116,6 +132,7 @@ static const char nccl_ladder[] =
     "case $sqdeck_nccl_result in\n"
     "ok)\n"
     "\techo \"SQDECK_NCCL_OK=${sqdeck_nccl_set:-default}\"\n"
+    "\tsqdeck_nccl_answer \"SQDECK_NCCL_OK=${sqdeck_nccl_set:-default}\"\n"
     "\tif [ -n \"$SQDECK_IMAGE\" ] && [ -n \"$sqdeck_nccl_names\" ]; "
     "then\n"
     "\t\tlaunch+=(--container-env=\"$sqdeck_nccl_names\")\n"
@@ -124,10 +141,12 @@ static const char nccl_ladder[] =
     "skip)\n"
     "\techo \"SQDECK_NCCL_SKIP=the probe could not run "
     "($sqdeck_nccl_why); going on without it\"\n"
+    "\tsqdeck_nccl_answer SQDECK_NCCL_SKIP=unavailable\n"
     "\t;;\n"
     "*)\n"
     "\techo \"SQDECK_NCCL_FAIL=every setting failed (last: "
     "$sqdeck_nccl_why)\"\n"
+    "\tsqdeck_nccl_answer SQDECK_NCCL_FAIL=all\n"
     "\techo \"sqdeck: NCCL probe failed with every setting "
     "(default, NCCL_P2P_DISABLE, NCCL_SOCKET_IFNAME, NCCL_IB_DISABLE): "
     "the workload was not started\" >&2\n"
@@ -217,11 +236,39 @@ nccl_name_ok(const char *s, size_t n)
 	return 1;
 }
 
+/* NULL if item (NAME=value, already character-checked) is a ladder rung. */
+static const char *
+nccl_allowed(const char *item, const struct strv *items, size_t at)
+{
+	const char	*v = strchr(item, '=') + 1;
+	size_t		 n = (size_t)(v - item), i;
+
+	for (i = 0; i < at; i++) {
+		if (strncmp(items->v[i], item, n) == 0)
+			return "a variable is set twice";
+	}
+	if (strncmp(item, "NCCL_P2P_DISABLE=", n) == 0 ||
+	    strncmp(item, "NCCL_IB_DISABLE=", n) == 0)
+		return strcmp(v, "1") == 0 ? NULL : "the value must be 1";
+	if (strncmp(item, "NCCL_SOCKET_IFNAME=", n) == 0) {
+		if (*v == '\0' || strlen(v) > 15 || strspn(v, "abcdefghijklm"
+		    "nopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
+		    strlen(v))
+			return "NCCL_SOCKET_IFNAME must be one interface name";
+		if (strcmp(v, "lo") == 0)
+			return "NCCL_SOCKET_IFNAME=lo would keep every later "
+			    "job on loopback";
+		return NULL;
+	}
+	return "only NCCL_P2P_DISABLE, NCCL_SOCKET_IFNAME and "
+	    "NCCL_IB_DISABLE are taken from a probe";
+}
+
 int
 nccl_setting_parse(const char *setting, struct strv *env, char **cause)
 {
 	struct strv	 items;
-	const char	*v, *p;
+	const char	*v, *p, *why;
 	size_t		 i;
 
 	memset(&items, 0, sizeof items);
@@ -240,6 +287,17 @@ nccl_setting_parse(const char *setting, struct strv *env, char **cause)
 			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:^-", *p) ==
 			    NULL)
 				goto bad;
+		}
+	}
+	/*
+	 * Only what the probe's ladder sets: a forged answer can at worst
+	 * pick another rung, never set LD_* or NCCL_* knobs of its own.
+	 */
+	for (i = 0; i < items.n; i++) {
+		if ((why = nccl_allowed(items.v[i], &items, i)) != NULL) {
+			cause_set(cause, "NCCL setting '%s': %s", setting, why);
+			strv_free(&items);
+			return -1;
 		}
 	}
 	for (i = 0; i < items.n; i++)
@@ -691,15 +749,22 @@ nccl_learn_some(struct conn *c, struct nccl_pending *v, size_t n,
 				unlink(v[i].path);	/* never launched */
 			continue;
 		}
-		if ((v[i].log = ops_log_path(v[i].r, 0)) == NULL)
+		if (v[i].r->job_dir == NULL)
 			continue;
-		/* A regular file only; one answer line, cut at 1 KiB. */
+		v[i].log = xasprintf("%s/" NCCL_RESULT_DIR "/result-%s",
+		    v[i].r->job_dir, record_slurm_id(v[i].r));
+		/*
+		 * This job's own answer file, a regular file, its first
+		 * line, bounded; one reply line per job, so no job's text
+		 * can stand for another's.
+		 */
 		buf_adds(&sh, "f=");
 		buf_add_quoted(&sh, v[i].log);
-		buf_printf(&sh, "\nprintf 'sqdeck-nccl-%zu='; [ -f \"$f\" ] && "
-		    "grep -a -E '^SQDECK_NCCL_(OK|SKIP|FAIL)=' -- \"$f\" "
-		    "2>/dev/null </dev/null | tail -n 1 | head -c 1024; echo\n",
-		    i);
+		buf_printf(&sh, "\nr=\nif [ -f \"$f\" ] && [ ! -L \"$f\" ]; then "
+		    "r=$(head -c 512 -- \"$f\" 2>/dev/null </dev/null | "
+		    "head -n 1 | "
+		    "tr -cd '[:print:]'); fi\nprintf 'sqdeck-nccl-%zu=%%s\\n' "
+		    "\"$r\"\n", i);
 		asked++;
 	}
 	if (asked == 0) {
@@ -718,8 +783,9 @@ nccl_learn_some(struct conn *c, struct nccl_pending *v, size_t n,
 	for (i = 0; i < n; i++) {
 		if (v[i].log == NULL)
 			continue;
-		tag = xasprintf("sqdeck-nccl-%zu=", i);
-		line = strstr(res.out, tag);
+		tag = xasprintf("\nsqdeck-nccl-%zu=", i);
+		line = str_has_prefix(res.out, tag + 1) ? res.out :
+		    strstr(res.out, tag);
 		free(tag);
 		if (line == NULL)
 			continue;

@@ -42,6 +42,8 @@
 
 #define NCCL_PROBE_TIMEOUT	120	/* seconds per try (R21) */
 #define NCCL_PROBE_PORT		29510	/* + try number: never MASTER_PORT */
+/* <job_dir>/nccl/result-<slurm id>: the probe step's answer, one per job. */
+#define NCCL_RESULT_DIR		"nccl"
 
 /* Does a job of this shape need the probe?  nodes > 1 or gpus/node > 1. */
 int	 nccl_wanted(int nodes, int gpus_per_node);

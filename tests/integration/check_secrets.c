@@ -26,6 +26,7 @@
 #include "config.h"
 #include "conn.h"
 #include "record.h"
+#include "spec.h"
 #include "util.h"
 
 #define IMAGE		"registry.local#sdtest/secrets:1"
@@ -347,7 +348,7 @@ START_TEST(test_retry_secrets)
 	    "  fi\n"
 	    "  touch \"$SQDECK_JOB_DIR/first-run\"\n"
 	    "  f=$SQDECK_JOB_DIR/specs/spec.yaml\n"
-	    "  sed -i '/^secrets:/,/^[a-z_]*:/{/^secrets:/d;/^  *-/d}' \"$f\"\n"
+	    "  sed -i '/^secrets:/,/^[a-z_]*:/{/^secrets:/d;/^ *-/d}' \"$f\"\n"
 	    "  echo 'secrets: [SD_OK_SECRET, SD_LEAK_CANARY]' >>\"$f\"\n"
 	    "  echo 'NVRM: Xid (PCI:0000:3b:00): 79, pid=1, GPU has fallen "
 	    "off the bus.'\n"
@@ -357,9 +358,17 @@ START_TEST(test_retry_secrets)
 	ck_assert_msg(strcmp(state, "FAILED") == 0, "first run ended %s",
 	    state);
 	free(state);
-	/* The planted line is there: the job did rewrite its spec. */
-	out = remote("grep -c SD_LEAK_CANARY '%s/specs/spec.yaml'", s.job_dir);
-	ck_assert_msg(atoi(out) >= 1, "spec not rewritten: %s", out);
+	/* The job did rewrite its spec, and it is a valid one asking for both. */
+	out = remote("cat '%s/specs/spec.yaml'", s.job_dir);
+	{
+		struct spec	sp;
+
+		ck_assert_msg(spec_parse(out, strlen(out), "staged", &sp,
+		    &cause) == 0, "%s: %s", cause, out);
+		ck_assert_uint_eq(sp.secrets.n, 2);
+		ck_assert_str_eq(sp.secrets.v[1], "SD_LEAK_CANARY");
+		spec_free(&sp);
+	}
 	free(out);
 
 	/* The poll classifies it INFRA and retries it. */
@@ -699,6 +708,69 @@ START_TEST(test_cache_trust)
 }
 END_TEST
 
+/*
+ * Item 7: the workload prints a forged probe answer after the real one.
+ * The poll learns the setting only from the answer file the probe step
+ * wrote for this job: the cache holds "default", not the forged
+ * NCCL_SOCKET_IFNAME=lo.
+ */
+START_TEST(test_nccl_forged_answer)
+{
+	struct sub	 s;
+	char		*spec, *path, *text, *state, *out, *err, *cause = NULL;
+	cJSON		*cache, *e;
+	const char	*setting = NULL;
+	int		 n = 0;
+
+	need_cluster();
+	path = xasprintf("%s/config/sqdeck", tmpdir);
+	ck_assert_int_eq(mkdir_p(path, 0700, NULL), 0);
+	free(path);
+	path = xasprintf("%s/config/sqdeck/clusters.yaml", tmpdir);
+	text = xasprintf("- name: sdtb\n  hosts: [%s]\n"
+	    "  nccl_probe_command: 'echo NCCL_PROBE_OK'\n",
+	    getenv("SLURM_HOSTNAME"));
+	ck_assert_int_eq(file_write_atomic(path, text, strlen(text), 0600,
+	    NULL), 0);
+	free(text);
+	free(path);
+	spec = write_spec("name: sdsec-nccl-%s\nimage: "
+	    "registry.local#sdtest/nccl-%s:1\ngpus: 2\ncpus: 1\ntime: 5m\n"
+	    "command: 'echo SQDECK_NCCL_OK=NCCL_SOCKET_IFNAME=lo'\n", unique,
+	    unique);
+	submit(spec, &s);
+	state = wait_end(s.sid);
+	out = remote("cat '%s/logs/%s-%s/main.out'", s.job_dir, s.job_name,
+	    s.sid);
+	ck_assert_msg(strcmp(state, "COMPLETED") == 0, "%s: %s", state, out);
+	/* The log has the probe's answer, then the forged one, last. */
+	ck_assert_msg(strstr(out, "SQDECK_NCCL_OK=default\n") != NULL &&
+	    strstr(out, "SQDECK_NCCL_OK=NCCL_SOCKET_IFNAME=lo") >
+	    strstr(out, "SQDECK_NCCL_OK=default\n"), "%s", out);
+	free(out);
+	free(state);
+	sd(&out, &err, "status", s.rid, NULL);
+	free(out);
+	free(err);
+	path = xasprintf("%s/state/sqdeck/nccl-cache.json", tmpdir);
+	ck_assert_msg(file_read(path, &text, NULL, &cause) == 0, "%s", cause);
+	cache = cJSON_Parse(text);
+	ck_assert_ptr_nonnull(cache);
+	cJSON_ArrayForEach(e, cJSON_GetObjectItem(cache, "entries")) {
+		setting = cJSON_GetStringValue(cJSON_GetObjectItem(e,
+		    "setting"));
+		n++;
+	}
+	ck_assert_msg(n == 1 && setting != NULL && strcmp(setting,
+	    "default") == 0, "cache: %s", text);
+	cJSON_Delete(cache);
+	free(text);
+	free(path);
+	free(spec);
+	sub_free(&s);
+}
+END_TEST
+
 static Suite *
 secrets_suite(void)
 {
@@ -714,6 +786,11 @@ secrets_suite(void)
 	tcase_set_timeout(tc, 1800);
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_cache_trust);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("nccl");
+	tcase_set_timeout(tc, 1800);
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_nccl_forged_answer);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("requeue");
 	tcase_set_timeout(tc, 1800);

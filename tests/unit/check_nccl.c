@@ -280,6 +280,65 @@ START_TEST(test_setting_parse)
 }
 END_TEST
 
+/*
+ * Issue 12 item 7: only the ladder's own rungs are taken from a probe
+ * answer, and the probe step writes its answer to a file of the job.
+ */
+START_TEST(test_setting_allowlist)
+{
+	struct strv	 env;
+	char		*cause = NULL, *pre, *out, *path, *text;
+	double		 secs;
+	static const char *bad[] = {
+		"NCCL_SOCKET_IFNAME=lo", "NCCL_ALGO=Ring",
+		"NCCL_P2P_DISABLE=0", "NCCL_DEBUG_FILE=x",
+		"NCCL_IB_DISABLE=1,NCCL_IB_DISABLE=1",
+		"NCCL_SOCKET_IFNAME=^docker", "NCCL_NET_PLUGIN=evil",
+		"NCCL_SOCKET_IFNAME=a234567890123456", NULL,
+	};
+	size_t		 i;
+
+	memset(&env, 0, sizeof env);
+	for (i = 0; bad[i] != NULL; i++) {
+		ck_assert_msg(nccl_setting_parse(bad[i], &env, &cause) == -1,
+		    "%s accepted", bad[i]);
+		free(cause);
+		cause = NULL;
+		ck_assert_uint_eq(env.n, 0);
+	}
+	ck_assert_int_eq(nccl_setting_parse("NCCL_P2P_DISABLE=1,"
+	    "NCCL_SOCKET_IFNAME=eth0,NCCL_IB_DISABLE=1", &env, &cause), 0);
+	ck_assert_uint_eq(env.n, 3);
+	strv_free(&env);
+	/* Nor stored in the cache. */
+	ck_assert_int_eq(nccl_cache_store("c", "p", "i",
+	    "NCCL_SOCKET_IFNAME=lo", "sd-1", &cause), -1);
+	free(cause);
+
+	/* The answer file: <job dir>/nccl/result-<job id>, mode 600. */
+	setenv("SQDECK_JOB_DIR", test_tmpdir(), 1);
+	setenv("SLURM_JOB_ID", "4242", 1);
+	pre = nccl_probe_step(HANG_UNLESS_P2P, 2, 2, 4);
+	ck_assert_int_eq(run_pre_step(pre, "", &out, &secs), 0);
+	path = xasprintf("%s/" NCCL_RESULT_DIR "/result-4242",
+	    getenv("SQDECK_JOB_DIR"));
+	ck_assert_int_eq(file_read(path, &text, NULL, NULL), 0);
+	ck_assert_str_eq(text, "SQDECK_NCCL_OK=NCCL_P2P_DISABLE=1\n");
+	{
+		struct stat	st;
+
+		ck_assert_int_eq(stat(path, &st), 0);
+		ck_assert_int_eq(st.st_mode & 0777, 0600);
+	}
+	free(text);
+	free(path);
+	free(out);
+	free(pre);
+	unsetenv("SQDECK_JOB_DIR");
+	unsetenv("SLURM_JOB_ID");
+}
+END_TEST
+
 START_TEST(test_parse_log)
 {
 	const char	*log = "x\nSQDECK_NCCL_OK=default\r\n"
@@ -551,6 +610,7 @@ nccl_suite(void)
 	tcase_add_test(tc, test_default_render);
 	tcase_add_test(tc, test_skip_step);
 	tcase_add_test(tc, test_setting_parse);
+	tcase_add_test(tc, test_setting_allowlist);
 	tcase_add_test(tc, test_parse_log);
 	tcase_add_test(tc, test_cache);
 	tcase_add_test(tc, test_prepare);
