@@ -452,7 +452,12 @@ submit_check_free(struct submit_check *ck)
 #define SUBMIT_SH_MDIG \
 	"mdig() {\n" \
 	"\t[ -n \"$mreg\" ] && command -v curl >/dev/null 2>&1 || return 0\n" \
-	"\tcase ${ENROOT_ALLOW_HTTP:-} in y|Y|yes|1|true) pr=http ;; " \
+	"\tah=${ENROOT_ALLOW_HTTP:-}\n" \
+	"\t[ -n \"$ah\" ] || ah=$(sed -n 's/^[[:space:]]*ENROOT_ALLOW_HTTP" \
+	"[[:space:]][[:space:]]*\\([^[:space:]#]*\\).*/\\1/p' " \
+	"\"${ENROOT_SYSCONF_PATH:-/etc/enroot}/enroot.conf\" 2>/dev/null | " \
+	"tail -n 1)\n" \
+	"\tcase $ah in y|Y|yes|YES|1|true|TRUE) pr=http ;; " \
 	"*) pr=https ;; esac\n" \
 	"\turl=$pr://$mreg/v2/$mrepo/manifests/$mref\n" \
 	"\tacc='Accept: application/vnd.oci.image.index.v1+json, " \
@@ -468,8 +473,8 @@ submit_check_free(struct submit_check *ck)
 	"\tif [ \"$code\" = 401 ]; then\n" \
 	"\t\tch=$(tr -d '\\r' <\"$mt.h\" | sed -n " \
 	"'s/^[Ww][Ww][Ww]-[Aa]uthenticate: *[Bb]earer *//p' | head -n 1)\n" \
-	"\t\tf() { printf '%s' \"$ch\" | sed -n \"s/.*$1=\\\"\\([^\\\"]*\\)\\\".*/\\1/p\"; }\n" \
-	"\t\trealm=$(f realm); svc=$(f service); scope=$(f scope)\n" \
+	"\t\tmdig_f() { printf '%s' \"$ch\" | sed -n \"s/.*$1=\\\"\\([^\\\"]*\\)\\\".*/\\1/p\"; }\n" \
+	"\t\trealm=$(mdig_f realm); svc=$(mdig_f service); scope=$(mdig_f scope)\n" \
 	"\t\ttok=\n" \
 	"\t\t[ -n \"$realm\" ] && tok=$(curl -fsS --max-time 60 " \
 	"--netrc-file \"$cr\" -G --data-urlencode \"service=$svc\" " \
