@@ -847,6 +847,31 @@ do_spec(struct wstate *st, struct wcmd *c)
 		cause = xasprintf("%s is gone from the cluster", path);
 		goto fail;
 	}
+	/*
+	 * The staged spec is the job's to rewrite: which local variables a
+	 * resubmit reads as secrets comes from the local record.
+	 */
+	if (rec->retry_known) {
+		struct spec	sp;
+		struct buf	yb;
+		size_t		i;
+
+		if (spec_parse(log.data, log.len, path, &sp, NULL) == 0) {
+			strv_free(&sp.secrets);
+			for (i = 0; i < rec->secrets.n; i++)
+				strv_add(&sp.secrets, rec->secrets.v[i]);
+			buf_init(&yb);
+			if (spec_write(&sp, &yb, NULL) == 0) {
+				post_action(w, ACTION_OTHER, c->job_id, "spec",
+				    1, "%s", yb.data);
+				buf_free(&yb);
+				spec_free(&sp);
+				goto out;
+			}
+			buf_free(&yb);
+			spec_free(&sp);
+		}
+	}
 	post_action(w, ACTION_OTHER, c->job_id, "spec", 1, "%s", log.data);
 	goto out;
 fail:

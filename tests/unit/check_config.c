@@ -171,7 +171,7 @@ static const struct {
 	{ "bad-unknown-key.yaml", ":7:3: unknown key 'hostz' in cluster 'b': "
 	    "did you mean 'hosts'? (known keys: name, hosts, user, port, key, "
 	    "known_hosts, partitions, account, results_root, cpu_partition, "
-	    "image_cache, container, time_hours, requeue, poll_interval, "
+	    "image_cache, image_cache_owners, container, time_hours, requeue, poll_interval, "
 	    "connect_timeout, command_timeout, gpus_per_node, nccl_env, "
 	    "nccl_probe_command, nccl_probe_timeout)" },
 	{ "bad-dup-name.yaml", ":3:3: duplicate cluster name 'a' (first at "
@@ -269,7 +269,7 @@ static const struct {
 	{ "- name: a\n  hosts: h\n  zzzzzz: 1\n", ":3:3: unknown key 'zzzzzz' "
 	    "in cluster 'a' (known keys: name, hosts, user, port, key, "
 	    "known_hosts, partitions, account, results_root, cpu_partition, "
-	    "image_cache, container, time_hours, requeue, poll_interval, "
+	    "image_cache, image_cache_owners, container, time_hours, requeue, poll_interval, "
 	    "connect_timeout, command_timeout, gpus_per_node, nccl_env, "
 	    "nccl_probe_command, nccl_probe_timeout)" },
 	{ "- name: a\n  hosts: h\n\tuser: x\n", ":3:1: YAML syntax error: found a "
@@ -319,6 +319,31 @@ START_TEST(test_nccl_probe_keys)
 	ck_assert_ptr_null(cfg.clusters[1].nccl_probe_command);
 	ck_assert_int_eq(cfg.clusters[1].nccl_probe_timeout, 0);
 	config_free(&cfg);
+}
+END_TEST
+
+/* Issue 12 item 4: who besides the user may own a cached image. */
+START_TEST(test_image_cache_owners)
+{
+	struct config	 cfg;
+	char		*cause = NULL;
+	const char	*path;
+
+	path = write_tmp("- name: a\n  hosts: h\n  image_cache_owners: "
+	    "[images, 1002]\n- name: b\n  hosts: h\n  image_cache_owners: "
+	    "svc-a,svc-b\n- name: c\n  hosts: h\n");
+	ck_assert_msg(config_load(path, &cfg, &cause) == 0, "%s", cause);
+	ck_assert_uint_eq(cfg.clusters[0].image_cache_owners.n, 2);
+	ck_assert_str_eq(cfg.clusters[0].image_cache_owners.v[1], "1002");
+	ck_assert_uint_eq(cfg.clusters[1].image_cache_owners.n, 2);
+	ck_assert_str_eq(cfg.clusters[1].image_cache_owners.v[0], "svc-a");
+	ck_assert_uint_eq(cfg.clusters[2].image_cache_owners.n, 0);
+	config_free(&cfg);
+	path = write_tmp("- name: a\n  hosts: h\n  image_cache_owners: "
+	    "['-rf']\n");
+	cause = load_err(path);
+	ck_assert_msg(strstr(cause, "not a user name") != NULL, "%s", cause);
+	free(cause);
 }
 END_TEST
 
@@ -604,6 +629,7 @@ config_suite(void)
 	tcase_add_loop_test(tc, test_bad_inline, 0, sizeof inl / sizeof inl[0]);
 	tcase_add_test(tc, test_nccl_null_and_partial);
 	tcase_add_test(tc, test_nccl_probe_keys);
+	tcase_add_test(tc, test_image_cache_owners);
 	tcase_add_test(tc, test_no_file_no_env);
 	tcase_add_test(tc, test_missing_given_file);
 	tcase_add_test(tc, test_empty_file);
