@@ -83,6 +83,8 @@ ops_log_path(const struct record *r, int err)
 char *
 ops_env_path(const struct record *r)
 {
+	if (!empty(r->env_file))
+		return xstrdup(r->env_file);
 	if (empty(r->job_dir) || empty(r->id))
 		return NULL;
 	return ops_dir_env_file(r->job_dir, r->id);

@@ -37,6 +37,7 @@ static const struct record_field {
 	{ "log_dir",		offsetof(struct record, log_dir),	1 },
 	{ "partition",		offsetof(struct record, partition),	1 },
 	{ "spec_path",		offsetof(struct record, spec_path),	1 },
+	{ "env_file",		offsetof(struct record, env_file),	1 },
 	{ "native",		offsetof(struct record, native),	0 },
 	{ "err_rule",		offsetof(struct record, err_rule),	0 },
 	{ "retry_of",		offsetof(struct record, retry_of),	0 },

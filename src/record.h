@@ -38,6 +38,12 @@ struct record {
 	char		*log_dir;	/* logs: <log_dir>/<job_name>-<slurm_id>/ */
 	char		*partition;
 	char		*spec_path;	/* <job_dir>/specs/spec.yaml */
+	/*
+	 * The secrets sidecar the job's script sources, NULL without
+	 * secrets.  A retry runs the first submit's script, so it keeps
+	 * that record's sidecar: the poll and cancel remove this path.
+	 */
+	char		*env_file;
 	char		*err_rule;	/* triage rule that set err_class */
 	char		*retry_of;	/* id of the record this one retries */
 	char		*created;

@@ -1999,6 +1999,8 @@ submit_record(struct submit_ctx *x, char **cause)
 		strv_add(&r->secrets, x->sp->secrets.v[i]);
 	r->retry_budget = x->sp->retry_budget;
 	r->retry_known = 1;
+	if (x->sp->secrets.n != 0)
+		r->env_file = xstrdup(x->lay.env_path);
 	if (submit_lock(x, &why) != 0) {
 		record_free(r);
 		submit_fail(x, SUBMIT_STEP_RECORD, cause, "cannot open the "

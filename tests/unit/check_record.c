@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "ops.h"
 #include "record.h"
 #include "util.h"
 
@@ -313,7 +314,19 @@ START_TEST(test_retry_info)
 	ck_assert_int_eq(r->retry_budget, 3);
 	ck_assert_uint_eq(r->secrets.n, 2);
 	ck_assert_str_eq(r->secrets.v[1], "NGC_KEY");
+	/*
+	 * A retry runs the first submit's script, whose sidecar is the first
+	 * record's: the retry's poll and cancel must remove that one.
+	 */
+	r->job_dir = xstrdup("/j");
+	r->env_file = xstrdup("/j/job_sd-root.env");
 	n = record_new_retry(r);
+	{
+		char	*env = ops_env_path(n);
+
+		ck_assert_str_eq(env, "/j/job_sd-root.env");
+		free(env);
+	}
 	ck_assert_int_eq(n->retry_known, 1);
 	ck_assert_int_eq(n->retry_budget, 3);
 	ck_assert_uint_eq(n->secrets.n, 2);
