@@ -453,10 +453,12 @@ submit_check_free(struct submit_check *ck)
 	"mdig() {\n" \
 	"\t[ -n \"$mreg\" ] && command -v curl >/dev/null 2>&1 || return 0\n" \
 	"\tah=${ENROOT_ALLOW_HTTP:-}\n" \
-	"\t[ -n \"$ah\" ] || ah=$(sed -n 's/^[[:space:]]*ENROOT_ALLOW_HTTP" \
+	"\te=$(command -v enroot 2>/dev/null) && " \
+	"e=$(dirname -- \"$(dirname -- \"$e\")\")/etc/enroot\n" \
+	"\t[ -n \"$ah\" ] || ah=$(for c in ${ENROOT_SYSCONF_PATH:-} $e " \
+	"/etc/enroot; do sed -n 's/^[[:space:]]*ENROOT_ALLOW_HTTP" \
 	"[[:space:]][[:space:]]*\\([^[:space:]#]*\\).*/\\1/p' " \
-	"\"${ENROOT_SYSCONF_PATH:-/etc/enroot}/enroot.conf\" 2>/dev/null | " \
-	"tail -n 1)\n" \
+	"\"$c/enroot.conf\"; done 2>/dev/null | head -n 1)\n" \
 	"\tcase $ah in y|Y|yes|YES|1|true|TRUE) pr=http ;; " \
 	"*) pr=https ;; esac\n" \
 	"\turl=$pr://$mreg/v2/$mrepo/manifests/$mref\n" \

@@ -29,7 +29,8 @@
 #include "spec.h"
 #include "util.h"
 
-#define IMAGE		"registry.local#sdtest/secrets:1"
+/* The test cluster's image, converted once and cached (env.sh). */
+#define IMAGE		getenv("SDTB_IMAGE")
 /* The job writes into its job dir: seen at the same path in a container. */
 #define MOUNTS		"mounts: ['%s:%s']\n"
 #define RESULTS		getenv("SLURM_BASE_RESULTS_DIR"), \
@@ -158,7 +159,8 @@ need_cluster(void)
 {
 	static const char *const vars[] = { "SQDECK_BIN", "SLURM_HOSTNAME",
 	    "SLURM_USER", "SLURM_PORT", "SSH_KEY_PATH", "SSH_KNOWN_HOSTS",
-	    "SDTB_DIR", "SLURM_BASE_RESULTS_DIR", NULL };
+	    "SDTB_DIR", "SLURM_BASE_RESULTS_DIR", "SDTB_IMAGE", "SDTB_REGISTRY",
+	    "SDTB_REGISTRY_USER", "SDTB_REGISTRY_PASSWORD_FILE", NULL };
 
 	it_need_env(vars);
 }
@@ -339,7 +341,7 @@ START_TEST(test_retry_secrets)
 	leak = xasprintf("LEAKED-local-only-%s", unique);
 	setenv("SD_OK_SECRET", okv, 1);
 	setenv("SD_LEAK_CANARY", leak, 1);
-	spec = write_spec(MOUNTS "name: sdsec-rt-%s\nimage: " IMAGE "\n"
+	spec = write_spec(MOUNTS "name: sdsec-rt-%s\nimage: '%s'\n"
 	    "secrets: [SD_OK_SECRET]\ngpus: 1\ncpus: 1\ntime: 10m\n"
 	    "command: |\n"
 	    "  if [ -e \"$SQDECK_JOB_DIR/first-run\" ]; then\n"
@@ -352,7 +354,7 @@ START_TEST(test_retry_secrets)
 	    "  echo 'secrets: [SD_OK_SECRET, SD_LEAK_CANARY]' >>\"$f\"\n"
 	    "  echo 'NVRM: Xid (PCI:0000:3b:00): 79, pid=1, GPU has fallen "
 	    "off the bus.'\n"
-	    "  exit 1\n", RESULTS, unique);
+	    "  exit 1\n", RESULTS, unique, IMAGE);
 	submit(spec, &s);
 	state = wait_end(s.sid);
 	ck_assert_msg(strcmp(state, "FAILED") == 0, "first run ended %s",
@@ -463,13 +465,14 @@ START_TEST(test_requeue_secrets)
 	need_cluster();
 	val = xasprintf("requeue-canary-%s", unique);
 	setenv("SD_RQ_SECRET", val, 1);
-	spec = write_spec(MOUNTS "name: sdsec-rq-%s\nimage: " IMAGE "\n"
+	spec = write_spec(MOUNTS "name: sdsec-rq-%s\nimage: '%s'\n"
 	    "secrets: [SD_RQ_SECRET]\ngpus: 1\ncpus: 1\ntime: 15m\n"
 	    "command: |\n"
 	    "  x=${SD_RQ_SECRET:-}; n=${SLURM_RESTART_COUNT:-0}\n"
 	    "  echo \"RUN restart=$n secret-len=${#x}\" | tee -a "
 	    "\"$SQDECK_JOB_DIR/runs.txt\"\n"
-	    "  if [ \"$n\" = 0 ]; then sleep 600; fi\n", RESULTS, unique);
+	    "  if [ \"$n\" = 0 ]; then sleep 600; fi\n", RESULTS, unique,
+	    IMAGE);
 	submit(spec, &s);
 	wait_running(&s, "runs.txt", "restart=0");
 	sd(&out, &err, "status", s.rid, NULL);
@@ -537,9 +540,9 @@ START_TEST(test_signal_poll_wipes)
 
 	need_cluster();
 	setenv("SD_RQ_SECRET", "poll-wipe-canary", 1);
-	spec = write_spec("name: sdsec-pw-%s\nimage: " IMAGE "\n"
+	spec = write_spec("name: sdsec-pw-%s\nimage: '%s'\n"
 	    "secrets: [SD_RQ_SECRET]\ngpus: 1\ncpus: 1\ntime: 10m\n"
-	    "command: 'echo started; sleep 600'\n", unique);
+	    "command: 'echo started; sleep 600'\n", unique, IMAGE);
 	submit(spec, &s);
 	wait_running(&s, "logs/*/main.out", "started");
 	out = remote("scancel %s; echo rc=$?", s.sid);
@@ -583,6 +586,19 @@ dry_run(const char *image)
 	return all;
 }
 
+/* The hex digest written to <base>.dig. */
+static void
+path_digest(const char *base, char **out)
+{
+	char	*p = xasprintf("%s.dig", base), *t = NULL;
+
+	ck_assert_int_eq(file_read(p, &t, NULL, NULL), 0);
+	str_trim(t);
+	ck_assert_msg(strlen(t) == 64, "digest '%s'", t);
+	*out = t;
+	free(p);
+}
+
 /* Local shell (the test cluster's storage is on this machine). */
 static void
 sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -609,7 +625,7 @@ sh(const char *fmt, ...)
  */
 START_TEST(test_cache_trust)
 {
-	char	*cache, *name, *pinned, *image, *out, *src;
+	char	*cache, *name, *image, *out, *src;
 
 	need_cluster();
 	cache = xasprintf("%s/.sqsh", getenv("SLURM_BASE_RESULTS_DIR"));
@@ -677,32 +693,70 @@ START_TEST(test_cache_trust)
 	free(name);
 	free(image);
 
-	/* A real conversion of a pinned ref records the digest, mode 644. */
-	pinned = xasprintf("registry.local#sdtest/conv-%s@" PIN2, unique);
-	name = xasprintf("%s/registry.local+sdtest+conv-%s+sha256-%s.sqsh",
-	    cache, unique, PIN2 + 7);
+	/*
+	 * A real conversion (enroot import from the test registry, into a
+	 * cache dir of this test that the conversion creates) records the
+	 * digest of the registry's manifest next to the image; the dir is
+	 * 755, the files 644.  (Enroot 3.5 cannot import an @sha256: ref,
+	 * so the pinned case above is checked with planted files.)
+	 */
 	{
 		struct sub	 s;
-		char		*spec;
+		char		*spec, *digest, *netrc, *cdir, *text, *cfg;
 
+		netrc = xasprintf("%s/netrc", tmpdir);
+		sh("umask 077; printf 'machine %%s login %%s password %%s\\n' "
+		    "\"${SDTB_REGISTRY%%%%:*}\" \"$SDTB_REGISTRY_USER\" "
+		    "\"$(cat \"$SDTB_REGISTRY_PASSWORD_FILE\")\" >'%s'", netrc);
+		sh("curl -fsS --netrc-file '%s' -H 'Accept: "
+		    "application/vnd.oci.image.index.v1+json, "
+		    "application/vnd.docker.distribution.manifest.list.v2+json, "
+		    "application/vnd.docker.distribution.manifest.v2+json, "
+		    "application/vnd.oci.image.manifest.v1+json' "
+		    "\"http://$SDTB_REGISTRY/v2/sdtb/tools/manifests/1\" | "
+		    "sha256sum | cut -d ' ' -f 1 >'%s.dig'", netrc, netrc);
+		path_digest(netrc, &digest);
+		cdir = xasprintf("%s/.sqsh-sdsec-%s",
+		    getenv("SLURM_BASE_RESULTS_DIR"), unique);
+		cfg = xasprintf("%s/config/sqdeck", tmpdir);
+		ck_assert_int_eq(mkdir_p(cfg, 0700, NULL), 0);
+		free(cfg);
+		cfg = xasprintf("%s/config/sqdeck/clusters.yaml", tmpdir);
+		text = xasprintf("- name: sdtb\n  hosts: [%s]\n"
+		    "  image_cache: %s\n", getenv("SLURM_HOSTNAME"), cdir);
+		ck_assert_int_eq(file_write_atomic(cfg, text, strlen(text),
+		    0600, NULL), 0);
+		free(text);
+		name = xasprintf("%s/%s+sdtb+tools+1.sqsh", cdir,
+		    getenv("SDTB_REGISTRY"));
+		*strchr(strrchr(name, '/'), ':') = '_';
 		spec = write_spec("name: sdsec-conv-%s\nimage: '%s'\n"
 		    "command: 'true'\ngpus: 1\ncpus: 1\ntime: 5m\n", unique,
-		    pinned);
+		    IMAGE);
 		submit(spec, &s);
+		out = remote("cat '%s.digest'; stat -c '%%a %%U' '%s' '%s' "
+		    "'%s.digest'", name, cdir, name, name);
+		free(src);
+		src = xasprintf("sha256:%s\n755 sqdeck\n644 sqdeck\n"
+		    "644 sqdeck\n", digest);
+		ck_assert_msg(strcmp(out, src) == 0, "%s (want %s)", out, src);
+		free(out);
+		ck_assert_msg(strstr(s.err, "converted once into") != NULL,
+		    "%s", s.err);
+		out = dry_run(IMAGE);
+		ck_assert_msg(strstr(out, "reusing the cached") != NULL, "%s",
+		    out);
+		free(out);
+		sh("rm -rf '%s'", cdir);
+		unlink(cfg);
+		free(cfg);
+		free(cdir);
 		free(spec);
+		free(digest);
+		free(netrc);
 		sub_free(&s);
 	}
-	out = remote("cat '%s.digest'; stat -c '%%a %%U' '%s' '%s.digest'",
-	    name, name, name);
-	ck_assert_msg(strcmp(out, PIN2 "\n644 sqdeck\n644 sqdeck\n") == 0,
-	    "%s", out);
-	free(out);
-	out = dry_run(pinned);
-	ck_assert_msg(strstr(out, "reusing the cached") != NULL, "%s", out);
-	free(out);
-	sh("rm -f '%s' '%s.digest'", name, name);
 	free(name);
-	free(pinned);
 	free(src);
 	free(cache);
 }
@@ -734,10 +788,10 @@ START_TEST(test_nccl_forged_answer)
 	    NULL), 0);
 	free(text);
 	free(path);
-	spec = write_spec("name: sdsec-nccl-%s\nimage: "
-	    "registry.local#sdtest/nccl-%s:1\ngpus: 2\ncpus: 1\ntime: 5m\n"
+	spec = write_spec("name: sdsec-nccl-%s\nimage: '%s'\ngpus: 2\n"
+	    "cpus: 1\ntime: 5m\n"
 	    "command: 'echo SQDECK_NCCL_OK=NCCL_SOCKET_IFNAME=lo'\n", unique,
-	    unique);
+	    IMAGE);
 	submit(spec, &s);
 	state = wait_end(s.sid);
 	out = remote("cat '%s/logs/%s-%s/main.out'", s.job_dir, s.job_name,
