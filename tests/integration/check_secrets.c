@@ -536,7 +536,7 @@ END_TEST
 START_TEST(test_signal_poll_wipes)
 {
 	struct sub	 s;
-	char		*spec, *out, *err, *state;
+	char		*spec, *out, *state;
 
 	need_cluster();
 	setenv("SD_RQ_SECRET", "poll-wipe-canary", 1);
@@ -553,12 +553,16 @@ START_TEST(test_signal_poll_wipes)
 	free(state);
 	ck_assert_msg(sidecar_exists(&s), "the job removed its sidecar on "
 	    "SIGTERM: a requeued run could not source it");
-	/* One poll. */
-	sd(&out, &err, "status", s.rid, NULL);
-	ck_assert_msg(!sidecar_exists(&s), "one poll after the end the "
-	    "sidecar is still there: %s%s", out, err);
+	/*
+	 * Polls until the record ends (squeue may still list the job as
+	 * COMPLETING for a moment): the poll that sees the end removes it.
+	 */
+	status(s.rid);
+	out = remote("test -e '%s/job_%s.env' && echo left; echo end",
+	    s.job_dir, s.rid);
+	ck_assert_msg(strcmp(out, "end\n") == 0, "the poll that saw the end "
+	    "left the sidecar");
 	free(out);
-	free(err);
 	unsetenv("SD_RQ_SECRET");
 	free(spec);
 	sub_free(&s);
