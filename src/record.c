@@ -39,6 +39,7 @@ static const struct record_field {
 	{ "spec_path",		offsetof(struct record, spec_path),	1 },
 	{ "native",		offsetof(struct record, native),	0 },
 	{ "err_rule",		offsetof(struct record, err_rule),	0 },
+	{ "err_evidence",	offsetof(struct record, err_evidence),	0 },
 	{ "retry_of",		offsetof(struct record, retry_of),	0 },
 	{ "created",		offsetof(struct record, created),	0 },
 	{ "updated",		offsetof(struct record, updated),	0 },

@@ -39,6 +39,7 @@ struct record {
 	char		*partition;
 	char		*spec_path;	/* <job_dir>/specs/spec.yaml */
 	char		*err_rule;	/* triage rule that set err_class */
+	char		*err_evidence;	/* the log line it quoted, or the last */
 	char		*retry_of;	/* id of the record this one retries */
 	char		*created;
 	char		*updated;

@@ -57,7 +57,7 @@ static const struct triage_rule rules[] = {
 	{ "boot-fail", ERR_INFRA, "BOOT_FAIL", NULL, NULL, NULL, 0,
 	  "a node of the allocation failed to boot" },
 	{ "node-fail-log", ERR_INFRA, NULL, NULL,
-	  "DUE TO NODE FAILURE|Node failure on [^ ]|NODE_FAIL", NULL, 0,
+	  "DUE TO NODE FAILURE|Node failure on [^ ]", NULL, 0,
 	  "SLURM reports the job or step was ended by a node failure" },
 	{ "requeue-log", ERR_INFRA, NULL, NULL,
 	  "DUE TO (JOB REQUEUE|PREEMPTION)", NULL, 0,
@@ -597,6 +597,26 @@ match_log(const struct triage_rule *r, const char *text, size_t *linelen)
 	return found;
 }
 
+char *
+triage_evidence(const struct triage_result *res)
+{
+	struct buf	b;
+	int		i;
+
+	if (res->has_line)
+		return xstrdup(res->line);
+	if (res->ntail == 0)
+		return NULL;
+	buf_init(&b);
+	buf_adds(&b, "last lines: ");
+	for (i = 0; i < res->ntail; i++) {
+		if (i > 0)
+			buf_adds(&b, " | ");
+		buf_adds(&b, res->tail[i]);
+	}
+	return buf_steal(&b);
+}
+
 /* A line worth showing: it has a letter or digit and is not a bar. */
 static int
 line_meaningful(const char *s, size_t len)
@@ -622,14 +642,18 @@ tail_lines(const char *text, size_t len, struct triage_result *res)
 	while (end > text && k < TRIAGE_TAIL_MAX) {
 		while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
 			end--;
+		/* A progress bar redraws with \r: its last state is the line. */
 		s = end;
-		while (s > text && s[-1] != '\n')
+		while (s > text && s[-1] != '\n' && s[-1] != '\r')
 			s--;
 		if (s < end && line_meaningful(s, (size_t)(end - s))) {
 			start[k] = s;
 			n[k] = (size_t)(end - s);
 			k++;
 		}
+		/* The bar's earlier states are not lines of their own. */
+		while (s > text && s[-1] != '\n')
+			s--;
 		end = s;
 	}
 	for (i = 0; i < k; i++)

@@ -490,6 +490,55 @@ START_TEST(test_multirank_infra_root)
 }
 END_TEST
 
+/* No line decides: the last meaningful lines are the evidence. */
+START_TEST(test_tail_evidence)
+{
+	struct triage_input	 in;
+	struct triage_result	 res;
+	char			*ev;
+	static const char	 log[] =
+	    "loading\n"
+	    "step 10 loss 2.0\n"
+	    "==========\n"
+	    "\n"
+	    "Epoch 1:  10%|#  | 1/10\rEpoch 1:  20%|##  | 2/10\n"
+	    "step 20 loss 1.9\r\n"
+	    "   \n";
+
+	memset(&in, 0, sizeof in);
+	in.has_exit = 1;
+	in.exit_signal = 9;
+	in.log = log;
+	in.loglen = sizeof log - 1;
+	triage_classify(&in, &res);
+	ck_assert_str_eq(res.rule->name, "signal");
+	ck_assert_int_eq(res.class, ERR_UNKNOWN);
+	ck_assert(!res.has_line);
+	/* Oldest first; bars of '=' and blank lines skipped; \r redraws. */
+	ck_assert_int_eq(res.ntail, 3);
+	ck_assert_str_eq(res.tail[0], "step 10 loss 2.0");
+	ck_assert_str_eq(res.tail[1], "Epoch 1:  20%|##  | 2/10");
+	ck_assert_str_eq(res.tail[2], "step 20 loss 1.9");
+	ev = triage_evidence(&res);
+	ck_assert_str_eq(ev, "last lines: step 10 loss 2.0 | Epoch 1:  20%|##"
+	    "  | 2/10 | step 20 loss 1.9");
+	free(ev);
+
+	/* A quoted line is the evidence itself; an empty log has none. */
+	in.log = "x\nOSError: [Errno 116] Stale file handle\n";
+	in.loglen = strlen(in.log);
+	triage_classify(&in, &res);
+	ev = triage_evidence(&res);
+	ck_assert_str_eq(ev, "OSError: [Errno 116] Stale file handle");
+	ck_assert_int_eq(res.ntail, 0);
+	free(ev);
+	in.log = "";
+	in.loglen = 0;
+	triage_classify(&in, &res);
+	ck_assert_ptr_null(triage_evidence(&res));
+}
+END_TEST
+
 START_TEST(test_log_bytes)
 {
 	struct triage_input	 in;
@@ -626,6 +675,26 @@ START_TEST(test_cli)
 	ck_assert_int_eq(run("--state NODE_FAIL --json", &out), 0);
 	ck_assert_ptr_nonnull(strstr(out, "\"retry\":\ttrue"));
 	ck_assert_ptr_nonnull(strstr(out, "\"match\":\tnull"));
+	ck_assert_ptr_nonnull(strstr(out, "\"evidence\":\tnull"));
+	free(out);
+
+	/* --json names the rule and quotes the evidence line (issue 16). */
+	ck_assert_int_eq(run("--json --state FAILED --exit 1:0 "
+	    "keyerror-then-watchdog.err", &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\"class\":\t\"PROGRAM\""));
+	ck_assert_ptr_nonnull(strstr(out, "\"rule\":\t\"python-exception\""));
+	ck_assert_ptr_nonnull(strstr(out, "\"evidence\":\t\"0: KeyError: "
+	    "'optim'\""));
+	ck_assert_ptr_nonnull(strstr(out, "\"line\":\t\"0: KeyError: "
+	    "'optim'\""));
+	free(out);
+
+	/* Nothing decides: UNKNOWN, with the last lines as evidence. */
+	ck_assert_int_eq(run("--json --state FAILED --exit 0:9 "
+	    "../triage/excerpts/unknown-no-evidence.log", &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\"class\":\t\"UNKNOWN\""));
+	ck_assert_ptr_nonnull(strstr(out, "\"evidence\":\t\"last lines: "));
+	ck_assert_ptr_nonnull(strstr(out, "\"last_lines\":\t[\""));
 	free(out);
 
 	ck_assert_int_eq(run("- < nccl-watchdog.err", &out), 0);
@@ -694,6 +763,7 @@ triage_suite(void)
 	tcase_add_test(tc, test_order);
 	tcase_add_test(tc, test_multirank_program_root);
 	tcase_add_test(tc, test_multirank_infra_root);
+	tcase_add_test(tc, test_tail_evidence);
 	tcase_add_test(tc, test_log_bytes);
 	tcase_add_test(tc, test_long_line);
 	tcase_add_test(tc, test_parse_exit);
