@@ -97,7 +97,7 @@ static const struct triage_rule rules[] = {
 	  "ECCUncorrectable|Double Bit ECC|double bit error|"
 	  "Unable to determine the device handle|uncorrectable NVLink|"
 	  "NVLINK_UNCORRECTABLE|GPU requires reset|[Rr]ow remap[a-z]* "
-	  "(failure|pending)|GSP RPC|waiting for RPC response",
+	  "(failure|pending)|GSP RPC|RPC response from GPU[0-9]* GSP",
 	  NULL, 0,
 	  "a GPU on the node failed (fell off the bus, ECC or NVLink error)" },
 	{ "cuda-driver-init", ERR_INFRA, NULL, NULL,
@@ -122,7 +122,7 @@ static const struct triage_rule rules[] = {
 	{ "ib-link", ERR_INFRA, NULL, NULL,
 	  "ibv_[a-z_]+.*(fail|error)|(^|[^a-z])link (is |went )?down|"
 	  "IBV_WC_[A-Z_]+_ERR|transport retry counter exceeded|"
-	  "async (fatal )?event|Port module event",
+	  "(NET/IB|mlx[0-9]|ib[0-9]).*async (fatal )?event|Port module event",
 	  NULL, 1,
 	  "the InfiniBand/RoCE link or adapter of a node failed" },
 	{ "oom-node", ERR_INFRA, NULL, NULL,
@@ -137,11 +137,11 @@ static const struct triage_rule rules[] = {
 	  "Read-only file system|No space left on device|\\[Errno 28\\]|"
 	  "file write failed|nfs: server .* not responding|"
 	  "Structure needs cleaning",
-	  "/dev/shm", 0,
+	  "/dev/shm|</torch_", 0,
 	  "shared storage failed under the job (stale NFS handle, Lustre "
 	  "eviction, I/O error, file system full or remounted read-only)" },
 	{ "container-runtime", ERR_INFRA, NULL, NULL,
-	  "cannot create directory '?/(run|tmp|var)/|"
+	  "cannot create directory '?/run/|"
 	  "enroot-nsenter: failed|failed to create user namespace|"
 	  "Could not acquire rootfs lock|enroot-[a-z0-9]+: command not found|"
 	  "pyxis: couldn't (get|read|join|create|allocate) |"
@@ -246,7 +246,9 @@ static const struct triage_rule rules[] = {
 	  "Disk quota exceeded|EDQUOT|\\[Errno 122\\]", NULL, 0,
 	  "the user's storage quota is full: free space or write elsewhere" },
 	{ "shm", ERR_CONFIG, NULL, NULL,
-	  "out of shared memory|insufficient shared memory", NULL, 0,
+	  "out of shared memory|insufficient shared memory|"
+	  "unable to write to file </torch_|unable to (open|allocate) shared "
+	  "memory", NULL, 0,
 	  "the job's shared memory (/dev/shm) is too small for its data "
 	  "loader workers: lower num_workers or raise the shm size" },
 	{ "permission", ERR_CONFIG, NULL, NULL,
