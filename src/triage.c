@@ -72,7 +72,10 @@ static const struct triage_rule rules[] = {
 	  "transmitted|[Pp]rolog failed|[Jj]ob credential|Protocol "
 	  "authentication|Unable to contact)|[Pp]rolog failed|"
 	  "[Ee]pilog failed|Kill task failed|Unable to contact slurm "
-	  "controller|Munge decode failed|NOT ENDING WITH SIGNALS",
+	  "controller|Munge decode failed|NOT ENDING WITH SIGNALS|"
+	  "(ORTE|PRTE) has lost communication|lost communication with "
+	  "(a remote|its) daemon|mpi/pmix[_v0-9]*: .*(send failed|Cannot send|"
+	  "Can't find address)",
 	  "task-prolog|srun prolog", 0,
 	  "SLURM could not launch the step on a node or kill it there "
 	  "(prolog, slurmd, credential or network failure, processes that "
@@ -125,6 +128,12 @@ static const struct triage_rule rules[] = {
 	  "(NET/IB|mlx[0-9]|ib[0-9]).*async (fatal )?event|Port module event",
 	  NULL, 1,
 	  "the InfiniBand/RoCE link or adapter of a node failed" },
+	{ "node-hardware", ERR_INFRA, NULL, NULL,
+	  "Machine check events logged|\\[Hardware Error\\]|EDAC .* UE |"
+	  "blocked for more than [0-9]+ seconds|soft lockup - CPU",
+	  NULL, 0,
+	  "the node's kernel reports a hardware error (machine check, "
+	  "uncorrectable memory) or tasks stuck in the kernel (hung I/O)" },
 	{ "oom-node", ERR_INFRA, NULL, NULL,
 	  "Out of memory: Kill|oom-kill:constraint=CONSTRAINT_NONE|"
 	  "Out of memory and no killable processes", NULL, 0,
@@ -264,7 +273,8 @@ static const struct triage_rule rules[] = {
 	  "ParseError|text_format|ScannerError|ParserError|ConfigKeyError|"
 	  "ConfigAttributeError|MissingMandatoryValue|omegaconf\\.errors|"
 	  "hydra\\.errors|has no field named|is not in struct|"
-	  "JSONDecodeError|unrecognized arguments|error: argument ",
+	  "JSONDecodeError|unrecognized arguments|error: argument |"
+	  "MisconfigurationException|ValidationError",
 	  NULL, 0,
 	  "the spec or config file the program reads is malformed or has "
 	  "unknown or missing keys: fix the file" },

@@ -208,6 +208,9 @@ static const struct tcase cases[] = {
 	  NULL },
 	{ "crash", ERR_PROGRAM, NULL, NULL, NULL,
 	  "srun: error: n4: task 0: Segmentation fault (core dumped)", NULL },
+	{ "node-hardware", ERR_INFRA, "FAILED", "0:9", NULL,
+	  "[Mon Jan  5 10:00:00 2026] watchdog: BUG: soft lockup - CPU#12 "
+	  "stuck for 23s! [python:4411]", "soft lockup" },
 	{ "worker-signal", ERR_UNKNOWN, "FAILED", "1:0", NULL,
 	  "  exitcode  : -9 (pid: 1322)\n"
 	  "  traceback : Signal 9 (SIGKILL) received by PID 1322", "exitcode" },
