@@ -124,9 +124,8 @@ static const struct triage_rule rules[] = {
 	  "process)" },
 	{ "ib-link", ERR_INFRA, NULL, NULL,
 	  "ibv_[a-z_]+.*(fail|error)|(^|[^a-z])link (is |went )?down|"
-	  "IBV_WC_[A-Z_]+_ERR|transport retry counter exceeded|"
 	  "(NET/IB|mlx[0-9]|ib[0-9]).*async (fatal )?event|Port module event",
-	  NULL, 1,
+	  "ibv_post_|ibv_poll_cq|Got completion", 1,
 	  "the InfiniBand/RoCE link or adapter of a node failed" },
 	{ "node-hardware", ERR_INFRA, NULL, NULL,
 	  "Machine check events logged|\\[Hardware Error\\]|EDAC .* UE |"
@@ -347,7 +346,9 @@ static const struct triage_rule rules[] = {
 
 	/* 4. Transport errors that may be a consequence. */
 	{ "nccl-ib", ERR_INFRA, NULL, NULL,
-	  "NET/IB[A-Z/]* ?:.*(Got completion|error|fail|[Ee]vent)", NULL, 0,
+	  "NET/IB[A-Z/]* ?:.*(Got completion|error|fail|[Ee]vent)|"
+	  "IBV_WC_[A-Z_]+_ERR|transport retry counter exceeded|"
+	  "ibv_post_[a-z]+\\(\\) failed|ibv_poll_cq", NULL, 0,
 	  "NCCL's InfiniBand/RoCE transport failed between nodes" },
 	{ "nccl-transport", ERR_INFRA, NULL, NULL,
 	  "NCCL WARN.*(Connection timed out|Connection refused|"

@@ -416,6 +416,13 @@ static const char *const consequence_lines[] = {
 	"gpu-s03:9912:10201 [3] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got "
 	"completion from peer 10.9.0.14<40211> with error 5, opcode 1, len 0, "
 	"vendor err 249 (Send)",
+	/* A dead peer's QP: retry counter exceeded, newest NCCL format. */
+	"gpu-r11:44102:44390 [5] transport/net_ib/p2p.cc:688 NCCL WARN NET/IB: "
+	"Got completion from peer 10.40.2.17<52114> with "
+	"status=IBV_WC_RETRY_EXC_ERR(12) opcode=IBV_WC_SEND(0) vendor_err=129 "
+	"localGid ::ffff:10.40.2.11 remoteGids::ffff:10.40.2.17 hca mlx5_5",
+	"n2:4410:4600 [1] NCCL WARN ibv_post_send() failed with error Connection "
+	"reset by peer, Bad WR 0x7f00, First WR 0x7f00",
 };
 #define NELEM(a) (sizeof (a) / sizeof (a)[0])
 
