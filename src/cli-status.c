@@ -169,6 +169,11 @@ status_detail(const struct record *r, const struct monitor_snapshot *snap)
 		cli_printf("error:    %s (rule %s)\n", err_class_name(r->err_class),
 		    s);
 		free(s);
+		if (r->err_evidence != NULL && *r->err_evidence != '\0') {
+			s = ops_clean(r->err_evidence);
+			printf("evidence: %s\n", s);
+			free(s);
+		}
 	}
 	s = ops_clean(r->job_name);
 	cli_printf("name:     %s\n", s);

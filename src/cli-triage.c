@@ -105,7 +105,9 @@ static void
 print_json(const struct triage_result *res, const char *state,
     const char *exitstr, const char *file)
 {
-	cJSON	*o, *m;
+	cJSON	*o, *m, *a;
+	char	*ev;
+	int	 i;
 
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "class", err_class_name(res->class));
@@ -120,12 +122,21 @@ print_json(const struct triage_result *res, const char *state,
 		cJSON_AddStringToObject(o, "exit", exitstr);
 	else
 		cJSON_AddNullToObject(o, "exit");
+	/* The evidence: the line quoted, or the log's last lines. */
+	if ((ev = triage_evidence(res)) != NULL)
+		cJSON_AddStringToObject(o, "evidence", ev);
+	else
+		cJSON_AddNullToObject(o, "evidence");
+	free(ev);
 	if (res->has_line) {
 		m = cJSON_AddObjectToObject(o, "match");
 		cJSON_AddStringToObject(m, "file", file);
 		cJSON_AddStringToObject(m, "line", res->line);
 	} else
 		cJSON_AddNullToObject(o, "match");
+	a = cJSON_AddArrayToObject(o, "last_lines");
+	for (i = 0; i < res->ntail; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(res->tail[i]));
 	cli_json(stdout, o, 0);
 	cJSON_Delete(o);
 }
@@ -228,6 +239,8 @@ cli_triage(struct cli *cli, int argc, char **argv)
 		if (res.has_line)
 			cli_printf("match: %s: %s\n", file != NULL ? file : "-",
 			    res.line);
+		for (i = 0; i < res.ntail; i++)
+			cli_printf("last:  %s\n", res.tail[i]);
 	}
 	rc = EXIT_OK;
 out:

@@ -439,6 +439,9 @@ observe(struct monitor_snapshot *snap, struct record *r,
 		r->err_class = ch->err;
 		free(r->err_rule);
 		r->err_rule = xstrdup(ch->err_rule != NULL ? ch->err_rule : "");
+		free(r->err_evidence);
+		r->err_evidence = ch->err_evidence != NULL ?
+		    xstrdup(ch->err_evidence) : NULL;
 	}
 }
 
@@ -514,6 +517,7 @@ left_queue(struct monitor_snapshot *snap, struct slurm_jobs *acct,
 	enum status_verdict		 verdict = STATUS_MISSING;
 	struct buf			 logs;
 	char				 sid[32], *msg = NULL;
+	char				*evidence;
 	size_t				 i;
 	time_t				 t;
 
@@ -592,7 +596,10 @@ left_queue(struct monitor_snapshot *snap, struct slurm_jobs *acct,
 		ch.set_err = 1;
 		ch.err = tr.class;
 		ch.err_rule = tr.rule != NULL ? tr.rule->name : "";
+		evidence = triage_evidence(&tr);
+		ch.err_evidence = evidence;
 		observe(snap, r, &snap->info[i], &ch);
+		free(evidence);
 		buf_free(&logs);
 	} else
 		observe(snap, r, &snap->info[i], &ch);

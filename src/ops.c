@@ -326,6 +326,9 @@ change_fn(struct record *r, void *arg, char **cause)
 		r->err_class = ch->err;
 		free(r->err_rule);
 		r->err_rule = xstrdup(ch->err_rule != NULL ? ch->err_rule : "");
+		free(r->err_evidence);
+		r->err_evidence = ch->err_evidence != NULL ?
+		    xstrdup(ch->err_evidence) : NULL;
 		write = 1;
 	}
 	if (r->state != ch->state || r->native == NULL ||

@@ -102,7 +102,8 @@ int	 ops_log_parse(const char *path, const struct conn_result *, int tail,
  * With only_live, a record that is already terminal is left alone (a stale
  * poll or a late cancel never overwrites a final state).  A transition is
  * appended only when state or native differ from the record's (the message
- * alone does not make a change).  set_err also stores err and err_rule.
+ * alone does not make a change).  set_err also stores err, err_rule and
+ * err_evidence.
  */
 struct ops_change {
 	enum rstate	 state;
@@ -112,6 +113,7 @@ struct ops_change {
 	int		 set_err;
 	enum err_class	 err;
 	const char	*err_rule;
+	const char	*err_evidence;	/* triage's quoted line(s), or NULL */
 	int		 only_live;
 	/* Out. */
 	int		 changed;

@@ -40,6 +40,7 @@ static const struct record_field {
 	{ "env_file",		offsetof(struct record, env_file),	1 },
 	{ "native",		offsetof(struct record, native),	0 },
 	{ "err_rule",		offsetof(struct record, err_rule),	0 },
+	{ "err_evidence",	offsetof(struct record, err_evidence),	0 },
 	{ "retry_of",		offsetof(struct record, retry_of),	0 },
 	{ "created",		offsetof(struct record, created),	0 },
 	{ "updated",		offsetof(struct record, updated),	0 },

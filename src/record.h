@@ -45,6 +45,7 @@ struct record {
 	 */
 	char		*env_file;
 	char		*err_rule;	/* triage rule that set err_class */
+	char		*err_evidence;	/* the log line it quoted, or the last */
 	char		*retry_of;	/* id of the record this one retries */
 	char		*created;
 	char		*updated;

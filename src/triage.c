@@ -57,7 +57,7 @@ static const struct triage_rule rules[] = {
 	{ "boot-fail", ERR_INFRA, "BOOT_FAIL", NULL, NULL, NULL, 0,
 	  "a node of the allocation failed to boot" },
 	{ "node-fail-log", ERR_INFRA, NULL, NULL,
-	  "DUE TO NODE FAILURE|Node failure on [^ ]|NODE_FAIL", NULL, 0,
+	  "DUE TO NODE FAILURE|Node failure on [^ ]", NULL, 0,
 	  "SLURM reports the job or step was ended by a node failure" },
 	{ "requeue-log", ERR_INFRA, NULL, NULL,
 	  "DUE TO (JOB REQUEUE|PREEMPTION)", NULL, 0,
@@ -72,7 +72,10 @@ static const struct triage_rule rules[] = {
 	  "transmitted|[Pp]rolog failed|[Jj]ob credential|Protocol "
 	  "authentication|Unable to contact)|[Pp]rolog failed|"
 	  "[Ee]pilog failed|Kill task failed|Unable to contact slurm "
-	  "controller|Munge decode failed|NOT ENDING WITH SIGNALS",
+	  "controller|Munge decode failed|NOT ENDING WITH SIGNALS|"
+	  "(ORTE|PRTE) has lost communication|lost communication with "
+	  "(a remote|its) daemon|mpi/pmix[_v0-9]*: .*(send failed|Cannot send|"
+	  "Can't find address)",
 	  "task-prolog|srun prolog", 0,
 	  "SLURM could not launch the step on a node or kill it there "
 	  "(prolog, slurmd, credential or network failure, processes that "
@@ -97,7 +100,7 @@ static const struct triage_rule rules[] = {
 	  "ECCUncorrectable|Double Bit ECC|double bit error|"
 	  "Unable to determine the device handle|uncorrectable NVLink|"
 	  "NVLINK_UNCORRECTABLE|GPU requires reset|[Rr]ow remap[a-z]* "
-	  "(failure|pending)|GSP RPC|waiting for RPC response",
+	  "(failure|pending)|GSP RPC|RPC response from GPU[0-9]* GSP",
 	  NULL, 0,
 	  "a GPU on the node failed (fell off the bus, ECC or NVLink error)" },
 	{ "cuda-driver-init", ERR_INFRA, NULL, NULL,
@@ -121,10 +124,15 @@ static const struct triage_rule rules[] = {
 	  "process)" },
 	{ "ib-link", ERR_INFRA, NULL, NULL,
 	  "ibv_[a-z_]+.*(fail|error)|(^|[^a-z])link (is |went )?down|"
-	  "IBV_WC_[A-Z_]+_ERR|transport retry counter exceeded|"
-	  "async (fatal )?event|Port module event",
-	  NULL, 1,
+	  "(NET/IB|mlx[0-9]|ib[0-9]).*async (fatal )?event|Port module event",
+	  "ibv_post_|ibv_poll_cq|Got completion", 1,
 	  "the InfiniBand/RoCE link or adapter of a node failed" },
+	{ "node-hardware", ERR_INFRA, NULL, NULL,
+	  "Machine check events logged|\\[Hardware Error\\]|EDAC .* UE |"
+	  "blocked for more than [0-9]+ seconds|soft lockup - CPU",
+	  NULL, 0,
+	  "the node's kernel reports a hardware error (machine check, "
+	  "uncorrectable memory) or tasks stuck in the kernel (hung I/O)" },
 	{ "oom-node", ERR_INFRA, NULL, NULL,
 	  "Out of memory: Kill|oom-kill:constraint=CONSTRAINT_NONE|"
 	  "Out of memory and no killable processes", NULL, 0,
@@ -137,11 +145,11 @@ static const struct triage_rule rules[] = {
 	  "Read-only file system|No space left on device|\\[Errno 28\\]|"
 	  "file write failed|nfs: server .* not responding|"
 	  "Structure needs cleaning",
-	  "/dev/shm", 0,
+	  "/dev/shm|</torch_", 0,
 	  "shared storage failed under the job (stale NFS handle, Lustre "
 	  "eviction, I/O error, file system full or remounted read-only)" },
 	{ "container-runtime", ERR_INFRA, NULL, NULL,
-	  "cannot create directory '?/(run|tmp|var)/|"
+	  "cannot create directory '?/run/|"
 	  "enroot-nsenter: failed|failed to create user namespace|"
 	  "Could not acquire rootfs lock|enroot-[a-z0-9]+: command not found|"
 	  "pyxis: couldn't (get|read|join|create|allocate) |"
@@ -246,7 +254,9 @@ static const struct triage_rule rules[] = {
 	  "Disk quota exceeded|EDQUOT|\\[Errno 122\\]", NULL, 0,
 	  "the user's storage quota is full: free space or write elsewhere" },
 	{ "shm", ERR_CONFIG, NULL, NULL,
-	  "out of shared memory|insufficient shared memory", NULL, 0,
+	  "out of shared memory|insufficient shared memory|"
+	  "unable to write to file </torch_|unable to (open|allocate) shared "
+	  "memory", NULL, 0,
 	  "the job's shared memory (/dev/shm) is too small for its data "
 	  "loader workers: lower num_workers or raise the shm size" },
 	{ "permission", ERR_CONFIG, NULL, NULL,
@@ -262,7 +272,8 @@ static const struct triage_rule rules[] = {
 	  "ParseError|text_format|ScannerError|ParserError|ConfigKeyError|"
 	  "ConfigAttributeError|MissingMandatoryValue|omegaconf\\.errors|"
 	  "hydra\\.errors|has no field named|is not in struct|"
-	  "JSONDecodeError|unrecognized arguments|error: argument ",
+	  "JSONDecodeError|unrecognized arguments|error: argument |"
+	  "MisconfigurationException|ValidationError",
 	  NULL, 0,
 	  "the spec or config file the program reads is malformed or has "
 	  "unknown or missing keys: fix the file" },
@@ -335,7 +346,9 @@ static const struct triage_rule rules[] = {
 
 	/* 4. Transport errors that may be a consequence. */
 	{ "nccl-ib", ERR_INFRA, NULL, NULL,
-	  "NET/IB[A-Z/]* ?:.*(Got completion|error|fail|[Ee]vent)", NULL, 0,
+	  "NET/IB[A-Z/]* ?:.*(Got completion|error|fail|[Ee]vent)|"
+	  "IBV_WC_[A-Z_]+_ERR|transport retry counter exceeded|"
+	  "ibv_post_[a-z]+\\(\\) failed|ibv_poll_cq", NULL, 0,
 	  "NCCL's InfiniBand/RoCE transport failed between nodes" },
 	{ "nccl-transport", ERR_INFRA, NULL, NULL,
 	  "NCCL WARN.*(Connection timed out|Connection refused|"
@@ -597,6 +610,26 @@ match_log(const struct triage_rule *r, const char *text, size_t *linelen)
 	return found;
 }
 
+char *
+triage_evidence(const struct triage_result *res)
+{
+	struct buf	b;
+	int		i;
+
+	if (res->has_line)
+		return xstrdup(res->line);
+	if (res->ntail == 0)
+		return NULL;
+	buf_init(&b);
+	buf_adds(&b, "last lines: ");
+	for (i = 0; i < res->ntail; i++) {
+		if (i > 0)
+			buf_adds(&b, " | ");
+		buf_adds(&b, res->tail[i]);
+	}
+	return buf_steal(&b);
+}
+
 /* A line worth showing: it has a letter or digit and is not a bar. */
 static int
 line_meaningful(const char *s, size_t len)
@@ -622,14 +655,18 @@ tail_lines(const char *text, size_t len, struct triage_result *res)
 	while (end > text && k < TRIAGE_TAIL_MAX) {
 		while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
 			end--;
+		/* A progress bar redraws with \r: its last state is the line. */
 		s = end;
-		while (s > text && s[-1] != '\n')
+		while (s > text && s[-1] != '\n' && s[-1] != '\r')
 			s--;
 		if (s < end && line_meaningful(s, (size_t)(end - s))) {
 			start[k] = s;
 			n[k] = (size_t)(end - s);
 			k++;
 		}
+		/* The bar's earlier states are not lines of their own. */
+		while (s > text && s[-1] != '\n')
+			s--;
 		end = s;
 	}
 	for (i = 0; i < k; i++)

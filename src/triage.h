@@ -54,6 +54,12 @@ struct triage_result {
 /* Classify; always decides (the last rule matches anything). */
 void	 triage_classify(const struct triage_input *, struct triage_result *);
 
+/*
+ * The evidence of a result as one string (allocated): the quoted line, or
+ * "last lines: A | B | C" when no line decided; NULL if the log was empty.
+ */
+char	*triage_evidence(const struct triage_result *);
+
 /* "3:0", "0:9" or "3" -> code and signal.  Errors name the input. */
 int	 triage_parse_exit(const char *, int *code, int *signal, char **cause);
 

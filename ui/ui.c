@@ -1803,6 +1803,7 @@ detail_record(struct buf *b, const struct jobtable_row *r)
 	if (rec->err_class != ERR_NONE)
 		FIELD("failure", err_class_name(rec->err_class));
 	FIELD("triage rule", rec->err_rule);
+	FIELD("evidence", rec->err_evidence);
 	FIELD("image", rec->image);
 	FIELD("action", rec->action);
 	FIELD("job dir", rec->job_dir);

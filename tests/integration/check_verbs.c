@@ -647,6 +647,9 @@ START_TEST(test_error_program)
 	    j.rid), 0);
 	ck_assert_msg(count(out, "-- polled") >= 2, "%s", out);
 	ck_assert_ptr_nonnull(strstr(out, "state:    ERROR/PROGRAM (FAILED)"));
+	ck_assert_ptr_nonnull(strstr(out, "error:    PROGRAM (rule exit-code)"));
+	ck_assert_msg(strstr(out, "evidence: last lines: ") != NULL &&
+	    strstr(out, "about to fail") != NULL, "%s", out);
 	free(out);
 	free(err);
 	r = load(j.rid);
@@ -656,6 +659,10 @@ START_TEST(test_error_program)
 	ck_assert_msg(r->err_class == ERR_PROGRAM, "class %s rule %s",
 	    err_class_name(r->err_class), r->err_rule);
 	ck_assert_str_eq(r->err_rule, "exit-code");
+	/* No line decided: the evidence is the log's last lines. */
+	ck_assert_msg(r->err_evidence != NULL && strstr(r->err_evidence,
+	    "last lines: ") == r->err_evidence && strstr(r->err_evidence,
+	    "about to fail") != NULL, "evidence %s", r->err_evidence);
 	ck_assert_ptr_nonnull(strstr(event_from(r, "poll")->message,
 	    "exit 1:0"));
 	env = ops_env_path(r);
@@ -906,6 +913,8 @@ START_TEST(test_poll_round_trips)
 	ck_assert_int_eq(r->err_class, ERR_PROGRAM);
 	/* Triage read the log tail in the same round trip. */
 	ck_assert_str_eq(r->err_rule, "python-exception");
+	/* ... and the record quotes the line it decided on (issue 16). */
+	ck_assert_str_eq(r->err_evidence, "ValueError: bad learning rate");
 	record_free(r);
 	r = load(held.rid);
 	ck_assert_int_eq(r->state, RSTATE_PENDING);

@@ -249,6 +249,35 @@ START_TEST(test_transitions)
 }
 END_TEST
 
+/* Triage's class and evidence survive a write and a read (issue 16). */
+START_TEST(test_err_evidence)
+{
+	struct record	*r, *back;
+	char		*json, *cause = NULL;
+
+	r = record_new("polar");
+	free(r->id);
+	r->id = xstrdup("sd-20260101T000000-abcdef");
+	r->created = xstrdup("2026-01-01T00:00:00Z");
+	r->updated = xstrdup("2026-01-01T00:00:00Z");
+	r->state = RSTATE_ERROR;
+	r->err_class = ERR_UNKNOWN;
+	r->err_rule = xstrdup("signal");
+	r->err_evidence = xstrdup("last lines: step 12100 loss 1.99 | "
+	    "step 12110 loss 1.98");
+	json = record_to_json(r);
+	ck_assert_ptr_nonnull(strstr(json, "\"err_evidence\""));
+	ck_assert_msg(record_from_json(json, strlen(json), "test", &back,
+	    &cause) == 0, "%s", cause);
+	ck_assert_int_eq(back->err_class, ERR_UNKNOWN);
+	ck_assert_str_eq(back->err_rule, "signal");
+	ck_assert_str_eq(back->err_evidence, r->err_evidence);
+	record_free(back);
+	record_free(r);
+	free(json);
+}
+END_TEST
+
 START_TEST(test_retry)
 {
 	struct record	*old, *r;
@@ -721,6 +750,7 @@ record_suite(void)
 	tcase_add_test(tc, test_transitions);
 	tcase_add_test(tc, test_retry);
 	tcase_add_test(tc, test_retry_info);
+	tcase_add_test(tc, test_err_evidence);
 	tcase_add_test(tc, test_corrupt);
 	tcase_add_test(tc, test_list_order);
 	tcase_add_test(tc, test_cli);

@@ -208,6 +208,9 @@ static const struct tcase cases[] = {
 	  NULL },
 	{ "crash", ERR_PROGRAM, NULL, NULL, NULL,
 	  "srun: error: n4: task 0: Segmentation fault (core dumped)", NULL },
+	{ "node-hardware", ERR_INFRA, "FAILED", "0:9", NULL,
+	  "[Mon Jan  5 10:00:00 2026] watchdog: BUG: soft lockup - CPU#12 "
+	  "stuck for 23s! [python:4411]", "soft lockup" },
 	{ "worker-signal", ERR_UNKNOWN, "FAILED", "1:0", NULL,
 	  "  exitcode  : -9 (pid: 1322)\n"
 	  "  traceback : Signal 9 (SIGKILL) received by PID 1322", "exitcode" },
@@ -413,6 +416,13 @@ static const char *const consequence_lines[] = {
 	"gpu-s03:9912:10201 [3] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got "
 	"completion from peer 10.9.0.14<40211> with error 5, opcode 1, len 0, "
 	"vendor err 249 (Send)",
+	/* A dead peer's QP: retry counter exceeded, newest NCCL format. */
+	"gpu-r11:44102:44390 [5] transport/net_ib/p2p.cc:688 NCCL WARN NET/IB: "
+	"Got completion from peer 10.40.2.17<52114> with "
+	"status=IBV_WC_RETRY_EXC_ERR(12) opcode=IBV_WC_SEND(0) vendor_err=129 "
+	"localGid ::ffff:10.40.2.11 remoteGids::ffff:10.40.2.17 hca mlx5_5",
+	"n2:4410:4600 [1] NCCL WARN ibv_post_send() failed with error Connection "
+	"reset by peer, Bad WR 0x7f00, First WR 0x7f00",
 };
 #define NELEM(a) (sizeof (a) / sizeof (a)[0])
 
@@ -487,6 +497,55 @@ START_TEST(test_multirank_infra_root)
 			free(text);
 		}
 	}
+}
+END_TEST
+
+/* No line decides: the last meaningful lines are the evidence. */
+START_TEST(test_tail_evidence)
+{
+	struct triage_input	 in;
+	struct triage_result	 res;
+	char			*ev;
+	static const char	 log[] =
+	    "loading\n"
+	    "step 10 loss 2.0\n"
+	    "==========\n"
+	    "\n"
+	    "Epoch 1:  10%|#  | 1/10\rEpoch 1:  20%|##  | 2/10\n"
+	    "step 20 loss 1.9\r\n"
+	    "   \n";
+
+	memset(&in, 0, sizeof in);
+	in.has_exit = 1;
+	in.exit_signal = 9;
+	in.log = log;
+	in.loglen = sizeof log - 1;
+	triage_classify(&in, &res);
+	ck_assert_str_eq(res.rule->name, "signal");
+	ck_assert_int_eq(res.class, ERR_UNKNOWN);
+	ck_assert(!res.has_line);
+	/* Oldest first; bars of '=' and blank lines skipped; \r redraws. */
+	ck_assert_int_eq(res.ntail, 3);
+	ck_assert_str_eq(res.tail[0], "step 10 loss 2.0");
+	ck_assert_str_eq(res.tail[1], "Epoch 1:  20%|##  | 2/10");
+	ck_assert_str_eq(res.tail[2], "step 20 loss 1.9");
+	ev = triage_evidence(&res);
+	ck_assert_str_eq(ev, "last lines: step 10 loss 2.0 | Epoch 1:  20%|##"
+	    "  | 2/10 | step 20 loss 1.9");
+	free(ev);
+
+	/* A quoted line is the evidence itself; an empty log has none. */
+	in.log = "x\nOSError: [Errno 116] Stale file handle\n";
+	in.loglen = strlen(in.log);
+	triage_classify(&in, &res);
+	ev = triage_evidence(&res);
+	ck_assert_str_eq(ev, "OSError: [Errno 116] Stale file handle");
+	ck_assert_int_eq(res.ntail, 0);
+	free(ev);
+	in.log = "";
+	in.loglen = 0;
+	triage_classify(&in, &res);
+	ck_assert_ptr_null(triage_evidence(&res));
 }
 END_TEST
 
@@ -626,6 +685,26 @@ START_TEST(test_cli)
 	ck_assert_int_eq(run("--state NODE_FAIL --json", &out), 0);
 	ck_assert_ptr_nonnull(strstr(out, "\"retry\":\ttrue"));
 	ck_assert_ptr_nonnull(strstr(out, "\"match\":\tnull"));
+	ck_assert_ptr_nonnull(strstr(out, "\"evidence\":\tnull"));
+	free(out);
+
+	/* --json names the rule and quotes the evidence line (issue 16). */
+	ck_assert_int_eq(run("--json --state FAILED --exit 1:0 "
+	    "keyerror-then-watchdog.err", &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\"class\":\t\"PROGRAM\""));
+	ck_assert_ptr_nonnull(strstr(out, "\"rule\":\t\"python-exception\""));
+	ck_assert_ptr_nonnull(strstr(out, "\"evidence\":\t\"0: KeyError: "
+	    "'optim'\""));
+	ck_assert_ptr_nonnull(strstr(out, "\"line\":\t\"0: KeyError: "
+	    "'optim'\""));
+	free(out);
+
+	/* Nothing decides: UNKNOWN, with the last lines as evidence. */
+	ck_assert_int_eq(run("--json --state FAILED --exit 0:9 "
+	    "../triage/excerpts/unknown-no-evidence.log", &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\"class\":\t\"UNKNOWN\""));
+	ck_assert_ptr_nonnull(strstr(out, "\"evidence\":\t\"last lines: "));
+	ck_assert_ptr_nonnull(strstr(out, "\"last_lines\":\t[\""));
 	free(out);
 
 	ck_assert_int_eq(run("- < nccl-watchdog.err", &out), 0);
@@ -694,6 +773,7 @@ triage_suite(void)
 	tcase_add_test(tc, test_order);
 	tcase_add_test(tc, test_multirank_program_root);
 	tcase_add_test(tc, test_multirank_infra_root);
+	tcase_add_test(tc, test_tail_evidence);
 	tcase_add_test(tc, test_log_bytes);
 	tcase_add_test(tc, test_long_line);
 	tcase_add_test(tc, test_parse_exit);
