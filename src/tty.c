@@ -122,7 +122,8 @@ tty_prompt(void *arg, const char *cluster, const char *name,
 		tty_write(fd, "\n");
 	}
 	for (i = 0; i < n; i++) {
-		tty_write_clean(fd, pv[i].text, 0);
+		/* Echo off before the prompt shows: what is typed after
+		 * it must not be flushed or echoed. */
 		if (!pv[i].echo) {
 			if (tcgetattr(fd, &tty_saved) != 0) {
 				cause_set(cause, "cannot turn the terminal's "
@@ -134,6 +135,7 @@ tty_prompt(void *arg, const char *cluster, const char *name,
 			tty_restore = 1;
 			tcsetattr(fd, TCSAFLUSH, &t);
 		}
+		tty_write_clean(fd, pv[i].text, 0);
 		rc = tty_read_line(fd, line, sizeof line);
 		if (tty_restore) {
 			tcsetattr(fd, TCSAFLUSH, &tty_saved);
