@@ -61,11 +61,11 @@ static const struct ckey ckeys[] = {
 	{ "poll_interval", K_INT, F(poll_interval), 1, 3600 },
 	{ "connect_timeout", K_INT, F(connect_timeout), 1, 600 },
 	{ "command_timeout", K_INT, F(command_timeout), 1, 86400 },
-	{ "persist", K_SECS, F(persist), 0, 604800 },
 	{ "gpus_per_node", K_INT, F(gpus_per_node), 1, 64 },
 	{ "nccl_env", K_ENV, F(nccl_env), 0, 0 },
 	{ "nccl_probe_command", K_CMD, F(nccl_probe_command), 0, 0 },
 	{ "nccl_probe_timeout", K_INT, F(nccl_probe_timeout), 1, 3600 },
+	{ "persist", K_SECS, F(persist), 0, 604800 },
 };
 #undef F
 #define NCKEYS (sizeof ckeys / sizeof ckeys[0])
