@@ -579,9 +579,9 @@ conn_kbdint(struct conn *c, ssh_session s, const char *user,
 			return TRY_STOP;
 		}
 		denied++;
-		snprintf(note, sizeof note, "The server refused the answer "
-		    "(Permission denied, keyboard-interactive). Try %d of %d:",
-		    attempt + 1, CONN_KBDINT_TRIES);
+		snprintf(note, sizeof note, "The server refused that answer "
+		    "(Permission denied). Try %d of %d:", attempt + 1,
+		    CONN_KBDINT_TRIES);
 	}
 	cause_set(why, "login as %s@%s:%u: the server refused the second "
 	    "factor %d times (Permission denied, keyboard-interactive). For "

@@ -32,6 +32,9 @@
 #include "ui-keys.h"
 #include "ui-text.h"
 #include "ui-wizard.h"
+#include "ui-login.h"
+#include "askq.h"
+#include "conn.h"
 #include "util.h"
 #include "worker.h"
 
@@ -1476,6 +1479,21 @@ draw_wizard(struct ui *ui)
 	put_attr(ui, y + h - 3, x, iw, keys, dl | A_DIM);
 }
 
+/* Screen row of a cluster's line (the pane's title if it is not shown). */
+static int
+cluster_row_y(struct ui *ui, const char *name)
+{
+	size_t	i, first, h = ui->clusters_h > 0 ? (size_t)ui->clusters_h : 0;
+
+	first = h > 0 && ui->ccur >= h ? ui->ccur - (h - 1) : 0;
+	for (i = 0; name != NULL && i < ui->ncl; i++) {
+		if (strcmp(ui->cl[i].name, name) == 0)
+			return i >= first && i - first < h ?
+			    2 + (int)(i - first) : 1;
+	}
+	return 1;
+}
+
 static void
 draw(struct ui *ui)
 {
@@ -1511,6 +1529,9 @@ draw(struct ui *ui)
 		draw_dialog(ui);
 	else if (ui->ov == OV_WIZARD)
 		draw_wizard(ui);
+	if (ui_login_active())
+		ui_login_draw(cluster_row_y(ui, ui_login_cluster()) + 1,
+		    ui->ascii);
 	wnoutrefresh(stdscr);
 	doupdate();
 }
@@ -2474,6 +2495,11 @@ read_keys(struct ui *ui)
 			continue;
 		}
 		key = r == KEY_CODE_YES ? UIKEY_FN((int)wc) : (int)wc;
+		/* The second-factor dialog takes every key while it shows. */
+		if (ui_login_active()) {
+			flags |= ui_login_key(key);
+			continue;
+		}
 		flags |= ui_key(ui, key);
 		if (flags & UIF_QUIT)
 			break;
@@ -2644,6 +2670,7 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 	flags = UIF_REDRAW;
 	for (;;) {
 		flags |= log_sync(&ui);
+		flags |= ui_login_poll();
 		if (flags & UIF_QUIT)
 			break;
 		if (flags & UIF_CLEAR)
@@ -2736,6 +2763,7 @@ ui_main(struct cli *cli)
 {
 	static struct config	 cfg;	/* static: stuck workers read it */
 	struct msgq		*q;
+	static struct askq	*askq;	/* static: stuck workers read it */
 	struct workers		*ws = NULL;
 	struct ui_backend	 be;
 	char			*cause = NULL, *why = NULL;
@@ -2754,6 +2782,10 @@ ui_main(struct cli *cli)
 		free(cause);
 		return EXIT_FAIL;
 	}
+	/* Second-factor prompts of the workers come to a dialog. */
+	askq = askq_create(q);
+	conn_set_default_prompt(askq_prompt, askq);
+	ui_login_init(askq);
 	if (cfg.nclusters > 0 && (ws = workers_start(&cfg, q, &why)) == NULL) {
 		fprintf(stderr, "sqdeck: %s\n", why);
 		free(why);
@@ -2771,10 +2803,13 @@ ui_main(struct cli *cli)
 	be.fetch_spec = be_fetch_spec;
 	be.start_estimate = be_start_estimate;
 	rc = ui_run(&cfg, cause, q, ws != NULL ? &be : NULL);
+	/* A worker waiting for a second factor must not wait any more. */
+	askq_shutdown(askq);
 	/* q quits in bounded time: a worker stuck in a conn call is left. */
 	if (workers_stop(ws, UI_STOP_MS) != 0) {
 		ui_kept_q = q;
 	} else {
+		askq_destroy(askq);
 		msgq_destroy(q);
 		config_free(&cfg);
 	}
