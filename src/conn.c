@@ -1012,7 +1012,7 @@ conn_holder_call(struct conn *c, enum holder_req req, const char *cmd,
 	}
 	free(why);
 	conn_holder_take(c, &rep);
-	if (req == HOLDER_EXEC) {
+	if (req == HOLDER_EXEC && rep.rc == 0) {
 		c->stats.channels++;
 		res->status = rep.status;
 		res->truncated = rep.truncated;

@@ -1479,19 +1479,13 @@ draw_wizard(struct ui *ui)
 	put_attr(ui, y + h - 3, x, iw, keys, dl | A_DIM);
 }
 
-/* Screen row of a cluster's line (the pane's title if it is not shown). */
+/* The first screen row under the clusters' lines. */
 static int
-cluster_row_y(struct ui *ui, const char *name)
+clusters_end_y(struct ui *ui)
 {
-	size_t	i, first, h = ui->clusters_h > 0 ? (size_t)ui->clusters_h : 0;
+	size_t	h = ui->clusters_h > 0 ? (size_t)ui->clusters_h : 0;
 
-	first = h > 0 && ui->ccur >= h ? ui->ccur - (h - 1) : 0;
-	for (i = 0; name != NULL && i < ui->ncl; i++) {
-		if (strcmp(ui->cl[i].name, name) == 0)
-			return i >= first && i - first < h ?
-			    2 + (int)(i - first) : 1;
-	}
-	return 1;
+	return 2 + (int)(ui->ncl < h ? ui->ncl : h);
 }
 
 static void
@@ -1529,9 +1523,9 @@ draw(struct ui *ui)
 		draw_dialog(ui);
 	else if (ui->ov == OV_WIZARD)
 		draw_wizard(ui);
+	/* Under the clusters, so every cluster's line stays in view. */
 	if (ui_login_active())
-		ui_login_draw(cluster_row_y(ui, ui_login_cluster()) + 1,
-		    ui->ascii);
+		ui_login_draw(clusters_end_y(ui), ui->ascii);
 	wnoutrefresh(stdscr);
 	doupdate();
 }
