@@ -829,6 +829,7 @@ conn_try_host(struct conn *c, size_t i, char **why)
 	c->target = xasprintf("%s@%s:%u", user ? user : "?",
 	    host ? host : h->host, port);
 	c->stats.handshakes++;
+	c->stats.sessions++;
 	s = NULL;
 out:
 	if (s != NULL) {
@@ -918,6 +919,7 @@ conn_holder_take(struct conn *c, struct holder_reply *rep)
 	c->hpid = rep->pid;
 	c->hlport = rep->lport;
 	c->stats.handshakes += rep->fresh;
+	c->stats.sessions += rep->fresh;
 	free(c->hhost);
 	c->hhost = xstrdup(rep->host);
 	free(c->target);
@@ -956,6 +958,9 @@ conn_holder_open(struct conn *c)
 		    conn_holder_wait(c, 0), NULL, NULL, conn_name(c), &rep,
 		    &why) == 0) {
 			conn_holder_take(c, &rep);
+			/* A session new to us, though no handshake. */
+			if (c->hconnected)
+				c->stats.sessions++;
 			holder_reply_free(&rep);
 			free(path);
 			if (conn_verbose)

@@ -91,6 +91,9 @@ struct conn_stats {
 					   made here or by the holder for us */
 	unsigned	channels;	/* exec channels opened */
 	unsigned	reconnects;	/* broken sessions replaced */
+	unsigned	sessions;	/* sessions this conn began to use: its
+					   handshakes, plus a holder's session
+					   found already logged in */
 };
 
 struct conn_result {
