@@ -496,7 +496,7 @@ conn_kbdint(struct conn *c, ssh_session s, const char *user,
 	struct conn_prompt	 pv[CONN_KBDINT_PROMPTS];
 	char			*answers[CONN_KBDINT_PROMPTS], *ask = NULL;
 	char			 note[160], echo;
-	const char		*name, *instr, *first = NULL;
+	const char		*name, *instr;
 	conn_prompt_fn		 fn;
 	void			*arg;
 	int			 rc, n, i, attempt, methods, denied = 0;
@@ -536,8 +536,6 @@ conn_kbdint(struct conn *c, ssh_session s, const char *user,
 				pv[i].echo = echo != 0;
 				answers[i] = NULL;
 			}
-			if (n > 0 && first == NULL)
-				first = pv[0].text;
 			if (n > 0 && (fn == NULL || fn(arg, conn_name(c),
 			    name ? name : "", instr ? instr : "",
 			    *note ? note : NULL, pv, n, answers, &ask) != 0)) {
@@ -587,7 +585,6 @@ conn_kbdint(struct conn *c, ssh_session s, const char *user,
 	    "factor %d times (Permission denied, keyboard-interactive). For "
 	    "a one-time code, check the clock of the device that makes it; "
 	    "a code is often accepted only once", user, host, port, denied);
-	(void)first;
 	return TRY_STOP;
 }
 

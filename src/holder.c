@@ -842,6 +842,8 @@ holder_serve(int fd, int *stop)
 			H.last_alive = holder_now();
 		break;
 	case M_INFO:
+		/* A client just attached: do not expire under it. */
+		H.last_use = holder_now();
 		rc = 0;
 		break;
 	case M_STOP:
