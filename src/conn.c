@@ -841,20 +841,34 @@ out:
 }
 
 /* What identifies a holder: everything that decides where we log in. */
+/* One field of the key, NUL included, so "a","bc" differs from "ab","c". */
+static void
+conn_key_add(struct buf *b, const char *tag, const char *v)
+{
+	buf_adds(b, tag);
+	if (v != NULL)
+		buf_add(b, v, strlen(v) + 1);
+	else
+		buf_add(b, "-\0\0", 3);	/* unset differs from "-" */
+}
+
 static char *
 conn_holder_key(const struct conn *c, size_t *lenp)
 {
-	struct buf	b;
-	size_t		i;
+	struct buf	 b;
+	size_t		 i;
+	char		*port;
 
 	buf_init(&b);
 	for (i = 0; i < c->rawhosts.n; i++)
-		buf_printf(&b, "h=%s%c", c->rawhosts.v[i], 0);
-	buf_printf(&b, "u=%s%cp=%d%ck=%s%ckh=%s%ccfg=%s%c",
-	    c->user ? c->user : "-", 0, c->port, 0,
-	    c->key_path ? c->key_path : "-", 0,
-	    c->known_hosts ? c->known_hosts : "-", 0,
-	    c->ssh_config ? c->ssh_config : "-", 0);
+		conn_key_add(&b, "h=", c->rawhosts.v[i]);
+	port = xasprintf("%d", c->port);
+	conn_key_add(&b, "p=", port);
+	free(port);
+	conn_key_add(&b, "u=", c->user);
+	conn_key_add(&b, "k=", c->key_path);
+	conn_key_add(&b, "kh=", c->known_hosts);
+	conn_key_add(&b, "cfg=", c->ssh_config);
 	*lenp = b.len;
 	return buf_steal(&b);
 }
