@@ -622,9 +622,14 @@ run_sqdeck(const char *envs, const char *args, char **out)
 	/* make check-integration sets it; else the binary of this build. */
 	if (bin == NULL || *bin == '\0')
 		bin = TOP_BUILDDIR "/sqdeck";
-	/* No clusters.yaml: the environment defines the cluster. */
-	cmd = xasprintf("env XDG_CONFIG_HOME=%s/xdg XDG_STATE_HOME=%s/state "
-	    "%s %s %s </dev/null 2>&1", tmp, tmp, envs, bin, args);
+	/*
+	 * No clusters.yaml: the environment defines the cluster.  A private
+	 * runtime dir: the login holder starts cold in each test (and ends
+	 * when teardown removes its socket).
+	 */
+	cmd = xasprintf("mkdir -p -m 700 %s/rt && env XDG_CONFIG_HOME=%s/xdg "
+	    "XDG_STATE_HOME=%s/state XDG_RUNTIME_DIR=%s/rt %s %s %s </dev/null "
+	    "2>&1", tmp, tmp, tmp, tmp, envs, bin, args);
 	rc = sh(cmd, out);
 	free(cmd);
 	return rc;
