@@ -1,4 +1,7 @@
 #include "cli.h"
+#include "conn.h"
+#include "holder.h"
+#include "tty.h"
 
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -37,6 +40,10 @@ static const struct verb verbs[] = {
 	  "install Enroot registry credentials on the cluster (stdin only)" },
 	{ "retry", cli_retry, "[--json] ID",
 	  "resubmit a failed job by hand (same staged workload, bad nodes excluded)" },
+	{ "login", cli_login, "[CLUSTER]",
+	  "log in once (key, then any second factor) and keep the login" },
+	{ "logout", cli_logout, "[CLUSTER]",
+	  "end the kept login (of every cluster with no CLUSTER)" },
 	{ "records", cli_records, "[--json] [--all] [--chain ID]",
 	  "list the local job records" },
 	{ "triage", cli_triage, "[--state S] [--exit CODE[:SIG]] [--json] [LOGFILE...]",
@@ -49,7 +56,8 @@ usage(FILE *f)
 {
 	const struct verb	*v;
 
-	fprintf(f, "usage: sqdeck [-c FILE] [--cluster NAME] [VERB [ARGS]]\n"
+	fprintf(f, "usage: sqdeck [-v] [-c FILE] [--cluster NAME] "
+	    "[VERB [ARGS]]\n"
 	    "\n"
 	    "With no verb, sqdeck opens the terminal UI.\n"
 	    "\n"
@@ -62,6 +70,8 @@ usage(FILE *f)
 	    "  -c FILE         clusters file (default "
 	    "$XDG_CONFIG_HOME/sqdeck/clusters.yaml)\n"
 	    "  --cluster NAME  cluster to use (default: the first one)\n"
+	    "  -v              say how each cluster is reached (shared login "
+	    "or own)\n"
 	    "  -h, --help      this help\n"
 	    "  -V, --version   print the version\n"
 	    "\n"
@@ -188,8 +198,11 @@ cli_main(int argc, char **argv, int (*tui)(struct cli *))
 
 	cli_nocore();
 	memset(&cli, 0, sizeof cli);
+	/* The holder: sqdeck runs itself this way (holder.h). */
+	if (argc == 2 && strcmp(argv[1], "__holder") == 0)
+		return holder_main();
 	/* '+': stop at the verb, its options are its own. */
-	while ((ch = getopt_long(argc, argv, "+c:hV", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+c:hvV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
 			cli.config_path = optarg;
@@ -200,6 +213,9 @@ cli_main(int argc, char **argv, int (*tui)(struct cli *))
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
+		case 'v':
+			cli.verbose = 1;
+			break;
 		case 'V':
 			printf("sqdeck %s\n", PACKAGE_VERSION);
 			return EXIT_OK;
@@ -215,8 +231,11 @@ cli_main(int argc, char **argv, int (*tui)(struct cli *))
 		free(cause);
 		return EXIT_USAGE;
 	}
+	/* One login per cluster, shared through the holder (holder.h). */
+	conn_holder_enable("/proc/self/exe", argc != 0 && cli.verbose);
 	if (argc == 0)
 		return tui(&cli);
+	conn_set_default_prompt(tty_prompt, NULL);
 	if (strcmp(argv[0], "help") == 0) {
 		usage(stdout);
 		return EXIT_OK;

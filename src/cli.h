@@ -16,6 +16,7 @@
 struct cli {
 	const char	*config_path;	/* -c FILE */
 	const char	*cluster;	/* --cluster NAME */
+	int		 verbose;	/* -v */
 };
 
 /* Parse global options; no verb runs tui (the screen lives in libui). */
@@ -57,5 +58,7 @@ int	 cli_cancel(struct cli *, int argc, char **argv);
 int	 cli_jobs(struct cli *, int argc, char **argv);
 int	 cli_creds(struct cli *, int argc, char **argv);
 int	 cli_retry(struct cli *, int argc, char **argv);
+int	 cli_login(struct cli *, int argc, char **argv);
+int	 cli_logout(struct cli *, int argc, char **argv);
 
 #endif

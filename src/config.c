@@ -32,6 +32,7 @@ enum ktype {
 	K_CONTAINER,	/* auto | pyxis | none */
 	K_ENV,		/* map NAME: value */
 	K_CMD,		/* one line of shell */
+	K_SECS,		/* duration: 600, 600s, 10m, 1h; 0 or no: off */
 };
 
 struct ckey {
@@ -66,6 +67,7 @@ static const struct ckey ckeys[] = {
 	{ "nccl_env", K_ENV, F(nccl_env), 0, 0 },
 	{ "nccl_probe_command", K_CMD, F(nccl_probe_command), 0, 0 },
 	{ "nccl_probe_timeout", K_INT, F(nccl_probe_timeout), 1, 3600 },
+	{ "persist", K_SECS, F(persist), 0, 604800 },
 };
 #undef F
 #define NCKEYS (sizeof ckeys / sizeof ckeys[0])
@@ -330,6 +332,28 @@ key_set(const struct ckey *k, struct cluster *c, const char *s, int append)
 			    "%d, not '%s'", k->name, k->min, k->max, s);
 		*(int *)field = (int)l;
 		return NULL;
+	case K_SECS:
+		if (strcmp(s, "no") == 0 || strcmp(s, "off") == 0) {
+			*(int *)field = 0;
+			return NULL;
+		}
+		errno = 0;
+		l = strtol(s, &end, 10);
+		if (end != s && errno == 0 && l >= 0) {
+			if (strcmp(end, "m") == 0 && l <= k->max / 60)
+				l *= 60;
+			else if (strcmp(end, "h") == 0 && l <= k->max / 3600)
+				l *= 3600;
+			else if (*end != '\0' && strcmp(end, "s") != 0)
+				l = -1;
+		} else
+			l = -1;
+		if (l < k->min || l > k->max)
+			return xasprintf("%s must be a duration like 600, 10m "
+			    "or 1h (at most 7 days), or no, not '%s'", k->name,
+			    s);
+		*(int *)field = (int)l;
+		return NULL;
 	case K_HOURS:
 		errno = 0;
 		d = strtod(s, &end);
@@ -378,6 +402,7 @@ cluster_init(struct cluster *c)
 {
 	memset(c, 0, sizeof *c);
 	c->requeue = -1;
+	c->persist = -1;
 }
 
 static void

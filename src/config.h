@@ -44,6 +44,9 @@ struct cluster {
 	int		 poll_interval;	/* seconds, 0: default (5) */
 	int		 connect_timeout; /* seconds, 0: default (10) */
 	int		 command_timeout; /* seconds, 0: default (60) */
+	int		 persist;	/* seconds the login is held after its
+					   last use; -1: default (600), 0: no
+					   holder (a connection per run) */
 	int		 gpus_per_node;	/* max GPUs per node, 0: default (8) */
 	struct strv	 nccl_env;	/* NAME=value, known-good NCCL settings */
 	char		*nccl_probe_command; /* R21 probe, NULL: torchrun default */

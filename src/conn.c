@@ -4,6 +4,7 @@
  * one session for many commands, bounded waits).
  */
 #include "conn.h"
+#include "holder.h"
 
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -50,7 +51,26 @@ struct conn {
 	char			*target;	/* user@host:port in use */
 	struct ssh_callbacks_struct cb;		/* must outlive the session */
 	struct conn_stats	 stats;
+
+	char			*name;		/* cluster, for messages */
+	struct strv		 rawhosts;	/* as given, for the holder */
+	conn_prompt_fn		 prompt;
+	void			*prompt_arg;
+
+	/* The holder (persist > 0 and conn_holder_enable() called). */
+	int			 persist;
+	int			 direct;	/* fell back: own session */
+	int			 hfd;		/* socket, -1 if detached */
+	long			 hpid;
+	int			 hconnected;	/* its session was up */
+	int			 hlport;
+	char			*hhost;
 };
+
+static const char	*conn_holder_exe;
+static int		 conn_verbose;
+static conn_prompt_fn	 conn_default_prompt;
+static void		*conn_default_arg;
 
 /* Outcome of one host: network failures move on to the next host. */
 enum {
@@ -118,6 +138,55 @@ conn_parse_host(struct conn_host *h, const char *s)
 	h->host = xstrdup(s);
 }
 
+void
+conn_holder_enable(const char *exe, int verbose)
+{
+	conn_holder_exe = exe;
+	conn_verbose = verbose;
+}
+
+void
+conn_set_default_prompt(conn_prompt_fn fn, void *arg)
+{
+	conn_default_prompt = fn;
+	conn_default_arg = arg;
+}
+
+void
+conn_set_prompt(struct conn *c, conn_prompt_fn fn, void *arg)
+{
+	c->prompt = fn;
+	c->prompt_arg = arg;
+}
+
+void
+conn_wipe(char *s)
+{
+	if (s != NULL) {
+		explicit_bzero(s, strlen(s));
+		free(s);
+	}
+}
+
+static conn_prompt_fn
+conn_prompt_of(const struct conn *c, void **arg)
+{
+	if (c->prompt != NULL) {
+		*arg = c->prompt_arg;
+		return c->prompt;
+	}
+	*arg = conn_default_arg;
+	return conn_default_prompt;
+}
+
+static const char *
+conn_name(const struct conn *c)
+{
+	if (c->name != NULL)
+		return c->name;
+	return c->nhosts > 0 ? c->hosts[0].name : "cluster";
+}
+
 struct conn *
 conn_new(const struct conn_opts *o)
 {
@@ -128,9 +197,14 @@ conn_new(const struct conn_opts *o)
 	c = xcalloc(1, sizeof *c);
 	c->hosts = xcalloc(o->nhosts ? o->nhosts : 1, sizeof *c->hosts);
 	for (i = 0; i < o->nhosts; i++) {
-		if (o->hosts[i] != NULL && *o->hosts[i] != '\0')
+		if (o->hosts[i] != NULL && *o->hosts[i] != '\0') {
 			conn_parse_host(&c->hosts[c->nhosts++], o->hosts[i]);
+			strv_add(&c->rawhosts, o->hosts[i]);
+		}
 	}
+	c->name = o->name ? xstrdup(o->name) : NULL;
+	c->persist = o->persist > 0 ? o->persist : 0;
+	c->hfd = -1;
 	c->user = o->user ? xstrdup(o->user) : NULL;
 	c->port = o->port;
 	c->key_path = o->key_path ? xstrdup(o->key_path) : NULL;
@@ -159,12 +233,29 @@ conn_new_cluster(const struct cluster *cl)
 	o.known_hosts = cl->known_hosts;
 	o.connect_timeout = cl->connect_timeout;
 	o.command_timeout = cl->command_timeout;
+	o.name = cl->name;
+	o.persist = cl->persist < 0 ? 600 : cl->persist;
 	return conn_new(&o);
+}
+
+/* Detach from the holder; its session lives on for the others. */
+static void
+conn_holder_close(struct conn *c)
+{
+	if (c->hfd >= 0)
+		close(c->hfd);
+	c->hfd = -1;
+	c->hpid = 0;
+	c->hconnected = 0;
+	c->hlport = 0;
+	free(c->hhost);
+	c->hhost = NULL;
 }
 
 void
 conn_disconnect(struct conn *c)
 {
+	conn_holder_close(c);
 	if (c->session != NULL) {
 		ssh_disconnect(c->session);
 		ssh_free(c->session);
@@ -191,24 +282,38 @@ conn_free(struct conn *c)
 	free(c->key_path);
 	free(c->known_hosts);
 	free(c->ssh_config);
+	free(c->name);
+	strv_free(&c->rawhosts);
 	free(c);
 }
 
 int
 conn_connected(const struct conn *c)
 {
+	if (c->hfd >= 0)
+		return c->hconnected;
 	return c->session != NULL && ssh_is_connected(c->session);
+}
+
+long
+conn_holder_pid(const struct conn *c)
+{
+	return c->hfd >= 0 ? c->hpid : 0;
 }
 
 const char *
 conn_host(const struct conn *c)
 {
+	if (c->hfd >= 0)
+		return c->hconnected ? c->hhost : NULL;
 	return c->session != NULL ? c->hosts[c->cur].name : NULL;
 }
 
 const char *
 conn_target(const struct conn *c)
 {
+	if (c->hfd >= 0)
+		return c->hconnected ? c->target : NULL;
 	return c->session != NULL ? c->target : NULL;
 }
 
@@ -219,6 +324,8 @@ conn_local_port(const struct conn *c)
 	socklen_t		 len = sizeof ss;
 	int			 fd;
 
+	if (c->hfd >= 0)
+		return c->hconnected ? c->hlport : 0;
 	if (c->session == NULL || (fd = ssh_get_fd(c->session)) < 0)
 		return 0;
 	if (getsockname(fd, (struct sockaddr *)&ss, &len) != 0)
@@ -373,9 +480,118 @@ conn_auth_word(int rc)
 	}
 }
 
+#define CONN_KBDINT_TRIES	3
+#define CONN_KBDINT_PROMPTS	16
+
 /*
- * BatchMode authentication: the given key, then the agent and the
- * IdentityFile keys.  Password and keyboard-interactive are never tried.
+ * The second factor: keyboard-interactive after the key.  The server's
+ * prompts go to the prompt callback as written; each answer is wiped right
+ * after libssh took it (libssh burns its own copy when the exchange ends).
+ * A refused answer is asked again, CONN_KBDINT_TRIES times in all.
+ */
+static int
+conn_kbdint(struct conn *c, ssh_session s, const char *user,
+    const char *host, unsigned int port, char **why)
+{
+	struct conn_prompt	 pv[CONN_KBDINT_PROMPTS];
+	char			*answers[CONN_KBDINT_PROMPTS], *ask = NULL;
+	char			 note[160], echo;
+	const char		*name, *instr;
+	conn_prompt_fn		 fn;
+	void			*arg;
+	int			 rc, n, i, attempt, methods, denied = 0;
+
+	methods = ssh_userauth_list(s, NULL);
+	if ((methods & SSH_AUTH_METHOD_INTERACTIVE) == 0) {
+		cause_set(why, "login as %s@%s:%u needs a second factor after "
+		    "the key that sqdeck cannot give (the server offers %s%s"
+		    "only): ask the cluster's admins for key + "
+		    "keyboard-interactive or key-only access", user, host,
+		    port, (methods & SSH_AUTH_METHOD_PASSWORD) ? "password " :
+		    "", (methods & SSH_AUTH_METHOD_GSSAPI_MIC) ? "gssapi " :
+		    "");
+		return TRY_STOP;
+	}
+	fn = conn_prompt_of(c, &arg);
+	*note = '\0';
+	for (attempt = 1; attempt <= CONN_KBDINT_TRIES; attempt++) {
+		rc = ssh_userauth_kbdint(s, NULL, NULL);
+		while (rc == SSH_AUTH_INFO) {
+			name = ssh_userauth_kbdint_getname(s);
+			instr = ssh_userauth_kbdint_getinstruction(s);
+			n = ssh_userauth_kbdint_getnprompts(s);
+			if (n > CONN_KBDINT_PROMPTS)
+				n = -1;
+			if (n < 0) {
+				cause_set(why, "login as %s@%s:%u: the server "
+				    "sent a malformed second-factor request",
+				    user, host, port);
+				return TRY_STOP;
+			}
+			for (i = 0; i < n; i++) {
+				pv[i].text = ssh_userauth_kbdint_getprompt(s,
+				    i, &echo);
+				if (pv[i].text == NULL)
+					pv[i].text = "";
+				pv[i].echo = echo != 0;
+				answers[i] = NULL;
+			}
+			if (n > 0 && (fn == NULL || fn(arg, conn_name(c),
+			    name ? name : "", instr ? instr : "",
+			    *note ? note : NULL, pv, n, answers, &ask) != 0)) {
+				for (i = 0; i < n; i++)
+					conn_wipe(answers[i]);
+				cause_set(why, "login as %s@%s:%u needs a "
+				    "second factor after the key (the server "
+				    "asks \"%s\") and it could not be asked: "
+				    "%s. Log in first, from a terminal, with: "
+				    "sqdeck login %s (the login is then held "
+				    "for every sqdeck command until it is idle "
+				    "for the cluster's persist: time, 10 min by "
+				    "default)", user, host, port,
+				    n > 0 ? pv[0].text : "",
+				    ask != NULL ? ask : "no terminal to answer "
+				    "it on", conn_name(c));
+				free(ask);
+				return TRY_STOP;
+			}
+			for (i = 0; i < n; i++) {
+				if (ssh_userauth_kbdint_setanswer(s, i,
+				    answers[i] != NULL ? answers[i] : "") < 0)
+					rc = SSH_AUTH_ERROR;
+				conn_wipe(answers[i]);
+			}
+			if (rc == SSH_AUTH_ERROR)
+				break;
+			rc = ssh_userauth_kbdint(s, NULL, NULL);
+		}
+		if (rc == SSH_AUTH_SUCCESS)
+			return TRY_OK;
+		if (rc == SSH_AUTH_PARTIAL) {
+			/* Yet another factor: ask again, same budget. */
+			continue;
+		}
+		if (rc != SSH_AUTH_DENIED) {
+			cause_set(why, "second-factor login to %s@%s:%u "
+			    "failed: %s", user, host, port, ssh_get_error(s));
+			return TRY_STOP;
+		}
+		denied++;
+		snprintf(note, sizeof note, "The server refused that answer "
+		    "(Permission denied). Try %d of %d:", attempt + 1,
+		    CONN_KBDINT_TRIES);
+	}
+	cause_set(why, "login as %s@%s:%u: the server refused the second "
+	    "factor %d times (Permission denied, keyboard-interactive). For "
+	    "a one-time code, check the clock of the device that makes it; "
+	    "a code is often accepted only once", user, host, port, denied);
+	return TRY_STOP;
+}
+
+/*
+ * Authentication: the given key, then the agent and the IdentityFile keys;
+ * a second factor after the key goes through conn_kbdint().  A password is
+ * never tried.
  */
 static int
 conn_auth(struct conn *c, ssh_session s, const char *user, const char *host,
@@ -427,8 +643,11 @@ conn_auth(struct conn *c, ssh_session s, const char *user, const char *host,
 				goto ok;
 			if (rc == SSH_AUTH_ERROR)
 				goto error;
-			if (rc == SSH_AUTH_PARTIAL)
-				partial = 1;
+			if (rc == SSH_AUTH_PARTIAL) {
+				buf_free(&tried);
+				return conn_kbdint(c, s, user, host, port,
+				    why);
+			}
 		}
 	}
 
@@ -446,12 +665,8 @@ conn_auth(struct conn *c, ssh_session s, const char *user, const char *host,
 	    "SSH_AUTH_SOCK not set");
 
 	if (partial) {
-		cause_set(why, "login as %s@%s:%u needs a second factor after "
-		    "the key (tried: %s); sqdeck never answers prompts: ask "
-		    "the cluster's admins for key-only access for "
-		    "non-interactive use", user, host, port, tried.data);
 		buf_free(&tried);
-		return TRY_STOP;
+		return conn_kbdint(c, s, user, host, port, why);
 	}
 	pub = c->key_path != NULL ? xasprintf("%s.pub", c->key_path) :
 	    xstrdup("~/.ssh/id_ed25519.pub");
@@ -575,7 +790,7 @@ conn_try_host(struct conn *c, size_t i, char **why)
 	ssh_options_set(s, SSH_OPTIONS_TIMEOUT, &timeout);
 	ssh_options_set(s, SSH_OPTIONS_STRICTHOSTKEYCHECK, &yes);
 	ssh_options_set(s, SSH_OPTIONS_PASSWORD_AUTH, &no);
-	ssh_options_set(s, SSH_OPTIONS_KBDINT_AUTH, &no);
+	ssh_options_set(s, SSH_OPTIONS_KBDINT_AUTH, &yes);
 	ssh_options_set(s, SSH_OPTIONS_GSSAPI_AUTH, &no);
 	conn_proxy_batchmode(s);
 
@@ -611,6 +826,7 @@ conn_try_host(struct conn *c, size_t i, char **why)
 	c->target = xasprintf("%s@%s:%u", user ? user : "?",
 	    host ? host : h->host, port);
 	c->stats.handshakes++;
+	c->stats.sessions++;
 	s = NULL;
 out:
 	if (s != NULL) {
@@ -624,6 +840,217 @@ out:
 	return rc;
 }
 
+/* What identifies a holder: everything that decides where we log in. */
+/* One field of the key, NUL included, so "a","bc" differs from "ab","c". */
+static void
+conn_key_add(struct buf *b, const char *tag, const char *v)
+{
+	buf_adds(b, tag);
+	if (v != NULL)
+		buf_add(b, v, strlen(v) + 1);
+	else
+		buf_add(b, "-\0\0", 3);	/* unset differs from "-" */
+}
+
+static char *
+conn_holder_key(const struct conn *c, size_t *lenp)
+{
+	struct buf	 b;
+	size_t		 i;
+	char		*port;
+
+	buf_init(&b);
+	for (i = 0; i < c->rawhosts.n; i++)
+		conn_key_add(&b, "h=", c->rawhosts.v[i]);
+	port = xasprintf("%d", c->port);
+	conn_key_add(&b, "p=", port);
+	free(port);
+	conn_key_add(&b, "u=", c->user);
+	conn_key_add(&b, "k=", c->key_path);
+	conn_key_add(&b, "kh=", c->known_hosts);
+	conn_key_add(&b, "cfg=", c->ssh_config);
+	*lenp = b.len;
+	return buf_steal(&b);
+}
+
+static char *
+conn_holder_sock(const struct conn *c, char **cause)
+{
+	char	*dir, *key, *path;
+	size_t	 len;
+
+	if ((dir = holder_dir(cause)) == NULL)
+		return NULL;
+	key = conn_holder_key(c, &len);
+	path = holder_path(dir, conn_name(c), key, len, cause);
+	free(key);
+	free(dir);
+	return path;
+}
+
+static void
+conn_opts_of(const struct conn *c, struct conn_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->hosts = (const char *const *)c->rawhosts.v;
+	o->nhosts = c->rawhosts.n;
+	o->user = c->user;
+	o->port = c->port;
+	o->key_path = c->key_path;
+	o->known_hosts = c->known_hosts;
+	o->ssh_config = c->ssh_config;
+	o->connect_timeout = c->connect_timeout;
+	o->command_timeout = c->command_timeout;
+	o->name = conn_name(c);
+	o->persist = c->persist;
+}
+
+static int
+conn_holder_wanted(const struct conn *c)
+{
+	return conn_holder_exe != NULL && c->persist > 0 && !c->direct &&
+	    c->session == NULL;
+}
+
+/* Stop using the holder for this conn, and say why when asked to. */
+static void
+conn_holder_fallback(struct conn *c, const char *why)
+{
+	conn_holder_close(c);
+	c->direct = 1;
+	if (conn_verbose)
+		fprintf(stderr, "sqdeck: %s: not using the shared login "
+		    "(%s): connecting on my own\n", conn_name(c), why);
+}
+
+static void
+conn_holder_take(struct conn *c, struct holder_reply *rep)
+{
+	c->hconnected = rep->connected;
+	c->hpid = rep->pid;
+	c->hlport = rep->lport;
+	c->stats.handshakes += rep->fresh;
+	c->stats.sessions += rep->fresh;
+	free(c->hhost);
+	c->hhost = xstrdup(rep->host);
+	free(c->target);
+	c->target = xstrdup(rep->target);
+}
+
+static int
+conn_holder_wait(const struct conn *c, int timeout)
+{
+	return timeout + 2 * c->connect_timeout + 60;
+}
+
+/*
+ * Attach to the holder (starting it if needed) and ask it how it is.
+ * Returns 0, or 1 when the holder cannot be used (fell back).
+ */
+static int
+conn_holder_open(struct conn *c)
+{
+	struct conn_opts	 o;
+	struct holder_reply	 rep;
+	char			*path, *why = NULL;
+	int			 tries;
+
+	if ((path = conn_holder_sock(c, &why)) == NULL)
+		goto fallback;
+	conn_opts_of(c, &o);
+	/* Twice: a holder may expire just as we reach it. */
+	for (tries = 0; tries < 2; tries++) {
+		free(why);
+		why = NULL;
+		c->hfd = holder_attach(path, conn_holder_exe, &o, &why);
+		if (c->hfd < 0)
+			continue;
+		if (holder_request(c->hfd, HOLDER_INFO, NULL, NULL, 0, 0, 0,
+		    conn_holder_wait(c, 0), NULL, NULL, conn_name(c), &rep,
+		    &why) == 0) {
+			conn_holder_take(c, &rep);
+			/* A session new to us, though no handshake. */
+			if (c->hconnected)
+				c->stats.sessions++;
+			holder_reply_free(&rep);
+			free(path);
+			if (conn_verbose)
+				fprintf(stderr, "sqdeck: %s: using the shared "
+				    "login (holder pid %ld, %s)\n",
+				    conn_name(c), c->hpid, c->hconnected ?
+				    "logged in" : "not logged in yet");
+			return 0;
+		}
+		close(c->hfd);
+		c->hfd = -1;
+	}
+	free(path);
+fallback:
+	conn_holder_fallback(c, why != NULL ? why : "unknown");
+	free(why);
+	return 1;
+}
+
+/*
+ * One request through the holder.  Returns 0 or -1 as the request went,
+ * or 1 when the holder cannot be used and the caller should go direct.
+ */
+static int
+conn_holder_call(struct conn *c, enum holder_req req, const char *cmd,
+    const void *in, size_t inlen, int timeout, size_t maxout,
+    struct conn_result *res, char **cause)
+{
+	struct holder_reply	 rep;
+	conn_prompt_fn		 fn;
+	void			*arg;
+	char			*why = NULL;
+	long			 pid;
+
+	if (c->hfd < 0 && conn_holder_open(c) != 0)
+		return 1;
+	fn = conn_prompt_of(c, &arg);
+	if (holder_request(c->hfd, req, cmd, in, inlen, timeout, maxout,
+	    conn_holder_wait(c, timeout), fn, arg, conn_name(c), &rep,
+	    &why) != 0) {
+		pid = c->hpid;
+		conn_holder_close(c);
+		if (req == HOLDER_EXEC) {
+			/* It may have run: never run it twice. */
+			cause_set(cause, "%s: the login holder (pid %ld) went "
+			    "away while a command ran (it may or may not have "
+			    "completed): %s", conn_name(c), pid, why);
+			free(why);
+			return -1;
+		}
+		conn_holder_fallback(c, why);
+		free(why);
+		return 1;
+	}
+	free(why);
+	conn_holder_take(c, &rep);
+	if (req == HOLDER_EXEC && rep.rc == 0) {
+		c->stats.channels++;
+		res->status = rep.status;
+		res->truncated = rep.truncated;
+		res->out = rep.out;
+		res->outlen = rep.outlen;
+		res->err = rep.err;
+		res->errlen = rep.errlen;
+		rep.out = rep.err = NULL;
+	}
+	if (rep.rc != 0) {
+		if (cause != NULL) {
+			*cause = rep.cause != NULL ? rep.cause :
+			    xstrdup("the login holder failed");
+			rep.cause = NULL;
+		}
+		holder_reply_free(&rep);
+		return -1;
+	}
+	holder_reply_free(&rep);
+	return 0;
+}
+
 int
 conn_connect(struct conn *c, char **cause)
 {
@@ -632,6 +1059,12 @@ conn_connect(struct conn *c, char **cause)
 	size_t		 i;
 	int		 rc;
 
+	if (conn_holder_wanted(c)) {
+		rc = conn_holder_call(c, HOLDER_LOGIN, NULL, NULL, 0, 0, 0,
+		    NULL, cause);
+		if (rc != 1)
+			return rc;
+	}
 	if (c->session != NULL) {
 		if (ssh_is_connected(c->session))
 			return 0;
@@ -837,6 +1270,14 @@ conn_exec_limit(struct conn *c, const char *cmd, const void *in, size_t inlen,
 	res->status = -1;
 	if (timeout <= 0)
 		timeout = c->command_timeout;
+	if (conn_holder_wanted(c)) {
+		rc = conn_holder_call(c, HOLDER_EXEC, cmd, in, inlen, timeout,
+		    maxout, res, cause);
+		if (rc != 1)
+			return rc;
+		memset(res, 0, sizeof *res);
+		res->status = -1;
+	}
 	if (c->session != NULL && !ssh_is_connected(c->session)) {
 		conn_disconnect(c);
 		c->stats.reconnects++;
@@ -874,9 +1315,75 @@ conn_exec_limit(struct conn *c, const char *cmd, const void *in, size_t inlen,
 }
 
 int
+conn_check(struct conn *c, char **cause)
+{
+	ssh_channel	ch;
+
+	if (c->hfd >= 0)
+		return conn_holder_call(c, HOLDER_INFO, NULL, NULL, 0, 0, 0,
+		    NULL, cause) == 0 && c->hconnected ? 0 :
+		    cause_set(cause, "%s: not logged in", conn_name(c));
+	if (c->session == NULL || !ssh_is_connected(c->session))
+		return cause_set(cause, "%s: not connected", conn_name(c));
+	/* Blocking, bounded by the session's timeout (connect_timeout). */
+	if ((ch = ssh_channel_new(c->session)) == NULL ||
+	    ssh_channel_open_session(ch) != SSH_OK) {
+		cause_set(cause, "connection to %s lost: %s", c->target,
+		    ssh_get_error(c->session));
+		if (ch != NULL)
+			ssh_channel_free(ch);
+		conn_disconnect(c);
+		return -1;
+	}
+	ssh_channel_close(ch);
+	ssh_channel_free(ch);
+	return 0;
+}
+
+int
 conn_exec(struct conn *c, const char *cmd, const void *in, size_t inlen,
     struct conn_result *res, char **cause)
 {
 	/* Nothing the cluster sends may grow this process without bound. */
 	return conn_exec_limit(c, cmd, in, inlen, 0, CONN_MAXOUT, res, cause);
+}
+
+int
+conn_holder_stop(struct conn *c, char **cause)
+{
+	char	*path;
+	int	 rc;
+
+	conn_holder_close(c);
+	if ((path = conn_holder_sock(c, cause)) == NULL)
+		return -1;
+	rc = holder_stop(path, cause);
+	free(path);
+	return rc;
+}
+
+int
+conn_holder_stop_all(char **cause)
+{
+	struct strv	 paths = { NULL, 0 };
+	char		*dir, *why = NULL;
+	size_t		 i;
+	int		 n = 0, rc;
+
+	if ((dir = holder_dir(cause)) == NULL)
+		return -1;
+	if (holder_list(dir, &paths, cause) != 0) {
+		free(dir);
+		return -1;
+	}
+	for (i = 0; i < paths.n; i++) {
+		rc = holder_stop(paths.v[i], &why);
+		if (rc > 0)
+			n++;
+		free(why);
+		why = NULL;
+	}
+	strv_free(&paths);
+	free(dir);
+	return n;
 }

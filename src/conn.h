@@ -21,10 +21,20 @@
  *   $HOME/.ssh/known_hosts plus /etc/ssh/ssh_known_hosts).  An unknown or
  *   changed key is refused with the command that repairs it; nothing is ever
  *   accepted or written automatically.
- * - Authentication is BatchMode: key_path first, then the agent
- *   (SSH_AUTH_SOCK) and IdentityFile keys from ssh_config.  Never a password
- *   or keyboard-interactive prompt, never a passphrase prompt (an encrypted
- *   key must be loaded into the agent).
+ * - Authentication: key_path first, then the agent (SSH_AUTH_SOCK) and
+ *   IdentityFile keys from ssh_config.  Never a password, never a
+ *   passphrase prompt (an encrypted key must be loaded into the agent).
+ *   When the server wants a second factor after the key
+ *   (AuthenticationMethods publickey,keyboard-interactive), its prompts go
+ *   to the prompt callback exactly as the server wrote them; the answers
+ *   are wiped as soon as they are sent.  No callback (scripts, cron):
+ *   the login fails at once with a hint to run `sqdeck login`.
+ * - The holder (src/holder.c): with conn_holder_enable() called and the
+ *   cluster's persist not 0, the session lives in a per-user holder
+ *   process reached through a Unix socket, shared by every sqdeck process
+ *   of the user (OpenSSH's ControlMaster/ControlPersist idea); commands are
+ *   channels of it.  Where the holder cannot be used, the conn falls back
+ *   to its own session (said on stderr when verbose).
  * - ssh_config ($HOME/.ssh/config then /etc/ssh/ssh_config, or the given
  *   file) is honoured for Host aliases, HostName, User, Port, IdentityFile
  *   and ProxyJump/ProxyCommand (libssh 0.10 runs ProxyJump through the local
@@ -51,13 +61,39 @@ struct conn_opts {
 					   /etc/ssh/ssh_config; "": none */
 	int		   connect_timeout; /* seconds, 0: 10 */
 	int		   command_timeout; /* seconds, 0: 60 */
+	const char	  *name;	/* cluster name for messages and the
+					   holder; NULL: the first host */
+	int		   persist;	/* holder idle time in seconds; 0: no
+					   holder (always for conn_new) */
 };
+
+/* One prompt of a keyboard-interactive request, as the server sent it. */
+struct conn_prompt {
+	const char	*text;
+	int		 echo;		/* 0: hidden (a code, a password) */
+};
+
+/*
+ * Ask the user the server's prompts (name and instruction may be empty;
+ * note, if not NULL, is sqdeck's own line, such as a refused attempt).
+ * Fill answers[0..n-1] with malloc'ed strings and return 0, or return -1
+ * and a cause (no terminal, cancelled).  The caller wipes and frees the
+ * answers.  Called on the thread that uses the conn.
+ */
+typedef int (*conn_prompt_fn)(void *arg, const char *cluster,
+    const char *name, const char *instruction, const char *note,
+    const struct conn_prompt *prompts, size_t n, char **answers,
+    char **cause);
 
 /* Counters for the benchmark and the tests. */
 struct conn_stats {
-	unsigned	handshakes;	/* successful connections (TCP + SSH) */
+	unsigned	handshakes;	/* successful connections (TCP + SSH),
+					   made here or by the holder for us */
 	unsigned	channels;	/* exec channels opened */
 	unsigned	reconnects;	/* broken sessions replaced */
+	unsigned	sessions;	/* sessions this conn began to use: its
+					   handshakes, plus a holder's session
+					   found already logged in */
 };
 
 struct conn_result {
@@ -78,12 +114,40 @@ struct conn	*conn_new_cluster(const struct cluster *);
 void		 conn_free(struct conn *);
 
 /*
+ * Process-wide settings, made once before any thread starts: the program
+ * to run as the holder (NULL: never use one), whether to say on stderr
+ * how each conn connects (holder or own connection, and why), and the
+ * prompt callback of conns that have none of their own.
+ */
+void		 conn_holder_enable(const char *exe, int verbose);
+void		 conn_set_default_prompt(conn_prompt_fn, void *arg);
+/* This conn's prompt callback (the TUI's dialog); NULL: the default. */
+void		 conn_set_prompt(struct conn *, conn_prompt_fn, void *arg);
+/* Wipe a secret string and free it. */
+void		 conn_wipe(char *);
+
+/*
  * Connect if not connected (first reachable host wins).  Returns 0, or -1
  * and a message saying what to do.
  */
 int		 conn_connect(struct conn *, char **cause);
 void		 conn_disconnect(struct conn *);
 int		 conn_connected(const struct conn *);
+/*
+ * Prove the session is alive with one round trip that runs nothing (a
+ * channel opened and closed), bounded by connect_timeout.  A dead session
+ * is dropped (the next command reconnects).  Returns 0 or -1 and a cause.
+ */
+int		 conn_check(struct conn *, char **cause);
+/* Pid of the holder serving this conn, 0 if it has its own session. */
+long		 conn_holder_pid(const struct conn *);
+/*
+ * End the login held for this conn's cluster (sqdeck logout): 1 ended,
+ * 0 none was held, -1 and a cause on error.
+ */
+int		 conn_holder_stop(struct conn *, char **cause);
+/* End every login held for this user: the number ended, or -1. */
+int		 conn_holder_stop_all(char **cause);
 
 /*
  * Run cmd on the login node, reading at most CONN_MAXOUT bytes of its

@@ -65,7 +65,7 @@ struct workers {
 struct wstate {
 	struct worker	*w;
 	struct conn	*conn;
-	unsigned	 handshakes;	/* to notice a new connection */
+	unsigned	 sessions;	/* to notice a new connection */
 	int		 interval;
 	int		 backoff;	/* seconds, 0: none */
 	time_t		 next_poll;	/* monotonic seconds */
@@ -241,8 +241,8 @@ check_new_session(struct wstate *st)
 	struct conn_stats	s;
 
 	conn_get_stats(st->conn, &s);
-	if (s.handshakes != st->handshakes && conn_connected(st->conn)) {
-		st->handshakes = s.handshakes;
+	if (s.sessions != st->sessions && conn_connected(st->conn)) {
+		st->sessions = s.sessions;
 		fetch_partitions(st);
 	}
 }

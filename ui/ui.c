@@ -32,6 +32,9 @@
 #include "ui-keys.h"
 #include "ui-text.h"
 #include "ui-wizard.h"
+#include "ui-login.h"
+#include "askq.h"
+#include "conn.h"
 #include "util.h"
 #include "worker.h"
 
@@ -1476,6 +1479,15 @@ draw_wizard(struct ui *ui)
 	put_attr(ui, y + h - 3, x, iw, keys, dl | A_DIM);
 }
 
+/* The first screen row under the clusters' lines. */
+static int
+clusters_end_y(struct ui *ui)
+{
+	size_t	h = ui->clusters_h > 0 ? (size_t)ui->clusters_h : 0;
+
+	return 2 + (int)(ui->ncl < h ? ui->ncl : h);
+}
+
 static void
 draw(struct ui *ui)
 {
@@ -1511,6 +1523,9 @@ draw(struct ui *ui)
 		draw_dialog(ui);
 	else if (ui->ov == OV_WIZARD)
 		draw_wizard(ui);
+	/* Under the clusters, so every cluster's line stays in view. */
+	if (ui_login_active())
+		ui_login_draw(clusters_end_y(ui), ui->ascii);
 	wnoutrefresh(stdscr);
 	doupdate();
 }
@@ -2475,6 +2490,11 @@ read_keys(struct ui *ui)
 			continue;
 		}
 		key = r == KEY_CODE_YES ? UIKEY_FN((int)wc) : (int)wc;
+		/* The second-factor dialog takes every key while it shows. */
+		if (ui_login_active()) {
+			flags |= ui_login_key(key);
+			continue;
+		}
 		flags |= ui_key(ui, key);
 		if (flags & UIF_QUIT)
 			break;
@@ -2645,6 +2665,7 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 	flags = UIF_REDRAW;
 	for (;;) {
 		flags |= log_sync(&ui);
+		flags |= ui_login_poll();
 		if (flags & UIF_QUIT)
 			break;
 		if (flags & UIF_CLEAR)
@@ -2737,6 +2758,7 @@ ui_main(struct cli *cli)
 {
 	static struct config	 cfg;	/* static: stuck workers read it */
 	struct msgq		*q;
+	static struct askq	*askq;	/* static: stuck workers read it */
 	struct workers		*ws = NULL;
 	struct ui_backend	 be;
 	char			*cause = NULL, *why = NULL;
@@ -2755,6 +2777,10 @@ ui_main(struct cli *cli)
 		free(cause);
 		return EXIT_FAIL;
 	}
+	/* Second-factor prompts of the workers come to a dialog. */
+	askq = askq_create(q);
+	conn_set_default_prompt(askq_prompt, askq);
+	ui_login_init(askq);
 	if (cfg.nclusters > 0 && (ws = workers_start(&cfg, q, &why)) == NULL) {
 		fprintf(stderr, "sqdeck: %s\n", why);
 		free(why);
@@ -2772,10 +2798,13 @@ ui_main(struct cli *cli)
 	be.fetch_spec = be_fetch_spec;
 	be.start_estimate = be_start_estimate;
 	rc = ui_run(&cfg, cause, q, ws != NULL ? &be : NULL);
+	/* A worker waiting for a second factor must not wait any more. */
+	askq_shutdown(askq);
 	/* q quits in bounded time: a worker stuck in a conn call is left. */
 	if (workers_stop(ws, UI_STOP_MS) != 0) {
 		ui_kept_q = q;
 	} else {
+		askq_destroy(askq);
 		msgq_destroy(q);
 		config_free(&cfg);
 	}

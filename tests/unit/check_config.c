@@ -173,7 +173,7 @@ static const struct {
 	    "known_hosts, partitions, account, results_root, cpu_partition, "
 	    "image_cache, image_cache_owners, container, time_hours, requeue, poll_interval, "
 	    "connect_timeout, command_timeout, gpus_per_node, nccl_env, "
-	    "nccl_probe_command, nccl_probe_timeout)" },
+	    "nccl_probe_command, nccl_probe_timeout, persist)" },
 	{ "bad-dup-name.yaml", ":3:3: duplicate cluster name 'a' (first at "
 	    "line 1): rename one" },
 	{ "bad-no-hosts.yaml", ":3:3: cluster 'b' has no hosts: add 'hosts: "
@@ -264,6 +264,12 @@ static const struct {
 	{ "- name: a\n  hosts: h\n  nccl_probe_timeout: 0\n", ":3:23: cluster "
 	    "'a': nccl_probe_timeout must be a whole number from 1 to 3600, "
 	    "not '0'" },
+	{ "- name: a\n  hosts: h\n  persist: 10x\n", ":3:12: cluster 'a': "
+	    "persist must be a duration like 600, 10m or 1h (at most 7 days), "
+	    "or no, not '10x'" },
+	{ "- name: a\n  hosts: h\n  persist: 8d\n", ":3:12: cluster 'a': "
+	    "persist must be a duration like 600, 10m or 1h (at most 7 days), "
+	    "or no, not '8d'" },
 	{ "- name: a\n  hosts: h\n  [x]: 1\n", ":3:3: keys in cluster 'a' must "
 	    "be plain words, not a list" },
 	{ "- name: a\n  hosts: h\n  zzzzzz: 1\n", ":3:3: unknown key 'zzzzzz' "
@@ -271,7 +277,7 @@ static const struct {
 	    "known_hosts, partitions, account, results_root, cpu_partition, "
 	    "image_cache, image_cache_owners, container, time_hours, requeue, poll_interval, "
 	    "connect_timeout, command_timeout, gpus_per_node, nccl_env, "
-	    "nccl_probe_command, nccl_probe_timeout)" },
+	    "nccl_probe_command, nccl_probe_timeout, persist)" },
 	{ "- name: a\n  hosts: h\n\tuser: x\n", ":3:1: YAML syntax error: found a "
 	    "tab character that violates indentation (while scanning a plain "
 	    "scalar at line 2 column 10): check indentation (spaces, not "
@@ -283,6 +289,28 @@ START_TEST(test_bad_inline)
 	const char	*path = write_tmp(inl[_i].text);
 
 	assert_err(path, inl[_i].msg);
+}
+END_TEST
+
+/* persist: how long the holder keeps a login; unset is -1 (600 s). */
+START_TEST(test_persist)
+{
+	struct config	 cfg;
+	char		*cause = NULL;
+	const char	*path;
+
+	path = write_tmp("- name: a\n  hosts: h\n  persist: 10m\n"
+	    "- name: b\n  hosts: h\n  persist: no\n"
+	    "- name: c\n  hosts: h\n"
+	    "- name: d\n  hosts: h\n  persist: 90\n"
+	    "- name: e\n  hosts: h\n  persist: 2h\n");
+	ck_assert_msg(config_load(path, &cfg, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(cfg.clusters[0].persist, 600);
+	ck_assert_int_eq(cfg.clusters[1].persist, 0);
+	ck_assert_int_eq(cfg.clusters[2].persist, -1);
+	ck_assert_int_eq(cfg.clusters[3].persist, 90);
+	ck_assert_int_eq(cfg.clusters[4].persist, 7200);
+	config_free(&cfg);
 }
 END_TEST
 
@@ -627,6 +655,7 @@ config_suite(void)
 	tcase_add_test(tc, test_clusters_key);
 	tcase_add_loop_test(tc, test_bad_files, 0, sizeof bad / sizeof bad[0]);
 	tcase_add_loop_test(tc, test_bad_inline, 0, sizeof inl / sizeof inl[0]);
+	tcase_add_test(tc, test_persist);
 	tcase_add_test(tc, test_nccl_null_and_partial);
 	tcase_add_test(tc, test_nccl_probe_keys);
 	tcase_add_test(tc, test_image_cache_owners);

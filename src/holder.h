@@ -1,0 +1,97 @@
+#ifndef HOLDER_H
+#define HOLDER_H
+
+#include <stddef.h>
+
+#include "conn.h"
+#include "util.h"
+
+/*
+ * The holder: a small per-user process that keeps one cluster's
+ * authenticated SSH session (a struct conn) and runs commands on it for
+ * every sqdeck process of the same user, reached through a Unix socket in a
+ * private directory ($XDG_RUNTIME_DIR/sqdeck, else /tmp/sqdeck-UID; mode
+ * 0700 and owner checked before every use).  The idea is OpenSSH's
+ * ControlMaster + ControlPersist:
+ *
+ * - The first use of a cluster starts it (fork + exec of sqdeck itself, the
+ *   options arrive on a pipe); it logs in when asked, relaying the server's
+ *   prompts to the client that asked, and the client answers them.
+ * - Requests are served one at a time; each command is a channel of the one
+ *   session.  Both ends check the other's uid (SO_PEERCRED).
+ * - It ends after persist seconds without a request, on `sqdeck logout`,
+ *   on SIGTERM, when its socket is removed, and when it has no session and
+ *   no client.  A keepalive (a channel opened and closed every
+ *   HOLDER_KEEPALIVE seconds while idle) drops a dead session within about
+ *   HOLDER_KEEPALIVE + connect_timeout seconds.
+ * - It never writes a log; it is not dumpable (no core, no ptrace) and
+ *   wipes prompt answers and command input as soon as they are used.
+ *
+ * conn.c is its only client; the verbs never see it.
+ */
+
+#define HOLDER_KEEPALIVE	15	/* seconds between keepalives */
+#define HOLDER_PROMPT_WAIT	300	/* seconds a human has to answer */
+
+/* What a request brought back. */
+struct holder_reply {
+	int	 rc;		/* 0 done, -1 failed (cause) */
+	int	 status;
+	int	 truncated;
+	int	 connected;	/* the holder's session is up after it */
+	unsigned fresh;		/* handshakes the holder made for it */
+	char	*target;
+	char	*host;
+	int	 lport;
+	long	 pid;
+	int	 persist;
+	char	*out;
+	size_t	 outlen;
+	char	*err;
+	size_t	 errlen;
+	char	*cause;
+};
+void	 holder_reply_free(struct holder_reply *);
+
+/* The socket directory, created 0700 if missing, refused if unsafe. */
+char	*holder_dir(char **cause);
+/* Socket path for a cluster name and its connection key. */
+char	*holder_path(const char *dir, const char *name, const char *key,
+	     size_t keylen, char **cause);
+
+/*
+ * Connect to the holder at path, starting it (exe) with the options o if
+ * none answers.  Returns the socket or -1 and a cause.
+ */
+int	 holder_attach(const char *path, const char *exe,
+	     const struct conn_opts *o, char **cause);
+
+enum holder_req {
+	HOLDER_LOGIN = 1,	/* connect if needed, then report */
+	HOLDER_EXEC,		/* run a command */
+	HOLDER_INFO,		/* report, connect nothing */
+	HOLDER_STOP,		/* disconnect and exit */
+};
+
+/*
+ * One request on an attached holder.  Prompts from the server go to
+ * prompt (NULL: answered "no terminal").  wait bounds the silence of the
+ * holder in seconds (reset by each prompt).  Returns 0 with reply filled
+ * (reply->rc says how the request went), or -1 if the holder could not be
+ * used (it died, or spoke nonsense): the caller may fall back.
+ */
+int	 holder_request(int fd, enum holder_req, const char *cmd,
+	     const void *in, size_t inlen, int timeout, size_t maxout,
+	     int wait, conn_prompt_fn prompt, void *arg, const char *cluster,
+	     struct holder_reply *, char **cause);
+
+/* Stop the holder at path: 1 stopped, 0 none there, -1 error. */
+int	 holder_stop(const char *path, char **cause);
+
+/* The sockets in the directory (for logout without a cluster). */
+int	 holder_list(const char *dir, struct strv *paths, char **cause);
+
+/* The holder process: `sqdeck __holder` (options on stdin). */
+int	 holder_main(void);
+
+#endif
