@@ -58,6 +58,8 @@ static const struct ckey ckeys[] = {
 	{ "time_hours", K_HOURS, F(time_hours), 0, 0 },
 	{ "requeue", K_BOOL, F(requeue), 0, 0 },
 	{ "poll_interval", K_INT, F(poll_interval), 1, 3600 },
+	{ "min_poll_interval", K_INT, F(min_poll_interval), 1, 3600 },
+	{ "max_scheduler_calls", K_INT, F(max_scheduler_calls), 1, 10000 },
 	{ "connect_timeout", K_INT, F(connect_timeout), 1, 600 },
 	{ "command_timeout", K_INT, F(command_timeout), 1, 86400 },
 	{ "gpus_per_node", K_INT, F(gpus_per_node), 1, 64 },

@@ -40,6 +40,8 @@ struct cluster {
 	double		 time_hours;	/* default job time, 0: plan default (4) */
 	int		 requeue;	/* -1: default (on), 0 off, 1 on */
 	int		 poll_interval;	/* seconds, 0: default (5) */
+	int		 min_poll_interval; /* seconds, 0: default (5) */
+	int		 max_scheduler_calls; /* per minute, 0: default (20) */
 	int		 connect_timeout; /* seconds, 0: default (10) */
 	int		 command_timeout; /* seconds, 0: default (60) */
 	int		 gpus_per_node;	/* max GPUs per node, 0: default (8) */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "budget.h"
 #include "conn.h"
 #include "monitor.h"
 #include "ops.h"
@@ -68,6 +69,7 @@ struct wstate {
 	unsigned	 handshakes;	/* to notice a new connection */
 	int		 interval;
 	int		 backoff;	/* seconds, 0: none */
+	struct budget	 budget;	/* scheduler calls (budget.h) */
 	time_t		 next_poll;	/* monotonic seconds */
 	time_t		 next_connect;
 	time_t		 last_ok;	/* wall clock of the last good poll */
@@ -162,6 +164,7 @@ post_cluster(struct wstate *st, enum cluster_health h, const char *message)
 	struct msg	*m = msg_new(MSG_CLUSTER);
 	const char	*host = st->conn != NULL ? conn_host(st->conn) : NULL;
 	size_t		 i;
+	time_t		 now;
 
 	m->u.cluster.cluster = xstrdup(st->w->cl->name);
 	m->u.cluster.health = h;
@@ -170,6 +173,16 @@ post_cluster(struct wstate *st, enum cluster_health h, const char *message)
 	for (i = 0; i < st->parts.n; i++)
 		strv_add(&m->u.cluster.partitions, st->parts.v[i]);
 	m->u.cluster.last_ok = st->last_ok;
+	now = mono_now();
+	m->u.cluster.calls = budget_used(&st->budget, now);
+	m->u.cluster.max_calls = (unsigned)st->budget.max_calls;
+	if (conn_connected(st->conn) || st->last_ok != 0)
+		m->u.cluster.next_poll = time(NULL) + (st->next_poll > now ?
+		    st->next_poll - now : 0);
+	m->u.cluster.backoff = st->backoff;
+	if (st->backoff > 0 && st->budget.fault != BUDGET_FAULT_NONE)
+		m->u.cluster.fault = xstrdup(budget_fault_text(
+		    st->budget.fault));
 	post(st->w, m);
 }
 
@@ -206,6 +219,7 @@ fetch_partitions(struct wstate *st)
 
 	memset(&parts, 0, sizeof parts);
 	cmd = slurm_cmd_sinfo();
+	budget_spend(&st->budget, mono_now(), 1);
 	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0 ||
 	    res.status != 0) {
 		/* Not fatal: the configured partitions are shown instead. */
@@ -267,9 +281,17 @@ row_finished(const struct monitor_snapshot *snap, const char *id, int *found)
 static void
 poll_failed(struct wstate *st, const char *cause)
 {
-	int	rate = worker_rate_limited(cause);
+	enum budget_fault	f = budget_classify(cause);
 
-	st->backoff = worker_backoff(st->backoff, st->interval, rate);
+	/* The scheduler's fault: back off longer (budget.h). */
+	if (f != BUDGET_FAULT_NONE) {
+		st->budget.backoff = st->backoff;
+		st->backoff = budget_fail(&st->budget, st->interval, f);
+	} else {
+		st->backoff = worker_backoff(st->backoff, st->interval,
+		    worker_rate_limited(cause));
+		st->budget.fault = BUDGET_FAULT_NONE;
+	}
 	st->next_poll = mono_now() + st->backoff;
 	/* A cluster that never answered is in error; else its rows are old. */
 	post_cluster(st, st->last_ok != 0 && conn_connected(st->conn) ?
@@ -285,12 +307,15 @@ do_poll(struct wstate *st)
 	struct msg		*m;
 	char			*cause = NULL;
 	size_t			 i;
-	int			 found, fin;
+	int			 found, fin, rc;
 
 	memset(&opts, 0, sizeof opts);
 	opts.user = w->cl->user;
 	opts.source = "poll:tui";
-	if (monitor_poll(st->conn, w->cl->name, &opts, &snap, &cause) != 0) {
+	budget_polled(&st->budget, mono_now());
+	rc = monitor_poll(st->conn, w->cl->name, &opts, &snap, &cause);
+	budget_spend(&st->budget, mono_now(), snap.sched_calls);
+	if (rc != 0) {
 		monitor_snapshot_free(&snap);
 		check_new_session(st);
 		poll_failed(st, cause);
@@ -299,6 +324,7 @@ do_poll(struct wstate *st)
 	}
 	check_new_session(st);
 	st->backoff = 0;
+	budget_ok(&st->budget);
 	st->next_poll = mono_now() + st->interval;
 	st->last_ok = snap.polled != 0 ? snap.polled : time(NULL);
 
@@ -480,6 +506,7 @@ do_cancel(struct wstate *st, struct wcmd *c)
 		rec = NULL;
 	}
 	memset(&oc, 0, sizeof oc);
+	budget_spend(&st->budget, mono_now(), 1);	/* scancel */
 	if (ops_cancel(st->conn, rec, sid, "cancel:tui", &oc, &cause) != 0) {
 		check_new_session(st);
 		post_action(w, ACTION_CANCEL, c->job_id, NULL, 2, "%s", cause);
@@ -518,6 +545,7 @@ do_start(struct wstate *st, struct wcmd *c)
 	slurm_sep_new(sep, sizeof sep);
 	if ((cmd = slurm_cmd_start(id, sep, &cause)) == NULL)
 		goto fail;
+	budget_spend(&st->budget, mono_now(), 1);
 	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0)
 		goto fail;
 	/* A job slurmctld forgot: "Invalid job id specified", exit 1. */
@@ -592,6 +620,10 @@ worker_main(void *arg)
 	st.w = w;
 	st.conn = conn_new_cluster(w->cl);
 	st.interval = w->cl->poll_interval > 0 ? w->cl->poll_interval : 5;
+	budget_init(&st.budget, w->cl->min_poll_interval,
+	    w->cl->max_scheduler_calls);
+	if (st.interval < st.budget.min_interval)
+		st.interval = st.budget.min_interval;
 	st.log_last_flags = -1;
 	post_cluster(&st, CLUSTER_CONNECTING, NULL);
 
@@ -686,8 +718,17 @@ worker_main(void *arg)
 			wcmd_free(c);
 		}
 		now = mono_now();
-		if (!ws->quit && st.next_poll <= now)
-			do_poll(&st);
+		if (!ws->quit && st.next_poll <= now) {
+			/* Within the budget, or wait for it (budget.h). */
+			wake = budget_when(&st.budget, now, 1);
+			if (wake > now) {
+				st.next_poll = wake;
+				post_cluster(&st, st.last_ok != 0 ?
+				    CLUSTER_OK : CLUSTER_CONNECTING,
+				    "waiting for the polling budget");
+			} else
+				do_poll(&st);
+		}
 		if (!ws->quit && st.log_path != NULL && !st.log_done &&
 		    st.next_log <= mono_now() && conn_connected(st.conn))
 			do_log(&st);
@@ -695,6 +736,7 @@ worker_main(void *arg)
 
 	log_reset(&st);
 	strv_free(&st.parts);
+	budget_free(&st.budget);
 	conn_free(st.conn);
 	pthread_mutex_lock(&ws->lock);
 	w->exited = 1;

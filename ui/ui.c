@@ -89,6 +89,12 @@ struct ucluster {
 	struct strv		 partitions;
 	time_t			 last_ok;
 	char			*said;		/* last error put in the footer */
+	/* The polling budget, as the worker last said (budget.h). */
+	unsigned		 calls;
+	unsigned		 max_calls;
+	time_t			 next_poll;	/* wall clock, 0: unknown */
+	int			 backoff;
+	char			*fault;
 };
 
 struct ulog {
@@ -343,6 +349,33 @@ health_text(const struct ucluster *c, time_t now, char *buf, size_t len)
 	return buf;
 }
 
+/* "back-off 37s (slurmctld timed out)": the header while backing off. */
+static const char *
+backoff_text(const struct ucluster *c, time_t now, char *buf, size_t len)
+{
+	long	left = c->next_poll > now ? (long)(c->next_poll - now) : 0;
+
+	snprintf(buf, len, "back-off %lds (%s)", left,
+	    c->fault != NULL ? c->fault : "failing");
+	return buf;
+}
+
+/* The budget meter: "calls 3/20 next 4s". */
+static const char *
+meter_text(const struct ucluster *c, time_t now, char *buf, size_t len)
+{
+	long	left = c->next_poll > now ? (long)(c->next_poll - now) : 0;
+
+	if (c->max_calls == 0)
+		snprintf(buf, len, "calls -");
+	else if (c->next_poll == 0)
+		snprintf(buf, len, "calls %u/%u", c->calls, c->max_calls);
+	else
+		snprintf(buf, len, "calls %u/%u next %lds", c->calls,
+		    c->max_calls, left);
+	return buf;
+}
+
 static enum style
 health_style(enum cluster_health h)
 {
@@ -538,6 +571,12 @@ apply_cluster(struct ui *ui, struct msg_cluster *m)
 	}
 	if (m->last_ok > c->last_ok)
 		c->last_ok = m->last_ok;
+	c->calls = m->calls;
+	c->max_calls = m->max_calls;
+	c->next_poll = m->next_poll;
+	c->backoff = m->backoff;
+	free(c->fault);
+	c->fault = m->fault != NULL ? san(m->fault) : NULL;
 	return UIF_REDRAW;
 }
 
@@ -780,6 +819,8 @@ draw_header(struct ui *ui, time_t now)
 		enum cluster_health	 h = cluster_health(c, now);
 
 		health_text(c, now, status, sizeof status);
+		if (c->backoff > 0 && c->fault != NULL)
+			backoff_text(c, now, status, sizeof status);
 		snprintf(seg, sizeof seg, " %s %s ", c->name, status);
 		w = uitext_width(seg);
 		if (x + 1 + w > COLS - cw - 1) {
@@ -802,10 +843,10 @@ draw_title(struct ui *ui, int y, enum pane p, const char *text)
 static void
 draw_clusters(struct ui *ui, int y, int h, time_t now)
 {
-	char		 title[128], status[48], jobs[48], *parts;
+	char		 title[128], status[48], jobs[48], meter[48], *parts;
 	size_t		 i, run, pend, first;
 	struct buf	 b;
-	int		 row, x, wn, wh, wj, ws, wp;
+	int		 row, x, wn, wh, wj, ws, wm, wp;
 
 	snprintf(title, sizeof title, " 1 Clusters (%zu)", ui->ncl);
 	draw_title(ui, y, PANE_CLUSTERS, title);
@@ -822,9 +863,14 @@ draw_clusters(struct ui *ui, int y, int h, time_t now)
 	wh = 18;
 	wj = 14;
 	ws = 12;
-	wp = COLS - (1 + wn + 1 + wh + 1 + wj + 1 + ws + 1);
+	wm = 21;
+	wp = COLS - (1 + wn + 1 + wh + 1 + wj + 1 + ws + 1 + wm + 1);
 	if (wp < 10) {
 		wh = 0;
+		wp = COLS - (1 + wn + 1 + wj + 1 + ws + 1 + wm + 1);
+	}
+	if (wp < 10) {
+		wm = 0;
 		wp = COLS - (1 + wn + 1 + wj + 1 + ws + 1);
 	}
 	first = ui->ccur >= (size_t)(h - 1) ? ui->ccur - (h - 2) : 0;
@@ -872,6 +918,12 @@ draw_clusters(struct ui *ui, int y, int h, time_t now)
 		    ST_RUNNING : health_style(hl) == ST_HEALTH_WAIT ?
 		    ST_PENDING : ST_FAILED, 0);
 		x += ws + 1;
+		if (wm > 0) {
+			put(ui, y + row, x, wm, meter_text(c, now, meter,
+			    sizeof meter), c->backoff > 0 && base != ST_CURSOR ?
+			    ST_PENDING : base, 0);
+			x += wm + 1;
+		}
 		put(ui, y + row, x, wp, parts, base, 0);
 		free(parts);
 	}
@@ -2510,6 +2562,7 @@ ui_free(struct ui *ui)
 		free(ui->cl[i].message);
 		free(ui->cl[i].host);
 		free(ui->cl[i].said);
+		free(ui->cl[i].fault);
 		strv_free(&ui->cl[i].partitions);
 	}
 	free(ui->cl);
