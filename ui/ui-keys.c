@@ -324,6 +324,15 @@ uikeys_help(void)
 	    "filter: plain text matches anywhere in\n"
 	    "                     the row, ignoring case; a leading / makes "
 	    "it a regex\n");
+	buf_adds(&out, "\nWhat the screen shows\n"
+	    "  calls 3/20 next 4s the clusters pane's polling budget: "
+	    "scheduler calls in\n"
+	    "                     the last minute of max_scheduler_calls, "
+	    "next poll in\n"
+	    "  back-off 37s (...) in the header: slurmctld timed out, "
+	    "rate-limited us or\n"
+	    "                     is down; polls wait longer each time "
+	    "until it answers\n");
 	return buf_steal(&out);
 }
 

@@ -317,8 +317,11 @@ cluster_interval(const struct ucluster *c)
 static enum cluster_health
 cluster_health(const struct ucluster *c, time_t now)
 {
+	/* Waiting for the polling budget is not being stale. */
 	if (c->health == CLUSTER_OK && c->last_ok != 0 &&
-	    now - c->last_ok > 3 * cluster_interval(c))
+	    now - c->last_ok > 3 * cluster_interval(c) &&
+	    (c->next_poll == 0 || now > c->next_poll + 3 *
+	    cluster_interval(c)))
 		return CLUSTER_STALE;
 	return c->health;
 }
