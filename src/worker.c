@@ -12,6 +12,7 @@
 #include "conn.h"
 #include "monitor.h"
 #include "ops.h"
+#include "pending.h"
 #include "record.h"
 #include "slurm.h"
 #include "state.h"
@@ -538,7 +539,7 @@ do_start(struct wstate *st, struct wcmd *c)
 	struct worker		*w = st->w;
 	struct conn_result	 res;
 	char			*cmd, *cause = NULL, *when = NULL;
-	char			*reason = NULL, *text, sep[SLURM_SEP_SIZE];
+	char			*reason = NULL, *text, *why, sep[SLURM_SEP_SIZE];
 	long			 id = strtol(c->job_id, NULL, 10);
 
 	memset(&res, 0, sizeof res);
@@ -559,6 +560,14 @@ do_start(struct wstate *st, struct wcmd *c)
 	    &cause) < 0)
 		goto fail;
 	text = worker_start_text(when, reason);
+	/* The reason in words, and what the user can do (pending.h). */
+	if ((why = pending_text(reason)) != NULL) {
+		char	*both = xasprintf("%s. %s", text, why);
+
+		free(text);
+		free(why);
+		text = both;
+	}
 	post_action(w, ACTION_OTHER, c->job_id, "start", 1, "%s", text);
 	free(text);
 	goto out;

@@ -27,6 +27,7 @@
 #include <wchar.h>
 
 #include "cli.h"
+#include "pending.h"
 #include "record.h"
 #include "state.h"
 #include "ui-keys.h"
@@ -320,7 +321,7 @@ cluster_health(const struct ucluster *c, time_t now)
 	/* Waiting for the polling budget is not being stale. */
 	if (c->health == CLUSTER_OK && c->last_ok != 0 &&
 	    now - c->last_ok > 3 * cluster_interval(c) &&
-	    (c->next_poll == 0 || now > c->next_poll + 3 *
+	    (c->next_poll == 0 || now > c->next_poll +
 	    cluster_interval(c)))
 		return CLUSTER_STALE;
 	return c->health;
@@ -921,13 +922,16 @@ draw_clusters(struct ui *ui, int y, int h, time_t now)
 		    ST_RUNNING : health_style(hl) == ST_HEALTH_WAIT ?
 		    ST_PENDING : ST_FAILED, 0);
 		x += ws + 1;
-		if (wm > 0) {
+		/* An unreachable cluster's reason gets the meter's room. */
+		if (wm > 0 && hl != CLUSTER_ERROR) {
 			put(ui, y + row, x, wm, meter_text(c, now, meter,
 			    sizeof meter), c->backoff > 0 && base != ST_CURSOR ?
 			    ST_PENDING : base, 0);
 			x += wm + 1;
-		}
-		put(ui, y + row, x, wp, parts, base, 0);
+			put(ui, y + row, x, wp, parts, base, 0);
+		} else
+			put(ui, y + row, x, wp + (wm > 0 ? wm + 1 : 0), parts,
+			    base, 0);
 		free(parts);
 	}
 }
@@ -1889,8 +1893,9 @@ detail_record(struct buf *b, const struct jobtable_row *r)
 static char *
 detail_job(struct ui *ui, const struct jobtable_row *r)
 {
-	struct buf	b;
-	char		e[32], l[32];
+	struct buf		b;
+	struct pending_why	why;
+	char			e[32], l[32];
 
 	jobtable_fmt_duration(r->elapsed, e, sizeof e);
 	jobtable_fmt_duration(r->limit, l, sizeof l);
@@ -1909,6 +1914,11 @@ detail_job(struct ui *ui, const struct jobtable_row *r)
 	if (r->reason != NULL && *r->reason != '\0')
 		buf_printf(&b, "%-12s%s\n", jobtable_state_class(r->state) ==
 		    JC_PENDING ? "why pending" : "reason", r->reason);
+	if (jobtable_state_class(r->state) == JC_PENDING &&
+	    pending_explain(r->reason, &why) == 0) {
+		buf_printf(&b, "%-12s%s\n", "meaning", why.sentence);
+		buf_printf(&b, "%-12s%s\n", "what to do", why.fix);
+	}
 	detail_record(&b, r);
 	return buf_steal(&b);
 }
