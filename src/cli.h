@@ -55,6 +55,7 @@ int	 cli_status(struct cli *, int argc, char **argv);
 int	 cli_logs(struct cli *, int argc, char **argv);
 int	 cli_cancel(struct cli *, int argc, char **argv);
 int	 cli_jobs(struct cli *, int argc, char **argv);
+int	 cli_history(struct cli *, int argc, char **argv);
 int	 cli_creds(struct cli *, int argc, char **argv);
 int	 cli_retry(struct cli *, int argc, char **argv);
 

@@ -42,6 +42,7 @@ struct cluster {
 	int		 poll_interval;	/* seconds, 0: default (5) */
 	int		 min_poll_interval; /* seconds, 0: default (5) */
 	int		 max_scheduler_calls; /* per minute, 0: default (20) */
+	int		 history_days;	/* sacct window, 0: default (7) */
 	int		 connect_timeout; /* seconds, 0: default (10) */
 	int		 command_timeout; /* seconds, 0: default (60) */
 	int		 gpus_per_node;	/* max GPUs per node, 0: default (8) */
