@@ -10,6 +10,7 @@
 
 #include "budget.h"
 #include "conn.h"
+#include "history.h"
 #include "monitor.h"
 #include "ops.h"
 #include "pending.h"
@@ -76,6 +77,13 @@ struct wstate {
 	time_t		 last_ok;	/* wall clock of the last good poll */
 	int		 have_parts;
 	struct strv	 parts;		/* "name MaxTime" */
+
+	/* Finished jobs from accounting (history.h), every slow tick. */
+	struct jobtable_row *hist;
+	char		**hist_log;	/* SLURM's default log, or NULL */
+	size_t		 nhist;
+	int		 history_days;
+	time_t		 next_history;	/* monotonic seconds */
 
 	/* The watched log. */
 	unsigned	 log_gen;
@@ -300,6 +308,105 @@ poll_failed(struct wstate *st, const char *cause)
 }
 
 static void
+hist_clear(struct wstate *st)
+{
+	size_t	i;
+
+	for (i = 0; i < st->nhist; i++) {
+		jobtable_row_clear(&st->hist[i]);
+		free(st->hist_log[i]);
+	}
+	free(st->hist);
+	free(st->hist_log);
+	st->hist = NULL;
+	st->hist_log = NULL;
+	st->nhist = 0;
+}
+
+/* One sacct for the jobs that ended in the window (history.h). */
+static void
+do_history(struct wstate *st)
+{
+	struct worker		*w = st->w;
+	struct conn_result	 res;
+	struct history		 h;
+	char			*cmd, *cause = NULL, base[64];
+	size_t			 i;
+
+	memset(&res, 0, sizeof res);
+	memset(&h, 0, sizeof h);
+	st->next_history = mono_now() + WORKER_HISTORY_SECONDS;
+	if ((cmd = history_cmd(w->cl->user, st->history_days, time(NULL),
+	    &cause)) == NULL)
+		goto out;
+	budget_spend(&st->budget, mono_now(), 1);
+	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0 ||
+	    res.status != 0)
+		goto out;	/* the old rows stay; the poll says the health */
+	(void)history_parse(res.out, &h, &cause);	/* good rows kept */
+	hist_clear(st);
+	st->hist = xcalloc(h.n + 1, sizeof *st->hist);
+	st->hist_log = xcalloc(h.n + 1, sizeof *st->hist_log);
+	for (i = 0; i < h.n; i++) {
+		const struct history_job	*j = &h.v[i];
+		struct jobtable_row		*r = &st->hist[i];
+
+		r->cluster = xstrdup(w->cl->name);
+		r->id = xstrdup(j->id);
+		r->name = xstrdup(j->name);
+		r->partition = xstrdup(j->partition);
+		r->state = xstrdup(slurm_state_base(j->state, base,
+		    sizeof base));
+		r->elapsed = j->elapsed;
+		r->limit = j->limit;
+		if (j->exit_code > 0 || j->exit_signal > 0)
+			r->reason = xasprintf("exit %d:%d", j->exit_code,
+			    j->exit_signal);
+		else
+			r->reason = xstrdup("");
+		r->finished = 1;
+		st->hist_log[i] = history_default_log(j);
+	}
+	st->nhist = h.n;
+out:
+	check_new_session(st);
+	free(cause);
+	free(cmd);
+	conn_result_free(&res);
+	history_free(&h);
+}
+
+/* Add the history rows the queue and the records do not have. */
+static void
+hist_append(struct wstate *st, struct msg_jobs *jobs)
+{
+	size_t	i, k, n = jobs->nrows;
+	int	dup;
+
+	if (st->nhist == 0)
+		return;
+	jobs->rows = xrealloc(jobs->rows, (n + st->nhist + 1) *
+	    sizeof *jobs->rows);
+	for (i = 0; i < st->nhist; i++) {
+		const struct jobtable_row	*h = &st->hist[i];
+		struct jobtable_row		*r;
+
+		for (k = 0, dup = 0; k < n && !dup; k++)
+			dup = strcmp(jobs->rows[k].id, h->id) == 0;
+		if (dup)
+			continue;
+		r = &jobs->rows[jobs->nrows++];
+		*r = *h;
+		r->cluster = xstrdup(h->cluster);
+		r->id = xstrdup(h->id);
+		r->name = xstrdup(h->name);
+		r->partition = xstrdup(h->partition);
+		r->state = xstrdup(h->state);
+		r->reason = xstrdup(h->reason);
+	}
+}
+
+static void
 do_poll(struct wstate *st)
 {
 	struct worker		*w = st->w;
@@ -338,10 +445,16 @@ do_poll(struct wstate *st)
 		post_action(w, ACTION_REFRESH, NULL, NULL, 1, "%s",
 		    snap.events.v[i]);
 
+	/* The slow tick: history, within the budget. */
+	if (mono_now() >= st->next_history &&
+	    budget_used(&st->budget, mono_now()) < (unsigned)st->budget.max_calls)
+		do_history(st);
+
 	m = msg_new(MSG_JOBS);
 	m->u.jobs.cluster = xstrdup(w->cl->name);
 	m->u.jobs.rows = snap.rows;	/* given away; zeroed rows left */
 	m->u.jobs.nrows = snap.n;
+	hist_append(st, &m->u.jobs);
 	m->u.jobs.polled = st->last_ok;
 	snap.rows = xcalloc(snap.n + 1, sizeof *snap.rows);
 	post_cluster(st, CLUSTER_OK, snap.error);
@@ -394,9 +507,22 @@ log_take(struct wstate *st, const char *id, enum log_stream stream,
 		if (st->log_path == NULL)
 			cause = xasprintf("record %s has no log path yet",
 			    rec->id);
-	} else if (rc == 1 || cause == NULL)
-		cause = xstrdup("not submitted by sqdeck: its log path is "
-		    "not known");
+	} else if (rc == 1 || cause == NULL) {
+		size_t	i;
+
+		/* A finished job sqdeck did not submit: SLURM's default log. */
+		for (i = 0; i < st->nhist; i++) {
+			if (strcmp(st->hist[i].id, id) == 0 &&
+			    st->hist_log[i] != NULL) {
+				st->log_path = xstrdup(st->hist_log[i]);
+				st->log_ended = 1;
+				break;
+			}
+		}
+		if (st->log_path == NULL)
+			cause = xstrdup("not submitted by sqdeck: its log "
+			    "path is not known");
+	}
 	record_free(rec);
 	if (st->log_path != NULL) {
 		free(cause);
@@ -631,6 +757,7 @@ worker_main(void *arg)
 	st.interval = w->cl->poll_interval > 0 ? w->cl->poll_interval : 5;
 	budget_init(&st.budget, w->cl->min_poll_interval,
 	    w->cl->max_scheduler_calls);
+	st.history_days = w->cl->history_days;
 	if (st.interval < st.budget.min_interval)
 		st.interval = st.budget.min_interval;
 	st.log_last_flags = -1;
@@ -746,6 +873,7 @@ worker_main(void *arg)
 	log_reset(&st);
 	strv_free(&st.parts);
 	budget_free(&st.budget);
+	hist_clear(&st);
 	conn_free(st.conn);
 	pthread_mutex_lock(&ws->lock);
 	w->exited = 1;

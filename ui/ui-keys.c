@@ -332,7 +332,13 @@ uikeys_help(void)
 	    "  back-off 37s (...) in the header: slurmctld timed out, "
 	    "rate-limited us or\n"
 	    "                     is down; polls wait longer each time "
-	    "until it answers\n");
+	    "until it answers\n"
+	    "  finished rows      include jobs from sacct (history_days, "
+	    "default 7), also\n"
+	    "                     those not submitted by sqdeck (log: "
+	    "slurm-ID.out)\n"
+	    "  why pending        the detail view explains the reason and "
+	    "what to do\n");
 	return buf_steal(&out);
 }
 
