@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "conn.h"
+#include "eff.h"
 #include "monitor.h"
 #include "ops.h"
 #include "record.h"
@@ -197,9 +198,11 @@ status_detail(const struct record *r, const struct monitor_snapshot *snap)
 	}
 }
 
+static void	eff_json(cJSON *, const struct eff *);
+
 static void
 status_json(const struct monitor_snapshot *snap, struct record **v, size_t n,
-    const char *cause, int watch)
+    const char *cause, int watch, const struct eff *eff)
 {
 	const struct jobtable_row	*row;
 	cJSON				*o, *a, *item, *sl;
@@ -239,10 +242,80 @@ status_json(const struct monitor_snapshot *snap, struct record **v, size_t n,
 			cJSON_AddNumberToObject(sl, "nodes", row->nodes);
 			cJSON_AddStringToObject(sl, "reason", row->reason);
 		}
+		if (eff != NULL && n == 1)
+			eff_json(item, eff);
 		cJSON_AddItemToArray(a, item);
 	}
 	cli_json(stdout, o, watch);
 	cJSON_Delete(o);
+}
+
+/*
+ * The efficiency of an ended job: one sacct with its steps (eff.h).  NULL
+ * when the job has no SLURM id or sacct cannot say; *why tells why.
+ */
+static struct eff *
+status_eff(struct conn *c, const struct record *r, char **why)
+{
+	struct conn_result	 res;
+	struct eff		*e;
+	const char		*sid = record_slurm_id(r);
+	char			*cmd;
+
+	if (sid == NULL)
+		return NULL;
+	memset(&res, 0, sizeof res);
+	if ((cmd = eff_cmd(strtol(sid, NULL, 10), why)) == NULL)
+		return NULL;
+	e = xcalloc(1, sizeof *e);
+	if (conn_exec(c, cmd, NULL, 0, &res, why) != 0)
+		goto fail;
+	if (res.status != 0) {
+		*why = xasprintf("sacct failed (exit %d)", res.status);
+		goto fail;
+	}
+	if (eff_parse(res.out, strtol(sid, NULL, 10), e, why) != 0)
+		goto fail;
+	free(cmd);
+	conn_result_free(&res);
+	return e;
+fail:
+	free(cmd);
+	conn_result_free(&res);
+	eff_free(e);
+	free(e);
+	return NULL;
+}
+
+static void
+eff_json(cJSON *item, const struct eff *e)
+{
+	cJSON	*o = cJSON_AddObjectToObject(item, "efficiency");
+	char	*t;
+
+#define NUM_OR_NULL(k, v, ok) do {				\
+	if (ok)							\
+		cJSON_AddNumberToObject(o, k, (double)(v));	\
+	else							\
+		cJSON_AddNullToObject(o, k);			\
+} while (0)
+	NUM_OR_NULL("cpus", e->cpus, e->cpus > 0);
+	NUM_OR_NULL("cpu_seconds", e->cpu_used, e->cpu_used >= 0);
+	NUM_OR_NULL("cpu_efficiency", e->cpu_pct, e->cpu_pct >= 0);
+	NUM_OR_NULL("mem_requested", e->req_mem, e->req_mem >= 0);
+	NUM_OR_NULL("mem_peak", e->peak_mem, e->peak_mem >= 0);
+	NUM_OR_NULL("mem_efficiency", e->mem_pct, e->mem_pct >= 0);
+	NUM_OR_NULL("elapsed", e->elapsed, e->elapsed >= 0);
+	NUM_OR_NULL("limit", e->limit, e->limit > 0);
+	NUM_OR_NULL("time_efficiency", e->time_pct, e->time_pct >= 0);
+#undef NUM_OR_NULL
+	t = eff_text(e);
+	cJSON_AddStringToObject(o, "summary", t);
+	free(t);
+	if (e->hint != NULL)
+		cJSON_AddStringToObject(o, "hint", e->hint);
+	else
+		cJSON_AddNullToObject(o, "hint");
 }
 
 static void
@@ -294,6 +367,7 @@ cli_status(struct cli *cli, int argc, char **argv)
 	struct record		*rec = NULL, **v;
 	struct monitor_opts	 opts;
 	struct monitor_snapshot	 snap;
+	struct eff		*eff = NULL;
 	struct sigaction	 sa, oldsa;
 	char			*cause = NULL, *end;
 	const char		*only = NULL;
@@ -391,8 +465,20 @@ cli_status(struct cli *cli, int argc, char **argv)
 		cause = NULL;
 		rc = monitor_poll(c, cl->name, &opts, &snap, &cause);
 		n = status_records(&snap, only, &v);
+		/* An ended job: how well it used what it asked for. */
+		if (rc == 0 && only != NULL && n == 1 &&
+		    state_terminal(v[0]->state) && eff == NULL) {
+			char	*why = NULL;
+
+			if ((eff = status_eff(c, v[0], &why)) == NULL &&
+			    why != NULL) {
+				fprintf(stderr, "sqdeck: status: efficiency "
+				    "not known: %s\n", why);
+				free(why);
+			}
+		}
 		if (json)
-			status_json(&snap, v, n, cause, watch);
+			status_json(&snap, v, n, cause, watch, eff);
 		else {
 			if (watch)
 				cli_printf("-- %s, cluster %s\n", snap.polled != 0 ?
@@ -403,8 +489,18 @@ cli_status(struct cli *cli, int argc, char **argv)
 				cli_fprintf(stderr, "sqdeck: %s\n", s);
 				free(s);
 			}
-			if (only != NULL && n == 1)
+			if (only != NULL && n == 1) {
 				status_detail(v[0], &snap);
+				if (eff != NULL) {
+					char *t = eff_text(eff);
+
+					printf("usage:    %s\n", t);
+					free(t);
+					if (eff->hint != NULL)
+						printf("hint:     %s\n",
+						    eff->hint);
+				}
+			}
 			else if (only == NULL)
 				status_table(&snap, v, n);
 		}
@@ -434,6 +530,10 @@ cli_status(struct cli *cli, int argc, char **argv)
 	if (watch && status_stop)
 		ret = EXIT_OK;
 out:
+	if (eff != NULL) {
+		eff_free(eff);
+		free(eff);
+	}
 	free(cause);
 	record_free(rec);
 	conn_free(c);
