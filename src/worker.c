@@ -10,6 +10,7 @@
 
 #include "budget.h"
 #include "conn.h"
+#include "eff.h"
 #include "history.h"
 #include "monitor.h"
 #include "ops.h"
@@ -24,6 +25,7 @@ enum wcmd_type {
 	WCMD_SUBMIT,
 	WCMD_SPEC,
 	WCMD_START,
+	WCMD_EFF,
 };
 
 /* A request from the UI thread, queued for one worker. */
@@ -708,6 +710,44 @@ out:
 	free(reason);
 }
 
+/* The detail view's efficiency of an ended job: one sacct (eff.h). */
+static void
+do_eff(struct wstate *st, struct wcmd *c)
+{
+	struct worker		*w = st->w;
+	struct conn_result	 res;
+	struct eff		 e;
+	char			*cmd, *cause = NULL, *text;
+	long			 id = strtol(c->job_id, NULL, 10);
+
+	memset(&res, 0, sizeof res);
+	memset(&e, 0, sizeof e);
+	if ((cmd = eff_cmd(id, &cause)) == NULL)
+		goto fail;
+	budget_spend(&st->budget, mono_now(), 1);
+	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0)
+		goto fail;
+	if (res.status != 0) {
+		cause = xasprintf("sacct failed (exit %d)", res.status);
+		goto fail;
+	}
+	if (eff_parse(res.out, id, &e, &cause) != 0)
+		goto fail;
+	text = eff_text(&e);
+	post_action(w, ACTION_OTHER, c->job_id, "efficiency", 1, "%s%s%s",
+	    text, e.hint != NULL ? "\n" : "", e.hint != NULL ? e.hint : "");
+	free(text);
+	goto out;
+fail:
+	post_action(w, ACTION_OTHER, c->job_id, "efficiency", 2, "%s", cause);
+out:
+	check_new_session(st);
+	conn_result_free(&res);
+	eff_free(&e);
+	free(cmd);
+	free(cause);
+}
+
 static void submit_spawn(struct worker *, struct wcmd *);
 static void do_spec(struct wstate *, struct wcmd *);
 
@@ -830,7 +870,8 @@ worker_main(void *arg)
 				post_action(w, c->type == WCMD_CANCEL ?
 				    ACTION_CANCEL : ACTION_OTHER, c->job_id,
 				    c->type == WCMD_SPEC ? "spec" :
-				    c->type == WCMD_START ? "start" : NULL, 2,
+				    c->type == WCMD_START ? "start" :
+				    c->type == WCMD_EFF ? "efficiency" : NULL, 2,
 				    "%s is not connected: try again when its "
 				    "state is ok", w->cl->name);
 				wcmd_free(c);
@@ -843,6 +884,8 @@ worker_main(void *arg)
 				do_cancel(&st, c);
 			else if (c->type == WCMD_START)
 				do_start(&st, c);
+			else if (c->type == WCMD_EFF)
+				do_eff(&st, c);
 			else
 				do_spec(&st, c);
 			wcmd_free(c);
@@ -1317,6 +1360,29 @@ workers_start_estimate(struct workers *ws, const char *cluster,
 		    "job id", job_id);
 	c = xcalloc(1, sizeof *c);
 	c->type = WCMD_START;
+	c->job_id = xstrdup(job_id);
+	pthread_mutex_lock(&ws->lock);
+	queue_cmd(w, c);
+	pthread_cond_broadcast(&ws->cond);
+	pthread_mutex_unlock(&ws->lock);
+	return 0;
+}
+
+int
+workers_efficiency(struct workers *ws, const char *cluster,
+    const char *job_id, char **cause)
+{
+	struct worker	*w;
+	struct wcmd	*c;
+
+	if ((w = worker_find(ws, cluster)) == NULL)
+		return cause_set(cause, "cluster %s is not in the "
+		    "configuration", cluster);
+	if (!all_digits(job_id))
+		return cause_set(cause, "job %s: efficiency takes a plain job "
+		    "id", job_id);
+	c = xcalloc(1, sizeof *c);
+	c->type = WCMD_EFF;
 	c->job_id = xstrdup(job_id);
 	pthread_mutex_lock(&ws->lock);
 	queue_cmd(w, c);

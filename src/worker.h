@@ -101,6 +101,14 @@ int		 workers_fetch_spec(struct workers *, const char *cluster,
 int		 workers_start_estimate(struct workers *, const char *cluster,
 		     const char *job_id, char **cause);
 /*
+ * Efficiency of an ended job (eff.h), one sacct: an ACTION_OTHER message
+ * with step "efficiency" whose message is "usage" then, on a second line,
+ * the hint if any; or a failure.  -1 and a cause if the cluster has no
+ * worker or the id is not a plain job id.
+ */
+int		 workers_efficiency(struct workers *, const char *cluster,
+		     const char *job_id, char **cause);
+/*
  * The text of a start estimate: reason NULL means squeue has no row (the
  * job is not pending any more); when NULL means SLURM gave no estimate.
  */

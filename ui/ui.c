@@ -616,6 +616,7 @@ apply_jobs(struct ui *ui, struct msg_jobs *m)
 
 static void	wizard_sync(struct ui *);
 static int	start_estimated(struct ui *, struct msg_action *);
+static int	efficiency_got(struct ui *, struct msg_action *);
 
 /* The staged spec of a finished job arrived: the wizard opens with it. */
 static int
@@ -668,6 +669,8 @@ apply_action(struct ui *ui, struct msg_action *m)
 	}
 	if (m->step != NULL && strcmp(m->step, "spec") == 0 && m->done)
 		return spec_fetched(ui, m);
+	if (m->step != NULL && strcmp(m->step, "efficiency") == 0 && m->done)
+		return efficiency_got(ui, m);
 	if (m->step != NULL && strcmp(m->step, "start") == 0 && m->done)
 		return start_estimated(ui, m);
 	/* The worker says why a job has no log: the pane shows it. */
@@ -1986,6 +1989,14 @@ act_detail(struct ui *ui)
 	free(t);
 	ui->detail_cluster = xstrdup(r->cluster);
 	ui->detail_id = xstrdup(r->id);
+	/* An ended job: how it used what it asked for (one sacct). */
+	if (r->finished && ui->be != NULL && ui->be->efficiency != NULL) {
+		char	*cause = NULL;
+
+		if (ui->be->efficiency(ui->be->arg, r->cluster, r->id,
+		    &cause) != 0)
+			free(cause);	/* an array task: not asked */
+	}
 	return UIF_REDRAW;
 }
 
@@ -2041,6 +2052,39 @@ start_estimated(struct ui *ui, struct msg_action *m)
 	}
 	ui_message(ui, m->failed, "%s %s: %s", m->cluster ? m->cluster : "",
 	    m->job_id ? m->job_id : "", t);
+	free(t);
+	return UIF_REDRAW;
+}
+
+/* The efficiency lines of an ended job's detail view. */
+static int
+efficiency_got(struct ui *ui, struct msg_action *m)
+{
+	char	*t, *nl, *line;
+	size_t	 k;
+	int	 n = 0;
+
+	if (ui->ov != OV_VIEW || ui->detail_id == NULL || m->cluster == NULL ||
+	    m->job_id == NULL || strcmp(m->cluster, ui->detail_cluster) != 0 ||
+	    strcmp(m->job_id, ui->detail_id) != 0)
+		return 0;	/* closed meanwhile: nothing to say */
+	if (m->failed)
+		return 0;	/* e.g. sacct does not know it (yet) */
+	/* "usage ...\nhint ...": just below the job's fields. */
+	for (k = 0; k < ui->view.n && *ui->view.v[k] != '\0'; k++)
+		/* nothing */;
+	t = san(m->message != NULL ? m->message : "");
+	for (char *p = t; p != NULL && *p != '\0'; p = nl) {
+		if ((nl = strchr(p, '\n')) != NULL)
+			*nl++ = '\0';
+		line = xasprintf("%-12s%s", n == 0 ? "usage" : "hint", p);
+		strv_add(&ui->view, "");
+		free(ui->view.v[ui->view.n - 1]);
+		memmove(ui->view.v + k + 1, ui->view.v + k,
+		    (ui->view.n - 1 - k) * sizeof *ui->view.v);
+		ui->view.v[k++] = line;
+		n++;
+	}
 	free(t);
 	return UIF_REDRAW;
 }
@@ -2781,6 +2825,13 @@ be_fetch_spec(void *arg, const char *cluster, const char *job_id,
 }
 
 static int
+be_efficiency(void *arg, const char *cluster, const char *job_id,
+    char **cause)
+{
+	return workers_efficiency(arg, cluster, job_id, cause);
+}
+
+static int
 be_start_estimate(void *arg, const char *cluster, const char *job_id,
     char **cause)
 {
@@ -2836,6 +2887,7 @@ ui_main(struct cli *cli)
 	be.submit = be_submit;
 	be.fetch_spec = be_fetch_spec;
 	be.start_estimate = be_start_estimate;
+	be.efficiency = be_efficiency;
 	rc = ui_run(&cfg, cause, q, ws != NULL ? &be : NULL);
 	/* q quits in bounded time: a worker stuck in a conn call is left. */
 	if (workers_stop(ws, UI_STOP_MS) != 0) {

@@ -53,6 +53,12 @@ struct ui_backend {
 	 */
 	int	(*start_estimate)(void *arg, const char *cluster,
 		    const char *job_id, char **cause);
+	/*
+	 * Efficiency of an ended job (one sacct), asked for when its detail
+	 * view opens: ACTION_OTHER step "efficiency".  May be NULL.
+	 */
+	int	(*efficiency)(void *arg, const char *cluster,
+		    const char *job_id, char **cause);
 };
 
 /* Run the terminal UI until the user quits; returns the exit code. */
