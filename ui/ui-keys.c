@@ -338,7 +338,11 @@ uikeys_help(void)
 	    "                     those not submitted by sqdeck (log: "
 	    "slurm-ID.out)\n"
 	    "  why pending        the detail view explains the reason and "
-	    "what to do\n");
+	    "what to do\n"
+	    "  usage / hint       the detail view of an ended job: CPU, "
+	    "memory and time\n"
+	    "                     used of what it asked for, and what to ask "
+	    "for next time\n");
 	return buf_steal(&out);
 }
 
