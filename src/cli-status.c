@@ -318,6 +318,93 @@ eff_json(cJSON *item, const struct eff *e)
 		cJSON_AddNullToObject(o, "hint");
 }
 
+/*
+ * status --watch --json: one line per state change (issue 15.7), so a
+ * script reacts without polling itself.  seen holds "record-id STATE"
+ * from the previous polls; the first poll says every job's state once.
+ */
+static void
+status_events(const struct monitor_snapshot *snap, struct record **v,
+    size_t n, const char *cause, struct strv *seen, const struct eff *eff)
+{
+	const struct jobtable_row	*row;
+	cJSON				*o;
+	char				*s, when[32], *key;
+	const char			*from;
+	struct tm			 tm;
+	time_t				 now = time(NULL);
+	size_t				 i, k, idlen;
+
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (cause != NULL) {
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "event", "poll_failed");
+		cJSON_AddStringToObject(o, "time", when);
+		cJSON_AddStringToObject(o, "cluster", snap->cluster);
+		cJSON_AddStringToObject(o, "error", cause);
+		s = cJSON_PrintUnformatted(o);
+		printf("%s\n", s);
+		cJSON_free(s);
+		cJSON_Delete(o);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		idlen = strlen(v[i]->id);
+		from = NULL;
+		for (k = 0; k < seen->n; k++) {
+			if (strncmp(seen->v[k], v[i]->id, idlen) == 0 &&
+			    seen->v[k][idlen] == ' ') {
+				from = seen->v[k] + idlen + 1;
+				break;
+			}
+		}
+		if (from != NULL && strcmp(from, state_name(v[i]->state)) == 0)
+			continue;
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "event", "state");
+		cJSON_AddStringToObject(o, "time", when);
+		cJSON_AddStringToObject(o, "cluster", snap->cluster);
+		cJSON_AddStringToObject(o, "record", v[i]->id);
+		if (record_slurm_id(v[i]) != NULL)
+			cJSON_AddStringToObject(o, "slurm_id",
+			    record_slurm_id(v[i]));
+		else
+			cJSON_AddNullToObject(o, "slurm_id");
+		cJSON_AddStringToObject(o, "name", v[i]->job_name != NULL ?
+		    v[i]->job_name : "");
+		if (from != NULL)
+			cJSON_AddStringToObject(o, "from", from);
+		else
+			cJSON_AddNullToObject(o, "from");
+		cJSON_AddStringToObject(o, "to", state_name(v[i]->state));
+		cJSON_AddStringToObject(o, "native", v[i]->native != NULL ?
+		    v[i]->native : "");
+		cJSON_AddBoolToObject(o, "ended", state_terminal(v[i]->state));
+		if (v[i]->err_class != ERR_NONE)
+			cJSON_AddStringToObject(o, "err_class",
+			    err_class_name(v[i]->err_class));
+		row = row_of(snap, v[i]->id);
+		if (row != NULL && row->reason != NULL && *row->reason != '\0')
+			cJSON_AddStringToObject(o, "reason", row->reason);
+		if (eff != NULL && n == 1 && state_terminal(v[i]->state))
+			eff_json(o, eff);
+		s = cJSON_PrintUnformatted(o);
+		printf("%s\n", s);
+		cJSON_free(s);
+		cJSON_Delete(o);
+		/* Remember the new state. */
+		key = xasprintf("%s %s", v[i]->id, state_name(v[i]->state));
+		if (from != NULL) {
+			free(seen->v[k]);
+			seen->v[k] = key;
+		} else {
+			strv_add(seen, key);
+			free(key);
+		}
+	}
+}
+
 static void
 status_progress(void *arg, enum submit_step step, const char *text)
 {
@@ -368,6 +455,7 @@ cli_status(struct cli *cli, int argc, char **argv)
 	struct monitor_opts	 opts;
 	struct monitor_snapshot	 snap;
 	struct eff		*eff = NULL;
+	struct strv		 seen;
 	struct sigaction	 sa, oldsa;
 	char			*cause = NULL, *end;
 	const char		*only = NULL;
@@ -375,6 +463,8 @@ cli_status(struct cli *cli, int argc, char **argv)
 	long			 sid, interval = 0;
 	int			 ch, watch = 0, json = 0, rc, ret = EXIT_OK;
 	int			 done;
+
+	memset(&seen, 0, sizeof seen);
 
 	while ((ch = getopt_long(argc, argv, "wi:jh", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -477,7 +567,10 @@ cli_status(struct cli *cli, int argc, char **argv)
 				free(why);
 			}
 		}
-		if (json)
+		if (json && watch)
+			status_events(&snap, v, n, rc != 0 ? cause : NULL,
+			    &seen, eff);
+		else if (json)
 			status_json(&snap, v, n, cause, watch, eff);
 		else {
 			if (watch)
@@ -530,6 +623,7 @@ cli_status(struct cli *cli, int argc, char **argv)
 	if (watch && status_stop)
 		ret = EXIT_OK;
 out:
+	strv_free(&seen);
 	if (eff != NULL) {
 		eff_free(eff);
 		free(eff);

@@ -342,7 +342,11 @@ uikeys_help(void)
 	    "  usage / hint       the detail view of an ended job: CPU, "
 	    "memory and time\n"
 	    "                     used of what it asked for, and what to ask "
-	    "for next time\n");
+	    "for next time\n"
+	    "  Space (a live job) watches it: its end rings the bell and "
+	    "sends a desktop\n"
+	    "                     notification where the terminal shows one "
+	    "(SQDECK_NOTIFY)\n");
 	return buf_steal(&out);
 }
 

@@ -125,6 +125,10 @@ struct ui {
 	size_t				 ccur;
 
 	struct jobtable			*jt;
+	/* Notifications (notify_init): what to send, and the jobs watched
+	   for their end as "cluster\tid". */
+	int				 notify;
+	struct strv			 notify_ids;
 	enum pane			 focus;
 	enum overlay			 ov;
 	struct ulog			 log;
@@ -584,6 +588,126 @@ apply_cluster(struct ui *ui, struct msg_cluster *m)
 	return UIF_REDRAW;
 }
 
+/* ------------------------------------------------------- notifications */
+
+#define NOTIFY_BELL	0x1
+#define NOTIFY_OSC9	0x2	/* iTerm2, WezTerm, kitty, foot, ghostty */
+#define NOTIFY_OSC777	0x4	/* VTE terminals, urxvt, foot */
+#define NOTIFY_ALL	0x8	/* every job of the list, not just marked */
+
+/*
+ * What to send when a watched job ends: SQDECK_NOTIFY ("off", or a comma
+ * list of bell, osc9, osc777, all), else the bell and the OSC the terminal
+ * is known to show (none inside tmux or screen, which would swallow it).
+ */
+int
+ui_notify_parse(const char *env, const char *term, const char *term_program,
+    const char *vte)
+{
+	char	*copy, *w, *save = NULL;
+	int	 f = 0;
+
+	if (env != NULL && *env != '\0') {
+		copy = xstrdup(env);
+		for (w = strtok_r(copy, ", ", &save); w != NULL;
+		    w = strtok_r(NULL, ", ", &save)) {
+			if (strcmp(w, "bell") == 0)
+				f |= NOTIFY_BELL;
+			else if (strcmp(w, "osc9") == 0)
+				f |= NOTIFY_OSC9;
+			else if (strcmp(w, "osc777") == 0)
+				f |= NOTIFY_OSC777;
+			else if (strcmp(w, "all") == 0)
+				f |= NOTIFY_ALL;
+		}
+		free(copy);
+		return f;	/* "off" (or nothing known): none */
+	}
+	f = NOTIFY_BELL;
+	if (term == NULL)
+		term = "";
+	if (strncmp(term, "screen", 6) == 0 || strncmp(term, "tmux", 4) == 0)
+		return f;
+	if (term_program != NULL && (strcmp(term_program, "iTerm.app") == 0 ||
+	    strcmp(term_program, "WezTerm") == 0 ||
+	    strcmp(term_program, "ghostty") == 0))
+		f |= NOTIFY_OSC9;
+	if (strstr(term, "kitty") != NULL || strncmp(term, "foot", 4) == 0)
+		f |= NOTIFY_OSC9;
+	if ((vte != NULL && *vte != '\0') ||
+	    strncmp(term, "rxvt-unicode", 12) == 0)
+		f |= NOTIFY_OSC777;
+	return f;
+}
+
+/* The sequences for one ended job; text is already sanitised. */
+char *
+ui_notify_seq(int flags, const char *text)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_add(&b, "", 0);
+	if (flags & NOTIFY_OSC9)
+		buf_printf(&b, "\033]9;sqdeck: %s\007", text);
+	if (flags & NOTIFY_OSC777)
+		buf_printf(&b, "\033]777;notify;sqdeck;%s\007", text);
+	return buf_steal(&b);
+}
+
+static void
+notify_watch(struct ui *ui, const char *cluster, const char *id, int on)
+{
+	char	*key = xasprintf("%s\t%s", cluster, id);
+	size_t	 i;
+
+	for (i = 0; i < ui->notify_ids.n; i++) {
+		if (strcmp(ui->notify_ids.v[i], key) == 0)
+			break;
+	}
+	if (on && i == ui->notify_ids.n)
+		strv_add(&ui->notify_ids, key);
+	else if (!on && i < ui->notify_ids.n) {
+		free(ui->notify_ids.v[i]);
+		ui->notify_ids.v[i] = ui->notify_ids.v[--ui->notify_ids.n];
+	}
+	free(key);
+}
+
+/* After a snapshot: bell and desktop notification for watched jobs that
+   ended; each one once. */
+static void
+notify_ended(struct ui *ui, const char *cluster)
+{
+	const struct jobtable_row	*r;
+	char				*tab, *text, *seq;
+	size_t				 i, clen = strlen(cluster);
+	ssize_t				 w;
+
+	for (i = 0; i < ui->notify_ids.n; /* below */) {
+		tab = ui->notify_ids.v[i] + clen;
+		if (strncmp(ui->notify_ids.v[i], cluster, clen) != 0 ||
+		    *tab != '\t' || (r = jobtable_find(ui->jt, cluster,
+		    tab + 1)) == NULL || !r->finished) {
+			i++;
+			continue;
+		}
+		text = xasprintf("%s %s %s ended: %s", r->cluster, r->id,
+		    r->name != NULL ? r->name : "", r->state);
+		ui_message(ui, 0, "%s", text);
+		if (ui->notify & NOTIFY_BELL)
+			beep();
+		seq = ui_notify_seq(ui->notify, text);
+		if (*seq != '\0')
+			w = write(STDOUT_FILENO, seq, strlen(seq));
+		(void)w;
+		free(seq);
+		free(text);
+		free(ui->notify_ids.v[i]);
+		ui->notify_ids.v[i] = ui->notify_ids.v[--ui->notify_ids.n];
+	}
+}
+
 static int
 apply_jobs(struct ui *ui, struct msg_jobs *m)
 {
@@ -601,7 +725,19 @@ apply_jobs(struct ui *ui, struct msg_jobs *m)
 		san_inplace(&m->rows[i].reason);
 	}
 	c = cluster_find(ui, m->cluster, 1);
+	/* "all": every live job of the list is watched for its end. */
+	if (ui->notify & NOTIFY_ALL) {
+		for (i = 0; i < m->nrows; i++) {
+			const struct jobtable_row *o = jobtable_find(ui->jt,
+			    c->name, m->rows[i].id);
+
+			if (!m->rows[i].finished && (o == NULL ||
+			    !o->finished))
+				notify_watch(ui, c->name, m->rows[i].id, 1);
+		}
+	}
 	jobtable_merge(ui->jt, c->name, m->rows, m->nrows, m->polled);
+	notify_ended(ui, c->name);
 	/* A job just submitted from the wizard: put the cursor on it. */
 	if (ui->sel_id != NULL && jobtable_select(ui->jt, ui->sel_cluster,
 	    ui->sel_id) == 0) {
@@ -2123,7 +2259,13 @@ act_cancel(struct ui *ui)
 static int
 act_mark(struct ui *ui)
 {
-	jobtable_toggle_mark(ui->jt);
+	const struct jobtable_row	*r = jobtable_current(ui->jt);
+	int				 on;
+
+	on = jobtable_toggle_mark(ui->jt);
+	/* A marked live job is watched: its end rings (notify_ended). */
+	if (r != NULL && !r->finished)
+		notify_watch(ui, r->cluster, r->id, on);
 	jobtable_move(ui->jt, 1);
 	return UIF_REDRAW;
 }
@@ -2624,6 +2766,7 @@ ui_free(struct ui *ui)
 	}
 	free(ui->cl);
 	jobtable_free(ui->jt);
+	strv_free(&ui->notify_ids);
 	free(ui->log.cluster);
 	free(ui->log.id);
 	free(ui->log.name);
@@ -2703,6 +2846,8 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 	}
 	memset(&ui, 0, sizeof ui);
 	ui.cfg = cfg;
+	ui.notify = ui_notify_parse(getenv("SQDECK_NOTIFY"), getenv("TERM"),
+	    getenv("TERM_PROGRAM"), getenv("VTE_VERSION"));
 	ui.q = q;
 	ui.be = be;
 	ui.jt = jobtable_create();

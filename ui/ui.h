@@ -72,6 +72,15 @@ int	 ui_main(struct cli *);
 int	 ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 	     const struct ui_backend *be);
 
+/*
+ * Notifications when a watched job ends (pure, for the tests): the flags
+ * from SQDECK_NOTIFY or the terminal, and the OSC 9 / OSC 777 sequences
+ * for a text.
+ */
+int	 ui_notify_parse(const char *env, const char *term,
+	     const char *term_program, const char *vte);
+char	*ui_notify_seq(int flags, const char *text);
+
 /* Whether an action of ui-keys.h has a handler (for the keymap tests). */
 int	 ui_action_implemented(int action);
 
