@@ -156,8 +156,8 @@ static const struct {
 	    NULL },
 	[UIA_CANCEL] = { "cancel the job (or every marked job)", "cancel",
 	    NULL },
-	[UIA_MARK] = { "mark or unmark the job for a batch cancel", "mark",
-	    NULL },
+	[UIA_MARK] = { "mark or unmark the job (batch cancel; its end "
+	    "notifies)", "mark", NULL },
 	[UIA_NEW] = { "submit a new job (wizard)", "new", NULL },
 	[UIA_EDIT] = { "edit the job and submit it again", NULL, NULL },
 	[UIA_TOGGLE_ERR] = { "log: switch between main.out and main.err",
