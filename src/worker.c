@@ -11,6 +11,7 @@
 #include "budget.h"
 #include "conn.h"
 #include "eff.h"
+#include "gres.h"
 #include "history.h"
 #include "monitor.h"
 #include "ops.h"
@@ -79,6 +80,7 @@ struct wstate {
 	time_t		 last_ok;	/* wall clock of the last good poll */
 	int		 have_parts;
 	struct strv	 parts;		/* "name MaxTime" */
+	struct gres_parts gres;		/* free GPUs per partition (gres.h) */
 
 	/* Finished jobs from accounting (history.h), every slow tick. */
 	struct jobtable_row *hist;
@@ -181,8 +183,27 @@ post_cluster(struct wstate *st, enum cluster_health h, const char *message)
 	m->u.cluster.health = h;
 	m->u.cluster.message = message != NULL ? xstrdup(message) : NULL;
 	m->u.cluster.host = host != NULL ? xstrdup(host) : NULL;
-	for (i = 0; i < st->parts.n; i++)
-		strv_add(&m->u.cluster.partitions, st->parts.v[i]);
+	for (i = 0; i < st->parts.n; i++) {
+		const char	*p = st->parts.v[i];
+		size_t		 k, len = strcspn(p, " ");
+		char		*s;
+
+		/* "gpu 4:00:00 6/8 GPUs idle" where the partition has GPUs. */
+		for (k = 0; k < st->gres.n; k++) {
+			if (strlen(st->gres.v[k].name) == len &&
+			    strncmp(st->gres.v[k].name, p, len) == 0 &&
+			    st->gres.v[k].total > 0)
+				break;
+		}
+		if (k == st->gres.n) {
+			strv_add(&m->u.cluster.partitions, p);
+			continue;
+		}
+		s = xasprintf("%s %d/%d GPUs idle", p, st->gres.v[k].idle,
+		    st->gres.v[k].total);
+		strv_add(&m->u.cluster.partitions, s);
+		free(s);
+	}
 	m->u.cluster.last_ok = st->last_ok;
 	now = mono_now();
 	m->u.cluster.calls = budget_used(&st->budget, now);
@@ -255,6 +276,33 @@ fetch_partitions(struct wstate *st)
 	st->have_parts = 1;
 out:
 	slurm_partitions_free(&parts);
+	conn_result_free(&res);
+	free(cmd);
+}
+
+/* Idle and total GPUs per partition: one sinfo (gres.h). */
+static void
+fetch_gres(struct wstate *st)
+{
+	struct conn_result	 res;
+	struct gres_parts	 gp;
+	char			*cmd = gres_cmd(), *cause = NULL;
+
+	memset(&res, 0, sizeof res);
+	memset(&gp, 0, sizeof gp);
+	budget_spend(&st->budget, mono_now(), 1);
+	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0 ||
+	    res.status != 0) {
+		free(cause);
+		goto out;	/* the last counts stay */
+	}
+	if (gres_parse(res.out, &gp, &cause) != 0)
+		free(cause);	/* the good lines are kept */
+	gres_free(&st->gres);
+	st->gres = gp;
+	memset(&gp, 0, sizeof gp);
+out:
+	gres_free(&gp);
 	conn_result_free(&res);
 	free(cmd);
 }
@@ -449,8 +497,11 @@ do_poll(struct wstate *st)
 
 	/* The slow tick: history, within the budget. */
 	if (mono_now() >= st->next_history &&
-	    budget_used(&st->budget, mono_now()) < (unsigned)st->budget.max_calls)
+	    budget_used(&st->budget, mono_now()) + 2 <=
+	    (unsigned)st->budget.max_calls) {
 		do_history(st);
+		fetch_gres(st);
+	}
 
 	m = msg_new(MSG_JOBS);
 	m->u.jobs.cluster = xstrdup(w->cl->name);
@@ -917,6 +968,7 @@ worker_main(void *arg)
 	strv_free(&st.parts);
 	budget_free(&st.budget);
 	hist_clear(&st);
+	gres_free(&st.gres);
 	conn_free(st.conn);
 	pthread_mutex_lock(&ws->lock);
 	w->exited = 1;
