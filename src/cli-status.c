@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "conn.h"
+#include "budget.h"
 #include "eff.h"
 #include "monitor.h"
 #include "ops.h"
@@ -456,6 +457,8 @@ cli_status(struct cli *cli, int argc, char **argv)
 	struct monitor_snapshot	 snap;
 	struct eff		*eff = NULL;
 	struct strv		 seen;
+	struct budget		 budget;
+	enum budget_fault	 fault;
 	struct sigaction	 sa, oldsa;
 	char			*cause = NULL, *end;
 	const char		*only = NULL;
@@ -465,6 +468,7 @@ cli_status(struct cli *cli, int argc, char **argv)
 	int			 done;
 
 	memset(&seen, 0, sizeof seen);
+	memset(&budget, 0, sizeof budget);
 
 	while ((ch = getopt_long(argc, argv, "wi:jh", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -540,6 +544,10 @@ cli_status(struct cli *cli, int argc, char **argv)
 	}
 	if (interval == 0)
 		interval = cl->poll_interval > 0 ? cl->poll_interval : 5;
+	/* The polling budget's floor holds for --watch too (budget.h). */
+	budget_init(&budget, cl->min_poll_interval, cl->max_scheduler_calls);
+	if (watch && interval < budget.min_interval)
+		interval = budget.min_interval;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = status_sigint;
@@ -615,6 +623,20 @@ cli_status(struct cli *cli, int argc, char **argv)
 		fflush(stdout);
 		if (!watch || done || status_stop)
 			break;
+		/* slurmctld timing out, rate-limiting or down: back off. */
+		if (rc != 0 && (fault = budget_classify(cause)) !=
+		    BUDGET_FAULT_NONE) {
+			int	wait = budget_fail(&budget, (int)interval,
+				    fault);
+
+			fprintf(stderr, "sqdeck: status: %s: next poll in "
+			    "%d s\n", budget_fault_text(fault), wait);
+			status_sleep(wait);
+			if (status_stop)
+				break;
+			continue;
+		}
+		budget_ok(&budget);
 		status_sleep((int)interval);
 		if (status_stop)
 			break;
@@ -624,6 +646,7 @@ cli_status(struct cli *cli, int argc, char **argv)
 		ret = EXIT_OK;
 out:
 	strv_free(&seen);
+	budget_free(&budget);
 	if (eff != NULL) {
 		eff_free(eff);
 		free(eff);
