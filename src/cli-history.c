@@ -167,6 +167,7 @@ cli_history(struct cli *cli, int argc, char **argv)
 	struct hrow		*rows = NULL;
 	cJSON			*clusters, *co;
 	char			*cause = NULL, *cmd, *s, *end;
+	char			 sep[SLURM_SEP_SIZE];
 	size_t			 i, k, nrows = 0;
 	long			 days = 0;
 	int			 ch, json = 0, ret = EXIT_OK, d;
@@ -221,7 +222,8 @@ cli_history(struct cli *cli, int argc, char **argv)
 		cJSON_AddItemToArray(clusters, co);
 		memset(&res, 0, sizeof res);
 		c = conn_new_cluster(cl);
-		if ((cmd = history_cmd(cl->user, d, time(NULL), &cause)) ==
+		slurm_sep_new(sep, sizeof sep);
+		if ((cmd = history_cmd(cl->user, d, time(NULL), sep, &cause)) ==
 		    NULL || conn_exec(c, cmd, NULL, 0, &res, &cause) != 0)
 			goto failed;
 		if (res.status != 0) {
@@ -229,7 +231,7 @@ cli_history(struct cli *cli, int argc, char **argv)
 			    res.status, res.err != NULL ? res.err : "");
 			goto failed;
 		}
-		if (history_parse(res.out, &hs[i], &cause) != 0) {
+		if (history_parse(res.out, sep, &hs[i], &cause) != 0) {
 			s = ops_clean(cause);
 			fprintf(stderr, "sqdeck: history: cluster %s: %s\n",
 			    cl->name, s);

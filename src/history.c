@@ -4,19 +4,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "slurm.h"
 #include "util.h"
 
-#define HISTORY_SEP	'\037'
 #define HISTORY_NFIELDS	10
 /* Ended states only: the queue shows the others. */
 #define HISTORY_STATES	"CD,F,CA,TO,NF,OOM,PR,BF,DL"
 
 char *
-history_cmd(const char *user, int days, time_t now, char **cause)
+history_cmd(const char *user, int days, time_t now, const char *sep,
+    char **cause)
 {
 	struct buf	 b;
 	struct tm	 tm;
-	char		 since[16], sep[2] = { HISTORY_SEP, '\0' };
+	char		 since[16];
 	const char	*p;
 	time_t		 t;
 
@@ -43,7 +44,8 @@ history_cmd(const char *user, int days, time_t now, char **cause)
 	strftime(since, sizeof since, "%Y-%m-%d", &tm);
 
 	buf_init(&b);
-	buf_adds(&b, "sacct -X -n -P --delimiter=");
+	/* -p: the separator after every field, the last one too. */
+	buf_adds(&b, "sacct -X -n -p --delimiter=");
 	buf_add_quoted(&b, sep);
 	buf_adds(&b, " -S ");
 	buf_add_quoted(&b, since);
@@ -70,21 +72,12 @@ number(const char *s)
 }
 
 static int
-history_line(char *line, struct history *h)
+history_row(char **f, struct history *h)
 {
 	struct history_job	*j;
-	char			*f[HISTORY_NFIELDS], *p, *colon;
-	size_t			 i;
+	char			*colon;
 	long			 raw;
 
-	f[0] = line;
-	for (i = 1, p = line; i < HISTORY_NFIELDS; i++) {
-		if ((p = strchr(p, HISTORY_SEP)) == NULL)
-			return -1;
-		*p++ = '\0';
-		f[i] = p;
-	}
-	/* The name is the rest, separators and all. */
 	if ((raw = number(f[0])) <= 0 || *f[1] == '\0')
 		return -1;
 	h->v = xrealloc(h->v, (h->n + 1) * sizeof *h->v);
@@ -112,27 +105,45 @@ history_line(char *line, struct history *h)
 }
 
 int
-history_parse(const char *text, struct history *h, char **cause)
+history_parse(const char *text, const char *sep, struct history *h,
+    char **cause)
 {
-	char	*copy, *line, *next;
-	size_t	 lineno = 0, bad = 0, first = 0;
+	char		*copy, *p, *hit, *f[HISTORY_NFIELDS];
+	size_t		 seplen, nf = 0, row = 0, bad = 0, first = 0;
 
+	if (sep == NULL || *sep == '\0')
+		sep = SLURM_SEP_DEFAULT;
+	seplen = strlen(sep);
 	copy = xstrdup(text != NULL ? text : "");
-	for (line = copy; line != NULL; line = next) {
-		next = strchr(line, '\n');
-		if (next != NULL)
-			*next++ = '\0';
-		lineno++;
-		line = str_trim(line);
-		if (*line == '\0')
+	/* Fields end at sep; a row's first field starts after its "\n". */
+	for (p = copy; (hit = strstr(p, sep)) != NULL; p = hit + seplen) {
+		*hit = '\0';
+		if (nf == 0) {
+			while (*p == '\n' || *p == '\r' || *p == ' ')
+				p++;
+		}
+		f[nf++] = p;
+		if (nf < HISTORY_NFIELDS)
 			continue;
-		if (history_line(line, h) != 0 && bad++ == 0)
-			first = lineno;
+		row++;
+		if (history_row(f, h) != 0 && bad++ == 0)
+			first = row;
+		nf = 0;
 	}
+	/* What is left must be the last row's newline. */
+	for (; *p != '\0'; p++) {
+		if (*p != '\n' && *p != '\r' && *p != ' ') {
+			if (bad++ == 0)
+				first = row + 1;
+			break;
+		}
+	}
+	if (nf != 0 && bad++ == 0)
+		first = row + 1;
 	free(copy);
 	if (bad != 0)
-		return cause_set(cause, "sacct history: %zu line(s) not "
-		    "understood, first at line %zu", bad, first);
+		return cause_set(cause, "sacct history: %zu row(s) not "
+		    "understood, first: row %zu", bad, first);
 	return 0;
 }
 

@@ -13,8 +13,7 @@
  * submitted it, else SLURM's default slurm-%j.out (slurm-%A_%a.out for an
  * array task) in the job's WorkDir.
  *
- * The command and the parser are pure; the field list has the job name
- * last, so a name holding the separator stays whole.
+ * The command and the parser are pure.
  */
 
 #define HISTORY_DAYS		7	/* default window */
@@ -46,12 +45,16 @@ struct history {
  * user (NULL: the login user) that ended in the last days days (<= 0:
  * HISTORY_DAYS) before now.
  */
-char	*history_cmd(const char *user, int days, time_t now, char **cause);
+char	*history_cmd(const char *user, int days, time_t now, const char *sep,
+	     char **cause);
 /*
- * Parse history_cmd()'s output; rows are appended.  Bad lines are skipped:
- * -1 and a cause naming the first one (the good rows are kept).
+ * Parse history_cmd()'s output made with the same sep (slurm_sep_new():
+ * a random string per command that follows every field, so no job name
+ * can end its row or start another); rows are appended.  Bad rows are
+ * skipped: -1 and a cause naming the first one (the good rows are kept).
  */
-int	 history_parse(const char *text, struct history *, char **cause);
+int	 history_parse(const char *text, const char *sep, struct history *,
+	     char **cause);
 void	 history_free(struct history *);
 /* SLURM's default log of a job: "WORKDIR/slurm-ID.out"; NULL if unknown. */
 char	*history_default_log(const struct history_job *);

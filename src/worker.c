@@ -381,19 +381,21 @@ do_history(struct wstate *st)
 	struct conn_result	 res;
 	struct history		 h;
 	char			*cmd, *cause = NULL, base[64];
+	char			 sep[SLURM_SEP_SIZE];
 	size_t			 i;
 
 	memset(&res, 0, sizeof res);
 	memset(&h, 0, sizeof h);
 	st->next_history = mono_now() + WORKER_HISTORY_SECONDS;
+	slurm_sep_new(sep, sizeof sep);
 	if ((cmd = history_cmd(w->cl->user, st->history_days, time(NULL),
-	    &cause)) == NULL)
+	    sep, &cause)) == NULL)
 		goto out;
 	budget_spend(&st->budget, mono_now(), 1);
 	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0 ||
 	    res.status != 0)
 		goto out;	/* the old rows stay; the poll says the health */
-	(void)history_parse(res.out, &h, &cause);	/* good rows kept */
+	(void)history_parse(res.out, sep, &h, &cause);	/* good rows kept */
 	hist_clear(st);
 	st->hist = xcalloc(h.n + 1, sizeof *st->hist);
 	st->hist_log = xcalloc(h.n + 1, sizeof *st->hist_log);
