@@ -1006,7 +1006,7 @@ draw_clusters(struct ui *ui, int y, int h, time_t now)
 	wh = 18;
 	wj = 14;
 	ws = 12;
-	wm = 21;
+	wm = 19;
 	wp = COLS - (1 + wn + 1 + wh + 1 + wj + 1 + ws + 1 + wm + 1);
 	if (wp < 10) {
 		wh = 0;
