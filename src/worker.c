@@ -188,7 +188,7 @@ post_cluster(struct wstate *st, enum cluster_health h, const char *message)
 		size_t		 k, len = strcspn(p, " ");
 		char		*s;
 
-		/* "gpu 4:00:00 6/8 GPU idle" where the partition has GPUs. */
+		/* "gpu 4:00:00 6/8 GPU" where the partition has GPUs. */
 		for (k = 0; k < st->gres.n; k++) {
 			if (strlen(st->gres.v[k].name) == len &&
 			    strncmp(st->gres.v[k].name, p, len) == 0 &&
@@ -199,7 +199,7 @@ post_cluster(struct wstate *st, enum cluster_health h, const char *message)
 			strv_add(&m->u.cluster.partitions, p);
 			continue;
 		}
-		s = xasprintf("%s %d/%d GPU idle", p, st->gres.v[k].idle,
+		s = xasprintf("%s %d/%d GPU", p, st->gres.v[k].idle,
 		    st->gres.v[k].total);
 		strv_add(&m->u.cluster.partitions, s);
 		free(s);

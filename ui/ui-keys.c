@@ -333,7 +333,7 @@ uikeys_help(void)
 	    "rate-limited us or\n"
 	    "                     is down; polls wait longer each time "
 	    "until it answers\n"
-	    "  6/8 GPU idle       beside a partition: idle and total GPUs "
+	    "  6/8 GPU            beside a partition: idle and total GPUs "
 	    "(sinfo GRES)\n"
 	    "  finished rows      include jobs from sacct (history_days, "
 	    "default 7), also\n"
