@@ -10,6 +10,7 @@
 #include "conn.h"
 #include "monitor.h"
 #include "ops.h"
+#include "pending.h"
 
 static void
 jobs_usage(FILE *f)
@@ -59,6 +60,8 @@ jobs_json(struct monitor_snapshot *snaps, size_t ns, char **causes)
 	cJSON				*o, *a, *item, *cl;
 	const struct jobtable_row	*row;
 	const struct monitor_info	*info;
+	struct pending_why		 why;
+	cJSON				*wp;
 	char				 when[32];
 	struct tm			 tm;
 	size_t				 i, k;
@@ -99,6 +102,16 @@ jobs_json(struct monitor_snapshot *snaps, size_t ns, char **causes)
 			cJSON_AddNumberToObject(item, "nodes", row->nodes);
 			cJSON_AddStringToObject(item, "reason", row->reason);
 			cJSON_AddBoolToObject(item, "finished", row->finished);
+			if (!row->finished && jobtable_state_class(row->state) ==
+			    JC_PENDING && pending_explain(row->reason,
+			    &why) == 0) {
+				wp = cJSON_AddObjectToObject(item,
+				    "why_pending");
+				cJSON_AddStringToObject(wp, "code", why.code);
+				cJSON_AddStringToObject(wp, "meaning",
+				    why.sentence);
+				cJSON_AddStringToObject(wp, "fix", why.fix);
+			}
 			if (info->record_id != NULL) {
 				cJSON_AddStringToObject(item, "record",
 				    info->record_id);

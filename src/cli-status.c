@@ -10,6 +10,8 @@
 
 #include "cli.h"
 #include "conn.h"
+#include "budget.h"
+#include "eff.h"
 #include "monitor.h"
 #include "ops.h"
 #include "record.h"
@@ -202,9 +204,11 @@ status_detail(const struct record *r, const struct monitor_snapshot *snap)
 	}
 }
 
+static void	eff_json(cJSON *, const struct eff *);
+
 static void
 status_json(const struct monitor_snapshot *snap, struct record **v, size_t n,
-    const char *cause, int watch)
+    const char *cause, int watch, const struct eff *eff)
 {
 	const struct jobtable_row	*row;
 	cJSON				*o, *a, *item, *sl;
@@ -244,10 +248,167 @@ status_json(const struct monitor_snapshot *snap, struct record **v, size_t n,
 			cJSON_AddNumberToObject(sl, "nodes", row->nodes);
 			cJSON_AddStringToObject(sl, "reason", row->reason);
 		}
+		if (eff != NULL && n == 1)
+			eff_json(item, eff);
 		cJSON_AddItemToArray(a, item);
 	}
 	cli_json(stdout, o, watch);
 	cJSON_Delete(o);
+}
+
+/*
+ * The efficiency of an ended job: one sacct with its steps (eff.h).  NULL
+ * when the job has no SLURM id or sacct cannot say; *why tells why.
+ */
+static struct eff *
+status_eff(struct conn *c, const struct record *r, char **why)
+{
+	struct conn_result	 res;
+	struct eff		*e;
+	const char		*sid = record_slurm_id(r);
+	char			*cmd;
+
+	if (sid == NULL)
+		return NULL;
+	memset(&res, 0, sizeof res);
+	if ((cmd = eff_cmd(strtol(sid, NULL, 10), why)) == NULL)
+		return NULL;
+	e = xcalloc(1, sizeof *e);
+	if (conn_exec(c, cmd, NULL, 0, &res, why) != 0)
+		goto fail;
+	if (res.status != 0) {
+		*why = xasprintf("sacct failed (exit %d)", res.status);
+		goto fail;
+	}
+	if (eff_parse(res.out, strtol(sid, NULL, 10), e, why) != 0)
+		goto fail;
+	free(cmd);
+	conn_result_free(&res);
+	return e;
+fail:
+	free(cmd);
+	conn_result_free(&res);
+	eff_free(e);
+	free(e);
+	return NULL;
+}
+
+static void
+eff_json(cJSON *item, const struct eff *e)
+{
+	cJSON	*o = cJSON_AddObjectToObject(item, "efficiency");
+	char	*t;
+
+#define NUM_OR_NULL(k, v, ok) do {				\
+	if (ok)							\
+		cJSON_AddNumberToObject(o, k, (double)(v));	\
+	else							\
+		cJSON_AddNullToObject(o, k);			\
+} while (0)
+	NUM_OR_NULL("cpus", e->cpus, e->cpus > 0);
+	NUM_OR_NULL("cpu_seconds", e->cpu_used, e->cpu_used >= 0);
+	NUM_OR_NULL("cpu_efficiency", e->cpu_pct, e->cpu_pct >= 0);
+	NUM_OR_NULL("mem_requested", e->req_mem, e->req_mem >= 0);
+	NUM_OR_NULL("mem_peak", e->peak_mem, e->peak_mem >= 0);
+	NUM_OR_NULL("mem_efficiency", e->mem_pct, e->mem_pct >= 0);
+	NUM_OR_NULL("elapsed", e->elapsed, e->elapsed >= 0);
+	NUM_OR_NULL("limit", e->limit, e->limit > 0);
+	NUM_OR_NULL("time_efficiency", e->time_pct, e->time_pct >= 0);
+#undef NUM_OR_NULL
+	t = eff_text(e);
+	cJSON_AddStringToObject(o, "summary", t);
+	free(t);
+	if (e->hint != NULL)
+		cJSON_AddStringToObject(o, "hint", e->hint);
+	else
+		cJSON_AddNullToObject(o, "hint");
+}
+
+/*
+ * status --watch --json: one line per state change (issue 15.7), so a
+ * script reacts without polling itself.  seen holds "record-id STATE"
+ * from the previous polls; the first poll says every job's state once.
+ */
+static void
+status_events(const struct monitor_snapshot *snap, struct record **v,
+    size_t n, const char *cause, struct strv *seen, const struct eff *eff)
+{
+	const struct jobtable_row	*row;
+	cJSON				*o;
+	char				*s, when[32], *key;
+	const char			*from;
+	struct tm			 tm;
+	time_t				 now = time(NULL);
+	size_t				 i, k, idlen;
+
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (cause != NULL) {
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "event", "poll_failed");
+		cJSON_AddStringToObject(o, "time", when);
+		cJSON_AddStringToObject(o, "cluster", snap->cluster);
+		cJSON_AddStringToObject(o, "error", cause);
+		s = cJSON_PrintUnformatted(o);
+		printf("%s\n", s);
+		cJSON_free(s);
+		cJSON_Delete(o);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		idlen = strlen(v[i]->id);
+		from = NULL;
+		for (k = 0; k < seen->n; k++) {
+			if (strncmp(seen->v[k], v[i]->id, idlen) == 0 &&
+			    seen->v[k][idlen] == ' ') {
+				from = seen->v[k] + idlen + 1;
+				break;
+			}
+		}
+		if (from != NULL && strcmp(from, state_name(v[i]->state)) == 0)
+			continue;
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "event", "state");
+		cJSON_AddStringToObject(o, "time", when);
+		cJSON_AddStringToObject(o, "cluster", snap->cluster);
+		cJSON_AddStringToObject(o, "record", v[i]->id);
+		if (record_slurm_id(v[i]) != NULL)
+			cJSON_AddStringToObject(o, "slurm_id",
+			    record_slurm_id(v[i]));
+		else
+			cJSON_AddNullToObject(o, "slurm_id");
+		cJSON_AddStringToObject(o, "name", v[i]->job_name != NULL ?
+		    v[i]->job_name : "");
+		if (from != NULL)
+			cJSON_AddStringToObject(o, "from", from);
+		else
+			cJSON_AddNullToObject(o, "from");
+		cJSON_AddStringToObject(o, "to", state_name(v[i]->state));
+		cJSON_AddStringToObject(o, "native", v[i]->native != NULL ?
+		    v[i]->native : "");
+		cJSON_AddBoolToObject(o, "ended", state_terminal(v[i]->state));
+		if (v[i]->err_class != ERR_NONE)
+			cJSON_AddStringToObject(o, "err_class",
+			    err_class_name(v[i]->err_class));
+		row = row_of(snap, v[i]->id);
+		if (row != NULL && row->reason != NULL && *row->reason != '\0')
+			cJSON_AddStringToObject(o, "reason", row->reason);
+		if (eff != NULL && n == 1 && state_terminal(v[i]->state))
+			eff_json(o, eff);
+		s = cJSON_PrintUnformatted(o);
+		printf("%s\n", s);
+		cJSON_free(s);
+		cJSON_Delete(o);
+		/* Remember the new state. */
+		key = xasprintf("%s %s", v[i]->id, state_name(v[i]->state));
+		if (from != NULL) {
+			free(seen->v[k]);
+			seen->v[k] = key;
+		} else {
+			strv_add(seen, key);
+			free(key);
+		}
+	}
 }
 
 static void
@@ -299,6 +460,10 @@ cli_status(struct cli *cli, int argc, char **argv)
 	struct record		*rec = NULL, **v;
 	struct monitor_opts	 opts;
 	struct monitor_snapshot	 snap;
+	struct eff		*eff = NULL;
+	struct strv		 seen;
+	struct budget		 budget;
+	enum budget_fault	 fault;
 	struct sigaction	 sa, oldsa;
 	char			*cause = NULL, *end;
 	const char		*only = NULL;
@@ -306,6 +471,9 @@ cli_status(struct cli *cli, int argc, char **argv)
 	long			 sid, interval = 0;
 	int			 ch, watch = 0, json = 0, rc, ret = EXIT_OK;
 	int			 done;
+
+	memset(&seen, 0, sizeof seen);
+	memset(&budget, 0, sizeof budget);
 
 	while ((ch = getopt_long(argc, argv, "wi:jh", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -381,6 +549,10 @@ cli_status(struct cli *cli, int argc, char **argv)
 	}
 	if (interval == 0)
 		interval = cl->poll_interval > 0 ? cl->poll_interval : 5;
+	/* The polling budget's floor holds for --watch too (budget.h). */
+	budget_init(&budget, cl->min_poll_interval, cl->max_scheduler_calls);
+	if (watch && interval < budget.min_interval)
+		interval = budget.min_interval;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = status_sigint;
@@ -396,8 +568,23 @@ cli_status(struct cli *cli, int argc, char **argv)
 		cause = NULL;
 		rc = monitor_poll(c, cl->name, &opts, &snap, &cause);
 		n = status_records(&snap, only, &v);
-		if (json)
-			status_json(&snap, v, n, cause, watch);
+		/* An ended job: how well it used what it asked for. */
+		if (rc == 0 && only != NULL && n == 1 &&
+		    state_terminal(v[0]->state) && eff == NULL) {
+			char	*why = NULL;
+
+			if ((eff = status_eff(c, v[0], &why)) == NULL &&
+			    why != NULL) {
+				fprintf(stderr, "sqdeck: status: efficiency "
+				    "not known: %s\n", why);
+				free(why);
+			}
+		}
+		if (json && watch)
+			status_events(&snap, v, n, rc != 0 ? cause : NULL,
+			    &seen, eff);
+		else if (json)
+			status_json(&snap, v, n, cause, watch, eff);
 		else {
 			if (watch)
 				cli_printf("-- %s, cluster %s\n", snap.polled != 0 ?
@@ -408,8 +595,18 @@ cli_status(struct cli *cli, int argc, char **argv)
 				cli_fprintf(stderr, "sqdeck: %s\n", s);
 				free(s);
 			}
-			if (only != NULL && n == 1)
+			if (only != NULL && n == 1) {
 				status_detail(v[0], &snap);
+				if (eff != NULL) {
+					char *t = eff_text(eff);
+
+					printf("usage:    %s\n", t);
+					free(t);
+					if (eff->hint != NULL)
+						printf("hint:     %s\n",
+						    eff->hint);
+				}
+			}
 			else if (only == NULL)
 				status_table(&snap, v, n);
 		}
@@ -431,6 +628,20 @@ cli_status(struct cli *cli, int argc, char **argv)
 		fflush(stdout);
 		if (!watch || done || status_stop)
 			break;
+		/* slurmctld timing out, rate-limiting or down: back off. */
+		if (rc != 0 && (fault = budget_classify(cause)) !=
+		    BUDGET_FAULT_NONE) {
+			int	wait = budget_fail(&budget, (int)interval,
+				    fault);
+
+			fprintf(stderr, "sqdeck: status: %s: next poll in "
+			    "%d s\n", budget_fault_text(fault), wait);
+			status_sleep(wait);
+			if (status_stop)
+				break;
+			continue;
+		}
+		budget_ok(&budget);
 		status_sleep((int)interval);
 		if (status_stop)
 			break;
@@ -439,6 +650,12 @@ cli_status(struct cli *cli, int argc, char **argv)
 	if (watch && status_stop)
 		ret = EXIT_OK;
 out:
+	strv_free(&seen);
+	budget_free(&budget);
+	if (eff != NULL) {
+		eff_free(eff);
+		free(eff);
+	}
 	free(cause);
 	record_free(rec);
 	conn_free(c);

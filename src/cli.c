@@ -36,6 +36,8 @@ static const struct verb verbs[] = {
 	  "cancel jobs (an ended job counts as cancelled)" },
 	{ "jobs", cli_jobs, "[--all] [--json]",
 	  "the live queue of your jobs plus recent records" },
+	{ "history", cli_history, "[--days N] [--json]",
+	  "your jobs that ended recently, from accounting (sacct)" },
 	{ "creds", cli_creds, "install [--stdin] [--json]",
 	  "install Enroot registry credentials on the cluster (stdin only)" },
 	{ "retry", cli_retry, "[--json] ID",

@@ -56,6 +56,7 @@ int	 cli_status(struct cli *, int argc, char **argv);
 int	 cli_logs(struct cli *, int argc, char **argv);
 int	 cli_cancel(struct cli *, int argc, char **argv);
 int	 cli_jobs(struct cli *, int argc, char **argv);
+int	 cli_history(struct cli *, int argc, char **argv);
 int	 cli_creds(struct cli *, int argc, char **argv);
 int	 cli_retry(struct cli *, int argc, char **argv);
 int	 cli_login(struct cli *, int argc, char **argv);

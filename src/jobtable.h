@@ -102,6 +102,9 @@ int		 jobtable_set_state(struct jobtable *, const char *cluster,
 /* Drop every row of a cluster. */
 void		 jobtable_forget(struct jobtable *, const char *cluster);
 
+/* The row of (cluster, id), shown or not; NULL if none. */
+const struct jobtable_row *jobtable_find(const struct jobtable *,
+		     const char *cluster, const char *id);
 /* Time of the last snapshot of cluster, 0 if none. */
 time_t		 jobtable_cluster_polled(const struct jobtable *,
 		     const char *cluster);

@@ -701,6 +701,7 @@ monitor_poll(struct conn *c, const char *cluster,
 	    sep, cause)) == NULL)
 		goto fallback;
 	snap->commands++;
+	snap->sched_calls++;	/* squeue, even if its answer is lost */
 	if (conn_exec(c, "/bin/sh -s", script, strlen(script), &res,
 	    &why) != 0) {
 		cause_set(cause, "poll of %s: %s", cluster, why);
@@ -731,6 +732,8 @@ monitor_poll(struct conn *c, const char *cluster,
 	snap->ok = 1;
 
 	sa = monitor_reply_find(&rep, "sacct", NULL);
+	if (sa != NULL)
+		snap->sched_calls++;
 	if (sa != NULL && strcmp(sa->arg, "0") == 0) {
 		text = xstrndup(sa->data, sa->len);
 		if (slurm_parse_sacct(text, sep, &acct, &why) != 0) {

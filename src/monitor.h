@@ -55,6 +55,7 @@ struct monitor_snapshot {
 	struct monitor_info	*info;
 	size_t			 n;
 	unsigned		 commands;	/* remote commands run (1) */
+	unsigned		 sched_calls;	/* squeue + sacct run (budget) */
 	size_t			 tracked;	/* records asked about */
 	struct strv		 events;	/* "ID: RUNNING -> COMPLETE ..." */
 };

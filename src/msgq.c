@@ -36,6 +36,7 @@ msg_free(struct msg *m)
 		free(m->u.cluster.cluster);
 		free(m->u.cluster.message);
 		free(m->u.cluster.host);
+		free(m->u.cluster.fault);
 		strv_free(&m->u.cluster.partitions);
 		break;
 	case MSG_JOBS:

@@ -43,6 +43,12 @@ struct msg_cluster {
 	char			*host;		/* login host in use, or NULL */
 	struct strv		 partitions;	/* "name" or "name MaxTime" */
 	time_t			 last_ok;	/* last good poll, 0 never */
+	/* The polling budget (budget.h), for the clusters pane's meter. */
+	unsigned		 calls;		/* scheduler calls, last minute */
+	unsigned		 max_calls;	/* allowed per minute, 0: unknown */
+	time_t			 next_poll;	/* wall clock, 0: unknown */
+	int			 backoff;	/* seconds backing off, 0: none */
+	char			*fault;		/* "slurmctld timed out", NULL */
 };
 
 struct msg_jobs {

@@ -8,9 +8,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "budget.h"
 #include "conn.h"
+#include "eff.h"
+#include "gres.h"
+#include "history.h"
 #include "monitor.h"
 #include "ops.h"
+#include "pending.h"
 #include "record.h"
 #include "slurm.h"
 #include "state.h"
@@ -21,6 +26,7 @@ enum wcmd_type {
 	WCMD_SUBMIT,
 	WCMD_SPEC,
 	WCMD_START,
+	WCMD_EFF,
 };
 
 /* A request from the UI thread, queued for one worker. */
@@ -68,11 +74,20 @@ struct wstate {
 	unsigned	 sessions;	/* to notice a new connection */
 	int		 interval;
 	int		 backoff;	/* seconds, 0: none */
+	struct budget	 budget;	/* scheduler calls (budget.h) */
 	time_t		 next_poll;	/* monotonic seconds */
 	time_t		 next_connect;
 	time_t		 last_ok;	/* wall clock of the last good poll */
 	int		 have_parts;
 	struct strv	 parts;		/* "name MaxTime" */
+	struct gres_parts gres;		/* free GPUs per partition (gres.h) */
+
+	/* Finished jobs from accounting (history.h), every slow tick. */
+	struct jobtable_row *hist;
+	char		**hist_log;	/* SLURM's default log, or NULL */
+	size_t		 nhist;
+	int		 history_days;
+	time_t		 next_history;	/* monotonic seconds */
 
 	/* The watched log. */
 	unsigned	 log_gen;
@@ -162,14 +177,44 @@ post_cluster(struct wstate *st, enum cluster_health h, const char *message)
 	struct msg	*m = msg_new(MSG_CLUSTER);
 	const char	*host = st->conn != NULL ? conn_host(st->conn) : NULL;
 	size_t		 i;
+	time_t		 now;
 
 	m->u.cluster.cluster = xstrdup(st->w->cl->name);
 	m->u.cluster.health = h;
 	m->u.cluster.message = message != NULL ? xstrdup(message) : NULL;
 	m->u.cluster.host = host != NULL ? xstrdup(host) : NULL;
-	for (i = 0; i < st->parts.n; i++)
-		strv_add(&m->u.cluster.partitions, st->parts.v[i]);
+	for (i = 0; i < st->parts.n; i++) {
+		const char	*p = st->parts.v[i];
+		size_t		 k, len = strcspn(p, " ");
+		char		*s;
+
+		/* "gpu 4:00:00 6/8 GPU" where the partition has GPUs. */
+		for (k = 0; k < st->gres.n; k++) {
+			if (strlen(st->gres.v[k].name) == len &&
+			    strncmp(st->gres.v[k].name, p, len) == 0 &&
+			    st->gres.v[k].total > 0)
+				break;
+		}
+		if (k == st->gres.n) {
+			strv_add(&m->u.cluster.partitions, p);
+			continue;
+		}
+		s = xasprintf("%s %d/%d GPU", p, st->gres.v[k].idle,
+		    st->gres.v[k].total);
+		strv_add(&m->u.cluster.partitions, s);
+		free(s);
+	}
 	m->u.cluster.last_ok = st->last_ok;
+	now = mono_now();
+	m->u.cluster.calls = budget_used(&st->budget, now);
+	m->u.cluster.max_calls = (unsigned)st->budget.max_calls;
+	if (conn_connected(st->conn) || st->last_ok != 0)
+		m->u.cluster.next_poll = time(NULL) + (st->next_poll > now ?
+		    st->next_poll - now : 0);
+	m->u.cluster.backoff = st->backoff;
+	if (st->backoff > 0 && st->budget.fault != BUDGET_FAULT_NONE)
+		m->u.cluster.fault = xstrdup(budget_fault_text(
+		    st->budget.fault));
 	post(st->w, m);
 }
 
@@ -206,6 +251,7 @@ fetch_partitions(struct wstate *st)
 
 	memset(&parts, 0, sizeof parts);
 	cmd = slurm_cmd_sinfo();
+	budget_spend(&st->budget, mono_now(), 1);
 	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0 ||
 	    res.status != 0) {
 		/* Not fatal: the configured partitions are shown instead. */
@@ -230,6 +276,33 @@ fetch_partitions(struct wstate *st)
 	st->have_parts = 1;
 out:
 	slurm_partitions_free(&parts);
+	conn_result_free(&res);
+	free(cmd);
+}
+
+/* Idle and total GPUs per partition: one sinfo (gres.h). */
+static void
+fetch_gres(struct wstate *st)
+{
+	struct conn_result	 res;
+	struct gres_parts	 gp;
+	char			*cmd = gres_cmd(), *cause = NULL;
+
+	memset(&res, 0, sizeof res);
+	memset(&gp, 0, sizeof gp);
+	budget_spend(&st->budget, mono_now(), 1);
+	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0 ||
+	    res.status != 0) {
+		free(cause);
+		goto out;	/* the last counts stay */
+	}
+	if (gres_parse(res.out, &gp, &cause) != 0)
+		free(cause);	/* the good lines are kept */
+	gres_free(&st->gres);
+	st->gres = gp;
+	memset(&gp, 0, sizeof gp);
+out:
+	gres_free(&gp);
 	conn_result_free(&res);
 	free(cmd);
 }
@@ -267,13 +340,122 @@ row_finished(const struct monitor_snapshot *snap, const char *id, int *found)
 static void
 poll_failed(struct wstate *st, const char *cause)
 {
-	int	rate = worker_rate_limited(cause);
+	enum budget_fault	f = budget_classify(cause);
 
-	st->backoff = worker_backoff(st->backoff, st->interval, rate);
+	/* The scheduler's fault: back off longer (budget.h). */
+	if (f != BUDGET_FAULT_NONE) {
+		st->budget.backoff = st->backoff;
+		st->backoff = budget_fail(&st->budget, st->interval, f);
+	} else {
+		st->backoff = worker_backoff(st->backoff, st->interval,
+		    worker_rate_limited(cause));
+		st->budget.fault = BUDGET_FAULT_NONE;
+	}
 	st->next_poll = mono_now() + st->backoff;
 	/* A cluster that never answered is in error; else its rows are old. */
 	post_cluster(st, st->last_ok != 0 && conn_connected(st->conn) ?
 	    CLUSTER_STALE : CLUSTER_ERROR, cause);
+}
+
+static void
+hist_clear(struct wstate *st)
+{
+	size_t	i;
+
+	for (i = 0; i < st->nhist; i++) {
+		jobtable_row_clear(&st->hist[i]);
+		free(st->hist_log[i]);
+	}
+	free(st->hist);
+	free(st->hist_log);
+	st->hist = NULL;
+	st->hist_log = NULL;
+	st->nhist = 0;
+}
+
+/* One sacct for the jobs that ended in the window (history.h). */
+static void
+do_history(struct wstate *st)
+{
+	struct worker		*w = st->w;
+	struct conn_result	 res;
+	struct history		 h;
+	char			*cmd, *cause = NULL, base[64];
+	char			 sep[SLURM_SEP_SIZE];
+	size_t			 i;
+
+	memset(&res, 0, sizeof res);
+	memset(&h, 0, sizeof h);
+	st->next_history = mono_now() + WORKER_HISTORY_SECONDS;
+	slurm_sep_new(sep, sizeof sep);
+	if ((cmd = history_cmd(w->cl->user, st->history_days, time(NULL),
+	    sep, &cause)) == NULL)
+		goto out;
+	budget_spend(&st->budget, mono_now(), 1);
+	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0 ||
+	    res.status != 0)
+		goto out;	/* the old rows stay; the poll says the health */
+	(void)history_parse(res.out, sep, &h, &cause);	/* good rows kept */
+	hist_clear(st);
+	st->hist = xcalloc(h.n + 1, sizeof *st->hist);
+	st->hist_log = xcalloc(h.n + 1, sizeof *st->hist_log);
+	for (i = 0; i < h.n; i++) {
+		const struct history_job	*j = &h.v[i];
+		struct jobtable_row		*r = &st->hist[i];
+
+		r->cluster = xstrdup(w->cl->name);
+		r->id = xstrdup(j->id);
+		r->name = xstrdup(j->name);
+		r->partition = xstrdup(j->partition);
+		r->state = xstrdup(slurm_state_base(j->state, base,
+		    sizeof base));
+		r->elapsed = j->elapsed;
+		r->limit = j->limit;
+		if (j->exit_code > 0 || j->exit_signal > 0)
+			r->reason = xasprintf("exit %d:%d", j->exit_code,
+			    j->exit_signal);
+		else
+			r->reason = xstrdup("");
+		r->finished = 1;
+		st->hist_log[i] = history_default_log(j);
+	}
+	st->nhist = h.n;
+out:
+	check_new_session(st);
+	free(cause);
+	free(cmd);
+	conn_result_free(&res);
+	history_free(&h);
+}
+
+/* Add the history rows the queue and the records do not have. */
+static void
+hist_append(struct wstate *st, struct msg_jobs *jobs)
+{
+	size_t	i, k, n = jobs->nrows;
+	int	dup;
+
+	if (st->nhist == 0)
+		return;
+	jobs->rows = xrealloc(jobs->rows, (n + st->nhist + 1) *
+	    sizeof *jobs->rows);
+	for (i = 0; i < st->nhist; i++) {
+		const struct jobtable_row	*h = &st->hist[i];
+		struct jobtable_row		*r;
+
+		for (k = 0, dup = 0; k < n && !dup; k++)
+			dup = strcmp(jobs->rows[k].id, h->id) == 0;
+		if (dup)
+			continue;
+		r = &jobs->rows[jobs->nrows++];
+		*r = *h;
+		r->cluster = xstrdup(h->cluster);
+		r->id = xstrdup(h->id);
+		r->name = xstrdup(h->name);
+		r->partition = xstrdup(h->partition);
+		r->state = xstrdup(h->state);
+		r->reason = xstrdup(h->reason);
+	}
 }
 
 static void
@@ -285,12 +467,15 @@ do_poll(struct wstate *st)
 	struct msg		*m;
 	char			*cause = NULL;
 	size_t			 i;
-	int			 found, fin;
+	int			 found, fin, rc;
 
 	memset(&opts, 0, sizeof opts);
 	opts.user = w->cl->user;
 	opts.source = "poll:tui";
-	if (monitor_poll(st->conn, w->cl->name, &opts, &snap, &cause) != 0) {
+	budget_polled(&st->budget, mono_now());
+	rc = monitor_poll(st->conn, w->cl->name, &opts, &snap, &cause);
+	budget_spend(&st->budget, mono_now(), snap.sched_calls);
+	if (rc != 0) {
 		monitor_snapshot_free(&snap);
 		check_new_session(st);
 		poll_failed(st, cause);
@@ -299,6 +484,7 @@ do_poll(struct wstate *st)
 	}
 	check_new_session(st);
 	st->backoff = 0;
+	budget_ok(&st->budget);
 	st->next_poll = mono_now() + st->interval;
 	st->last_ok = snap.polled != 0 ? snap.polled : time(NULL);
 
@@ -311,10 +497,19 @@ do_poll(struct wstate *st)
 		post_action(w, ACTION_REFRESH, NULL, NULL, 1, "%s",
 		    snap.events.v[i]);
 
+	/* The slow tick: history, within the budget. */
+	if (mono_now() >= st->next_history &&
+	    budget_used(&st->budget, mono_now()) + 2 <=
+	    (unsigned)st->budget.max_calls) {
+		do_history(st);
+		fetch_gres(st);
+	}
+
 	m = msg_new(MSG_JOBS);
 	m->u.jobs.cluster = xstrdup(w->cl->name);
 	m->u.jobs.rows = snap.rows;	/* given away; zeroed rows left */
 	m->u.jobs.nrows = snap.n;
+	hist_append(st, &m->u.jobs);
 	m->u.jobs.polled = st->last_ok;
 	snap.rows = xcalloc(snap.n + 1, sizeof *snap.rows);
 	post_cluster(st, CLUSTER_OK, snap.error);
@@ -367,9 +562,22 @@ log_take(struct wstate *st, const char *id, enum log_stream stream,
 		if (st->log_path == NULL)
 			cause = xasprintf("record %s has no log path yet",
 			    rec->id);
-	} else if (rc == 1 || cause == NULL)
-		cause = xstrdup("not submitted by sqdeck: its log path is "
-		    "not known");
+	} else if (rc == 1 || cause == NULL) {
+		size_t	i;
+
+		/* A finished job sqdeck did not submit: SLURM's default log. */
+		for (i = 0; i < st->nhist; i++) {
+			if (strcmp(st->hist[i].id, id) == 0 &&
+			    st->hist_log[i] != NULL) {
+				st->log_path = xstrdup(st->hist_log[i]);
+				st->log_ended = 1;
+				break;
+			}
+		}
+		if (st->log_path == NULL)
+			cause = xstrdup("not submitted by sqdeck: its log "
+			    "path is not known");
+	}
 	record_free(rec);
 	if (st->log_path != NULL) {
 		free(cause);
@@ -480,6 +688,7 @@ do_cancel(struct wstate *st, struct wcmd *c)
 		rec = NULL;
 	}
 	memset(&oc, 0, sizeof oc);
+	budget_spend(&st->budget, mono_now(), 1);	/* scancel */
 	if (ops_cancel(st->conn, rec, sid, "cancel:tui", &oc, &cause) != 0) {
 		check_new_session(st);
 		post_action(w, ACTION_CANCEL, c->job_id, NULL, 2, "%s", cause);
@@ -511,13 +720,14 @@ do_start(struct wstate *st, struct wcmd *c)
 	struct worker		*w = st->w;
 	struct conn_result	 res;
 	char			*cmd, *cause = NULL, *when = NULL;
-	char			*reason = NULL, *text, sep[SLURM_SEP_SIZE];
+	char			*reason = NULL, *text, *why, sep[SLURM_SEP_SIZE];
 	long			 id = strtol(c->job_id, NULL, 10);
 
 	memset(&res, 0, sizeof res);
 	slurm_sep_new(sep, sizeof sep);
 	if ((cmd = slurm_cmd_start(id, sep, &cause)) == NULL)
 		goto fail;
+	budget_spend(&st->budget, mono_now(), 1);
 	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0)
 		goto fail;
 	/* A job slurmctld forgot: "Invalid job id specified", exit 1. */
@@ -531,6 +741,14 @@ do_start(struct wstate *st, struct wcmd *c)
 	    &cause) < 0)
 		goto fail;
 	text = worker_start_text(when, reason);
+	/* The reason in words, and what the user can do (pending.h). */
+	if ((why = pending_text(reason)) != NULL) {
+		char	*both = xasprintf("%s. %s", text, why);
+
+		free(text);
+		free(why);
+		text = both;
+	}
 	post_action(w, ACTION_OTHER, c->job_id, "start", 1, "%s", text);
 	free(text);
 	goto out;
@@ -543,6 +761,44 @@ out:
 	free(cause);
 	free(when);
 	free(reason);
+}
+
+/* The detail view's efficiency of an ended job: one sacct (eff.h). */
+static void
+do_eff(struct wstate *st, struct wcmd *c)
+{
+	struct worker		*w = st->w;
+	struct conn_result	 res;
+	struct eff		 e;
+	char			*cmd, *cause = NULL, *text;
+	long			 id = strtol(c->job_id, NULL, 10);
+
+	memset(&res, 0, sizeof res);
+	memset(&e, 0, sizeof e);
+	if ((cmd = eff_cmd(id, &cause)) == NULL)
+		goto fail;
+	budget_spend(&st->budget, mono_now(), 1);
+	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0)
+		goto fail;
+	if (res.status != 0) {
+		cause = xasprintf("sacct failed (exit %d)", res.status);
+		goto fail;
+	}
+	if (eff_parse(res.out, id, &e, &cause) != 0)
+		goto fail;
+	text = eff_text(&e);
+	post_action(w, ACTION_OTHER, c->job_id, "efficiency", 1, "%s%s%s",
+	    text, e.hint != NULL ? "\n" : "", e.hint != NULL ? e.hint : "");
+	free(text);
+	goto out;
+fail:
+	post_action(w, ACTION_OTHER, c->job_id, "efficiency", 2, "%s", cause);
+out:
+	check_new_session(st);
+	conn_result_free(&res);
+	eff_free(&e);
+	free(cmd);
+	free(cause);
 }
 
 static void submit_spawn(struct worker *, struct wcmd *);
@@ -592,6 +848,11 @@ worker_main(void *arg)
 	st.w = w;
 	st.conn = conn_new_cluster(w->cl);
 	st.interval = w->cl->poll_interval > 0 ? w->cl->poll_interval : 5;
+	budget_init(&st.budget, w->cl->min_poll_interval,
+	    w->cl->max_scheduler_calls);
+	st.history_days = w->cl->history_days;
+	if (st.interval < st.budget.min_interval)
+		st.interval = st.budget.min_interval;
 	st.log_last_flags = -1;
 	post_cluster(&st, CLUSTER_CONNECTING, NULL);
 
@@ -662,7 +923,8 @@ worker_main(void *arg)
 				post_action(w, c->type == WCMD_CANCEL ?
 				    ACTION_CANCEL : ACTION_OTHER, c->job_id,
 				    c->type == WCMD_SPEC ? "spec" :
-				    c->type == WCMD_START ? "start" : NULL, 2,
+				    c->type == WCMD_START ? "start" :
+				    c->type == WCMD_EFF ? "efficiency" : NULL, 2,
 				    "%s is not connected: try again when its "
 				    "state is ok", w->cl->name);
 				wcmd_free(c);
@@ -675,6 +937,8 @@ worker_main(void *arg)
 				do_cancel(&st, c);
 			else if (c->type == WCMD_START)
 				do_start(&st, c);
+			else if (c->type == WCMD_EFF)
+				do_eff(&st, c);
 			else
 				do_spec(&st, c);
 			wcmd_free(c);
@@ -686,8 +950,17 @@ worker_main(void *arg)
 			wcmd_free(c);
 		}
 		now = mono_now();
-		if (!ws->quit && st.next_poll <= now)
-			do_poll(&st);
+		if (!ws->quit && st.next_poll <= now) {
+			/* Within the budget, or wait for it (budget.h). */
+			wake = budget_when(&st.budget, now, 1);
+			if (wake > now) {
+				st.next_poll = wake;
+				post_cluster(&st, st.last_ok != 0 ?
+				    CLUSTER_OK : CLUSTER_CONNECTING,
+				    "waiting for the polling budget");
+			} else
+				do_poll(&st);
+		}
 		if (!ws->quit && st.log_path != NULL && !st.log_done &&
 		    st.next_log <= mono_now() && conn_connected(st.conn))
 			do_log(&st);
@@ -695,6 +968,9 @@ worker_main(void *arg)
 
 	log_reset(&st);
 	strv_free(&st.parts);
+	budget_free(&st.budget);
+	hist_clear(&st);
+	gres_free(&st.gres);
 	conn_free(st.conn);
 	pthread_mutex_lock(&ws->lock);
 	w->exited = 1;
@@ -1163,6 +1439,29 @@ workers_start_estimate(struct workers *ws, const char *cluster,
 		    "job id", job_id);
 	c = xcalloc(1, sizeof *c);
 	c->type = WCMD_START;
+	c->job_id = xstrdup(job_id);
+	pthread_mutex_lock(&ws->lock);
+	queue_cmd(w, c);
+	pthread_cond_broadcast(&ws->cond);
+	pthread_mutex_unlock(&ws->lock);
+	return 0;
+}
+
+int
+workers_efficiency(struct workers *ws, const char *cluster,
+    const char *job_id, char **cause)
+{
+	struct worker	*w;
+	struct wcmd	*c;
+
+	if ((w = worker_find(ws, cluster)) == NULL)
+		return cause_set(cause, "cluster %s is not in the "
+		    "configuration", cluster);
+	if (!all_digits(job_id))
+		return cause_set(cause, "job %s: efficiency takes a plain job "
+		    "id", job_id);
+	c = xcalloc(1, sizeof *c);
+	c->type = WCMD_EFF;
 	c->job_id = xstrdup(job_id);
 	pthread_mutex_lock(&ws->lock);
 	queue_cmd(w, c);

@@ -36,6 +36,7 @@
 #define WORKER_LOG_CHUNK	(256 * 1024)	/* bytes per read at most */
 #define WORKER_LOG_LINES	500	/* first read: the last lines only */
 #define WORKER_BACKOFF_MAX	60	/* seconds */
+#define WORKER_HISTORY_SECONDS	60	/* sacct history at most this often */
 #define WORKER_RATE_BACKOFF	30	/* seconds after "Rate limit exceeded" */
 
 struct workers;
@@ -98,6 +99,14 @@ int		 workers_fetch_spec(struct workers *, const char *cluster,
  * or the id is not a plain job id.
  */
 int		 workers_start_estimate(struct workers *, const char *cluster,
+		     const char *job_id, char **cause);
+/*
+ * Efficiency of an ended job (eff.h), one sacct: an ACTION_OTHER message
+ * with step "efficiency" whose message is "usage" then, on a second line,
+ * the hint if any; or a failure.  -1 and a cause if the cluster has no
+ * worker or the id is not a plain job id.
+ */
+int		 workers_efficiency(struct workers *, const char *cluster,
 		     const char *job_id, char **cause);
 /*
  * The text of a start estimate: reason NULL means squeue has no row (the

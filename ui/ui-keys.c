@@ -156,8 +156,8 @@ static const struct {
 	    NULL },
 	[UIA_CANCEL] = { "cancel the job (or every marked job)", "cancel",
 	    NULL },
-	[UIA_MARK] = { "mark or unmark the job for a batch cancel", "mark",
-	    NULL },
+	[UIA_MARK] = { "mark or unmark the job (batch cancel; its end "
+	    "notifies)", "mark", NULL },
 	[UIA_NEW] = { "submit a new job (wizard)", "new", NULL },
 	[UIA_EDIT] = { "edit the job and submit it again", NULL, NULL },
 	[UIA_TOGGLE_ERR] = { "log: switch between main.out and main.err",
@@ -324,6 +324,31 @@ uikeys_help(void)
 	    "filter: plain text matches anywhere in\n"
 	    "                     the row, ignoring case; a leading / makes "
 	    "it a regex\n");
+	buf_adds(&out, "\nWhat the screen shows\n"
+	    "  calls 3/20 next 4s the clusters pane's polling budget: "
+	    "scheduler calls in\n"
+	    "                     the last minute of max_scheduler_calls, "
+	    "next poll in\n"
+	    "  back-off 37s (...) in the header: slurmctld timed out, "
+	    "rate-limited us or\n"
+	    "                     is down; polls wait longer each time "
+	    "until it answers\n"
+	    "  6/8 GPU            beside a partition: idle and total GPUs "
+	    "(sinfo GRES)\n"
+	    "  finished rows      include jobs from sacct (history_days, "
+	    "default 7), also\n"
+	    "                     those not submitted by sqdeck (log: "
+	    "slurm-ID.out)\n"
+	    "  why pending        the detail view explains the reason and "
+	    "what to do\n"
+	    "  usage / hint       the detail view of an ended job: CPU, "
+	    "memory and time\n"
+	    "                     used of what it asked for, and what to ask "
+	    "for next time\n"
+	    "  Space (a live job) watches it: its end rings the bell and "
+	    "sends a desktop\n"
+	    "                     notification where the terminal shows one "
+	    "(SQDECK_NOTIFY)\n");
 	return buf_steal(&out);
 }
 

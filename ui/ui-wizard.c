@@ -168,7 +168,7 @@ static struct plan_limit *
 limits_of(const struct wizard_cluster *c, size_t *n, struct strv *names)
 {
 	struct plan_limit	*l;
-	char			*cause = NULL, *sp;
+	char			*cause = NULL, *sp, *tl;
 	long			 min;
 	size_t			 i;
 
@@ -184,11 +184,14 @@ limits_of(const struct wizard_cluster *c, size_t *n, struct strv *names)
 		strv_add(names, "");
 		free(names->v[names->n - 1]);
 		names->v[names->n - 1] = xstrndup(p, (size_t)(sp - p));
-		if (slurm_maxtime_minutes(sp + 1, &min, &cause) != 0) {
+		/* "name MaxTime[ more]": the MaxTime is one word. */
+		tl = xstrndup(sp + 1, strcspn(sp + 1, " "));
+		if (slurm_maxtime_minutes(tl, &min, &cause) != 0) {
 			free(cause);
 			cause = NULL;
 			min = PLAN_UNLIMITED;
 		}
+		free(tl);
 		l[*n].name = names->v[names->n - 1];
 		l[*n].max_minutes = min < 0 ? PLAN_UNLIMITED : (int)min;
 		(*n)++;

@@ -27,6 +27,7 @@
 #include <wchar.h>
 
 #include "cli.h"
+#include "pending.h"
 #include "record.h"
 #include "state.h"
 #include "ui-keys.h"
@@ -92,6 +93,12 @@ struct ucluster {
 	struct strv		 partitions;
 	time_t			 last_ok;
 	char			*said;		/* last error put in the footer */
+	/* The polling budget, as the worker last said (budget.h). */
+	unsigned		 calls;
+	unsigned		 max_calls;
+	time_t			 next_poll;	/* wall clock, 0: unknown */
+	int			 backoff;
+	char			*fault;
 };
 
 struct ulog {
@@ -121,6 +128,10 @@ struct ui {
 	size_t				 ccur;
 
 	struct jobtable			*jt;
+	/* Notifications (notify_init): what to send, and the jobs watched
+	   for their end as "cluster\tid". */
+	int				 notify;
+	struct strv			 notify_ids;
 	enum pane			 focus;
 	enum overlay			 ov;
 	struct ulog			 log;
@@ -314,8 +325,11 @@ cluster_interval(const struct ucluster *c)
 static enum cluster_health
 cluster_health(const struct ucluster *c, time_t now)
 {
+	/* Waiting for the polling budget is not being stale. */
 	if (c->health == CLUSTER_OK && c->last_ok != 0 &&
-	    now - c->last_ok > 3 * cluster_interval(c))
+	    now - c->last_ok > 3 * cluster_interval(c) &&
+	    (c->next_poll == 0 || now > c->next_poll +
+	    cluster_interval(c)))
 		return CLUSTER_STALE;
 	return c->health;
 }
@@ -343,6 +357,33 @@ health_text(const struct ucluster *c, time_t now, char *buf, size_t len)
 		snprintf(buf, len, "error");
 		break;
 	}
+	return buf;
+}
+
+/* "back-off 37s (slurmctld timed out)": the header while backing off. */
+static const char *
+backoff_text(const struct ucluster *c, time_t now, char *buf, size_t len)
+{
+	long	left = c->next_poll > now ? (long)(c->next_poll - now) : 0;
+
+	snprintf(buf, len, "back-off %lds (%s)", left,
+	    c->fault != NULL ? c->fault : "failing");
+	return buf;
+}
+
+/* The budget meter: "calls 3/20 next 4s". */
+static const char *
+meter_text(const struct ucluster *c, time_t now, char *buf, size_t len)
+{
+	long	left = c->next_poll > now ? (long)(c->next_poll - now) : 0;
+
+	if (c->max_calls == 0)
+		snprintf(buf, len, "calls -");
+	else if (c->next_poll == 0)
+		snprintf(buf, len, "calls %u/%u", c->calls, c->max_calls);
+	else
+		snprintf(buf, len, "calls %u/%u next %lds", c->calls,
+		    c->max_calls, left);
 	return buf;
 }
 
@@ -541,7 +582,133 @@ apply_cluster(struct ui *ui, struct msg_cluster *m)
 	}
 	if (m->last_ok > c->last_ok)
 		c->last_ok = m->last_ok;
+	c->calls = m->calls;
+	c->max_calls = m->max_calls;
+	c->next_poll = m->next_poll;
+	c->backoff = m->backoff;
+	free(c->fault);
+	c->fault = m->fault != NULL ? san(m->fault) : NULL;
 	return UIF_REDRAW;
+}
+
+/* ------------------------------------------------------- notifications */
+
+#define NOTIFY_BELL	0x1
+#define NOTIFY_OSC9	0x2	/* iTerm2, WezTerm, kitty, foot, ghostty */
+#define NOTIFY_OSC777	0x4	/* VTE terminals, urxvt, foot */
+#define NOTIFY_ALL	0x8	/* every job of the list, not just marked */
+
+/*
+ * What to send when a watched job ends: SQDECK_NOTIFY ("off", or a comma
+ * list of bell, osc9, osc777, all), else the bell and the OSC the terminal
+ * is known to show (none inside tmux or screen, which would swallow it).
+ */
+int
+ui_notify_parse(const char *env, const char *term, const char *term_program,
+    const char *vte)
+{
+	char	*copy, *w, *save = NULL;
+	int	 f = 0;
+
+	if (env != NULL && *env != '\0') {
+		copy = xstrdup(env);
+		for (w = strtok_r(copy, ", ", &save); w != NULL;
+		    w = strtok_r(NULL, ", ", &save)) {
+			if (strcmp(w, "bell") == 0)
+				f |= NOTIFY_BELL;
+			else if (strcmp(w, "osc9") == 0)
+				f |= NOTIFY_OSC9;
+			else if (strcmp(w, "osc777") == 0)
+				f |= NOTIFY_OSC777;
+			else if (strcmp(w, "all") == 0)
+				f |= NOTIFY_ALL;
+		}
+		free(copy);
+		return f;	/* "off" (or nothing known): none */
+	}
+	f = NOTIFY_BELL;
+	if (term == NULL)
+		term = "";
+	if (strncmp(term, "screen", 6) == 0 || strncmp(term, "tmux", 4) == 0)
+		return f;
+	if (term_program != NULL && (strcmp(term_program, "iTerm.app") == 0 ||
+	    strcmp(term_program, "WezTerm") == 0 ||
+	    strcmp(term_program, "ghostty") == 0))
+		f |= NOTIFY_OSC9;
+	if (strstr(term, "kitty") != NULL || strncmp(term, "foot", 4) == 0)
+		f |= NOTIFY_OSC9;
+	if ((vte != NULL && *vte != '\0') ||
+	    strncmp(term, "rxvt-unicode", 12) == 0)
+		f |= NOTIFY_OSC777;
+	return f;
+}
+
+/* The sequences for one ended job; text is already sanitised. */
+char *
+ui_notify_seq(int flags, const char *text)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_add(&b, "", 0);
+	if (flags & NOTIFY_OSC9)
+		buf_printf(&b, "\033]9;sqdeck: %s\007", text);
+	if (flags & NOTIFY_OSC777)
+		buf_printf(&b, "\033]777;notify;sqdeck;%s\007", text);
+	return buf_steal(&b);
+}
+
+static void
+notify_watch(struct ui *ui, const char *cluster, const char *id, int on)
+{
+	char	*key = xasprintf("%s\t%s", cluster, id);
+	size_t	 i;
+
+	for (i = 0; i < ui->notify_ids.n; i++) {
+		if (strcmp(ui->notify_ids.v[i], key) == 0)
+			break;
+	}
+	if (on && i == ui->notify_ids.n)
+		strv_add(&ui->notify_ids, key);
+	else if (!on && i < ui->notify_ids.n) {
+		free(ui->notify_ids.v[i]);
+		ui->notify_ids.v[i] = ui->notify_ids.v[--ui->notify_ids.n];
+	}
+	free(key);
+}
+
+/* After a snapshot: bell and desktop notification for watched jobs that
+   ended; each one once. */
+static void
+notify_ended(struct ui *ui, const char *cluster)
+{
+	const struct jobtable_row	*r;
+	char				*tab, *text, *seq;
+	size_t				 i, clen = strlen(cluster);
+	ssize_t				 w;
+
+	for (i = 0; i < ui->notify_ids.n; /* below */) {
+		tab = ui->notify_ids.v[i] + clen;
+		if (strncmp(ui->notify_ids.v[i], cluster, clen) != 0 ||
+		    *tab != '\t' || (r = jobtable_find(ui->jt, cluster,
+		    tab + 1)) == NULL || !r->finished) {
+			i++;
+			continue;
+		}
+		text = xasprintf("%s %s %s ended: %s", r->cluster, r->id,
+		    r->name != NULL ? r->name : "", r->state);
+		ui_message(ui, 0, "%s", text);
+		if (ui->notify & NOTIFY_BELL)
+			beep();
+		seq = ui_notify_seq(ui->notify, text);
+		if (*seq != '\0')
+			w = write(STDOUT_FILENO, seq, strlen(seq));
+		(void)w;
+		free(seq);
+		free(text);
+		free(ui->notify_ids.v[i]);
+		ui->notify_ids.v[i] = ui->notify_ids.v[--ui->notify_ids.n];
+	}
 }
 
 static int
@@ -561,7 +728,19 @@ apply_jobs(struct ui *ui, struct msg_jobs *m)
 		san_inplace(&m->rows[i].reason);
 	}
 	c = cluster_find(ui, m->cluster, 1);
+	/* "all": every live job of the list is watched for its end. */
+	if (ui->notify & NOTIFY_ALL) {
+		for (i = 0; i < m->nrows; i++) {
+			const struct jobtable_row *o = jobtable_find(ui->jt,
+			    c->name, m->rows[i].id);
+
+			if (!m->rows[i].finished && (o == NULL ||
+			    !o->finished))
+				notify_watch(ui, c->name, m->rows[i].id, 1);
+		}
+	}
 	jobtable_merge(ui->jt, c->name, m->rows, m->nrows, m->polled);
+	notify_ended(ui, c->name);
 	/* A job just submitted from the wizard: put the cursor on it. */
 	if (ui->sel_id != NULL && jobtable_select(ui->jt, ui->sel_cluster,
 	    ui->sel_id) == 0) {
@@ -576,6 +755,7 @@ apply_jobs(struct ui *ui, struct msg_jobs *m)
 
 static void	wizard_sync(struct ui *);
 static int	start_estimated(struct ui *, struct msg_action *);
+static int	efficiency_got(struct ui *, struct msg_action *);
 
 /* The staged spec of a finished job arrived: the wizard opens with it. */
 static int
@@ -628,6 +808,8 @@ apply_action(struct ui *ui, struct msg_action *m)
 	}
 	if (m->step != NULL && strcmp(m->step, "spec") == 0 && m->done)
 		return spec_fetched(ui, m);
+	if (m->step != NULL && strcmp(m->step, "efficiency") == 0 && m->done)
+		return efficiency_got(ui, m);
 	if (m->step != NULL && strcmp(m->step, "start") == 0 && m->done)
 		return start_estimated(ui, m);
 	/* The worker says why a job has no log: the pane shows it. */
@@ -783,6 +965,8 @@ draw_header(struct ui *ui, time_t now)
 		enum cluster_health	 h = cluster_health(c, now);
 
 		health_text(c, now, status, sizeof status);
+		if (c->backoff > 0 && c->fault != NULL)
+			backoff_text(c, now, status, sizeof status);
 		snprintf(seg, sizeof seg, " %s %s ", c->name, status);
 		w = uitext_width(seg);
 		if (x + 1 + w > COLS - cw - 1) {
@@ -805,10 +989,10 @@ draw_title(struct ui *ui, int y, enum pane p, const char *text)
 static void
 draw_clusters(struct ui *ui, int y, int h, time_t now)
 {
-	char		 title[128], status[48], jobs[48], *parts;
+	char		 title[128], status[48], jobs[48], meter[48], *parts;
 	size_t		 i, run, pend, first;
 	struct buf	 b;
-	int		 row, x, wn, wh, wj, ws, wp;
+	int		 row, x, wn, wh, wj, ws, wm, wp;
 
 	snprintf(title, sizeof title, " 1 Clusters (%zu)", ui->ncl);
 	draw_title(ui, y, PANE_CLUSTERS, title);
@@ -825,9 +1009,14 @@ draw_clusters(struct ui *ui, int y, int h, time_t now)
 	wh = 18;
 	wj = 14;
 	ws = 12;
-	wp = COLS - (1 + wn + 1 + wh + 1 + wj + 1 + ws + 1);
+	wm = 19;
+	wp = COLS - (1 + wn + 1 + wh + 1 + wj + 1 + ws + 1 + wm + 1);
 	if (wp < 10) {
 		wh = 0;
+		wp = COLS - (1 + wn + 1 + wj + 1 + ws + 1 + wm + 1);
+	}
+	if (wp < 10) {
+		wm = 0;
 		wp = COLS - (1 + wn + 1 + wj + 1 + ws + 1);
 	}
 	first = ui->ccur >= (size_t)(h - 1) ? ui->ccur - (h - 2) : 0;
@@ -875,7 +1064,16 @@ draw_clusters(struct ui *ui, int y, int h, time_t now)
 		    ST_RUNNING : health_style(hl) == ST_HEALTH_WAIT ?
 		    ST_PENDING : ST_FAILED, 0);
 		x += ws + 1;
-		put(ui, y + row, x, wp, parts, base, 0);
+		/* An unreachable cluster's reason gets the meter's room. */
+		if (wm > 0 && hl != CLUSTER_ERROR) {
+			put(ui, y + row, x, wm, meter_text(c, now, meter,
+			    sizeof meter), c->backoff > 0 && base != ST_CURSOR ?
+			    ST_PENDING : base, 0);
+			x += wm + 1;
+			put(ui, y + row, x, wp, parts, base, 0);
+		} else
+			put(ui, y + row, x, wp + (wm > 0 ? wm + 1 : 0), parts,
+			    base, 0);
 		free(parts);
 	}
 }
@@ -1850,8 +2048,9 @@ detail_record(struct buf *b, const struct jobtable_row *r)
 static char *
 detail_job(struct ui *ui, const struct jobtable_row *r)
 {
-	struct buf	b;
-	char		e[32], l[32];
+	struct buf		b;
+	struct pending_why	why;
+	char			e[32], l[32];
 
 	jobtable_fmt_duration(r->elapsed, e, sizeof e);
 	jobtable_fmt_duration(r->limit, l, sizeof l);
@@ -1870,6 +2069,11 @@ detail_job(struct ui *ui, const struct jobtable_row *r)
 	if (r->reason != NULL && *r->reason != '\0')
 		buf_printf(&b, "%-12s%s\n", jobtable_state_class(r->state) ==
 		    JC_PENDING ? "why pending" : "reason", r->reason);
+	if (jobtable_state_class(r->state) == JC_PENDING &&
+	    pending_explain(r->reason, &why) == 0) {
+		buf_printf(&b, "%-12s%s\n", "meaning", why.sentence);
+		buf_printf(&b, "%-12s%s\n", "what to do", why.fix);
+	}
 	detail_record(&b, r);
 	return buf_steal(&b);
 }
@@ -1937,6 +2141,14 @@ act_detail(struct ui *ui)
 	free(t);
 	ui->detail_cluster = xstrdup(r->cluster);
 	ui->detail_id = xstrdup(r->id);
+	/* An ended job: how it used what it asked for (one sacct). */
+	if (r->finished && ui->be != NULL && ui->be->efficiency != NULL) {
+		char	*cause = NULL;
+
+		if (ui->be->efficiency(ui->be->arg, r->cluster, r->id,
+		    &cause) != 0)
+			free(cause);	/* an array task: not asked */
+	}
 	return UIF_REDRAW;
 }
 
@@ -1996,6 +2208,39 @@ start_estimated(struct ui *ui, struct msg_action *m)
 	return UIF_REDRAW;
 }
 
+/* The efficiency lines of an ended job's detail view. */
+static int
+efficiency_got(struct ui *ui, struct msg_action *m)
+{
+	char	*t, *nl, *line;
+	size_t	 k;
+	int	 n = 0;
+
+	if (ui->ov != OV_VIEW || ui->detail_id == NULL || m->cluster == NULL ||
+	    m->job_id == NULL || strcmp(m->cluster, ui->detail_cluster) != 0 ||
+	    strcmp(m->job_id, ui->detail_id) != 0)
+		return 0;	/* closed meanwhile: nothing to say */
+	if (m->failed)
+		return 0;	/* e.g. sacct does not know it (yet) */
+	/* "usage ...\nhint ...": just below the job's fields. */
+	for (k = 0; k < ui->view.n && *ui->view.v[k] != '\0'; k++)
+		/* nothing */;
+	t = san(m->message != NULL ? m->message : "");
+	for (char *p = t; p != NULL && *p != '\0'; p = nl) {
+		if ((nl = strchr(p, '\n')) != NULL)
+			*nl++ = '\0';
+		line = xasprintf("%-12s%s", n == 0 ? "usage" : "hint", p);
+		strv_add(&ui->view, "");
+		free(ui->view.v[ui->view.n - 1]);
+		memmove(ui->view.v + k + 1, ui->view.v + k,
+		    (ui->view.n - 1 - k) * sizeof *ui->view.v);
+		ui->view.v[k++] = line;
+		n++;
+	}
+	free(t);
+	return UIF_REDRAW;
+}
+
 static void
 dialog_free(struct ui *ui)
 {
@@ -2030,7 +2275,13 @@ act_cancel(struct ui *ui)
 static int
 act_mark(struct ui *ui)
 {
-	jobtable_toggle_mark(ui->jt);
+	const struct jobtable_row	*r = jobtable_current(ui->jt);
+	int				 on;
+
+	on = jobtable_toggle_mark(ui->jt);
+	/* A marked live job is watched: its end rings (notify_ended). */
+	if (r != NULL && !r->finished)
+		notify_watch(ui, r->cluster, r->id, on);
 	jobtable_move(ui->jt, 1);
 	return UIF_REDRAW;
 }
@@ -2531,10 +2782,12 @@ ui_free(struct ui *ui)
 		free(ui->cl[i].message);
 		free(ui->cl[i].host);
 		free(ui->cl[i].said);
+		free(ui->cl[i].fault);
 		strv_free(&ui->cl[i].partitions);
 	}
 	free(ui->cl);
 	jobtable_free(ui->jt);
+	strv_free(&ui->notify_ids);
 	free(ui->log.cluster);
 	free(ui->log.id);
 	free(ui->log.name);
@@ -2614,6 +2867,8 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 	}
 	memset(&ui, 0, sizeof ui);
 	ui.cfg = cfg;
+	ui.notify = ui_notify_parse(getenv("SQDECK_NOTIFY"), getenv("TERM"),
+	    getenv("TERM_PROGRAM"), getenv("VTE_VERSION"));
 	ui.q = q;
 	ui.be = be;
 	ui.jt = jobtable_create();
@@ -2737,6 +2992,13 @@ be_fetch_spec(void *arg, const char *cluster, const char *job_id,
 }
 
 static int
+be_efficiency(void *arg, const char *cluster, const char *job_id,
+    char **cause)
+{
+	return workers_efficiency(arg, cluster, job_id, cause);
+}
+
+static int
 be_start_estimate(void *arg, const char *cluster, const char *job_id,
     char **cause)
 {
@@ -2797,6 +3059,7 @@ ui_main(struct cli *cli)
 	be.submit = be_submit;
 	be.fetch_spec = be_fetch_spec;
 	be.start_estimate = be_start_estimate;
+	be.efficiency = be_efficiency;
 	rc = ui_run(&cfg, cause, q, ws != NULL ? &be : NULL);
 	/* A worker waiting for a second factor must not wait any more. */
 	askq_shutdown(askq);

@@ -53,6 +53,12 @@ struct ui_backend {
 	 */
 	int	(*start_estimate)(void *arg, const char *cluster,
 		    const char *job_id, char **cause);
+	/*
+	 * Efficiency of an ended job (one sacct), asked for when its detail
+	 * view opens: ACTION_OTHER step "efficiency".  May be NULL.
+	 */
+	int	(*efficiency)(void *arg, const char *cluster,
+		    const char *job_id, char **cause);
 };
 
 /* Run the terminal UI until the user quits; returns the exit code. */
@@ -65,6 +71,15 @@ int	 ui_main(struct cli *);
  */
 int	 ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 	     const struct ui_backend *be);
+
+/*
+ * Notifications when a watched job ends (pure, for the tests): the flags
+ * from SQDECK_NOTIFY or the terminal, and the OSC 9 / OSC 777 sequences
+ * for a text.
+ */
+int	 ui_notify_parse(const char *env, const char *term,
+	     const char *term_program, const char *vte);
+char	*ui_notify_seq(int flags, const char *text);
 
 /* Whether an action of ui-keys.h has a handler (for the keymap tests). */
 int	 ui_action_implemented(int action);

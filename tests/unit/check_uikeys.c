@@ -200,6 +200,42 @@ START_TEST(test_hints)
 }
 END_TEST
 
+/* Notifications (issue 15.7): off where the terminal would not show them. */
+START_TEST(test_notify)
+{
+	char	*seq;
+
+	/* Bell only inside tmux/screen and on unknown terminals. */
+	ck_assert_int_eq(ui_notify_parse(NULL, "tmux-256color", "iTerm.app",
+	    "7600"), 0x1);
+	ck_assert_int_eq(ui_notify_parse(NULL, "xterm-256color", NULL, NULL),
+	    0x1);
+	ck_assert_int_eq(ui_notify_parse(NULL, NULL, NULL, NULL), 0x1);
+	/* OSC 9 where it is shown, OSC 777 on VTE and urxvt. */
+	ck_assert_int_eq(ui_notify_parse(NULL, "xterm-256color", "iTerm.app",
+	    NULL), 0x3);
+	ck_assert_int_eq(ui_notify_parse(NULL, "xterm-kitty", NULL, NULL),
+	    0x3);
+	ck_assert_int_eq(ui_notify_parse(NULL, "xterm-256color", NULL,
+	    "7600"), 0x5);
+	ck_assert_int_eq(ui_notify_parse("", "rxvt-unicode-256color", NULL,
+	    NULL), 0x5);
+	/* SQDECK_NOTIFY decides alone. */
+	ck_assert_int_eq(ui_notify_parse("off", "xterm-kitty", NULL, NULL), 0);
+	ck_assert_int_eq(ui_notify_parse("osc9,all", "screen", NULL, NULL),
+	    0x2 | 0x8);
+	ck_assert_int_eq(ui_notify_parse("bell, osc777", NULL, NULL, NULL),
+	    0x5);
+	seq = ui_notify_seq(0x1 | 0x2 | 0x4, "sdtb 12 x ended: COMPLETED");
+	ck_assert_str_eq(seq, "\033]9;sqdeck: sdtb 12 x ended: COMPLETED\007"
+	    "\033]777;notify;sqdeck;sdtb 12 x ended: COMPLETED\007");
+	free(seq);
+	seq = ui_notify_seq(0x1, "t");
+	ck_assert_str_eq(seq, "");
+	free(seq);
+}
+END_TEST
+
 static Suite *
 uikeys_suite(void)
 {
@@ -212,6 +248,7 @@ uikeys_suite(void)
 	tcase_add_test(tc, test_unbound);
 	tcase_add_test(tc, test_help_lists_everything);
 	tcase_add_test(tc, test_hints);
+	tcase_add_test(tc, test_notify);
 	suite_add_tcase(s, tc);
 	return s;
 }

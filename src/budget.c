@@ -1,0 +1,158 @@
+#include "budget.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void
+budget_init(struct budget *b, int min_interval, int max_calls)
+{
+	memset(b, 0, sizeof *b);
+	b->min_interval = min_interval > 0 ? min_interval :
+	    BUDGET_MIN_INTERVAL;
+	b->max_calls = max_calls > 0 ? max_calls : BUDGET_MAX_CALLS;
+}
+
+void
+budget_free(struct budget *b)
+{
+	free(b->calls);
+	memset(b, 0, sizeof *b);
+}
+
+/* Drop the calls that left the window. */
+static void
+budget_expire(struct budget *b, time_t now)
+{
+	size_t	i = 0;
+
+	while (i < b->ncalls && b->calls[i] <= now - BUDGET_WINDOW)
+		i++;
+	if (i == 0)
+		return;
+	memmove(b->calls, b->calls + i, (b->ncalls - i) * sizeof *b->calls);
+	b->ncalls -= i;
+}
+
+void
+budget_spend(struct budget *b, time_t now, unsigned n)
+{
+	budget_expire(b, now);
+	while (n-- > 0) {
+		if (b->ncalls == b->cap) {
+			b->cap = b->cap != 0 ? b->cap * 2 : 32;
+			b->calls = xrealloc(b->calls,
+			    b->cap * sizeof *b->calls);
+		}
+		/* Kept sorted: a call never counts before an earlier one. */
+		if (b->ncalls > 0 && now < b->calls[b->ncalls - 1])
+			now = b->calls[b->ncalls - 1];
+		b->calls[b->ncalls++] = now;
+		b->total++;
+	}
+}
+
+unsigned
+budget_used(struct budget *b, time_t now)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < b->ncalls; i++) {
+		if (b->calls[i] > now - BUDGET_WINDOW && b->calls[i] <= now)
+			n++;
+	}
+	return (unsigned)n;
+}
+
+time_t
+budget_when(struct budget *b, time_t want, unsigned cost)
+{
+	size_t	free_slots, k;
+
+	if (b->last_poll != 0 && want < b->last_poll + b->min_interval)
+		want = b->last_poll + b->min_interval;
+	budget_expire(b, want);
+	if (cost > (unsigned)b->max_calls)
+		cost = (unsigned)b->max_calls;
+	if (b->ncalls + cost <= (size_t)b->max_calls)
+		return want;
+	/* Wait until enough of the oldest calls leave the window. */
+	free_slots = (size_t)b->max_calls - cost;
+	k = b->ncalls - free_slots - 1;
+	if (b->calls[k] + BUDGET_WINDOW > want)
+		want = b->calls[k] + BUDGET_WINDOW;
+	return want;
+}
+
+void
+budget_polled(struct budget *b, time_t now)
+{
+	b->last_poll = now;
+}
+
+enum budget_fault
+budget_classify(const char *cause)
+{
+	static const char *down[] = {
+		"Unable to contact slurm controller",
+		"Zero Bytes were transmitted or received",
+		"Connection refused",	/* slurm_* "connect failure" */
+		"Communication connection failure",
+	};
+	size_t	i;
+
+	if (cause == NULL)
+		return BUDGET_FAULT_NONE;
+	if (strstr(cause, "Rate limit exceeded") != NULL)
+		return BUDGET_FAULT_RATE;
+	if (strstr(cause, "Socket timed out") != NULL)
+		return BUDGET_FAULT_TIMEOUT;
+	for (i = 0; i < sizeof down / sizeof down[0]; i++) {
+		if (strstr(cause, down[i]) != NULL)
+			return BUDGET_FAULT_DOWN;
+	}
+	return BUDGET_FAULT_NONE;
+}
+
+const char *
+budget_fault_text(enum budget_fault f)
+{
+	switch (f) {
+	case BUDGET_FAULT_NONE:
+		break;
+	case BUDGET_FAULT_TIMEOUT:
+		return "slurmctld timed out";
+	case BUDGET_FAULT_RATE:
+		return "slurmctld rate limit";
+	case BUDGET_FAULT_DOWN:
+		return "slurmctld down";
+	}
+	return "";
+}
+
+int
+budget_fail(struct budget *b, int interval, enum budget_fault f)
+{
+	int	next;
+
+	if (interval < 1)
+		interval = 1;
+	if (interval < b->min_interval)
+		interval = b->min_interval;
+	next = b->backoff > 0 ? b->backoff * 2 : interval * 2;
+	if (f == BUDGET_FAULT_RATE && next < BUDGET_RATE_BACKOFF)
+		next = BUDGET_RATE_BACKOFF;
+	if (next > BUDGET_BACKOFF_MAX)
+		next = BUDGET_BACKOFF_MAX;
+	b->backoff = next;
+	b->fault = f;
+	return next;
+}
+
+void
+budget_ok(struct budget *b)
+{
+	b->backoff = 0;
+	b->fault = BUDGET_FAULT_NONE;
+}

@@ -1,0 +1,161 @@
+/*
+ * The polling budget (src/budget.c): the rolling count of scheduler
+ * calls, when the next poll may run, the minimum interval, and the
+ * exponential back-off on slurmctld's own failure messages (as squeue
+ * prints them on the local cluster with slurmctld stopped, and as SLURM's
+ * rate limiter words them).
+ */
+#include "testutil.h"
+#include "budget.h"
+
+START_TEST(test_defaults)
+{
+	struct budget	b;
+
+	budget_init(&b, 0, 0);
+	ck_assert_int_eq(b.min_interval, BUDGET_MIN_INTERVAL);
+	ck_assert_int_eq(b.max_calls, BUDGET_MAX_CALLS);
+	ck_assert_uint_eq(budget_used(&b, 1000), 0);
+	ck_assert_int_eq(budget_when(&b, 1000, 1), 1000);
+	budget_free(&b);
+	budget_init(&b, 30, 4);
+	ck_assert_int_eq(b.min_interval, 30);
+	ck_assert_int_eq(b.max_calls, 4);
+	budget_free(&b);
+}
+END_TEST
+
+START_TEST(test_window)
+{
+	struct budget	b;
+
+	budget_init(&b, 1, 4);
+	budget_spend(&b, 100, 1);
+	budget_spend(&b, 110, 2);
+	budget_spend(&b, 120, 1);
+	ck_assert_uint_eq(budget_used(&b, 120), 4);
+	ck_assert_uint_eq(b.total, 4);
+	/* Full: the next call waits until the call at 100 leaves. */
+	ck_assert_int_eq(budget_when(&b, 121, 1), 160);
+	/* Two calls need both calls at 110 gone as well... */
+	ck_assert_int_eq(budget_when(&b, 121, 2), 170);
+	/* ... and a cost above the budget is capped to the whole budget. */
+	ck_assert_int_eq(budget_when(&b, 121, 99), 180);
+	/* The call at 100 left the window at 160. */
+	ck_assert_uint_eq(budget_used(&b, 160), 3);
+	ck_assert_uint_eq(budget_used(&b, 181), 0);
+	ck_assert_int_eq(budget_when(&b, 181, 1), 181);
+	budget_free(&b);
+}
+END_TEST
+
+START_TEST(test_min_interval)
+{
+	struct budget	b;
+
+	budget_init(&b, 30, 100);
+	budget_polled(&b, 1000);
+	budget_spend(&b, 1000, 1);
+	/* A "poll now" right after a poll still waits min_interval. */
+	ck_assert_int_eq(budget_when(&b, 1001, 1), 1030);
+	ck_assert_int_eq(budget_when(&b, 1045, 1), 1045);
+	budget_free(&b);
+}
+END_TEST
+
+START_TEST(test_many_calls)
+{
+	struct budget	b;
+	time_t		t;
+	unsigned	max = 0, u;
+
+	/* A poll every second for ten minutes never exceeds the budget. */
+	budget_init(&b, 1, 20);
+	for (t = 1; t < 600; t++) {
+		if (budget_when(&b, t, 1) > t)
+			continue;
+		budget_polled(&b, t);
+		budget_spend(&b, t, 1);
+		u = budget_used(&b, t);
+		if (u > max)
+			max = u;
+	}
+	ck_assert_uint_eq(max, 20);
+	/* 20 a minute over ten minutes: about 200 calls, not 600. */
+	ck_assert_uint_le(b.total, 10 * 20);
+	ck_assert_uint_ge(b.total, 9 * 20);
+	budget_free(&b);
+}
+END_TEST
+
+START_TEST(test_classify)
+{
+	ck_assert_int_eq(budget_classify(NULL), BUDGET_FAULT_NONE);
+	ck_assert_int_eq(budget_classify("squeue on sdtb failed: squeue: "
+	    "error: Invalid user: nobody"), BUDGET_FAULT_NONE);
+	/* squeue's words with slurmctld stopped (SIGSTOP), and refused. */
+	ck_assert_int_eq(budget_classify("squeue on sdtb failed: "
+	    "slurm_load_jobs error: Socket timed out on send/recv operation"),
+	    BUDGET_FAULT_TIMEOUT);
+	ck_assert_int_eq(budget_classify("slurm_load_jobs error: Unable to "
+	    "contact slurm controller (connect failure)"), BUDGET_FAULT_DOWN);
+	ck_assert_int_eq(budget_classify("squeue: error: slurm_load_jobs "
+	    "error: Rate limit exceeded, please retry momentarily"),
+	    BUDGET_FAULT_RATE);
+	ck_assert_str_eq(budget_fault_text(BUDGET_FAULT_TIMEOUT),
+	    "slurmctld timed out");
+	ck_assert_str_eq(budget_fault_text(BUDGET_FAULT_NONE), "");
+}
+END_TEST
+
+START_TEST(test_backoff)
+{
+	struct budget	b;
+	int		i, prev = 0, next = 0;
+
+	budget_init(&b, 5, 20);
+	/* Doubling from two intervals... */
+	ck_assert_int_eq(budget_fail(&b, 5, BUDGET_FAULT_TIMEOUT), 10);
+	ck_assert_int_eq(budget_fail(&b, 5, BUDGET_FAULT_TIMEOUT), 20);
+	ck_assert_int_eq(budget_fail(&b, 5, BUDGET_FAULT_DOWN), 40);
+	ck_assert_int_eq(b.fault, BUDGET_FAULT_DOWN);
+	/* ... capped, never decreasing ... */
+	for (i = 0; i < 20; i++) {
+		next = budget_fail(&b, 5, BUDGET_FAULT_TIMEOUT);
+		ck_assert_int_ge(next, prev);
+		prev = next;
+	}
+	ck_assert_int_eq(next, BUDGET_BACKOFF_MAX);
+	/* ... and the first answer resets it. */
+	budget_ok(&b);
+	ck_assert_int_eq(b.backoff, 0);
+	ck_assert_int_eq(b.fault, BUDGET_FAULT_NONE);
+	ck_assert_int_eq(budget_fail(&b, 5, BUDGET_FAULT_TIMEOUT), 10);
+	budget_ok(&b);
+	/* A rate limit waits at least BUDGET_RATE_BACKOFF. */
+	ck_assert_int_eq(budget_fail(&b, 2, BUDGET_FAULT_RATE),
+	    BUDGET_RATE_BACKOFF);
+	budget_ok(&b);
+	/* The interval is never taken below min_interval. */
+	ck_assert_int_eq(budget_fail(&b, 1, BUDGET_FAULT_TIMEOUT), 10);
+	budget_free(&b);
+}
+END_TEST
+
+static Suite *
+budget_suite(void)
+{
+	Suite	*s = suite_create("budget");
+	TCase	*tc = tcase_create("budget");
+
+	tcase_add_test(tc, test_defaults);
+	tcase_add_test(tc, test_window);
+	tcase_add_test(tc, test_min_interval);
+	tcase_add_test(tc, test_many_calls);
+	tcase_add_test(tc, test_classify);
+	tcase_add_test(tc, test_backoff);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN(budget_suite)
