@@ -64,6 +64,7 @@ static const struct ckey ckeys[] = {
 	{ "min_poll_interval", K_INT, F(min_poll_interval), 1, 3600 },
 	{ "max_scheduler_calls", K_INT, F(max_scheduler_calls), 1, 10000 },
 	{ "history_days", K_INT, F(history_days), 1, 365 },
+	{ "history", K_BOOL, F(history), 0, 0 },
 	{ "connect_timeout", K_INT, F(connect_timeout), 1, 600 },
 	{ "command_timeout", K_INT, F(command_timeout), 1, 86400 },
 	{ "gpus_per_node", K_INT, F(gpus_per_node), 1, 64 },
@@ -405,6 +406,7 @@ cluster_init(struct cluster *c)
 {
 	memset(c, 0, sizeof *c);
 	c->requeue = -1;
+	c->history = -1;
 	c->persist = -1;
 }
 

@@ -45,6 +45,7 @@ struct cluster {
 	int		 min_poll_interval; /* seconds, 0: default (5) */
 	int		 max_scheduler_calls; /* per minute, 0: default (20) */
 	int		 history_days;	/* sacct window, 0: default (7) */
+	int		 history;	/* TUI history rows: -1 default (on), 0 off, 1 on */
 	int		 connect_timeout; /* seconds, 0: default (10) */
 	int		 command_timeout; /* seconds, 0: default (60) */
 	int		 persist;	/* seconds the login is held after its

@@ -501,7 +501,10 @@ do_poll(struct wstate *st)
 	if (mono_now() >= st->next_history &&
 	    budget_used(&st->budget, mono_now()) + 2 <=
 	    (unsigned)st->budget.max_calls) {
-		do_history(st);
+		if (w->cl->history != 0)
+			do_history(st);
+		else
+			st->next_history = mono_now() + WORKER_HISTORY_SECONDS;
 		fetch_gres(st);
 	}
 

@@ -172,7 +172,7 @@ static const struct {
 	    "did you mean 'hosts'? (known keys: name, hosts, user, port, key, "
 	    "known_hosts, partitions, account, results_root, cpu_partition, "
 	    "image_cache, image_cache_owners, container, time_hours, requeue, poll_interval, "
-	    "min_poll_interval, max_scheduler_calls, history_days, "
+	    "min_poll_interval, max_scheduler_calls, history_days, history, "
 	    "connect_timeout, command_timeout, gpus_per_node, nccl_env, "
 	    "nccl_probe_command, nccl_probe_timeout, persist)" },
 	{ "bad-dup-name.yaml", ":3:3: duplicate cluster name 'a' (first at "
@@ -277,7 +277,7 @@ static const struct {
 	    "in cluster 'a' (known keys: name, hosts, user, port, key, "
 	    "known_hosts, partitions, account, results_root, cpu_partition, "
 	    "image_cache, image_cache_owners, container, time_hours, requeue, poll_interval, "
-	    "min_poll_interval, max_scheduler_calls, history_days, "
+	    "min_poll_interval, max_scheduler_calls, history_days, history, "
 	    "connect_timeout, command_timeout, gpus_per_node, nccl_env, "
 	    "nccl_probe_command, nccl_probe_timeout, persist)" },
 	{ "- name: a\n  hosts: h\n\tuser: x\n", ":3:1: YAML syntax error: found a "
