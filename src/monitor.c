@@ -275,8 +275,10 @@ monitor_parse_reply(const char *text, size_t len, const char *marker,
 	for (;;) {
 		hit = memmem(p, (size_t)(end - p), pat, plen);
 		if (s != NULL) {
-			/* The data ends where the next marker's "\n" is. */
-			s->len = (size_t)((hit != NULL ? hit : end) - s->data);
+			/* The data ends where the next marker's "\n" is (that
+			   "\n" may also end the header line: no data). */
+			q = hit != NULL ? hit : end;
+			s->len = q > s->data ? (size_t)(q - s->data) : 0;
 		}
 		if (hit == NULL)
 			break;

@@ -159,6 +159,8 @@ ops_table_print(FILE *f, const char *const *head, size_t ncol,
  * The reply of the log scripts: a header line, then the bytes.  "missing",
  * "unreadable", or "size SIZE OFFSET TRUNCATED".
  */
+#define OPS_LOG_SIZE_MAX	(1LL << 62)
+
 int
 ops_log_parse(const char *path, const struct conn_result *res, int tail,
     struct ops_log *log, char **cause)
@@ -180,8 +182,10 @@ ops_log_parse(const char *path, const struct conn_result *res, int tail,
 	if (strncmp(res->out, "unreadable\n", 11) == 0)
 		return cause_set(cause, "%s exists on the cluster but is not "
 		    "readable by the SSH user", path);
+	/* Sizes past 2^62 are not files: no overflow below. */
 	if (sscanf(res->out, "size %lld %lld %d", &size, &off, &trunc) != 3 ||
-	    size < 0 || off < 0)
+	    size < 0 || off < 0 || size > OPS_LOG_SIZE_MAX ||
+	    off > OPS_LOG_SIZE_MAX)
 		return cause_set(cause, "reading %s: unexpected reply \"%.*s\"",
 		    path, (int)(nl - res->out), res->out);
 	log->size = size;

@@ -143,9 +143,11 @@ text_sanitize(const char *in, size_t len, int flags, size_t *outlen)
 			if (flags & (TEXT_MULTILINE | TEXT_CR_LINES)) {
 				buf_add(&b, "\n", 1);
 				line = b.len;
-			} else
+				col = 0;
+			} else {
 				buf_add(&b, " ", 1);
-			col = 0;
+				col++;
+			}
 			continue;
 		case '\r':
 			if (i + 1 < len && s[i + 1] == '\n')
@@ -158,8 +160,11 @@ text_sanitize(const char *in, size_t len, int flags, size_t *outlen)
 				/* ... or show each state on its own line. */
 				buf_add(&b, "\n", 1);
 				line = b.len;
-			} else
+			} else {
 				buf_add(&b, " ", 1);
+				col++;
+				continue;
+			}
 			col = 0;
 			continue;
 		}

@@ -25,7 +25,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = fuzz_split(copy, size, part, 2);
 	sep = n == 2 && *part[0] != '\0' ? part[0] : NULL;
 	reply = n == 2 ? part[1] : part[0];
-	len = (size_t)(copy + size - reply);
+	len = size - (size_t)(reply - copy);
 	if (monitor_parse_reply(reply, len, "SDMab12", &rep, &cause) != 0) {
 		fuzz_check(cause != NULL, "no cause");
 		free(cause);

@@ -12,6 +12,7 @@
 
 #include "testutil.h"
 #include "cli.h"
+#include "monitor.h"
 #include "ops.h"
 #include "retry.h"
 #include "submit.h"
@@ -233,6 +234,45 @@ START_TEST(test_file_read_max)
 }
 END_TEST
 
+/* Found by tests/fuzz/fuzz_monitor_reply: a header line whose "\n" also
+ * starts the next marker gave a section of SIZE_MAX bytes. */
+START_TEST(test_reply_empty_section)
+{
+	static const char	 text[] = "\nSDMab squeue\nSDMab end 0\n";
+	struct monitor_reply	 rep;
+	const struct monitor_section *sq;
+
+	ck_assert_int_eq(monitor_parse_reply(text, sizeof text - 1, "SDMab",
+	    &rep, NULL), 0);
+	sq = monitor_reply_find(&rep, "squeue", NULL);
+	ck_assert_ptr_nonnull(sq);
+	ck_assert_uint_eq(sq->len, 0);
+	ck_assert_int_eq(rep.complete, 1);
+	monitor_reply_free(&rep);
+}
+END_TEST
+
+/* Found by tests/fuzz/fuzz_ops_log_parse: offsets near LLONG_MAX overflowed. */
+START_TEST(test_log_parse_huge_offset)
+{
+	struct conn_result	 res;
+	struct ops_log		 log;
+	char			 out[] = "size 9223372036854775807 "
+	    "9223372036854775807 0\nabc";
+	char			*cause = NULL;
+
+	memset(&res, 0, sizeof res);
+	res.out = out;
+	res.outlen = sizeof out - 1;
+	res.err = (char *)"";
+	memset(&log, 0, sizeof log);
+	ck_assert_int_eq(ops_log_parse("/x", &res, 0, &log, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "unexpected reply"));
+	free(cause);
+	ops_log_free(&log);
+}
+END_TEST
+
 static Suite *
 secparse_suite(void)
 {
@@ -248,6 +288,8 @@ secparse_suite(void)
 	tcase_add_test(tc, test_convert_parse_linear);
 	tcase_add_test(tc, test_retry_exclude_large);
 	tcase_add_test(tc, test_file_read_max);
+	tcase_add_test(tc, test_reply_empty_section);
+	tcase_add_test(tc, test_log_parse_huge_offset);
 	suite_add_tcase(s, tc);
 	return s;
 }
