@@ -2140,8 +2140,31 @@ out:
 
 /* Jobs named exactly name: squeue first (sacct lags), then sacct. */
 static int
+submit_lookup_skip(struct submit_faults *f, struct conn *c, const char *name,
+    time_t sent, const long *skip, size_t nskip, long *idp, char **cause);
+
+static int
 submit_lookup(struct submit_faults *f, struct conn *c, const char *name,
     time_t sent, long *idp, char **cause)
+{
+	return submit_lookup_skip(f, c, name, sent, NULL, 0, idp, cause);
+}
+
+int
+submit_find_by_name(struct conn *c, const char *name, time_t sent,
+    const long *skip, size_t nskip, long *idp, char **cause)
+{
+	struct submit_faults	none;
+
+	memset(&none, 0, sizeof none);
+	return submit_lookup_skip(&none, c, name, sent, skip, nskip, idp,
+	    cause);
+}
+
+/* skip: ids known to be other jobs of that name (a retry chain's). */
+static int
+submit_lookup_skip(struct submit_faults *f, struct conn *c, const char *name,
+    time_t sent, const long *skip, size_t nskip, long *idp, char **cause)
 {
 	struct slurm_jobs	 jobs;
 	struct conn_result	 res;
@@ -2179,6 +2202,12 @@ submit_lookup(struct submit_faults *f, struct conn *c, const char *name,
 			/* A placeholder row's name is not to be trusted. */
 			if (jobs.v[i].placeholder || jobs.v[i].name == NULL ||
 			    strcmp(jobs.v[i].name, name) != 0)
+				continue;
+			for (j = 0; j < nskip; j++) {
+				if (skip[j] == jobs.v[i].id)
+					break;
+			}
+			if (j < nskip)
 				continue;
 			for (j = 0; j < n; j++) {
 				if (found[j] == jobs.v[i].id)

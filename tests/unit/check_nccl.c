@@ -210,6 +210,8 @@ START_TEST(test_default_render)
 	template_set(&tv, "RESULTS_DIR", "");
 	template_set(&tv, "EXTRA_ENV", "");
 	template_set(&tv, "PRE_STEP", pre);
+	template_set(&tv, "PROGRAM_TIMEOUT", "570");
+	template_set(&tv, "PROGRAM_GRACE", "15");
 	ck_assert_msg(template_render_embedded("slurm/multinode.sbatch.tmpl",
 	    &tv, &out, &cause) == 0, "%s", cause);
 	ck_assert_msg(lint_script("job.sbatch", out, NULL, 0, &cause) == 0,
@@ -582,6 +584,22 @@ START_TEST(test_retry_chain)
 	ck_assert_str_eq(x, "sdn1");
 	free(x);
 	ck_assert_ptr_null(retry_inherited(v[0]));
+
+	/*
+	 * The whole chain's exclusions are inherited, even where one step's
+	 * own list lost some (c's says only sdn2): a retry of c keeps sdn1
+	 * out too.  b's past does not include c's.
+	 */
+	ck_assert_int_eq(record_transition(c->id, RSTATE_PENDING, "",
+	    "retry:auto", "retry 2 of 2 of y (SLURM job 43, NODE_FAIL, rule "
+	    "node-fail); exclude=sdn2", &cause), 0);
+	x = retry_inherited_chain(v[2]);
+	ck_assert_str_eq(x, "sdn1,sdn2");
+	free(x);
+	x = retry_inherited_chain(v[1]);
+	ck_assert_str_eq(x, "sdn1");
+	free(x);
+	ck_assert_ptr_null(retry_inherited_chain(v[0]));
 	for (size_t i = 0; i < n; i++)
 		record_free(v[i]);
 	free(v);
