@@ -3057,8 +3057,8 @@ submit_run(struct submit_session *s, const struct spec *sp,
 
 	/* R21: probe NCCL first, or use the setting that worked before. */
 	if (nccl_prepare(x.o->dry_run ? NULL : s->conn, s->cl, x.plan.partition,
-	    res->image, x.plan.nodes, x.plan.gpus_per_node, &x.nccl,
-	    &why) != 0) {
+	    res->image, x.plan.nodes, x.plan.gpus_per_node,
+	    x.plan.time_minutes, &x.nccl, &why) != 0) {
 		submit_fail(&x, SUBMIT_STEP_RENDER, cause, "%s", why);
 		free(why);
 		goto out;
@@ -3068,7 +3068,10 @@ submit_run(struct submit_session *s, const struct spec *sp,
 		    "no probe", x.nccl.setting);
 	else if (x.nccl.probe)
 		submit_say(&x, SUBMIT_STEP_RENDER, "NCCL: the job probes an "
-		    "all-reduce first (R21)");
+		    "all-reduce first (R21), at most %d s in all (%d%% of "
+		    "its time, at least %d s), in the container the job then "
+		    "uses", x.nccl.budget, NCCL_PROBE_BUDGET_PERCENT,
+		    NCCL_PROBE_BUDGET_MIN);
 	submit_exports(&x, &exports);
 	if (x.o->dry_run) {
 		/* No record, no write: render and stop. */

@@ -465,6 +465,125 @@ START_TEST(test_logs_200)
 }
 END_TEST
 
+/*
+ * 7. The NCCL probe has a total budget (stated in the log) and runs in
+ * the same Pyxis container as the job: both see the container
+ * pyxis_sqdeck-<job id> as their root, and it is removed at the end.
+ */
+START_TEST(test_probe_shares_container)
+{
+	cJSON	*j;
+	char	*spec, *out, *err, *state, *path, *want, *probe;
+	const char *id, *dir, *name;
+
+	need_cluster();
+	/* The cluster's own probe: says which container it runs in. */
+	path = xasprintf("%s/config/sqdeck", tmpdir);
+	mkdir(path, 0700);
+	free(path);
+	path = xasprintf("%s/config/sqdeck/clusters.yaml", tmpdir);
+	out = xasprintf("- name: sdtb\n  hosts: %s\n"
+	    "  nccl_probe_command: \"grep -o 'pyxis_sqdeck-[0-9]*' "
+	    "/proc/self/mountinfo | head -n 1; echo NCCL_PROBE_OK\"\n",
+	    getenv("SLURM_HOSTNAME"));
+	ck_assert_int_eq(file_write_atomic(path, out, strlen(out), 0600,
+	    NULL), 0);
+	free(out);
+	free(path);
+	spec = write_spec("name: sdproc-probe-%s\n"
+	    "image: registry.local#sdtest/ok-%s:1\n"
+	    "command: grep -o 'pyxis_sqdeck-[0-9]*' /proc/self/mountinfo | "
+	    "head -n 1 | sed 's/^/job runs in /'\n"
+	    "gpus: 2\ngpus_per_node: 2\ncpus: 1\ntime: 10m\n", unique, unique);
+	ck_assert_int_eq(sd(&out, &err, "submit", "--json", spec, NULL), 0);
+	j = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(j);
+	ck_assert_msg(strstr(err, "at most 60 s in all (5% of its time, at "
+	    "least 60 s)") != NULL, "%s", err);
+	free(out);
+	free(err);
+	ck_assert_str_eq(jstr(j, "container_mode"), "pyxis");
+	id = jstr(j, "slurm_id");
+	dir = jstr(j, "job_dir");
+	name = jstr(j, "job_name");
+	state = wait_end(id, 300);
+	ck_assert_str_eq(state, "COMPLETED|0:0");
+	free(state);
+	out = ssh_out("cat '%s/logs/%s-%s/main.out'", dir, name, id);
+	ck_assert_msg(strstr(out, "NCCL probe budget 60 s in all") != NULL,
+	    "%s", out);
+	want = xasprintf("job runs in pyxis_sqdeck-%s\n", id);
+	probe = xasprintf("[nccl probe] pyxis_sqdeck-%s\n", id);
+	ck_assert_msg(strstr(out, want) != NULL, "%s", out);
+	ck_assert_msg(strstr(out, probe) != NULL, "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "share container sqdeck-"));
+	free(out);
+	free(want);
+	free(probe);
+	/* Removed from the node when the script ended. */
+	out = ssh_out("ls -d /tmp/sdtb-enroot/data/*/user-*/pyxis_sqdeck-%s "
+	    "2>/dev/null | wc -l", id);
+	ck_assert_str_eq(out, "0\n");
+	free(out);
+	cJSON_Delete(j);
+	free(spec);
+}
+END_TEST
+
+/*
+ * 9. preflight --deep: one tiny job on the CPU partition checks enroot
+ * and Pyxis on a compute node; a plain preflight then says when it last
+ * passed.  A deep check that cannot run its job fails and says why.
+ */
+START_TEST(test_preflight_deep)
+{
+	char	*out, *err, *path, *y;
+
+	need_cluster();
+	ck_assert_int_eq(sd(&out, &err, "preflight", NULL), 0);
+	ck_assert_msg(strstr(out, "never passed from here; run 'sqdeck "
+	    "preflight --deep'") != NULL, "%s", out);
+	free(out);
+	free(err);
+	ck_assert_int_eq(sd(&out, &err, "preflight", "--deep", NULL), 0);
+	ck_assert_msg(strstr(out, "deep check (one job on partition cpu)") !=
+	    NULL, "%s\n%s", out, err);
+	ck_assert_msg(strstr(out, "enroot     ok       on node sdn") != NULL,
+	    "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "pyxis      ok       on node sdn"));
+	ck_assert_ptr_nonnull(strstr(out, "deep check: OK"));
+	free(out);
+	free(err);
+	/* It was a real job: SLURM's accounting has it. */
+	out = ssh_out("sacct -n -X -P -S now-3600 -o JobName,Partition,State "
+	    "| grep '^sqdeck-deep-' | tail -n 1");
+	ck_assert_msg(strstr(out, "|cpu|COMPLETED") != NULL, "%s", out);
+	free(out);
+	ck_assert_int_eq(sd(&out, &err, "preflight", NULL), 0);
+	ck_assert_msg(strstr(out, "deep check (enroot and Pyxis on a compute "
+	    "node): last passed 20") != NULL, "%s", out);
+	free(out);
+	free(err);
+
+	/* A CPU partition that does not exist: the job cannot run. */
+	path = xasprintf("%s/config/sqdeck", tmpdir);
+	mkdir(path, 0700);
+	free(path);
+	path = xasprintf("%s/config/sqdeck/clusters.yaml", tmpdir);
+	y = xasprintf("- name: default\n  hosts: %s\n  cpu_partition: "
+	    "nosuchpart\n", getenv("SLURM_HOSTNAME"));
+	ck_assert_int_eq(file_write_atomic(path, y, strlen(y), 0600, NULL),
+	    0);
+	free(y);
+	free(path);
+	ck_assert_int_ne(sd(&out, &err, "preflight", "--deep", NULL), 0);
+	ck_assert_msg(strstr(out, "deep check: FAILED: the test job on "
+	    "partition nosuchpart did not run") != NULL, "%s\n%s", out, err);
+	free(out);
+	free(err);
+}
+END_TEST
+
 static Suite *
 procedure_suite(void)
 {
@@ -474,9 +593,11 @@ procedure_suite(void)
 	tc = tcase_create("cluster");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 900);
+	tcase_add_test(tc, test_preflight_deep);
 	tcase_add_test(tc, test_long_time_and_overrides);
 	tcase_add_test(tc, test_partition_list);
 	tcase_add_test(tc, test_logs_200);
+	tcase_add_test(tc, test_probe_shares_container);
 	tcase_add_test(tc, test_program_timeout);
 	tcase_add_test(tc, test_cancel_forgotten);
 	suite_add_tcase(s, tc);
