@@ -479,7 +479,7 @@ START_TEST(test_probe_shares_container)
 	need_cluster();
 	/* The cluster's own probe: says which container it runs in. */
 	path = xasprintf("%s/config/sqdeck", tmpdir);
-	mkdir(path, 0700);
+	ck_assert_int_eq(mkdir_p(path, 0700, NULL), 0);
 	free(path);
 	path = xasprintf("%s/config/sqdeck/clusters.yaml", tmpdir);
 	out = xasprintf("- name: sdtb\n  hosts: %s\n"
@@ -567,7 +567,7 @@ START_TEST(test_preflight_deep)
 
 	/* A CPU partition that does not exist: the job cannot run. */
 	path = xasprintf("%s/config/sqdeck", tmpdir);
-	mkdir(path, 0700);
+	ck_assert_int_eq(mkdir_p(path, 0700, NULL), 0);
 	free(path);
 	path = xasprintf("%s/config/sqdeck/clusters.yaml", tmpdir);
 	y = xasprintf("- name: default\n  hosts: %s\n  cpu_partition: "
