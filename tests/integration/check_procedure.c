@@ -584,6 +584,88 @@ START_TEST(test_preflight_deep)
 }
 END_TEST
 
+/*
+ * 6. An INFRA failure is retried by the poll; the retry's sbatch reply is
+ * lost (SQDECK_TEST_FAULT=empty-reply: the job is queued, held, and its
+ * id thrown away).  The retry finds it by its exact name, leaving out the
+ * first job of that name, adopts and releases it: two jobs of that name
+ * in all, never three, and the retry excludes the failed node.
+ */
+START_TEST(test_retry_lost_reply)
+{
+	struct record_list	 list;
+	struct record		*rr = NULL;
+	cJSON			*j;
+	char			*spec, *out, *err, *state, *node, *cause = NULL;
+	const char		*id, *name;
+	size_t			 i, k;
+	int			 adopted = 0;
+
+	need_cluster();
+	spec = write_spec("name: sdproc-retry-%s\n"
+	    "image: registry.local#sdtest/ok-%s:1\n"
+	    "command: |\n  echo 'NVRM: Xid (PCI:0000:3b:00): 79, GPU has "
+	    "fallen off the bus.'\n  exit 1\n"
+	    "gpus: 1\ncpus: 1\ntime: 5m\nretry_budget: 1\n", unique, unique);
+	j = submit(spec, NULL, NULL);
+	id = jstr(j, "slurm_id");
+	name = jstr(j, "job_name");
+	state = wait_end(id, 240);
+	ck_assert_str_eq(state, "FAILED|1:0");
+	free(state);
+	node = ssh_out("sacct -j %s -X -n -P -o NodeList", id);
+	str_trim(node);
+
+	/* The poll sees INFRA (gpu-xid) and retries, its reply lost. */
+	setenv("SQDECK_TEST_FAULT", "empty-reply", 1);
+	ck_assert_int_eq(sd(&out, &err, "status", jstr(j, "record_id"), NULL),
+	    0);
+	unsetenv("SQDECK_TEST_FAULT");
+	ck_assert_msg(strstr(err, "retried as") != NULL, "%s\n%s", out, err);
+	free(out);
+	free(err);
+
+	ck_assert_msg(record_list(&list, &cause) == 0, "%s", cause);
+	for (i = 0; i < list.n; i++) {
+		if (list.v[i]->retry_of != NULL &&
+		    strcmp(list.v[i]->retry_of, jstr(j, "record_id")) == 0)
+			rr = list.v[i];
+	}
+	ck_assert_ptr_nonnull(rr);
+	ck_assert_ptr_nonnull(record_slurm_id(rr));
+	for (k = 0; k < rr->nhistory; k++) {
+		if (rr->history[k].message != NULL && strstr(rr->history[k].
+		    message, "sbatch's reply was lost; found by name and "
+		    "adopted SLURM job") != NULL)
+			adopted = 1;
+	}
+	ck_assert_msg(adopted, "record %s: no adoption in its history",
+	    rr->id);
+
+	/* Released (it ends), and the failed node excluded. */
+	state = wait_end(record_slurm_id(rr), 240);
+	free(state);
+	/*
+	 * Exactly two jobs of that name: the first and the adopted retry
+	 * (sacct names a job right only a few seconds after it ended).
+	 */
+	sleep(5);
+	out = ssh_out("sacct -n -X -P -S now-3600 --name='%s' -o JobID | "
+	    "sort -u | wc -l", name);
+	ck_assert_str_eq(out, "2\n");
+	free(out);
+	out = ssh_out("sacct -j %s -X -n -P -o NodeList", record_slurm_id(rr));
+	str_trim(out);
+	ck_assert_msg(strcmp(out, node) != 0, "the retry ran on %s again",
+	    node);
+	free(out);
+	free(node);
+	record_list_free(&list);
+	cJSON_Delete(j);
+	free(spec);
+}
+END_TEST
+
 static Suite *
 procedure_suite(void)
 {
@@ -600,6 +682,11 @@ procedure_suite(void)
 	tcase_add_test(tc, test_probe_shares_container);
 	tcase_add_test(tc, test_program_timeout);
 	tcase_add_test(tc, test_cancel_forgotten);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("retry");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 900);
+	tcase_add_test(tc, test_retry_lost_reply);
 	suite_add_tcase(s, tc);
 	return s;
 }
