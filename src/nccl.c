@@ -233,7 +233,8 @@ nccl_probe_step_budget(const char *command, int timeout, int budget,
 	buf_printf(&b, "sqdeck_nccl_budget=%d\n", budget);
 	if (job_minutes > 0)
 		buf_printf(&b, "echo \"sqdeck: NCCL probe budget %d s in all "
-		    "(%d%% of the job's %d min, at least %d s), %d s per try\"\n",
+		    "(%d%% of the job's %d min, at least %d s), %d s per "
+		    "try\"\n",
 		    budget, NCCL_PROBE_BUDGET_PERCENT, job_minutes,
 		    NCCL_PROBE_BUDGET_MIN, timeout);
 	buf_adds(&b, nccl_share);

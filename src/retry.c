@@ -807,14 +807,14 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 		if (l.state != NULL && state_map(l.state, STATUS_MISSING,
 		    &m) == 0 && m.state != RSTATE_UNKNOWN)
 			rs = m.state;
-		msg = xasprintf("%s SLURM job %ld (retry of %s, exclude=%s%s%s)",
-		    res->adopted ? "sbatch's reply was lost; found by name "
+		msg = xasprintf("%s SLURM job %ld (retry of %s, "
+		    "exclude=%s%s%s)", res->adopted ? "sbatch's reply was lost; found by name "
 		    "and adopted" : res->resubmitted ? "sbatch's reply was "
 		    "lost and no job had the name; submitted again as" :
 		    "submitted as", newid, old->id, *res->exclude ?
 		    res->exclude : "none", res->inherited != NULL ?
-		    "; inherited from the chain: " : "", res->inherited != NULL ?
-		    res->inherited : "");
+		    "; inherited from the chain: " : "",
+		    res->inherited != NULL ? res->inherited : "");
 		record_transition(nr->id, rs, l.state != NULL ? l.state :
 		    "PENDING", source, msg, NULL);
 		free(msg);

@@ -35,7 +35,8 @@ struct wcmd {
 	char		*job_id;	/* cancel */
 	char		*name;
 	char		*spec_yaml;	/* submit: the spec, serialised */
-	char		*user;		/* submit: login user, NULL: cluster's */
+	char		*user;		/* submit: login user, NULL: the
+					   cluster's */
 	int		 dry_run;
 	struct wcmd	*next;
 };

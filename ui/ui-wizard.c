@@ -788,8 +788,8 @@ wizard_hint(const struct wizard *w, enum wizard_field f)
 		break;
 	case WF_USER:
 		if (wizard_user(w) != NULL)
-			buf_printf(&b, "submits connect as %s, not %s: the same "
-			    "host key (known_hosts) and key/agent rules",
+			buf_printf(&b, "submits connect as %s, not %s: the "
+			    "same host key (known_hosts) and key/agent rules",
 			    val(w, WF_USER), conn_user(c));
 		else
 			buf_adds(&b, "the login name on the cluster; another "

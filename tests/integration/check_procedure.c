@@ -66,7 +66,7 @@ need_cluster(void)
 {
 	static const char *const vars[] = { "SQDECK_BIN", "SLURM_HOSTNAME",
 	    "SLURM_USER", "SLURM_PORT", "SSH_KEY_PATH", "SSH_KNOWN_HOSTS",
-	    "SDTB_LUSTRE", NULL };
+	    "SDTB_LUSTRE", "SDTB_DIR", NULL };
 
 	it_need_env(vars);
 }
@@ -160,6 +160,34 @@ wait_end(const char *id, int cap)
 	return NULL;
 }
 
+/*
+ * The image of these tests: a .sqsh on the cluster's shared storage, so
+ * they need no conversion (the image tests are check_submit's):
+ * SQDECK_TEST_IMAGE, else one made once with mksquashfs from the test
+ * cluster's busybox+bash root ($SDTB_DIR/containers/shim-rootfs).
+ */
+static const char *
+test_image(void)
+{
+	static char	 img[4200];
+	const char	*e;
+	char		*out;
+
+	if ((e = getenv("SQDECK_TEST_IMAGE")) != NULL && *e != '\0')
+		return e;
+	snprintf(img, sizeof img, "%s/proc-test/sdproc-busybox.sqsh",
+	    getenv("SDTB_LUSTRE"));
+	out = ssh_out("f='%s'; r='%s/containers/shim-rootfs'; "
+	    "if [ ! -s \"$f\" ]; then [ -d \"$r\" ] || { echo \"no $r\"; "
+	    "exit 0; }; mkdir -p \"${f%%/*}\" && mksquashfs \"$r\" \"$f.$$\" "
+	    "-noappend -quiet >/dev/null && mv -f \"$f.$$\" \"$f\"; fi; "
+	    "head -c 4 \"$f\"", img, getenv("SDTB_DIR"));
+	ck_assert_msg(strcmp(out, "hsqs") == 0, "no test image %s: %s (set "
+	    "SQDECK_TEST_IMAGE to a .sqsh with bash on the cluster)", img, out);
+	free(out);
+	return img;
+}
+
 static struct record *
 load_record(const char *id)
 {
@@ -196,12 +224,12 @@ START_TEST(test_program_timeout)
 
 	need_cluster();
 	spec = write_spec("name: sdproc-pt-%s\n"
-	    "image: registry.local#sdtest/ok-%s:1\n"
+	    "image: %s\n"
 	    "command: |\n"
 	    "  trap 'echo \"got TERM at $SECONDS s, ignoring it\"' TERM\n"
 	    "  echo started\n"
 	    "  while :; do sleep 1; done\n"
-	    "gpus: 1\ncpus: 1\ntime: 2m\n", unique, unique);
+	    "gpus: 1\ncpus: 1\ntime: 2m\n", unique, test_image());
 	j = submit(spec, NULL, NULL);
 	id = jstr(j, "slurm_id");
 	dir = jstr(j, "job_dir");
@@ -256,8 +284,8 @@ START_TEST(test_long_time_and_overrides)
 
 	need_cluster();
 	spec = write_spec("name: sdproc-long-%s\n"
-	    "image: registry.local#sdtest/ok-%s:1\n"
-	    "command: echo hi\ngpus: 1\ncpus: 1\n", unique, unique);
+	    "image: %s\n"
+	    "command: echo hi\ngpus: 1\ncpus: 1\n", unique, test_image());
 	setenv("SLURM_TIME_HOURS", "6", 1);
 	ck_assert_int_eq(sd(&out, &err, "jobs", NULL), 0);
 	free(out);
@@ -317,8 +345,8 @@ START_TEST(test_partition_list)
 
 	need_cluster();
 	spec = write_spec("name: sdproc-parts-%s\n"
-	    "image: registry.local#sdtest/ok-%s:1\n"
-	    "command: echo ran\ngpus: 1\ncpus: 1\n", unique, unique);
+	    "image: %s\n"
+	    "command: echo ran\ngpus: 1\ncpus: 1\n", unique, test_image());
 	setenv("SLURM_PARTITION", "gpu,nope,cpu", 1);
 	ck_assert_int_eq(sd(&out, &err, "submit", "--dry-run", spec,
 	    "--time", "6h", NULL), 0);
@@ -362,8 +390,8 @@ wait_forgotten(const char *id)
 	fprintf(stderr, "cancel: MinJobAge %d s\n", atoi(age));
 	free(age);
 	for (i = 0; i < cap; i += 5) {
-		out = ssh_out("scontrol show job %s >/dev/null 2>&1 && echo known "
-		    "|| echo gone", id);
+		out = ssh_out("scontrol show job %s >/dev/null 2>&1 && "
+		    "echo known || echo gone", id);
 		if (strcmp(out, "gone\n") == 0) {
 			free(out);
 			return;
@@ -386,12 +414,16 @@ START_TEST(test_cancel_forgotten)
 
 	need_cluster();
 	spec = write_spec("name: sdproc-gone-%s\n"
-	    "image: registry.local#sdtest/ok-%s:1\n"
-	    "command: echo done\ngpus: 1\ncpus: 1\ntime: 5m\n", unique, unique);
+	    "image: %s\n"
+	    "command: echo done\ngpus: 1\ncpus: 1\ntime: 5m\n",
+	    unique, test_image());
 	j = submit(spec, NULL, NULL);
 	id = jstr(j, "slurm_id");
-	bare = ssh_out("sbatch --parsable -p cpu -t 1 -J sdproc-bare-%s "
-	    "-o /dev/null --wrap true", unique);
+	/* A job without a record (a few tries: the shared cluster may be
+	   reconfiguring). */
+	bare = ssh_out("for i in 1 2 3; do sbatch --parsable -p cpu -t 1 "
+	    "-J sdproc-bare-%s -o /dev/null --wrap true && break; sleep 5; "
+	    "done", unique);
 	str_trim(bare);
 	ck_assert_msg(atol(bare) > 0, "sbatch: %s", bare);
 	state = wait_end(id, 240);
@@ -441,9 +473,9 @@ START_TEST(test_logs_200)
 
 	need_cluster();
 	spec = write_spec("name: sdproc-logs-%s\n"
-	    "image: registry.local#sdtest/ok-%s:1\n"
+	    "image: %s\n"
 	    "command: 'for i in $(seq 1 250); do echo line $i; done'\n"
-	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, unique);
+	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, test_image());
 	j = submit(spec, NULL, NULL);
 	state = wait_end(jstr(j, "slurm_id"), 240);
 	ck_assert_str_eq(state, "COMPLETED|0:0");
@@ -491,10 +523,11 @@ START_TEST(test_probe_shares_container)
 	free(out);
 	free(path);
 	spec = write_spec("name: sdproc-probe-%s\n"
-	    "image: registry.local#sdtest/ok-%s:1\n"
+	    "image: %s\n"
 	    "command: grep -o 'pyxis_sqdeck-[0-9]*' /proc/self/mountinfo | "
 	    "head -n 1 | sed 's/^/job runs in /'\n"
-	    "gpus: 2\ngpus_per_node: 2\ncpus: 1\ntime: 10m\n", unique, unique);
+	    "gpus: 2\ngpus_per_node: 2\ncpus: 1\ntime: 10m\n",
+	    unique, test_image());
 	ck_assert_int_eq(sd(&out, &err, "submit", "--json", spec, NULL), 0);
 	j = cJSON_Parse(out);
 	ck_assert_ptr_nonnull(j);
@@ -596,17 +629,19 @@ START_TEST(test_retry_lost_reply)
 	struct record_list	 list;
 	struct record		*rr = NULL;
 	cJSON			*j;
-	char			*spec, *out, *err, *state, *node, *cause = NULL;
+	char			*spec, *out, *err, *state, *node;
+	char			*cause = NULL;
 	const char		*id, *name;
 	size_t			 i, k;
 	int			 adopted = 0;
 
 	need_cluster();
 	spec = write_spec("name: sdproc-retry-%s\n"
-	    "image: registry.local#sdtest/ok-%s:1\n"
+	    "image: %s\n"
 	    "command: |\n  echo 'NVRM: Xid (PCI:0000:3b:00): 79, GPU has "
 	    "fallen off the bus.'\n  exit 1\n"
-	    "gpus: 1\ncpus: 1\ntime: 5m\nretry_budget: 1\n", unique, unique);
+	    "gpus: 1\ncpus: 1\ntime: 5m\nretry_budget: 1\n",
+	    unique, test_image());
 	j = submit(spec, NULL, NULL);
 	id = jstr(j, "slurm_id");
 	name = jstr(j, "job_name");
@@ -680,7 +715,16 @@ procedure_suite(void)
 	tcase_add_test(tc, test_partition_list);
 	tcase_add_test(tc, test_logs_200);
 	tcase_add_test(tc, test_probe_shares_container);
+	suite_add_tcase(s, tc);
+	/* Cases of their own, to run alone: each takes minutes. */
+	tc = tcase_create("timeout");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 900);
 	tcase_add_test(tc, test_program_timeout);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("cancel");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 1200);
 	tcase_add_test(tc, test_cancel_forgotten);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("retry");

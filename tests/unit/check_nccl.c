@@ -117,7 +117,7 @@ START_TEST(test_ladder_budget)
 
 	ck_assert_int_eq(nccl_probe_budget(240, 0), 480);	/* 4 x 120 */
 	ck_assert_int_eq(nccl_probe_budget(30, 0), 90);		/* 5 % */
-	ck_assert_int_eq(nccl_probe_budget(2, 0), 60);		/* minimum */
+	ck_assert_int_eq(nccl_probe_budget(2, 0), 60);	/* minimum */
 	pre = nccl_probe_step_budget("sleep 30", 2, 5, 100, 2, 4);
 	ck_assert_ptr_nonnull(strstr(pre, "NCCL probe budget 5 s in all (5% "
 	    "of the job's 100 min, at least 60 s), 2 s per try"));

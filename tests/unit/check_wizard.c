@@ -27,7 +27,7 @@ setup(void)
 	sdtb_conf.name = (char *)"sdtb";
 	sdtb_conf.user = (char *)"alice";
 	sdtb_conf.gpus_per_node = 4;
-	sdtb_conf.requeue = -1;		/* unset, as config_load leaves it */
+	sdtb_conf.requeue = -1;	/* unset, as config_load leaves it */
 	sdtb_conf.results_root = (char *)"/lustre/results";
 	strv_add(&sdtb_conf.partitions, "gpu");
 
