@@ -152,13 +152,13 @@ cli_retry(struct cli *cli, int argc, char **argv)
 		    res.state, res.sbatch_path, *res.exclude ? res.exclude :
 		    "none");
 		if (res.inherited != NULL)
-			printf("inherited from the retry chain (nodes that "
+			cli_printf("inherited from the retry chain (nodes that "
 			    "failed earlier): %s\n", res.inherited);
 		if (res.adopted)
-			printf("sbatch's reply was lost: the job was found by "
+			cli_printf("sbatch's reply was lost: the job was found by "
 			    "its name and adopted, not submitted twice\n");
 		if (res.resubmitted)
-			printf("sbatch's reply was lost and no job had its "
+			cli_printf("sbatch's reply was lost and no job had its "
 			    "name: it was submitted once more\n");
 		if (res.note != NULL)
 			cli_printf("note: %s\n", res.note);

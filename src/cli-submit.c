@@ -238,7 +238,7 @@ cli_submit(struct cli *cli, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (overrides(&sp, o_time, o_part, o_gpus, o_nodes, &cause) != 0) {
-		fprintf(stderr, "sqdeck: submit: %s\n", cause);
+		cli_fprintf(stderr, "sqdeck: submit: %s\n", cause);
 		free(cause);
 		spec_free(&sp);
 		return EXIT_USAGE;

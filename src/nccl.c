@@ -85,16 +85,18 @@ static const char nccl_ladder[] =
     "}\n"
     "sqdeck_nccl_start=$SECONDS\n"
     "for sqdeck_nccl_kv in \"${sqdeck_nccl_ladder[@]}\"; do\n"
-    "\tsqdeck_nccl_left=$((sqdeck_nccl_budget - (SECONDS - "
-    "sqdeck_nccl_start)))\n"
-    "\tif [ \"$sqdeck_nccl_left\" -lt 1 ]; then\n"
-    "\t\tsqdeck_nccl_why=\"${sqdeck_nccl_why:+$sqdeck_nccl_why; }its "
-    "budget of ${sqdeck_nccl_budget} s is spent\"\n"
-    "\t\tbreak\n"
-    "\tfi\n"
     "\tsqdeck_nccl_t=$sqdeck_nccl_timeout\n"
-    "\t[ \"$sqdeck_nccl_t\" -le \"$sqdeck_nccl_left\" ] || "
+    "\tif [ \"$sqdeck_nccl_budget\" -gt 0 ]; then\n"
+    "\t\tsqdeck_nccl_left=$((sqdeck_nccl_budget - (SECONDS - "
+    "sqdeck_nccl_start)))\n"
+    "\t\tif [ \"$sqdeck_nccl_left\" -lt 1 ]; then\n"
+    "\t\t\tsqdeck_nccl_why=\"${sqdeck_nccl_why:+$sqdeck_nccl_why; }"
+    "its budget of ${sqdeck_nccl_budget} s is spent\"\n"
+    "\t\t\tbreak\n"
+    "\t\tfi\n"
+    "\t\t[ \"$sqdeck_nccl_t\" -le \"$sqdeck_nccl_left\" ] || "
     "sqdeck_nccl_t=$sqdeck_nccl_left\n"
+    "\tfi\n"
     "\tsqdeck_nccl_try=$((sqdeck_nccl_try + 1))\n"
     "\tif [ -n \"$sqdeck_nccl_kv\" ]; then\n"
     "\t\texport \"${sqdeck_nccl_kv?}\"\n"
@@ -208,7 +210,7 @@ nccl_probe_step(const char *command, int timeout, int nodes,
 {
 	if (timeout <= 0)
 		timeout = NCCL_PROBE_TIMEOUT;
-	return nccl_probe_step_budget(command, timeout, 4 * timeout, 0, nodes,
+	return nccl_probe_step_budget(command, timeout, -1, 0, nodes,
 	    gpus_per_node);
 }
 
@@ -223,8 +225,10 @@ nccl_probe_step_budget(const char *command, int timeout, int budget,
 		command = nccl_default;
 	if (timeout <= 0)
 		timeout = NCCL_PROBE_TIMEOUT;
-	if (budget <= 0)
+	if (budget == 0)
 		budget = 4 * timeout;
+	if (budget < 0)
+		budget = 0;	/* no total budget, only the tries' */
 	buf_init(&b);
 	buf_adds(&b, "# NCCL probe (R21): step 0 of this allocation, before "
 	    "the workload.\nsqdeck_nccl_cmd=");

@@ -63,8 +63,8 @@ char	*nccl_probe_step(const char *command, int timeout, int nodes,
 	     int gpus_per_node);
 /*
  * The same with a total budget in seconds for all tries (each try gets at
- * most what is left), stated in the job's log with job_minutes (0: not
- * stated).  The probe and the job share one Pyxis container (named
+ * most what is left; 0: four tries' worth, -1: none, as nccl_probe_step),
+ * stated in the job's log with job_minutes (0: not stated).  The probe and the job share one Pyxis container (named
  * sqdeck-<job id>), removed on every node when the script ends.  Pure.
  */
 char	*nccl_probe_step_budget(const char *command, int timeout, int budget,

@@ -270,12 +270,14 @@ char *
 retry_inherited_chain(const struct record *r)
 {
 	struct record	**v;
-	struct strv	 all = { 0 }, one;
+	struct nodeset	 all;
+	struct strv	 one;
 	char		*x, *s = NULL;
 	size_t		 n, i, k, upto;
 
 	if (retry_chain(r->id, &v, &n, NULL) != 0)
 		return retry_inherited(r);
+	memset(&all, 0, sizeof all);
 	/* Only up to r: a later retry's exclusions are not r's past. */
 	for (upto = 0; upto < n; upto++) {
 		if (strcmp(v[upto]->id, r->id) == 0)
@@ -296,9 +298,9 @@ retry_inherited_chain(const struct record *r)
 	for (i = 0; i < n; i++)
 		record_free(v[i]);
 	free(v);
-	if (all.n != 0)
-		s = strv_join(&all);
-	strv_free(&all);
+	if (all.list.n != 0)
+		s = strv_join(&all.list);
+	nodeset_free(&all);
 	return s;
 }
 

@@ -106,9 +106,9 @@ START_TEST(test_ladder_fallback)
 END_TEST
 
 /*
- * The total budget: tries of 2 s within 5 s in all, the third try gets
- * the 1 s left, then the ladder stops and says why (the probe never
- * passes here).
+ * The total budget: tries of 2 s within 5 s in all; at most three tries
+ * fit (a third gets what is left), then the ladder stops and says why
+ * (the probe never passes here).  How many ran depends on the load.
  */
 START_TEST(test_ladder_budget)
 {
@@ -122,9 +122,8 @@ START_TEST(test_ladder_budget)
 	ck_assert_ptr_nonnull(strstr(pre, "NCCL probe budget 5 s in all (5% "
 	    "of the job's 100 min, at least 60 s), 2 s per try"));
 	ck_assert_int_eq(run_pre_step(pre, "", &out, &secs), 1);
-	ck_assert_msg(strstr(out, "try 3/4 (NCCL_P2P_DISABLE=1,"
-	    "NCCL_SOCKET_IFNAME=") != NULL, "%s", out);
-	ck_assert_msg(strstr(out, "timeout 1s") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "try 2/4 (NCCL_P2P_DISABLE=1)") != NULL,
+	    "%s", out);
 	ck_assert_ptr_null(strstr(out, "try 4/4"));
 	ck_assert_msg(strstr(out, "its budget of 5 s is spent") != NULL, "%s",
 	    out);
