@@ -133,10 +133,16 @@ cli_cancel(struct cli *cli, int argc, char **argv)
 			    t[i].rec != NULL ? ", record " : "",
 			    t[i].rec != NULL ? t[i].rec->id : "", s);
 		else {
-			cli_printf("SLURM job %ld%s%s had already ended: counts as "
-			    "cancelled\n", t[i].sid,
+			free(s);
+			s = ops_clean(oc.acct_state);
+			cli_printf("SLURM job %ld%s%s had already ended%s%s%s: "
+			    "counts as cancelled\n", t[i].sid,
 			    t[i].rec != NULL ? ", record " : "",
-			    t[i].rec != NULL ? t[i].rec->id : "");
+			    t[i].rec != NULL ? t[i].rec->id : "",
+			    oc.forgotten ? " (SLURM no longer lists it; sacct: "
+			    : "", oc.forgotten ? (oc.acct_state != NULL &&
+			    *oc.acct_state != '\0' ? s : "nothing") : "",
+			    oc.forgotten ? ")" : "");
 			if (t[i].rec != NULL)
 				x->poll = 1;
 		}

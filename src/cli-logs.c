@@ -14,6 +14,7 @@
 #include "record.h"
 
 #define LOGS_CHUNK	(256 * 1024)	/* bytes per read while following */
+#define LOGS_DEFAULT_LINES 200		/* tail -n ${N:-200} of the procedure */
 
 static volatile sig_atomic_t logs_stop;
 
@@ -30,7 +31,7 @@ logs_usage(FILE *f)
 	cli_fprintf(f, "usage: sqdeck logs ID [-n N] [--err] [--follow "
 	    "[--interval S]]\n"
 	    "  ID          record id or SLURM job id of a tracked job\n"
-	    "  -n N        the last N lines (default 10)\n"
+	    "  -n N        the last N lines (default 200, as the procedure says)\n"
 	    "  --err       main.err instead of main.out\n"
 	    "  --follow    then print what is appended until the job ends "
 	    "(or Ctrl-C)\n"
@@ -116,7 +117,7 @@ cli_logs(struct cli *cli, int argc, char **argv)
 	struct ops_log		 log;
 	struct sigaction	 sa, oldsa;
 	char			*cause = NULL, *path = NULL, *shown = NULL;
-	long			 lines = 10, interval = 1, sid, offset;
+	long			 lines = LOGS_DEFAULT_LINES, interval = 1, sid, offset;
 	time_t			 last_poll = 0;
 	int			 ch, err = 0, follow = 0, rc, ret = EXIT_FAIL;
 	int			 waiting = 0, ended = 0, poll_every;

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "conn.h"
+#include "deep.h"
 #include "ops.h"
 #include "remote.h"
 
@@ -167,6 +168,47 @@ print_table(const struct cluster *cl, struct conn *c,
 		    pf->problems.n == 1 ? "" : "s");
 }
 
+/* The deep check's result, or when it last passed. */
+static void
+print_deep(const struct cluster *cl, const struct deep *d)
+{
+	char	*when, *node, b1[512], b2[512];
+
+	if (d != NULL) {
+		cli_printf("\ndeep check (one job on partition %s):\n",
+		    cl->cpu_partition != NULL ? cl->cpu_partition : "cpu");
+		if (d->ran) {
+			row("enroot", d->enroot != NULL &&
+			    d->enroot_list_rc == 0 ? "ok" : "FAILED",
+			    "on node %s: %s%s%s%s", d->node != NULL ? d->node :
+			    "?", d->enroot != NULL ? d->enroot : "not found",
+			    d->enroot_version != NULL ? " (" : "",
+			    d->enroot_version != NULL ? d->enroot_version : "",
+			    d->enroot_version != NULL ? ")" : "");
+			row("pyxis", d->pyxis ? "ok" : "FAILED", "on node %s: "
+			    "srun %s --container-image",
+			    d->node != NULL ? d->node : "?", d->pyxis ?
+			    "accepts" : "has no");
+		}
+		if (d->ok)
+			cli_printf("\ndeep check: OK, enroot and Pyxis work where "
+			    "jobs run\n");
+		else
+			cli_printf("\ndeep check: FAILED: %s\n", clean(d->problem,
+			    b1, sizeof b1));
+		return;
+	}
+	if (deep_last(cl->name, &when, &node) == 0)
+		cli_printf("deep check (enroot and Pyxis on a compute node): last "
+		    "passed %s on node %s\n", clean(when, b1, sizeof b1),
+		    clean(node, b2, sizeof b2));
+	else
+		cli_printf("deep check (enroot and Pyxis on a compute node): never "
+		    "passed from here; run 'sqdeck preflight --deep'\n");
+	free(when);
+	free(node);
+}
+
 static cJSON *
 json_str(const char *s)
 {
@@ -199,7 +241,8 @@ json_part(const struct preflight_partition *p)
 
 static void
 print_json(const struct cluster *cl, struct conn *c,
-    const struct preflight *pf, double secs, const char *ssh_error)
+    const struct preflight *pf, double secs, const char *ssh_error,
+    const struct deep *d)
 {
 	cJSON			*root, *ssh, *tools, *o, *a;
 	struct conn_stats	 st;
@@ -254,6 +297,29 @@ print_json(const struct cluster *cl, struct conn *c,
 	cJSON_AddItemToObject(root, "sinfo_error", json_str(pf->sinfo_error));
 	cJSON_AddItemToObject(root, "problems", json_strv(&pf->problems));
 	cJSON_AddItemToObject(root, "warnings", json_strv(&pf->warnings));
+	o = cJSON_AddObjectToObject(root, "deep");
+	if (d != NULL) {
+		cJSON_AddBoolToObject(o, "ran", d->ran);
+		cJSON_AddBoolToObject(o, "ok", d->ok);
+		cJSON_AddItemToObject(o, "node", json_str(d->node));
+		cJSON_AddItemToObject(o, "enroot", json_str(d->enroot));
+		cJSON_AddItemToObject(o, "enroot_version",
+		    json_str(d->enroot_version));
+		cJSON_AddBoolToObject(o, "pyxis", d->pyxis);
+		cJSON_AddItemToObject(o, "problem", json_str(d->problem));
+		if (!d->ok)
+			cJSON_ReplaceItemInObject(root, "ok",
+			    cJSON_CreateFalse());
+	}
+	{
+		char	*when, *node;
+
+		deep_last(cl->name, &when, &node);
+		cJSON_AddItemToObject(o, "last_passed", json_str(when));
+		cJSON_AddItemToObject(o, "last_node", json_str(node));
+		free(when);
+		free(node);
+	}
 print:
 	cli_json(stdout, root, 0);
 	cJSON_Delete(root);
@@ -262,7 +328,10 @@ print:
 static void
 usage(FILE *f)
 {
-	cli_fprintf(f, "usage: sqdeck preflight [--json | --raw | --script]\n"
+	cli_fprintf(f, "usage: sqdeck preflight [--deep] [--json | --raw | "
+	    "--script]\n"
+	    "  --deep    also run one tiny job on the CPU partition: enroot "
+	    "and Pyxis where jobs run\n"
 	    "  --json    the result as JSON\n"
 	    "  --raw     the remote script's key=value output, unparsed\n"
 	    "  --script  print the script that would run on the login node; "
@@ -276,6 +345,7 @@ cli_preflight(struct cli *cli, int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "raw", no_argument, NULL, 'r' },
 		{ "script", no_argument, NULL, 's' },
+		{ "deep", no_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -286,6 +356,8 @@ cli_preflight(struct cli *cli, int argc, char **argv)
 	char		*cause = NULL, *raw = NULL;
 	double		 t0;
 	int		 ch, json = 0, want_raw = 0, want_script = 0;
+	int		 want_deep = 0;
+	struct deep	 d;
 	int		 ret = EXIT_FAIL;
 
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -298,6 +370,9 @@ cli_preflight(struct cli *cli, int argc, char **argv)
 			break;
 		case 's':
 			want_script = 1;
+			break;
+		case 'd':
+			want_deep = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -327,7 +402,8 @@ cli_preflight(struct cli *cli, int argc, char **argv)
 	t0 = preflight_now();
 	if (conn_connect(c, &cause) != 0) {
 		if (json)
-			print_json(cl, c, &pf, preflight_now() - t0, cause);
+			print_json(cl, c, &pf, preflight_now() - t0, cause,
+			    NULL);
 		else
 			cli_fprintf(stderr, "sqdeck: preflight of cluster %s: "
 			    "SSH failed: %s\n", cl->name, cause);
@@ -335,19 +411,36 @@ cli_preflight(struct cli *cli, int argc, char **argv)
 	}
 	if (preflight_run(c, cl, &pf, want_raw ? &raw : NULL, &cause) != 0) {
 		if (json)
-			print_json(cl, c, &pf, preflight_now() - t0, cause);
+			print_json(cl, c, &pf, preflight_now() - t0, cause,
+			    NULL);
 		else
 			cli_fprintf(stderr, "sqdeck: preflight of cluster %s: "
 			    "%s\n", cl->name, cause);
 		goto out;
 	}
+	memset(&d, 0, sizeof d);
+	if (want_deep && deep_run(c, cl, &d, &cause) != 0) {
+		cli_fprintf(stderr, "sqdeck: preflight of cluster %s: %s\n",
+		    cl->name, cause);
+		goto out;
+	}
+	if (want_deep && d.ok && deep_store(cl->name, &d, &cause) != 0) {
+		cli_fprintf(stderr, "sqdeck: preflight: the deep check passed but "
+		    "could not be remembered: %s\n", cause);
+		free(cause);
+		cause = NULL;
+	}
 	if (want_raw)
 		fputs(raw, stdout);
 	else if (json)
-		print_json(cl, c, &pf, preflight_now() - t0, NULL);
-	else
+		print_json(cl, c, &pf, preflight_now() - t0, NULL,
+		    want_deep ? &d : NULL);
+	else {
 		print_table(cl, c, &pf, preflight_now() - t0);
-	ret = pf.ok ? EXIT_OK : EXIT_FAIL;
+		print_deep(cl, want_deep ? &d : NULL);
+	}
+	ret = pf.ok && (!want_deep || d.ok) ? EXIT_OK : EXIT_FAIL;
+	deep_free(&d);
 out:
 	free(raw);
 	free(cause);

@@ -139,6 +139,10 @@ cli_retry(struct cli *cli, int argc, char **argv)
 			cJSON_AddStringToObject(j, "exclude", res.exclude);
 		if (res.note != NULL)
 			cJSON_AddStringToObject(j, "note", res.note);
+		if (res.inherited != NULL)
+			cJSON_AddStringToObject(j, "inherited", res.inherited);
+		cJSON_AddBoolToObject(j, "adopted", res.adopted);
+		cJSON_AddBoolToObject(j, "resubmitted", res.resubmitted);
 		cJSON_AddNumberToObject(j, "budget", res.budget);
 		cli_json(stdout, j, 0);
 		cJSON_Delete(j);
@@ -147,6 +151,15 @@ cli_retry(struct cli *cli, int argc, char **argv)
 		    "%s, exclude %s\n", res.why, res.record_id, res.slurm_id,
 		    res.state, res.sbatch_path, *res.exclude ? res.exclude :
 		    "none");
+		if (res.inherited != NULL)
+			cli_printf("inherited from the retry chain (nodes that "
+			    "failed earlier): %s\n", res.inherited);
+		if (res.adopted)
+			cli_printf("sbatch's reply was lost: the job was found by "
+			    "its name and adopted, not submitted twice\n");
+		if (res.resubmitted)
+			cli_printf("sbatch's reply was lost and no job had its "
+			    "name: it was submitted once more\n");
 		if (res.note != NULL)
 			cli_printf("note: %s\n", res.note);
 	} else if (rc == 1) {

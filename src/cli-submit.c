@@ -3,6 +3,7 @@
  * as it happens.  --json prints a machine summary on stdout (the steps go
  * to stderr); --dry-run prints the rendered script on stdout.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,11 +98,70 @@ print_json(const struct cluster *cl, const struct submit_result *r,
 	cJSON_Delete(o);
 }
 
+static int
+count_arg(const char *opt, const char *s, int min, int *out, char **cause)
+{
+	char	*end;
+	long	 l;
+
+	errno = 0;
+	l = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno != 0 || l < min || l > 4096)
+		return cause_set(cause, "--%s must be a whole number from %d "
+		    "to 4096, not '%s'", opt, min, s);
+	*out = (int)l;
+	return 0;
+}
+
+/* --time, --partition, --gpus, --nodes beat the spec; then it is checked. */
+static int
+overrides(struct spec *sp, const char *t, const char *p, const char *g,
+    const char *n, char **cause)
+{
+	char	*why = NULL;
+	int	 v;
+
+	if (t != NULL) {
+		if (spec_parse_time(t, &v, &why) != 0) {
+			cause_set(cause, "--time: %s", why);
+			free(why);
+			return -1;
+		}
+		sp->time_minutes = v;
+	}
+	if (p != NULL) {
+		free(sp->partition);
+		sp->partition = xstrdup(p);
+	}
+	if (g != NULL) {
+		if (count_arg("gpus", g, 0, &v, cause) != 0)
+			return -1;
+		sp->gpus = v;
+	}
+	if (n != NULL) {
+		if (count_arg("nodes", n, 1, &v, cause) != 0)
+			return -1;
+		sp->nodes = v;
+	}
+	if ((t != NULL || p != NULL || g != NULL || n != NULL) &&
+	    spec_validate(sp, &why) != 0) {
+		cause_set(cause, "%s", why);
+		free(why);
+		return -1;
+	}
+	return 0;
+}
+
 static void
 usage(FILE *f)
 {
 	cli_fprintf(f, "usage: sqdeck submit SPEC.yaml [--cluster NAME] "
 	    "[--dry-run] [--json]\n"
+	    "                     [--time T] [--partition P[,P...]] "
+	    "[--gpus N] [--nodes N]\n"
+	    "  --time T, --partition P, --gpus N, --nodes N\n"
+	    "             override the spec's time (4h, 90m, 6:00:00), "
+	    "partition(s), GPUs, nodes\n"
 	    "  --dry-run  check and render only: print the job script; no "
 	    "record, no conversion, nothing written on the cluster\n"
 	    "  --json     a machine summary on stdout (steps on stderr)\n"
@@ -115,6 +175,10 @@ cli_submit(struct cli *cli, int argc, char **argv)
 		{ "cluster", required_argument, NULL, 'C' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "time", required_argument, NULL, 't' },
+		{ "partition", required_argument, NULL, 'p' },
+		{ "gpus", required_argument, NULL, 'G' },
+		{ "nodes", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -128,6 +192,8 @@ cli_submit(struct cli *cli, int argc, char **argv)
 	struct conn		*c;
 	cJSON			*steps;
 	char			*cause = NULL, *msg;
+	const char		*o_time = NULL, *o_part = NULL;
+	const char		*o_gpus = NULL, *o_nodes = NULL;
 	size_t			 i;
 	int			 ch, json = 0, dry_run = 0, ret;
 
@@ -141,6 +207,18 @@ cli_submit(struct cli *cli, int argc, char **argv)
 			break;
 		case 'j':
 			json = 1;
+			break;
+		case 't':
+			o_time = optarg;
+			break;
+		case 'p':
+			o_part = optarg;
+			break;
+		case 'G':
+			o_gpus = optarg;
+			break;
+		case 'N':
+			o_nodes = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -157,6 +235,12 @@ cli_submit(struct cli *cli, int argc, char **argv)
 	if (spec_load(argv[optind], &sp, &cause) != 0) {
 		cli_fprintf(stderr, "sqdeck: submit: %s\n", cause);
 		free(cause);
+		return EXIT_USAGE;
+	}
+	if (overrides(&sp, o_time, o_part, o_gpus, o_nodes, &cause) != 0) {
+		cli_fprintf(stderr, "sqdeck: submit: %s\n", cause);
+		free(cause);
+		spec_free(&sp);
 		return EXIT_USAGE;
 	}
 	if (cli->cluster == NULL && sp.cluster != NULL)

@@ -364,10 +364,9 @@ key_set(const struct ckey *k, struct cluster *c, const char *s, int append)
 		if (*s == '\0' || *end != '\0' || errno != 0 || !isfinite(d) ||
 		    d <= 0 || d > CONFIG_MAX_TIME_HOURS)
 			return xasprintf("%s must be a number of hours above 0 "
-			    "and at most %d (the default job time is capped at "
-			    "%d h; ask for more per job with --time), not '%s'",
-			    k->name, CONFIG_MAX_TIME_HOURS,
-			    CONFIG_MAX_TIME_HOURS, s);
+			    "and at most %d (more than 4 is checked against the "
+			    "partition's MaxTime at submit), not '%s'",
+			    k->name, CONFIG_MAX_TIME_HOURS, s);
 		*(double *)field = d;
 		return NULL;
 	case K_BOOL:

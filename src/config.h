@@ -15,7 +15,8 @@
  */
 
 #define CONFIG_DEFAULT_PARTITIONS "polar,polar3,polar4,grizzly"
-#define CONFIG_MAX_TIME_HOURS	4	/* cap of the default job time (R3) */
+#define CONFIG_MAX_TIME_HOURS	720	/* a typo guard: the partition's
+					   MaxTime decides at submit (R3) */
 #define CONFIG_GPUS_PER_NODE	8	/* default max GPUs per node (R3) */
 
 enum container_mode {

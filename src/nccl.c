@@ -83,7 +83,20 @@ static const char nccl_ladder[] =
     "\t[ -z \"$sqdeck_nccl_out\" ] || (umask 077; set -C; "
     "printf '%s\\n' \"$1\" >\"$sqdeck_nccl_out\") || true\n"
     "}\n"
+    "sqdeck_nccl_start=$SECONDS\n"
     "for sqdeck_nccl_kv in \"${sqdeck_nccl_ladder[@]}\"; do\n"
+    "\tsqdeck_nccl_t=$sqdeck_nccl_timeout\n"
+    "\tif [ \"$sqdeck_nccl_budget\" -gt 0 ]; then\n"
+    "\t\tsqdeck_nccl_left=$((sqdeck_nccl_budget - (SECONDS - "
+    "sqdeck_nccl_start)))\n"
+    "\t\tif [ \"$sqdeck_nccl_left\" -lt 1 ]; then\n"
+    "\t\t\tsqdeck_nccl_why=\"${sqdeck_nccl_why:+$sqdeck_nccl_why; }"
+    "its budget of ${sqdeck_nccl_budget} s is spent\"\n"
+    "\t\t\tbreak\n"
+    "\t\tfi\n"
+    "\t\t[ \"$sqdeck_nccl_t\" -le \"$sqdeck_nccl_left\" ] || "
+    "sqdeck_nccl_t=$sqdeck_nccl_left\n"
+    "\tfi\n"
     "\tsqdeck_nccl_try=$((sqdeck_nccl_try + 1))\n"
     "\tif [ -n \"$sqdeck_nccl_kv\" ]; then\n"
     "\t\texport \"${sqdeck_nccl_kv?}\"\n"
@@ -99,10 +112,10 @@ static const char nccl_ladder[] =
     "\texport SQDECK_NCCL_PORT=$((SQDECK_NCCL_PORT0 + "
     "sqdeck_nccl_try))\n"
     "\techo \"sqdeck: NCCL probe try $sqdeck_nccl_try/4 "
-    "(${sqdeck_nccl_set:-default}), timeout ${sqdeck_nccl_timeout}s\"\n"
+    "(${sqdeck_nccl_set:-default}), timeout ${sqdeck_nccl_t}s\"\n"
     "\tsqdeck_nccl_t0=$SECONDS\n"
     "\tsqdeck_nccl_rc=0\n"
-    "\ttimeout -k 10 \"$sqdeck_nccl_timeout\" "
+    "\ttimeout -k 5 \"$sqdeck_nccl_t\" "
     "\"${sqdeck_nccl_launch[@]}\" bash -c \"$sqdeck_nccl_cmd\" "
     "</dev/null >\"$sqdeck_nccl_log\" 2>&1 &\n"
     "\twait \"$!\" || sqdeck_nccl_rc=$?\n"
@@ -116,7 +129,7 @@ static const char nccl_ladder[] =
     "\tfi\n"
     "\tcase $sqdeck_nccl_rc in\n"
     "\t124|137) sqdeck_nccl_why=\"timed out after "
-    "${sqdeck_nccl_timeout} s\" ;;\n"
+    "${sqdeck_nccl_t} s\" ;;\n"
     "\t0) sqdeck_nccl_why=\"no NCCL_PROBE_OK\" ;;\n"
     "\t*) sqdeck_nccl_why=\"exit $sqdeck_nccl_rc\" ;;\n"
     "\tesac\n"
@@ -154,9 +167,56 @@ static const char nccl_ladder[] =
     "\t;;\n"
     "esac\n";
 
+int
+nccl_probe_budget(int job_minutes, int timeout)
+{
+	long	b;
+
+	if (timeout <= 0)
+		timeout = NCCL_PROBE_TIMEOUT;
+	b = (long)job_minutes * 60 * NCCL_PROBE_BUDGET_PERCENT / 100;
+	if (b < NCCL_PROBE_BUDGET_MIN)
+		b = NCCL_PROBE_BUDGET_MIN;
+	if (b > 4L * timeout)
+		b = 4L * timeout;	/* the ladder has four settings */
+	return (int)b;
+}
+
+/*
+ * The probe and the workload share one container filesystem in the
+ * allocation (Pyxis --container-name): the image is unpacked once, not
+ * once per try and again for the job.  With Pyxis' container_scope=global
+ * a named container outlives the job, so it is removed on every node at
+ * the end (the template's sidecar wipe still runs first).
+ */
+static const char nccl_share[] =
+    "if [ -n \"$SQDECK_IMAGE\" ]; then\n"
+    "\tsqdeck_nccl_cname=\"sqdeck-$SLURM_JOB_ID\"\n"
+    "\tlaunch+=(--container-name=\"$sqdeck_nccl_cname\")\n"
+    "\tsqdeck_nccl_rm() {\n"
+    "\t\tsrun --overlap --nodes=\"${SLURM_JOB_NUM_NODES:-1}\" "
+    "--ntasks-per-node=1 enroot remove -f \"pyxis_$sqdeck_nccl_cname\" "
+    ">/dev/null 2>&1 || true\n"
+    "\t}\n"
+    "\ttrap 'if declare -F sqdeck_wipe >/dev/null; then sqdeck_wipe; fi; "
+    "sqdeck_nccl_rm' EXIT\n"
+    "\techo \"sqdeck: the NCCL probe and the job share container "
+    "$sqdeck_nccl_cname (the image is unpacked once)\"\n"
+    "fi\n";
+
 char *
 nccl_probe_step(const char *command, int timeout, int nodes,
     int gpus_per_node)
+{
+	if (timeout <= 0)
+		timeout = NCCL_PROBE_TIMEOUT;
+	return nccl_probe_step_budget(command, timeout, -1, 0, nodes,
+	    gpus_per_node);
+}
+
+char *
+nccl_probe_step_budget(const char *command, int timeout, int budget,
+    int job_minutes, int nodes, int gpus_per_node)
 {
 	struct buf	 b;
 	const char	*py;
@@ -165,11 +225,23 @@ nccl_probe_step(const char *command, int timeout, int nodes,
 		command = nccl_default;
 	if (timeout <= 0)
 		timeout = NCCL_PROBE_TIMEOUT;
+	if (budget == 0)
+		budget = 4 * timeout;
+	if (budget < 0)
+		budget = 0;	/* no total budget, only the tries' */
 	buf_init(&b);
 	buf_adds(&b, "# NCCL probe (R21): step 0 of this allocation, before "
 	    "the workload.\nsqdeck_nccl_cmd=");
 	buf_add_quoted(&b, command);
 	buf_printf(&b, "\nsqdeck_nccl_timeout=%d\n", timeout);
+	buf_printf(&b, "sqdeck_nccl_budget=%d\n", budget);
+	if (job_minutes > 0)
+		buf_printf(&b, "echo \"sqdeck: NCCL probe budget %d s in all "
+		    "(%d%% of the job's %d min, at least %d s), %d s per "
+		    "try\"\n",
+		    budget, NCCL_PROBE_BUDGET_PERCENT, job_minutes,
+		    NCCL_PROBE_BUDGET_MIN, timeout);
+	buf_adds(&b, nccl_share);
 	buf_printf(&b, "export SQDECK_NCCL_NNODES=%d SQDECK_NCCL_NPROC=%d"
 	    "\n", nodes < 1 ? 1 : nodes, gpus_per_node < 1 ? 1 : gpus_per_node);
 	/* The probe's own alarm fires before the outer timeout. */
@@ -838,8 +910,8 @@ nccl_learn(struct conn *c, const char *cluster, int *learned, char **cause)
 
 int
 nccl_prepare(struct conn *c, const struct cluster *cl, const char *partition,
-    const char *image, int nodes, int gpus_per_node, struct nccl_job *job,
-    char **cause)
+    const char *image, int nodes, int gpus_per_node, int job_minutes,
+    struct nccl_job *job, char **cause)
 {
 	struct nccl_pending	*v;
 	size_t			 n;
@@ -869,8 +941,10 @@ nccl_prepare(struct conn *c, const struct cluster *cl, const char *partition,
 		return 0;
 	}
 	job->probe = 1;
-	job->pre_step = nccl_probe_step(cl->nccl_probe_command,
-	    cl->nccl_probe_timeout, nodes, gpus_per_node);
+	job->budget = nccl_probe_budget(job_minutes, cl->nccl_probe_timeout);
+	job->pre_step = nccl_probe_step_budget(cl->nccl_probe_command,
+	    cl->nccl_probe_timeout, job->budget, job_minutes, nodes,
+	    gpus_per_node);
 	return 0;
 }
 

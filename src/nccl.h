@@ -41,6 +41,8 @@
  */
 
 #define NCCL_PROBE_TIMEOUT	120	/* seconds per try (R21) */
+#define NCCL_PROBE_BUDGET_PERCENT 5	/* of the job's time, for all tries */
+#define NCCL_PROBE_BUDGET_MIN	60	/* seconds, whatever the share */
 #define NCCL_PROBE_PORT		29510	/* + try number: never MASTER_PORT */
 /* <job_dir>/nccl/result-<slurm id>: the probe step's answer, one per job. */
 #define NCCL_RESULT_DIR		"nccl"
@@ -59,6 +61,19 @@ const char *nccl_default_command(void);
  */
 char	*nccl_probe_step(const char *command, int timeout, int nodes,
 	     int gpus_per_node);
+/*
+ * The same with a total budget in seconds for all tries (each try gets at
+ * most what is left; 0: four tries' worth, -1: none, as nccl_probe_step),
+ * stated in the job's log with job_minutes (0: not stated).  The probe and the job share one Pyxis container (named
+ * sqdeck-<job id>), removed on every node when the script ends.  Pure.
+ */
+char	*nccl_probe_step_budget(const char *command, int timeout, int budget,
+	     int job_minutes, int nodes, int gpus_per_node);
+/*
+ * The probe's total budget for a job of job_minutes: 5 % of its time, at
+ * least 60 s, at most the four tries of timeout seconds (0: 120).
+ */
+int	 nccl_probe_budget(int job_minutes, int timeout);
 /* PRE_STEP shell of a cache hit: says so, protects names in Pyxis. */
 char	*nccl_skip_step(const char *setting, const struct strv *env);
 
@@ -104,6 +119,7 @@ struct nccl_job {
 	int		 cached;	/* a cache hit: no probe */
 	char		*setting;	/* the cached setting on a hit */
 	char		*pre_step;	/* for PRE_STEP ("" when not wanted) */
+	int		 budget;	/* seconds for all probe tries */
 	struct strv	 env;		/* NAME=value to add to EXTRA_ENV */
 };
 
@@ -114,7 +130,8 @@ struct nccl_job {
  */
 int	 nccl_prepare(struct conn *c, const struct cluster *,
 	     const char *partition, const char *image, int nodes,
-	     int gpus_per_node, struct nccl_job *, char **cause);
+	     int gpus_per_node, int job_minutes, struct nccl_job *,
+	     char **cause);
 void	 nccl_job_free(struct nccl_job *);
 
 /* Remember that a record's job probes (after the record exists). */

@@ -485,9 +485,21 @@ ops_cancel(struct conn *c, const struct record *r, long slurm_id,
 
 	/* One round trip: was it live, scancel, wipe the sidecar. */
 	buf_init(&b);
+	/*
+	 * A job SLURM has forgotten (MinJobAge) is in neither squeue nor
+	 * scontrol, and scancel says "Invalid job id specified" (exit 1) or
+	 * nothing (exit 0), depending on the version: sacct says whether it
+	 * ever existed.
+	 */
 	buf_printf(&b, "st=$(squeue -h -j %ld -o %%T 2>/dev/null | head -n 1)\n"
 	    "printf 'live %%s\\n' \"$st\"\n"
-	    "out=$(scancel %ld 2>&1); rc=$?\n", slurm_id, slurm_id);
+	    "out=$(scancel %ld 2>&1); rc=$?\n"
+	    "case \"$out\" in *'Invalid job id'*) rc=0; out= ;; esac\n"
+	    "a=\n"
+	    "if [ -z \"$st\" ]; then\n"
+	    "\ta=$(sacct -n -X -P -j %ld -o State 2>/dev/null | head -n 1)\n"
+	    "fi\n"
+	    "printf 'acct %%s\\n' \"$a\"\n", slurm_id, slurm_id, slurm_id);
 	buf_adds(&b, "e=");
 	buf_add_quoted(&b, env != NULL ? env : "");
 	buf_adds(&b, "\n"
@@ -513,6 +525,13 @@ ops_cancel(struct conn *c, const struct record *r, long slurm_id,
 	oc->live_state = xstrndup(line, p != NULL ? (size_t)(p - line) :
 	    strlen(line));
 	str_trim(oc->live_state);
+	if (p != NULL && strncmp(p + 1, "acct ", 5) == 0) {
+		line = p + 6;
+		p = strchr(line, '\n');
+		oc->acct_state = xstrndup(line, p != NULL ?
+		    (size_t)(p - line) : strlen(line));
+		str_trim(oc->acct_state);
+	}
 	if (p != NULL && strncmp(p + 1, "wiped ", 6) == 0) {
 		oc->wiped = p[7] == '1';
 		p = strchr(p + 1, '\n');
@@ -529,6 +548,18 @@ ops_cancel(struct conn *c, const struct record *r, long slurm_id,
 	}
 	state_map(oc->live_state, STATUS_MISSING, &m);
 	oc->was_live = *oc->live_state != '\0' && !m.terminal;
+	oc->forgotten = *oc->live_state == '\0';
+	/*
+	 * Not found counts as cancelled (R19) for a job someone knew: its
+	 * record, or SLURM's accounting.  An id nobody knew is a typo.
+	 */
+	if (oc->forgotten && r == NULL && (oc->acct_state == NULL ||
+	    *oc->acct_state == '\0')) {
+		cause_set(cause, "no such job %ld: no record here, not in "
+		    "squeue and not in SLURM's accounting (sacct): check the "
+		    "id (sqdeck jobs, sqdeck records)", slurm_id);
+		goto out;
+	}
 
 	if (r != NULL && oc->was_live) {
 		memset(&ch, 0, sizeof ch);
@@ -550,6 +581,8 @@ ops_cancel(struct conn *c, const struct record *r, long slurm_id,
 	}
 	rc = 0;
 out:
+	if (rc != 0)
+		ops_cancel_free(oc);
 	free(why);
 	free(cmd);
 	free(env);
@@ -561,5 +594,6 @@ void
 ops_cancel_free(struct ops_cancel *oc)
 {
 	free(oc->live_state);
+	free(oc->acct_state);
 	memset(oc, 0, sizeof *oc);
 }

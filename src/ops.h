@@ -136,6 +136,9 @@ int	 ops_find(const char *arg, const char *cluster, struct record **rp,
 struct ops_cancel {
 	int		 was_live;	/* in squeue when scancel ran */
 	char		*live_state;	/* its state then ("RUNNING"), or "" */
+	int		 forgotten;	/* not in squeue: ended, SLURM forgot */
+	char		*acct_state;	/* sacct's State when forgotten, or
+					   "" (not in accounting), or NULL */
 	int		 wiped;		/* the env sidecar was removed */
 	int		 changed;	/* the record went to CANCELED */
 };
@@ -143,7 +146,10 @@ struct ops_cancel {
 /*
  * Cancel one job (R19) in one round trip: look it up in squeue, scancel it,
  * remove the env sidecar.  A job that has already ended counts as success
- * (scancel prints nothing and exits 0 for it); its record is not forced to
+ * (scancel prints nothing and exits 0 for it, or "Invalid job id specified"
+ * once SLURM forgot it after MinJobAge); but a job that is not in squeue,
+ * has no record r and is not in sacct never existed: -1, "no such job".
+ * Its record is not forced to
  * CANCELED then, the next poll reads its real end from sacct.  r may be NULL
  * for a job sqdeck does not track (nothing to record or wipe).  A live
  * job's record goes to CANCELED with source ("cancel:cli").

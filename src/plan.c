@@ -54,55 +54,105 @@ limit_is(const char *limit, const char *name)
 	    (limit[n] == '\0' || (limit[n] == '*' && limit[n + 1] == '\0'));
 }
 
+/* A partition's MaxTime as words, for messages. */
+static void
+max_words(int max, char *buf, size_t len)
+{
+	if (max == PLAN_UNLIMITED)
+		snprintf(buf, len, "no MaxTime");
+	else {
+		snprintf(buf, len, "MaxTime ");
+		plan_format_time(max, buf + strlen(buf), len - strlen(buf));
+	}
+}
+
+static const struct plan_limit *
+limit_find(const struct plan_limit *limits, size_t nlimits, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < nlimits; i++) {
+		if (limit_is(limits[i].name, name))
+			return &limits[i];
+	}
+	return NULL;
+}
+
+/* A partition state in which SLURM neither starts nor queues the job. */
 static int
-plan_time(const struct spec *sp, const struct cluster *cl,
+state_unusable(const char *state)
+{
+	return state != NULL && *state != '\0' && strcmp(state, "up") != 0;
+}
+
+/*
+ * One partition of several (SLURM_PARTITION is a list, R1): each is
+ * checked against its limits, the ones that cannot take the job are
+ * dropped with the reason, and SLURM gets the rest as -p a,b,c (it
+ * starts the job where it can first run).
+ */
+static int
+plan_partitions(const struct spec *sp, const struct cluster *cl,
     const struct plan_limit *limits, size_t nlimits, struct plan *pl,
     char **cause)
 {
-	struct buf	 b;
-	char		 want[32], max[32], shortmax[32];
-	const char	*cname = cl != NULL ? cl->name : NULL;
-	size_t		 i;
-	int		 explicit = 0, from_cluster = 0;
+	const struct plan_limit	*l;
+	struct strv		 cand = { 0 }, keep = { 0 };
+	struct buf		 b, dropped, names;
+	char			 want[32], max[32], shortmax[32];
+	const char		*cname = cl != NULL ? cl->name : NULL;
+	int			*maxv = NULL, explicit = 0, from_cluster = 0;
+	int			 best, t;
+	size_t			 i, nup = 0;
 
-	pl->max_minutes = PLAN_MAX_MINUTES;
-	if (limits != NULL) {
-		for (i = 0; i < nlimits; i++) {
-			if (limit_is(limits[i].name, pl->partition))
-				break;
-		}
-		if (i == nlimits) {
-			buf_init(&b);
-			for (i = 0; i < nlimits; i++) {
-				buf_printf(&b, "%s%.*s", i ? ", " : "",
-				    (int)strcspn(limits[i].name, "*"),
-				    limits[i].name);
-			}
-			cause_set(cause, "partition '%s' does not exist%s%s%s "
-			    "(partitions: %s): choose one of those",
-			    pl->partition, cname ? " on cluster '" : "",
-			    cname ? cname : "", cname ? "'" : "",
-			    b.data != NULL ? b.data : "none");
-			buf_free(&b);
-			return -1;
-		}
-		pl->max_minutes = limits[i].max_minutes;
+	if (sp != NULL && sp->partition != NULL)
+		strv_split(&cand, sp->partition, ',');
+	else if (cl != NULL) {
+		for (i = 0; i < cl->partitions.n; i++)
+			strv_add(&cand, cl->partitions.v[i]);
 	}
+	if (cand.n == 0)
+		return cause_set(cause, "no partition: set 'partition' in the "
+		    "job spec, or SLURM_PARTITION");
 
 	if (sp != NULL && sp->time_minutes > 0) {
 		pl->time_minutes = sp->time_minutes;
 		explicit = 1;
 	} else if (cl != NULL && cl->time_hours > 0) {
+		/* SLURM_TIME_HOURS: the user's own choice, checked below. */
 		pl->time_minutes = (int)ceil(cl->time_hours * 60);
 		from_cluster = 1;
 	} else
 		pl->time_minutes = PLAN_DEFAULT_MINUTES;
-	/* Never a long default, whatever the partition allows. */
-	if (!explicit && pl->time_minutes > PLAN_DEFAULT_MINUTES)
-		pl->time_minutes = PLAN_DEFAULT_MINUTES;
 
-	if (pl->max_minutes != PLAN_UNLIMITED &&
-	    pl->time_minutes > pl->max_minutes) {
+	/* One partition: the messages say exactly what to change. */
+	if (cand.n == 1) {
+		pl->partition = xstrdup(cand.v[0]);
+		strv_free(&cand);
+		pl->max_minutes = PLAN_MAX_MINUTES;
+		if (limits != NULL) {
+			if ((l = limit_find(limits, nlimits,
+			    pl->partition)) == NULL) {
+				buf_init(&b);
+				for (i = 0; i < nlimits; i++) {
+					buf_printf(&b, "%s%.*s", i ? ", " : "",
+					    (int)strcspn(limits[i].name, "*"),
+					    limits[i].name);
+				}
+				cause_set(cause, "partition '%s' does not "
+				    "exist%s%s%s (partitions: %s): choose one "
+				    "of those", pl->partition,
+				    cname ? " on cluster '" : "",
+				    cname ? cname : "", cname ? "'" : "",
+				    b.data != NULL ? b.data : "none");
+				buf_free(&b);
+				return -1;
+			}
+			pl->max_minutes = l->max_minutes;
+		}
+		if (pl->max_minutes == PLAN_UNLIMITED ||
+		    pl->time_minutes <= pl->max_minutes)
+			return 0;
 		plan_format_time(pl->time_minutes, want, sizeof want);
 		plan_format_time(pl->max_minutes, max, sizeof max);
 		short_time(pl->max_minutes, shortmax, sizeof shortmax);
@@ -114,22 +164,148 @@ plan_time(const struct spec *sp, const struct cluster *cl,
 			return cause_set(cause, "time %s exceeds %s, the maximum "
 			    "while partition %s's MaxTime is unknown: use --time "
 			    "%s or less", want, max, pl->partition, shortmax);
-		if (from_cluster)
+		if (from_cluster && limits != NULL)
 			return cause_set(cause, "the default time %s "
 			    "(SLURM_TIME_HOURS or time_hours of cluster '%s') "
 			    "exceeds partition %s's MaxTime %s: set it to %g or "
 			    "less, or choose another partition", want,
 			    cname, pl->partition, max,
 			    pl->max_minutes / 60.0);
+		if (from_cluster)
+			return cause_set(cause, "the default time %s "
+			    "(SLURM_TIME_HOURS or time_hours of cluster '%s') "
+			    "exceeds %s, the maximum while partition %s's "
+			    "MaxTime is unknown: set it to %g or less", want,
+			    cname, max, pl->partition, pl->max_minutes / 60.0);
 		/* The package default just shrinks to fit. */
 		pl->time_minutes = pl->max_minutes;
 		add_note(pl, xasprintf("time %s: partition %s's MaxTime "
 		    "(the default is 4:00:00)", max, pl->partition));
+		return 0;
 	}
+
+	if (limits == NULL && pl->time_minutes > PLAN_MAX_MINUTES) {
+		plan_format_time(pl->time_minutes, want, sizeof want);
+		plan_format_time(PLAN_MAX_MINUTES, max, sizeof max);
+		short_time(PLAN_MAX_MINUTES, shortmax, sizeof shortmax);
+		cause_set(cause, "time %s exceeds %s, the maximum while the "
+		    "MaxTime of partitions %s is unknown: %s %s or less", want,
+		    max, sp != NULL && sp->partition != NULL ? sp->partition :
+		    "of SLURM_PARTITION", explicit ? "use --time" :
+		    "set SLURM_TIME_HOURS to", explicit ? shortmax : "4");
+		strv_free(&cand);
+		return -1;
+	}
+
+	/* A list: drop what cannot be used at all, then what is too short. */
+	maxv = xcalloc(cand.n, sizeof *maxv);
+	buf_init(&dropped);
+	for (i = 0; i < cand.n; i++) {
+		maxv[i] = PLAN_MAX_MINUTES;
+		if (limits == NULL)
+			continue;
+		if ((l = limit_find(limits, nlimits, cand.v[i])) == NULL) {
+			buf_printf(&dropped, "%s%s (does not exist)",
+			    dropped.len ? ", " : "", cand.v[i]);
+			maxv[i] = 0;
+			continue;
+		}
+		if (state_unusable(l->state)) {
+			buf_printf(&dropped, "%s%s (state %s)",
+			    dropped.len ? ", " : "", cand.v[i], l->state);
+			maxv[i] = 0;
+			continue;
+		}
+		maxv[i] = l->max_minutes;
+		nup++;
+	}
+	if (limits == NULL)
+		nup = cand.n;
+	/* The package default shrinks to the longest MaxTime there is. */
+	if (!explicit && !from_cluster && nup > 0) {
+		best = 0;
+		for (i = 0; i < cand.n; i++) {
+			if (maxv[i] == PLAN_UNLIMITED ||
+			    maxv[i] >= pl->time_minutes) {
+				best = pl->time_minutes;
+				break;
+			}
+			if (maxv[i] > best)
+				best = maxv[i];
+		}
+		if (best > 0 && best < pl->time_minutes) {
+			pl->time_minutes = best;
+			plan_format_time(best, max, sizeof max);
+			add_note(pl, xasprintf("time %s: the longest MaxTime "
+			    "of partitions %s (the default is 4:00:00)", max,
+			    sp != NULL && sp->partition != NULL ?
+			    sp->partition : "of SLURM_PARTITION"));
+		}
+	}
+	plan_format_time(pl->time_minutes, want, sizeof want);
+	pl->max_minutes = 0;
+	for (i = 0; i < cand.n; i++) {
+		t = maxv[i];
+		if (t == 0)
+			continue;	/* already dropped */
+		if (t != PLAN_UNLIMITED && pl->time_minutes > t) {
+			max_words(t, max, sizeof max);
+			buf_printf(&dropped, "%s%s (%s < %s)",
+			    dropped.len ? ", " : "", cand.v[i], max, want);
+			continue;
+		}
+		strv_add(&keep, cand.v[i]);
+		if (t == PLAN_UNLIMITED || pl->max_minutes == PLAN_UNLIMITED)
+			pl->max_minutes = PLAN_UNLIMITED;
+		else if (t > pl->max_minutes)
+			pl->max_minutes = t;
+	}
+	if (keep.n == 0) {
+		short_time(PLAN_MAX_MINUTES, shortmax, sizeof shortmax);
+		cause_set(cause, "no partition of %s can take a job of %s: "
+		    "%s; %s", sp != NULL && sp->partition != NULL ?
+		    sp->partition : "SLURM_PARTITION", want, dropped.data,
+		    limits == NULL ? "their MaxTime is unknown, use --time "
+		    "4h or less" : explicit ? "use a shorter --time or "
+		    "another --partition" : "lower SLURM_TIME_HOURS or "
+		    "choose other partitions");
+		goto fail;
+	}
+	buf_init(&names);
+	for (i = 0; i < keep.n; i++)
+		buf_printf(&names, "%s%s", i ? "," : "", keep.v[i]);
+	pl->partition = buf_steal(&names);
+	if (dropped.len != 0)
+		add_note(pl, xasprintf("partitions dropped: %s; asking SLURM "
+		    "for %s", dropped.data, pl->partition));
+	free(maxv);
+	buf_free(&dropped);
+	strv_free(&cand);
+	strv_free(&keep);
+	return 0;
+fail:
+	free(maxv);
+	buf_free(&dropped);
+	strv_free(&cand);
+	strv_free(&keep);
+	return -1;
+}
+
+static void
+plan_timeout(struct plan *pl)
+{
 	plan_format_time(pl->time_minutes, pl->time_str, sizeof pl->time_str);
 	pl->timeout_seconds = (int)((long)pl->time_minutes * 60 *
 	    PLAN_TIMEOUT_PERCENT / 100);
-	return 0;
+	/*
+	 * TERM, then KILL after half of what is left, so the script still
+	 * has time for its verdict before SLURM's limit: 3 s of a 2 min job.
+	 */
+	pl->grace_seconds = (pl->time_minutes * 60 - pl->timeout_seconds) / 2;
+	if (pl->grace_seconds > PLAN_GRACE_MAX)
+		pl->grace_seconds = PLAN_GRACE_MAX;
+	if (pl->grace_seconds < 1)
+		pl->grace_seconds = 1;
 }
 
 static int
@@ -199,17 +375,11 @@ plan_make(const struct spec *sp, const struct cluster *cl,
     char **cause)
 {
 	memset(pl, 0, sizeof *pl);
-	if (sp != NULL && sp->partition != NULL)
-		pl->partition = xstrdup(sp->partition);
-	else if (cl != NULL && cl->partitions.n > 0)
-		pl->partition = xstrdup(cl->partitions.v[0]);
-	else
-		return cause_set(cause, "no partition: set 'partition' in the "
-		    "job spec, or SLURM_PARTITION");
 	if (plan_gpus(sp, cl, pl, cause) != 0)
 		goto fail;
-	if (plan_time(sp, cl, limits, nlimits, pl, cause) != 0)
+	if (plan_partitions(sp, cl, limits, nlimits, pl, cause) != 0)
 		goto fail;
+	plan_timeout(pl);
 	pl->cpus_per_task = (sp != NULL && sp->cpus > 0) ? sp->cpus :
 	    PLAN_DEFAULT_CPUS;
 	if (sp != NULL && sp->requeue >= 0)

@@ -18,15 +18,17 @@
 #define PLAN_DEFAULT_MINUTES	240	/* 4 h */
 #define PLAN_MAX_MINUTES	240	/* cap when the partition's is unknown */
 #define PLAN_TIMEOUT_PERCENT	95	/* child timeout: 3.8 h of 4 h */
+#define PLAN_GRACE_MAX		120	/* seconds from TERM to KILL, at most */
 
 /* One partition as sinfo reports it (a trailing '*' is ignored). */
 struct plan_limit {
 	const char	*name;
 	int		 max_minutes;	/* PLAN_UNLIMITED: no MaxTime */
+	const char	*state;		/* sinfo %a ("up"), NULL: unknown */
 };
 
 struct plan {
-	char	*partition;
+	char	*partition;		/* one, or a list: "a,b" for -p */
 	char	*account;		/* NULL: no --account */
 	int	 nodes;
 	int	 gpus_per_node;		/* 0: CPU-only job */
@@ -35,6 +37,7 @@ struct plan {
 	int	 time_minutes;
 	char	 time_str[32];		/* "H:MM:SS" for --time */
 	int	 timeout_seconds;	/* child-process timeout */
+	int	 grace_seconds;		/* TERM to KILL: half the margin */
 	int	 max_minutes;		/* the cap applied, or PLAN_UNLIMITED */
 	int	 exclusive;		/* whole nodes */
 	int	 requeue;

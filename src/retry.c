@@ -266,6 +266,44 @@ retry_inherited(const struct record *r)
 	return NULL;
 }
 
+char *
+retry_inherited_chain(const struct record *r)
+{
+	struct record	**v;
+	struct nodeset	 all;
+	struct strv	 one;
+	char		*x, *s = NULL;
+	size_t		 n, i, k, upto;
+
+	if (retry_chain(r->id, &v, &n, NULL) != 0)
+		return retry_inherited(r);
+	memset(&all, 0, sizeof all);
+	/* Only up to r: a later retry's exclusions are not r's past. */
+	for (upto = 0; upto < n; upto++) {
+		if (strcmp(v[upto]->id, r->id) == 0)
+			break;
+	}
+	for (i = 0; i < n && i <= upto; i++) {
+		if ((x = retry_inherited(v[i])) == NULL)
+			continue;
+		memset(&one, 0, sizeof one);
+		strv_split(&one, x, ',');
+		for (k = 0; k < one.n; k++) {
+			if (strcmp(one.v[k], "none") != 0)
+				strv_add_new(&all, one.v[k]);
+		}
+		strv_free(&one);
+		free(x);
+	}
+	for (i = 0; i < n; i++)
+		record_free(v[i]);
+	free(v);
+	if (all.list.n != 0)
+		s = strv_join(&all.list);
+	nodeset_free(&all);
+	return s;
+}
+
 int
 retry_chain(const char *id, struct record ***out, size_t *np, char **cause)
 {
@@ -442,6 +480,35 @@ retry_marker(char *buf, size_t len)
 	    ts.tv_nsec, (unsigned)getpid());
 }
 
+/*
+ * A retry's job has its chain's name: look it up by name, the chain's
+ * earlier jobs left out.  Returns how many were found, -1 on error.
+ */
+static int
+retry_reconcile(struct conn *c, const struct record *old, time_t sent,
+    long *idp, char **cause)
+{
+	struct record	**v;
+	long		*skip = NULL;
+	size_t		 n, i, k, nskip = 0;
+	int		 rc;
+
+	if (retry_chain(old->id, &v, &n, cause) != 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < v[i]->slurm_ids.n; k++) {
+			skip = xrealloc(skip, (nskip + 1) * sizeof *skip);
+			skip[nskip++] = strtol(v[i]->slurm_ids.v[k], NULL, 10);
+		}
+		record_free(v[i]);
+	}
+	free(v);
+	rc = submit_find_by_name(c, old->job_name, sent, skip, nskip, idp,
+	    cause);
+	free(skip);
+	return rc;
+}
+
 int
 retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
     struct retry_result *res, char **cause)
@@ -464,6 +531,9 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 	char				*retried = NULL, *inh = NULL, *msg;
 	char				*script, *sbatch;
 	enum slurm_submit		 verdict;
+	struct submit_faults		 faults;
+	time_t				 sent;
+	int				 ssh_failed, n;
 	long				 sid, newid = 0;
 	size_t				 i, nsec = 0;
 	int				 rc = -1;
@@ -551,7 +621,10 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 		    res->sbatch_path);
 		goto out;
 	}
-	inh = retry_inherited(old);
+	/* Every node that failed earlier in the chain stays excluded. */
+	inh = retry_inherited_chain(old);
+	if (inh != NULL)
+		res->inherited = xstrdup(inh);
 	res->exclude = retry_exclude(j != NULL ? j->nodelist : NULL, sinfo,
 	    inh, &res->note);
 
@@ -601,10 +674,12 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 	}
 	res->record_id = xstrdup(nr->id);
 	msg = xasprintf("retry %d of %d of %s (SLURM job %ld, %s, rule %s); "
-	    "exclude=%s", nr->retry_count, res->budget, old->id, sid,
+	    "exclude=%s%s%s", nr->retry_count, res->budget, old->id, sid,
 	    old->native != NULL && *old->native ? old->native : "ERROR",
 	    old->err_rule != NULL ? old->err_rule : "-", *res->exclude ?
-	    res->exclude : "none");
+	    res->exclude : "none", res->inherited != NULL ?
+	    "; inherited from the chain: " : "", res->inherited != NULL ?
+	    res->inherited : "");
 	record_transition(nr->id, RSTATE_PENDING, "", source, msg, NULL);
 	free(msg);
 
@@ -620,28 +695,92 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 	buf_adds(&sh, " ");
 	buf_add_quoted(&sh, res->sbatch_path);
 	sbatch = buf_steal(&sh);
+	/* The test hook of submit.h: empty-reply, after-sbatch. */
+	memset(&faults, 0, sizeof faults);
+	if (submit_faults_parse(getenv("SQDECK_TEST_FAULT"), &faults,
+	    &why) != 0) {
+		free(sbatch);
+		memset(side.data != NULL ? side.data : "", 0, side.len);
+		buf_free(&side);
+		goto fail_new;
+	}
 	script = submit_launch_script(old->job_dir, sbatch, old->log_dir,
-	    old->job_name, NULL);
-	free(sbatch);
+	    old->job_name, faults.launch);
 	buf_adds(&side, script);
 	free(script);
 	conn_result_free(&cr);
-	if (retry_sh(c, side.data, &cr, &why) != 0) {
-		memset(side.data, 0, side.len);
-		buf_free(&side);
-		msg = xasprintf("SSH failed during sbatch (%s): the retry may or "
-		    "may not be queued; check 'squeue --me -n %s'", why,
-		    old->job_name);
-		free(why);
-		why = msg;
-		goto fail_new;
+	sent = time(NULL);
+	ssh_failed = retry_sh(c, side.data, &cr, &why) != 0;
+	if (!ssh_failed) {
+		submit_launch_parse(cr.out, &l);
+		msg = NULL;
+		verdict = l.sbatch_rc == -1 ? SLURM_SUBMIT_AMBIGUOUS :
+		    slurm_parse_sbatch(l.out, l.err, &newid, &msg);
+	} else {
+		verdict = SLURM_SUBMIT_AMBIGUOUS;
+		msg = why;
+		why = NULL;
 	}
+	if (verdict == SLURM_SUBMIT_AMBIGUOUS) {
+		/*
+		 * R15: the reply was lost, the job may be queued.  Look it up
+		 * by its exact name, as submit does, leaving out the chain's
+		 * own earlier jobs (same name); adopt it, or send once more
+		 * when there is none.
+		 */
+		n = retry_reconcile(c, old, sent, &newid, &why);
+		if (n < 0 || n > 1) {
+			free(sbatch);
+			if (n > 1) {
+				free(why);
+				why = xasprintf("sbatch gave no usable answer "
+				    "(%s) and %d jobs are named %s: check "
+				    "'squeue --me -n %s' and cancel the extra "
+				    "ones", msg != NULL ? msg : "no reply", n,
+				    old->job_name, old->job_name);
+			}
+			free(msg);
+			memset(side.data, 0, side.len);
+			buf_free(&side);
+			goto fail_new;
+		}
+		free(msg);
+		msg = NULL;
+		submit_launch_free(&l);
+		memset(&l, 0, sizeof l);
+		conn_result_free(&cr);
+		if (n == 1) {
+			res->adopted = 1;
+			script = submit_release_script(newid, old->log_dir,
+			    old->job_name);
+		} else {
+			res->resubmitted = 1;
+			script = submit_launch_script(old->job_dir, sbatch,
+			    old->log_dir, old->job_name, NULL);
+		}
+		if (retry_sh(c, script, &cr, &why) != 0) {
+			free(script);
+			free(sbatch);
+			memset(side.data, 0, side.len);
+			buf_free(&side);
+			msg = xasprintf("SSH failed while %s the retry (%s); "
+			    "check 'squeue --me -n %s'", n == 1 ? "releasing" :
+			    "submitting again", why, old->job_name);
+			free(why);
+			why = msg;
+			goto fail_new;
+		}
+		free(script);
+		submit_launch_parse(cr.out, &l);
+		if (n == 0) {
+			verdict = l.sbatch_rc == -1 ? SLURM_SUBMIT_AMBIGUOUS :
+			    slurm_parse_sbatch(l.out, l.err, &newid, &msg);
+		} else
+			verdict = SLURM_SUBMIT_OK;
+	}
+	free(sbatch);
 	memset(side.data, 0, side.len);
 	buf_free(&side);
-	submit_launch_parse(cr.out, &l);
-	msg = NULL;
-	verdict = l.sbatch_rc == -1 ? SLURM_SUBMIT_AMBIGUOUS :
-	    slurm_parse_sbatch(l.out, l.err, &newid, &msg);
 	if (verdict != SLURM_SUBMIT_OK) {
 		/* R15: never resubmit blindly; the user checks by name. */
 		why = xasprintf("sbatch %s: %s; check 'squeue --me -n %s' "
@@ -670,9 +809,14 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 		if (l.state != NULL && state_map(l.state, STATUS_MISSING,
 		    &m) == 0 && m.state != RSTATE_UNKNOWN)
 			rs = m.state;
-		msg = xasprintf("submitted as SLURM job %ld (retry of %s, "
-		    "exclude=%s)", newid, old->id, *res->exclude ?
-		    res->exclude : "none");
+		msg = xasprintf("%s SLURM job %ld (retry of %s, "
+		    "exclude=%s%s%s)", res->adopted ? "sbatch's reply was lost; found by name "
+		    "and adopted" : res->resubmitted ? "sbatch's reply was "
+		    "lost and no job had the name; submitted again as" :
+		    "submitted as", newid, old->id, *res->exclude ?
+		    res->exclude : "none", res->inherited != NULL ?
+		    "; inherited from the chain: " : "",
+		    res->inherited != NULL ? res->inherited : "");
 		record_transition(nr->id, rs, l.state != NULL ? l.state :
 		    "PENDING", source, msg, NULL);
 		free(msg);
@@ -718,6 +862,7 @@ retry_result_free(struct retry_result *r)
 	free(r->state);
 	free(r->exclude);
 	free(r->note);
+	free(r->inherited);
 	free(r->sbatch_path);
 	memset(r, 0, sizeof *r);
 }

@@ -62,6 +62,11 @@ char	*retry_exclude(const char *failed, const char *sinfo,
 
 /* The exclusion a retry record carries (from its history), or NULL. */
 char	*retry_inherited(const struct record *);
+/*
+ * Every node excluded anywhere in r's chain up to r (the union of the
+ * exclusions each retry carries), or NULL: a retry of r inherits them all.
+ */
+char	*retry_inherited_chain(const struct record *r);
 
 /*
  * The chain a record belongs to, from the first submit to the last retry
@@ -86,6 +91,11 @@ struct retry_result {
 	char			*state;		/* its state name */
 	char			*exclude;	/* "" when none */
 	char			*note;		/* an exclusion cut, or NULL */
+	char			*inherited;	/* excluded earlier in the chain,
+						   NULL: none */
+	int			 adopted;	/* sbatch's reply was lost and the
+						   job was found by name */
+	int			 resubmitted;	/* ...none was found: sent again */
 	char			*sbatch_path;	/* the file submitted again */
 	int			 budget;
 };

@@ -193,6 +193,25 @@ check_word(const char *what, const char *s)
 	return NULL;
 }
 
+/* One partition or a comma list of them ("gpu,gpu_long"): -p takes both. */
+static char *
+check_partitions(const char *s)
+{
+	struct strv	 v = { 0 };
+	char		*err = NULL;
+	size_t		 i;
+
+	strv_split(&v, s, ',');
+	if (v.n == 0 || s[strlen(s) - 1] == ',' || *s == ',' ||
+	    strstr(s, ",,") != NULL)
+		err = xasprintf("partition '%s' must be a name or a comma "
+		    "list of names, without empty entries", s);
+	for (i = 0; err == NULL && i < v.n; i++)
+		err = check_word("partition", v.v[i]);
+	strv_free(&v);
+	return err;
+}
+
 static char *
 check_sha256(const char *s)
 {
@@ -995,7 +1014,7 @@ spec_validate(const struct spec *sp, char **cause)
 	    (err = check_line("action", sp->action)) != NULL)
 		goto fail;
 	if (sp->partition != NULL &&
-	    (err = check_word("partition", sp->partition)) != NULL)
+	    (err = check_partitions(sp->partition)) != NULL)
 		goto fail;
 	if (sp->cluster != NULL &&
 	    (err = check_word("cluster", sp->cluster)) != NULL)

@@ -1467,6 +1467,7 @@ submit_plan(struct submit_ctx *x, char **cause)
 		lim[i].name = pf->parts[i].name;
 		lim[i].max_minutes = pf->parts[i].max_minutes < 0 ?
 		    PLAN_UNLIMITED : (int)pf->parts[i].max_minutes;
+		lim[i].state = pf->parts[i].avail;
 	}
 	rc = plan_make(x->sp, x->s->cl, lim, pf->nparts, &x->plan, &why);
 	free(lim);
@@ -1475,13 +1476,7 @@ submit_plan(struct submit_ctx *x, char **cause)
 		free(why);
 		return -1;
 	}
-	if (preflight_find(pf, x->plan.partition) == NULL ||
-	    !preflight_find(pf, x->plan.partition)->exists) {
-		return submit_fail(x, SUBMIT_STEP_PREFLIGHT, cause,
-		    "partition %s does not exist on cluster %s: set "
-		    "'partition:' in the spec or SLURM_PARTITION",
-		    x->plan.partition, x->s->cl->name);
-	}
+	/* plan_make checked each partition against sinfo's list. */
 	return 0;
 }
 
@@ -1898,6 +1893,8 @@ submit_render(struct submit_ctx *x, const struct strv *exports, char **cause)
 	template_set(&tv, "EXTRA_ENV", lines);
 	template_set(&tv, "PRE_STEP", x->nccl.pre_step != NULL ?
 	    x->nccl.pre_step : "");
+	template_setf(&tv, "PROGRAM_TIMEOUT", "%d", x->plan.timeout_seconds);
+	template_setf(&tv, "PROGRAM_GRACE", "%d", x->plan.grace_seconds);
 	tmpl = template_sbatch_name(x->plan.nodes);
 	if (template_render_embedded(tmpl, &tv, &out, &why) != 0)
 		goto fail;
@@ -2143,8 +2140,31 @@ out:
 
 /* Jobs named exactly name: squeue first (sacct lags), then sacct. */
 static int
+submit_lookup_skip(struct submit_faults *f, struct conn *c, const char *name,
+    time_t sent, const long *skip, size_t nskip, long *idp, char **cause);
+
+static int
 submit_lookup(struct submit_faults *f, struct conn *c, const char *name,
     time_t sent, long *idp, char **cause)
+{
+	return submit_lookup_skip(f, c, name, sent, NULL, 0, idp, cause);
+}
+
+int
+submit_find_by_name(struct conn *c, const char *name, time_t sent,
+    const long *skip, size_t nskip, long *idp, char **cause)
+{
+	struct submit_faults	none;
+
+	memset(&none, 0, sizeof none);
+	return submit_lookup_skip(&none, c, name, sent, skip, nskip, idp,
+	    cause);
+}
+
+/* skip: ids known to be other jobs of that name (a retry chain's). */
+static int
+submit_lookup_skip(struct submit_faults *f, struct conn *c, const char *name,
+    time_t sent, const long *skip, size_t nskip, long *idp, char **cause)
 {
 	struct slurm_jobs	 jobs;
 	struct conn_result	 res;
@@ -2182,6 +2202,12 @@ submit_lookup(struct submit_faults *f, struct conn *c, const char *name,
 			/* A placeholder row's name is not to be trusted. */
 			if (jobs.v[i].placeholder || jobs.v[i].name == NULL ||
 			    strcmp(jobs.v[i].name, name) != 0)
+				continue;
+			for (j = 0; j < nskip; j++) {
+				if (skip[j] == jobs.v[i].id)
+					break;
+			}
+			if (j < nskip)
 				continue;
 			for (j = 0; j < n; j++) {
 				if (found[j] == jobs.v[i].id)
@@ -2912,7 +2938,8 @@ submit_run(struct submit_session *s, const struct spec *sp,
 	if (x.nsec != 0)
 		res->env_path = xstrdup(x.lay.env_path);
 	submit_say(&x, SUBMIT_STEP_PREFLIGHT, "%s%s; container mode %s%s; "
-	    "%s: %d node%s x %d GPU%s, %d CPUs/task, %s%s",
+	    "%s: %d node%s x %d GPU%s, %d CPUs/task, %s (program timeout "
+	    "%d s, then TERM, KILL %d s later)%s",
 	    conn_target(s->conn) != NULL ? conn_target(s->conn) : s->cl->name,
 	    cached ? " (cached for this session)" : " ok",
 	    config_container_name(res->container),
@@ -2920,8 +2947,8 @@ submit_run(struct submit_session *s, const struct spec *sp,
 	    "directly on the nodes)" : " (srun --container-image)",
 	    x.plan.partition, x.plan.nodes, x.plan.nodes == 1 ? "" : "s",
 	    x.plan.gpus_per_node, x.plan.gpus_per_node == 1 ? "" : "s",
-	    x.plan.cpus_per_task, x.plan.time_str,
-	    x.plan.exclusive ? ", exclusive" : "");
+	    x.plan.cpus_per_task, x.plan.time_str, x.plan.timeout_seconds,
+	    x.plan.grace_seconds, x.plan.exclusive ? ", exclusive" : "");
 	if (x.plan.note != NULL)
 		submit_say(&x, SUBMIT_STEP_PREFLIGHT, "plan: %s", x.plan.note);
 
@@ -3030,8 +3057,8 @@ submit_run(struct submit_session *s, const struct spec *sp,
 
 	/* R21: probe NCCL first, or use the setting that worked before. */
 	if (nccl_prepare(x.o->dry_run ? NULL : s->conn, s->cl, x.plan.partition,
-	    res->image, x.plan.nodes, x.plan.gpus_per_node, &x.nccl,
-	    &why) != 0) {
+	    res->image, x.plan.nodes, x.plan.gpus_per_node,
+	    x.plan.time_minutes, &x.nccl, &why) != 0) {
 		submit_fail(&x, SUBMIT_STEP_RENDER, cause, "%s", why);
 		free(why);
 		goto out;
@@ -3041,7 +3068,10 @@ submit_run(struct submit_session *s, const struct spec *sp,
 		    "no probe", x.nccl.setting);
 	else if (x.nccl.probe)
 		submit_say(&x, SUBMIT_STEP_RENDER, "NCCL: the job probes an "
-		    "all-reduce first (R21)");
+		    "all-reduce first (R21), at most %d s in all (%d%% of "
+		    "its time, at least %d s), in the container the job then "
+		    "uses", x.nccl.budget, NCCL_PROBE_BUDGET_PERCENT,
+		    NCCL_PROBE_BUDGET_MIN);
 	submit_exports(&x, &exports);
 	if (x.o->dry_run) {
 		/* No record, no write: render and stop. */

@@ -347,6 +347,13 @@ void	 submit_result_free(struct submit_result *);
 int	 submit_recover(struct submit_session *, const struct submit_opts *,
 	     const char *spec_sha, char **resume, char **blocked,
 	     char **cause);
+/*
+ * The jobs named exactly name, squeue first then sacct -S sent (as the
+ * ambiguous submit does), leaving out the ids in skip.  Returns how many
+ * (the first in *idp), or -1 with a cause.
+ */
+int	 submit_find_by_name(struct conn *, const char *name, time_t sent,
+	     const long *skip, size_t nskip, long *idp, char **cause);
 /* The sha256 a submit of sp to cluster keys its lock file with. */
 void	 submit_spec_sha(const struct spec *, const char *cluster,
 	     char out[65]);

@@ -47,6 +47,8 @@ static const struct tvar tvars[] = {
 	{ "RESULTS_DIR", T_PATHWORD, NULL, NULL },
 	{ "EXTRA_ENV", T_EXPORT_LINES, NULL, NULL },
 	{ "PRE_STEP", T_FRAGMENT, NULL, NULL },
+	{ "PROGRAM_TIMEOUT", T_COUNT0, NULL, NULL },
+	{ "PROGRAM_GRACE", T_COUNT0, NULL, NULL },
 };
 #define NTVARS (sizeof tvars / sizeof tvars[0])
 

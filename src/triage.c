@@ -175,6 +175,13 @@ static const struct triage_rule rules[] = {
 	  "(default, NCCL_P2P_DISABLE, NCCL_SOCKET_IFNAME, NCCL_IB_DISABLE), "
 	  "so the workload was not started: the nodes' GPU/network transport "
 	  "is broken; the retry excludes them (R21)" },
+	/* sqdeck's own 0.95 program timeout stopped it (R3). */
+	{ "program-timeout", ERR_PROGRAM, NULL, NULL,
+	  "^sqdeck: program timeout:", NULL, 0,
+	  "the program ran out of its own time (0.95 of the job's) and was "
+	  "stopped with TERM, then KILL: the job script still wrote its "
+	  "verdict. This is sqdeck's program timeout, not SLURM's TIMEOUT: "
+	  "checkpoint and resume, or ask for more time (--time)" },
 
 	/* 2. The user's setup. */
 	{ "enroot-credentials", ERR_CONFIG, NULL, NULL,

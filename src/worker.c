@@ -35,6 +35,8 @@ struct wcmd {
 	char		*job_id;	/* cancel */
 	char		*name;
 	char		*spec_yaml;	/* submit: the spec, serialised */
+	char		*user;		/* submit: login user, NULL: the
+					   cluster's */
 	int		 dry_run;
 	struct wcmd	*next;
 };
@@ -154,6 +156,7 @@ wcmd_free(struct wcmd *c)
 	free(c->job_id);
 	free(c->name);
 	free(c->spec_yaml);
+	free(c->user);
 	free(c);
 }
 
@@ -1014,6 +1017,7 @@ submit_main(void *arg)
 	struct spec		 sp;
 	struct submit_opts	 o;
 	struct submit_result	 r;
+	struct cluster		 as;
 	char			*cause = NULL;
 
 	free(sj);
@@ -1023,8 +1027,12 @@ submit_main(void *arg)
 		free(cause);
 		goto out;
 	}
-	conn = conn_new_cluster(w->cl);
-	submit_session_init(&sess, conn, w->cl);
+	/* Another login user: the same cluster, hosts and auth rules. */
+	as = *w->cl;
+	if (c->user != NULL)
+		as.user = c->user;
+	conn = conn_new_cluster(&as);
+	submit_session_init(&sess, conn, &as);
 	memset(&o, 0, sizeof o);
 	o.dry_run = c->dry_run;
 	o.progress = submit_progress;
@@ -1383,6 +1391,13 @@ int
 workers_submit(struct workers *ws, const char *cluster, const struct spec *sp,
     int dry_run, char **cause)
 {
+	return workers_submit_as(ws, cluster, NULL, sp, dry_run, cause);
+}
+
+int
+workers_submit_as(struct workers *ws, const char *cluster, const char *user,
+    const struct spec *sp, int dry_run, char **cause)
+{
 	struct worker	*w;
 	struct wcmd	*c;
 	struct buf	 b;
@@ -1399,6 +1414,7 @@ workers_submit(struct workers *ws, const char *cluster, const struct spec *sp,
 	c = xcalloc(1, sizeof *c);
 	c->type = WCMD_SUBMIT;
 	c->spec_yaml = buf_steal(&b);
+	c->user = user != NULL ? xstrdup(user) : NULL;
 	c->dry_run = dry_run;
 	pthread_mutex_lock(&ws->lock);
 	queue_cmd(w, c);

@@ -82,6 +82,13 @@ int		 workers_cancel(struct workers *, const struct jobtable_key *,
  */
 int		 workers_submit(struct workers *, const char *cluster,
 		     const struct spec *, int dry_run, char **cause);
+/*
+ * The same, connecting as user (NULL: the cluster's) with the cluster's
+ * hosts, port, key, agent and known_hosts: the wizard's SLURM_USER.
+ */
+int		 workers_submit_as(struct workers *, const char *cluster,
+		     const char *user, const struct spec *, int dry_run,
+		     char **cause);
 
 /*
  * Read the staged spec of a job sqdeck submitted (for a resubmit with

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "image.h"
 #include "plan.h"
@@ -25,6 +26,11 @@ static const char *labels[WF_COUNT] = {
 	[WF_COMMAND] = "command",
 	[WF_DATASETS] = "datasets",
 	[WF_MOUNTS] = "mounts",
+	[WF_NETWORK_ARCH] = "network_arch",
+	[WF_ACTION] = "action",
+	[WF_REQUEUE] = "requeue",
+	[WF_RETRY_BUDGET] = "retry_budget",
+	[WF_FORCE_RECONVERT] = "force_reconvert",
 	[WF_SECRETS] = "secrets",
 };
 
@@ -148,6 +154,55 @@ const char *
 wizard_cluster(const struct wizard *w)
 {
 	return val(w, WF_CLUSTER);
+}
+
+static const char *conn_user(const struct wizard_cluster *);
+
+const char *
+wizard_user(const struct wizard *w)
+{
+	const char	*u = conn_user(find_cluster(w, val(w, WF_CLUSTER)));
+
+	if (blank(val(w, WF_USER)) || (u != NULL &&
+	    strcmp(u, val(w, WF_USER)) == 0))
+		return NULL;
+	return val(w, WF_USER);
+}
+
+/* yes/no fields: "" is invalid, as is anything but these words. */
+static int
+yes_no(const char *s, int *out)
+{
+	static const char *yes[] = { "yes", "y", "true", "on", "1" };
+	static const char *no[] = { "no", "n", "false", "off", "0" };
+	size_t	i;
+
+	for (i = 0; i < sizeof yes / sizeof yes[0]; i++) {
+		if (strcasecmp(s, yes[i]) == 0) {
+			*out = 1;
+			return 0;
+		}
+		if (strcasecmp(s, no[i]) == 0) {
+			*out = 0;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* A login name SLURM and ssh take: letters, digits, . _ -, not "-x". */
+static int
+user_ok(const char *s)
+{
+	const char	*p;
+
+	if (*s == '\0' || *s == '-' || strlen(s) > 64)
+		return 0;
+	for (p = s; *p != '\0'; p++) {
+		if (!isalnum((unsigned char)*p) && strchr("._-", *p) == NULL)
+			return 0;
+	}
+	return 1;
 }
 
 /* The user the worker's connection logs in as. */
@@ -276,6 +331,16 @@ wizard_open(struct wizard *w, const char *cluster, int fresh)
 	set(w, WF_GPUS, t);
 	snprintf(t, sizeof t, "%d", PLAN_DEFAULT_CPUS);
 	set(w, WF_CPUS, t);
+	{
+		const struct wizard_cluster *c = find_cluster(w,
+		    val(w, WF_CLUSTER));
+
+		set(w, WF_REQUEUE, c != NULL && c->conf != NULL &&
+		    c->conf->requeue == 0 ? "no" : "yes");
+	}
+	snprintf(t, sizeof t, "%d", SPEC_RETRY_BUDGET);
+	set(w, WF_RETRY_BUDGET, t);
+	set(w, WF_FORCE_RECONVERT, "no");
 	free(w->banner);
 	w->banner = NULL;
 	w->field = WF_IMAGE;	/* the first field without a default */
@@ -325,6 +390,13 @@ wizard_from_spec(struct wizard *w, const struct spec *sp, const char *cluster)
 		set(w, WF_CPUS, t);
 	}
 	set(w, WF_IMAGE, sp->image);
+	set(w, WF_NETWORK_ARCH, sp->network_arch);
+	set(w, WF_ACTION, sp->action);
+	if (sp->requeue >= 0)
+		set(w, WF_REQUEUE, sp->requeue ? "yes" : "no");
+	snprintf(t, sizeof t, "%d", sp->retry_budget);
+	set(w, WF_RETRY_BUDGET, t);
+	set(w, WF_FORCE_RECONVERT, sp->force_reconvert ? "yes" : "no");
 	/* One line in the form: newlines of a block command show as "; ". */
 	buf_init(&b);
 	buf_add(&b, "", 0);
@@ -433,6 +505,26 @@ build_resources(const struct wizard *w, struct spec *sp, char **why)
 		*why = xstrdup("cpus/task must be a whole number of 1 or more");
 		return -1;
 	}
+	if (!blank(val(w, WF_REQUEUE)) &&
+	    yes_no(val(w, WF_REQUEUE), &sp->requeue) != 0) {
+		*why = xasprintf("requeue must be yes or no, not '%s' "
+		    "(Left/Right)", val(w, WF_REQUEUE));
+		return -1;
+	}
+	if ((rc = parse_int(val(w, WF_RETRY_BUDGET), &n)) == 0 &&
+	    n >= 0 && n <= 100)
+		sp->retry_budget = (int)n;
+	else if (rc != -2) {
+		*why = xstrdup("retry_budget must be a whole number from 0 to "
+		    "100 (infra failures retried; 0: none)");
+		return -1;
+	}
+	if (!blank(val(w, WF_FORCE_RECONVERT)) &&
+	    yes_no(val(w, WF_FORCE_RECONVERT), &sp->force_reconvert) != 0) {
+		*why = xasprintf("force_reconvert must be yes or no, not '%s' "
+		    "(Left/Right)", val(w, WF_FORCE_RECONVERT));
+		return -1;
+	}
 	return 0;
 }
 
@@ -461,8 +553,13 @@ base_init(const struct wizard *w, struct spec *sp)
 	free(sp->image);
 	free(sp->command);
 	free(sp->partition);
+	free(sp->network_arch);
+	free(sp->action);
 	sp->name = sp->cluster = sp->image = sp->command = NULL;
-	sp->partition = NULL;
+	sp->partition = sp->network_arch = sp->action = NULL;
+	sp->requeue = -1;
+	sp->retry_budget = SPEC_RETRY_BUDGET;
+	sp->force_reconvert = 0;
 	sp->time_minutes = sp->nodes = sp->cpus = 0;
 	sp->gpus = -1;
 	strv_free(&sp->datasets);
@@ -491,6 +588,10 @@ wizard_build(const struct wizard *w, struct spec *sp, char **cause)
 		sp->cluster = xstrdup(val(w, WF_CLUSTER));
 	if (!blank(val(w, WF_IMAGE)))
 		sp->image = xstrdup(val(w, WF_IMAGE));
+	if (!blank(val(w, WF_NETWORK_ARCH)))
+		sp->network_arch = xstrdup(val(w, WF_NETWORK_ARCH));
+	if (!blank(val(w, WF_ACTION)))
+		sp->action = xstrdup(val(w, WF_ACTION));
 	if (w->command_full != NULL &&
 	    strcmp(val(w, WF_COMMAND), w->command_shown) == 0)
 		sp->command = xstrdup(w->command_full);
@@ -539,7 +640,10 @@ field_of(const char *m)
 		{ "image", WF_IMAGE }, { "command", WF_COMMAND },
 		{ "secret", WF_SECRETS }, { "mount", WF_MOUNTS },
 		{ "dataset", WF_DATASETS }, { "name", WF_NAME },
-		{ "cluster", WF_CLUSTER },
+		{ "cluster", WF_CLUSTER }, { "network_arch", WF_NETWORK_ARCH },
+		{ "action", WF_ACTION }, { "requeue", WF_REQUEUE },
+		{ "retry_budget", WF_RETRY_BUDGET },
+		{ "force_reconvert", WF_FORCE_RECONVERT },
 	};
 	const char	*first = NULL, *p;
 	size_t		 i;
@@ -567,7 +671,6 @@ wizard_validate(struct wizard *w)
 	struct image_ref		 img;
 	struct spec_mount		 mt;
 	char				*why = NULL, *path;
-	const char			*u;
 	size_t				 i, nlim;
 	int				 f, minutes, bad = 0;
 
@@ -591,14 +694,14 @@ wizard_validate(struct wizard *w)
 		    b.data));
 		buf_free(&b);
 	}
-	u = conn_user(c);
+	/* Another login user is fine: the submit connects as that user. */
 	if (blank(val(w, WF_USER)))
 		field_error(w, WF_USER, xstrdup("SLURM_USER is required: the "
 		    "login name on the cluster"));
-	else if (c != NULL && u != NULL && strcmp(u, val(w, WF_USER)) != 0)
-		field_error(w, WF_USER, xasprintf("%s logs in as %s: to submit "
-		    "as %s set user in clusters.yaml (or SLURM_USER) and "
-		    "restart sqdeck", c->name, u, val(w, WF_USER)));
+	else if (!user_ok(val(w, WF_USER)))
+		field_error(w, WF_USER, xasprintf("SLURM_USER '%s' is not a "
+		    "login name (letters, digits, '.', '_', '-')",
+		    val(w, WF_USER)));
 	if (!blank(val(w, WF_TIME)) &&
 	    spec_parse_time(val(w, WF_TIME), &minutes, &why) != 0) {
 		field_error(w, WF_TIME, why);
@@ -684,7 +787,14 @@ wizard_hint(const struct wizard *w, enum wizard_field f)
 			    w->cl[i].name);
 		break;
 	case WF_USER:
-		buf_adds(&b, "the login name on the cluster");
+		if (wizard_user(w) != NULL)
+			buf_printf(&b, "submits connect as %s, not %s: the "
+			    "same host key (known_hosts) and key/agent rules",
+			    val(w, WF_USER), conn_user(c));
+		else
+			buf_adds(&b, "the login name on the cluster; another "
+			    "name connects as that user (same host key and "
+			    "key/agent rules)");
 		break;
 	case WF_NAME:
 		buf_adds(&b, "prefix of the job name (default sqdeck)");
@@ -731,6 +841,23 @@ wizard_hint(const struct wizard *w, enum wizard_field f)
 	case WF_MOUNTS:
 		buf_adds(&b, "SRC:DST[:ro], several: commas");
 		break;
+	case WF_NETWORK_ARCH:
+		buf_adds(&b, "for the record: classification_pyt, dino, ...");
+		break;
+	case WF_ACTION:
+		buf_adds(&b, "for the record: train, evaluate, export, ...");
+		break;
+	case WF_REQUEUE:
+		buf_adds(&b, "Left/Right: yes (#SBATCH --requeue) or no "
+		    "(Cosmos-like workloads)");
+		break;
+	case WF_RETRY_BUDGET:
+		buf_adds(&b, "infra failures retried on other nodes (0: none)");
+		break;
+	case WF_FORCE_RECONVERT:
+		buf_adds(&b, "Left/Right: yes converts the image again even if "
+		    "cached");
+		break;
 	case WF_SECRETS:
 		memset(&items, 0, sizeof items);
 		split_list(val(w, WF_SECRETS), &items);
@@ -767,6 +894,13 @@ cycle(struct wizard *w, int dir)
 		i = i == w->ncl ? 0 : (i + w->ncl + dir) % w->ncl;
 		set(w, WF_CLUSTER, w->cl[i].name);
 		defaults_for_cluster(w);
+		return 1;
+	}
+	if (w->field == WF_REQUEUE || w->field == WF_FORCE_RECONVERT) {
+		int	on = 0;
+
+		yes_no(val(w, w->field), &on);
+		set(w, w->field, on ? "no" : "yes");
 		return 1;
 	}
 	c = find_cluster(w, val(w, WF_CLUSTER));

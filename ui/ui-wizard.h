@@ -45,7 +45,12 @@ enum wizard_field {
 	WF_COMMAND,
 	WF_DATASETS,
 	WF_MOUNTS,
-	WF_SECRETS,
+	WF_NETWORK_ARCH,	/* the record's network_arch (R12) */
+	WF_ACTION,		/* ... and action */
+	WF_REQUEUE,		/* yes/no: #SBATCH --requeue */
+	WF_RETRY_BUDGET,	/* infra retries (R22) */
+	WF_FORCE_RECONVERT,	/* yes/no: convert even a cached :latest */
+	WF_SECRETS,		/* stays last: Enter there asks the preview */
 	WF_COUNT
 };
 
@@ -124,6 +129,11 @@ int	 wizard_validate(struct wizard *);
 int	 wizard_build(const struct wizard *, struct spec *, char **cause);
 /* The chosen cluster's name (may not exist). */
 const char *wizard_cluster(const struct wizard *);
+/*
+ * The login user the submit connects as: the form's SLURM_USER when it
+ * differs from the cluster's configured one, else NULL (the cluster's).
+ */
+const char *wizard_user(const struct wizard *);
 
 /* Which key it was, for actions bound to several (Enter and Down). */
 enum wizard_keyname {

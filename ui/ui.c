@@ -1553,7 +1553,7 @@ draw_wizard(struct ui *ui)
 {
 	struct wizard	*wz = &ui->wiz;
 	attr_t		 dl = ui->styles[ST_DIALOG];
-	int		 h = LINES - 2, w = COLS - 2, y, x, iw, i, row, lw = 12;
+	int		 h = LINES - 2, w = COLS - 2, y, x, iw, i, row, lw = 16;
 	int		 vw, nw;
 	const char	*title, *keys;
 	char		*line;
@@ -2544,8 +2544,8 @@ wizard_request(struct ui *ui, enum wizard_req r)
 		break;
 	}
 	if (wizard_build(&ui->wiz, &sp, &cause) != 0 ||
-	    ui->be->submit(ui->be->arg, wizard_cluster(&ui->wiz), &sp, !submit,
-	    &cause) != 0) {
+	    ui->be->submit(ui->be->arg, wizard_cluster(&ui->wiz),
+	    wizard_user(&ui->wiz), &sp, !submit, &cause) != 0) {
 		wizard_failed(&ui->wiz, cause);
 		free(cause);
 	} else
@@ -3006,10 +3006,10 @@ be_start_estimate(void *arg, const char *cluster, const char *job_id,
 }
 
 static int
-be_submit(void *arg, const char *cluster, const struct spec *sp, int dry_run,
-    char **cause)
+be_submit(void *arg, const char *cluster, const char *user,
+    const struct spec *sp, int dry_run, char **cause)
 {
-	return workers_submit(arg, cluster, sp, dry_run, cause);
+	return workers_submit_as(arg, cluster, user, sp, dry_run, cause);
 }
 
 /* Kept reachable while a stuck worker still uses it at exit. */

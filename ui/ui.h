@@ -37,10 +37,11 @@ struct ui_backend {
 	 * Run the submit pipeline for a copy of the spec on cluster (a dry
 	 * run stops after rendering: ACTION_SUBMIT step "preview" carries the
 	 * script).  -1 and a cause if it cannot be queued; progress and the
-	 * result: ACTION_SUBMIT messages.
+	 * result: ACTION_SUBMIT messages.  user (NULL: the cluster's) is
+	 * the login user to connect as for it.
 	 */
-	int	(*submit)(void *arg, const char *cluster, const struct spec *,
-		    int dry_run, char **cause);
+	int	(*submit)(void *arg, const char *cluster, const char *user,
+		    const struct spec *, int dry_run, char **cause);
 	/*
 	 * Read the staged spec of a finished job for `e` (resubmit with
 	 * edits): ACTION_OTHER step "spec" carries the YAML.

@@ -186,8 +186,8 @@ static const struct {
 	{ "bad-container.yaml", ":3:14: cluster 'a': unknown container mode "
 	    "'docker': use auto, pyxis or none" },
 	{ "bad-time.yaml", ":3:15: cluster 'a': time_hours must be a number of "
-	    "hours above 0 and at most 4 (the default job time is capped at "
-	    "4 h; ask for more per job with --time), not '12'" },
+	    "hours above 0 and at most 720 (more than 4 is checked against "
+	    "the partition's MaxTime at submit), not '1000'" },
 	{ "bad-dup-key.yaml", ":4:3: key 'user' appears twice in cluster 'a': "
 	    "keep one" },
 	{ "bad-type.yaml", ":3:9: cluster 'a': port must be a single value, "
@@ -240,9 +240,9 @@ static const struct {
 	{ "- name: a\n  hosts: h\n  poll_interval: 0\n", ":3:18: cluster 'a': "
 	    "poll_interval must be a whole number from 1 to 3600, not '0'" },
 	{ "- name: a\n  hosts: h\n  time_hours: 0\n", ":3:15: cluster 'a': "
-	    "time_hours must be a number of hours above 0 and at most 4 (the "
-	    "default job time is capped at 4 h; ask for more per job with "
-	    "--time), not '0'" },
+	    "time_hours must be a number of hours above 0 and at most 720 "
+	    "(more than 4 is checked against the partition's MaxTime at "
+	    "submit), not '0'" },
 	{ "- name: a b\n  hosts: h\n", ":1:9: cluster 'a b': name 'a b' must "
 	    "be letters, digits, '.', '_' or '-'" },
 	{ "- name: a\n  hosts: h\n  user: al ice\n", ":3:9: cluster 'a': user "
@@ -467,6 +467,13 @@ START_TEST(test_env_only)
 	ck_assert_str_eq(c->partitions.v[3], "grizzly");
 	config_free(&cfg);
 
+	/* Above 4 h loads: the partition's MaxTime decides at submit. */
+	setenv("SLURM_TIME_HOURS", "6", 1);
+	ck_assert_msg(config_load(NULL, &cfg, &cause) == 0, "%s", cause);
+	ck_assert_double_eq(cfg.clusters[0].time_hours, 6);
+	config_free(&cfg);
+	setenv("SLURM_TIME_HOURS", "2.5", 1);
+
 	unsetenv("SLURM_PORT");
 	setenv("SLURM_PARTITION", "gpu", 1);
 	ck_assert_int_eq(config_load(NULL, &cfg, &cause), 0);
@@ -585,14 +592,14 @@ static const struct {
 	    "port must be a whole number from 1 to 65535, not 'abc'" },
 	{ "SSH_PORT", "0", "environment SSH_PORT (cluster 'default'): port "
 	    "must be a whole number from 1 to 65535, not '0'" },
-	{ "SLURM_TIME_HOURS", "12", "environment SLURM_TIME_HOURS (cluster "
+	{ "SLURM_TIME_HOURS", "1000", "environment SLURM_TIME_HOURS (cluster "
 	    "'default'): time_hours must be a number of hours above 0 and at "
-	    "most 4 (the default job time is capped at 4 h; ask for more per "
-	    "job with --time), not '12'" },
+	    "most 720 (more than 4 is checked against the partition's MaxTime "
+	    "at submit), not '1000'" },
 	{ "SLURM_TIME_HOURS", "4h", "environment SLURM_TIME_HOURS (cluster "
 	    "'default'): time_hours must be a number of hours above 0 and at "
-	    "most 4 (the default job time is capped at 4 h; ask for more per "
-	    "job with --time), not '4h'" },
+	    "most 720 (more than 4 is checked against the partition's MaxTime "
+	    "at submit), not '4h'" },
 	{ "SLURM_USE_REQUEUE", "maybe", "environment SLURM_USE_REQUEUE "
 	    "(cluster 'default'): requeue must be true or false, not "
 	    "'maybe'" },

@@ -106,6 +106,35 @@ START_TEST(test_ladder_fallback)
 END_TEST
 
 /*
+ * The total budget: tries of 2 s within 5 s in all; at most three tries
+ * fit (a third gets what is left), then the ladder stops and says why
+ * (the probe never passes here).  How many ran depends on the load.
+ */
+START_TEST(test_ladder_budget)
+{
+	char	*pre, *out;
+	double	 secs;
+
+	ck_assert_int_eq(nccl_probe_budget(240, 0), 480);	/* 4 x 120 */
+	ck_assert_int_eq(nccl_probe_budget(30, 0), 90);		/* 5 % */
+	ck_assert_int_eq(nccl_probe_budget(2, 0), 60);	/* minimum */
+	pre = nccl_probe_step_budget("sleep 30", 2, 5, 100, 2, 4);
+	ck_assert_ptr_nonnull(strstr(pre, "NCCL probe budget 5 s in all (5% "
+	    "of the job's 100 min, at least 60 s), 2 s per try"));
+	ck_assert_int_eq(run_pre_step(pre, "", &out, &secs), 1);
+	ck_assert_msg(strstr(out, "try 2/4 (NCCL_P2P_DISABLE=1)") != NULL,
+	    "%s", out);
+	ck_assert_ptr_null(strstr(out, "try 4/4"));
+	ck_assert_msg(strstr(out, "its budget of 5 s is spent") != NULL, "%s",
+	    out);
+	ck_assert_ptr_nonnull(strstr(out, "SQDECK_NCCL_FAIL="));
+	ck_assert_ptr_null(strstr(out, "MAIN-STEP"));
+	free(out);
+	free(pre);
+}
+END_TEST
+
+/*
  * The whole ladder; the interface of try 3 comes from the environment (a
  * cluster nccl_env).  Under Pyxis (IMAGE set) the names go to
  * --container-env of the probe and the main step, so the image cannot
@@ -210,6 +239,8 @@ START_TEST(test_default_render)
 	template_set(&tv, "RESULTS_DIR", "");
 	template_set(&tv, "EXTRA_ENV", "");
 	template_set(&tv, "PRE_STEP", pre);
+	template_set(&tv, "PROGRAM_TIMEOUT", "570");
+	template_set(&tv, "PROGRAM_GRACE", "15");
 	ck_assert_msg(template_render_embedded("slurm/multinode.sbatch.tmpl",
 	    &tv, &out, &cause) == 0, "%s", cause);
 	ck_assert_msg(lint_script("job.sbatch", out, NULL, 0, &cause) == 0,
@@ -419,20 +450,25 @@ START_TEST(test_prepare)
 	cl.name = "c";
 	cl.nccl_probe_command = HANG_UNLESS_P2P;
 	cl.nccl_probe_timeout = 5;
-	ck_assert_int_eq(nccl_prepare(NULL, &cl, "gpu", "img", 1, 1, &job,
+	ck_assert_int_eq(nccl_prepare(NULL, &cl, "gpu", "img", 1, 1, 240, &job,
 	    &cause), 0);
 	ck_assert(!job.probe && !job.cached);
 	ck_assert_str_eq(job.pre_step, "");
 	nccl_job_free(&job);
-	ck_assert_int_eq(nccl_prepare(NULL, &cl, "gpu", "img", 2, 4, &job,
+	ck_assert_int_eq(nccl_prepare(NULL, &cl, "gpu", "img", 2, 4, 240, &job,
 	    &cause), 0);
 	ck_assert(job.probe && !job.cached);
 	ck_assert_ptr_nonnull(strstr(job.pre_step, "sqdeck_nccl_timeout=5"));
 	ck_assert_ptr_nonnull(strstr(job.pre_step, "sleep 30"));
+	/* 5 % of 4 h is 720 s, but four tries of 5 s need only 20. */
+	ck_assert_int_eq(job.budget, 20);
+	ck_assert_ptr_nonnull(strstr(job.pre_step, "sqdeck_nccl_budget=20\n"));
+	ck_assert_ptr_nonnull(strstr(job.pre_step,
+	    "--container-name=\"$sqdeck_nccl_cname\""));
 	nccl_job_free(&job);
 	ck_assert_int_eq(nccl_cache_store("c", "gpu", "img",
 	    "NCCL_P2P_DISABLE=1", "sd-1", &cause), 0);
-	ck_assert_int_eq(nccl_prepare(NULL, &cl, "gpu", "img", 2, 4, &job,
+	ck_assert_int_eq(nccl_prepare(NULL, &cl, "gpu", "img", 2, 4, 240, &job,
 	    &cause), 0);
 	ck_assert(!job.probe && job.cached);
 	ck_assert_str_eq(job.setting, "NCCL_P2P_DISABLE=1");
@@ -582,6 +618,22 @@ START_TEST(test_retry_chain)
 	ck_assert_str_eq(x, "sdn1");
 	free(x);
 	ck_assert_ptr_null(retry_inherited(v[0]));
+
+	/*
+	 * The whole chain's exclusions are inherited, even where one step's
+	 * own list lost some (c's says only sdn2): a retry of c keeps sdn1
+	 * out too.  b's past does not include c's.
+	 */
+	ck_assert_int_eq(record_transition(c->id, RSTATE_PENDING, "",
+	    "retry:auto", "retry 2 of 2 of y (SLURM job 43, NODE_FAIL, rule "
+	    "node-fail); exclude=sdn2", &cause), 0);
+	x = retry_inherited_chain(v[2]);
+	ck_assert_str_eq(x, "sdn1,sdn2");
+	free(x);
+	x = retry_inherited_chain(v[1]);
+	ck_assert_str_eq(x, "sdn1");
+	free(x);
+	ck_assert_ptr_null(retry_inherited_chain(v[0]));
 	for (size_t i = 0; i < n; i++)
 		record_free(v[i]);
 	free(v);
@@ -604,6 +656,7 @@ nccl_suite(void)
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_wanted);
 	tcase_add_test(tc, test_ladder_fallback);
+	tcase_add_test(tc, test_ladder_budget);
 	tcase_add_test(tc, test_ladder_pyxis_env);
 	tcase_add_test(tc, test_ladder_all_fail);
 	tcase_add_test(tc, test_ladder_unavailable);

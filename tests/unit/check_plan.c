@@ -7,13 +7,14 @@ static struct spec	sp;
 
 /* The partitions of the local test cluster, as sinfo shows them. */
 static const struct plan_limit testbed[] = {
-	{ "cpu", PLAN_UNLIMITED },
-	{ "gpu*", 240 },
+	{ "cpu", PLAN_UNLIMITED, "up" },
+	{ "gpu*", 240, "up" },
 };
 static const struct plan_limit shortq[] = {
-	{ "short", 120 },
-	{ "long", PLAN_UNLIMITED },
-	{ "day", 1440 },
+	{ "short", 120, "up" },
+	{ "long", PLAN_UNLIMITED, "up" },
+	{ "day", 1440, "up" },
+	{ "old", 1440, "inactive" },
 };
 
 static void
@@ -70,7 +71,8 @@ START_TEST(test_defaults)
 	struct plan	pl;
 
 	make_ok(NULL, 0, &pl);
-	ck_assert_str_eq(pl.partition, "polar");
+	/* The whole list goes to SLURM (-p), all 4-hour queues. */
+	ck_assert_str_eq(pl.partition, "polar,polar3,polar4,grizzly");
 	ck_assert_ptr_null(pl.account);
 	ck_assert_int_eq(pl.nodes, 1);
 	ck_assert_int_eq(pl.gpus, 4);
@@ -79,6 +81,7 @@ START_TEST(test_defaults)
 	ck_assert_int_eq(pl.time_minutes, 240);
 	ck_assert_str_eq(pl.time_str, "4:00:00");
 	ck_assert_int_eq(pl.timeout_seconds, 13680);	/* 3.8 h */
+	ck_assert_int_eq(pl.grace_seconds, 120);
 	ck_assert_int_eq(pl.max_minutes, 240);
 	ck_assert_int_eq(pl.exclusive, 0);
 	ck_assert_int_eq(pl.requeue, 1);
@@ -249,6 +252,10 @@ START_TEST(test_time_unknown_limits)
 
 	sp.time_minutes = 300;
 	ASSERT_ERR(NULL, 0, "time 5:00:00 exceeds 4:00:00, the maximum while "
+	    "the MaxTime of partitions of SLURM_PARTITION is unknown: use "
+	    "--time 4h or less");
+	sp.partition = xstrdup("polar");
+	ASSERT_ERR(NULL, 0, "time 5:00:00 exceeds 4:00:00, the maximum while "
 	    "partition polar's MaxTime is unknown: use --time 4h or less");
 	sp.time_minutes = 240;
 	make_ok(NULL, 0, &pl);
@@ -283,7 +290,11 @@ START_TEST(test_time_explicit_long)
 }
 END_TEST
 
-/* Never a 12 h default: an unlimited partition still gets 4 h. */
+/*
+ * Never a 12 h default: an unlimited partition still gets 4 h.  A longer
+ * SLURM_TIME_HOURS is the user's choice: allowed where the partition's
+ * MaxTime allows it, refused (before submit) where it does not.
+ */
 START_TEST(test_time_default_never_long)
 {
 	struct plan	pl;
@@ -293,10 +304,22 @@ START_TEST(test_time_default_never_long)
 	make_ok(testbed, 2, &pl);
 	ck_assert_int_eq(pl.time_minutes, 240);
 	plan_free(&pl);
-	cl.time_hours = 12;	/* hand-made: config refuses it */
+	cl.time_hours = 12;
 	make_ok(testbed, 2, &pl);
-	ck_assert_int_eq(pl.time_minutes, 240);
+	ck_assert_int_eq(pl.time_minutes, 720);
+	ck_assert_str_eq(pl.time_str, "12:00:00");
+	ck_assert_int_eq(pl.timeout_seconds, 41040);
 	plan_free(&pl);
+	free(sp.partition);
+	sp.partition = xstrdup("gpu");
+	ASSERT_ERR(testbed, 2, "the default time 12:00:00 (SLURM_TIME_HOURS "
+	    "or time_hours of cluster 'polar') exceeds partition gpu's MaxTime "
+	    "4:00:00: set it to 4 or less, or choose another partition");
+	ASSERT_ERR(NULL, 0, "the default time 12:00:00 (SLURM_TIME_HOURS or "
+	    "time_hours of cluster 'polar') exceeds 4:00:00, the maximum while "
+	    "partition gpu's MaxTime is unknown: set it to 4 or less");
+	free(sp.partition);
+	sp.partition = xstrdup("cpu");
 	cl.time_hours = 2.5;
 	make_ok(testbed, 2, &pl);
 	ck_assert_int_eq(pl.time_minutes, 150);
@@ -356,6 +379,86 @@ START_TEST(test_partition)
 	sp.partition = xstrdup("gp");
 	ASSERT_ERR(testbed, 2, "partition 'gp' does not exist on cluster "
 	    "'polar' (partitions: cpu, gpu): choose one of those");
+}
+END_TEST
+
+/* SLURM_PARTITION is a list: each is checked, the rest go to -p a,b. */
+START_TEST(test_partition_list)
+{
+	struct plan	pl;
+
+	strv_free(&cl.partitions);
+	strv_split(&cl.partitions, "short,day,nope,long,old", ',');
+	make_ok(shortq, 4, &pl);
+	/* 4 h: short is too short, nope unknown, old inactive. */
+	ck_assert_str_eq(pl.partition, "day,long");
+	ck_assert_int_eq(pl.time_minutes, 240);
+	ck_assert_int_eq(pl.max_minutes, PLAN_UNLIMITED);
+	ck_assert_str_eq(pl.note, "partitions dropped: nope (does not "
+	    "exist), old (state inactive), short (MaxTime 2:00:00 < 4:00:00); "
+	    "asking SLURM for day,long");
+	plan_free(&pl);
+
+	/* 30 h: only the unlimited one is left. */
+	sp.time_minutes = 1800;
+	make_ok(shortq, 4, &pl);
+	ck_assert_str_eq(pl.partition, "long");
+	ck_assert_int_eq(pl.timeout_seconds, 1800 * 60 * 95 / 100);
+	ck_assert_ptr_nonnull(strstr(pl.note, "day (MaxTime 24:00:00 < "
+	    "30:00:00)"));
+	plan_free(&pl);
+
+	/* None can take it: each one's reason, and what to do. */
+	strv_free(&cl.partitions);
+	strv_split(&cl.partitions, "short,day", ',');
+	ASSERT_ERR(shortq, 4, "no partition of SLURM_PARTITION can take a job "
+	    "of 30:00:00: short (MaxTime 2:00:00 < 30:00:00), day (MaxTime "
+	    "24:00:00 < 30:00:00); use a shorter --time or another "
+	    "--partition");
+
+	/* The package default shrinks to the longest MaxTime there is. */
+	sp.time_minutes = 0;
+	strv_free(&cl.partitions);
+	strv_split(&cl.partitions, "short,nope", ',');
+	make_ok(shortq, 4, &pl);
+	ck_assert_str_eq(pl.partition, "short");
+	ck_assert_int_eq(pl.time_minutes, 120);
+	plan_free(&pl);
+
+	/* The spec (or --partition) may name a list too. */
+	sp.partition = xstrdup("gpu,cpu");
+	cl.time_hours = 6;
+	make_ok(testbed, 2, &pl);
+	ck_assert_str_eq(pl.partition, "cpu");
+	ck_assert_int_eq(pl.time_minutes, 360);
+	ck_assert_str_eq(pl.note, "partitions dropped: gpu (MaxTime 4:00:00 < "
+	    "6:00:00); asking SLURM for cpu");
+	plan_free(&pl);
+}
+END_TEST
+
+/* Program timeout (R3): 0.95 of the time, TERM then KILL after grace. */
+START_TEST(test_program_timeout)
+{
+	struct plan	pl;
+
+	free(sp.partition);
+	sp.partition = xstrdup("gpu");
+	sp.time_minutes = 2;
+	make_ok(testbed, 2, &pl);
+	ck_assert_int_eq(pl.timeout_seconds, 114);
+	ck_assert_int_eq(pl.grace_seconds, 3);
+	plan_free(&pl);
+	sp.time_minutes = 240;
+	make_ok(testbed, 2, &pl);
+	ck_assert_int_eq(pl.timeout_seconds, 13680);
+	ck_assert_int_eq(pl.grace_seconds, 120);
+	plan_free(&pl);
+	sp.time_minutes = 1;
+	make_ok(testbed, 2, &pl);
+	ck_assert_int_eq(pl.timeout_seconds, 57);
+	ck_assert_int_eq(pl.grace_seconds, 1);
+	plan_free(&pl);
 }
 END_TEST
 
@@ -500,6 +603,8 @@ plan_suite(void)
 	tcase_add_test(tc, test_time_default_never_long);
 	tcase_add_test(tc, test_time_default_shrinks);
 	tcase_add_test(tc, test_partition);
+	tcase_add_test(tc, test_partition_list);
+	tcase_add_test(tc, test_program_timeout);
 	tcase_add_test(tc, test_requeue_account_cpus);
 	tcase_add_test(tc, test_format_time);
 	tcase_add_test(tc, test_man_examples);

@@ -58,6 +58,9 @@ golden_vars(struct template_vars *tv, int nodes)
 	strv_free(&env);
 	template_set(tv, "PRE_STEP", "");
 	template_set(tv, "RESULTS_DIR", "/lustre/results/job1/results");
+	/* 0.95 of 4 h, and the grace capped at 120 s (plan.c). */
+	template_set(tv, "PROGRAM_TIMEOUT", "13680");
+	template_set(tv, "PROGRAM_GRACE", "120");
 }
 
 /* Render, compare with the golden file byte for byte, bash -n, lint. */

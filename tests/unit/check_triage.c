@@ -128,6 +128,9 @@ static const struct tcase cases[] = {
 	  "2.14.3", NULL },
 	{ "nccl-watchdog", ERR_INFRA, "FAILED", "0:6", "nccl-watchdog.err", NULL,
 	  "Watchdog caught collective operation timeout" },
+	{ "program-timeout", ERR_PROGRAM, "FAILED", "124:0",
+	  "program-timeout.err", NULL, "sqdeck: program timeout: the program "
+	  "ran 114 s" },
 	{ "timeout", ERR_PROGRAM, "TIMEOUT", "0:0", "job-timeout.err", NULL,
 	  NULL },
 	{ "timeout-log", ERR_PROGRAM, NULL, NULL, "job-timeout.err", NULL,

@@ -27,6 +27,7 @@ setup(void)
 	sdtb_conf.name = (char *)"sdtb";
 	sdtb_conf.user = (char *)"alice";
 	sdtb_conf.gpus_per_node = 4;
+	sdtb_conf.requeue = -1;	/* unset, as config_load leaves it */
 	sdtb_conf.results_root = (char *)"/lustre/results";
 	strv_add(&sdtb_conf.partitions, "gpu");
 
@@ -293,15 +294,29 @@ END_TEST
 
 START_TEST(test_user_cluster_name_datasets)
 {
+	char	*h;
+
 	fill_valid();
+	/*
+	 * Another login user is allowed: the submit connects as bob (the
+	 * worker gets him from wizard_user), same host key and auth rules.
+	 */
 	put(WF_USER, "bob");
-	ck_err(WF_USER, "sdtb logs in as alice: to submit as bob set user in "
-	    "clusters.yaml (or SLURM_USER) and restart sqdeck");
+	ck_ok(WF_USER);
+	ck_assert_str_eq(wizard_user(&w), "bob");
+	h = wizard_hint(&w, WF_USER);
+	ck_assert_str_eq(h, "submits connect as bob, not alice: the same host "
+	    "key (known_hosts) and key/agent rules");
+	free(h);
+	put(WF_USER, "-oProxyCommand=x");
+	ck_err(WF_USER, "SLURM_USER '-oProxyCommand=x' is not a login name "
+	    "(letters, digits, '.', '_', '-')");
 	put(WF_USER, "");
 	ck_err(WF_USER, "SLURM_USER is required: the login name on the "
 	    "cluster");
 	put(WF_USER, "alice");
 	ck_ok(WF_USER);
+	ck_assert_ptr_null(wizard_user(&w));	/* the cluster's own */
 
 	put(WF_CLUSTER, "zzz");
 	ck_err(WF_CLUSTER, "no cluster 'zzz': choose one of sdtb, other "
@@ -410,6 +425,71 @@ START_TEST(test_build)
 	ck_assert_ptr_nonnull(strstr(cause, "missing required key "
 	    "'command'"));
 	free(cause);
+	spec_free(&sp);
+}
+END_TEST
+
+/* What the seed's records need: network_arch, action, requeue, ... */
+START_TEST(test_record_fields)
+{
+	struct spec	 sp;
+	char		*cause = NULL;
+
+	fill_valid();
+	/* Defaults: the cluster's requeue, the package's budget. */
+	ck_assert_str_eq(v(WF_REQUEUE), "yes");
+	ck_assert_str_eq(v(WF_RETRY_BUDGET), "2");
+	ck_assert_str_eq(v(WF_FORCE_RECONVERT), "no");
+	put(WF_NETWORK_ARCH, "classification_pyt");
+	put(WF_ACTION, "train");
+	w.field = WF_REQUEUE;
+	ck_assert_int_eq(wizard_key(&w, UIA_NONE, WK_RIGHT), WREQ_REDRAW);
+	ck_assert_str_eq(v(WF_REQUEUE), "no");
+	w.field = WF_FORCE_RECONVERT;
+	ck_assert_int_eq(wizard_key(&w, UIA_NONE, WK_LEFT), WREQ_REDRAW);
+	ck_assert_str_eq(v(WF_FORCE_RECONVERT), "yes");
+	put(WF_RETRY_BUDGET, "5");
+	ck_assert_int_eq(wizard_validate(&w), 0);
+	ck_assert_int_eq(wizard_build(&w, &sp, &cause), 0);
+	ck_assert_str_eq(sp.network_arch, "classification_pyt");
+	ck_assert_str_eq(sp.action, "train");
+	ck_assert_int_eq(sp.requeue, 0);
+	ck_assert_int_eq(sp.retry_budget, 5);
+	ck_assert_int_eq(sp.force_reconvert, 1);
+	spec_free(&sp);
+
+	put(WF_REQUEUE, "maybe");
+	ck_err(WF_REQUEUE, "requeue must be yes or no, not 'maybe' "
+	    "(Left/Right)");
+	put(WF_REQUEUE, "no");
+	put(WF_RETRY_BUDGET, "-1");
+	ck_err(WF_RETRY_BUDGET, "retry_budget must be a whole number from 0 "
+	    "to 100 (infra failures retried; 0: none)");
+	put(WF_RETRY_BUDGET, "0");
+	put(WF_FORCE_RECONVERT, "sometimes");
+	ck_err(WF_FORCE_RECONVERT, "force_reconvert must be yes or no, not "
+	    "'sometimes' (Left/Right)");
+	put(WF_FORCE_RECONVERT, "no");
+	put(WF_ACTION, "train\x01");
+	ck_assert_ptr_nonnull(w.error[WF_ACTION]);
+	put(WF_ACTION, "evaluate");
+	ck_assert_int_eq(wizard_validate(&w), 0);
+
+	/* A resubmit shows what the staged spec said. */
+	spec_init(&sp);
+	sp.image = xstrdup("nvcr.io/nvidia/pytorch:24.01-py3");
+	sp.command = xstrdup("true");
+	sp.network_arch = xstrdup("dino");
+	sp.action = xstrdup("export");
+	sp.requeue = 0;
+	sp.retry_budget = 1;
+	sp.force_reconvert = 1;
+	wizard_from_spec(&w, &sp, "sdtb");
+	ck_assert_str_eq(v(WF_NETWORK_ARCH), "dino");
+	ck_assert_str_eq(v(WF_ACTION), "export");
+	ck_assert_str_eq(v(WF_REQUEUE), "no");
+	ck_assert_str_eq(v(WF_RETRY_BUDGET), "1");
+	ck_assert_str_eq(v(WF_FORCE_RECONVERT), "yes");
 	spec_free(&sp);
 }
 END_TEST
@@ -756,6 +836,7 @@ wizard_suite(void)
 	tcase_add_test(tc, test_nodes_gpus_plan);
 	tcase_add_test(tc, test_user_cluster_name_datasets);
 	tcase_add_test(tc, test_build);
+	tcase_add_test(tc, test_record_fields);
 	tcase_add_test(tc, test_from_spec_round_trip);
 	tcase_add_test(tc, test_pages);
 	tcase_add_test(tc, test_cursor);

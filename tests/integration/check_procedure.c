@@ -1,0 +1,738 @@
+/*
+ * What the procedure says (issue 13) against the real local cluster
+ * (tests/cluster/up; source $SDTB_DIR/env.sh first): the program timeout
+ * inside the job, times above 4 h and partition lists checked against
+ * sinfo, submit's overrides, cancel of a job SLURM forgot and of an id
+ * nobody knew, the 200-line logs default, preflight --deep.  Every test
+ * runs the real binary ($SQDECK_BIN) and checks with the real ssh client
+ * and SLURM's own commands.  Only jobs named sdproc-* are touched.
+ */
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <signal.h>
+#include <stdarg.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "itutil.h"
+#include "record.h"
+#include "util.h"
+
+static char	tmpdir[4096];
+static char	unique[64];
+
+#define run(argv, in, out, err)	it_run(tmpdir, argv, in, out, err)
+#define ssh_out(...)		it_ssh_out(tmpdir, __VA_ARGS__)
+
+/* sqdeck ARGS... (NULL-terminated); stdout and stderr captured. */
+static int
+sd(char **out, char **err, ...)
+{
+	char		*argv[24], *o = NULL, *e = NULL;
+	const char	*a;
+	va_list		 ap;
+	int		 n = 0, rc;
+
+	argv[n++] = getenv("SQDECK_BIN");
+	va_start(ap, err);
+	while ((a = va_arg(ap, const char *)) != NULL && n < 23)
+		argv[n++] = (char *)a;
+	va_end(ap);
+	argv[n] = NULL;
+	rc = run(argv, NULL, &o, &e);
+	if (out != NULL)
+		*out = o;
+	else
+		free(o);
+	if (err != NULL)
+		*err = e;
+	else
+		free(e);
+	return rc;
+}
+
+static const char *
+jstr(cJSON *j, const char *key)
+{
+	cJSON	*v = cJSON_GetObjectItemCaseSensitive(j, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static void
+need_cluster(void)
+{
+	static const char *const vars[] = { "SQDECK_BIN", "SLURM_HOSTNAME",
+	    "SLURM_USER", "SLURM_PORT", "SSH_KEY_PATH", "SSH_KNOWN_HOSTS",
+	    "SDTB_LUSTRE", "SDTB_DIR", NULL };
+
+	it_need_env(vars);
+}
+
+static void
+setup(void)
+{
+	char	path[4200];
+
+	snprintf(tmpdir, sizeof tmpdir, "%s", test_tmpdir());
+	snprintf(path, sizeof path, "%s/home", tmpdir);
+	mkdir(path, 0700);
+	setenv("HOME", path, 1);
+	snprintf(path, sizeof path, "%s/state", tmpdir);
+	setenv("XDG_STATE_HOME", path, 1);
+	snprintf(path, sizeof path, "%s/config", tmpdir);
+	setenv("XDG_CONFIG_HOME", path, 1);
+	unsetenv("SQDECK_TEST_FAULT");
+	unsetenv("SQDECK_CLUSTER");
+	unsetenv("SLURM_TIME_HOURS");
+	setenv("SLURM_PARTITION", "gpu", 1);
+	snprintf(unique, sizeof unique, "%ld%04x", (long)time(NULL) % 100000,
+	    (unsigned)getpid() & 0xffff);
+}
+
+static void
+teardown(void)
+{
+	char	cmd[4300];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+}
+
+static char *
+write_spec(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *
+write_spec(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*text, *path;
+
+	va_start(ap, fmt);
+	text = xvasprintf(fmt, ap);
+	va_end(ap);
+	path = xasprintf("%s/spec-%d.yaml", tmpdir, rand());
+	ck_assert_int_eq(file_write_atomic(path, text, strlen(text), 0644,
+	    NULL), 0);
+	free(text);
+	return path;
+}
+
+/* submit --json SPEC [ARGS...]; the parsed reply, which must say ok. */
+static cJSON *
+submit(const char *spec, const char *a1, const char *a2)
+{
+	cJSON	*j;
+	char	*out, *err;
+	int	 rc;
+
+	rc = sd(&out, &err, "submit", "--json", spec, a1, a2, NULL);
+	j = cJSON_Parse(out);
+	ck_assert_msg(rc == 0 && j != NULL, "submit: exit %d\n%s\n%s", rc,
+	    out, err);
+	free(out);
+	free(err);
+	return j;
+}
+
+/* Poll sacct until the job ends (never a timed assertion: a cap only). */
+static char *
+wait_end(const char *id, int cap)
+{
+	char	*out;
+	int	 i;
+
+	for (i = 0; i < cap; i++) {
+		out = ssh_out("sacct -j %s -X -n -P -o State,ExitCode", id);
+		str_trim(out);
+		if (*out != '\0' && strncmp(out, "PENDING", 7) != 0 &&
+		    strncmp(out, "RUNNING", 7) != 0 &&
+		    strncmp(out, "COMPLETING", 10) != 0 &&
+		    strncmp(out, "REQUEUED", 8) != 0)
+			return out;
+		free(out);
+		sleep(1);
+	}
+	ck_abort_msg("job %s did not end in %d s", id, cap);
+	return NULL;
+}
+
+/*
+ * The image of these tests: a .sqsh on the cluster's shared storage, so
+ * they need no conversion (the image tests are check_submit's):
+ * SQDECK_TEST_IMAGE, else one made once with mksquashfs from the test
+ * cluster's busybox+bash root ($SDTB_DIR/containers/shim-rootfs).
+ */
+static const char *
+test_image(void)
+{
+	static char	 img[4200];
+	const char	*e;
+	char		*out;
+
+	if ((e = getenv("SQDECK_TEST_IMAGE")) != NULL && *e != '\0')
+		return e;
+	snprintf(img, sizeof img, "%s/proc-test/sdproc-busybox.sqsh",
+	    getenv("SDTB_LUSTRE"));
+	out = ssh_out("f='%s'; r='%s/containers/shim-rootfs'; "
+	    "if [ ! -s \"$f\" ]; then [ -d \"$r\" ] || { echo \"no $r\"; "
+	    "exit 0; }; mkdir -p \"${f%%/*}\" && mksquashfs \"$r\" \"$f.$$\" "
+	    "-noappend -quiet >/dev/null && mv -f \"$f.$$\" \"$f\"; fi; "
+	    "head -c 4 \"$f\"", img, getenv("SDTB_DIR"));
+	ck_assert_msg(strcmp(out, "hsqs") == 0, "no test image %s: %s (set "
+	    "SQDECK_TEST_IMAGE to a .sqsh with bash on the cluster)", img, out);
+	free(out);
+	return img;
+}
+
+static struct record *
+load_record(const char *id)
+{
+	struct record	*r = NULL;
+	char		*cause = NULL;
+
+	ck_assert_msg(record_load(id, &r, &cause) == 0, "record %s: %s", id,
+	    cause);
+	return r;
+}
+
+static int
+lines_of(const char *s)
+{
+	int	n = 0;
+
+	for (; *s != '\0'; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/*
+ * 1. The program gets 0.95 of the job's time: a 2 min job's program is
+ * stopped at 114 s (TERM, which this one ignores, then KILL 3 s later),
+ * the script still writes its verdict, SLURM says FAILED 124 and not
+ * TIMEOUT, and the record says program-timeout.
+ */
+START_TEST(test_program_timeout)
+{
+	struct record	*r;
+	cJSON		*j;
+	char		*spec, *state, *out, *err;
+	const char	*id, *dir, *name;
+
+	need_cluster();
+	spec = write_spec("name: sdproc-pt-%s\n"
+	    "image: %s\n"
+	    "command: |\n"
+	    "  trap 'echo \"got TERM at $SECONDS s, ignoring it\"' TERM\n"
+	    "  echo started\n"
+	    "  while :; do sleep 1; done\n"
+	    "gpus: 1\ncpus: 1\ntime: 2m\n", unique, test_image());
+	j = submit(spec, NULL, NULL);
+	id = jstr(j, "slurm_id");
+	dir = jstr(j, "job_dir");
+	name = jstr(j, "job_name");
+	out = ssh_out("cat '%s/sbatch/'*.sbatch", dir);
+	ck_assert_ptr_nonnull(strstr(out, "SQDECK_PROGRAM_TIMEOUT=114\n"));
+	ck_assert_ptr_nonnull(strstr(out, "SQDECK_PROGRAM_GRACE=3\n"));
+	free(out);
+
+	state = wait_end(id, 400);
+	/* Stopped by sqdeck's timeout: not SLURM's TIMEOUT. */
+	ck_assert_str_eq(state, "FAILED|124:0");
+	free(state);
+	out = ssh_out("sacct -j %s -X -n -P -o Elapsed", id);
+	fprintf(stderr, "program timeout: job %s elapsed %s", id, out);
+	free(out);
+	out = ssh_out("cat '%s/logs/%s-%s/main.out' '%s/logs/%s-%s/main.err' "
+	    "'%s/results/status.json'", dir, name, id, dir, name, id, dir);
+	ck_assert_msg(strstr(out, "got TERM") != NULL, "TERM never came: %s",
+	    out);
+	ck_assert_ptr_nonnull(strstr(out, "sqdeck: program timeout: the "
+	    "program ran 114 s"));
+	ck_assert_ptr_nonnull(strstr(out, "\"status\":\"FAILURE\",\"exit_code\""
+	    ":124,\"reason\":\"program-timeout\""));
+	free(out);
+
+	/* The record says why. */
+	ck_assert_int_eq(sd(&out, &err, "status", jstr(j, "record_id"), NULL),
+	    0);
+	ck_assert_msg(strstr(out, "rule program-timeout") != NULL, "%s", out);
+	free(out);
+	free(err);
+	r = load_record(jstr(j, "record_id"));
+	ck_assert_int_eq(r->state, RSTATE_ERROR);
+	ck_assert_str_eq(r->err_rule, "program-timeout");
+	ck_assert_str_eq(r->native, "FAILED");
+	record_free(r);
+	cJSON_Delete(j);
+	free(spec);
+}
+END_TEST
+
+/*
+ * 2. SLURM_TIME_HOURS above 4: every verb still loads the config; submit
+ * checks it against the partition's MaxTime (gpu: 4 h; cpu: none).  The
+ * overrides --time --partition --gpus --nodes beat the spec.  And the
+ * acceptance case: a 4 h spec's dry run shows the program timeout.
+ */
+START_TEST(test_long_time_and_overrides)
+{
+	char	*spec, *out, *err;
+
+	need_cluster();
+	spec = write_spec("name: sdproc-long-%s\n"
+	    "image: %s\n"
+	    "command: echo hi\ngpus: 1\ncpus: 1\n", unique, test_image());
+	setenv("SLURM_TIME_HOURS", "6", 1);
+	ck_assert_int_eq(sd(&out, &err, "jobs", NULL), 0);
+	free(out);
+	free(err);
+	ck_assert_int_ne(sd(&out, &err, "submit", "--dry-run", spec, NULL), 0);
+	ck_assert_msg(strstr(err, "the default time 6:00:00 (SLURM_TIME_HOURS "
+	    "or time_hours of cluster 'default') exceeds partition gpu's "
+	    "MaxTime 4:00:00") != NULL, "%s", err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(sd(&out, &err, "submit", "--dry-run", spec,
+	    "--partition", "cpu", NULL), 0);
+	ck_assert_ptr_nonnull(strstr(out, "#SBATCH --partition=cpu\n"));
+	ck_assert_ptr_nonnull(strstr(out, "#SBATCH --time=6:00:00\n"));
+	ck_assert_ptr_nonnull(strstr(out, "SQDECK_PROGRAM_TIMEOUT=20520\n"));
+	free(out);
+	free(err);
+	unsetenv("SLURM_TIME_HOURS");
+
+	/* --time too long for gpu: refused before anything is written. */
+	ck_assert_int_ne(sd(&out, &err, "submit", "--dry-run", spec,
+	    "--time", "5h", NULL), 0);
+	ck_assert_msg(strstr(err, "time 5:00:00 exceeds partition gpu's "
+	    "MaxTime 4:00:00: use --time 4h or less") != NULL, "%s", err);
+	free(out);
+	free(err);
+	ck_assert_int_ne(sd(&out, &err, "submit", "--dry-run", spec,
+	    "--gpus", "x", NULL), 0);
+	ck_assert_ptr_nonnull(strstr(err, "--gpus must be a whole number"));
+	free(out);
+	free(err);
+
+	/* The acceptance case: 4 h, and the program timeout 0.95 of it. */
+	ck_assert_int_eq(sd(&out, &err, "submit", "--dry-run", spec,
+	    "--time", "4h", "--gpus", "2", "--nodes", "1", NULL), 0);
+	ck_assert_ptr_nonnull(strstr(out, "#SBATCH --time=4:00:00\n"));
+	ck_assert_ptr_nonnull(strstr(out, "#SBATCH --gres=gpu:2\n"));
+	ck_assert_ptr_nonnull(strstr(out, "SQDECK_PROGRAM_TIMEOUT=13680\n"));
+	ck_assert_ptr_nonnull(strstr(out, "SQDECK_PROGRAM_GRACE=120\n"));
+	ck_assert_ptr_nonnull(strstr(err, "program timeout 13680 s"));
+	free(out);
+	free(err);
+	free(spec);
+}
+END_TEST
+
+/*
+ * 3. SLURM_PARTITION is a list: each entry is checked against sinfo,
+ * the dropped ones are named with the reason, SLURM gets the rest as
+ * -p a,b and starts the job in one of them.
+ */
+START_TEST(test_partition_list)
+{
+	cJSON	*j;
+	char	*spec, *out, *err, *state;
+	const char *id;
+
+	need_cluster();
+	spec = write_spec("name: sdproc-parts-%s\n"
+	    "image: %s\n"
+	    "command: echo ran\ngpus: 1\ncpus: 1\n", unique, test_image());
+	setenv("SLURM_PARTITION", "gpu,nope,cpu", 1);
+	ck_assert_int_eq(sd(&out, &err, "submit", "--dry-run", spec,
+	    "--time", "6h", NULL), 0);
+	ck_assert_ptr_nonnull(strstr(out, "#SBATCH --partition=cpu\n"));
+	ck_assert_msg(strstr(err, "partitions dropped: nope (does not exist), "
+	    "gpu (MaxTime 4:00:00 < 6:00:00); asking SLURM for cpu") != NULL,
+	    "%s", err);
+	free(out);
+	free(err);
+
+	/* Both fit 5 min: SLURM gets both and picks. */
+	setenv("SLURM_PARTITION", "gpu,cpu", 1);
+	j = submit(spec, "--time", "5m");
+	id = jstr(j, "slurm_id");
+	out = ssh_out("cat '%s/sbatch/'*.sbatch", jstr(j, "job_dir"));
+	ck_assert_ptr_nonnull(strstr(out, "#SBATCH --partition=gpu,cpu\n"));
+	free(out);
+	state = wait_end(id, 240);
+	ck_assert_str_eq(state, "COMPLETED|0:0");
+	free(state);
+	out = ssh_out("sacct -j %s -X -n -P -o Partition", id);
+	str_trim(out);
+	ck_assert_msg(strcmp(out, "gpu") == 0 || strcmp(out, "cpu") == 0,
+	    "ran in '%s'", out);
+	free(out);
+	cJSON_Delete(j);
+	free(spec);
+}
+END_TEST
+
+/* Wait until slurmctld has forgotten the job (MinJobAge, then a purge). */
+static void
+wait_forgotten(const char *id)
+{
+	char	*out, *age;
+	int	 i, cap;
+
+	age = ssh_out("scontrol show config | sed -n "
+	    "'s/^MinJobAge *= *\\([0-9]*\\).*/\\1/p'");
+	cap = atoi(age) + 300;
+	fprintf(stderr, "cancel: MinJobAge %d s\n", atoi(age));
+	free(age);
+	for (i = 0; i < cap; i += 5) {
+		out = ssh_out("scontrol show job %s >/dev/null 2>&1 && "
+		    "echo known || echo gone", id);
+		if (strcmp(out, "gone\n") == 0) {
+			free(out);
+			return;
+		}
+		free(out);
+		sleep(5);
+	}
+	ck_abort_msg("slurmctld still knows job %s after %d s", id, cap);
+}
+
+/*
+ * 4. A job SLURM has forgotten counts as cancelled (R19), with a record
+ * or without (sacct knows it); an id nobody knew fails: "no such job".
+ */
+START_TEST(test_cancel_forgotten)
+{
+	cJSON	*j;
+	char	*spec, *out, *err, *state, *bare, *big;
+	const char *id;
+
+	need_cluster();
+	spec = write_spec("name: sdproc-gone-%s\n"
+	    "image: %s\n"
+	    "command: echo done\ngpus: 1\ncpus: 1\ntime: 5m\n",
+	    unique, test_image());
+	j = submit(spec, NULL, NULL);
+	id = jstr(j, "slurm_id");
+	/* A job without a record (a few tries: the shared cluster may be
+	   reconfiguring). */
+	bare = ssh_out("for i in 1 2 3; do sbatch --parsable -p cpu -t 1 "
+	    "-J sdproc-bare-%s -o /dev/null --wrap true && break; sleep 5; "
+	    "done", unique);
+	str_trim(bare);
+	ck_assert_msg(atol(bare) > 0, "sbatch: %s", bare);
+	state = wait_end(id, 240);
+	free(state);
+	state = wait_end(bare, 240);
+	free(state);
+	wait_forgotten(id);
+	wait_forgotten(bare);
+
+	/* By record id, by SLURM id (its record is found), without one. */
+	ck_assert_int_eq(sd(&out, &err, "cancel", jstr(j, "record_id"), NULL),
+	    0);
+	ck_assert_msg(strstr(out, "had already ended (SLURM no longer lists "
+	    "it; sacct: COMPLETED): counts as cancelled") != NULL, "%s\n%s",
+	    out, err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(sd(&out, &err, "cancel", id, NULL), 0);
+	ck_assert_ptr_nonnull(strstr(out, "counts as cancelled"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(sd(&out, &err, "cancel", bare, NULL), 0);
+	ck_assert_msg(strstr(out, "counts as cancelled") != NULL, "%s\n%s",
+	    out, err);
+	free(out);
+	free(err);
+
+	/* A typo: far above any id this cluster handed out. */
+	big = xasprintf("%ld", atol(bare) + 1000000);
+	ck_assert_int_ne(sd(&out, &err, "cancel", big, NULL), 0);
+	ck_assert_msg(strstr(err, "no such job") != NULL, "%s\n%s", out, err);
+	ck_assert_ptr_null(strstr(out, "counts as cancelled"));
+	free(out);
+	free(err);
+	free(big);
+	free(bare);
+	cJSON_Delete(j);
+	free(spec);
+}
+END_TEST
+
+/* 5. logs: the last 200 lines unless -n says otherwise. */
+START_TEST(test_logs_200)
+{
+	cJSON	*j;
+	char	*spec, *out, *err, *state;
+
+	need_cluster();
+	spec = write_spec("name: sdproc-logs-%s\n"
+	    "image: %s\n"
+	    "command: 'for i in $(seq 1 250); do echo line $i; done'\n"
+	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, test_image());
+	j = submit(spec, NULL, NULL);
+	state = wait_end(jstr(j, "slurm_id"), 240);
+	ck_assert_str_eq(state, "COMPLETED|0:0");
+	free(state);
+	ck_assert_int_eq(sd(&out, &err, "logs", jstr(j, "record_id"), NULL),
+	    0);
+	ck_assert_int_eq(lines_of(out), 200);
+	ck_assert_msg(strncmp(out, "line 51\n", 8) == 0, "%.40s", out);
+	ck_assert_ptr_nonnull(strstr(out, "line 250\n"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(sd(&out, &err, "logs", "-n", "3", jstr(j,
+	    "record_id"), NULL), 0);
+	ck_assert_str_eq(out, "line 248\nline 249\nline 250\n");
+	free(out);
+	free(err);
+	cJSON_Delete(j);
+	free(spec);
+}
+END_TEST
+
+/*
+ * 7. The NCCL probe has a total budget (stated in the log) and runs in
+ * the same Pyxis container as the job: both see the container
+ * pyxis_sqdeck-<job id> as their root, and it is removed at the end.
+ */
+START_TEST(test_probe_shares_container)
+{
+	cJSON	*j;
+	char	*spec, *out, *err, *state, *path, *want, *probe;
+	const char *id, *dir, *name;
+
+	need_cluster();
+	/* The cluster's own probe: says which container it runs in. */
+	path = xasprintf("%s/config/sqdeck", tmpdir);
+	ck_assert_int_eq(mkdir_p(path, 0700, NULL), 0);
+	free(path);
+	path = xasprintf("%s/config/sqdeck/clusters.yaml", tmpdir);
+	out = xasprintf("- name: sdtb\n  hosts: %s\n"
+	    "  nccl_probe_command: \"grep -o 'pyxis_sqdeck-[0-9]*' "
+	    "/proc/self/mountinfo | head -n 1; echo NCCL_PROBE_OK\"\n",
+	    getenv("SLURM_HOSTNAME"));
+	ck_assert_int_eq(file_write_atomic(path, out, strlen(out), 0600,
+	    NULL), 0);
+	free(out);
+	free(path);
+	spec = write_spec("name: sdproc-probe-%s\n"
+	    "image: %s\n"
+	    "command: grep -o 'pyxis_sqdeck-[0-9]*' /proc/self/mountinfo | "
+	    "head -n 1 | sed 's/^/job runs in /'\n"
+	    "gpus: 2\ngpus_per_node: 2\ncpus: 1\ntime: 10m\n",
+	    unique, test_image());
+	ck_assert_int_eq(sd(&out, &err, "submit", "--json", spec, NULL), 0);
+	j = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(j);
+	ck_assert_msg(strstr(err, "at most 60 s in all (5% of its time, at "
+	    "least 60 s)") != NULL, "%s", err);
+	free(out);
+	free(err);
+	ck_assert_str_eq(jstr(j, "container_mode"), "pyxis");
+	id = jstr(j, "slurm_id");
+	dir = jstr(j, "job_dir");
+	name = jstr(j, "job_name");
+	state = wait_end(id, 300);
+	ck_assert_str_eq(state, "COMPLETED|0:0");
+	free(state);
+	out = ssh_out("cat '%s/logs/%s-%s/main.out'", dir, name, id);
+	ck_assert_msg(strstr(out, "NCCL probe budget 60 s in all") != NULL,
+	    "%s", out);
+	want = xasprintf("job runs in pyxis_sqdeck-%s\n", id);
+	probe = xasprintf("[nccl probe] pyxis_sqdeck-%s\n", id);
+	ck_assert_msg(strstr(out, want) != NULL, "%s", out);
+	ck_assert_msg(strstr(out, probe) != NULL, "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "share container sqdeck-"));
+	free(out);
+	free(want);
+	free(probe);
+	/* Removed from the node when the script ended. */
+	out = ssh_out("ls -d /tmp/sdtb-enroot/data/*/user-*/pyxis_sqdeck-%s "
+	    "2>/dev/null | wc -l", id);
+	ck_assert_str_eq(out, "0\n");
+	free(out);
+	cJSON_Delete(j);
+	free(spec);
+}
+END_TEST
+
+/*
+ * 9. preflight --deep: one tiny job on the CPU partition checks enroot
+ * and Pyxis on a compute node; a plain preflight then says when it last
+ * passed.  A deep check that cannot run its job fails and says why.
+ */
+START_TEST(test_preflight_deep)
+{
+	char	*out, *err, *path, *y;
+
+	need_cluster();
+	ck_assert_int_eq(sd(&out, &err, "preflight", NULL), 0);
+	ck_assert_msg(strstr(out, "never passed from here; run 'sqdeck "
+	    "preflight --deep'") != NULL, "%s", out);
+	free(out);
+	free(err);
+	ck_assert_int_eq(sd(&out, &err, "preflight", "--deep", NULL), 0);
+	ck_assert_msg(strstr(out, "deep check (one job on partition cpu)") !=
+	    NULL, "%s\n%s", out, err);
+	ck_assert_msg(strstr(out, "enroot     ok       on node sdn") != NULL,
+	    "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "pyxis      ok       on node sdn"));
+	ck_assert_ptr_nonnull(strstr(out, "deep check: OK"));
+	free(out);
+	free(err);
+	/* It was a real job: SLURM's accounting has it. */
+	out = ssh_out("sacct -n -X -P -S now-3600 -o JobName,Partition,State "
+	    "| grep '^sqdeck-deep-' | tail -n 1");
+	ck_assert_msg(strstr(out, "|cpu|COMPLETED") != NULL, "%s", out);
+	free(out);
+	ck_assert_int_eq(sd(&out, &err, "preflight", NULL), 0);
+	ck_assert_msg(strstr(out, "deep check (enroot and Pyxis on a compute "
+	    "node): last passed 20") != NULL, "%s", out);
+	free(out);
+	free(err);
+
+	/* A CPU partition that does not exist: the job cannot run. */
+	path = xasprintf("%s/config/sqdeck", tmpdir);
+	ck_assert_int_eq(mkdir_p(path, 0700, NULL), 0);
+	free(path);
+	path = xasprintf("%s/config/sqdeck/clusters.yaml", tmpdir);
+	y = xasprintf("- name: default\n  hosts: %s\n  cpu_partition: "
+	    "nosuchpart\n", getenv("SLURM_HOSTNAME"));
+	ck_assert_int_eq(file_write_atomic(path, y, strlen(y), 0600, NULL),
+	    0);
+	free(y);
+	free(path);
+	ck_assert_int_ne(sd(&out, &err, "preflight", "--deep", NULL), 0);
+	ck_assert_msg(strstr(out, "deep check: FAILED: the test job on "
+	    "partition nosuchpart did not run") != NULL, "%s\n%s", out, err);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/*
+ * 6. An INFRA failure is retried by the poll; the retry's sbatch reply is
+ * lost (SQDECK_TEST_FAULT=empty-reply: the job is queued, held, and its
+ * id thrown away).  The retry finds it by its exact name, leaving out the
+ * first job of that name, adopts and releases it: two jobs of that name
+ * in all, never three, and the retry excludes the failed node.
+ */
+START_TEST(test_retry_lost_reply)
+{
+	struct record_list	 list;
+	struct record		*rr = NULL;
+	cJSON			*j;
+	char			*spec, *out, *err, *state, *node;
+	char			*cause = NULL;
+	const char		*id, *name;
+	size_t			 i, k;
+	int			 adopted = 0;
+
+	need_cluster();
+	spec = write_spec("name: sdproc-retry-%s\n"
+	    "image: %s\n"
+	    "command: |\n  echo 'NVRM: Xid (PCI:0000:3b:00): 79, GPU has "
+	    "fallen off the bus.'\n  exit 1\n"
+	    "gpus: 1\ncpus: 1\ntime: 5m\nretry_budget: 1\n",
+	    unique, test_image());
+	j = submit(spec, NULL, NULL);
+	id = jstr(j, "slurm_id");
+	name = jstr(j, "job_name");
+	state = wait_end(id, 240);
+	ck_assert_str_eq(state, "FAILED|1:0");
+	free(state);
+	node = ssh_out("sacct -j %s -X -n -P -o NodeList", id);
+	str_trim(node);
+
+	/* The poll sees INFRA (gpu-xid) and retries, its reply lost. */
+	setenv("SQDECK_TEST_FAULT", "empty-reply", 1);
+	ck_assert_int_eq(sd(&out, &err, "status", jstr(j, "record_id"), NULL),
+	    0);
+	unsetenv("SQDECK_TEST_FAULT");
+	ck_assert_msg(strstr(err, "retried as") != NULL, "%s\n%s", out, err);
+	free(out);
+	free(err);
+
+	ck_assert_msg(record_list(&list, &cause) == 0, "%s", cause);
+	for (i = 0; i < list.n; i++) {
+		if (list.v[i]->retry_of != NULL &&
+		    strcmp(list.v[i]->retry_of, jstr(j, "record_id")) == 0)
+			rr = list.v[i];
+	}
+	ck_assert_ptr_nonnull(rr);
+	ck_assert_ptr_nonnull(record_slurm_id(rr));
+	for (k = 0; k < rr->nhistory; k++) {
+		if (rr->history[k].message != NULL && strstr(rr->history[k].
+		    message, "sbatch's reply was lost; found by name and "
+		    "adopted SLURM job") != NULL)
+			adopted = 1;
+	}
+	ck_assert_msg(adopted, "record %s: no adoption in its history",
+	    rr->id);
+
+	/* Released (it ends), and the failed node excluded. */
+	state = wait_end(record_slurm_id(rr), 240);
+	free(state);
+	/*
+	 * Exactly two jobs of that name: the first and the adopted retry
+	 * (sacct names a job right only a few seconds after it ended).
+	 */
+	sleep(5);
+	out = ssh_out("sacct -n -X -P -S now-3600 --name='%s' -o JobID | "
+	    "sort -u | wc -l", name);
+	ck_assert_str_eq(out, "2\n");
+	free(out);
+	out = ssh_out("sacct -j %s -X -n -P -o NodeList", record_slurm_id(rr));
+	str_trim(out);
+	ck_assert_msg(strcmp(out, node) != 0, "the retry ran on %s again",
+	    node);
+	free(out);
+	free(node);
+	record_list_free(&list);
+	cJSON_Delete(j);
+	free(spec);
+}
+END_TEST
+
+static Suite *
+procedure_suite(void)
+{
+	Suite	*s = suite_create("procedure");
+	TCase	*tc;
+
+	tc = tcase_create("cluster");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 900);
+	tcase_add_test(tc, test_preflight_deep);
+	tcase_add_test(tc, test_long_time_and_overrides);
+	tcase_add_test(tc, test_partition_list);
+	tcase_add_test(tc, test_logs_200);
+	tcase_add_test(tc, test_probe_shares_container);
+	suite_add_tcase(s, tc);
+	/* Cases of their own, to run alone: each takes minutes. */
+	tc = tcase_create("timeout");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 900);
+	tcase_add_test(tc, test_program_timeout);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("cancel");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 1200);
+	tcase_add_test(tc, test_cancel_forgotten);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("retry");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 900);
+	tcase_add_test(tc, test_retry_lost_reply);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN(procedure_suite)
