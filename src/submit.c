@@ -1892,6 +1892,17 @@ submit_render(struct submit_ctx *x, const struct strv *exports, char **cause)
 	mounts = spec_mounts_string(x->sp);
 	template_set(&tv, "CONTAINER_MOUNTS", pyxis ? mounts : "");
 	free(mounts);
+	/*
+	 * Pyxis mounts the job dir at the same path and starts the step
+	 * there; its --container-mounts list cannot carry ',' or ':'.
+	 */
+	if (pyxis && strpbrk(x->lay.job_dir, ",:") != NULL) {
+		why = xasprintf("job dir %s contains ',' or ':', which Pyxis "
+		    "--container-mounts cannot carry: choose a results_root "
+		    "without them", x->lay.job_dir);
+		goto fail;
+	}
+	template_set(&tv, "JOB_DIR", x->lay.job_dir);
 	template_set(&tv, "COMMAND", x->sp->command);
 	template_set(&tv, "ENV_FILE", x->nsec ? x->lay.env_path : "");
 	template_set(&tv, "RESULTS_DIR", x->lay.results_dir);

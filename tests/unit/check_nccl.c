@@ -208,6 +208,7 @@ START_TEST(test_default_render)
 	template_set(&tv, "COMMAND", "true");
 	template_set(&tv, "ENV_FILE", "");
 	template_set(&tv, "RESULTS_DIR", "");
+	template_set(&tv, "JOB_DIR", "/j");
 	template_set(&tv, "EXTRA_ENV", "");
 	template_set(&tv, "PRE_STEP", pre);
 	ck_assert_msg(template_render_embedded("slurm/multinode.sbatch.tmpl",

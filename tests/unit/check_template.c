@@ -58,6 +58,7 @@ golden_vars(struct template_vars *tv, int nodes)
 	strv_free(&env);
 	template_set(tv, "PRE_STEP", "");
 	template_set(tv, "RESULTS_DIR", "/lustre/results/job1/results");
+	template_set(tv, "JOB_DIR", "/lustre/results/job1");
 }
 
 /* Render, compare with the golden file byte for byte, bash -n, lint. */
