@@ -37,7 +37,6 @@
 #include "record.h"
 #include "util.h"
 
-#define IMAGE		"registry.local#sdtest/multinode:1"
 #define PROBE_TIMEOUT	5
 
 static char	tmpdir[4096];
@@ -166,6 +165,8 @@ need_cluster(void)
 	    "SDTB_DIR", NULL };
 
 	it_need_env(vars);
+	/* Every job runs in the registry image: Enroot needs the creds. */
+	it_registry_creds(tmpdir);
 }
 
 /*
@@ -375,11 +376,11 @@ START_TEST(test_rendezvous)
 	int		 rank[2], world[2], n = 0;
 
 	need_cluster();
-	spec = write_spec("name: sdmn-rdv-%s\nimage: " IMAGE "\n"
+	spec = write_spec("name: sdmn-rdv-%s\nimage: %s\n"
 	    "command: 'echo \"RDV host=$(hostname) rank=$NODE_RANK "
 	    "world=$WORLD_SIZE master=$MASTER_ADDR\"'\n"
 	    "nodes: 2\ngpus: 4\ngpus_per_node: 2\ncpus: 1\ntime: 10m\n",
-	    unique);
+	    unique, it_image());
 	submit(spec, &s);
 	state = wait_end(s.sid);
 	out = log_of(&s, "main.out");
@@ -420,10 +421,10 @@ START_TEST(test_probe_fallback_cache)
 	long		 da, db;
 
 	need_cluster();
-	spec = write_spec("name: sdmn-probe-%s\nimage: " IMAGE "\n"
+	spec = write_spec("name: sdmn-probe-%s\nimage: %s\n"
 	    "command: 'echo MAIN on $(hostname) P2P=$NCCL_P2P_DISABLE'\n"
 	    "nodes: 2\ngpus: 2\ngpus_per_node: 1\ncpus: 1\ntime: 10m\n",
-	    unique);
+	    unique, it_image());
 	submit(spec, &a);
 	ck_assert_msg(strstr(a.err, "NCCL: the job probes") != NULL, "%s",
 	    a.err);
@@ -459,7 +460,7 @@ START_TEST(test_probe_fallback_cache)
 	ck_assert_str_eq(cJSON_GetObjectItem(e, "partition")->valuestring,
 	    "gpu");
 	ck_assert_ptr_nonnull(strstr(cJSON_GetObjectItem(e,
-	    "image")->valuestring, "sdtest/multinode:1"));
+	    "image")->valuestring, "sdtb/tools:1"));
 	ck_assert_int_eq(nccl_cache_lookup("sdtb", "gpu",
 	    cJSON_GetObjectItem(e, "image")->valuestring, &setting, &cause),
 	    1);
@@ -518,8 +519,9 @@ START_TEST(test_program_not_retried)
 	need_cluster();
 	for (i = 0; i < 2; i++) {
 		q = shell_quote(cmds[i]);
-		spec = write_spec("name: sdmn-prog-%s\nimage: " IMAGE "\n"
-		    "command: %s\ngpus: 1\ncpus: 1\ntime: 5m\n", unique, q);
+		spec = write_spec("name: sdmn-prog-%s\nimage: %s\n"
+		    "command: %s\ngpus: 1\ncpus: 1\ntime: 5m\n", unique,
+		    it_image(), q);
 		free(q);
 		submit(spec, &s);
 		state = wait_end(s.sid);
@@ -591,10 +593,10 @@ START_TEST(test_node_fail_retry)
 	int		 k;
 
 	need_cluster();
-	spec = write_spec("name: sdmn-nf-%s\nimage: " IMAGE "\n"
+	spec = write_spec("name: sdmn-nf-%s\nimage: %s\n"
 	    "command: 'echo START on $(hostname); sleep 20; echo END on "
 	    "$(hostname)'\ngpus: 1\ncpus: 1\ntime: 10m\nrequeue: false\n",
-	    unique);
+	    unique, it_image());
 	submit(spec, &s);
 	out = remote("grep -c no-requeue '%s/sbatch/job_%s.sbatch'",
 	    s.job_dir, s.rid);
@@ -718,9 +720,10 @@ START_TEST(test_requeue_followed)
 	time_t		 t0;
 
 	need_cluster();
-	spec = write_spec("name: sdmn-rq-%s\nimage: " IMAGE "\n"
+	spec = write_spec("name: sdmn-rq-%s\nimage: %s\n"
 	    "command: 'echo START on $(hostname); sleep 20; echo END on "
-	    "$(hostname)'\ngpus: 1\ncpus: 1\ntime: 10m\n", unique);
+	    "$(hostname)'\ngpus: 1\ncpus: 1\ntime: 10m\n", unique,
+	    it_image());
 	submit(spec, &s);
 	out = remote("grep -cx '#SBATCH --requeue' '%s/sbatch/job_%s.sbatch'",
 	    s.job_dir, s.rid);

@@ -105,4 +105,50 @@ it_ssh_out(const char *dir, const char *fmt, ...)
 	return out;
 }
 
+/*
+ * The registry image of tests/cluster/containers ($SDTB_IMAGE): every
+ * suite that runs a job runs it in this image through the real
+ * conversion.  Fails, never skips, when the cluster has no containers.
+ */
+static inline const char *
+it_image(void)
+{
+	const char	*v = getenv("SDTB_IMAGE");
+
+	ck_assert_msg(v != NULL && *v != '\0', "SDTB_IMAGE is not set: the "
+	    "cluster has no containers (%s); source $SDTB_DIR/env.sh from "
+	    "tests/cluster/up with the vendor archives",
+	    getenv("SDTB_CONTAINERS_WHY") != NULL ?
+	    getenv("SDTB_CONTAINERS_WHY") : "SDTB_CONTAINERS not set");
+	return v;
+}
+
+/*
+ * Enroot's credentials for the test registry, installed with the real
+ * 'sqdeck creds install' (the password from its file, through the
+ * environment, never argv).  Other machines' lines are kept.
+ */
+static inline void
+it_registry_creds(const char *dir)
+{
+	char		*pw = NULL, *out = NULL, *err = NULL;
+	char *const	 argv[] = { (char *)getenv("SQDECK_BIN"), "creds",
+			    "install", "--registry",
+			    (char *)getenv("SDTB_REGISTRY"), "--login",
+			    (char *)getenv("SDTB_REGISTRY_USER"), NULL };
+
+	it_image();
+	ck_assert_msg(getenv("SQDECK_BIN") != NULL, "SQDECK_BIN is not set");
+	ck_assert_int_eq(file_read(getenv("SDTB_REGISTRY_PASSWORD_FILE"), &pw,
+	    NULL, NULL), 0);
+	str_trim(pw);
+	setenv("SQDECK_REGISTRY_PASSWORD", pw, 1);
+	ck_assert_msg(it_run(dir, argv, NULL, &out, &err) == 0,
+	    "creds install: %s%s", out, err);
+	unsetenv("SQDECK_REGISTRY_PASSWORD");
+	free(pw);
+	free(out);
+	free(err);
+}
+
 #endif
