@@ -1687,19 +1687,56 @@ submit_cache_dir(struct submit_ctx *x)
 	return xasprintf("%s/.sqsh", x->results_root);
 }
 
-/* Explain enroot's most common failure (R7). */
-static const char *
-submit_enroot_hint(const char *output)
+/*
+ * Explain enroot's credential failures (R7).  Enroot prints no error of
+ * its own when the registry refuses it: its last words are who it
+ * authenticated as.  Returns a hint to free, or NULL.
+ */
+static char *
+submit_enroot_hint(const struct image_ref *img, const char *output)
 {
-	if (output != NULL && strstr(output, "Could not process JSON input"))
-		return "\nhint: the registry refused the pull: enroot has no "
-		    "valid credentials for it on the cluster; run 'sqdeck "
-		    "creds install' (reads NGC_KEY) and submit again";
-	if (output != NULL && (strstr(output, "401") != NULL ||
-	    strstr(output, "Unauthorized") != NULL))
-		return "\nhint: the registry answered 401: check the "
-		    "credentials ('sqdeck creds install')";
-	return "";
+	const char	*reg, *u;
+	char		*machine, *user, *hint;
+	int		 ngc;
+
+	if (output == NULL)
+		return NULL;
+	reg = img->registry != NULL ? img->registry : "registry-1.docker.io";
+	machine = submit_creds_machine(reg, NULL);
+	if (machine == NULL)
+		machine = xstrdup(reg);
+	ngc = strcmp(machine, "nvcr.io") == 0;
+	if (strstr(output, "<anonymous>") != NULL) {
+		hint = xasprintf("\nhint: enroot has no credentials for %s on "
+		    "the cluster and pulled as <anonymous>, which the registry "
+		    "refused: run %s and submit again", machine, ngc ?
+		    "'sqdeck creds install' (reads NGC_KEY)" :
+		    "'sqdeck creds install --registry HOST --login USER' "
+		    "(reads SQDECK_REGISTRY_PASSWORD)");
+	} else if (strstr(output, "Could not process JSON input") != NULL) {
+		hint = xasprintf("\nhint: the registry refused the pull: enroot "
+		    "has no valid credentials for %s on the cluster; run %s and "
+		    "submit again", machine, ngc ? "'sqdeck creds install' "
+		    "(reads NGC_KEY)" : "'sqdeck creds install --registry "
+		    "HOST --login USER'");
+	} else if ((u = strstr(output, "Authenticating with user: ")) != NULL &&
+	    strstr(u, "[ERROR]") == NULL) {
+		u += strlen("Authenticating with user: ");
+		user = xstrndup(u, strcspn(u, "\r\n"));
+		hint = xasprintf("\nhint: the registry %s refused the credentials "
+		    "of user %s from ~/.config/enroot/.credentials: the password "
+		    "is wrong, or %s may not read this repository; install the "
+		    "right ones with 'sqdeck creds install%s'", machine, user,
+		    user, ngc ? "" : " --registry HOST --login USER");
+		free(user);
+	} else if (strstr(output, "401") != NULL ||
+	    strstr(output, "Unauthorized") != NULL) {
+		hint = xasprintf("\nhint: the registry answered 401: check the "
+		    "credentials for %s ('sqdeck creds install')", machine);
+	} else
+		hint = NULL;
+	free(machine);
+	return hint;
 }
 
 static int
@@ -1711,6 +1748,7 @@ submit_convert(struct submit_ctx *x, const char *cache_dir,
 	struct conn_result		 res;
 	const char			*cpu, *env;
 	char				*script, *uri, *why = NULL, *job, *repo;
+	char				*hint;
 	int				 timeout, rc = -1;
 
 	cpu = x->s->cl->cpu_partition != NULL ? x->s->cl->cpu_partition :
@@ -1796,10 +1834,12 @@ submit_convert(struct submit_ctx *x, const char *cache_dir,
 		rc = 0;
 		break;
 	case SUBMIT_CONVERT_FAILED:
+		hint = submit_enroot_hint(&x->img, cr.output);
 		submit_fail(x, SUBMIT_STEP_IMAGE, cause, "enroot import of %s "
 		    "failed (exit %d); nothing was submitted. enroot said:\n"
 		    "%s%s", x->res->image, cr.rc, cr.output != NULL ?
-		    cr.output : "(no output)", submit_enroot_hint(cr.output));
+		    cr.output : "(no output)", hint != NULL ? hint : "");
+		free(hint);
 		break;
 	case SUBMIT_CONVERT_TIMEOUT:
 		submit_fail(x, SUBMIT_STEP_IMAGE, cause, "enroot import of %s "

@@ -841,6 +841,20 @@ START_TEST(test_container_none)
 }
 END_TEST
 
+static int
+str_in_list(const char *list, const char *name)
+{
+	size_t	n = strlen(name);
+	const char *p;
+
+	for (p = list; (p = strstr(p, name)) != NULL; p += n) {
+		if ((p == list || p[-1] == ',') && (p[n] == '\0' ||
+		    p[n] == ','))
+			return 1;
+	}
+	return 0;
+}
+
 struct cx_test {
 	const char	*name;
 	const TTest	*test;
@@ -870,6 +884,7 @@ containers_suite(void)
 	TCase		*tc, *tn;
 	const char	*mode = getenv("SDTB_CONTAINERS");
 	const char	*why = getenv("SDTB_CONTAINERS_WHY");
+	const char	*only = getenv("SQDECK_CX_ONLY");
 	size_t		 i;
 
 	tc = tcase_create("pyxis");
@@ -887,6 +902,9 @@ containers_suite(void)
 			    why != NULL ? why : "no containers in the cluster");
 			continue;
 		}
+		/* SQDECK_CX_ONLY=name,name: a developer's quick run. */
+		if (only != NULL && !str_in_list(only, tests[i].name))
+			continue;
 		tcase_add_test(tests[i].none ? tn : tc, ts[i]);
 	}
 	fflush(stdout);
