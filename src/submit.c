@@ -943,7 +943,7 @@ submit_creds_script(void)
 	    "if [ -f \"$f\" ]; then\n"
 	    "\tawk -v m=\"$machines\" 'BEGIN { n = split(m, a, \" \"); "
 	    "for (i = 1; i <= n; i++) d[a[i]] = 1 } "
-	    "!($1 == \"machine\" && ($2 in d))' -- \"$f\" >\"$tmp\"\n"
+	    "!($1 == \"machine\" && ($2 in d))' \"$f\" >\"$tmp\"\n"
 	    "\tkept=$(grep -c . \"$tmp\")\n"
 	    "else\n"
 	    "\t: >\"$tmp\"\n"

@@ -132,7 +132,7 @@ START_TEST(exec_stdout_stderr_status)
 
 	exec_ok(c, "echo out; echo err >&2; id -un; exit 7", &r);
 	ck_assert_str_eq(r.out, "out\nsqdeck\n");
-	ck_assert_uint_eq(r.outlen, 14);
+	ck_assert_uint_eq(r.outlen, strlen("out\nsqdeck\n"));
 	ck_assert_str_eq(r.err, "err\n");
 	ck_assert_int_eq(r.status, 7);
 	conn_result_free(&r);

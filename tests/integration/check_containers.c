@@ -177,10 +177,19 @@ creds_install(const char *password)
 {
 	char	*out = NULL, *err = NULL;
 
+	/*
+	 * SQDECK_CX_CREDS_BIN: another binary installs them, so that a run
+	 * of an older sqdeck (the fails-before-the-fix check) gets as far
+	 * as the bug it is about.
+	 */
+	char *const	 argv[] = { (char *)(getenv("SQDECK_CX_CREDS_BIN") != NULL ?
+			    getenv("SQDECK_CX_CREDS_BIN") : env("SQDECK_BIN")),
+			    "creds", "install", "--registry",
+			    (char *)env("SDTB_REGISTRY"), "--login",
+			    (char *)env("SDTB_REGISTRY_USER"), NULL };
+
 	setenv("SQDECK_REGISTRY_PASSWORD", password, 1);
-	ck_assert_msg(sd(NULL, &out, &err, NULL, "creds", "install",
-	    "--registry", env("SDTB_REGISTRY"), "--login",
-	    env("SDTB_REGISTRY_USER"), NULL) == 0, "%s%s", out, err);
+	ck_assert_msg(run(argv, NULL, &out, &err) == 0, "%s%s", out, err);
 	unsetenv("SQDECK_REGISTRY_PASSWORD");
 	free(out);
 	free(err);
