@@ -840,8 +840,8 @@ faults_suite(void)
 	tc = tcase_create("cluster");
 	tcase_add_unchecked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 300);
-	tcase_add_test(tc, test_matrix);
-	tcase_add_test(tc, test_status_recovers);
+	it_add_job_test(tc, test_matrix);
+	it_add_job_test(tc, test_status_recovers);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -869,23 +869,23 @@ multinode_suite(void)
 	tc = tcase_create("cluster");
 	tcase_set_timeout(tc, 1800);
 	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_rendezvous);
-	tcase_add_test(tc, test_probe_fallback_cache);
-	tcase_add_test(tc, test_program_not_retried);
+	it_add_job_test(tc, test_rendezvous);
+	it_add_job_test(tc, test_probe_fallback_cache);
+	it_add_job_test(tc, test_program_not_retried);
 	suite_add_tcase(s, tc);
 	/* Last, and the node is restored whatever happens. */
 	tc = tcase_create("node_fail");
 	tcase_set_timeout(tc, 1800);
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_unchecked_fixture(tc, NULL, node_fail_teardown);
-	tcase_add_test(tc, test_node_fail_retry);
+	it_add_job_test(tc, test_node_fail_retry);
 	suite_add_tcase(s, tc);
 	/* Its own case: starts with, and leaves, both nodes up. */
 	tc = tcase_create("requeue");
 	tcase_set_timeout(tc, 1800);
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_unchecked_fixture(tc, restore_nodes, node_fail_teardown);
-	tcase_add_test(tc, test_requeue_followed);
+	it_add_job_test(tc, test_requeue_followed);
 	suite_add_tcase(s, tc);
 	return s;
 }

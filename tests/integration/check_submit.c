@@ -936,15 +936,15 @@ submit_suite(void)
 	tc = tcase_create("cluster");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 240);
-	tcase_add_test(tc, test_complete);
-	tcase_add_test(tc, test_image_sqsh_path);
-	tcase_add_test(tc, test_missing_dataset);
-	tcase_add_test(tc, test_ambiguous_drop);
-	tcase_add_test(tc, test_ambiguous_empty);
-	tcase_add_test(tc, test_canary);
-	tcase_add_test(tc, test_creds_merge);
-	tcase_add_test(tc, test_dry_run);
-	tcase_add_test(tc, test_files);
+	it_add_job_test(tc, test_complete);
+	it_add_job_test(tc, test_image_sqsh_path);
+	it_add_job_test(tc, test_missing_dataset);
+	it_add_job_test(tc, test_ambiguous_drop);
+	it_add_job_test(tc, test_ambiguous_empty);
+	it_add_job_test(tc, test_canary);
+	it_add_job_test(tc, test_creds_merge);
+	it_add_job_test(tc, test_dry_run);
+	it_add_job_test(tc, test_files);
 	suite_add_tcase(s, tc);
 	return s;
 }

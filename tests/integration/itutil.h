@@ -106,6 +106,29 @@ it_ssh_out(const char *dir, const char *fmt, ...)
 }
 
 /*
+ * Register a test that runs a job (in the registry image).  On a cluster
+ * that came up without containers (SDTB_CONTAINERS=absent: no vendor
+ * archives) it is not registered: one "skipped:" line says so and why,
+ * and it is not counted.  An env that was never sourced still fails.
+ */
+#define it_add_job_test(tc, t)	it_add_job_test_named((tc), (t), #t)
+
+static inline void
+it_add_job_test_named(TCase *tc, const TTest *t, const char *name)
+{
+	const char	*m = getenv("SDTB_CONTAINERS");
+	const char	*why = getenv("SDTB_CONTAINERS_WHY");
+
+	if (m != NULL && strcmp(m, "absent") == 0) {
+		printf("skipped: %s: the cluster has no containers (%s)\n",
+		    name, why != NULL ? why : "no reason given");
+		fflush(stdout);
+		return;
+	}
+	tcase_add_test(tc, t);
+}
+
+/*
  * The registry image of tests/cluster/containers ($SDTB_IMAGE): every
  * suite that runs a job runs it in this image through the real
  * conversion.  Fails, never skips, when the cluster has no containers.
