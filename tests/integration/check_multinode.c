@@ -37,7 +37,8 @@
 #include "record.h"
 #include "util.h"
 
-#define PROBE_TIMEOUT	5
+/* Starting a container on both nodes takes seconds: the probe gets 30. */
+#define PROBE_TIMEOUT	30
 
 static char	tmpdir[4096];
 static char	unique[64];
