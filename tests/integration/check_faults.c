@@ -839,7 +839,8 @@ faults_suite(void)
 
 	tc = tcase_create("cluster");
 	tcase_add_unchecked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 300);
+	/* Real conversions and containers: minutes more than bare nodes. */
+	tcase_set_timeout(tc, 900);
 	it_add_job_test(tc, test_matrix);
 	it_add_job_test(tc, test_status_recovers);
 	suite_add_tcase(s, tc);
