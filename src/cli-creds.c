@@ -3,10 +3,14 @@
  * The key comes from NGC_KEY (or stdin with --stdin) and leaves this
  * machine only inside the script sent on the SSH channel's stdin.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -17,30 +21,73 @@
 static void
 usage(FILE *f)
 {
-	cli_fprintf(f, "usage: sqdeck creds install [--cluster NAME] [--stdin] "
-	    "[--json]\n"
-	    "  Writes ~/.config/enroot/.credentials on the cluster (machine "
-	    "nvcr.io and\n"
-	    "  authn.nvidia.com, login $oauthtoken) with umask 077, keeping "
-	    "other machines.\n"
-	    "  The key is read from NGC_KEY (or NGC_API_KEY), or with --stdin "
-	    "from the first\n"
-	    "  line of standard input; it is never put on a command line.\n");
+	cli_fprintf(f, "usage: sqdeck creds install [--cluster NAME] [--registry "
+	    "HOST[:PORT] --login USER]\n"
+	    "                             [--stdin] [--json]\n"
+	    "  Writes ~/.config/enroot/.credentials on the cluster with umask "
+	    "077, keeping\n"
+	    "  other machines' lines.  Default: machine nvcr.io and "
+	    "authn.nvidia.com, login\n"
+	    "  $oauthtoken, the key from NGC_KEY (or NGC_API_KEY).  With "
+	    "--registry: machine\n"
+	    "  HOST (without the port, as Enroot looks it up), login USER, the "
+	    "password from\n"
+	    "  SQDECK_REGISTRY_PASSWORD.  --stdin reads the first line of "
+	    "standard input\n"
+	    "  instead (on a terminal it asks, with echo off).  The secret is "
+	    "never put on a\n"
+	    "  command line.\n");
 }
 
-/* First line of stdin, without its newline. */
-static char *
-read_key(void)
-{
-	struct buf	b;
-	int		ch;
+static struct termios	saved_tty;
+static volatile sig_atomic_t tty_saved;
 
+/* A signal while echo is off: the terminal gets its echo back. */
+static void
+restore_tty(int sig)
+{
+	if (tty_saved)
+		tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_tty);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* First line of stdin, without its newline; echo off on a terminal. */
+static char *
+read_key(const char *what)
+{
+	struct termios	 t;
+	struct buf	 b;
+	int		 ch, tty;
+
+	tty = isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &saved_tty) == 0;
+	if (tty) {
+		signal(SIGINT, restore_tty);
+		signal(SIGTERM, restore_tty);
+		signal(SIGHUP, restore_tty);
+		signal(SIGTSTP, restore_tty);
+		t = saved_tty;
+		t.c_lflag &= ~(tcflag_t)(ECHO | ECHONL);
+		tty_saved = 1;
+		tcsetattr(STDIN_FILENO, TCSAFLUSH, &t);
+		fprintf(stderr, "%s (not echoed): ", what);
+		fflush(stderr);
+	}
 	buf_init(&b);
 	buf_adds(&b, "");
 	while ((ch = getchar()) != EOF && ch != '\n')
 		buf_add(&b, &(char){ (char)ch }, 1);
 	if (b.len > 0 && b.data[b.len - 1] == '\r')
 		b.data[--b.len] = '\0';
+	if (tty) {
+		tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_tty);
+		tty_saved = 0;
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGTSTP, SIG_DFL);
+		fputc('\n', stderr);
+	}
 	return buf_steal(&b);
 }
 
@@ -50,6 +97,8 @@ cli_creds(struct cli *cli, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "cluster", required_argument, NULL, 'C' },
 		{ "stdin", no_argument, NULL, 's' },
+		{ "registry", required_argument, NULL, 'r' },
+		{ "login", required_argument, NULL, 'l' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -60,7 +109,8 @@ cli_creds(struct cli *cli, int argc, char **argv)
 	struct conn		*c;
 	cJSON			*o;
 	const char		*env;
-	char			*key = NULL, *cause = NULL;
+	const char		*registry = NULL, *login = NULL;
+	char			*key = NULL, *cause = NULL, *m;
 	int			 ch, from_stdin = 0, json = 0, ret = EXIT_FAIL;
 
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -70,6 +120,12 @@ cli_creds(struct cli *cli, int argc, char **argv)
 			break;
 		case 's':
 			from_stdin = 1;
+			break;
+		case 'r':
+			registry = optarg;
+			break;
+		case 'l':
+			login = optarg;
 			break;
 		case 'j':
 			json = 1;
@@ -86,15 +142,41 @@ cli_creds(struct cli *cli, int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (login != NULL && registry == NULL) {
+		cli_fprintf(stderr, "sqdeck: creds: --login needs --registry (the "
+		    "NGC login is $oauthtoken)\n");
+		return EXIT_USAGE;
+	}
+	if (registry != NULL) {
+		/* Bad registry or missing login: said before asking. */
+		if ((m = submit_creds_machine(registry, &cause)) == NULL) {
+			cli_fprintf(stderr, "sqdeck: creds: %s\n", cause);
+			free(cause);
+			return EXIT_USAGE;
+		}
+		if (login == NULL && strcmp(m, "nvcr.io") != 0) {
+			cli_fprintf(stderr, "sqdeck: creds: registry %s needs a "
+			    "login: give --login USER\n", registry);
+			free(m);
+			return EXIT_USAGE;
+		}
+		free(m);
+	}
 	if (from_stdin)
-		key = read_key();
-	else if ((env = getenv("NGC_KEY")) != NULL && *env != '\0')
+		key = read_key(registry != NULL ? "registry password" :
+		    "NGC key");
+	else if (registry != NULL) {
+		if ((env = getenv("SQDECK_REGISTRY_PASSWORD")) != NULL &&
+		    *env != '\0')
+			key = xstrdup(env);
+	} else if ((env = getenv("NGC_KEY")) != NULL && *env != '\0')
 		key = xstrdup(env);
 	else if ((env = getenv("NGC_API_KEY")) != NULL && *env != '\0')
 		key = xstrdup(env);
 	if (key == NULL || *key == '\0') {
-		cli_fprintf(stderr, "sqdeck: creds: no key: export NGC_KEY, or "
-		    "pipe it in with --stdin\n");
+		cli_fprintf(stderr, "sqdeck: creds: no %s: export %s, or give it "
+		    "with --stdin\n", registry != NULL ? "password" : "key",
+		    registry != NULL ? "SQDECK_REGISTRY_PASSWORD" : "NGC_KEY");
 		free(key);
 		return EXIT_USAGE;
 	}
@@ -104,7 +186,7 @@ cli_creds(struct cli *cli, int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	c = conn_new_cluster(cl);
-	if (submit_creds_install(c, key, &cr, &cause) != 0) {
+	if (submit_creds_install(c, registry, login, key, &cr, &cause) != 0) {
 		cli_fprintf(stderr, "sqdeck: creds: cluster %s: %s\n", cl->name,
 		    cause);
 		free(cause);
@@ -115,14 +197,15 @@ cli_creds(struct cli *cli, int argc, char **argv)
 		cJSON_AddStringToObject(o, "cluster", cl->name);
 		cJSON_AddStringToObject(o, "path", cr.path ? cr.path : "");
 		cJSON_AddNumberToObject(o, "kept_lines", cr.kept);
+		cJSON_AddStringToObject(o, "machines", cr.machines);
+		cJSON_AddStringToObject(o, "login", cr.login);
 		cli_json(stdout, o, 0);
 		cJSON_Delete(o);
 	} else {
 		cli_printf("enroot credentials installed on cluster %s: %s (mode "
-		    "600)\n  machines nvcr.io and authn.nvidia.com (login "
-		    "$oauthtoken); %d line%s for other machines kept\n",
-		    cl->name, cr.path ? cr.path : "?", cr.kept,
-		    cr.kept == 1 ? "" : "s");
+		    "600)\n  machine %s (login %s); %d line%s for other "
+		    "machines kept\n", cl->name, cr.path ? cr.path : "?",
+		    cr.machines, cr.login, cr.kept, cr.kept == 1 ? "" : "s");
 	}
 	submit_creds_free(&cr);
 	ret = EXIT_OK;

@@ -75,8 +75,8 @@ container_text(const struct preflight *pf, enum container_mode wanted)
 	if (wanted == CONTAINER_NONE)
 		return "none (configured: the command runs directly on the "
 		    "nodes)";
-	return "none (Pyxis not found: the command runs directly on the "
-	    "nodes)";
+	return "none (Pyxis not found: an image cannot run; set "
+	    "'container: none' to run commands directly on the nodes)";
 }
 
 static void

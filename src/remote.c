@@ -426,7 +426,19 @@ preflight_evaluate(struct preflight *pf, const struct strv *partitions,
 		pf->container = CONTAINER_NONE;
 		break;
 	default:
+		/*
+		 * auto: Pyxis when srun has it.  Without it an image cannot
+		 * run in a container, and running the command on the bare
+		 * node instead must be asked for, never fallen into.
+		 */
 		pf->container = pf->pyxis ? CONTAINER_PYXIS : CONTAINER_NONE;
+		if (!pf->pyxis)
+			strv_add(&pf->problems, "srun has no --container-image "
+			    "(Pyxis is not installed), so a job's image cannot "
+			    "run in a container: set 'container: none' for this "
+			    "cluster in clusters.yaml to run commands directly "
+			    "on the nodes, or ask the cluster's admins for "
+			    "Pyxis");
 		break;
 	}
 	if (pf->container == CONTAINER_PYXIS &&

@@ -499,8 +499,17 @@ submit_convert_script(const struct submit_convert_args *a)
 	struct buf	b;
 	int		minutes;
 
-	/* The allocation outlives the timeout a little: timeout kills srun. */
+	/*
+	 * The allocation outlives the timeout a little (timeout kills
+	 * srun), and is never below SUBMIT_IMPORT_MINUTES: a big image
+	 * takes that long to pull and squash.  A partition MaxTime below
+	 * it caps it (more would be refused).
+	 */
 	minutes = a->timeout / 60 + 2;
+	if (minutes < SUBMIT_IMPORT_MINUTES)
+		minutes = SUBMIT_IMPORT_MINUTES;
+	if (a->max_minutes > 0 && minutes > a->max_minutes)
+		minutes = a->max_minutes;
 	buf_init(&b);
 	buf_adds(&b, "LC_ALL=C; export LC_ALL\n"
 	    SUBMIT_SH_REPORT SUBMIT_SH_SQSH_OK SUBMIT_SH_CSTAT SUBMIT_SH_MDIG
@@ -555,12 +564,71 @@ submit_convert_script(const struct submit_convert_args *a)
 	    "fi\n"
 	    /* We hold the lock: any temp file left is from a killed import. */
 	    "rm -f -- \"$cache/.$name.tmp.\"*\n"
-	    "set -- srun -p \"$part\" -J \"$job\" -N 1 -n 1 --time=\"$mins\"\n"
-	    "[ -n \"$acct\" ] && set -- \"$@\" --account=\"$acct\"\n"
-	    "echo \"sqdeck-detail=srun -p $part -J $job enroot import\"\n"
-	    "timeout -k 10 \"$tmo\" \"$@\" enroot import -o \"$tmp\" \"$uri\" "
-	    "2>&1\n"
+	    /*
+	     * One task, 4 CPUs, 7200M (what a TAO-sized image needs), in
+	     * /tmp with a node-local Enroot temp dir that is removed after.
+	     */
+	    "inner='export TMPDIR=/tmp "
+	    "ENROOT_TEMP_PATH=/tmp/enroot-sqdeck-$SLURM_JOB_ID\n"
+	    "export SLURM_ENROOT_TEMP_PATH=$ENROOT_TEMP_PATH\n"
+	    "mkdir -p -- \"$ENROOT_TEMP_PATH\" || exit 1\n"
+	    "cd /tmp || exit 1\n"
+	    "enroot import -o \"$1\" \"$2\"\n"
 	    "rc=$?\n"
+	    "rm -rf -- \"$ENROOT_TEMP_PATH\"\n"
+	    "exit $rc'\n"
+	    "ilog=$(mktemp \"${TMPDIR:-/tmp}/sqdeck-import.XXXXXX\") || "
+	    "{ echo sqdeck-convert=error; exit 0; }\n"
+	    /*
+	     * conv MEM: the import job; a job that a QOS memory limit
+	     * holds (QOSMaxMemoryPerJob, QOSGrpMemLimit, ...) is cancelled
+	     * at once and "qos" says so.
+	     */
+	    "conv() {\n"
+	    "\tset -- srun -p \"$part\" -J \"$job\" -n 1 -c 4 --chdir=/tmp "
+	    "--time=\"$mins\" ${1:+--mem=\"$1\"}\n"
+	    "\t[ -n \"$acct\" ] && set -- \"$@\" --account=\"$acct\"\n"
+	    "\ttimeout -k 10 \"$tmo\" \"$@\" bash -c \"$inner\" sqdeck-import "
+	    "\"$tmp\" \"$uri\" >\"$ilog\" 2>&1 </dev/null &\n"
+	    "\tp=$!\n"
+	    "\tqos=\n"
+	    "\twhile kill -0 \"$p\" 2>/dev/null; do\n"
+	    "\t\tst=$(squeue -h -n \"$job\" -o '%T %r' 2>/dev/null | "
+	    "head -n 1)\n"
+	    "\t\tcase $st in\n"
+	    "\t\tRUNNING*|COMPLETING*) break ;;\n"
+	    "\t\t'PENDING QOS'*Mem*)\n"
+	    "\t\t\tqos=${st#PENDING }\n"
+	    "\t\t\tscancel --me -n \"$job\" 2>/dev/null\n"
+	    "\t\t\tbreak ;;\n"
+	    "\t\tesac\n"
+	    "\t\tsleep 1\n"
+	    "\tdone\n"
+	    "\twait \"$p\"\n"
+	    "\trc=$?\n"
+	    "\tif [ -z \"$qos\" ] && [ \"$rc\" -ne 0 ] && grep -qE "
+	    "'QOS|MaxMemPer|[Mm]emory required by task' \"$ilog\"; then\n"
+	    "\t\tqos=$(grep -m1 -E 'QOS|MaxMemPer|[Mm]emory required' "
+	    "\"$ilog\")\n"
+	    "\tfi\n"
+	    "\treturn 0\n"
+	    "}\n"
+	    "echo \"sqdeck-detail=srun -p $part -J $job -n 1 -c 4 --mem=7200M "
+	    "--chdir=/tmp --time=$mins enroot import\"\n"
+	    "conv 7200M\n"
+	    "if [ -n \"$qos\" ]; then\n"
+	    /* The site's memory limit is below 7200M: its default, once. */
+	    "\tcat -- \"$ilog\"\n"
+	    "\tprintf 'sqdeck-qos=%s\\n' \"$qos\"\n"
+	    "\trm -f -- \"$tmp\"\n"
+	    "\tconv \"\"\n"
+	    "fi\n"
+	    "cat -- \"$ilog\"\n"
+	    "rm -f -- \"$ilog\"\n"
+	    "if [ -n \"$qos\" ]; then\n"
+	    "\tprintf 'sqdeck-qos=%s\\n' \"$qos\"\n"
+	    "\trm -f -- \"$tmp\"; echo sqdeck-convert=qos; exit 0\n"
+	    "fi\n"
 	    "echo \"sqdeck-rc=$rc\"\n"
 	    "if [ \"$rc\" -eq 124 ] || [ \"$rc\" -eq 137 ]; then\n"
 	    "\trm -f -- \"$tmp\"; echo sqdeck-convert=timeout; exit 0\n"
@@ -631,13 +699,14 @@ submit_convert_parse(const char *out, struct submit_convert_result *r)
 {
 	char			*copy, *line, *next, *v, hex[512];
 	unsigned long long	 size;
-	struct buf		 output, detail;
+	struct buf		 output, detail, qos;
 
 	memset(r, 0, sizeof *r);
 	image_cache_stat_init(&r->cache);
 	r->rc = -1;
 	buf_init(&output);
 	buf_init(&detail);
+	buf_init(&qos);
 	copy = xstrdup(out != NULL ? out : "");
 	for (line = copy; line != NULL; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
@@ -664,6 +733,8 @@ submit_convert_parse(const char *out, struct submit_convert_result *r)
 				r->verdict = SUBMIT_CONVERT_INVALID;
 			else if (strcmp(v, "lock") == 0)
 				r->verdict = SUBMIT_CONVERT_LOCK;
+			else if (strcmp(v, "qos") == 0)
+				r->verdict = SUBMIT_CONVERT_QOS;
 			else
 				r->verdict = SUBMIT_CONVERT_ERROR;
 		} else if (strcmp(line, "sqdeck-rc") == 0)
@@ -672,6 +743,8 @@ submit_convert_parse(const char *out, struct submit_convert_result *r)
 			submit_addline(&detail, v);
 		else if (strcmp(line, "sqdeck-cache") == 0)
 			image_cache_stat_line(&r->cache, v);
+		else if (strcmp(line, "sqdeck-qos") == 0)
+			submit_addline(&qos, v);
 		else if (strcmp(line, "sqdeck-file") == 0) {
 			hex[0] = '\0';
 			if (sscanf(v, "%llu %511s", &size, hex) >= 1) {
@@ -684,6 +757,7 @@ submit_convert_parse(const char *out, struct submit_convert_result *r)
 	free(copy);
 	r->output = submit_lines(&output);
 	r->detail = submit_lines(&detail);
+	r->qos = submit_lines(&qos);
 }
 
 void
@@ -691,6 +765,7 @@ submit_convert_free(struct submit_convert_result *r)
 {
 	free(r->output);
 	free(r->detail);
+	free(r->qos);
 	memset(r, 0, sizeof *r);
 }
 
@@ -866,17 +941,17 @@ submit_creds_script(void)
 	    "tmp=$f.tmp.$$\n"
 	    "kept=0\n"
 	    "if [ -f \"$f\" ]; then\n"
-	    "\tgrep -v -E '^[[:space:]]*machine[[:space:]]+"
-	    "(nvcr\\.io|authn\\.nvidia\\.com)([[:space:]]|$)' -- \"$f\" "
-	    ">\"$tmp\"\n"
+	    "\tawk -v m=\"$machines\" 'BEGIN { n = split(m, a, \" \"); "
+	    "for (i = 1; i <= n; i++) d[a[i]] = 1 } "
+	    "!($1 == \"machine\" && ($2 in d))' \"$f\" >\"$tmp\"\n"
 	    "\tkept=$(grep -c . \"$tmp\")\n"
 	    "else\n"
 	    "\t: >\"$tmp\"\n"
 	    "fi\n"
-	    "printf 'machine nvcr.io login $oauthtoken password %s\\n' "
+	    "for m in $machines; do\n"
+	    "\tprintf 'machine %s login %s password %s\\n' \"$m\" \"$login\" "
 	    "\"$key\" >>\"$tmp\"\n"
-	    "printf 'machine authn.nvidia.com login $oauthtoken password "
-	    "%s\\n' \"$key\" >>\"$tmp\"\n"
+	    "done\n"
 	    "key=\n"
 	    "chmod 600 -- \"$tmp\"\n"
 	    "if ! err=$(mv -f -- \"$tmp\" \"$f\" 2>&1); then\n"
@@ -1179,27 +1254,109 @@ submit_remote(struct submit_faults *f, const char *point, struct conn *c,
 	return submit_remote_cmd(f, point, c, body, 0, timeout, res, cause);
 }
 
+char *
+submit_creds_machine(const char *registry, char **cause)
+{
+	const char	*p, *colon;
+	size_t		 n;
+
+	if (registry == NULL || *registry == '\0') {
+		cause_set(cause, "the registry is empty: give HOST or "
+		    "HOST:PORT, e.g. nvcr.io or 10.0.0.1:5000");
+		return NULL;
+	}
+	colon = strchr(registry, ':');
+	n = colon != NULL ? (size_t)(colon - registry) : strlen(registry);
+	for (p = registry; p < registry + n; p++) {
+		if (!isalnum((unsigned char)*p) && *p != '.' && *p != '-')
+			break;
+	}
+	if (n == 0 || p != registry + n || *registry == '-' ||
+	    *registry == '.') {
+		cause_set(cause, "registry '%s': the host may hold only "
+		    "letters, digits, '.' and '-': give HOST or HOST:PORT, "
+		    "without a scheme or a path", registry);
+		return NULL;
+	}
+	if (colon != NULL) {
+		for (p = colon + 1; isdigit((unsigned char)*p); p++)
+			;
+		if (p == colon + 1 || *p != '\0' || p - colon > 6) {
+			cause_set(cause, "registry '%s': the port must be a "
+			    "number: give HOST or HOST:PORT", registry);
+			return NULL;
+		}
+	}
+	return xstrndup(registry, n);
+}
+
+/* Login and key become netrc fields: no blanks, nothing enroot evaluates. */
+static int
+submit_creds_word(const char *what, const char *v, char **cause)
+{
+	const char	*p;
+
+	if (v == NULL || *v == '\0')
+		return cause_set(cause, "the %s is empty", what);
+	for (p = v; *p != '\0'; p++) {
+		if (isspace((unsigned char)*p) || iscntrl((unsigned char)*p))
+			return cause_set(cause, "the %s contains blanks or "
+			    "control characters, which a netrc line cannot "
+			    "hold: paste it alone", what);
+	}
+	return 0;
+}
+
 int
-submit_creds_install(struct conn *c, const char *key,
-    struct submit_creds *cr, char **cause)
+submit_creds_install(struct conn *c, const char *registry, const char *login,
+    const char *key, struct submit_creds *cr, char **cause)
 {
 	struct conn_result	 res;
 	struct buf		 b;
-	char			*body, *why = NULL, *line, *next, *v;
-	const char		*p;
+	char			*body, *why = NULL, *line, *next, *v, *m;
 	int			 ok = 0, rc = -1;
 
 	memset(cr, 0, sizeof *cr);
-	if (key == NULL || *key == '\0')
-		return cause_set(cause, "the NGC key is empty");
-	for (p = key; *p != '\0'; p++) {
-		if (isspace((unsigned char)*p) || iscntrl((unsigned char)*p))
-			return cause_set(cause, "the NGC key contains blanks "
-			    "or control characters: paste the key alone");
+	if (registry == NULL) {
+		cr->machines = xstrdup("nvcr.io authn.nvidia.com");
+		cr->login = xstrdup("$oauthtoken");
+	} else {
+		if ((m = submit_creds_machine(registry, cause)) == NULL)
+			return -1;
+		cr->machines = m;
+		if (login == NULL && strcmp(m, "nvcr.io") == 0)
+			login = "$oauthtoken";
+		if (login == NULL) {
+			submit_creds_free(cr);
+			return cause_set(cause, "registry %s needs a login: "
+			    "give --login USER", registry);
+		}
+		cr->login = xstrdup(login);
+	}
+	if (submit_creds_word("login", cr->login, cause) != 0 ||
+	    submit_creds_word(registry == NULL ? "NGC key" : "password", key,
+	    cause) != 0) {
+		submit_creds_free(cr);
+		return -1;
+	}
+	/*
+	 * Enroot runs a password that starts with '$' through the shell
+	 * (it stands for a variable there): a literal one would be lost.
+	 */
+	if (*key == '$') {
+		submit_creds_free(cr);
+		return cause_set(cause, "the %s starts with '$', which Enroot "
+		    "would expand as a shell variable instead of sending it: "
+		    "such a password cannot be stored in its credentials",
+		    registry == NULL ? "NGC key" : "password");
 	}
 	buf_init(&b);
 	buf_adds(&b, "key=");
 	buf_add_quoted(&b, key);
+	buf_adds(&b, "\nlogin=");
+	buf_add_quoted(&b, cr->login);
+	buf_adds(&b, "\nmachines=");
+	buf_add_quoted(&b, cr->machines);
 	buf_adds(&b, "\n");
 	body = submit_creds_script();
 	buf_adds(&b, body);
@@ -1209,6 +1366,7 @@ submit_creds_install(struct conn *c, const char *key,
 		buf_free(&b);
 		cause_set(cause, "installing enroot credentials: %s", why);
 		free(why);
+		submit_creds_free(cr);
 		return -1;
 	}
 	memset(b.data, 0, b.len);
@@ -1240,6 +1398,8 @@ submit_creds_install(struct conn *c, const char *key,
 	}
 	rc = 0;
 out:
+	if (rc != 0)
+		submit_creds_free(cr);
 	conn_result_free(&res);
 	return rc;
 }
@@ -1248,6 +1408,8 @@ void
 submit_creds_free(struct submit_creds *cr)
 {
 	free(cr->path);
+	free(cr->machines);
+	free(cr->login);
 	memset(cr, 0, sizeof *cr);
 }
 
@@ -1520,19 +1682,56 @@ submit_cache_dir(struct submit_ctx *x)
 	return xasprintf("%s/.sqsh", x->results_root);
 }
 
-/* Explain enroot's most common failure (R7). */
-static const char *
-submit_enroot_hint(const char *output)
+/*
+ * Explain enroot's credential failures (R7).  Enroot prints no error of
+ * its own when the registry refuses it: its last words are who it
+ * authenticated as.  Returns a hint to free, or NULL.
+ */
+static char *
+submit_enroot_hint(const struct image_ref *img, const char *output)
 {
-	if (output != NULL && strstr(output, "Could not process JSON input"))
-		return "\nhint: the registry refused the pull: enroot has no "
-		    "valid credentials for it on the cluster; run 'sqdeck "
-		    "creds install' (reads NGC_KEY) and submit again";
-	if (output != NULL && (strstr(output, "401") != NULL ||
-	    strstr(output, "Unauthorized") != NULL))
-		return "\nhint: the registry answered 401: check the "
-		    "credentials ('sqdeck creds install')";
-	return "";
+	const char	*reg, *u;
+	char		*machine, *user, *hint;
+	int		 ngc;
+
+	if (output == NULL)
+		return NULL;
+	reg = img->registry != NULL ? img->registry : "registry-1.docker.io";
+	machine = submit_creds_machine(reg, NULL);
+	if (machine == NULL)
+		machine = xstrdup(reg);
+	ngc = strcmp(machine, "nvcr.io") == 0;
+	if (strstr(output, "<anonymous>") != NULL) {
+		hint = xasprintf("\nhint: enroot has no credentials for %s on "
+		    "the cluster and pulled as <anonymous>, which the registry "
+		    "refused: run %s and submit again", machine, ngc ?
+		    "'sqdeck creds install' (reads NGC_KEY)" :
+		    "'sqdeck creds install --registry HOST --login USER' "
+		    "(reads SQDECK_REGISTRY_PASSWORD)");
+	} else if (strstr(output, "Could not process JSON input") != NULL) {
+		hint = xasprintf("\nhint: the registry refused the pull: enroot "
+		    "has no valid credentials for %s on the cluster; run %s and "
+		    "submit again", machine, ngc ? "'sqdeck creds install' "
+		    "(reads NGC_KEY)" : "'sqdeck creds install --registry "
+		    "HOST --login USER'");
+	} else if ((u = strstr(output, "Authenticating with user: ")) != NULL &&
+	    strstr(u, "[ERROR]") == NULL) {
+		u += strlen("Authenticating with user: ");
+		user = xstrndup(u, strcspn(u, "\r\n"));
+		hint = xasprintf("\nhint: the registry %s refused the credentials "
+		    "of user %s from ~/.config/enroot/.credentials: the password "
+		    "is wrong, or %s may not read this repository; install the "
+		    "right ones with 'sqdeck creds install%s'", machine, user,
+		    user, ngc ? "" : " --registry HOST --login USER");
+		free(user);
+	} else if (strstr(output, "401") != NULL ||
+	    strstr(output, "Unauthorized") != NULL) {
+		hint = xasprintf("\nhint: the registry answered 401: check the "
+		    "credentials for %s ('sqdeck creds install')", machine);
+	} else
+		hint = NULL;
+	free(machine);
+	return hint;
 }
 
 static int
@@ -1544,6 +1743,7 @@ submit_convert(struct submit_ctx *x, const char *cache_dir,
 	struct conn_result		 res;
 	const char			*cpu, *env;
 	char				*script, *uri, *why = NULL, *job, *repo;
+	char				*hint;
 	int				 timeout, rc = -1;
 
 	cpu = x->s->cl->cpu_partition != NULL ? x->s->cl->cpu_partition :
@@ -1583,6 +1783,9 @@ submit_convert(struct submit_ctx *x, const char *cache_dir,
 	a.digest_ref = x->img.digest != NULL ? x->img.digest :
 	    x->img.tag != NULL ? x->img.tag : "latest";
 	a.pinned = x->img.digest;
+	if (slurm_maxtime_minutes(preflight_find(&x->s->pf, cpu)->max_time,
+	    &a.max_minutes, NULL) != 0)
+		a.max_minutes = -1;
 	submit_say(x, SUBMIT_STEP_IMAGE, "converting %s: srun -p %s -J %s "
 	    "enroot import (timeout %d s, under a lock in %s)", x->res->image,
 	    cpu, job, timeout, cache_dir);
@@ -1615,6 +1818,10 @@ submit_convert(struct submit_ctx *x, const char *cache_dir,
 		}
 		x->res->image_action = cr.verdict == SUBMIT_CONVERT_CACHED ?
 		    SUBMIT_IMAGE_CACHED : SUBMIT_IMAGE_CONVERTED;
+		if (cr.qos != NULL)
+			submit_say(x, SUBMIT_STEP_IMAGE, "the QOS refused "
+			    "--mem=7200M (%s): converted with partition %s's "
+			    "default memory", cr.qos, cpu);
 		submit_say(x, SUBMIT_STEP_IMAGE, "%s %s (%" PRIu64 " bytes, "
 		    "squashfs 4.0)", cr.verdict == SUBMIT_CONVERT_CACHED ?
 		    "another submit converted it meanwhile: reusing" :
@@ -1622,10 +1829,12 @@ submit_convert(struct submit_ctx *x, const char *cache_dir,
 		rc = 0;
 		break;
 	case SUBMIT_CONVERT_FAILED:
+		hint = submit_enroot_hint(&x->img, cr.output);
 		submit_fail(x, SUBMIT_STEP_IMAGE, cause, "enroot import of %s "
 		    "failed (exit %d); nothing was submitted. enroot said:\n"
 		    "%s%s", x->res->image, cr.rc, cr.output != NULL ?
-		    cr.output : "(no output)", submit_enroot_hint(cr.output));
+		    cr.output : "(no output)", hint != NULL ? hint : "");
+		free(hint);
 		break;
 	case SUBMIT_CONVERT_TIMEOUT:
 		submit_fail(x, SUBMIT_STEP_IMAGE, cause, "enroot import of %s "
@@ -1643,6 +1852,15 @@ submit_convert(struct submit_ctx *x, const char *cache_dir,
 		    x->res->image, why != NULL ? why : "no squashfs header",
 		    cr.output != NULL ? cr.output : "(no output)");
 		free(why);
+		break;
+	case SUBMIT_CONVERT_QOS:
+		submit_fail(x, SUBMIT_STEP_IMAGE, cause, "the import job for "
+		    "%s was refused by a QOS memory limit, with --mem=7200M and "
+		    "again with partition %s's default memory (%s); nothing "
+		    "was submitted: ask for a QOS that allows 7200M on %s, or "
+		    "set cpu_partition in clusters.yaml to a partition that "
+		    "does. srun said:\n%s", x->res->image, cpu, cr.qos, cpu,
+		    cr.output != NULL ? cr.output : "(no output)");
 		break;
 	case SUBMIT_CONVERT_LOCK:
 		submit_fail(x, SUBMIT_STEP_IMAGE, cause, "another conversion "
@@ -1887,6 +2105,17 @@ submit_render(struct submit_ctx *x, const struct strv *exports, char **cause)
 	mounts = spec_mounts_string(x->sp);
 	template_set(&tv, "CONTAINER_MOUNTS", pyxis ? mounts : "");
 	free(mounts);
+	/*
+	 * Pyxis mounts the job dir at the same path and starts the step
+	 * there; its --container-mounts list cannot carry ',' or ':'.
+	 */
+	if (pyxis && strpbrk(x->lay.job_dir, ",:") != NULL) {
+		why = xasprintf("job dir %s contains ',' or ':', which Pyxis "
+		    "--container-mounts cannot carry: choose a results_root "
+		    "without them", x->lay.job_dir);
+		goto fail;
+	}
+	template_set(&tv, "JOB_DIR", x->lay.job_dir);
 	template_set(&tv, "COMMAND", x->sp->command);
 	template_set(&tv, "ENV_FILE", x->nsec ? x->lay.env_path : "");
 	template_set(&tv, "RESULTS_DIR", x->lay.results_dir);
@@ -2943,8 +3172,10 @@ submit_run(struct submit_session *s, const struct spec *sp,
 	    conn_target(s->conn) != NULL ? conn_target(s->conn) : s->cl->name,
 	    cached ? " (cached for this session)" : " ok",
 	    config_container_name(res->container),
-	    res->container == CONTAINER_NONE ? " (no Pyxis: the command runs "
-	    "directly on the nodes)" : " (srun --container-image)",
+	    res->container == CONTAINER_NONE ? " ('container: none' in "
+	    "clusters.yaml: the command runs directly on the nodes, not in "
+	    "the image)" : " (srun --container-image, job dir mounted and "
+	    "the working directory)",
 	    x.plan.partition, x.plan.nodes, x.plan.nodes == 1 ? "" : "s",
 	    x.plan.gpus_per_node, x.plan.gpus_per_node == 1 ? "" : "s",
 	    x.plan.cpus_per_task, x.plan.time_str, x.plan.timeout_seconds,

@@ -92,6 +92,7 @@
  */
 
 #define SUBMIT_IMPORT_TIMEOUT	3600	/* seconds for one enroot import */
+#define SUBMIT_IMPORT_MINUTES	120	/* least --time of the import job */
 #define SUBMIT_RECONCILE_WAIT	12	/* seconds after sbatch before "none" */
 
 /* One cluster connection and what was learnt about it. */
@@ -202,6 +203,7 @@ struct submit_convert_args {
 	const char	*digest_repo;
 	const char	*digest_ref;	/* tag, or the pinned sha256:... */
 	const char	*pinned;	/* sha256:<hex> of a pinned ref */
+	long		 max_minutes;	/* partition MaxTime, <= 0 unlimited */
 };
 enum submit_convert {
 	SUBMIT_CONVERT_ERROR = 0,	/* the script did not finish */
@@ -211,12 +213,14 @@ enum submit_convert {
 	SUBMIT_CONVERT_TIMEOUT,
 	SUBMIT_CONVERT_INVALID,		/* enroot "succeeded", the file is bad */
 	SUBMIT_CONVERT_LOCK,		/* the lock was not had in time */
+	SUBMIT_CONVERT_QOS,		/* a QOS memory limit refused it twice */
 };
 struct submit_convert_result {
 	enum submit_convert	 verdict;
 	int			 rc;	/* srun/enroot exit status, -1 none */
 	char			*output;	/* enroot's lines */
 	char			*detail;	/* the script's own message */
+	char			*qos;	/* QOS memory refusals, one a line */
 	uint64_t		 size;
 	unsigned char		 head[IMAGE_SQSH_HEADER];
 	size_t			 headlen;
@@ -249,7 +253,11 @@ struct submit_launch {
 void	 submit_launch_parse(const char *text, struct submit_launch *);
 void	 submit_launch_free(struct submit_launch *);
 
-/* The sh script that writes enroot's credentials; the key is on stdin. */
+/*
+ * The sh script that writes enroot's credentials.  The caller's first
+ * lines set key, login and machines (space-separated); the key is on
+ * stdin with the script.
+ */
 char	*submit_creds_script(void);
 
 /* --- remote operations --------------------------------------------------- */
@@ -257,13 +265,21 @@ char	*submit_creds_script(void);
 struct submit_creds {
 	char	*path;		/* the credentials file on the cluster */
 	int	 kept;		/* lines for other machines kept */
+	char	*machines;	/* the machines written, space-separated */
+	char	*login;
 };
 /*
- * Install the NGC key for nvcr.io and authn.nvidia.com (R7): one round
- * trip, the key only on stdin, umask 077, other machines' lines kept.
+ * Install a registry password in Enroot's netrc (R7): one round trip, the
+ * key only on stdin, umask 077, other machines' lines kept.  registry NULL:
+ * the NGC key for nvcr.io and authn.nvidia.com, login $oauthtoken;
+ * otherwise "HOST[:PORT]" (the line names HOST: Enroot's curl matches the
+ * host without the port) with login (required).
  */
-int	 submit_creds_install(struct conn *, const char *key,
-	     struct submit_creds *, char **cause);
+int	 submit_creds_install(struct conn *, const char *registry,
+	     const char *login, const char *key, struct submit_creds *,
+	     char **cause);
+/* The netrc machine of a registry: "host:5000" -> "host"; NULL if bad. */
+char	*submit_creds_machine(const char *registry, char **cause);
 void	 submit_creds_free(struct submit_creds *);
 
 enum submit_step {

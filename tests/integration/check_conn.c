@@ -641,19 +641,32 @@ START_TEST(preflight_passes)
 	char	*out = NULL;
 	cJSON	*j, *p;
 
-	ck_assert_int_eq(run_sqdeck("", "preflight", &out), 0);
-	ck_assert_msg(strstr(out, "container mode: none (Pyxis not found: "
-	    "the command runs directly on the nodes)") != NULL, "%s", out);
-	ck_assert_ptr_nonnull(strstr(out, "result: OK"));
+	const char	*cx = getenv("SDTB_CONTAINERS");
+	int		 pyxis = cx != NULL && strcmp(cx, "pyxis") == 0;
+
+	/*
+	 * With tests/cluster/containers: Pyxis and Enroot are found.
+	 * Without: an image cannot run and auto mode says so (bug 2).
+	 */
+	ck_assert_int_eq(run_sqdeck("", "preflight", &out), pyxis ? 0 : 1);
+	if (pyxis) {
+		ck_assert_msg(strstr(out, "container mode: pyxis (srun "
+		    "--container-image)") != NULL, "%s", out);
+		ck_assert_msg(strstr(out, "enroot     ok") != NULL, "%s", out);
+		ck_assert_ptr_nonnull(strstr(out, "result: OK"));
+	} else
+		ck_assert_msg(strstr(out, "set 'container: none'") != NULL,
+		    "%s", out);
 	ck_assert_ptr_nonnull(strstr(out, "1 connection, 1 channel"));
 	free(out);
 
-	ck_assert_int_eq(run_sqdeck("", "preflight --json", &out), 0);
+	ck_assert_int_eq(run_sqdeck("", "preflight --json", &out),
+	    pyxis ? 0 : 1);
 	ck_assert_ptr_nonnull(j = cJSON_Parse(out));
-	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "ok")));
+	ck_assert_int_eq(cJSON_IsTrue(cJSON_GetObjectItem(j, "ok")), pyxis);
 	ck_assert_str_eq(cJSON_GetObjectItem(j, "container_mode")->valuestring,
-	    "none");
-	ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(j, "pyxis")));
+	    pyxis ? "pyxis" : "none");
+	ck_assert_int_eq(cJSON_IsTrue(cJSON_GetObjectItem(j, "pyxis")), pyxis);
 	p = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "partitions"), 0);
 	ck_assert_str_eq(cJSON_GetObjectItem(p, "name")->valuestring,
 	    env("SLURM_PARTITION"));
@@ -757,8 +770,19 @@ START_TEST(parse_sdtb)
 	ck_assert_ptr_nonnull(p = preflight_find(&pf, "cpu"));
 	ck_assert_int_eq(p->max_minutes, -1);	/* infinite */
 
+	/*
+	 * No Pyxis (captured before tests/cluster/containers): auto mode
+	 * refuses, with the reason and the way out (bug 2) ...
+	 */
 	want(&parts, "gpu");
 	preflight_evaluate(&pf, &parts, CONTAINER_AUTO);
+	ck_assert_int_eq(pf.ok, 0);
+	ck_assert_uint_eq(pf.problems.n, 1);
+	ck_assert(has(&pf.problems, "srun has no --container-image (Pyxis is "
+	    "not installed), so a job's image cannot run in a container: set "
+	    "'container: none'"));
+	/* ... and 'container: none', said explicitly, passes. */
+	preflight_evaluate(&pf, &parts, CONTAINER_NONE);
 	ck_assert_int_eq(pf.ok, 1);
 	ck_assert_int_eq(pf.container, CONTAINER_NONE);
 	ck_assert_uint_eq(pf.problems.n, 0);
@@ -777,7 +801,7 @@ START_TEST(parse_sdtb)
 
 	/* A later one missing: a warning only. */
 	want(&parts, "gpu,polar");
-	preflight_evaluate(&pf, &parts, CONTAINER_AUTO);
+	preflight_evaluate(&pf, &parts, CONTAINER_NONE);
 	ck_assert_int_eq(pf.ok, 1);
 	ck_assert(has(&pf.warnings, "'polar'"));
 	/* Pyxis demanded but absent. */
@@ -800,7 +824,7 @@ START_TEST(parse_default_root)
 	ck_assert_int_eq(pf.storage_default, 1);
 	ck_assert_int_eq(pf.storage_created, 1);
 	want(&parts, "gpu");
-	preflight_evaluate(&pf, &parts, CONTAINER_AUTO);
+	preflight_evaluate(&pf, &parts, CONTAINER_NONE);
 	ck_assert_int_eq(pf.ok, 1);
 	ck_assert(has(&pf.warnings, "SLURM_BASE_RESULTS_DIR is not set: "
 	    "using /tmp/sdtb/home/sqdeck/sqdeck (created now)"));
@@ -816,7 +840,7 @@ START_TEST(parse_storage_failures)
 
 	want(&parts, "gpu");
 	parse_file("preflight-sdtb-readonly.txt", &pf);
-	preflight_evaluate(&pf, &parts, CONTAINER_AUTO);
+	preflight_evaluate(&pf, &parts, CONTAINER_NONE);
 	ck_assert_int_eq(pf.ok, 0);
 	ck_assert(has(&pf.problems, "storage root /usr is not writable by "
 	    "sqdeck"));
@@ -824,7 +848,7 @@ START_TEST(parse_storage_failures)
 	preflight_free(&pf);
 
 	parse_file("preflight-sdtb-noroot.txt", &pf);
-	preflight_evaluate(&pf, &parts, CONTAINER_AUTO);
+	preflight_evaluate(&pf, &parts, CONTAINER_NONE);
 	ck_assert_int_eq(pf.ok, 0);
 	ck_assert(has(&pf.problems, "does not exist on the cluster: create "
 	    "it (mkdir -p /tmp/sdtb/lustre/no-such-dir)"));
@@ -840,7 +864,7 @@ START_TEST(parse_tool_failures)
 
 	want(&parts, "gpu");
 	parse_file("preflight-sdtb-nosinfo.txt", &pf);
-	preflight_evaluate(&pf, &parts, CONTAINER_AUTO);
+	preflight_evaluate(&pf, &parts, CONTAINER_NONE);
 	ck_assert_int_eq(pf.ok, 0);
 	ck_assert_int_eq(pf.sinfo_rc, 1);
 	ck_assert(has(&pf.problems, "sinfo failed (exit 1)"));
@@ -849,7 +873,7 @@ START_TEST(parse_tool_failures)
 	preflight_free(&pf);
 
 	parse_file("preflight-sdtb-nopath.txt", &pf);
-	preflight_evaluate(&pf, &parts, CONTAINER_AUTO);
+	preflight_evaluate(&pf, &parts, CONTAINER_NONE);
 	ck_assert_int_eq(pf.ok, 0);
 	ck_assert_ptr_null(pf.tools[PF_SBATCH].path);
 	ck_assert(has(&pf.problems, "sbatch not found in the PATH"));
@@ -889,13 +913,38 @@ START_TEST(parse_truncated_and_garbage)
 }
 END_TEST
 
+/* Captured with tests/cluster/containers: Pyxis and Enroot 3.5.0. */
+START_TEST(parse_sdtb_pyxis)
+{
+	struct preflight	pf;
+	struct strv		parts;
+
+	parse_file("preflight-sdtb-pyxis.txt", &pf);
+	ck_assert_int_eq(pf.complete, 1);
+	ck_assert_int_eq(pf.pyxis, 1);
+	ck_assert_ptr_nonnull(pf.tools[PF_ENROOT].path);
+	ck_assert_str_eq(pf.tools[PF_ENROOT].version, "3.5.0");
+	want(&parts, "gpu");
+	preflight_evaluate(&pf, &parts, CONTAINER_AUTO);
+	ck_assert_int_eq(pf.ok, 1);
+	ck_assert_int_eq(pf.container, CONTAINER_PYXIS);
+	ck_assert_uint_eq(pf.problems.n, 0);
+	ck_assert_uint_eq(pf.warnings.n, 0);
+	/* 'container: none' on a Pyxis cluster: honoured. */
+	preflight_evaluate(&pf, &parts, CONTAINER_NONE);
+	ck_assert_int_eq(pf.ok, 1);
+	ck_assert_int_eq(pf.container, CONTAINER_NONE);
+	strv_free(&parts);
+	preflight_free(&pf);
+}
+END_TEST
+
 START_TEST(pyxis_detection)
 {
 	/* Real, from srun 22.05 --help on tests/cluster: not Pyxis. */
 	ck_assert_int_eq(preflight_line_has_pyxis(
 	    "      --container             Path to OCI container bundle"), 0);
-	/* Hand-written in the shape of Pyxis's documented help text (there
-	 * is no Pyxis cluster here to capture from). */
+	/* Real, from Pyxis 0.24.0 on tests/cluster/containers. */
 	ck_assert_int_eq(preflight_line_has_pyxis(
 	    "      --container-image=[USER@][REGISTRY#]IMAGE[:TAG]|PATH"), 1);
 	ck_assert_int_eq(preflight_line_has_pyxis("--container-image"), 1);
@@ -935,6 +984,7 @@ conn_suite(void)
 	tc = tcase_create("preflight-parse");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, parse_sdtb);
+	tcase_add_test(tc, parse_sdtb_pyxis);
 	tcase_add_test(tc, parse_default_root);
 	tcase_add_test(tc, parse_storage_failures);
 	tcase_add_test(tc, parse_tool_failures);

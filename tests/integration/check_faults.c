@@ -151,6 +151,20 @@ case_env(const struct fcase *c)
 	setenv("XDG_CONFIG_HOME", path, 1);
 }
 
+/* Tag the test registry's image again as ref (tests/cluster/push-image). */
+static void
+tag_image(const char *ref)
+{
+	char	*cmd;
+	int	 rc;
+
+	cmd = xasprintf("'%s/tests/cluster/push-image' --copy-of "
+	    "sdtb/tools:1 '%s'", TOP_SRCDIR, ref);
+	rc = system(cmd);
+	ck_assert_msg(rc == 0, "%s failed", cmd);
+	free(cmd);
+}
+
 static void
 case_init(struct fcase *c, size_t i)
 {
@@ -162,12 +176,20 @@ case_init(struct fcase *c, size_t i)
 	mkdir(path, 0700);
 	snprintf(c->prefix, sizeof c->prefix, "sdf%s-%zu", unique, i);
 	/* A secret, so that every case has a sidecar to account for. */
+	/*
+	 * The registry image under a tag of this run (own_image: of this
+	 * case), so that the image step really converts.
+	 */
+	text = xasprintf("sdtb/tools:faults-%s%s", unique,
+	    c->own_image ? c->prefix : "");
+	tag_image(text);
+	free(text);
 	text = xasprintf("name: %s\n"
-	    "image: registry.local#sdtest/faults-%s%s:1\n"
+	    "image: %s#sdtb/tools:faults-%s%s\n"
 	    "command: 'test -n \"$HF_TOKEN\"'\n"
 	    "partition: cpu\ngpus: 0\ncpus: 1\ntime: 2m\n"
-	    "secrets: [HF_TOKEN]\n", c->prefix, unique,
-	    c->own_image ? c->prefix : "");
+	    "secrets: [HF_TOKEN]\n", c->prefix, getenv("SDTB_REGISTRY"),
+	    unique, c->own_image ? c->prefix : "");
 	c->spec = xasprintf("%s/spec.yaml", c->dir);
 	ck_assert_int_eq(file_write_atomic(c->spec, text, strlen(text), 0644,
 	    NULL), 0);
@@ -546,6 +568,8 @@ need_cluster(void)
 	    "SLURM_BASE_RESULTS_DIR", NULL };
 
 	it_need_env(vars);
+	/* Every job runs in the registry image: Enroot needs the creds. */
+	it_registry_creds(tmpdir);
 }
 
 /* In the runner process, before the test's fork: teardown knows unique. */
@@ -571,8 +595,8 @@ teardown(void)
 		return;
 	out = ssh_out("squeue --me -h -o '%%i %%j' | awk '$2 ~ /^sdf%s-/ "
 	    "{print $1}' | xargs -r scancel; cd '%s' && rm -rf sdf%s-* "
-	    ".sqsh/registry.local+sdtest+faults-%s* "
-	    ".sqsh/.registry.local+sdtest+faults-%s*", unique,
+	    ".sqsh/*+sdtb+tools+faults-%s* "
+	    ".sqsh/.*+sdtb+tools+faults-%s*", unique,
 	    getenv("SLURM_BASE_RESULTS_DIR"), unique, unique, unique);
 	free(out);
 }
@@ -815,9 +839,10 @@ faults_suite(void)
 
 	tc = tcase_create("cluster");
 	tcase_add_unchecked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 300);
-	tcase_add_test(tc, test_matrix);
-	tcase_add_test(tc, test_status_recovers);
+	/* Real conversions and containers: minutes more than bare nodes. */
+	tcase_set_timeout(tc, 900);
+	it_add_job_test(tc, test_matrix);
+	it_add_job_test(tc, test_status_recovers);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -37,8 +37,8 @@
 #include "record.h"
 #include "util.h"
 
-#define IMAGE		"registry.local#sdtest/multinode:1"
-#define PROBE_TIMEOUT	5
+/* Starting the container on both nodes took up to 16 s here under load. */
+#define PROBE_TIMEOUT	60
 
 static char	tmpdir[4096];
 static char	unique[64];
@@ -166,6 +166,8 @@ need_cluster(void)
 	    "SDTB_DIR", NULL };
 
 	it_need_env(vars);
+	/* Every job runs in the registry image: Enroot needs the creds. */
+	it_registry_creds(tmpdir);
 }
 
 /*
@@ -375,11 +377,11 @@ START_TEST(test_rendezvous)
 	int		 rank[2], world[2], n = 0;
 
 	need_cluster();
-	spec = write_spec("name: sdmn-rdv-%s\nimage: " IMAGE "\n"
+	spec = write_spec("name: sdmn-rdv-%s\nimage: %s\n"
 	    "command: 'echo \"RDV host=$(hostname) rank=$NODE_RANK "
 	    "world=$WORLD_SIZE master=$MASTER_ADDR\"'\n"
 	    "nodes: 2\ngpus: 4\ngpus_per_node: 2\ncpus: 1\ntime: 10m\n",
-	    unique);
+	    unique, it_image());
 	submit(spec, &s);
 	state = wait_end(s.sid);
 	out = log_of(&s, "main.out");
@@ -418,12 +420,13 @@ START_TEST(test_probe_fallback_cache)
 	char		*path, *text;
 	cJSON		*cache, *e;
 	long		 da, db;
+	char		*want;
 
 	need_cluster();
-	spec = write_spec("name: sdmn-probe-%s\nimage: " IMAGE "\n"
+	spec = write_spec("name: sdmn-probe-%s\nimage: %s\n"
 	    "command: 'echo MAIN on $(hostname) P2P=$NCCL_P2P_DISABLE'\n"
 	    "nodes: 2\ngpus: 2\ngpus_per_node: 1\ncpus: 1\ntime: 10m\n",
-	    unique);
+	    unique, it_image());
 	submit(spec, &a);
 	ck_assert_msg(strstr(a.err, "NCCL: the job probes") != NULL, "%s",
 	    a.err);
@@ -431,8 +434,10 @@ START_TEST(test_probe_fallback_cache)
 	out = log_of(&a, "main.out");
 	ck_assert_msg(strcmp(state, "COMPLETED") == 0, "%s: %s", state, out);
 	free(state);
-	ck_assert_msg(strstr(out, "try 1 (default) failed: timed out after "
-	    "5 s") != NULL, "%s", out);
+	want = xasprintf("try 1 (default) failed: timed out after %d s",
+	    PROBE_TIMEOUT);
+	ck_assert_msg(strstr(out, want) != NULL, "%s", out);
+	free(want);
 	ck_assert_msg(count(out, "[nccl probe] NCCL_PROBE_OK on sdn") == 2,
 	    "%s", out);
 	ck_assert_msg(strstr(out, "\nSQDECK_NCCL_OK=NCCL_P2P_DISABLE=1\n") !=
@@ -459,7 +464,7 @@ START_TEST(test_probe_fallback_cache)
 	ck_assert_str_eq(cJSON_GetObjectItem(e, "partition")->valuestring,
 	    "gpu");
 	ck_assert_ptr_nonnull(strstr(cJSON_GetObjectItem(e,
-	    "image")->valuestring, "sdtest/multinode:1"));
+	    "image")->valuestring, "sdtb/tools:1"));
 	ck_assert_int_eq(nccl_cache_lookup("sdtb", "gpu",
 	    cJSON_GetObjectItem(e, "image")->valuestring, &setting, &cause),
 	    1);
@@ -518,8 +523,9 @@ START_TEST(test_program_not_retried)
 	need_cluster();
 	for (i = 0; i < 2; i++) {
 		q = shell_quote(cmds[i]);
-		spec = write_spec("name: sdmn-prog-%s\nimage: " IMAGE "\n"
-		    "command: %s\ngpus: 1\ncpus: 1\ntime: 5m\n", unique, q);
+		spec = write_spec("name: sdmn-prog-%s\nimage: %s\n"
+		    "command: %s\ngpus: 1\ncpus: 1\ntime: 5m\n", unique,
+		    it_image(), q);
 		free(q);
 		submit(spec, &s);
 		state = wait_end(s.sid);
@@ -591,10 +597,10 @@ START_TEST(test_node_fail_retry)
 	int		 k;
 
 	need_cluster();
-	spec = write_spec("name: sdmn-nf-%s\nimage: " IMAGE "\n"
+	spec = write_spec("name: sdmn-nf-%s\nimage: %s\n"
 	    "command: 'echo START on $(hostname); sleep 20; echo END on "
 	    "$(hostname)'\ngpus: 1\ncpus: 1\ntime: 10m\nrequeue: false\n",
-	    unique);
+	    unique, it_image());
 	submit(spec, &s);
 	out = remote("grep -c no-requeue '%s/sbatch/job_%s.sbatch'",
 	    s.job_dir, s.rid);
@@ -718,9 +724,10 @@ START_TEST(test_requeue_followed)
 	time_t		 t0;
 
 	need_cluster();
-	spec = write_spec("name: sdmn-rq-%s\nimage: " IMAGE "\n"
+	spec = write_spec("name: sdmn-rq-%s\nimage: %s\n"
 	    "command: 'echo START on $(hostname); sleep 20; echo END on "
-	    "$(hostname)'\ngpus: 1\ncpus: 1\ntime: 10m\n", unique);
+	    "$(hostname)'\ngpus: 1\ncpus: 1\ntime: 10m\n", unique,
+	    it_image());
 	submit(spec, &s);
 	out = remote("grep -cx '#SBATCH --requeue' '%s/sbatch/job_%s.sbatch'",
 	    s.job_dir, s.rid);
@@ -866,23 +873,23 @@ multinode_suite(void)
 	tc = tcase_create("cluster");
 	tcase_set_timeout(tc, 1800);
 	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_rendezvous);
-	tcase_add_test(tc, test_probe_fallback_cache);
-	tcase_add_test(tc, test_program_not_retried);
+	it_add_job_test(tc, test_rendezvous);
+	it_add_job_test(tc, test_probe_fallback_cache);
+	it_add_job_test(tc, test_program_not_retried);
 	suite_add_tcase(s, tc);
 	/* Last, and the node is restored whatever happens. */
 	tc = tcase_create("node_fail");
 	tcase_set_timeout(tc, 1800);
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_unchecked_fixture(tc, NULL, node_fail_teardown);
-	tcase_add_test(tc, test_node_fail_retry);
+	it_add_job_test(tc, test_node_fail_retry);
 	suite_add_tcase(s, tc);
 	/* Its own case: starts with, and leaves, both nodes up. */
 	tc = tcase_create("requeue");
 	tcase_set_timeout(tc, 1800);
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_unchecked_fixture(tc, restore_nodes, node_fail_teardown);
-	tcase_add_test(tc, test_requeue_followed);
+	it_add_job_test(tc, test_requeue_followed);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -88,6 +88,8 @@ need_cluster(void)
 	    "SDTB_LUSTRE", NULL };
 
 	it_need_env(vars);
+	/* Every job runs in the registry image: Enroot needs the creds. */
+	it_registry_creds(tmpdir);
 }
 
 /* Each test: private HOME, config and state dirs; a unique tag. */
@@ -173,20 +175,6 @@ jobs_named(const char *name)
 	out = ssh_out("squeue --me -h -t all -n '%s' -o '%%i'", name);
 	for (p = strtok(out, "\n"); p != NULL; p = strtok(NULL, "\n"))
 		n++;
-	free(out);
-	return n;
-}
-
-/* Lines of the enroot double's log that import this image. */
-static int
-imports_of(const char *image_word)
-{
-	char	*out;
-	int	 n;
-
-	out = ssh_out("grep -c -e 'import.*%s' \"$HOME/.enroot-double.log\" "
-	    "|| true", image_word);
-	n = atoi(out);
 	free(out);
 	return n;
 }
@@ -440,13 +428,13 @@ START_TEST(test_complete)
 
 	need_cluster();
 	spec = write_spec("name: sdsub-ok-%s\n"
-	    "image: registry.local#sdtest/ok-%s:1\n"
+	    "image: %s\n"
 	    "command: echo \"hello-%s from $(hostname) in $PWD\"\n"
-	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, unique, unique);
+	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, it_image(), unique);
 	ck_assert_msg(sd(&j, NULL, &err, NULL, "submit", "--json", spec,
 	    NULL) == 0, "submit failed: %s", err);
 	ck_assert(jbool(j, "ok"));
-	ck_assert_str_eq(jstr(j, "container_mode"), "none");
+	ck_assert_str_eq(jstr(j, "container_mode"), "pyxis");
 	id = jstr(j, "slurm_id");
 	dir = jstr(j, "job_dir");
 	name = jstr(j, "job_name");
@@ -485,65 +473,6 @@ START_TEST(test_complete)
 }
 END_TEST
 
-/*
- * b. First submit converts on the cpu partition (a separate job there),
- * the second reuses the cache: the double's import count stays at one.
- */
-START_TEST(test_image_convert_once)
-{
-	cJSON		*j1, *j2;
-	char		*spec, *err, *out, *state;
-	const char	*imp;
-	char		 word[128];
-	int		 i;
-
-	need_cluster();
-	snprintf(word, sizeof word, "conv-%s", unique);
-	ck_assert_int_eq(imports_of(word), 0);
-	spec = write_spec("name: sdsub-conv-%s\n"
-	    "image: registry.local/sdtest/%s:2\n"
-	    "command: 'true'\ngpus: 1\ncpus: 1\ntime: 5m\n", unique, word);
-	ck_assert_msg(sd(&j1, NULL, &err, NULL, "submit", "--json", spec,
-	    NULL) == 0, "%s", err);
-	free(err);
-	ck_assert_str_eq(jstr(j1, "image_action"), "converted");
-	ck_assert_int_eq(imports_of(word), 1);
-	imp = jstr(j1, "import_job");
-	ck_assert_ptr_nonnull(imp);
-	ck_assert_ptr_nonnull(strstr(jstr(j1, "image_sqsh"), ".sqsh"));
-
-	/* sacct shows the conversion as its own job on cpu (after its lag). */
-	for (i = 0; i < 30; i++) {
-		out = ssh_out("sacct -S now-1hour -X -n -P --name='%s' "
-		    "-o Partition,State", imp);
-		if (strstr(out, "cpu|COMPLETED") != NULL)
-			break;
-		free(out);
-		out = NULL;
-		sleep(1);
-	}
-	ck_assert_msg(out != NULL, "no COMPLETED job %s on cpu in sacct", imp);
-	free(out);
-
-	ck_assert_msg(sd(&j2, NULL, &err, NULL, "submit", "--json", spec,
-	    NULL) == 0, "%s", err);
-	free(err);
-	ck_assert_str_eq(jstr(j2, "image_action"), "cached");
-	ck_assert_ptr_null(jstr(j2, "import_job"));
-	ck_assert_str_eq(jstr(j2, "image_sqsh"), jstr(j1, "image_sqsh"));
-	ck_assert_int_eq(imports_of(word), 1);
-
-	state = wait_end(jstr(j1, "slurm_id"));
-	ck_assert_str_eq(state, "COMPLETED");
-	free(state);
-	state = wait_end(jstr(j2, "slurm_id"));
-	ck_assert_str_eq(state, "COMPLETED");
-	free(state);
-	cJSON_Delete(j1);
-	cJSON_Delete(j2);
-	free(spec);
-}
-END_TEST
 
 /* A refused image: the submit stops at the image step, no job exists. */
 static void
@@ -576,45 +505,6 @@ expect_image_refused(const char *image, const char *want, cJSON **jp)
 		cJSON_Delete(j);
 }
 
-/*
- * b. A conversion that "succeeds" with a truncated or garbage file is
- * refused and leaves nothing in the cache; a failing one aborts with
- * enroot's output; a private image explains the credentials.
- */
-START_TEST(test_image_refused)
-{
-	cJSON	*j;
-	char	 image[256], *out;
-
-	need_cluster();
-	snprintf(image, sizeof image, "registry.local#sdtest/truncate-%s:1",
-	    unique);
-	expect_image_refused(image, "invalid image", &j);
-	ck_assert_ptr_nonnull(strstr(jstr(j, "error"), "truncated"));
-	out = ssh_out("ls -a \"$(dirname '%s')\" | grep -c 'truncate-%s' || "
-	    "true", jstr(j, "image_sqsh"), unique);
-	/* Only the lock file: no .sqsh, no temp file. */
-	ck_assert_str_eq(out, "1\n");
-	free(out);
-	cJSON_Delete(j);
-
-	snprintf(image, sizeof image, "registry.local#sdtest/garbage-%s:1",
-	    unique);
-	expect_image_refused(image, "no hsqs magic", NULL);
-
-	snprintf(image, sizeof image, "registry.local#sdtest/fail-%s:1",
-	    unique);
-	expect_image_refused(image, "404 Not Found", &j);
-	ck_assert_ptr_nonnull(strstr(jstr(j, "error"), "enroot import"));
-	/* The failed import itself ran on cpu, never on gpu. */
-	cJSON_Delete(j);
-
-	snprintf(image, sizeof image, "nvcr.io#sdtest/private-%s:1", unique);
-	expect_image_refused(image, "Could not process JSON input", &j);
-	ck_assert_ptr_nonnull(strstr(jstr(j, "error"), "creds install"));
-	cJSON_Delete(j);
-}
-END_TEST
 
 /* b. A .sqsh path is validated on the cluster: truncated is refused. */
 START_TEST(test_image_sqsh_path)
@@ -649,25 +539,6 @@ START_TEST(test_image_sqsh_path)
 }
 END_TEST
 
-/* b. A hanging import is killed at the timeout; no file is left. */
-START_TEST(test_image_timeout)
-{
-	cJSON	*j;
-	char	 image[256], *out;
-
-	need_cluster();
-	setenv("SQDECK_IMPORT_TIMEOUT", "4", 1);
-	snprintf(image, sizeof image, "registry.local#sdtest/hang-%s:1",
-	    unique);
-	expect_image_refused(image, "did not finish in 4 s", &j);
-	out = ssh_out("ls -a \"$(dirname '%s')\" | grep -c 'hang-%s' || true",
-	    jstr(j, "image_sqsh"), unique);
-	ck_assert_str_eq(out, "1\n");
-	free(out);
-	cJSON_Delete(j);
-	unsetenv("SQDECK_IMPORT_TIMEOUT");
-}
-END_TEST
 
 /* c. A missing dataset stops the submit before anything is written. */
 START_TEST(test_missing_dataset)
@@ -682,10 +553,10 @@ START_TEST(test_missing_dataset)
 	setenv("SLURM_BASE_RESULTS_DIR", root, 1);
 	before = ssh_out("find '%s' | sort", root);
 	spec = write_spec("name: sdsub-ds-%s\n"
-	    "image: registry.local#sdtest/ds-%s:1\ncommand: 'true'\n"
+	    "image: %s\ncommand: 'true'\n"
 	    "gpus: 1\ncpus: 1\ntime: 5m\ndatasets:\n"
 	    "  - lustre://%s/data-ok\n  - lustre://%s/no-such-%s\n", unique,
-	    unique, root, root, unique);
+	    it_image(), root, root, unique);
 	ck_assert_int_eq(sd(&j, NULL, &err, NULL, "submit", "--json", spec,
 	    NULL), 1);
 	ck_assert_str_eq(jstr(j, "failed_step"), "check");
@@ -694,8 +565,8 @@ START_TEST(test_missing_dataset)
 	ck_assert_ptr_null(strstr(jstr(j, "error"), "data-ok"));
 	after = ssh_out("find '%s' | sort", root);
 	ck_assert_str_eq(after, before);
-	snprintf(root, sizeof root, "ds-%s", unique);
-	ck_assert_int_eq(imports_of(root), 0);
+	/* Stopped before the image step: no import job. */
+	ck_assert_ptr_null(jstr(j, "import_job"));
 	snprintf(root, sizeof root, "%s/sdsub-root-%s", getenv("SDTB_LUSTRE"),
 	    unique);
 	ck_assert_int_eq(jobs_named(jstr(j, "job_name")), 0);
@@ -719,9 +590,9 @@ ambiguous(const char *fault)
 	need_cluster();
 	setenv("SQDECK_TEST_FAULT", fault, 1);
 	spec = write_spec("name: sdsub-amb-%s\n"
-	    "image: registry.local#sdtest/amb-%s:1\n"
+	    "image: %s\n"
 	    "command: echo adopted-ok\ngpus: 1\ncpus: 1\ntime: 5m\n", unique,
-	    unique);
+	    it_image());
 	ck_assert_msg(sd(&j, NULL, &err, NULL, "submit", "--json", spec,
 	    NULL) == 0, "%s", err);
 	ck_assert(jbool(j, "ambiguous"));
@@ -813,10 +684,10 @@ START_TEST(test_canary)
 
 	setenv("HF_TOKEN", hf, 1);
 	spec = write_spec("name: sdsub-canary-%s\n"
-	    "image: registry.local#sdtest/canary-%s:1\n"
+	    "image: %s\n"
 	    "command: echo \"hf_len=${#HF_TOKEN} ngc_len=${#NGC_KEY}\"\n"
 	    "gpus: 1\ncpus: 1\ntime: 5m\nsecrets: [HF_TOKEN, NGC_KEY]\n",
-	    unique, unique);
+	    unique, it_image());
 	rc = sd(&j, &out, &err, NULL, "submit", "--json", spec, NULL);
 	ck_assert_msg(rc == 0, "submit: %s", err);
 	ck_assert(!has_canary(out, hf, ngc) && !has_canary(err, hf, ngc));
@@ -965,23 +836,23 @@ START_TEST(test_files)
 
 	/* Wrong checksum: refused before anything remote is written. */
 	spec = write_spec("name: sdsub-files-%s\n"
-	    "image: registry.local#sdtest/files-%s:1\ncommand: 'true'\n"
+	    "image: %s\ncommand: 'true'\n"
 	    "gpus: 1\ncpus: 1\ntime: 5m\nfiles:\n  - path: cfg/train.yaml\n"
-	    "    sha256: %064d\n", unique, unique, 0);
+	    "    sha256: %064d\n", unique, it_image(), 0);
 	ck_assert_int_eq(sd(&j, NULL, &err, NULL, "submit", "--json", spec,
 	    NULL), 1);
 	ck_assert_str_eq(jstr(j, "failed_step"), "check");
 	ck_assert_ptr_nonnull(strstr(jstr(j, "error"), hex));
-	ck_assert_int_eq(imports_of(unique), 0);
+	ck_assert_ptr_null(jstr(j, "import_job"));
 	cJSON_Delete(j);
 	free(err);
 	free(spec);
 
 	spec = write_spec("name: sdsub-files-%s\n"
-	    "image: registry.local#sdtest/files-%s:1\n"
+	    "image: %s\n"
 	    "command: cat files/cfg/train.yaml\n"
 	    "gpus: 1\ncpus: 1\ntime: 5m\nfiles:\n  - path: cfg/train.yaml\n"
-	    "    sha256: %s\n", unique, unique, hex);
+	    "    sha256: %s\n", unique, it_image(), hex);
 	ck_assert_msg(sd(&j, NULL, &err, NULL, "submit", "--json", spec,
 	    NULL) == 0, "%s", err);
 	free(wait_end(jstr(j, "slurm_id")));
@@ -1007,11 +878,11 @@ START_TEST(test_dry_run)
 	need_cluster();
 	setenv("HF_TOKEN", "hf_DryRunCanary0123456789", 1);
 	spec = write_spec("name: sdsub-dry-%s\n"
-	    "image: registry.local#sdtest/dry-%s:1\n"
+	    "image: %s#sdtb/tools:dry-%s\n"
 	    "command: torchrun train.py --epochs 1\n"
 	    "nodes: 2\ngpus: 8\ngpus_per_node: 4\ntime: 30m\n"
 	    "secrets: [HF_TOKEN]\nenv:\n  TAO_LOG_LEVEL: debug\n", unique,
-	    unique);
+	    (it_image(), getenv("SDTB_REGISTRY")), unique);
 	rc = sd(NULL, &out, &err, NULL, "submit", "--dry-run", spec, NULL);
 	ck_assert_msg(rc == 0, "%s", err);
 	ck_assert_ptr_null(strstr(out, "@@"));
@@ -1065,18 +936,15 @@ submit_suite(void)
 	tc = tcase_create("cluster");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 240);
-	tcase_add_test(tc, test_complete);
-	tcase_add_test(tc, test_image_convert_once);
-	tcase_add_test(tc, test_image_refused);
-	tcase_add_test(tc, test_image_sqsh_path);
-	tcase_add_test(tc, test_image_timeout);
-	tcase_add_test(tc, test_missing_dataset);
-	tcase_add_test(tc, test_ambiguous_drop);
-	tcase_add_test(tc, test_ambiguous_empty);
-	tcase_add_test(tc, test_canary);
-	tcase_add_test(tc, test_creds_merge);
-	tcase_add_test(tc, test_dry_run);
-	tcase_add_test(tc, test_files);
+	it_add_job_test(tc, test_complete);
+	it_add_job_test(tc, test_image_sqsh_path);
+	it_add_job_test(tc, test_missing_dataset);
+	it_add_job_test(tc, test_ambiguous_drop);
+	it_add_job_test(tc, test_ambiguous_empty);
+	it_add_job_test(tc, test_canary);
+	it_add_job_test(tc, test_creds_merge);
+	it_add_job_test(tc, test_dry_run);
+	it_add_job_test(tc, test_files);
 	suite_add_tcase(s, tc);
 	return s;
 }

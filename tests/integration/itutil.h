@@ -105,4 +105,73 @@ it_ssh_out(const char *dir, const char *fmt, ...)
 	return out;
 }
 
+/*
+ * Register a test that runs a job (in the registry image).  On a cluster
+ * that came up without containers (SDTB_CONTAINERS=absent: no vendor
+ * archives) it is not registered: one "skipped:" line says so and why,
+ * and it is not counted.  An env that was never sourced still fails.
+ */
+#define it_add_job_test(tc, t)	it_add_job_test_named((tc), (t), #t)
+
+static inline void
+it_add_job_test_named(TCase *tc, const TTest *t, const char *name)
+{
+	const char	*m = getenv("SDTB_CONTAINERS");
+	const char	*why = getenv("SDTB_CONTAINERS_WHY");
+
+	if (m != NULL && strcmp(m, "absent") == 0) {
+		printf("skipped: %s: the cluster has no containers (%s)\n",
+		    name, why != NULL ? why : "no reason given");
+		fflush(stdout);
+		return;
+	}
+	tcase_add_test(tc, t);
+}
+
+/*
+ * The registry image of tests/cluster/containers ($SDTB_IMAGE): every
+ * suite that runs a job runs it in this image through the real
+ * conversion.  Fails, never skips, when the cluster has no containers.
+ */
+static inline const char *
+it_image(void)
+{
+	const char	*v = getenv("SDTB_IMAGE");
+
+	ck_assert_msg(v != NULL && *v != '\0', "SDTB_IMAGE is not set: the "
+	    "cluster has no containers (%s); source $SDTB_DIR/env.sh from "
+	    "tests/cluster/up with the vendor archives",
+	    getenv("SDTB_CONTAINERS_WHY") != NULL ?
+	    getenv("SDTB_CONTAINERS_WHY") : "SDTB_CONTAINERS not set");
+	return v;
+}
+
+/*
+ * Enroot's credentials for the test registry, installed with the real
+ * 'sqdeck creds install' (the password from its file, through the
+ * environment, never argv).  Other machines' lines are kept.
+ */
+static inline void
+it_registry_creds(const char *dir)
+{
+	char		*pw = NULL, *out = NULL, *err = NULL;
+	char *const	 argv[] = { (char *)getenv("SQDECK_BIN"), "creds",
+			    "install", "--registry",
+			    (char *)getenv("SDTB_REGISTRY"), "--login",
+			    (char *)getenv("SDTB_REGISTRY_USER"), NULL };
+
+	it_image();
+	ck_assert_msg(getenv("SQDECK_BIN") != NULL, "SQDECK_BIN is not set");
+	ck_assert_int_eq(file_read(getenv("SDTB_REGISTRY_PASSWORD_FILE"), &pw,
+	    NULL, NULL), 0);
+	str_trim(pw);
+	setenv("SQDECK_REGISTRY_PASSWORD", pw, 1);
+	ck_assert_msg(it_run(dir, argv, NULL, &out, &err) == 0,
+	    "creds install: %s%s", out, err);
+	unsetenv("SQDECK_REGISTRY_PASSWORD");
+	free(pw);
+	free(out);
+	free(err);
+}
+
 #endif

@@ -237,6 +237,7 @@ START_TEST(test_default_render)
 	template_set(&tv, "COMMAND", "true");
 	template_set(&tv, "ENV_FILE", "");
 	template_set(&tv, "RESULTS_DIR", "");
+	template_set(&tv, "JOB_DIR", "/j");
 	template_set(&tv, "EXTRA_ENV", "");
 	template_set(&tv, "PRE_STEP", pre);
 	template_set(&tv, "PROGRAM_TIMEOUT", "570");

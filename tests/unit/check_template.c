@@ -61,6 +61,7 @@ golden_vars(struct template_vars *tv, int nodes)
 	/* 0.95 of 4 h, and the grace capped at 120 s (plan.c). */
 	template_set(tv, "PROGRAM_TIMEOUT", "13680");
 	template_set(tv, "PROGRAM_GRACE", "120");
+	template_set(tv, "JOB_DIR", "/lustre/results/job1");
 }
 
 /* Render, compare with the golden file byte for byte, bash -n, lint. */

@@ -1,0 +1,925 @@
+/*
+ * The container path for real: Pyxis + Enroot + the password registry of
+ * tests/cluster/containers (source $SDTB_DIR/env.sh first).  Every job
+ * here runs in the test image (busybox + bash, ID=sdtb-tools, WORKDIR
+ * /opt) through the real conversion on the cpu partition, except the one
+ * that tests 'container: none'.
+ *
+ * Without the containers stack (SDTB_CONTAINERS=absent: no vendor
+ * archives) no test is registered: each prints one "skipped" line with
+ * the reason, and scripts/check fails when the archives were there.
+ */
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <stdarg.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "itutil.h"
+#include "util.h"
+
+static char	tmpdir[4096];
+static char	unique[64];
+
+#define run(argv, in, out, err)	it_run(tmpdir, argv, in, out, err)
+#define ssh_run(cmd, in, out)	it_ssh_run(tmpdir, cmd, in, out)
+#define ssh_out(...)		it_ssh_out(tmpdir, __VA_ARGS__)
+
+static const char *
+env(const char *name)
+{
+	const char	*v = getenv(name);
+
+	ck_assert_msg(v != NULL && *v != '\0', "%s is not set: source "
+	    "$SDTB_DIR/env.sh (tests/cluster/up) first", name);
+	return v;
+}
+
+/* sqdeck ARGS...; stdout parsed as JSON when json is set. */
+static int
+sd(cJSON **json, char **out, char **err, const char *in, ...)
+{
+	char		*argv[16], *o = NULL, *e = NULL;
+	const char	*a;
+	va_list		 ap;
+	int		 n = 0, rc;
+
+	argv[n++] = (char *)env("SQDECK_BIN");
+	va_start(ap, in);
+	while ((a = va_arg(ap, const char *)) != NULL && n < 15)
+		argv[n++] = (char *)a;
+	va_end(ap);
+	argv[n] = NULL;
+	rc = run(argv, in, &o, &e);
+	if (json != NULL) {
+		*json = cJSON_Parse(o);
+		ck_assert_msg(*json != NULL, "not JSON: %s\nstderr: %s", o, e);
+	}
+	if (out != NULL)
+		*out = o;
+	else
+		free(o);
+	if (err != NULL)
+		*err = e;
+	else
+		free(e);
+	return rc;
+}
+
+static const char *
+jstr(cJSON *j, const char *key)
+{
+	cJSON	*v = cJSON_GetObjectItemCaseSensitive(j, key);
+
+	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+/*
+ * Each test: private HOME, state and config; a clusters.yaml whose one
+ * cluster takes host, user and key from the env and has its own image
+ * cache (so a test's first submit really converts).
+ */
+static void
+setup_with(const char *extra)
+{
+	char	path[4200], *yaml;
+
+	snprintf(tmpdir, sizeof tmpdir, "%s", test_tmpdir());
+	snprintf(path, sizeof path, "%s/home", tmpdir);
+	mkdir(path, 0700);
+	setenv("HOME", path, 1);
+	snprintf(path, sizeof path, "%s/state", tmpdir);
+	setenv("XDG_STATE_HOME", path, 1);
+	snprintf(path, sizeof path, "%s/config", tmpdir);
+	setenv("XDG_CONFIG_HOME", path, 1);
+	mkdir(path, 0700);
+	snprintf(path, sizeof path, "%s/config/sqdeck", tmpdir);
+	mkdir(path, 0700);
+	unsetenv("SQDECK_TEST_FAULT");
+	unsetenv("SQDECK_CLUSTER");
+	unsetenv("SQDECK_IMPORT_TIMEOUT");
+	unsetenv("SQDECK_REGISTRY_PASSWORD");
+	unsetenv("NGC_KEY");
+	snprintf(unique, sizeof unique, "%ld%04x", (long)time(NULL) % 100000,
+	    (unsigned)getpid() & 0xffff);
+	yaml = xasprintf("- name: sdtb\n  hosts: %s\n"
+	    "  image_cache: %s/cx-cache/%s\n%s", env("SLURM_HOSTNAME"),
+	    env("SDTB_LUSTRE"), unique, extra);
+	snprintf(path, sizeof path, "%s/config/sqdeck/clusters.yaml", tmpdir);
+	ck_assert_int_eq(file_write_atomic(path, yaml, strlen(yaml), 0600,
+	    NULL), 0);
+	free(yaml);
+}
+
+static void
+setup(void)
+{
+	setup_with("");
+}
+
+static void
+setup_none(void)
+{
+	setup_with("  container: none\n");
+}
+
+static void
+teardown(void)
+{
+	char	cmd[4300];
+
+	free(ssh_out("rm -rf %s/cx-cache/%s", env("SDTB_LUSTRE"), unique));
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+}
+
+static char *
+write_spec(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *
+write_spec(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*text, *path;
+
+	va_start(ap, fmt);
+	text = xvasprintf(fmt, ap);
+	va_end(ap);
+	path = xasprintf("%s/spec-%d.yaml", tmpdir, rand());
+	ck_assert_int_eq(file_write_atomic(path, text, strlen(text), 0644,
+	    NULL), 0);
+	free(text);
+	return path;
+}
+
+static char *
+registry_password(void)
+{
+	char	*pw = NULL;
+
+	ck_assert_int_eq(file_read(env("SDTB_REGISTRY_PASSWORD_FILE"), &pw,
+	    NULL, NULL), 0);
+	str_trim(pw);
+	ck_assert_uint_gt(strlen(pw), 8);
+	return pw;
+}
+
+/* The real registry password into Enroot's netrc, through sqdeck. */
+static void
+creds_install(const char *password)
+{
+	char	*out = NULL, *err = NULL;
+
+	/*
+	 * SQDECK_CX_CREDS_BIN: another binary installs them, so that a run
+	 * of an older sqdeck (the fails-before-the-fix check) gets as far
+	 * as the bug it is about.
+	 */
+	char *const	 argv[] = { (char *)(getenv("SQDECK_CX_CREDS_BIN") != NULL ?
+			    getenv("SQDECK_CX_CREDS_BIN") : env("SQDECK_BIN")),
+			    "creds", "install", "--registry",
+			    (char *)env("SDTB_REGISTRY"), "--login",
+			    (char *)env("SDTB_REGISTRY_USER"), NULL };
+
+	setenv("SQDECK_REGISTRY_PASSWORD", password, 1);
+	ck_assert_msg(run(argv, NULL, &out, &err) == 0, "%s%s", out, err);
+	unsetenv("SQDECK_REGISTRY_PASSWORD");
+	free(out);
+	free(err);
+}
+
+static void
+creds_ok(void)
+{
+	char	*pw = registry_password();
+
+	creds_install(pw);
+	free(pw);
+}
+
+/* Poll sacct until the job ends; returns the State word. */
+static char *
+wait_end(const char *id)
+{
+	char	*out;
+	int	 i;
+
+	for (i = 0; i < 240; i++) {
+		out = ssh_out("sacct -j %s -X -n -P -o State", id);
+		str_trim(out);
+		if (*out != '\0' && strcmp(out, "PENDING") != 0 &&
+		    strcmp(out, "RUNNING") != 0 &&
+		    strcmp(out, "COMPLETING") != 0 &&
+		    strcmp(out, "REQUEUED") != 0)
+			return out;
+		free(out);
+		sleep(1);
+	}
+	ck_abort_msg("job %s did not end in 240 s", id);
+	return NULL;
+}
+
+static char *
+main_out(cJSON *j)
+{
+	return ssh_out("cat %s/logs/%s-%s/main.out %s/logs/%s-%s/main.err",
+	    jstr(j, "job_dir"), jstr(j, "job_name"), jstr(j, "slurm_id"),
+	    jstr(j, "job_dir"), jstr(j, "job_name"), jstr(j, "slurm_id"));
+}
+
+/* Submit, wait for the end, check COMPLETED; returns the submit JSON. */
+static cJSON *
+submit_ok(const char *spec, char **log)
+{
+	cJSON	*j;
+	char	*out = NULL, *err = NULL, *state;
+
+	ck_assert_msg(sd(&j, &out, &err, NULL, "submit", spec, "--json",
+	    NULL) == 0, "%s\n%s", out, err);
+	free(out);
+	free(err);
+	ck_assert_str_ne(jstr(j, "slurm_id"), "");
+	state = wait_end(jstr(j, "slurm_id"));
+	*log = main_out(j);
+	ck_assert_msg(strcmp(state, "COMPLETED") == 0, "%s: %s", state, *log);
+	free(state);
+	return j;
+}
+
+/* A refused submit: stops at the image step, no job of that name. */
+static cJSON *
+submit_refused(const char *spec, const char *want)
+{
+	cJSON	*j;
+	char	*out = NULL, *err = NULL, *n;
+
+	ck_assert_int_ne(sd(&j, &out, &err, NULL, "submit", spec, "--json",
+	    NULL), 0);
+	ck_assert_msg(strcmp(jstr(j, "failed_step"), "image") == 0, "%s\n%s",
+	    out, err);
+	ck_assert_msg(strstr(jstr(j, "error"), want) != NULL,
+	    "want '%s' in: %s", want, jstr(j, "error"));
+	n = ssh_out("squeue --me -h -t all -n '%s' -o %%i | wc -l",
+	    jstr(j, "job_name"));
+	ck_assert_str_eq(n, "0\n");
+	free(n);
+	free(out);
+	free(err);
+	return j;
+}
+
+/* sacct -P fields of the import job (by its unique name). */
+static char *
+import_job(cJSON *j, const char *fields)
+{
+	char	*out;
+	int	 i;
+
+	/* sacct shows a placeholder name for a few seconds (README). */
+	for (i = 0; i < 30; i++) {
+		out = ssh_out("sacct -X -n -P --name '%s' -o %s",
+		    jstr(j, "import_job"), fields);
+		if (*out != '\0')
+			return out;
+		free(out);
+		sleep(1);
+	}
+	ck_abort_msg("no import job %s in sacct", jstr(j, "import_job"));
+	return NULL;
+}
+
+/* --- acceptance 1: preflight ------------------------------------------------ */
+
+START_TEST(test_preflight_pyxis)
+{
+	cJSON	*j;
+	char	*out = NULL;
+
+	ck_assert_int_eq(sd(&j, NULL, NULL, NULL, "preflight", "--json",
+	    NULL), 0);
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "ok")));
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "pyxis")));
+	ck_assert_str_eq(jstr(j, "container_mode"), "pyxis");
+	cJSON_Delete(j);
+	ck_assert_int_eq(sd(NULL, &out, NULL, NULL, "preflight", NULL), 0);
+	ck_assert_msg(strstr(out, "container mode: pyxis") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "enroot     ok") != NULL, "%s", out);
+	free(out);
+}
+END_TEST
+
+/*
+ * Acceptance 2 and bugs 1 + 3: a registry image is converted once on cpu
+ * (-n1 -c4 --mem=7200M, --chdir=/tmp, >= 120 min), then runs on gpu in
+ * the container: the image's os-release, the job dir as the working
+ * directory, the status.json written inside is the one sqdeck reads.
+ */
+START_TEST(test_registry_image)
+{
+	cJSON	*j, *j2, *st;
+	char	*spec, *log, *f, *want, *out = NULL, *n;
+
+	creds_ok();
+	spec = write_spec("name: cx-img-%s\nimage: %s\n"
+	    "command: 'cat /etc/os-release; echo \"pwd=$PWD\"; "
+	    "ls specs/spec.yaml; printf \"%%s\\n\" "
+	    "\"{\\\"status\\\": \\\"SUCCESS\\\", \\\"from\\\": "
+	    "\\\"inside-%s\\\"}\" >results/status.json'\n"
+	    "gpus: 1\ncpus: 1\ntime: 10m\n", unique, env("SDTB_IMAGE"),
+	    unique);
+	j = submit_ok(spec, &log);
+	ck_assert_str_eq(jstr(j, "container_mode"), "pyxis");
+	ck_assert_str_eq(jstr(j, "image_action"), "converted");
+	/* The image's own os-release, not the node's Debian. */
+	ck_assert_msg(strstr(log, "ID=sdtb-tools") != NULL, "%s", log);
+	ck_assert_msg(strstr(log, "Debian") == NULL, "%s", log);
+	want = xasprintf("pwd=%s\n", jstr(j, "job_dir"));
+	ck_assert_msg(strstr(log, want) != NULL, "want %s in %s", want, log);
+	ck_assert_msg(strstr(log, "specs/spec.yaml") != NULL, "%s", log);
+	free(want);
+	/* The status.json the workload wrote inside is the one on disk. */
+	f = ssh_out("cat %s/results/status.json", jstr(j, "job_dir"));
+	want = xasprintf("\"inside-%s\"", unique);
+	ck_assert_msg(strstr(f, want) != NULL, "%s", f);
+	free(want);
+	free(f);
+	/* ... and the one sqdeck reads: the record ends COMPLETE. */
+	for (int i = 0; i < 30; i++) {
+		ck_assert_int_eq(sd(&st, &out, NULL, NULL, "status",
+		    jstr(j, "record_id"), "--json", NULL), 0);
+		free(out);
+		out = cJSON_PrintUnformatted(st);
+		cJSON_Delete(st);
+		if (strstr(out, "\"COMPLETE\"") != NULL)
+			break;
+		free(out);
+		out = NULL;
+		sleep(1);
+	}
+	ck_assert_msg(out != NULL, "record did not end COMPLETE");
+	free(out);
+	/* The import job: cpu, 4 CPUs, 7200M, /tmp, 2 h; the job on gpu. */
+	f = import_job(j, "Partition,AllocCPUS,ReqMem,WorkDir,Timelimit");
+	ck_assert_str_eq(f, "cpu|4|7200M|/tmp|02:00:00\n");
+	free(f);
+	f = ssh_out("sacct -j %s -X -n -P -o Partition", jstr(j, "slurm_id"));
+	ck_assert_str_eq(f, "gpu\n");
+	free(f);
+	free(log);
+
+	/* Converted once: the next submit reuses it, no import job. */
+	j2 = submit_ok(spec, &log);
+	ck_assert_str_eq(jstr(j2, "image_action"), "cached");
+	ck_assert_str_eq(jstr(j2, "image_sqsh"), jstr(j, "image_sqsh"));
+	n = ssh_out("sacct -X -n -P -S now-1hours --name '%s' -o JobID | "
+	    "wc -l", jstr(j2, "import_job"));
+	ck_assert_str_eq(n, "0\n");
+	free(n);
+	cJSON_Delete(j2);
+	cJSON_Delete(j);
+	free(log);
+	free(spec);
+}
+END_TEST
+
+/* --- bug 4: credentials ------------------------------------------------------ */
+
+/* grep -r for s under dir on this machine: 1 if found. */
+static int
+found_under(const char *dir, const char *s)
+{
+	char	*cmd;
+	int	 rc;
+
+	cmd = xasprintf("grep -r -q -F -e \"$SQDECK_T_SECRET\" '%s' "
+	    "2>/dev/null", dir);
+	setenv("SQDECK_T_SECRET", s, 1);
+	rc = system(cmd);
+	unsetenv("SQDECK_T_SECRET");
+	free(cmd);
+	return WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
+}
+
+/*
+ * The secret anywhere on the cluster side: the test cluster's logs and
+ * spools (slurmctld, slurmd, sshd: this machine, read as root), the job
+ * dir, and what slurmdbd keeps of the job and its import job (script,
+ * environment, submit line).  1 if found.
+ */
+static int
+found_on_cluster(const char *secret, cJSON *j)
+{
+	const char	*d = getenv("SDTB_DIR") != NULL ? getenv("SDTB_DIR") :
+			    "/tmp/sdtb";
+	char		*cmd, *out = NULL, path[4200];
+	int		 rc;
+
+	snprintf(path, sizeof path, "%s/log", d);
+	if (found_under(path, secret))
+		return 1;
+	snprintf(path, sizeof path, "%s/spool", d);
+	if (found_under(path, secret))
+		return 1;
+	if (found_under(jstr(j, "job_dir"), secret))
+		return 1;
+	cmd = xasprintf("read -r s; "
+	    "for id in %s $(sacct -X -n -P -S now-2hours --name '%s' "
+	    "-o JobID); do "
+	    "sacct -j \"$id\" -n -P --batch-script 2>/dev/null; "
+	    "sacct -j \"$id\" -n -P --env-vars 2>/dev/null; "
+	    "sacct -j \"$id\" -n -P -o JobName,SubmitLine%%2000,WorkDir "
+	    "2>/dev/null; done >\"$HOME/.cx-dbd.$$\"; "
+	    "test -s \"$HOME/.cx-dbd.$$\" && echo dbd-rows; "
+	    "grep -q -F -e \"$s\" \"$HOME/.cx-dbd.$$\" && echo found-dbd; "
+	    "rm -f \"$HOME/.cx-dbd.$$\"",
+	    jstr(j, "slurm_id"), jstr(j, "import_job"));
+	ck_assert_int_eq(ssh_run(cmd, secret, &out), 0);
+	free(cmd);
+	/* slurmdbd answered: the check can fail. */
+	ck_assert_msg(strstr(out, "dbd-rows") != NULL, "%s", out);
+	rc = strstr(out, "found") != NULL;
+	free(out);
+	return rc;
+}
+
+/*
+ * Import from the password registry fails before 'creds install' (enroot
+ * authenticates as <anonymous>) and succeeds after; the netrc line is
+ * the one Enroot reads; a wrong password and a repository the
+ * credentials cannot read are refused with the hint; the password is in
+ * no record, log, job file or slurmdbd field.
+ */
+START_TEST(test_creds)
+{
+	cJSON	*j;
+	char	*spec, *log, *pw, *line, *want, *out = NULL, *err = NULL;
+	char	 path[4200];
+
+	pw = registry_password();
+	free(ssh_out("rm -f ~/.config/enroot/.credentials"));
+	spec = write_spec("name: cx-cred-%s\nimage: %s\ncommand: 'cat "
+	    "/etc/os-release'\ngpus: 1\ncpus: 1\ntime: 5m\n", unique,
+	    env("SDTB_IMAGE"));
+	j = submit_refused(spec, "<anonymous>");
+	ck_assert_msg(strstr(jstr(j, "error"), "creds install") != NULL, "%s",
+	    jstr(j, "error"));
+	cJSON_Delete(j);
+
+	/* A wrong password: enroot is refused, sqdeck says why. */
+	creds_install("not-the-password");
+	j = submit_refused(spec, "enroot import");
+	ck_assert_msg(strstr(jstr(j, "error"), "credentials") != NULL, "%s",
+	    jstr(j, "error"));
+	cJSON_Delete(j);
+
+	creds_install(pw);
+	line = ssh_out("stat -c %%a ~/.config/enroot/.credentials; "
+	    "grep -c '^machine 10.231.0.1 login %s password ' "
+	    "~/.config/enroot/.credentials", env("SDTB_REGISTRY_USER"));
+	ck_assert_str_eq(line, "600\n1\n");
+	free(line);
+	/* The machine is the host, without the port Enroot does not match. */
+	want = ssh_out("grep -c ':5000' ~/.config/enroot/.credentials || "
+	    "true");
+	ck_assert_str_eq(want, "0\n");
+	free(want);
+	j = submit_ok(spec, &log);
+	ck_assert_str_eq(jstr(j, "image_action"), "converted");
+	ck_assert_msg(strstr(log, "ID=sdtb-tools") != NULL, "%s", log);
+	free(log);
+	/* Nowhere: records, this machine's test dir, the cluster. */
+	snprintf(path, sizeof path, "%s/state", tmpdir);
+	ck_assert(!found_under(path, pw));
+	ck_assert(!found_on_cluster(pw, j));
+	cJSON_Delete(j);
+
+	/* A repository these credentials cannot read (registry :5001). */
+	free(spec);
+	spec = write_spec("name: cx-priv-%s\nimage: %s\ncommand: true\n"
+	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique,
+	    env("SDTB_IMAGE_PRIVATE"));
+	j = submit_refused(spec, "enroot import");
+	ck_assert_msg(strstr(jstr(j, "error"), "credentials") != NULL, "%s",
+	    jstr(j, "error"));
+	cJSON_Delete(j);
+	free(out);
+	free(err);
+	free(spec);
+	free(pw);
+}
+END_TEST
+
+/*
+ * creds install --stdin on a terminal: it asks, echo off, the password
+ * never appears on the terminal, and it works.
+ */
+START_TEST(test_creds_tty)
+{
+	char	 buf[8192], *pw, *line;
+	size_t	 len = 0;
+	ssize_t	 n;
+	pid_t	 pid;
+	int	 master, status;
+	struct pollfd pfd;
+
+	pw = registry_password();
+	free(ssh_out("rm -f ~/.config/enroot/.credentials"));
+	pid = forkpty(&master, NULL, NULL, NULL);
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		execl(env("SQDECK_BIN"), "sqdeck", "creds", "install",
+		    "--stdin", "--registry", env("SDTB_REGISTRY"), "--login",
+		    env("SDTB_REGISTRY_USER"), (char *)NULL);
+		_exit(127);
+	}
+	/* Wait for the prompt: echo is off by then. */
+	while (strstr(buf, "not echoed") == NULL) {
+		pfd.fd = master;
+		pfd.events = POLLIN;
+		ck_assert_int_gt(poll(&pfd, 1, 30000), 0);
+		n = read(master, buf + len, sizeof buf - 1 - len);
+		ck_assert_int_gt(n, 0);
+		len += (size_t)n;
+		buf[len] = '\0';
+	}
+	ck_assert_int_eq(write(master, pw, strlen(pw)), (ssize_t)strlen(pw));
+	ck_assert_int_eq(write(master, "\n", 1), 1);
+	for (;;) {
+		pfd.fd = master;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, 60000) <= 0)
+			break;
+		n = read(master, buf + len, sizeof buf - 1 - len);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		buf[len] = '\0';
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	close(master);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s",
+	    buf);
+	ck_assert_msg(strstr(buf, "registry password (not echoed): ") != NULL,
+	    "%s", buf);
+	ck_assert_msg(strstr(buf, pw) == NULL, "the password was echoed: %s",
+	    buf);
+	ck_assert_msg(strstr(buf, "credentials installed") != NULL, "%s", buf);
+	line = ssh_out("grep -c '^machine 10.231.0.1 login %s password ' "
+	    "~/.config/enroot/.credentials", env("SDTB_REGISTRY_USER"));
+	ck_assert_str_eq(line, "1\n");
+	free(line);
+	free(pw);
+}
+END_TEST
+
+/* --- failure cases, all real -------------------------------------------------- */
+
+START_TEST(test_failures)
+{
+	cJSON	*j;
+	char	*spec, *image, *out;
+
+	creds_ok();
+	/* An image that is not in the registry. */
+	image = xasprintf("%s#sdtb/tools:nosuch-%s", env("SDTB_REGISTRY"),
+	    unique);
+	spec = write_spec("name: cx-miss-%s\nimage: %s\ncommand: true\n"
+	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, image);
+	j = submit_refused(spec, "enroot import");
+	out = ssh_out("ls -a %s/cx-cache/%s 2>/dev/null | grep -c tmp || true",
+	    env("SDTB_LUSTRE"), unique);
+	ck_assert_str_eq(out, "0\n");
+	free(out);
+	cJSON_Delete(j);
+	free(spec);
+	free(image);
+
+	/* A registry that accepts the connection and never answers. */
+	setenv("SQDECK_IMPORT_TIMEOUT", "15", 1);
+	image = xasprintf("%s#sdtb/tools:1", env("SDTB_REGISTRY_SILENT"));
+	spec = write_spec("name: cx-hang-%s\nimage: %s\ncommand: true\n"
+	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, image);
+	j = submit_refused(spec, "did not finish in 15 s");
+	unsetenv("SQDECK_IMPORT_TIMEOUT");
+	/* The import job was killed with it, its temp file removed. */
+	for (int i = 0; i < 30; i++) {
+		out = ssh_out("squeue --me -h -n '%s' -o %%i | wc -l",
+		    jstr(j, "import_job"));
+		if (strcmp(out, "0\n") == 0)
+			break;
+		free(out);
+		out = NULL;
+		sleep(1);
+	}
+	ck_assert_msg(out != NULL, "the import job outlived its timeout");
+	free(out);
+	out = ssh_out("ls -a %s/cx-cache/%s 2>/dev/null | grep -c tmp || true",
+	    env("SDTB_LUSTRE"), unique);
+	ck_assert_str_eq(out, "0\n");
+	free(out);
+	cJSON_Delete(j);
+	free(spec);
+	free(image);
+
+}
+END_TEST
+
+START_TEST(test_bad_sqsh)
+{
+	cJSON	*j;
+	char	*spec, *good, *dir, *log, *cmd;
+
+	creds_ok();
+	/* A good image first, converted by sqdeck; then damaged copies. */
+	spec = write_spec("name: cx-sq-%s\nimage: %s\ncommand: true\n"
+	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, env("SDTB_IMAGE"));
+	j = submit_ok(spec, &log);
+	good = xstrdup(jstr(j, "image_sqsh"));
+	cJSON_Delete(j);
+	free(log);
+	free(spec);
+	dir = xasprintf("%s/cx-cache/%s", env("SDTB_LUSTRE"), unique);
+	cmd = xasprintf("cd %s && s=$(stat -c %%s %s) && "
+	    "head -c $((s / 2)) %s >truncated.sqsh && "
+	    "head -c 65536 /dev/urandom >garbage.sqsh", dir, good, good);
+	ck_assert_int_eq(ssh_run(cmd, NULL, NULL), 0);
+	free(cmd);
+	spec = write_spec("name: cx-tr-%s\nimage: %s/truncated.sqsh\n"
+	    "command: true\ngpus: 1\ncpus: 1\ntime: 5m\n", unique, dir);
+	cJSON_Delete(submit_refused(spec, "truncated"));
+	free(spec);
+	spec = write_spec("name: cx-gb-%s\nimage: %s/garbage.sqsh\n"
+	    "command: true\ngpus: 1\ncpus: 1\ntime: 5m\n", unique, dir);
+	cJSON_Delete(submit_refused(spec, "no hsqs magic"));
+	free(spec);
+	/* The good one by path runs in the container. */
+	spec = write_spec("name: cx-ok-%s\nimage: %s\ncommand: 'head -n 1 "
+	    "/etc/os-release'\ngpus: 1\ncpus: 1\ntime: 5m\n", unique, good);
+	j = submit_ok(spec, &log);
+	ck_assert_str_eq(jstr(j, "image_action"), "sqsh");
+	ck_assert_msg(strstr(log, "ID=sdtb-tools") != NULL, "%s", log);
+	cJSON_Delete(j);
+	free(log);
+	free(spec);
+	free(good);
+	free(dir);
+}
+END_TEST
+
+/* --- bug 5: a secret reaches the program in the container, nothing else ------ */
+
+START_TEST(test_secret_in_container)
+{
+	cJSON	*j;
+	char	*spec, *log, secret[40], path[4200];
+	int	 i;
+
+	creds_ok();
+	srand((unsigned)getpid() ^ (unsigned)time(NULL));
+	for (i = 0; i < 31; i++)
+		secret[i] = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ"
+		    "23456789"[rand() % 57];
+	secret[31] = '\0';
+	setenv("SQDECK_CANARY", secret, 1);
+	spec = write_spec("name: cx-sec-%s\nimage: %s\nsecrets: "
+	    "[SQDECK_CANARY]\ncommand: 'echo \"canary_len=${#SQDECK_CANARY} "
+	    "$(head -n 1 /etc/os-release)\"'\ngpus: 1\ncpus: 1\ntime: 5m\n",
+	    unique, env("SDTB_IMAGE"));
+	j = submit_ok(spec, &log);
+	unsetenv("SQDECK_CANARY");
+	/* Inside the image (its os-release), with the whole value. */
+	ck_assert_msg(strstr(log, "canary_len=31 ID=sdtb-tools") != NULL, "%s",
+	    log);
+	ck_assert(strstr(log, secret) == NULL);
+	snprintf(path, sizeof path, "%s/state", tmpdir);
+	ck_assert(!found_under(path, secret));
+	ck_assert(!found_on_cluster(secret, j));
+	cJSON_Delete(j);
+	free(log);
+	free(spec);
+}
+END_TEST
+
+/* --- bug 6: two nodes, both in the container ------------------------------------ */
+
+START_TEST(test_multinode)
+{
+	cJSON	*j;
+	char	*spec, *log, *line, *p, host[2][64], master[2][64], os[2][64];
+	char	 pwd[2][1024];
+	int	 rank[2], world[2], n = 0;
+
+	creds_ok();
+	spec = write_spec("name: cx-mn-%s\nimage: %s\n"
+	    "command: 'echo \"RDV host=$(hostname) rank=$NODE_RANK "
+	    "world=$WORLD_SIZE master=$MASTER_ADDR os=$(head -n 1 "
+	    "/etc/os-release) pwd=$PWD\"'\n"
+	    "nodes: 2\ngpus: 4\ngpus_per_node: 2\ncpus: 1\ntime: 10m\n",
+	    unique, env("SDTB_IMAGE"));
+	j = submit_ok(spec, &log);
+	for (line = log; line != NULL && *line != '\0'; line = p) {
+		if ((p = strchr(line, '\n')) != NULL)
+			*p++ = '\0';
+		if (strncmp(line, "RDV ", 4) != 0)
+			continue;
+		ck_assert_msg(n < 2, "more than two ranks: %s", line);
+		ck_assert_int_eq(sscanf(line, "RDV host=%63s rank=%d world=%d "
+		    "master=%63s os=%63s pwd=%1023s", host[n], &rank[n],
+		    &world[n], master[n], os[n], pwd[n]), 6);
+		n++;
+	}
+	ck_assert_msg(n == 2, "expected a line per node, got %d", n);
+	ck_assert_str_ne(host[0], host[1]);
+	ck_assert_int_eq(rank[0] + rank[1], 1);
+	ck_assert_int_eq(world[0], 2);
+	ck_assert_int_eq(world[1], 2);
+	ck_assert_str_eq(master[0], master[1]);
+	ck_assert_str_eq(master[0], rank[0] == 0 ? host[0] : host[1]);
+	ck_assert_str_eq(os[0], "ID=sdtb-tools");
+	ck_assert_str_eq(os[1], "ID=sdtb-tools");
+	ck_assert_str_eq(pwd[0], jstr(j, "job_dir"));
+	ck_assert_str_eq(pwd[1], jstr(j, "job_dir"));
+	cJSON_Delete(j);
+	free(log);
+	free(spec);
+}
+END_TEST
+
+/* --- bug 7: :latest with force_reconvert really imports again -------------------- */
+
+static void
+push_latest(const char *stamp)
+{
+	char	*argv[6], *tool;
+
+	tool = xasprintf("%s/tests/cluster/push-image", TOP_SRCDIR);
+	argv[0] = tool;
+	argv[1] = "--stamp";
+	argv[2] = (char *)stamp;
+	argv[3] = "sdtb/tools:latest";
+	argv[4] = NULL;
+	ck_assert_int_eq(run(argv, NULL, NULL, NULL), 0);
+	free(tool);
+}
+
+START_TEST(test_latest_force)
+{
+	cJSON	*j;
+	char	*spec, *log, *a, *b;
+
+	creds_ok();
+	a = xasprintf("SQDECK_STAMP=a-%s", unique);
+	b = xasprintf("SQDECK_STAMP=b-%s", unique);
+	push_latest(a + strlen("SQDECK_STAMP="));
+	spec = write_spec("name: cx-lat-%s\nimage: %s\ncommand: 'cat "
+	    "/etc/os-release'\ngpus: 1\ncpus: 1\ntime: 5m\n", unique,
+	    env("SDTB_IMAGE_LATEST"));
+	j = submit_ok(spec, &log);
+	ck_assert_str_eq(jstr(j, "image_action"), "converted");
+	ck_assert_msg(strstr(log, a) != NULL, "%s", log);
+	cJSON_Delete(j);
+	free(log);
+
+	/* New content under :latest: the cache is reused without force. */
+	push_latest(b + strlen("SQDECK_STAMP="));
+	j = submit_ok(spec, &log);
+	ck_assert_str_eq(jstr(j, "image_action"), "cached");
+	ck_assert_msg(strstr(log, a) != NULL, "%s", log);
+	cJSON_Delete(j);
+	free(log);
+	free(spec);
+
+	/* force_reconvert: imported again, the new content runs. */
+	spec = write_spec("name: cx-lat-%s\nimage: %s\nforce_reconvert: true\n"
+	    "command: 'cat /etc/os-release'\ngpus: 1\ncpus: 1\ntime: 5m\n",
+	    unique, env("SDTB_IMAGE_LATEST"));
+	j = submit_ok(spec, &log);
+	ck_assert_str_eq(jstr(j, "image_action"), "converted");
+	ck_assert_msg(strstr(log, b) != NULL, "%s", log);
+	ck_assert_msg(strstr(log, a) == NULL, "%s", log);
+	free(import_job(j, "JobID"));
+	cJSON_Delete(j);
+	free(log);
+	free(spec);
+	free(a);
+	free(b);
+}
+END_TEST
+
+/* --- container: none, the bare-node case ---------------------------------------- */
+
+START_TEST(test_container_none)
+{
+	cJSON	*j;
+	char	*spec, *log, *out = NULL, *err = NULL, *state;
+
+	creds_ok();
+	spec = write_spec("name: cx-none-%s\nimage: %s\ncommand: 'head -n 1 "
+	    "/etc/os-release; echo \"pwd=$PWD\"'\ngpus: 1\ncpus: 1\n"
+	    "time: 5m\n", unique, env("SDTB_IMAGE"));
+	ck_assert_int_eq(sd(NULL, &out, NULL, NULL, "preflight", NULL), 0);
+	ck_assert_msg(strstr(out, "container mode: none (configured") != NULL,
+	    "%s", out);
+	free(out);
+	ck_assert_msg(sd(&j, &out, &err, NULL, "submit", spec, "--json",
+	    NULL) == 0, "%s\n%s", out, err);
+	/* One line says so. */
+	ck_assert_msg(strstr(err, "container mode none ('container: none' in "
+	    "clusters.yaml: the command runs directly on the nodes, not in "
+	    "the image)") != NULL, "%s", err);
+	ck_assert_str_eq(jstr(j, "container_mode"), "none");
+	state = wait_end(jstr(j, "slurm_id"));
+	log = main_out(j);
+	ck_assert_msg(strcmp(state, "COMPLETED") == 0, "%s: %s", state, log);
+	/* The node's own system, not the image. */
+	ck_assert_msg(strstr(log, "sdtb-tools") == NULL, "%s", log);
+	ck_assert_msg(strstr(log, "Debian") != NULL, "%s", log);
+	cJSON_Delete(j);
+	free(state);
+	free(log);
+	free(out);
+	free(err);
+	free(spec);
+}
+END_TEST
+
+static int
+str_in_list(const char *list, const char *name)
+{
+	size_t	n = strlen(name);
+	const char *p;
+
+	for (p = list; (p = strstr(p, name)) != NULL; p += n) {
+		if ((p == list || p[-1] == ',') && (p[n] == '\0' ||
+		    p[n] == ','))
+			return 1;
+	}
+	return 0;
+}
+
+struct cx_test {
+	const char	*name;
+	const TTest	*test;
+	int		 none;	/* container: none fixture */
+};
+
+static Suite *
+containers_suite(void)
+{
+	static const struct cx_test tests[] = {
+		{ "preflight_pyxis", NULL, 0 },
+		{ "registry_image", NULL, 0 },
+		{ "creds", NULL, 0 },
+		{ "creds_tty", NULL, 0 },
+		{ "failures", NULL, 0 },
+		{ "bad_sqsh", NULL, 0 },
+		{ "secret_in_container", NULL, 0 },
+		{ "multinode", NULL, 0 },
+		{ "latest_force", NULL, 0 },
+		{ "container_none", NULL, 1 },
+	};
+	const TTest *ts[] = { test_preflight_pyxis, test_registry_image,
+	    test_creds, test_creds_tty, test_failures, test_bad_sqsh,
+	    test_secret_in_container, test_multinode, test_latest_force,
+	    test_container_none };
+	Suite		*s = suite_create("containers");
+	TCase		*tc, *tn;
+	const char	*mode = getenv("SDTB_CONTAINERS");
+	const char	*why = getenv("SDTB_CONTAINERS_WHY");
+	const char	*only = getenv("SQDECK_CX_ONLY");
+	size_t		 i;
+
+	tc = tcase_create("pyxis");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 600);
+	tn = tcase_create("none");
+	tcase_add_checked_fixture(tn, setup_none, teardown);
+	tcase_set_timeout(tn, 300);
+	for (i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+		if (mode == NULL || strcmp(mode, "pyxis") != 0) {
+			/* One line per test; not run, not counted. */
+			printf("skipped: containers/%s: %s\n", tests[i].name,
+			    mode == NULL ? "SDTB_CONTAINERS is not set "
+			    "(source $SDTB_DIR/env.sh from tests/cluster/up)" :
+			    why != NULL ? why : "no containers in the cluster");
+			continue;
+		}
+		/* SQDECK_CX_ONLY=name,name: a developer's quick run. */
+		if (only != NULL && !str_in_list(only, tests[i].name))
+			continue;
+		tcase_add_test(tests[i].none ? tn : tc, ts[i]);
+	}
+	fflush(stdout);
+	suite_add_tcase(s, tc);
+	suite_add_tcase(s, tn);
+	return s;
+}
+
+TEST_MAIN(containers_suite)
