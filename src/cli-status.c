@@ -148,7 +148,8 @@ status_table(const struct monitor_snapshot *snap, struct record **v, size_t n)
 }
 
 static void
-status_detail(const struct record *r, const struct monitor_snapshot *snap)
+status_detail(const struct record *r, const struct monitor_snapshot *snap,
+    int stale)
 {
 	const struct jobtable_row	*row = row_of(snap, r->id);
 	const struct record_event	*e;
@@ -162,7 +163,9 @@ status_detail(const struct record *r, const struct monitor_snapshot *snap)
 	cli_printf("slurm id: %s\n", s);
 	free(s);
 	s = ops_clean(r->native);
-	cli_printf("state:    %s (%s)\n", state_text(r, buf, sizeof buf), s);
+	cli_printf("state:    %s (%s)%s\n", state_text(r, buf, sizeof buf), s,
+	    stale && !state_terminal(r->state) ? " last known: the poll "
+	    "failed" : "");
 	free(s);
 	if (r->err_class != ERR_NONE) {
 		s = ops_clean(r->err_rule);
@@ -404,7 +407,8 @@ cli_status(struct cli *cli, int argc, char **argv)
 				free(s);
 			}
 			if (only != NULL && n == 1)
-				status_detail(v[0], &snap);
+				status_detail(v[0], &snap, rc != 0 ||
+				    snap.error != NULL);
 			else if (only == NULL)
 				status_table(&snap, v, n);
 		}
@@ -414,8 +418,11 @@ cli_status(struct cli *cli, int argc, char **argv)
 			    "the last known state)\n", cause);
 			ret = EXIT_FAIL;
 		} else if (snap.error != NULL) {
-			cli_fprintf(stderr, "sqdeck: status: %s\n", snap.error);
-			ret = EXIT_OK;
+			/* squeue answered but sacct (or a record) did not:
+			   as much a failure as a failed squeue. */
+			cli_fprintf(stderr, "sqdeck: status: %s (records show "
+			    "the last known state)\n", snap.error);
+			ret = EXIT_FAIL;
 		} else
 			ret = EXIT_OK;
 		done = only != NULL && n == 1 && state_terminal(v[0]->state);

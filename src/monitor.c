@@ -374,6 +374,7 @@ row_from_record(struct jobtable_row *row, const struct record *r)
 	row->state = xstrdup(r->native != NULL && *r->native != '\0' ?
 	    r->native : state_name(r->state));
 	row->nodes = r->nodes > 0 ? r->nodes : 0;
+	row->elapsed = r->elapsed;
 	if (r->state == RSTATE_ERROR && r->err_class != ERR_NONE)
 		row->reason = xasprintf("%s %s", err_class_name(r->err_class),
 		    r->err_rule != NULL ? r->err_rule : "");
@@ -435,6 +436,8 @@ observe(struct monitor_snapshot *snap, struct record *r,
 		r->native = xstrdup(ch->native != NULL ? ch->native : "");
 		info->changed = 1;
 	}
+	if (ch->has_elapsed)
+		r->elapsed = (int)ch->elapsed;
 	if (ch->set_err) {
 		r->err_class = ch->err;
 		free(r->err_rule);
@@ -513,7 +516,7 @@ left_queue(struct monitor_snapshot *snap, struct slurm_jobs *acct,
 	struct triage_result		 tr;
 	enum status_verdict		 verdict = STATUS_MISSING;
 	struct buf			 logs;
-	char				 sid[32], *msg = NULL;
+	char				 sid[32], exitbuf[32], *msg = NULL;
 	size_t				 i;
 	time_t				 t;
 
@@ -573,6 +576,15 @@ left_queue(struct monitor_snapshot *snap, struct slurm_jobs *acct,
 	ch.state = m.state;
 	ch.native = m.native;
 	ch.message = msg;
+	if (m.terminal) {
+		ch.has_elapsed = j->elapsed >= 0;
+		ch.elapsed = j->elapsed;
+		if (j->exit_code >= 0) {
+			snprintf(exitbuf, sizeof exitbuf, "%d:%d",
+			    j->exit_code, j->exit_signal);
+			ch.exit_code = exitbuf;
+		}
+	}
 	if (m.state == RSTATE_ERROR) {
 		buf_init(&logs);
 		if ((out = monitor_reply_find(rep, "out", sid)) != NULL)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "slurm.h"
 #include "text.h"
 #include "util.h"
 
@@ -326,6 +327,17 @@ change_fn(struct record *r, void *arg, char **cause)
 		r->err_rule = xstrdup(ch->err_rule != NULL ? ch->err_rule : "");
 		write = 1;
 	}
+	if (ch->has_elapsed && ch->elapsed >= 0 && ch->elapsed <= 1000000000L &&
+	    r->elapsed != (int)ch->elapsed) {
+		r->elapsed = (int)ch->elapsed;
+		write = 1;
+	}
+	if (ch->exit_code != NULL && (r->exit_code == NULL ||
+	    strcmp(r->exit_code, ch->exit_code) != 0)) {
+		free(r->exit_code);
+		r->exit_code = xstrdup(ch->exit_code);
+		write = 1;
+	}
 	if (r->state != ch->state || r->native == NULL ||
 	    strcmp(r->native, native) != 0) {
 		r->history = xrealloc(r->history,
@@ -464,7 +476,8 @@ ops_cancel(struct conn *c, const struct record *r, long slurm_id,
 	struct ops_change	 ch;
 	struct buf		 b;
 	char			*env = NULL, *cmd, *why = NULL, *line, *p;
-	char			*msg;
+	char			*msg, *sp;
+	long			 ran = -1;
 	int			 rc = -1, scancel_rc = -1;
 
 	memset(oc, 0, sizeof *oc);
@@ -476,7 +489,8 @@ ops_cancel(struct conn *c, const struct record *r, long slurm_id,
 
 	/* One round trip: was it live, scancel, wipe the sidecar. */
 	buf_init(&b);
-	buf_printf(&b, "st=$(squeue -h -j %ld -o %%T 2>/dev/null | head -n 1)\n"
+	buf_printf(&b, "st=$(squeue -h -j %ld -o '%%T %%M' 2>/dev/null | "
+	    "head -n 1)\n"
 	    "printf 'live %%s\\n' \"$st\"\n"
 	    "out=$(scancel %ld 2>&1); rc=$?\n", slurm_id, slurm_id);
 	buf_adds(&b, "e=");
@@ -504,6 +518,12 @@ ops_cancel(struct conn *c, const struct record *r, long slurm_id,
 	oc->live_state = xstrndup(line, p != NULL ? (size_t)(p - line) :
 	    strlen(line));
 	str_trim(oc->live_state);
+	/* "RUNNING 1:23": the state, then how long it has run. */
+	if ((sp = strchr(oc->live_state, ' ')) != NULL) {
+		*sp++ = '\0';
+		if (slurm_time_parse(sp, &ran) != SLURM_TIME_SET)
+			ran = -1;
+	}
 	if (p != NULL && strncmp(p + 1, "wiped ", 6) == 0) {
 		oc->wiped = p[7] == '1';
 		p = strchr(p + 1, '\n');
@@ -530,6 +550,8 @@ ops_cancel(struct conn *c, const struct record *r, long slurm_id,
 		    oc->live_state);
 		ch.message = msg;
 		ch.only_live = 1;
+		ch.has_elapsed = ran >= 0;
+		ch.elapsed = ran;
 		if (ops_record_change(r->id, &ch, &why) != 0) {
 			cause_set(cause, "job %ld was cancelled but its record "
 			    "could not be updated: %s", slurm_id, why);

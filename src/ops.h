@@ -113,6 +113,11 @@ struct ops_change {
 	enum err_class	 err;
 	const char	*err_rule;
 	int		 only_live;
+	/* Run time and exit, written with the change (has_elapsed 0, NULL:
+	   keep what the record has). */
+	int		 has_elapsed;
+	long		 elapsed;
+	const char	*exit_code;
 	/* Out. */
 	int		 changed;
 	enum rstate	 old;

@@ -877,6 +877,61 @@ draw_clusters(struct ui *ui, int y, int h, time_t now)
 	}
 }
 
+/*
+ * Why the jobs pane is empty: a filter, an empty queue, a cluster still
+ * connecting or one in error are four different things.
+ */
+static char *
+empty_text(struct ui *ui)
+{
+	struct buf	 wait, bad;
+	char		*s;
+	time_t		 now = time(NULL);
+	size_t		 i, nok = 0, nwait = 0, nbad = 0;
+
+	if (jobtable_total(ui->jt) > 0)
+		return xstrdup(jobtable_show_finished(ui->jt) ?
+		    "no job matches the filter (Esc or / to change it)" :
+		    "no job matches (/ to change the filter, a to show "
+		    "finished jobs)");
+	if (ui->ncl == 0)
+		return xstrdup("no jobs");
+	buf_init(&wait);
+	buf_init(&bad);
+	for (i = 0; i < ui->ncl; i++) {
+		switch (cluster_health(&ui->cl[i], now)) {
+		case CLUSTER_OK:
+			nok++;
+			break;
+		case CLUSTER_CONNECTING:
+			buf_printf(&wait, "%s%s", nwait++ ? ", " : "",
+			    ui->cl[i].name);
+			break;
+		case CLUSTER_STALE:
+		case CLUSTER_ERROR:
+			buf_printf(&bad, "%s%s", nbad++ ? ", " : "",
+			    ui->cl[i].name);
+			break;
+		}
+	}
+	if (nbad > 0 && nok == 0 && nwait == 0)
+		s = xasprintf("no jobs known: %s %s not answering (1 and "
+		    "Enter for why)", bad.data, nbad > 1 ? "are" : "is");
+	else if (nwait > 0 && nok == 0 && nbad == 0)
+		s = xasprintf("no jobs yet: connecting to %s", wait.data);
+	else if (nok == ui->ncl)
+		s = xstrdup("no jobs: the queue is empty and nothing "
+		    "finished in the last 24 h (n for a new job)");
+	else
+		s = xasprintf("no jobs on the %zu cluster%s that answered%s%s"
+		    "%s%s", nok, nok == 1 ? "" : "s",
+		    nwait ? "; connecting to " : "", nwait ? wait.data : "",
+		    nbad ? "; not answering: " : "", nbad ? bad.data : "");
+	buf_free(&wait);
+	buf_free(&bad);
+	return s;
+}
+
 static void
 draw_jobs(struct ui *ui, int y, int h)
 {
@@ -945,12 +1000,10 @@ draw_jobs(struct ui *ui, int y, int h)
 	if (lines <= 0)
 		return;
 	if (n == 0) {
-		const char	*why = jobtable_total(ui->jt) > 0 ?
-		    "no job matches (/ to change the filter, a to show "
-		    "finished jobs)" : ui->ncl > 0 ?
-		    "no jobs yet: waiting for the clusters" : "no jobs";
+		char	*why = empty_text(ui);
 
 		put(ui, y + 2, 2, COLS - 2, why, ST_DIM, 0);
+		free(why);
 		return;
 	}
 	top = jobtable_top(ui->jt, (size_t)lines);
@@ -1025,6 +1078,26 @@ draw_log_line(struct ui *ui, int y, int ylim, const char *s, int skip)
 	} while (*s != '\0');
 }
 
+/* Why an ended job has no log file: it never ran, or it wrote none. */
+static char *
+log_ended_text(struct ui *ui, const char *file)
+{
+	const struct jobtable_row	*r;
+	const struct ulog		*l = &ui->log;
+
+	r = jobtable_find(ui->jt, l->cluster, l->id);
+	if (r != NULL && r->elapsed <= 0 &&
+	    jobtable_state_class(r->state) == JC_CANCELLED)
+		return xasprintf("the job was cancelled before it ran: it "
+		    "has no %s", file);
+	if (r != NULL && r->elapsed == 0)
+		return xasprintf("the job ended (%s) before it ran: it has "
+		    "no %s", r->state, file);
+	return xasprintf("the job ended%s%s%s without writing %s",
+	    r != NULL ? " (" : "", r != NULL ? r->state : "",
+	    r != NULL ? ")" : "", file);
+}
+
 static void
 draw_log(struct ui *ui, int y, int h)
 {
@@ -1032,13 +1105,16 @@ draw_log(struct ui *ui, int y, int h)
 	char		 title[512], *partial = NULL;
 	const char	*file = l->stream == LOG_ERR ? "main.err" : "main.out";
 	const char	*why = NULL;
+	char		*ended_text = NULL;
 	size_t		 n, i, first;
 	int		 rows, used, yy, skip;
 
+	/* A job that ended is not followed any more: say so. */
 	if (l->cluster != NULL)
 		snprintf(title, sizeof title, " 3 Log  %s %s  %s  %s%s%s",
 		    l->cluster, l->id, l->name, file,
-		    l->follow ? "  [follow]" : "", l->wrap ? "  [wrap]" : "");
+		    l->done ? "  [ended]" : l->follow ? "  [follow]" : "",
+		    l->wrap ? "  [wrap]" : "");
 	else
 		snprintf(title, sizeof title, " 3 Log%s%s",
 		    l->follow ? "  [follow]" : "", l->wrap ? "  [wrap]" : "");
@@ -1060,6 +1136,8 @@ draw_log(struct ui *ui, int y, int h)
 		why = "not connected: no worker reads logs";
 	else if (n == 0 && l->note != NULL)
 		why = l->note;
+	else if (n == 0 && l->missing && l->done)
+		why = ended_text = log_ended_text(ui, file);
 	else if (n == 0 && l->missing)
 		why = l->stream == LOG_ERR ? "main.err does not exist (yet): "
 		    "waiting for log\xe2\x80\xa6" : "main.out does not exist "
@@ -1068,10 +1146,14 @@ draw_log(struct ui *ui, int y, int h)
 		why = "waiting for log\xe2\x80\xa6";
 	if (why != NULL) {
 		put(ui, y + 1, 2, COLS - 2, why, ST_DIM, 0);
+		free(ended_text);
 		free(partial);
 		return;
 	}
 
+	/* The end mark has a row of its own, whatever the pane's size. */
+	if (l->done && l->follow && rows > 1)
+		rows--;
 	/* Following: the last lines that fill the pane, bottom up. */
 	if (l->follow) {
 		used = 0;
@@ -1089,10 +1171,10 @@ draw_log(struct ui *ui, int y, int h)
 		skip = 0;
 	}
 	yy = y + 1;
-	for (i = first; i < n && yy < y + h; i++) {
+	for (i = first; i < n && yy < y + 1 + rows; i++) {
 		int	lr = line_rows(LINE(i), COLS, l->wrap);
 
-		draw_log_line(ui, yy, y + h, LINE(i), skip);
+		draw_log_line(ui, yy, y + 1 + rows, LINE(i), skip);
 		yy += lr - skip;
 		skip = 0;
 	}
