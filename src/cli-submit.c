@@ -101,9 +101,11 @@ static void
 usage(FILE *f)
 {
 	cli_fprintf(f, "usage: sqdeck submit SPEC.yaml [--cluster NAME] "
-	    "[--dry-run] [--json]\n"
+	    "[--dry-run] [--hold] [--json]\n"
 	    "  --dry-run  check and render only: print the job script; no "
 	    "record, no conversion, nothing written on the cluster\n"
+	    "  --hold     leave the job held: it starts on scontrol release "
+	    "ID\n"
 	    "  --json     a machine summary on stdout (steps on stderr)\n"
 	    "Secrets listed in the spec are read from this environment.\n");
 }
@@ -114,6 +116,7 @@ cli_submit(struct cli *cli, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "cluster", required_argument, NULL, 'C' },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "hold", no_argument, NULL, 'H' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -129,7 +132,7 @@ cli_submit(struct cli *cli, int argc, char **argv)
 	cJSON			*steps;
 	char			*cause = NULL, *msg;
 	size_t			 i;
-	int			 ch, json = 0, dry_run = 0, ret;
+	int			 ch, json = 0, dry_run = 0, hold = 0, ret;
 
 	while ((ch = getopt_long(argc, argv, "nh", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -138,6 +141,9 @@ cli_submit(struct cli *cli, int argc, char **argv)
 			break;
 		case 'n':
 			dry_run = 1;
+			break;
+		case 'H':
+			hold = 1;
 			break;
 		case 'j':
 			json = 1;
@@ -173,6 +179,7 @@ cli_submit(struct cli *cli, int argc, char **argv)
 	out.steps = steps;
 	memset(&o, 0, sizeof o);
 	o.dry_run = dry_run;
+	o.hold = hold;
 	o.progress = progress;
 	o.arg = &out;
 

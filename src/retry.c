@@ -620,7 +620,7 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 	buf_add_quoted(&sh, res->sbatch_path);
 	sbatch = buf_steal(&sh);
 	script = submit_launch_script(old->job_dir, sbatch, old->log_dir,
-	    old->job_name, NULL);
+	    old->job_name, NULL, 0);
 	free(sbatch);
 	buf_adds(&side, script);
 	free(script);

@@ -594,8 +594,12 @@ submit_convert_free(struct submit_convert_result *r)
 	"\t\tscancel \"$3\" </dev/null\n" \
 	"\t\treturn\n" \
 	"\tfi\n" \
-	"\tmsg=$(scontrol release \"$3\" 2>&1 </dev/null)\n" \
-	"\techo \"sqdeck-release-rc=$?\"\n" \
+	"\tif [ \"${hold:-0}\" = 1 ]; then\n" \
+	"\t\techo sqdeck-release-rc=0\n" \
+	"\telse\n" \
+	"\t\tmsg=$(scontrol release \"$3\" 2>&1 </dev/null)\n" \
+	"\t\techo \"sqdeck-release-rc=$?\"\n" \
+	"\tfi\n" \
 	"\tprintf '%s\\n' \"$msg\" | sed '/^$/d; s/^/sqdeck-release-msg=/'\n" \
 	"\tst=$(squeue -h -j \"$3\" -o '%T %r' 2>/dev/null </dev/null)\n" \
 	"\tprintf 'sqdeck-state=%s\\n' \"$st\"\n" \
@@ -603,12 +607,14 @@ submit_convert_free(struct submit_convert_result *r)
 
 char *
 submit_launch_script(const char *job_dir, const char *sbatch_cmd,
-    const char *log_dir, const char *job_name, const char *fault)
+    const char *log_dir, const char *job_name, const char *fault, int hold)
 {
 	struct buf	b;
 
 	buf_init(&b);
-	buf_adds(&b, "LC_ALL=C; export LC_ALL\n" SUBMIT_SH_RELEASE "jd=");
+	buf_adds(&b, "LC_ALL=C; export LC_ALL\n" SUBMIT_SH_RELEASE);
+	/* --hold: the log dir is made, the job stays held for the user. */
+	buf_adds(&b, hold ? "hold=1\njd=" : "hold=0\njd=");
 	buf_add_quoted(&b, job_dir);
 	buf_adds(&b, "\nlogs=");
 	buf_add_quoted(&b, log_dir);
@@ -2137,7 +2143,7 @@ submit_launch(struct submit_ctx *x, char **cause)
 			goto fail_why;
 		script = submit_launch_script(x->lay.job_dir, cmd,
 		    x->lay.log_dir, x->res->job_name, attempt == 0 ? fault :
-		    NULL);
+		    NULL, x->o->hold);
 		free(cmd);
 		sent = time(NULL);
 		submit_launch_free(&l);
@@ -2258,7 +2264,9 @@ submit_launch(struct submit_ctx *x, char **cause)
 		if (l.state != NULL && state_map(l.state, STATUS_MISSING,
 		    &m) == 0 && m.state != RSTATE_UNKNOWN)
 			rs = m.state;
-		text = xasprintf("submitted as SLURM job %ld%s%s", id,
+		text = xasprintf("submitted as SLURM job %ld%s%s%s", id,
+		    x->o->hold ? " and left held (submit --hold: "
+		    "scontrol release starts it)" : "",
 		    x->res->adopted ? " (adopted after an ambiguous sbatch "
 		    "reply)" : "", x->res->resubmitted ? " (sent again after "
 		    "the first reply was lost and no job existed)" : "");
