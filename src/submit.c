@@ -1360,6 +1360,10 @@ submit_plan(struct submit_ctx *x, char **cause)
 		lim[i].name = pf->parts[i].name;
 		lim[i].max_minutes = pf->parts[i].max_minutes < 0 ?
 		    PLAN_UNLIMITED : (int)pf->parts[i].max_minutes;
+		lim[i].nodes = pf->parts[i].nodes;
+		lim[i].cpus = pf->parts[i].cpus;
+		lim[i].gres_known = pf->parts[i].gres_known;
+		lim[i].gpus_per_node = pf->parts[i].gpus;
 	}
 	rc = plan_make(x->sp, x->s->cl, lim, pf->nparts, &x->plan, &why);
 	free(lim);

@@ -848,8 +848,12 @@ draw_clusters(struct ui *ui, int y, int h, time_t now)
 			    &c->partitions : (c->conf ? &c->conf->partitions :
 			    NULL);
 
+			/* Name and MaxTime; the rest is in the detail. */
 			for (size_t k = 0; pv != NULL && k < pv->n; k++)
-				buf_printf(&b, "%s%s", k ? ", " : "", pv->v[k]);
+				buf_printf(&b, "%s%.*s", k ? ", " : "",
+				    (int)(strcspn(pv->v[k], "(") -
+				    (strchr(pv->v[k], '(') ? 1 : 0)),
+				    pv->v[k]);
 		}
 		parts = buf_steal(&b);
 		x = 1;
