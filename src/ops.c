@@ -164,7 +164,7 @@ ops_log_parse(const char *path, const struct conn_result *res, int tail,
 {
 	const char	*nl;
 	long long	 size, off;
-	int		 trunc;
+	int		 trunc, cut;
 
 	nl = memchr(res->out, '\n', res->outlen);
 	if (res->status != 0 || nl == NULL) {
@@ -179,12 +179,14 @@ ops_log_parse(const char *path, const struct conn_result *res, int tail,
 	if (strncmp(res->out, "unreadable\n", 11) == 0)
 		return cause_set(cause, "%s exists on the cluster but is not "
 		    "readable by the SSH user", path);
-	if (sscanf(res->out, "size %lld %lld %d", &size, &off, &trunc) != 3 ||
-	    size < 0 || off < 0)
+	cut = 0;
+	if (sscanf(res->out, "size %lld %lld %d %d", &size, &off, &trunc,
+	    &cut) < 3 || size < 0 || off < 0)
 		return cause_set(cause, "reading %s: unexpected reply \"%.*s\"",
 		    path, (int)(nl - res->out), res->out);
 	log->size = size;
 	log->truncated = trunc;
+	log->cut = cut != 0;
 	log->len = res->outlen - (size_t)(nl + 1 - res->out);
 	log->data = xmalloc(log->len + 1);
 	memcpy(log->data, nl + 1, log->len);
@@ -267,7 +269,18 @@ ops_log_tail(struct conn *c, const char *path, int lines, struct ops_log *log,
 	    "s=$(wc -c < \"$f\") || exit 3\n"
 	    "s=$((s + 0)); b=0\n"
 	    "[ \"$s\" -le 1048576 ] || b=$((s - 1048576))\n"
-	    "echo \"size $s $b 0\"\n"
+	    /* Whether the first line shown starts before the last MiB. */
+	    "cut=0\n"
+	    "if [ \"$b\" -gt 0 ] && [ \"$n\" -gt 0 ]; then\n"
+	    "\tl=$(tail -c +$((b + 1)) -- \"$f\" | head -c $((s - b)) | "
+	    "wc -l)\n"
+	    "\t[ \"$(tail -c 1 -- \"$f\" | od -An -tx1 | tr -d ' ')\" = 0a ] "
+	    "|| l=$((l + 1))\n"
+	    "\tp=$(tail -c +$b -- \"$f\" | head -c 1 | od -An -tx1 | "
+	    "tr -d ' ')\n"
+	    "\t[ \"$l\" -le \"$n\" ] && [ \"$p\" != 0a ] && cut=1\n"
+	    "fi\n"
+	    "echo \"size $s $b 0 $cut\"\n"
 	    "[ \"$n\" -gt 0 ] || exit 0\n"
 	    "tail -c +$((b + 1)) -- \"$f\" | head -c $((s - b)) | "
 	    "tail -n \"$n\"\n"

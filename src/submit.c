@@ -2115,6 +2115,47 @@ submit_adopt(struct submit_ctx *x, long id, struct submit_launch *l,
 	return 0;
 }
 
+
+/*
+ * sbatch refused the job: remove the job dir staged for it (only ever the
+ * one this submit made under the results root), so a refused request
+ * leaves nothing behind on the cluster.  The record keeps the reason.
+ */
+static void
+submit_unstage(struct submit_ctx *x)
+{
+	struct conn_result	 res;
+	struct buf		 b;
+	char			*why = NULL;
+	size_t			 n = strlen(x->results_root);
+
+	if (x->lay.job_dir == NULL || strncmp(x->lay.job_dir,
+	    x->results_root, n) != 0 || x->lay.job_dir[n] != '/' ||
+	    strstr(x->lay.job_dir + n, "/..") != NULL)
+		return;
+	buf_init(&b);
+	buf_adds(&b, "rm -rf -- ");
+	buf_add_quoted(&b, x->lay.job_dir);
+	buf_adds(&b, " && echo removed\n");
+	if (submit_remote(&x->faults, "unstage", x->s->conn, b.data, 0, &res,
+	    &why) == 0) {
+		if (res.status == 0)
+			submit_say(x, SUBMIT_STEP_LAUNCH, "removed the staged "
+			    "job dir %s (sbatch queued nothing)",
+			    x->lay.job_dir);
+		else
+			submit_say(x, SUBMIT_STEP_LAUNCH, "could not remove "
+			    "the staged job dir %s: %s", x->lay.job_dir,
+			    res.err);
+		conn_result_free(&res);
+	} else {
+		submit_say(x, SUBMIT_STEP_LAUNCH, "could not remove the staged "
+		    "job dir %s: %s", x->lay.job_dir, why);
+		free(why);
+	}
+	buf_free(&b);
+}
+
 static int
 submit_launch(struct submit_ctx *x, char **cause)
 {
@@ -2177,6 +2218,8 @@ submit_launch(struct submit_ctx *x, char **cause)
 		free(script);
 
 		if (v == SLURM_SUBMIT_ERROR) {
+			/* Nothing was queued: what was staged is litter. */
+			submit_unstage(x);
 			submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "sbatch "
 			    "refused the job: %s", msg);
 			free(msg);

@@ -153,6 +153,8 @@ struct ui {
 	int				 log_h;
 	int				 clusters_h;
 	int				 view_h;
+	int				 pasting;	/* inside a bracketed paste */
+	int				 paste_cut;	/* it had a control char */
 };
 
 /* ------------------------------------------------------------ signals */
@@ -188,12 +190,21 @@ sig_crash(int sig)
 	raise(sig);
 }
 
+/* Bracketed paste (xterm): a paste comes between these two keys. */
+#define PASTE_ON	"\033[?2004h"
+#define PASTE_OFF	"\033[?2004l"
+#define KEY_PASTE_BEGIN	(KEY_MAX + 1)
+#define KEY_PASTE_END	(KEY_MAX + 2)
+
 static void
 ui_restore(void)
 {
 	if (curses_on) {
 		curses_on = 0;
 		endwin();
+		/* write(2): this also runs from the crash handler. */
+		if (write(STDOUT_FILENO, PASTE_OFF, sizeof PASTE_OFF - 1) < 0)
+			return;
 	}
 }
 
@@ -2548,6 +2559,71 @@ ui_resize(void)
 		resize_term(ws.ws_row, ws.ws_col);
 }
 
+/*
+ * A paste goes into the field or filter being typed, as text.  Fields are
+ * one line: a line break or other control character in a paste is
+ * refused, and the rest of the paste with it, so that nothing pasted can
+ * act as Enter or land in the next field.  Outside an input a paste is
+ * ignored (pasted letters are not commands).
+ */
+static int
+paste_mark(struct ui *ui, int begin)
+{
+	int	flags = 0;
+
+	if (begin) {
+		ui->pasting = 1;
+		ui->paste_cut = 0;
+		return 0;
+	}
+	ui->pasting = 0;
+	if (ui->paste_cut) {
+		if (ui->ov == OV_WIZARD) {
+			free(ui->wiz.banner);
+			ui->wiz.banner = xstrdup("the paste had a line break or "
+			    "control character: a field takes one line, so "
+			    "the paste was cut there (the rest was dropped)");
+			ui->wiz.banner_err = 1;
+		}
+		ui_message(ui, 1, "paste cut at a line break or control "
+		    "character: fields take one line");
+		flags = UIF_REDRAW;
+	}
+	ui->paste_cut = 0;
+	return flags;
+}
+
+static int
+paste_char(struct ui *ui, int c)
+{
+	char		mb[8];
+	mbstate_t	ps;
+	size_t		n;
+
+	if (ui->paste_cut)
+		return 0;
+	if (ui->ov != OV_WIZARD && ui->ov != OV_FILTER)
+		return 0;
+	if (ui->ov == OV_WIZARD && ui->wiz.page != WIZ_FORM)
+		return 0;
+	if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0)) {
+		ui->paste_cut = 1;
+		return UIF_REDRAW;
+	}
+	memset(&ps, 0, sizeof ps);
+	n = wcrtomb(mb, (wchar_t)c, &ps);
+	if (n == (size_t)-1)
+		return 0;
+	if (ui->ov == OV_WIZARD) {
+		wizard_sync(ui);
+		wizard_type(&ui->wiz, mb, n);
+	} else {
+		buf_add(&ui->input, mb, n);
+		filter_live(ui);
+	}
+	return UIF_REDRAW;
+}
+
 static int
 read_keys(struct ui *ui)
 {
@@ -2557,6 +2633,16 @@ read_keys(struct ui *ui)
 	while ((r = get_wch(&wc)) != ERR) {
 		if (r == KEY_CODE_YES && wc == KEY_RESIZE) {
 			flags |= UIF_REDRAW | UIF_CLEAR;
+			continue;
+		}
+		if (r == KEY_CODE_YES && (wc == KEY_PASTE_BEGIN ||
+		    wc == KEY_PASTE_END)) {
+			flags |= paste_mark(ui, wc == KEY_PASTE_BEGIN);
+			continue;
+		}
+		if (ui->pasting) {
+			flags |= paste_char(ui, r == KEY_CODE_YES ? -1 :
+			    (int)wc);
 			continue;
 		}
 		key = r == KEY_CODE_YES ? UIKEY_FN((int)wc) : (int)wc;
@@ -2715,6 +2801,11 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 	cbreak();
 	noecho();
 	keypad(stdscr, TRUE);
+	/* A paste is text, never keys: Enter in it must not submit. */
+	define_key("\033[200~", KEY_PASTE_BEGIN);
+	define_key("\033[201~", KEY_PASTE_END);
+	putp(PASTE_ON);
+	fflush(stdout);
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
 	curs_set(0);
