@@ -696,7 +696,8 @@ wizard_hint(const struct wizard *w, enum wizard_field f)
 			buf_adds(&b, "MaxTime: ");
 			for (i = 0; i < c->partitions->n; i++)
 				buf_printf(&b, "%s%.*s", i ? ", " : "",
-				    (int)strcspn(c->partitions->v[i], "("),
+				    (int)(strcspn(c->partitions->v[i], "(") -
+				    (strchr(c->partitions->v[i], '(') != NULL)),
 				    c->partitions->v[i]);
 			/* Then what a node holds, if sinfo said. */
 			for (i = 0; i < c->partitions->n; i++) {
