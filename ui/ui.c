@@ -2547,6 +2547,94 @@ ui_key(struct ui *ui, int key)
 	return 0;
 }
 
+/* ------------------------------------------------------------ the view */
+
+/*
+ * The view survives a restart (like htop's rc): sort, its direction,
+ * finished rows shown or not, the filter, out/err and wrap, in
+ * $XDG_STATE_HOME/sqdeck/view, one "key value" a line.  A line that does
+ * not parse is skipped: the view is a convenience, never an error.
+ */
+static char *
+view_path(void)
+{
+	char	*dir = path_state_dir(), *p;
+
+	p = xasprintf("%s/view", dir);
+	free(dir);
+	return p;
+}
+
+static void
+view_load(struct ui *ui)
+{
+	char	*path = view_path(), *text = NULL, *line, *next, *v;
+	int	 c, rev = 0, col = -1;
+
+	if (file_read(path, &text, NULL, NULL) != 0) {
+		free(path);
+		return;
+	}
+	for (line = text; line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if ((v = strchr(line, ' ')) == NULL)
+			continue;
+		*v++ = '\0';
+		if (strcmp(line, "sort") == 0) {
+			for (c = 0; c < JT_NCOLS; c++) {
+				if (strcmp(jobtable_col_title(c), v) == 0)
+					col = c;
+			}
+		} else if (strcmp(line, "reverse") == 0)
+			rev = strcmp(v, "1") == 0;
+		else if (strcmp(line, "finished") == 0)
+			jobtable_set_show_finished(ui->jt, strcmp(v, "0") != 0);
+		else if (strcmp(line, "stream") == 0)
+			ui->log.stream = strcmp(v, "err") == 0 ? LOG_ERR :
+			    LOG_OUT;
+		else if (strcmp(line, "wrap") == 0)
+			ui->log.wrap = strcmp(v, "1") == 0;
+		else if (strcmp(line, "filter") == 0 && *v != '\0')
+			jobtable_set_filter(ui->jt, v, NULL);
+	}
+	if (col >= 0)
+		jobtable_set_sort(ui->jt, (enum jobtable_col)col, rev);
+	free(text);
+	free(path);
+}
+
+static void
+view_save(struct ui *ui)
+{
+	struct buf	 b;
+	const char	*f = jobtable_filter(ui->jt), *p;
+	char		*path = view_path(), *dir, *slash;
+	int		 rev;
+	enum jobtable_col col = jobtable_sort_col(ui->jt, &rev);
+
+	buf_init(&b);
+	buf_printf(&b, "sort %s\nreverse %d\nfinished %d\nstream %s\n"
+	    "wrap %d\n", jobtable_col_title(col), rev != 0,
+	    jobtable_show_finished(ui->jt) != 0,
+	    ui->log.stream == LOG_ERR ? "err" : "out", ui->log.wrap != 0);
+	if (f != NULL && *f != '\0') {
+		for (p = f; *p != '\0' && (unsigned char)*p >= 0x20; p++)
+			;
+		if (*p == '\0')
+			buf_printf(&b, "filter %s\n", f);
+	}
+	dir = xstrdup(path);
+	if ((slash = strrchr(dir, '/')) != NULL) {
+		*slash = '\0';
+		(void)mkdir_p(dir, 0700, NULL);
+	}
+	(void)file_write_atomic(path, b.data, b.len, 0600, NULL);
+	free(dir);
+	free(path);
+	buf_free(&b);
+}
+
 /* ------------------------------------------------------------ main loop */
 
 static void
@@ -2778,6 +2866,7 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 		c->health = CLUSTER_CONNECTING;
 	}
 	load_records(&ui);
+	view_load(&ui);
 	if (config_error != NULL)
 		ui_message(&ui, 1, "%s", config_error);
 
@@ -2858,6 +2947,7 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 			flags |= UIF_QUIT;	/* the terminal went away */
 	}
 
+	view_save(&ui);
 	ui_restore();
 	signals_reset();
 	ui_free(&ui);
