@@ -1645,7 +1645,14 @@ act_quit(struct ui *ui)
 static int
 act_help(struct ui *ui)
 {
-	view_open(ui, "Keys", uikeys_help());
+	char	*keys = uikeys_help();
+
+	/* What no key says: the view is kept, a paste is text. */
+	view_open(ui, "Keys", xasprintf("The view (sort s/S, finished a, "
+	    "filter /, log o and w) is remembered across restarts in\n"
+	    "$XDG_STATE_HOME/sqdeck/view.  A paste into a field is text "
+	    "(cut at a line break).\n\n%s", keys));
+	free(keys);
 	return UIF_REDRAW;
 }
 
