@@ -197,7 +197,7 @@ cli_logs(struct cli *cli, int argc, char **argv)
 	}
 	if (log.missing && !follow) {
 		cli_fprintf(stderr, "sqdeck: logs: %s does not exist (yet): the "
-		    "job is %s\n", shown, state_name(rec->state));
+		    "job is %s\n", shown, state_word(rec->state));
 		goto out;
 	}
 	logs_write(&log);

@@ -52,10 +52,10 @@ static const char *
 state_text(const struct record *r, char *buf, size_t len)
 {
 	if (r->state == RSTATE_ERROR && r->err_class != ERR_NONE)
-		snprintf(buf, len, "%s/%s", state_name(r->state),
+		snprintf(buf, len, "%s/%s", state_word(r->state),
 		    err_class_name(r->err_class));
 	else
-		snprintf(buf, len, "%s", state_name(r->state));
+		snprintf(buf, len, "%s", state_word(r->state));
 	return buf;
 }
 
@@ -163,7 +163,11 @@ status_detail(const struct record *r, const struct monitor_snapshot *snap,
 	cli_printf("slurm id: %s\n", s);
 	free(s);
 	s = ops_clean(r->native);
-	cli_printf("state:    %s (%s)%s\n", state_text(r, buf, sizeof buf), s,
+	/* SLURM's sub-state beside it only where it adds something. */
+	cli_printf("state:    %s%s%s%s%s\n", state_text(r, buf, sizeof buf),
+	    *s != '\0' && strcmp(s, state_word(r->state)) != 0 ? " (" : "",
+	    *s != '\0' && strcmp(s, state_word(r->state)) != 0 ? s : "",
+	    *s != '\0' && strcmp(s, state_word(r->state)) != 0 ? ")" : "",
 	    stale && !state_terminal(r->state) ? " last known: the poll "
 	    "failed" : "");
 	free(s);
@@ -195,7 +199,7 @@ status_detail(const struct record *r, const struct monitor_snapshot *snap,
 		e = &r->history[r->nhistory - 1];
 		s = ops_clean(e->message);
 		cli_printf("last:     %s %s by %s: %s\n", e->time,
-		    state_name(e->state), e->source, s);
+		    state_word(e->state), e->source, s);
 		free(s);
 	}
 }

@@ -372,7 +372,7 @@ row_from_record(struct jobtable_row *row, const struct record *r)
 	row->name = xstrdup(r->job_name != NULL ? r->job_name : "");
 	row->partition = xstrdup(r->partition != NULL ? r->partition : "");
 	row->state = xstrdup(r->native != NULL && *r->native != '\0' ?
-	    r->native : state_name(r->state));
+	    r->native : state_word(r->state));
 	row->nodes = r->nodes > 0 ? r->nodes : 0;
 	row->elapsed = r->elapsed;
 	if (r->state == RSTATE_ERROR && r->err_class != ERR_NONE)
@@ -429,7 +429,7 @@ observe(struct monitor_snapshot *snap, struct record *r,
 		strv_add(&snap->events, "");
 		free(snap->events.v[snap->events.n - 1]);
 		snap->events.v[snap->events.n - 1] = xasprintf("%s: %s -> %s "
-		    "(%s)", r->id, state_name(ch->old), state_name(ch->state),
+		    "(%s)", r->id, state_word(ch->old), state_word(ch->state),
 		    ch->message != NULL ? ch->message : "");
 		r->state = ch->state;
 		free(r->native);

@@ -1903,7 +1903,7 @@ detail_record(struct buf *b, const struct jobtable_row *r)
 } while (0)
 	buf_adds(b, "\nRecord\n");
 	FIELD("id", rec->id);
-	FIELD("state", state_name(rec->state));
+	FIELD("state", state_word(rec->state));
 	if (rec->err_class != ERR_NONE)
 		FIELD("failure", err_class_name(rec->err_class));
 	FIELD("triage rule", rec->err_rule);
@@ -1920,7 +1920,7 @@ detail_record(struct buf *b, const struct jobtable_row *r)
 		const struct record_event	*e = &rec->history[i];
 
 		t = xasprintf("%s  %-8s %s %s %s", e->time ? e->time : "",
-		    state_name(e->state), e->native ? e->native : "",
+		    state_word(e->state), e->native ? e->native : "",
 		    e->source ? e->source : "", e->message ? e->message : "");
 		buf_adds(b, "  ");
 		{
@@ -2827,7 +2827,7 @@ load_records(struct ui *ui)
 		r.name = san(rec->job_name);
 		r.partition = san(rec->partition);
 		r.state = san(rec->native != NULL && *rec->native != '\0' ?
-		    rec->native : state_name(rec->state));
+		    rec->native : state_word(rec->state));
 		r.reason = xstrdup("(record)");
 		r.elapsed = r.limit = -1;
 		r.nodes = rec->nodes;
