@@ -153,6 +153,7 @@ struct ui {
 	int				 log_h;
 	int				 clusters_h;
 	int				 view_h;
+	size_t				 view_rows;	/* wrapped, last draw */
 	int				 pasting;	/* inside a bracketed paste */
 	int				 paste_cut;	/* it had a control char */
 };
@@ -524,7 +525,12 @@ apply_cluster(struct ui *ui, struct msg_cluster *m)
 	/* Say it in the footer once, not on every failed reconnect. */
 	if (m->health == CLUSTER_ERROR && message != NULL &&
 	    (c->said == NULL || strcmp(c->said, message) != 0)) {
-		ui_message(ui, 1, "%s: %s", c->name, message);
+		/* The first-run failure: its remedy is too long here. */
+		if (strstr(message, "ssh-keyscan ") != NULL)
+			ui_message(ui, 1, "%s: host key not known: 1, Enter "
+			    "for the fix", c->name);
+		else
+			ui_message(ui, 1, "%s: %s", c->name, message);
 		free(c->said);
 		c->said = xstrdup(message);
 	} else if (m->health == CLUSTER_OK) {
@@ -1258,6 +1264,17 @@ draw_footer(struct ui *ui, time_t now)
 		const char	*right = "? help  q quit ";
 		int		 rw = (int)strlen(right);
 
+		int		 avail = COLS - rw - 2;
+
+		/* A long message is cut with "…", never over the hints. */
+		if (hints == NULL && avail > 1 && uitext_width(line) > avail) {
+			size_t	n = uitext_prefix(line, avail - 1, NULL);
+			char	*cut = xasprintf("%.*s%s", (int)n, line,
+				    ui->ascii ? ">" : "\xe2\x80\xa6");
+
+			free(line);
+			line = cut;
+		}
 		put(ui, y, 0, COLS - rw - 1, "", ST_NORMAL, 0);
 		put(ui, y, 0, hints == NULL ? uitext_width(line) : COLS - rw - 1,
 		    line, hints != NULL ? ST_DIM : ui->msg_err ? ST_MSG_ERR :
@@ -1308,32 +1325,79 @@ draw_box(struct ui *ui, int h, int w, const char *title, int *py, int *px)
 	*px = x + 2;
 }
 
+/*
+ * Views (help, job and cluster details) are as wide as the terminal allows
+ * and wrap their long lines, so that nothing is cut: a host-key remedy or
+ * a command is read whole.  Continuation rows are indented by 2.
+ */
+static void
+view_wrap(const struct strv *in, int cols, struct strv *out)
+{
+	const char	*s;
+	size_t		 i, n;
+	int		 first;
+
+	for (i = 0; i < in->n; i++) {
+		s = in->v[i];
+		first = 1;
+		do {
+			int	 c = first ? cols : cols - 2;
+			char	*seg;
+
+			n = c > 0 ? uitext_prefix(s, c, NULL) : 0;
+			if (n == 0)
+				n = *s != '\0' ? strlen(s) : 0;
+			/* At a space when there is one in the second half. */
+			if (s[n] != '\0') {
+				size_t	sp = n;
+
+				while (sp > n / 2 && s[sp - 1] != ' ')
+					sp--;
+				if (sp > n / 2)
+					n = sp;
+			}
+			seg = xasprintf("%s%.*s", first ? "" : "  ", (int)n, s);
+			strv_add(out, seg);
+			free(seg);
+			s += n;
+			first = 0;
+		} while (*s != '\0');
+	}
+}
+
 static void
 draw_view(struct ui *ui)
 {
-	int	h = LINES - 2, w = COLS - 4, y, x, i, inner;
-	size_t	k;
+	struct strv	rows;
+	int		h = LINES - 2, w = COLS - 4, y, x, i, inner;
+	size_t		k;
 
-	if (w > 100)
-		w = 100;
-	if ((size_t)h > ui->view.n + 3)
-		h = (int)ui->view.n + 3;
+	if (w > 160)
+		w = 160;
+	if (w < 20)
+		w = COLS;
+	memset(&rows, 0, sizeof rows);
+	view_wrap(&ui->view, w - 4, &rows);
+	ui->view_rows = rows.n;
+	if ((size_t)h > rows.n + 3)
+		h = (int)rows.n + 3;
 	if (h < 4)
 		h = LINES < 4 ? LINES : 4;
 	draw_box(ui, h, w, ui->view_title, &y, &x);
 	inner = h - 3;
 	ui->view_h = inner > 0 ? inner : 1;
-	if (ui->view.n > (size_t)ui->view_h &&
-	    ui->view_top > ui->view.n - ui->view_h)
-		ui->view_top = ui->view.n - ui->view_h;
-	else if (ui->view.n <= (size_t)ui->view_h)
+	if (rows.n > (size_t)ui->view_h &&
+	    ui->view_top > rows.n - ui->view_h)
+		ui->view_top = rows.n - ui->view_h;
+	else if (rows.n <= (size_t)ui->view_h)
 		ui->view_top = 0;
-	for (i = 0, k = ui->view_top; i < inner && k < ui->view.n; i++, k++)
-		put_attr(ui, y + i, x, w - 4, ui->view.v[k],
+	for (i = 0, k = ui->view_top; i < inner && k < rows.n; i++, k++)
+		put_attr(ui, y + i, x, w - 4, rows.v[k],
 		    ui->styles[ST_DIALOG]);
 	put_attr(ui, y + inner, x, w - 4,
-	    ui->view.n > (size_t)inner ? "j/k PgUp/PgDn scroll, q or Esc "
+	    rows.n > (size_t)inner ? "j/k PgUp/PgDn scroll, q or Esc "
 	    "closes" : "q or Esc closes", ui->styles[ST_DIALOG] | A_DIM);
+	strv_free(&rows);
 }
 
 static void
@@ -1710,8 +1774,8 @@ move_by(struct ui *ui, long delta)
 			ui->view_top = (size_t)-delta > ui->view_top ? 0 :
 			    ui->view_top + delta;
 		else
-			ui->view_top = ui->view_top + delta > ui->view.n ?
-			    ui->view.n : ui->view_top + delta;
+			ui->view_top = ui->view_top + delta > ui->view_rows ?
+			    ui->view_rows : ui->view_top + delta;
 		return UIF_REDRAW;
 	}
 	switch (ui->focus) {
@@ -1808,7 +1872,7 @@ static int
 act_bottom(struct ui *ui)
 {
 	if (ui->ov == OV_VIEW)
-		ui->view_top = ui->view.n;	/* clamped when drawn */
+		ui->view_top = SIZE_MAX / 2;	/* clamped when drawn */
 	else if (ui->focus == PANE_JOBS)
 		jobtable_move_to(ui->jt, SIZE_MAX);
 	else if (ui->focus == PANE_CLUSTERS)
@@ -1973,8 +2037,15 @@ detail_cluster(struct ui *ui, const struct ucluster *c)
 	buf_init(&b);
 	buf_printf(&b, "cluster     %s\n", c->name);
 	buf_printf(&b, "state       %s\n", health_text(c, now, st, sizeof st));
-	if (c->message != NULL)
+	if (c->message != NULL) {
+		const char	*fix = strstr(c->message, "ssh-keyscan ");
+
 		buf_printf(&b, "message     %s\n", c->message);
+		/* The remedy alone on its last lines, to copy as it is. */
+		if (fix != NULL)
+			buf_printf(&b, "\nto trust the host key, after checking "
+			    "its fingerprint, run:\n\n%s\n\n", fix);
+	}
 	buf_printf(&b, "host        %s\n", c->host ? c->host : "-");
 	if (c->conf != NULL) {
 		buf_adds(&b, "login hosts ");
