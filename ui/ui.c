@@ -2687,8 +2687,8 @@ view_save(struct ui *ui)
 {
 	struct buf	 b;
 	const char	*f = jobtable_filter(ui->jt), *p;
-	char		*path = view_path(), *dir, *slash;
-	int		 rev;
+	char		*path = view_path(), *dir, *slash, *tmp;
+	int		 rev, fd, ok;
 	enum jobtable_col col = jobtable_sort_col(ui->jt, &rev);
 
 	buf_init(&b);
@@ -2707,7 +2707,19 @@ view_save(struct ui *ui)
 		*slash = '\0';
 		(void)mkdir_p(dir, 0700, NULL);
 	}
-	(void)file_write_atomic(path, b.data, b.len, 0600, NULL);
+	/*
+	 * temp + rename, no fsync: a convenience must not slow the quit
+	 * (q is bounded while a cluster hangs) on a loaded disk.
+	 */
+	tmp = xasprintf("%s.tmp%ld", path, (long)getpid());
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600)) != -1) {
+		ok = write(fd, b.data, b.len) == (ssize_t)b.len;
+		if (close(fd) != 0)
+			ok = 0;
+		if (!ok || rename(tmp, path) != 0)
+			unlink(tmp);
+	}
+	free(tmp);
 	free(dir);
 	free(path);
 	buf_free(&b);
