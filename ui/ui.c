@@ -898,6 +898,14 @@ draw_clusters(struct ui *ui, int y, int h, time_t now)
 	}
 }
 
+static const char *
+sort_mark(const struct ui *ui, int rev)
+{
+	if (ui->ascii)
+		return rev ? "v" : "^";
+	return rev ? "\xe2\x96\xbc" : "\xe2\x96\xb2";	/* ▼ ▲ */
+}
+
 /*
  * Why the jobs pane is empty: a filter, an empty queue, a cluster still
  * connecting or one in error are four different things.
@@ -968,9 +976,10 @@ draw_jobs(struct ui *ui, int y, int h)
 	fbuf[0] = '\0';
 	if (filter != NULL)
 		snprintf(fbuf, sizeof fbuf, "  filter: %s", filter);
+	/* One marker for the sort, in the title and on the column. */
 	snprintf(title, sizeof title, " 2 Jobs  %zu of %zu  sort: %s%s%s%s%s",
 	    n, jobtable_total(ui->jt), jobtable_col_title(sc),
-	    rev ? (ui->ascii ? " desc" : " \xe2\x86\x93") : "",
+	    sort_mark(ui, rev),
 	    jobtable_show_finished(ui->jt) ? "" : "  finished hidden",
 	    fbuf, nm ? "  marked: " : "");
 	if (nm) {
@@ -1013,7 +1022,7 @@ draw_jobs(struct ui *ui, int y, int h)
 		if (w[i] == 0)
 			continue;
 		snprintf(cell, sizeof cell, "%s%s", jobtable_col_title(i),
-		    (enum jobtable_col)i == sc ? (rev ? "v" : "^") : "");
+		    (enum jobtable_col)i == sc ? sort_mark(ui, rev) : "");
 		put(ui, y + 1, x, w[i], cell, ST_COLHEAD,
 		    i == JT_NODES ? UITEXT_RIGHT : 0);
 		x += w[i] + 1;
@@ -1405,7 +1414,8 @@ draw_dialog(struct ui *ui)
 {
 	int		 h, w = 64, y, x, i, shown;
 	char		*line;
-	const char	*yes = "[ Cancel ]", *no = "[ Keep ]";
+	const char	*yes = ui->ndkeys == 1 ? "[ Cancel job ]" :
+			    "[ Cancel jobs ]", *no = "[ Keep ]";
 
 	shown = ui->ndkeys > 6 ? 6 : (int)ui->ndkeys;
 	h = 6 + shown + (ui->ndkeys > 6);
@@ -1429,7 +1439,7 @@ draw_dialog(struct ui *ui)
 	i = y + h - 3;
 	put_attr(ui, i, x + 8, (int)strlen(yes), yes, ui->dbutton == 0 ?
 	    ui->styles[ST_BUTTON] | A_REVERSE : ui->styles[ST_DIALOG]);
-	put_attr(ui, i, x + 8 + 14, (int)strlen(no), no, ui->dbutton == 1 ?
+	put_attr(ui, i, x + 8 + 18, (int)strlen(no), no, ui->dbutton == 1 ?
 	    ui->styles[ST_BUTTON] | A_REVERSE : ui->styles[ST_DIALOG]);
 	put_attr(ui, i, x + 8 + 28, 20, "y yes  n/Esc no",
 	    ui->styles[ST_DIALOG] | A_DIM);
@@ -2189,6 +2199,15 @@ act_cancel(struct ui *ui)
 static int
 act_mark(struct ui *ui)
 {
+	const struct jobtable_row	*r = jobtable_current(ui->jt);
+
+	/* Marks are for a batch cancel: a finished job has nothing to stop. */
+	if (r != NULL && r->finished && !jobtable_marked(ui->jt,
+	    jobtable_cursor(ui->jt))) {
+		ui_message(ui, 1, "%s %s has ended (%s): nothing to cancel, "
+		    "not marked", r->cluster, r->id, r->state);
+		return UIF_REDRAW;
+	}
 	jobtable_toggle_mark(ui->jt);
 	jobtable_move(ui->jt, 1);
 	return UIF_REDRAW;
@@ -2380,8 +2399,12 @@ filter_live(struct ui *ui)
 	if (jobtable_set_filter(ui->jt, ui->input.data, &cause) != 0) {
 		ui_message(ui, 1, "%s", cause);
 		free(cause);
-	} else if (ui->msg_err)
+		return;
+	}
+	if (ui->msg_err)
 		ui->msg_time = 0;
+	/* The cursor goes to the first match (top of the list). */
+	jobtable_move_to(ui->jt, 0);
 }
 
 static int
@@ -2395,6 +2418,9 @@ act_input_accept(struct ui *ui)
 static int
 act_input_clear(struct ui *ui)
 {
+	/* From the jobs pane, Esc clears an applied filter; else nothing. */
+	if (ui->ov == OV_NONE && jobtable_filter(ui->jt) == NULL)
+		return 0;
 	jobtable_set_filter(ui->jt, NULL, NULL);
 	buf_free(&ui->input);
 	ui->ov = OV_NONE;
