@@ -202,7 +202,7 @@ cli_logs(struct cli *cli, int argc, char **argv)
 	}
 	logs_write(&log);
 	if (log.cut)
-		fprintf(stderr, "sqdeck: logs: the first line shown is cut at "
+		cli_fprintf(stderr, "sqdeck: logs: the first line shown is cut at "
 		    "its start: it is longer than the last MiB that sqdeck "
 		    "reads (%s on the cluster has it whole)\n", shown);
 	offset = log.missing ? 0 : log.next;
