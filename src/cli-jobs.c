@@ -23,29 +23,60 @@ jobs_usage(FILE *f)
 	    "  --json  as JSON\n");
 }
 
+/* The table's NAME column: long names are cut (--json has them whole). */
+#define JOBS_NAME_MAX	40
+
+static char *
+jobs_name_cell(const char *name)
+{
+	size_t	len = strlen(name), cut;
+
+	if (len <= JOBS_NAME_MAX)
+		return xstrdup(name);
+	cut = JOBS_NAME_MAX - 3;
+	/* Never in the middle of a UTF-8 sequence. */
+	while (cut > 0 && ((unsigned char)name[cut] & 0xc0) == 0x80)
+		cut--;
+	return xasprintf("%.*s...", (int)cut, name);
+}
+
 static void
-jobs_table(struct monitor_snapshot *snaps, size_t ns)
+jobs_table(struct monitor_snapshot *snaps, size_t ns, char **causes)
 {
 	const char	*head[JT_NCOLS];
 	char		**cells, buf[64];
-	size_t		  i, k, n = 0, r = 0;
+	size_t		  i, k, n = 0, r = 0, failed = 0;
 	int		  c;
 
 	for (c = 0; c < JT_NCOLS; c++)
 		head[c] = jobtable_col_title((enum jobtable_col)c);
-	for (i = 0; i < ns; i++)
+	for (i = 0; i < ns; i++) {
 		n += snaps[i].n;
+		if (causes[i] != NULL)
+			failed++;
+	}
 	if (n == 0) {
-		cli_printf("no jobs\n");
+		/* An empty queue and a failed poll are not the same. */
+		if (failed == ns && ns != 0)
+			cli_printf("jobs unknown: the poll failed (see the error "
+			    "above)\n");
+		else if (failed != 0)
+			cli_printf("no jobs on the clusters that answered; %zu of "
+			    "%zu polls failed (see above)\n", failed, ns);
+		else
+			cli_printf("no jobs\n");
 		return;
 	}
 	cells = xcalloc(n * JT_NCOLS, sizeof *cells);
 	for (i = 0; i < ns; i++) {
 		for (k = 0; k < snaps[i].n; k++, r++) {
 			for (c = 0; c < JT_NCOLS; c++)
-				cells[r * JT_NCOLS + (size_t)c] = xstrdup(
-				    jobtable_cell(&snaps[i].rows[k],
-				    (enum jobtable_col)c, buf, sizeof buf));
+				cells[r * JT_NCOLS + (size_t)c] = c == JT_NAME ?
+				    jobs_name_cell(jobtable_cell(
+				    &snaps[i].rows[k], JT_NAME, buf,
+				    sizeof buf)) : xstrdup(jobtable_cell(
+				    &snaps[i].rows[k], (enum jobtable_col)c,
+				    buf, sizeof buf));
 		}
 	}
 	ops_table_print(stdout, head, JT_NCOLS, cells, n);
@@ -192,6 +223,7 @@ cli_jobs(struct cli *cli, int argc, char **argv)
 			cli_fprintf(stderr, "sqdeck: jobs: cluster %s: %s\n",
 			    cl->name, s);
 			free(s);
+			ret = EXIT_FAIL;
 		}
 		conn_free(c);
 		ns++;
@@ -199,7 +231,7 @@ cli_jobs(struct cli *cli, int argc, char **argv)
 	if (json)
 		jobs_json(snaps, ns, causes);
 	else
-		jobs_table(snaps, ns);
+		jobs_table(snaps, ns, causes);
 	for (i = 0; i < ns; i++) {
 		monitor_snapshot_free(&snaps[i]);
 		free(causes[i]);

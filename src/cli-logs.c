@@ -198,10 +198,14 @@ cli_logs(struct cli *cli, int argc, char **argv)
 	}
 	if (log.missing && !follow) {
 		cli_fprintf(stderr, "sqdeck: logs: %s does not exist (yet): the "
-		    "job is %s\n", shown, state_name(rec->state));
+		    "job is %s\n", shown, state_word(rec->state));
 		goto out;
 	}
 	logs_write(&log);
+	if (log.cut)
+		cli_fprintf(stderr, "sqdeck: logs: the first line shown is cut at "
+		    "its start: it is longer than the last MiB that sqdeck "
+		    "reads (%s on the cluster has it whole)\n", shown);
 	offset = log.missing ? 0 : log.next;
 	if (log.missing) {
 		cli_fprintf(stderr, "sqdeck: logs: waiting for log %s\n", shown);

@@ -44,9 +44,9 @@ static char *
 state_text(const struct record *r)
 {
 	if (r->state == RSTATE_ERROR && r->err_class != ERR_NONE)
-		return xasprintf("%s/%s", state_name(r->state),
+		return xasprintf("%s/%s", state_word(r->state),
 		    err_class_name(r->err_class));
-	return xstrdup(state_name(r->state));
+	return xstrdup(state_word(r->state));
 }
 
 static void

@@ -54,10 +54,10 @@ static const char *
 state_text(const struct record *r, char *buf, size_t len)
 {
 	if (r->state == RSTATE_ERROR && r->err_class != ERR_NONE)
-		snprintf(buf, len, "%s/%s", state_name(r->state),
+		snprintf(buf, len, "%s/%s", state_word(r->state),
 		    err_class_name(r->err_class));
 	else
-		snprintf(buf, len, "%s", state_name(r->state));
+		snprintf(buf, len, "%s", state_word(r->state));
 	return buf;
 }
 
@@ -150,7 +150,8 @@ status_table(const struct monitor_snapshot *snap, struct record **v, size_t n)
 }
 
 static void
-status_detail(const struct record *r, const struct monitor_snapshot *snap)
+status_detail(const struct record *r, const struct monitor_snapshot *snap,
+    int stale)
 {
 	const struct jobtable_row	*row = row_of(snap, r->id);
 	const struct record_event	*e;
@@ -164,7 +165,13 @@ status_detail(const struct record *r, const struct monitor_snapshot *snap)
 	cli_printf("slurm id: %s\n", s);
 	free(s);
 	s = ops_clean(r->native);
-	cli_printf("state:    %s (%s)\n", state_text(r, buf, sizeof buf), s);
+	/* SLURM's sub-state beside it only where it adds something. */
+	cli_printf("state:    %s%s%s%s%s\n", state_text(r, buf, sizeof buf),
+	    *s != '\0' && strcmp(s, state_word(r->state)) != 0 ? " (" : "",
+	    *s != '\0' && strcmp(s, state_word(r->state)) != 0 ? s : "",
+	    *s != '\0' && strcmp(s, state_word(r->state)) != 0 ? ")" : "",
+	    stale && !state_terminal(r->state) ? " last known: the poll "
+	    "failed" : "");
 	free(s);
 	if (r->err_class != ERR_NONE) {
 		s = ops_clean(r->err_rule);
@@ -199,7 +206,7 @@ status_detail(const struct record *r, const struct monitor_snapshot *snap)
 		e = &r->history[r->nhistory - 1];
 		s = ops_clean(e->message);
 		cli_printf("last:     %s %s by %s: %s\n", e->time,
-		    state_name(e->state), e->source, s);
+		    state_word(e->state), e->source, s);
 		free(s);
 	}
 }
@@ -596,7 +603,8 @@ cli_status(struct cli *cli, int argc, char **argv)
 				free(s);
 			}
 			if (only != NULL && n == 1) {
-				status_detail(v[0], &snap);
+				status_detail(v[0], &snap, rc != 0 ||
+				    snap.error != NULL);
 				if (eff != NULL) {
 					char *t = eff_text(eff);
 
@@ -616,8 +624,11 @@ cli_status(struct cli *cli, int argc, char **argv)
 			    "the last known state)\n", cause);
 			ret = EXIT_FAIL;
 		} else if (snap.error != NULL) {
-			cli_fprintf(stderr, "sqdeck: status: %s\n", snap.error);
-			ret = EXIT_OK;
+			/* squeue answered but sacct (or a record) did not:
+			   as much a failure as a failed squeue. */
+			cli_fprintf(stderr, "sqdeck: status: %s (records show "
+			    "the last known state)\n", snap.error);
+			ret = EXIT_FAIL;
 		} else
 			ret = EXIT_OK;
 		done = only != NULL && n == 1 && state_terminal(v[0]->state);

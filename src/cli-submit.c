@@ -156,7 +156,7 @@ static void
 usage(FILE *f)
 {
 	cli_fprintf(f, "usage: sqdeck submit SPEC.yaml [--cluster NAME] "
-	    "[--dry-run] [--json]\n"
+	    "[--dry-run] [--hold] [--json]\n"
 	    "                     [--time T] [--partition P[,P...]] "
 	    "[--gpus N] [--nodes N]\n"
 	    "  --time T, --partition P, --gpus N, --nodes N\n"
@@ -164,6 +164,8 @@ usage(FILE *f)
 	    "partition(s), GPUs, nodes\n"
 	    "  --dry-run  check and render only: print the job script; no "
 	    "record, no conversion, nothing written on the cluster\n"
+	    "  --hold     leave the job held: it starts on scontrol release "
+	    "ID\n"
 	    "  --json     a machine summary on stdout (steps on stderr)\n"
 	    "Secrets listed in the spec are read from this environment.\n");
 }
@@ -174,6 +176,7 @@ cli_submit(struct cli *cli, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "cluster", required_argument, NULL, 'C' },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "hold", no_argument, NULL, 'H' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "time", required_argument, NULL, 't' },
 		{ "partition", required_argument, NULL, 'p' },
@@ -195,7 +198,7 @@ cli_submit(struct cli *cli, int argc, char **argv)
 	const char		*o_time = NULL, *o_part = NULL;
 	const char		*o_gpus = NULL, *o_nodes = NULL;
 	size_t			 i;
-	int			 ch, json = 0, dry_run = 0, ret;
+	int			 ch, json = 0, dry_run = 0, hold = 0, ret;
 
 	while ((ch = getopt_long(argc, argv, "nh", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -204,6 +207,9 @@ cli_submit(struct cli *cli, int argc, char **argv)
 			break;
 		case 'n':
 			dry_run = 1;
+			break;
+		case 'H':
+			hold = 1;
 			break;
 		case 'j':
 			json = 1;
@@ -257,6 +263,7 @@ cli_submit(struct cli *cli, int argc, char **argv)
 	out.steps = steps;
 	memset(&o, 0, sizeof o);
 	o.dry_run = dry_run;
+	o.hold = hold;
 	o.progress = progress;
 	o.arg = &out;
 

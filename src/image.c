@@ -221,6 +221,23 @@ image_parse(const char *image, struct image_ref *ref, char **cause)
 		    "control character", image);
 	}
 
+	/*
+	 * A registry image becomes a cache file name (+ for /, .sqsh, the
+	 * default registry): past IMAGE_REF_MAX it would not fit the 255
+	 * bytes of a file name, and the import would fail half way.
+	 */
+	if (*image != '/' && !str_has_prefix(image, "lustre://") &&
+	    strlen(image) > IMAGE_REF_MAX) {
+		return cause_set(cause, "image is %zu characters long: a "
+		    "registry image can have at most %d (its .sqsh cache "
+		    "file name must fit in 255 bytes)", strlen(image),
+		    IMAGE_REF_MAX);
+	}
+	if (strlen(image) > IMAGE_PATH_MAX) {
+		return cause_set(cause, "image is %zu characters long: a .sqsh "
+		    "path can have at most %d", strlen(image),
+		    IMAGE_PATH_MAX);
+	}
 	if (str_has_prefix(image, "lustre://")) {
 		rest = image + strlen("lustre://");
 		if (*rest != '/') {

@@ -34,6 +34,9 @@ struct image_ref {
 	int		 latest;	/* tag is "latest" or absent, no digest */
 };
 
+/* The longest image reference taken (a registry one, a .sqsh path). */
+#define IMAGE_REF_MAX	200
+#define IMAGE_PATH_MAX	1024
 int	 image_parse(const char *, struct image_ref *, char **cause);
 void	 image_free(struct image_ref *);
 

@@ -363,6 +363,17 @@ cluster_info(struct jobtable *jt, const char *name, int create)
 	return &jt->clusters[jt->nclusters++];
 }
 
+const struct jobtable_row *
+jobtable_find(const struct jobtable *jt, const char *cluster, const char *id)
+{
+	struct entry	*e;
+
+	if (cluster == NULL || id == NULL || jt->nbuckets == 0)
+		return NULL;
+	e = lookup(jt, cluster, id);
+	return e != NULL ? &e->row : NULL;
+}
+
 void
 jobtable_merge(struct jobtable *jt, const char *cluster,
     const struct jobtable_row *rows, size_t n, time_t polled)

@@ -374,8 +374,9 @@ row_from_record(struct jobtable_row *row, const struct record *r)
 	row->name = xstrdup(r->job_name != NULL ? r->job_name : "");
 	row->partition = xstrdup(r->partition != NULL ? r->partition : "");
 	row->state = xstrdup(r->native != NULL && *r->native != '\0' ?
-	    r->native : state_name(r->state));
+	    r->native : state_word(r->state));
 	row->nodes = r->nodes > 0 ? r->nodes : 0;
+	row->elapsed = r->elapsed;
 	if (r->state == RSTATE_ERROR && r->err_class != ERR_NONE)
 		row->reason = xasprintf("%s %s", err_class_name(r->err_class),
 		    r->err_rule != NULL ? r->err_rule : "");
@@ -430,13 +431,15 @@ observe(struct monitor_snapshot *snap, struct record *r,
 		strv_add(&snap->events, "");
 		free(snap->events.v[snap->events.n - 1]);
 		snap->events.v[snap->events.n - 1] = xasprintf("%s: %s -> %s "
-		    "(%s)", r->id, state_name(ch->old), state_name(ch->state),
+		    "(%s)", r->id, state_word(ch->old), state_word(ch->state),
 		    ch->message != NULL ? ch->message : "");
 		r->state = ch->state;
 		free(r->native);
 		r->native = xstrdup(ch->native != NULL ? ch->native : "");
 		info->changed = 1;
 	}
+	if (ch->has_elapsed)
+		r->elapsed = (int)ch->elapsed;
 	if (ch->set_err) {
 		r->err_class = ch->err;
 		free(r->err_rule);
@@ -518,7 +521,7 @@ left_queue(struct monitor_snapshot *snap, struct slurm_jobs *acct,
 	struct triage_result		 tr;
 	enum status_verdict		 verdict = STATUS_MISSING;
 	struct buf			 logs;
-	char				 sid[32], *msg = NULL;
+	char				 sid[32], exitbuf[32], *msg = NULL;
 	char				*evidence;
 	size_t				 i;
 	time_t				 t;
@@ -579,6 +582,15 @@ left_queue(struct monitor_snapshot *snap, struct slurm_jobs *acct,
 	ch.state = m.state;
 	ch.native = m.native;
 	ch.message = msg;
+	if (m.terminal) {
+		ch.has_elapsed = j->elapsed >= 0;
+		ch.elapsed = j->elapsed;
+		if (j->exit_code >= 0) {
+			snprintf(exitbuf, sizeof exitbuf, "%d:%d",
+			    j->exit_code, j->exit_signal);
+			ch.exit_code = exitbuf;
+		}
+	}
 	if (m.state == RSTATE_ERROR) {
 		buf_init(&logs);
 		if ((out = monitor_reply_find(rep, "out", sid)) != NULL)

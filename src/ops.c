@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "slurm.h"
 #include "text.h"
 #include "util.h"
 
@@ -167,7 +168,7 @@ ops_log_parse(const char *path, const struct conn_result *res, int tail,
 {
 	const char	*nl;
 	long long	 size, off;
-	int		 trunc;
+	int		 trunc, cut;
 
 	nl = memchr(res->out, '\n', res->outlen);
 	if (res->status != 0 || nl == NULL) {
@@ -183,13 +184,15 @@ ops_log_parse(const char *path, const struct conn_result *res, int tail,
 		return cause_set(cause, "%s exists on the cluster but is not "
 		    "readable by the SSH user", path);
 	/* Sizes past 2^62 are not files: no overflow below. */
-	if (sscanf(res->out, "size %lld %lld %d", &size, &off, &trunc) != 3 ||
-	    size < 0 || off < 0 || size > OPS_LOG_SIZE_MAX ||
+	cut = 0;
+	if (sscanf(res->out, "size %lld %lld %d %d", &size, &off, &trunc,
+	    &cut) < 3 || size < 0 || off < 0 || size > OPS_LOG_SIZE_MAX ||
 	    off > OPS_LOG_SIZE_MAX)
 		return cause_set(cause, "reading %s: unexpected reply \"%.*s\"",
 		    path, (int)(nl - res->out), res->out);
 	log->size = size;
 	log->truncated = trunc;
+	log->cut = cut != 0;
 	log->len = res->outlen - (size_t)(nl + 1 - res->out);
 	log->data = xmalloc(log->len + 1);
 	memcpy(log->data, nl + 1, log->len);
@@ -272,7 +275,18 @@ ops_log_tail(struct conn *c, const char *path, int lines, struct ops_log *log,
 	    "s=$(wc -c < \"$f\") || exit 3\n"
 	    "s=$((s + 0)); b=0\n"
 	    "[ \"$s\" -le 1048576 ] || b=$((s - 1048576))\n"
-	    "echo \"size $s $b 0\"\n"
+	    /* Whether the first line shown starts before the last MiB. */
+	    "cut=0\n"
+	    "if [ \"$b\" -gt 0 ] && [ \"$n\" -gt 0 ]; then\n"
+	    "\tl=$(tail -c +$((b + 1)) -- \"$f\" | head -c $((s - b)) | "
+	    "wc -l)\n"
+	    "\t[ \"$(tail -c 1 -- \"$f\" | od -An -tx1 | tr -d ' ')\" = 0a ] "
+	    "|| l=$((l + 1))\n"
+	    "\tp=$(tail -c +$b -- \"$f\" | head -c 1 | od -An -tx1 | "
+	    "tr -d ' ')\n"
+	    "\t[ \"$l\" -le \"$n\" ] && [ \"$p\" != 0a ] && cut=1\n"
+	    "fi\n"
+	    "echo \"size $s $b 0 $cut\"\n"
 	    "[ \"$n\" -gt 0 ] || exit 0\n"
 	    "tail -c +$((b + 1)) -- \"$f\" | head -c $((s - b)) | "
 	    "tail -n \"$n\"\n"
@@ -333,6 +347,17 @@ change_fn(struct record *r, void *arg, char **cause)
 		free(r->err_evidence);
 		r->err_evidence = ch->err_evidence != NULL ?
 		    xstrdup(ch->err_evidence) : NULL;
+		write = 1;
+	}
+	if (ch->has_elapsed && ch->elapsed >= 0 && ch->elapsed <= 1000000000L &&
+	    r->elapsed != (int)ch->elapsed) {
+		r->elapsed = (int)ch->elapsed;
+		write = 1;
+	}
+	if (ch->exit_code != NULL && (r->exit_code == NULL ||
+	    strcmp(r->exit_code, ch->exit_code) != 0)) {
+		free(r->exit_code);
+		r->exit_code = xstrdup(ch->exit_code);
 		write = 1;
 	}
 	if (r->state != ch->state || r->native == NULL ||
@@ -473,7 +498,8 @@ ops_cancel(struct conn *c, const struct record *r, long slurm_id,
 	struct ops_change	 ch;
 	struct buf		 b;
 	char			*env = NULL, *cmd, *why = NULL, *line, *p;
-	char			*msg;
+	char			*msg, *sp;
+	long			 ran = -1;
 	int			 rc = -1, scancel_rc = -1;
 
 	memset(oc, 0, sizeof *oc);
@@ -491,7 +517,8 @@ ops_cancel(struct conn *c, const struct record *r, long slurm_id,
 	 * nothing (exit 0), depending on the version: sacct says whether it
 	 * ever existed.
 	 */
-	buf_printf(&b, "st=$(squeue -h -j %ld -o %%T 2>/dev/null | head -n 1)\n"
+	buf_printf(&b, "st=$(squeue -h -j %ld -o '%%T %%M' 2>/dev/null | "
+	    "head -n 1)\n"
 	    "printf 'live %%s\\n' \"$st\"\n"
 	    "out=$(scancel %ld 2>&1); rc=$?\n"
 	    "case \"$out\" in *'Invalid job id'*) rc=0; out= ;; esac\n"
@@ -525,6 +552,12 @@ ops_cancel(struct conn *c, const struct record *r, long slurm_id,
 	oc->live_state = xstrndup(line, p != NULL ? (size_t)(p - line) :
 	    strlen(line));
 	str_trim(oc->live_state);
+	/* "RUNNING 1:23": the state, then how long it has run. */
+	if ((sp = strchr(oc->live_state, ' ')) != NULL) {
+		*sp++ = '\0';
+		if (slurm_time_parse(sp, &ran) != SLURM_TIME_SET)
+			ran = -1;
+	}
 	if (p != NULL && strncmp(p + 1, "acct ", 5) == 0) {
 		line = p + 6;
 		p = strchr(line, '\n');
@@ -570,6 +603,8 @@ ops_cancel(struct conn *c, const struct record *r, long slurm_id,
 		    oc->live_state);
 		ch.message = msg;
 		ch.only_live = 1;
+		ch.has_elapsed = ran >= 0;
+		ch.elapsed = ran;
 		if (ops_record_change(r->id, &ch, &why) != 0) {
 			cause_set(cause, "job %ld was cancelled but its record "
 			    "could not be updated: %s", slurm_id, why);

@@ -69,6 +69,8 @@ void	 ops_table_print(FILE *, const char *const *head, size_t ncol,
 struct ops_log {
 	int		 missing;	/* no such file (yet): "waiting for log" */
 	int		 truncated;	/* size < offset: read again from 0 */
+	int		 cut;		/* tail: the first line began before
+					   the last MiB, so it is cut */
 	long long	 size;		/* file size when read */
 	long long	 offset;	/* where data starts in the file */
 	long long	 next;		/* offset to read from next time */
@@ -115,6 +117,11 @@ struct ops_change {
 	const char	*err_rule;
 	const char	*err_evidence;	/* triage's quoted line(s), or NULL */
 	int		 only_live;
+	/* Run time and exit, written with the change (has_elapsed 0, NULL:
+	   keep what the record has). */
+	int		 has_elapsed;
+	long		 elapsed;
+	const char	*exit_code;
 	/* Out. */
 	int		 changed;
 	enum rstate	 old;

@@ -71,7 +71,7 @@ limit_find(const struct plan_limit *limits, size_t nlimits, const char *name)
 {
 	size_t	i;
 
-	for (i = 0; i < nlimits; i++) {
+	for (i = 0; limits != NULL && i < nlimits; i++) {
 		if (limit_is(limits[i].name, name))
 			return &limits[i];
 	}
@@ -309,14 +309,19 @@ plan_timeout(struct plan *pl)
 }
 
 static int
-plan_gpus(const struct spec *sp, const struct cluster *cl, struct plan *pl,
-    char **cause)
+plan_gpus(const struct spec *sp, const struct cluster *cl,
+    const struct plan_limit *lim, struct plan *pl, char **cause)
 {
 	const char	*cname = cl != NULL ? cl->name : "this cluster";
 	int		 max, gpus, nodes, need, explicit_gpus;
 
-	max = (cl != NULL && cl->gpus_per_node > 0) ? cl->gpus_per_node :
-	    CONFIG_GPUS_PER_NODE;
+	/* The config wins; else what the partition's nodes have. */
+	if (cl != NULL && cl->gpus_per_node > 0)
+		max = cl->gpus_per_node;
+	else if (lim != NULL && lim->gres_known && lim->gpus_per_node > 0)
+		max = lim->gpus_per_node;
+	else
+		max = CONFIG_GPUS_PER_NODE;
 	explicit_gpus = sp != NULL && sp->gpus >= 0;
 	gpus = explicit_gpus ? sp->gpus : PLAN_DEFAULT_GPUS;
 	nodes = (sp != NULL && sp->nodes > 0) ? sp->nodes : 0;
@@ -369,19 +374,72 @@ plan_gpus(const struct spec *sp, const struct cluster *cl, struct plan *pl,
 	return 0;
 }
 
+/* What no node of the partition can hold: SLURM would queue it for ever. */
+static int
+plan_fits(const struct plan *pl, const struct plan_limit *lim, int asked,
+    char **cause)
+{
+	if (lim->nodes > 0 && pl->nodes > lim->nodes && pl->exclusive &&
+	    pl->gpus_per_node > 0)
+		return cause_set(cause, "gpus %d: that is %d whole nodes of %d "
+		    "GPUs, and partition %s has %d node%s: ask for %d GPUs or "
+		    "fewer", asked, pl->nodes, pl->gpus_per_node,
+		    pl->partition, lim->nodes, lim->nodes == 1 ? "" : "s",
+		    lim->nodes * pl->gpus_per_node);
+	if (lim->nodes > 0 && pl->nodes > lim->nodes)
+		return cause_set(cause, "nodes %d: partition %s has %d node%s: "
+		    "ask for %d or fewer", pl->nodes, pl->partition,
+		    lim->nodes, lim->nodes == 1 ? "" : "s", lim->nodes);
+	if (lim->gres_known && pl->gpus_per_node > lim->gpus_per_node) {
+		if (lim->gpus_per_node == 0)
+			return cause_set(cause, "gpus %d: the nodes of "
+			    "partition %s have no GPUs (sinfo GRES): set gpus "
+			    "to 0 or choose another partition", pl->gpus,
+			    pl->partition);
+		return cause_set(cause, "gpus_per_node %d: the nodes of "
+		    "partition %s have %d GPUs each (sinfo GRES): ask for %d "
+		    "per node or fewer", pl->gpus_per_node, pl->partition,
+		    lim->gpus_per_node, lim->gpus_per_node);
+	}
+	if (lim->cpus > 0 && pl->cpus_per_task > lim->cpus)
+		return cause_set(cause, "cpus %d: the nodes of partition %s "
+		    "have %d CPUs: ask for %d or fewer", pl->cpus_per_task,
+		    pl->partition, lim->cpus, lim->cpus);
+	return 0;
+}
+
 int
 plan_make(const struct spec *sp, const struct cluster *cl,
     const struct plan_limit *limits, size_t nlimits, struct plan *pl,
     char **cause)
 {
+	const struct plan_limit	*lim;
+
 	memset(pl, 0, sizeof *pl);
-	if (plan_gpus(sp, cl, pl, cause) != 0)
+	/*
+	 * GPUs per node come from the first candidate partition's nodes
+	 * (sinfo GRES) unless the config says; the list is checked below.
+	 */
+	lim = NULL;
+	if (sp != NULL && sp->partition != NULL) {
+		char	*first = xstrdup(sp->partition), *comma;
+
+		if ((comma = strchr(first, ',')) != NULL)
+			*comma = '\0';
+		lim = limit_find(limits, nlimits, first);
+		free(first);
+	} else if (cl != NULL && cl->partitions.n > 0)
+		lim = limit_find(limits, nlimits, cl->partitions.v[0]);
+	if (plan_gpus(sp, cl, lim, pl, cause) != 0)
 		goto fail;
 	if (plan_partitions(sp, cl, limits, nlimits, pl, cause) != 0)
 		goto fail;
 	plan_timeout(pl);
 	pl->cpus_per_task = (sp != NULL && sp->cpus > 0) ? sp->cpus :
 	    PLAN_DEFAULT_CPUS;
+	if (lim != NULL && plan_fits(pl, lim, sp != NULL && sp->gpus >= 0 ?
+	    sp->gpus : pl->gpus, cause) != 0)
+		goto fail;
 	if (sp != NULL && sp->requeue >= 0)
 		pl->requeue = sp->requeue;
 	else if (cl != NULL && cl->requeue >= 0)
@@ -405,4 +463,91 @@ plan_free(struct plan *pl)
 	free(pl->account);
 	free(pl->note);
 	memset(pl, 0, sizeof *pl);
+}
+
+int
+plan_gres_gpus(const char *gres)
+{
+	const char	*p, *q, *end;
+	long		 v;
+	int		 best = 0;
+
+	for (p = gres; p != NULL && *p != '\0'; p = *end ? end + 1 : end) {
+		end = p + strcspn(p, ",");
+		if (strncmp(p, "gpu", 3) != 0 || (p[3] != ':' && p + 3 != end))
+			continue;
+		/* The count is the last ':' field, before any "(S:..)". */
+		q = p;
+		while (q < end && *q != '(')
+			q++;
+		while (q > p && q[-1] != ':')
+			q--;
+		if (q == p)
+			continue;
+		v = strtol(q, NULL, 10);
+		if (v > best && v < 100000)
+			best = (int)v;
+	}
+	return best;
+}
+
+char *
+plan_partition_text(const char *name, const char *max_time,
+    const struct plan_limit *l)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_printf(&b, "%s %s", name, max_time);
+	if (l->nodes > 0 || l->gres_known || l->cpus > 0) {
+		buf_adds(&b, " (");
+		if (l->nodes > 0)
+			buf_printf(&b, "%d node%s", l->nodes,
+			    l->nodes == 1 ? "" : "s");
+		if (l->gres_known)
+			buf_printf(&b, "%s%d GPUs each", l->nodes > 0 ? ", " :
+			    "", l->gpus_per_node);
+		if (l->cpus > 0)
+			buf_printf(&b, "%s%d CPUs each", l->nodes > 0 ||
+			    l->gres_known ? ", " : "", l->cpus);
+		buf_adds(&b, ")");
+	}
+	return buf_steal(&b);
+}
+
+int
+plan_partition_parse(const char *text, struct plan_limit *l, char **name)
+{
+	const char	*sp, *p;
+	char		*end;
+	long		 v;
+
+	memset(l, 0, sizeof *l);
+	*name = NULL;
+	if ((sp = strchr(text, ' ')) == NULL || sp == text)
+		return -1;
+	*name = xstrndup(text, (size_t)(sp - text));
+	if ((p = strchr(sp, '(')) == NULL)
+		return 0;
+	for (p++; *p != '\0' && *p != ')'; ) {
+		v = strtol(p, &end, 10);
+		if (end == p)
+			break;
+		p = end;
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, "node", 4) == 0)
+			l->nodes = (int)v;
+		else if (strncmp(p, "GPU", 3) == 0) {
+			l->gres_known = 1;
+			l->gpus_per_node = (int)v;
+		} else if (strncmp(p, "CPU", 3) == 0)
+			l->cpus = (int)v;
+		p += strcspn(p, ",)");
+		if (*p == ',')
+			p++;
+		while (*p == ' ')
+			p++;
+	}
+	return 0;
 }

@@ -20,11 +20,19 @@
 #define PLAN_TIMEOUT_PERCENT	95	/* child timeout: 3.8 h of 4 h */
 #define PLAN_GRACE_MAX		120	/* seconds from TERM to KILL, at most */
 
-/* One partition as sinfo reports it (a trailing '*' is ignored). */
+/*
+ * One partition as sinfo reports it (a trailing '*' is ignored).  What a
+ * node can hold is checked only when known (0: unknown), so a request no
+ * node can hold is refused before SLURM queues it for ever.
+ */
 struct plan_limit {
 	const char	*name;
 	int		 max_minutes;	/* PLAN_UNLIMITED: no MaxTime */
 	const char	*state;		/* sinfo %a ("up"), NULL: unknown */
+	int		 nodes;		/* nodes in the partition, 0 unknown */
+	int		 gres_known;	/* gpus_per_node is from sinfo GRES */
+	int		 gpus_per_node;	/* most GPUs a node has (0: none) */
+	int		 cpus;		/* CPUs of a node, 0 unknown */
 };
 
 struct plan {
@@ -55,6 +63,18 @@ int	 plan_make(const struct spec *, const struct cluster *,
 	     const struct plan_limit *limits, size_t nlimits, struct plan *,
 	     char **cause);
 void	 plan_free(struct plan *);
+/* GPUs per node in a sinfo GRES string ("gpu:4", "gpu:a100:8(S:0-1)",
+   several node kinds joined by ','): the most any one has; 0: none. */
+int	 plan_gres_gpus(const char *gres);
+/*
+ * A partition for the screen and back: "gpu 4:00:00 (2 nodes, 4 GPUs
+ * each, 64 CPUs each)".  plan_partition_parse fills l (name allocated in
+ * *name) from such a text; "name MaxTime" alone leaves the rest unknown.
+ */
+char	*plan_partition_text(const char *name, const char *max_time,
+	     const struct plan_limit *);
+int	 plan_partition_parse(const char *text, struct plan_limit *,
+	     char **name);
 /* "H:MM:SS" (hours may exceed 24; SLURM accepts that). */
 void	 plan_format_time(int minutes, char *, size_t);
 

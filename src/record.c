@@ -41,6 +41,7 @@ static const struct record_field {
 	{ "native",		offsetof(struct record, native),	0 },
 	{ "err_rule",		offsetof(struct record, err_rule),	0 },
 	{ "err_evidence",	offsetof(struct record, err_evidence),	0 },
+	{ "exit_code",		offsetof(struct record, exit_code),	0 },
 	{ "retry_of",		offsetof(struct record, retry_of),	0 },
 	{ "created",		offsetof(struct record, created),	0 },
 	{ "updated",		offsetof(struct record, updated),	0 },
@@ -159,6 +160,7 @@ record_new(const char *cluster)
 	r->native = xstrdup("");
 	r->state = RSTATE_PENDING;
 	r->err_class = ERR_NONE;
+	r->elapsed = -1;
 	return r;
 }
 
@@ -258,6 +260,10 @@ record_to_json(const struct record *r)
 		cJSON_AddNumberToObject(o, record_ints[i].name,
 		    *(const int *)((const char *)r + record_ints[i].off));
 	}
+	if (r->elapsed >= 0)
+		cJSON_AddNumberToObject(o, "elapsed", r->elapsed);
+	else
+		cJSON_AddNullToObject(o, "elapsed");
 	if ((s = record_slurm_id(r)) != NULL)
 		cJSON_AddStringToObject(o, "slurm_id", s);
 	else
@@ -400,6 +406,9 @@ record_from_json(const char *text, size_t len, const char *what,
 		    (int *)((char *)r + record_ints[i].off), what, cause) != 0)
 			goto fail;
 	}
+	r->elapsed = -1;
+	if (get_int(o, "elapsed", &r->elapsed, what, cause) != 0)
+		goto fail;
 	v = cJSON_GetObjectItemCaseSensitive(o, "state");
 	if (!cJSON_IsString(v) || state_from_name(v->valuestring,
 	    &r->state) != 0) {

@@ -63,6 +63,9 @@ struct record {
 	int		 nodes;
 	int		 gpus;
 	int		 retry_count;
+	/* How the job ended, kept so a finished row keeps its run time. */
+	int		 elapsed;	/* seconds run, -1 unknown */
+	char		*exit_code;	/* SLURM's "code:signal", or NULL */
 	enum rstate	 state;
 	char		*native;	/* current SLURM sub-state */
 	enum err_class	 err_class;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan.h"
 #include "slurm.h"
 
 #define PREFLIGHT_MARK	"sqdeck-preflight=1"
@@ -73,7 +74,7 @@ static const char preflight_body[] =
 	"else\n"
 	"\techo storage.exists=0\n"
 	"fi\n"
-	"out=$(sinfo -h -a -o '%R|%l|%a' 2>&1); rc=$?\n"
+	"out=$(sinfo -h -a -o '%R|%l|%a|%D|%c|%G' 2>&1); rc=$?\n"
 	"echo \"sinfo.rc=$rc\"\n"
 	"if [ \"$rc\" -eq 0 ]; then printf '%s\\n' \"$out\" | sed '/^$/d; s/^/sinfo=/'\n"
 	"else printf '%s\\n' \"$out\" | sed '/^$/d; s/^/sinfo.error=/'; fi\n"
@@ -123,10 +124,12 @@ static void
 preflight_add_part(struct preflight *pf, char *value)
 {
 	struct preflight_partition	*pp;
-	char				*name, *time, *avail;
+	char				*name, *time, *avail, *f[3];
 	long				 minutes;
-	char				*cause = NULL;
-	size_t				 i;
+	char				*cause = NULL, *end;
+	size_t				 i, k;
+	int				 nodes = 0, cpus = 0, gpus = 0;
+	int				 have_gres = 0;
 
 	name = value;
 	if ((time = strchr(name, '|')) == NULL)
@@ -134,12 +137,37 @@ preflight_add_part(struct preflight *pf, char *value)
 	*time++ = '\0';
 	if ((avail = strchr(time, '|')) != NULL)
 		*avail++ = '\0';
+	/* Then, optional: nodes, CPUs per node, GRES (%D %c %G). */
+	f[0] = f[1] = f[2] = NULL;
+	for (k = 0, end = avail; end != NULL && k < 3; k++) {
+		if ((end = strchr(end, '|')) == NULL)
+			break;
+		*end++ = '\0';
+		f[k] = end;
+	}
+	if (f[0] != NULL)
+		nodes = (int)strtol(f[0], NULL, 10);
+	if (f[1] != NULL)
+		cpus = (int)strtol(f[1], NULL, 10);	/* "64+": 64 */
+	if (f[2] != NULL) {
+		str_trim(f[2]);
+		have_gres = 1;
+		gpus = strcmp(f[2], "(null)") == 0 ? 0 : plan_gres_gpus(f[2]);
+	}
 	str_trim(name);
 	if (*name == '\0')
 		return;
 	for (i = 0; i < pf->nparts; i++) {
-		if (strcmp(pf->parts[i].name, name) == 0)
-			return;	/* sinfo may split a partition over lines */
+		/* sinfo splits a partition over lines by node kind. */
+		if (strcmp(pf->parts[i].name, name) == 0) {
+			pp = &pf->parts[i];
+			pp->nodes += nodes > 0 ? nodes : 0;
+			if (cpus > pp->cpus)
+				pp->cpus = cpus;
+			if (have_gres && gpus > pp->gpus)
+				pp->gpus = gpus;
+			return;
+		}
 	}
 	pf->parts = xrealloc(pf->parts, (pf->nparts + 1) * sizeof *pf->parts);
 	pp = &pf->parts[pf->nparts++];
@@ -148,6 +176,10 @@ preflight_add_part(struct preflight *pf, char *value)
 	pp->exists = 1;
 	pp->max_time = xstrdup(str_trim(time));
 	pp->avail = xstrdup(avail != NULL ? str_trim(avail) : "");
+	pp->nodes = nodes > 0 ? nodes : 0;
+	pp->cpus = cpus > 0 ? cpus : 0;
+	pp->gres_known = have_gres;
+	pp->gpus = gpus;
 	if (slurm_maxtime_minutes(pp->max_time, &minutes, &cause) != 0) {
 		free(cause);
 		minutes = -1;

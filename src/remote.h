@@ -40,6 +40,10 @@ struct preflight_partition {
 	char	*max_time;	/* as sinfo prints it: "4:00:00", "infinite" */
 	long	 max_minutes;	/* -1 unlimited, unknown or missing */
 	char	*avail;		/* "up", "down", ... */
+	int	 nodes;		/* 0 unknown */
+	int	 cpus;		/* per node (the most), 0 unknown */
+	int	 gres_known;	/* gpus is from sinfo GRES */
+	int	 gpus;		/* per node (the most), 0 none */
 };
 
 struct preflight {

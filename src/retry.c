@@ -705,7 +705,7 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 		goto fail_new;
 	}
 	script = submit_launch_script(old->job_dir, sbatch, old->log_dir,
-	    old->job_name, faults.launch);
+	    old->job_name, faults.launch, 0);
 	buf_adds(&side, script);
 	free(script);
 	conn_result_free(&cr);
@@ -756,7 +756,7 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 		} else {
 			res->resubmitted = 1;
 			script = submit_launch_script(old->job_dir, sbatch,
-			    old->log_dir, old->job_name, NULL);
+			    old->log_dir, old->job_name, NULL, 0);
 		}
 		if (retry_sh(c, script, &cr, &why) != 0) {
 			free(script);

@@ -259,6 +259,21 @@ state_name(enum rstate s)
 	return rstate_names[s];
 }
 
+const char *
+state_word(enum rstate s)
+{
+	switch (s) {
+	case RSTATE_COMPLETE:
+		return "COMPLETED";
+	case RSTATE_ERROR:
+		return "FAILED";
+	case RSTATE_CANCELED:
+		return "CANCELLED";
+	default:
+		return state_name(s);
+	}
+}
+
 int
 state_from_name(const char *name, enum rstate *s)
 {

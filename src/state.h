@@ -83,6 +83,13 @@ enum status_verdict state_status_verdict(const char *text, size_t len);
 int		 state_terminal(enum rstate);
 
 const char	*state_name(enum rstate);
+/*
+ * The word the screen and the CLI's text show: SLURM's own spelling
+ * (PENDING RUNNING COMPLETED FAILED CANCELLED UNKNOWN), one vocabulary
+ * beside the native sub-state.  state_name() is the record's stored word
+ * (COMPLETE, ERROR, CANCELED), kept in records and --json.
+ */
+const char	*state_word(enum rstate);
 /* Parse a record state name (exact, upper case); -1 if unknown. */
 int		 state_from_name(const char *, enum rstate *);
 const char	*err_class_name(enum err_class);	/* "NONE", "INFRA" ... */

@@ -782,8 +782,12 @@ submit_convert_free(struct submit_convert_result *r)
 	"\t\tscancel \"$3\" </dev/null\n" \
 	"\t\treturn\n" \
 	"\tfi\n" \
-	"\tmsg=$(scontrol release \"$3\" 2>&1 </dev/null)\n" \
-	"\techo \"sqdeck-release-rc=$?\"\n" \
+	"\tif [ \"${hold:-0}\" = 1 ]; then\n" \
+	"\t\techo sqdeck-release-rc=0\n" \
+	"\telse\n" \
+	"\t\tmsg=$(scontrol release \"$3\" 2>&1 </dev/null)\n" \
+	"\t\techo \"sqdeck-release-rc=$?\"\n" \
+	"\tfi\n" \
 	"\tprintf '%s\\n' \"$msg\" | sed '/^$/d; s/^/sqdeck-release-msg=/'\n" \
 	"\tst=$(squeue -h -j \"$3\" -o '%T %r' 2>/dev/null </dev/null)\n" \
 	"\tprintf 'sqdeck-state=%s\\n' \"$st\"\n" \
@@ -791,12 +795,14 @@ submit_convert_free(struct submit_convert_result *r)
 
 char *
 submit_launch_script(const char *job_dir, const char *sbatch_cmd,
-    const char *log_dir, const char *job_name, const char *fault)
+    const char *log_dir, const char *job_name, const char *fault, int hold)
 {
 	struct buf	b;
 
 	buf_init(&b);
-	buf_adds(&b, "LC_ALL=C; export LC_ALL\n" SUBMIT_SH_RELEASE "jd=");
+	buf_adds(&b, "LC_ALL=C; export LC_ALL\n" SUBMIT_SH_RELEASE);
+	/* --hold: the log dir is made, the job stays held for the user. */
+	buf_adds(&b, hold ? "hold=1\njd=" : "hold=0\njd=");
 	buf_add_quoted(&b, job_dir);
 	buf_adds(&b, "\nlogs=");
 	buf_add_quoted(&b, log_dir);
@@ -1630,6 +1636,10 @@ submit_plan(struct submit_ctx *x, char **cause)
 		lim[i].max_minutes = pf->parts[i].max_minutes < 0 ?
 		    PLAN_UNLIMITED : (int)pf->parts[i].max_minutes;
 		lim[i].state = pf->parts[i].avail;
+		lim[i].nodes = pf->parts[i].nodes;
+		lim[i].cpus = pf->parts[i].cpus;
+		lim[i].gres_known = pf->parts[i].gres_known;
+		lim[i].gpus_per_node = pf->parts[i].gpus;
 	}
 	rc = plan_make(x->sp, x->s->cl, lim, pf->nparts, &x->plan, &why);
 	free(lim);
@@ -2495,6 +2505,47 @@ submit_adopt(struct submit_ctx *x, long id, struct submit_launch *l,
 	return 0;
 }
 
+
+/*
+ * sbatch refused the job: remove the job dir staged for it (only ever the
+ * one this submit made under the results root), so a refused request
+ * leaves nothing behind on the cluster.  The record keeps the reason.
+ */
+static void
+submit_unstage(struct submit_ctx *x)
+{
+	struct conn_result	 res;
+	struct buf		 b;
+	char			*why = NULL;
+	size_t			 n = strlen(x->results_root);
+
+	if (x->lay.job_dir == NULL || strncmp(x->lay.job_dir,
+	    x->results_root, n) != 0 || x->lay.job_dir[n] != '/' ||
+	    strstr(x->lay.job_dir + n, "/..") != NULL)
+		return;
+	buf_init(&b);
+	buf_adds(&b, "rm -rf -- ");
+	buf_add_quoted(&b, x->lay.job_dir);
+	buf_adds(&b, " && echo removed\n");
+	if (submit_remote(&x->faults, "unstage", x->s->conn, b.data, 0, &res,
+	    &why) == 0) {
+		if (res.status == 0)
+			submit_say(x, SUBMIT_STEP_LAUNCH, "removed the staged "
+			    "job dir %s (sbatch queued nothing)",
+			    x->lay.job_dir);
+		else
+			submit_say(x, SUBMIT_STEP_LAUNCH, "could not remove "
+			    "the staged job dir %s: %s", x->lay.job_dir,
+			    res.err);
+		conn_result_free(&res);
+	} else {
+		submit_say(x, SUBMIT_STEP_LAUNCH, "could not remove the staged "
+		    "job dir %s: %s", x->lay.job_dir, why);
+		free(why);
+	}
+	buf_free(&b);
+}
+
 static int
 submit_launch(struct submit_ctx *x, char **cause)
 {
@@ -2527,7 +2578,7 @@ submit_launch(struct submit_ctx *x, char **cause)
 			goto fail_why;
 		script = submit_launch_script(x->lay.job_dir, cmd,
 		    x->lay.log_dir, x->res->job_name, attempt == 0 ? fault :
-		    NULL);
+		    NULL, x->o->hold);
 		free(cmd);
 		sent = time(NULL);
 		submit_launch_free(&l);
@@ -2557,6 +2608,8 @@ submit_launch(struct submit_ctx *x, char **cause)
 		free(script);
 
 		if (v == SLURM_SUBMIT_ERROR) {
+			/* Nothing was queued: what was staged is litter. */
+			submit_unstage(x);
 			submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "sbatch "
 			    "refused the job: %s", msg);
 			free(msg);
@@ -2648,7 +2701,9 @@ submit_launch(struct submit_ctx *x, char **cause)
 		if (l.state != NULL && state_map(l.state, STATUS_MISSING,
 		    &m) == 0 && m.state != RSTATE_UNKNOWN)
 			rs = m.state;
-		text = xasprintf("submitted as SLURM job %ld%s%s", id,
+		text = xasprintf("submitted as SLURM job %ld%s%s%s", id,
+		    x->o->hold ? " and left held (submit --hold: "
+		    "scontrol release starts it)" : "",
 		    x->res->adopted ? " (adopted after an ambiguous sbatch "
 		    "reply)" : "", x->res->resubmitted ? " (sent again after "
 		    "the first reply was lost and no job existed)" : "");

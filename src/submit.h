@@ -236,7 +236,8 @@ void	 submit_convert_free(struct submit_convert_result *);
  * is a SQDECK_TEST_FAULT value or NULL.
  */
 char	*submit_launch_script(const char *job_dir, const char *sbatch_cmd,
-	     const char *log_dir, const char *job_name, const char *fault);
+	     const char *log_dir, const char *job_name, const char *fault,
+	     int hold);
 /* Release script for an adopted job: mkdir the log dir, release, state. */
 char	*submit_release_script(long id, const char *log_dir,
 	     const char *job_name);
@@ -297,6 +298,7 @@ const char *submit_step_name(enum submit_step);
 
 struct submit_opts {
 	int		 dry_run;	/* stop after render: no remote write */
+	int		 hold;		/* leave the job held (--hold) */
 	int		 import_timeout;	/* 0: SQDECK_IMPORT_TIMEOUT or
 						   SUBMIT_IMPORT_TIMEOUT */
 	/* Secret values by name; NULL: getenv. */

@@ -16,6 +16,7 @@
 #include "monitor.h"
 #include "ops.h"
 #include "pending.h"
+#include "plan.h"
 #include "record.h"
 #include "slurm.h"
 #include "state.h"
@@ -249,6 +250,7 @@ fetch_partitions(struct wstate *st)
 {
 	struct conn_result	 res;
 	struct slurm_partitions	 parts;
+	struct plan_limit	 lim;
 	char			*cmd, *cause = NULL, t[32];
 	size_t			 i;
 
@@ -272,7 +274,12 @@ fetch_partitions(struct wstate *st)
 		else
 			slurm_time_format(parts.v[i].max_minutes * 60, t,
 			    sizeof t);
-		s = xasprintf("%s %s", parts.v[i].name, t);
+		memset(&lim, 0, sizeof lim);
+		lim.nodes = parts.v[i].nodes;
+		lim.cpus = parts.v[i].cpus > 0 ? parts.v[i].cpus : 0;
+		lim.gres_known = 1;
+		lim.gpus_per_node = plan_gres_gpus(parts.v[i].gres);
+		s = plan_partition_text(parts.v[i].name, t, &lim);
 		strv_add(&st->parts, s);
 		free(s);
 	}

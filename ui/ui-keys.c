@@ -51,6 +51,7 @@ const struct uikey_binding uikeys_table[] = {
 	{ C(JOBS), 'c', UIA_CANCEL, "c" },
 	{ C(JOBS), FN(KEY_DC), UIA_CANCEL, "Del" },
 	{ C(JOBS), 'e', UIA_EDIT, "e" },
+	{ C(JOBS), UIKEY_ESC, UIA_INPUT_CLEAR, "Esc" },
 
 	/* The log of the selected job, from the jobs or the log pane. */
 	{ C(JOBS) | C(LOG), 'o', UIA_TOGGLE_ERR, "o" },

@@ -223,7 +223,7 @@ static struct plan_limit *
 limits_of(const struct wizard_cluster *c, size_t *n, struct strv *names)
 {
 	struct plan_limit	*l;
-	char			*cause = NULL, *sp, *tl;
+	char			*cause = NULL, *sp;
 	long			 min;
 	size_t			 i;
 
@@ -233,20 +233,21 @@ limits_of(const struct wizard_cluster *c, size_t *n, struct strv *names)
 	l = xcalloc(c->partitions->n, sizeof *l);
 	for (i = 0; i < c->partitions->n; i++) {
 		const char	*p = c->partitions->v[i];
+		char		*name, *t;
 
-		if ((sp = strchr(p, ' ')) == NULL)
+		if ((sp = strchr(p, ' ')) == NULL ||
+		    plan_partition_parse(p, &l[*n], &name) != 0)
 			continue;
-		strv_add(names, "");
-		free(names->v[names->n - 1]);
-		names->v[names->n - 1] = xstrndup(p, (size_t)(sp - p));
-		/* "name MaxTime[ more]": the MaxTime is one word. */
-		tl = xstrndup(sp + 1, strcspn(sp + 1, " "));
-		if (slurm_maxtime_minutes(tl, &min, &cause) != 0) {
+		strv_add(names, name);
+		free(name);
+		/* "name MaxTime (what a node holds)" */
+		t = xstrndup(sp + 1, strcspn(sp + 1, " "));
+		if (slurm_maxtime_minutes(t, &min, &cause) != 0) {
 			free(cause);
 			cause = NULL;
 			min = PLAN_UNLIMITED;
 		}
-		free(tl);
+		free(t);
 		l[*n].name = names->v[names->n - 1];
 		l[*n].max_minutes = min < 0 ? PLAN_UNLIMITED : (int)min;
 		(*n)++;
@@ -804,8 +805,21 @@ wizard_hint(const struct wizard *w, enum wizard_field f)
 		    c->partitions->n > 0) {
 			buf_adds(&b, "MaxTime: ");
 			for (i = 0; i < c->partitions->n; i++)
-				buf_printf(&b, "%s%s", i ? ", " : "",
+				buf_printf(&b, "%s%.*s", i ? ", " : "",
+				    (int)(strcspn(c->partitions->v[i], "(") -
+				    (strchr(c->partitions->v[i], '(') != NULL)),
 				    c->partitions->v[i]);
+			/* Then what a node holds, if sinfo said. */
+			for (i = 0; i < c->partitions->n; i++) {
+				const char *q = strchr(c->partitions->v[i],
+				    '(');
+
+				if (q != NULL)
+					buf_printf(&b, "%s%.*s %s", i ? "; " :
+					    "; nodes: ", (int)strcspn(
+					    c->partitions->v[i], " "),
+					    c->partitions->v[i], q);
+			}
 		} else
 			buf_adds(&b, "partitions not known yet (the cluster "
 			    "has not answered)");

@@ -167,6 +167,9 @@ struct ui {
 	int				 log_h;
 	int				 clusters_h;
 	int				 view_h;
+	size_t				 view_rows;	/* wrapped, last draw */
+	int				 pasting;	/* inside a bracketed paste */
+	int				 paste_cut;	/* it had a control char */
 };
 
 /* ------------------------------------------------------------ signals */
@@ -202,12 +205,21 @@ sig_crash(int sig)
 	raise(sig);
 }
 
+/* Bracketed paste (xterm): a paste comes between these two keys. */
+#define PASTE_ON	"\033[?2004h"
+#define PASTE_OFF	"\033[?2004l"
+#define KEY_PASTE_BEGIN	(KEY_MAX + 1)
+#define KEY_PASTE_END	(KEY_MAX + 2)
+
 static void
 ui_restore(void)
 {
 	if (curses_on) {
 		curses_on = 0;
 		endwin();
+		/* write(2): this also runs from the crash handler. */
+		if (write(STDOUT_FILENO, PASTE_OFF, sizeof PASTE_OFF - 1) < 0)
+			return;
 	}
 }
 
@@ -557,7 +569,12 @@ apply_cluster(struct ui *ui, struct msg_cluster *m)
 	/* Say it in the footer once, not on every failed reconnect. */
 	if (m->health == CLUSTER_ERROR && message != NULL &&
 	    (c->said == NULL || strcmp(c->said, message) != 0)) {
-		ui_message(ui, 1, "%s: %s", c->name, message);
+		/* The first-run failure: its remedy is too long here. */
+		if (strstr(message, "ssh-keyscan ") != NULL)
+			ui_message(ui, 1, "%s: host key not known: 1, Enter "
+			    "for the fix", c->name);
+		else
+			ui_message(ui, 1, "%s: %s", c->name, message);
 		free(c->said);
 		c->said = xstrdup(message);
 	} else if (m->health == CLUSTER_OK) {
@@ -1040,8 +1057,12 @@ draw_clusters(struct ui *ui, int y, int h, time_t now)
 			    &c->partitions : (c->conf ? &c->conf->partitions :
 			    NULL);
 
+			/* Name and MaxTime; the rest is in the detail. */
 			for (size_t k = 0; pv != NULL && k < pv->n; k++)
-				buf_printf(&b, "%s%s", k ? ", " : "", pv->v[k]);
+				buf_printf(&b, "%s%.*s", k ? ", " : "",
+				    (int)(strcspn(pv->v[k], "(") -
+				    (strchr(pv->v[k], '(') ? 1 : 0)),
+				    pv->v[k]);
 		}
 		parts = buf_steal(&b);
 		x = 1;
@@ -1078,6 +1099,69 @@ draw_clusters(struct ui *ui, int y, int h, time_t now)
 	}
 }
 
+static const char *
+sort_mark(const struct ui *ui, int rev)
+{
+	if (ui->ascii)
+		return rev ? "v" : "^";
+	return rev ? "\xe2\x96\xbc" : "\xe2\x96\xb2";	/* ▼ ▲ */
+}
+
+/*
+ * Why the jobs pane is empty: a filter, an empty queue, a cluster still
+ * connecting or one in error are four different things.
+ */
+static char *
+empty_text(struct ui *ui)
+{
+	struct buf	 wait, bad;
+	char		*s;
+	time_t		 now = time(NULL);
+	size_t		 i, nok = 0, nwait = 0, nbad = 0;
+
+	if (jobtable_total(ui->jt) > 0)
+		return xstrdup(jobtable_show_finished(ui->jt) ?
+		    "no job matches the filter (Esc or / to change it)" :
+		    "no job matches (/ to change the filter, a to show "
+		    "finished jobs)");
+	if (ui->ncl == 0)
+		return xstrdup("no jobs");
+	buf_init(&wait);
+	buf_init(&bad);
+	for (i = 0; i < ui->ncl; i++) {
+		switch (cluster_health(&ui->cl[i], now)) {
+		case CLUSTER_OK:
+			nok++;
+			break;
+		case CLUSTER_CONNECTING:
+			buf_printf(&wait, "%s%s", nwait++ ? ", " : "",
+			    ui->cl[i].name);
+			break;
+		case CLUSTER_STALE:
+		case CLUSTER_ERROR:
+			buf_printf(&bad, "%s%s", nbad++ ? ", " : "",
+			    ui->cl[i].name);
+			break;
+		}
+	}
+	if (nbad > 0 && nok == 0 && nwait == 0)
+		s = xasprintf("no jobs known: %s %s not answering (1 and "
+		    "Enter for why)", bad.data, nbad > 1 ? "are" : "is");
+	else if (nwait > 0 && nok == 0 && nbad == 0)
+		s = xasprintf("no jobs yet: connecting to %s", wait.data);
+	else if (nok == ui->ncl)
+		s = xstrdup("no jobs: the queue is empty and nothing "
+		    "finished in the last 24 h (n for a new job)");
+	else
+		s = xasprintf("no jobs on the %zu cluster%s that answered%s%s"
+		    "%s%s", nok, nok == 1 ? "" : "s",
+		    nwait ? "; connecting to " : "", nwait ? wait.data : "",
+		    nbad ? "; not answering: " : "", nbad ? bad.data : "");
+	buf_free(&wait);
+	buf_free(&bad);
+	return s;
+}
+
 static void
 draw_jobs(struct ui *ui, int y, int h)
 {
@@ -1093,9 +1177,10 @@ draw_jobs(struct ui *ui, int y, int h)
 	fbuf[0] = '\0';
 	if (filter != NULL)
 		snprintf(fbuf, sizeof fbuf, "  filter: %s", filter);
+	/* One marker for the sort, in the title and on the column. */
 	snprintf(title, sizeof title, " 2 Jobs  %zu of %zu  sort: %s%s%s%s%s",
 	    n, jobtable_total(ui->jt), jobtable_col_title(sc),
-	    rev ? (ui->ascii ? " desc" : " \xe2\x86\x93") : "",
+	    sort_mark(ui, rev),
 	    jobtable_show_finished(ui->jt) ? "" : "  finished hidden",
 	    fbuf, nm ? "  marked: " : "");
 	if (nm) {
@@ -1138,7 +1223,7 @@ draw_jobs(struct ui *ui, int y, int h)
 		if (w[i] == 0)
 			continue;
 		snprintf(cell, sizeof cell, "%s%s", jobtable_col_title(i),
-		    (enum jobtable_col)i == sc ? (rev ? "v" : "^") : "");
+		    (enum jobtable_col)i == sc ? sort_mark(ui, rev) : "");
 		put(ui, y + 1, x, w[i], cell, ST_COLHEAD,
 		    i == JT_NODES ? UITEXT_RIGHT : 0);
 		x += w[i] + 1;
@@ -1146,12 +1231,10 @@ draw_jobs(struct ui *ui, int y, int h)
 	if (lines <= 0)
 		return;
 	if (n == 0) {
-		const char	*why = jobtable_total(ui->jt) > 0 ?
-		    "no job matches (/ to change the filter, a to show "
-		    "finished jobs)" : ui->ncl > 0 ?
-		    "no jobs yet: waiting for the clusters" : "no jobs";
+		char	*why = empty_text(ui);
 
 		put(ui, y + 2, 2, COLS - 2, why, ST_DIM, 0);
+		free(why);
 		return;
 	}
 	top = jobtable_top(ui->jt, (size_t)lines);
@@ -1226,6 +1309,26 @@ draw_log_line(struct ui *ui, int y, int ylim, const char *s, int skip)
 	} while (*s != '\0');
 }
 
+/* Why an ended job has no log file: it never ran, or it wrote none. */
+static char *
+log_ended_text(struct ui *ui, const char *file)
+{
+	const struct jobtable_row	*r;
+	const struct ulog		*l = &ui->log;
+
+	r = jobtable_find(ui->jt, l->cluster, l->id);
+	if (r != NULL && r->elapsed <= 0 &&
+	    jobtable_state_class(r->state) == JC_CANCELLED)
+		return xasprintf("the job was cancelled before it ran: it "
+		    "has no %s", file);
+	if (r != NULL && r->elapsed == 0)
+		return xasprintf("the job ended (%s) before it ran: it has "
+		    "no %s", r->state, file);
+	return xasprintf("the job ended%s%s%s without writing %s",
+	    r != NULL ? " (" : "", r != NULL ? r->state : "",
+	    r != NULL ? ")" : "", file);
+}
+
 static void
 draw_log(struct ui *ui, int y, int h)
 {
@@ -1233,13 +1336,16 @@ draw_log(struct ui *ui, int y, int h)
 	char		 title[512], *partial = NULL;
 	const char	*file = l->stream == LOG_ERR ? "main.err" : "main.out";
 	const char	*why = NULL;
+	char		*ended_text = NULL;
 	size_t		 n, i, first;
 	int		 rows, used, yy, skip;
 
+	/* A job that ended is not followed any more: say so. */
 	if (l->cluster != NULL)
 		snprintf(title, sizeof title, " 3 Log  %s %s  %s  %s%s%s",
 		    l->cluster, l->id, l->name, file,
-		    l->follow ? "  [follow]" : "", l->wrap ? "  [wrap]" : "");
+		    l->done ? "  [ended]" : l->follow ? "  [follow]" : "",
+		    l->wrap ? "  [wrap]" : "");
 	else
 		snprintf(title, sizeof title, " 3 Log%s%s",
 		    l->follow ? "  [follow]" : "", l->wrap ? "  [wrap]" : "");
@@ -1261,6 +1367,8 @@ draw_log(struct ui *ui, int y, int h)
 		why = "not connected: no worker reads logs";
 	else if (n == 0 && l->note != NULL)
 		why = l->note;
+	else if (n == 0 && l->missing && l->done)
+		why = ended_text = log_ended_text(ui, file);
 	else if (n == 0 && l->missing)
 		why = l->stream == LOG_ERR ? "main.err does not exist (yet): "
 		    "waiting for log\xe2\x80\xa6" : "main.out does not exist "
@@ -1269,10 +1377,14 @@ draw_log(struct ui *ui, int y, int h)
 		why = "waiting for log\xe2\x80\xa6";
 	if (why != NULL) {
 		put(ui, y + 1, 2, COLS - 2, why, ST_DIM, 0);
+		free(ended_text);
 		free(partial);
 		return;
 	}
 
+	/* The end mark has a row of its own, whatever the pane's size. */
+	if (l->done && l->follow && rows > 1)
+		rows--;
 	/* Following: the last lines that fill the pane, bottom up. */
 	if (l->follow) {
 		used = 0;
@@ -1290,10 +1402,10 @@ draw_log(struct ui *ui, int y, int h)
 		skip = 0;
 	}
 	yy = y + 1;
-	for (i = first; i < n && yy < y + h; i++) {
+	for (i = first; i < n && yy < y + 1 + rows; i++) {
 		int	lr = line_rows(LINE(i), COLS, l->wrap);
 
-		draw_log_line(ui, yy, y + h, LINE(i), skip);
+		draw_log_line(ui, yy, y + 1 + rows, LINE(i), skip);
 		yy += lr - skip;
 		skip = 0;
 	}
@@ -1362,6 +1474,17 @@ draw_footer(struct ui *ui, time_t now)
 		const char	*right = "? help  q quit ";
 		int		 rw = (int)strlen(right);
 
+		int		 avail = COLS - rw - 2;
+
+		/* A long message is cut with "…", never over the hints. */
+		if (hints == NULL && avail > 1 && uitext_width(line) > avail) {
+			size_t	n = uitext_prefix(line, avail - 1, NULL);
+			char	*cut = xasprintf("%.*s%s", (int)n, line,
+				    ui->ascii ? ">" : "\xe2\x80\xa6");
+
+			free(line);
+			line = cut;
+		}
 		put(ui, y, 0, COLS - rw - 1, "", ST_NORMAL, 0);
 		put(ui, y, 0, hints == NULL ? uitext_width(line) : COLS - rw - 1,
 		    line, hints != NULL ? ST_DIM : ui->msg_err ? ST_MSG_ERR :
@@ -1412,32 +1535,79 @@ draw_box(struct ui *ui, int h, int w, const char *title, int *py, int *px)
 	*px = x + 2;
 }
 
+/*
+ * Views (help, job and cluster details) are as wide as the terminal allows
+ * and wrap their long lines, so that nothing is cut: a host-key remedy or
+ * a command is read whole.  Continuation rows are indented by 2.
+ */
+static void
+view_wrap(const struct strv *in, int cols, struct strv *out)
+{
+	const char	*s;
+	size_t		 i, n;
+	int		 first;
+
+	for (i = 0; i < in->n; i++) {
+		s = in->v[i];
+		first = 1;
+		do {
+			int	 c = first ? cols : cols - 2;
+			char	*seg;
+
+			n = c > 0 ? uitext_prefix(s, c, NULL) : 0;
+			if (n == 0)
+				n = *s != '\0' ? strlen(s) : 0;
+			/* At a space when there is one in the second half. */
+			if (s[n] != '\0') {
+				size_t	sp = n;
+
+				while (sp > n / 2 && s[sp - 1] != ' ')
+					sp--;
+				if (sp > n / 2)
+					n = sp;
+			}
+			seg = xasprintf("%s%.*s", first ? "" : "  ", (int)n, s);
+			strv_add(out, seg);
+			free(seg);
+			s += n;
+			first = 0;
+		} while (*s != '\0');
+	}
+}
+
 static void
 draw_view(struct ui *ui)
 {
-	int	h = LINES - 2, w = COLS - 4, y, x, i, inner;
-	size_t	k;
+	struct strv	rows;
+	int		h = LINES - 2, w = COLS - 4, y, x, i, inner;
+	size_t		k;
 
-	if (w > 100)
-		w = 100;
-	if ((size_t)h > ui->view.n + 3)
-		h = (int)ui->view.n + 3;
+	if (w > 160)
+		w = 160;
+	if (w < 20)
+		w = COLS;
+	memset(&rows, 0, sizeof rows);
+	view_wrap(&ui->view, w - 4, &rows);
+	ui->view_rows = rows.n;
+	if ((size_t)h > rows.n + 3)
+		h = (int)rows.n + 3;
 	if (h < 4)
 		h = LINES < 4 ? LINES : 4;
 	draw_box(ui, h, w, ui->view_title, &y, &x);
 	inner = h - 3;
 	ui->view_h = inner > 0 ? inner : 1;
-	if (ui->view.n > (size_t)ui->view_h &&
-	    ui->view_top > ui->view.n - ui->view_h)
-		ui->view_top = ui->view.n - ui->view_h;
-	else if (ui->view.n <= (size_t)ui->view_h)
+	if (rows.n > (size_t)ui->view_h &&
+	    ui->view_top > rows.n - ui->view_h)
+		ui->view_top = rows.n - ui->view_h;
+	else if (rows.n <= (size_t)ui->view_h)
 		ui->view_top = 0;
-	for (i = 0, k = ui->view_top; i < inner && k < ui->view.n; i++, k++)
-		put_attr(ui, y + i, x, w - 4, ui->view.v[k],
+	for (i = 0, k = ui->view_top; i < inner && k < rows.n; i++, k++)
+		put_attr(ui, y + i, x, w - 4, rows.v[k],
 		    ui->styles[ST_DIALOG]);
 	put_attr(ui, y + inner, x, w - 4,
-	    ui->view.n > (size_t)inner ? "j/k PgUp/PgDn scroll, q or Esc "
+	    rows.n > (size_t)inner ? "j/k PgUp/PgDn scroll, q or Esc "
 	    "closes" : "q or Esc closes", ui->styles[ST_DIALOG] | A_DIM);
+	strv_free(&rows);
 }
 
 static void
@@ -1445,7 +1615,8 @@ draw_dialog(struct ui *ui)
 {
 	int		 h, w = 64, y, x, i, shown;
 	char		*line;
-	const char	*yes = "[ Cancel ]", *no = "[ Keep ]";
+	const char	*yes = ui->ndkeys == 1 ? "[ Cancel job ]" :
+			    "[ Cancel jobs ]", *no = "[ Keep ]";
 
 	shown = ui->ndkeys > 6 ? 6 : (int)ui->ndkeys;
 	h = 6 + shown + (ui->ndkeys > 6);
@@ -1469,7 +1640,7 @@ draw_dialog(struct ui *ui)
 	i = y + h - 3;
 	put_attr(ui, i, x + 8, (int)strlen(yes), yes, ui->dbutton == 0 ?
 	    ui->styles[ST_BUTTON] | A_REVERSE : ui->styles[ST_DIALOG]);
-	put_attr(ui, i, x + 8 + 14, (int)strlen(no), no, ui->dbutton == 1 ?
+	put_attr(ui, i, x + 8 + 18, (int)strlen(no), no, ui->dbutton == 1 ?
 	    ui->styles[ST_BUTTON] | A_REVERSE : ui->styles[ST_DIALOG]);
 	put_attr(ui, i, x + 8 + 28, 20, "y yes  n/Esc no",
 	    ui->styles[ST_DIALOG] | A_DIM);
@@ -1761,7 +1932,14 @@ act_quit(struct ui *ui)
 static int
 act_help(struct ui *ui)
 {
-	view_open(ui, "Keys", uikeys_help());
+	char	*keys = uikeys_help();
+
+	/* What no key says: the view is kept, a paste is text. */
+	view_open(ui, "Keys", xasprintf("The view (sort s/S, finished a, "
+	    "filter /, log o and w) is remembered across restarts in\n"
+	    "$XDG_STATE_HOME/sqdeck/view.  A paste into a field is text "
+	    "(cut at a line break).\n\n%s", keys));
+	free(keys);
 	return UIF_REDRAW;
 }
 
@@ -1819,8 +1997,8 @@ move_by(struct ui *ui, long delta)
 			ui->view_top = (size_t)-delta > ui->view_top ? 0 :
 			    ui->view_top + delta;
 		else
-			ui->view_top = ui->view_top + delta > ui->view.n ?
-			    ui->view.n : ui->view_top + delta;
+			ui->view_top = ui->view_top + delta > ui->view_rows ?
+			    ui->view_rows : ui->view_top + delta;
 		return UIF_REDRAW;
 	}
 	switch (ui->focus) {
@@ -1917,7 +2095,7 @@ static int
 act_bottom(struct ui *ui)
 {
 	if (ui->ov == OV_VIEW)
-		ui->view_top = ui->view.n;	/* clamped when drawn */
+		ui->view_top = SIZE_MAX / 2;	/* clamped when drawn */
 	else if (ui->focus == PANE_JOBS)
 		jobtable_move_to(ui->jt, SIZE_MAX);
 	else if (ui->focus == PANE_CLUSTERS)
@@ -2012,7 +2190,7 @@ detail_record(struct buf *b, const struct jobtable_row *r)
 } while (0)
 	buf_adds(b, "\nRecord\n");
 	FIELD("id", rec->id);
-	FIELD("state", state_name(rec->state));
+	FIELD("state", state_word(rec->state));
 	if (rec->err_class != ERR_NONE)
 		FIELD("failure", err_class_name(rec->err_class));
 	FIELD("triage rule", rec->err_rule);
@@ -2030,7 +2208,7 @@ detail_record(struct buf *b, const struct jobtable_row *r)
 		const struct record_event	*e = &rec->history[i];
 
 		t = xasprintf("%s  %-8s %s %s %s", e->time ? e->time : "",
-		    state_name(e->state), e->native ? e->native : "",
+		    state_word(e->state), e->native ? e->native : "",
 		    e->source ? e->source : "", e->message ? e->message : "");
 		buf_adds(b, "  ");
 		{
@@ -2089,8 +2267,15 @@ detail_cluster(struct ui *ui, const struct ucluster *c)
 	buf_init(&b);
 	buf_printf(&b, "cluster     %s\n", c->name);
 	buf_printf(&b, "state       %s\n", health_text(c, now, st, sizeof st));
-	if (c->message != NULL)
+	if (c->message != NULL) {
+		const char	*fix = strstr(c->message, "ssh-keyscan ");
+
 		buf_printf(&b, "message     %s\n", c->message);
+		/* The remedy alone on its last lines, to copy as it is. */
+		if (fix != NULL)
+			buf_printf(&b, "\nto trust the host key, after checking "
+			    "its fingerprint, run:\n\n%s\n\n", fix);
+	}
 	buf_printf(&b, "host        %s\n", c->host ? c->host : "-");
 	if (c->conf != NULL) {
 		buf_adds(&b, "login hosts ");
@@ -2278,6 +2463,13 @@ act_mark(struct ui *ui)
 	const struct jobtable_row	*r = jobtable_current(ui->jt);
 	int				 on;
 
+	/* Marks are for a batch cancel: a finished job has nothing to stop. */
+	if (r != NULL && r->finished && !jobtable_marked(ui->jt,
+	    jobtable_cursor(ui->jt))) {
+		ui_message(ui, 1, "%s %s has ended (%s): nothing to cancel, "
+		    "not marked", r->cluster, r->id, r->state);
+		return UIF_REDRAW;
+	}
 	on = jobtable_toggle_mark(ui->jt);
 	/* A marked live job is watched: its end rings (notify_ended). */
 	if (r != NULL && !r->finished)
@@ -2472,8 +2664,12 @@ filter_live(struct ui *ui)
 	if (jobtable_set_filter(ui->jt, ui->input.data, &cause) != 0) {
 		ui_message(ui, 1, "%s", cause);
 		free(cause);
-	} else if (ui->msg_err)
+		return;
+	}
+	if (ui->msg_err)
 		ui->msg_time = 0;
+	/* The cursor goes to the first match (top of the list). */
+	jobtable_move_to(ui->jt, 0);
 }
 
 static int
@@ -2487,6 +2683,9 @@ act_input_accept(struct ui *ui)
 static int
 act_input_clear(struct ui *ui)
 {
+	/* From the jobs pane, Esc clears an applied filter; else nothing. */
+	if (ui->ov == OV_NONE && jobtable_filter(ui->jt) == NULL)
+		return 0;
 	jobtable_set_filter(ui->jt, NULL, NULL);
 	buf_free(&ui->input);
 	ui->ov = OV_NONE;
@@ -2717,6 +2916,106 @@ ui_key(struct ui *ui, int key)
 	return 0;
 }
 
+/* ------------------------------------------------------------ the view */
+
+/*
+ * The view survives a restart (like htop's rc): sort, its direction,
+ * finished rows shown or not, the filter, out/err and wrap, in
+ * $XDG_STATE_HOME/sqdeck/view, one "key value" a line.  A line that does
+ * not parse is skipped: the view is a convenience, never an error.
+ */
+static char *
+view_path(void)
+{
+	char	*dir = path_state_dir(), *p;
+
+	p = xasprintf("%s/view", dir);
+	free(dir);
+	return p;
+}
+
+static void
+view_load(struct ui *ui)
+{
+	char	*path = view_path(), *text = NULL, *line, *next, *v;
+	int	 c, rev = 0, col = -1;
+
+	if (file_read(path, &text, NULL, NULL) != 0) {
+		free(path);
+		return;
+	}
+	for (line = text; line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if ((v = strchr(line, ' ')) == NULL)
+			continue;
+		*v++ = '\0';
+		if (strcmp(line, "sort") == 0) {
+			for (c = 0; c < JT_NCOLS; c++) {
+				if (strcmp(jobtable_col_title(c), v) == 0)
+					col = c;
+			}
+		} else if (strcmp(line, "reverse") == 0)
+			rev = strcmp(v, "1") == 0;
+		else if (strcmp(line, "finished") == 0)
+			jobtable_set_show_finished(ui->jt, strcmp(v, "0") != 0);
+		else if (strcmp(line, "stream") == 0)
+			ui->log.stream = strcmp(v, "err") == 0 ? LOG_ERR :
+			    LOG_OUT;
+		else if (strcmp(line, "wrap") == 0)
+			ui->log.wrap = strcmp(v, "1") == 0;
+		else if (strcmp(line, "filter") == 0 && *v != '\0')
+			jobtable_set_filter(ui->jt, v, NULL);
+	}
+	if (col >= 0)
+		jobtable_set_sort(ui->jt, (enum jobtable_col)col, rev);
+	free(text);
+	free(path);
+}
+
+static void
+view_save(struct ui *ui)
+{
+	struct buf	 b;
+	const char	*f = jobtable_filter(ui->jt), *p;
+	char		*path = view_path(), *dir, *slash, *tmp;
+	int		 rev, fd, ok;
+	enum jobtable_col col = jobtable_sort_col(ui->jt, &rev);
+
+	buf_init(&b);
+	buf_printf(&b, "sort %s\nreverse %d\nfinished %d\nstream %s\n"
+	    "wrap %d\n", jobtable_col_title(col), rev != 0,
+	    jobtable_show_finished(ui->jt) != 0,
+	    ui->log.stream == LOG_ERR ? "err" : "out", ui->log.wrap != 0);
+	if (f != NULL && *f != '\0') {
+		for (p = f; *p != '\0' && (unsigned char)*p >= 0x20; p++)
+			;
+		if (*p == '\0')
+			buf_printf(&b, "filter %s\n", f);
+	}
+	dir = xstrdup(path);
+	if ((slash = strrchr(dir, '/')) != NULL) {
+		*slash = '\0';
+		(void)mkdir_p(dir, 0700, NULL);
+	}
+	/*
+	 * temp + rename, no fsync: a convenience must not slow the quit
+	 * (q is bounded while a cluster hangs) on a loaded disk.
+	 */
+	tmp = xasprintf("%s.tmp%ld", path, (long)getpid());
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600)) != -1) {
+		ok = write(fd, b.data, b.len) == (ssize_t)b.len;
+		if (close(fd) != 0)
+			ok = 0;
+		if (!ok || rename(tmp, path) != 0)
+			unlink(tmp);
+	}
+	free(tmp);
+	free(dir);
+	free(path);
+	buf_free(&b);
+}
+
 /* ------------------------------------------------------------ main loop */
 
 static void
@@ -2729,6 +3028,71 @@ ui_resize(void)
 		resize_term(ws.ws_row, ws.ws_col);
 }
 
+/*
+ * A paste goes into the field or filter being typed, as text.  Fields are
+ * one line: a line break or other control character in a paste is
+ * refused, and the rest of the paste with it, so that nothing pasted can
+ * act as Enter or land in the next field.  Outside an input a paste is
+ * ignored (pasted letters are not commands).
+ */
+static int
+paste_mark(struct ui *ui, int begin)
+{
+	int	flags = 0;
+
+	if (begin) {
+		ui->pasting = 1;
+		ui->paste_cut = 0;
+		return 0;
+	}
+	ui->pasting = 0;
+	if (ui->paste_cut) {
+		if (ui->ov == OV_WIZARD) {
+			free(ui->wiz.banner);
+			ui->wiz.banner = xstrdup("the paste had a line break or "
+			    "control character: a field takes one line, so "
+			    "the paste was cut there (the rest was dropped)");
+			ui->wiz.banner_err = 1;
+		}
+		ui_message(ui, 1, "paste cut at a line break or control "
+		    "character: fields take one line");
+		flags = UIF_REDRAW;
+	}
+	ui->paste_cut = 0;
+	return flags;
+}
+
+static int
+paste_char(struct ui *ui, int c)
+{
+	char		mb[8];
+	mbstate_t	ps;
+	size_t		n;
+
+	if (ui->paste_cut)
+		return 0;
+	if (ui->ov != OV_WIZARD && ui->ov != OV_FILTER)
+		return 0;
+	if (ui->ov == OV_WIZARD && ui->wiz.page != WIZ_FORM)
+		return 0;
+	if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0)) {
+		ui->paste_cut = 1;
+		return UIF_REDRAW;
+	}
+	memset(&ps, 0, sizeof ps);
+	n = wcrtomb(mb, (wchar_t)c, &ps);
+	if (n == (size_t)-1)
+		return 0;
+	if (ui->ov == OV_WIZARD) {
+		wizard_sync(ui);
+		wizard_type(&ui->wiz, mb, n);
+	} else {
+		buf_add(&ui->input, mb, n);
+		filter_live(ui);
+	}
+	return UIF_REDRAW;
+}
+
 static int
 read_keys(struct ui *ui)
 {
@@ -2738,6 +3102,16 @@ read_keys(struct ui *ui)
 	while ((r = get_wch(&wc)) != ERR) {
 		if (r == KEY_CODE_YES && wc == KEY_RESIZE) {
 			flags |= UIF_REDRAW | UIF_CLEAR;
+			continue;
+		}
+		if (r == KEY_CODE_YES && (wc == KEY_PASTE_BEGIN ||
+		    wc == KEY_PASTE_END)) {
+			flags |= paste_mark(ui, wc == KEY_PASTE_BEGIN);
+			continue;
+		}
+		if (ui->pasting) {
+			flags |= paste_char(ui, r == KEY_CODE_YES ? -1 :
+			    (int)wc);
 			continue;
 		}
 		key = r == KEY_CODE_YES ? UIKEY_FN((int)wc) : (int)wc;
@@ -2834,7 +3208,7 @@ load_records(struct ui *ui)
 		r.name = san(rec->job_name);
 		r.partition = san(rec->partition);
 		r.state = san(rec->native != NULL && *rec->native != '\0' ?
-		    rec->native : state_name(rec->state));
+		    rec->native : state_word(rec->state));
 		r.reason = xstrdup("(record)");
 		r.elapsed = r.limit = -1;
 		r.nodes = rec->nodes;
@@ -2882,6 +3256,7 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 		c->health = CLUSTER_CONNECTING;
 	}
 	load_records(&ui);
+	view_load(&ui);
 	if (config_error != NULL)
 		ui_message(&ui, 1, "%s", config_error);
 
@@ -2905,6 +3280,11 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 	cbreak();
 	noecho();
 	keypad(stdscr, TRUE);
+	/* A paste is text, never keys: Enter in it must not submit. */
+	define_key("\033[200~", KEY_PASTE_BEGIN);
+	define_key("\033[201~", KEY_PASTE_END);
+	putp(PASTE_ON);
+	fflush(stdout);
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
 	curs_set(0);
@@ -2958,6 +3338,7 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 			flags |= UIF_QUIT;	/* the terminal went away */
 	}
 
+	view_save(&ui);
 	ui_restore();
 	signals_reset();
 	ui_free(&ui);

@@ -7,14 +7,14 @@ static struct spec	sp;
 
 /* The partitions of the local test cluster, as sinfo shows them. */
 static const struct plan_limit testbed[] = {
-	{ "cpu", PLAN_UNLIMITED, "up" },
-	{ "gpu*", 240, "up" },
+	{ .name = "cpu", .max_minutes = PLAN_UNLIMITED, .state = "up" },
+	{ .name = "gpu*", .max_minutes = 240, .state = "up" },
 };
 static const struct plan_limit shortq[] = {
-	{ "short", 120, "up" },
-	{ "long", PLAN_UNLIMITED, "up" },
-	{ "day", 1440, "up" },
-	{ "old", 1440, "inactive" },
+	{ .name = "short", .max_minutes = 120, .state = "up" },
+	{ .name = "long", .max_minutes = PLAN_UNLIMITED, .state = "up" },
+	{ .name = "day", .max_minutes = 1440, .state = "up" },
+	{ .name = "old", .max_minutes = 1440, .state = "inactive" },
 };
 
 static void
@@ -583,6 +583,108 @@ START_TEST(test_man_examples)
 }
 END_TEST
 
+
+/* Issue 18: what the partition's nodes hold, from sinfo (nodes, GRES, CPUs). */
+static const struct plan_limit nodes4[] = {
+	{ .name = "cpu", .max_minutes = PLAN_UNLIMITED, .nodes = 2,
+	  .gres_known = 1, .gpus_per_node = 4, .cpus = 64 },
+	{ .name = "gpu*", .max_minutes = 240, .nodes = 2, .gres_known = 1,
+	  .gpus_per_node = 4, .cpus = 64 },
+	{ .name = "nogpu", .max_minutes = 240, .nodes = 8, .gres_known = 1,
+	  .gpus_per_node = 0, .cpus = 32 },
+};
+
+START_TEST(test_node_fit)
+{
+	struct plan	pl;
+
+	/* 9 GPUs on 4-GPU nodes: 3 whole nodes of 4 (not 2 of 8), and the
+	   partition has 2: refused, with what would fit. */
+	sp.partition = xstrdup("gpu");
+	sp.gpus = 9;
+	ASSERT_ERR(nodes4, 3, "gpus 9: that is 3 whole nodes of 4 GPUs, and "
+	    "partition gpu has 2 nodes: ask for 8 GPUs or fewer");
+	/* 6 GPUs: whole nodes of 4, as the partition's nodes have. */
+	sp.gpus = 6;
+	make_ok(nodes4, 3, &pl);
+	ck_assert_int_eq(pl.nodes, 2);
+	ck_assert_int_eq(pl.gpus_per_node, 4);
+	ck_assert_int_eq(pl.gpus, 8);
+	plan_free(&pl);
+	/* 6 GPUs per node on 4-GPU nodes. */
+	sp.gpus = -1;
+	sp.gpus_per_node = 6;
+	ASSERT_ERR(nodes4, 3, "gpus_per_node 6 is more than the 4 GPUs a "
+	    "node of cluster 'polar' has: use 4 or less");
+	/* The config says otherwise: it wins over sinfo, then the nodes
+	   refuse what none of them has. */
+	cl.gpus_per_node = 8;
+	sp.gpus_per_node = 6;
+	ASSERT_ERR(nodes4, 3, "gpus_per_node 6: the nodes of partition gpu "
+	    "have 4 GPUs each (sinfo GRES): ask for 4 per node or fewer");
+	cl.gpus_per_node = 0;
+	sp.gpus_per_node = 0;
+	/* 1 024 nodes on a 2-node partition. */
+	sp.gpus = 0;
+	sp.nodes = 1024;
+	ASSERT_ERR(nodes4, 3, "nodes 1024: partition gpu has 2 nodes: ask "
+	    "for 2 or fewer");
+	sp.nodes = 2;
+	make_ok(nodes4, 3, &pl);
+	plan_free(&pl);
+	sp.nodes = 0;
+	/* CPUs per task beyond a node's. */
+	sp.cpus = 65;
+	ASSERT_ERR(nodes4, 3, "cpus 65: the nodes of partition gpu have 64 "
+	    "CPUs: ask for 64 or fewer");
+	sp.cpus = 0;
+	/* GPUs on a partition without any. */
+	free(sp.partition);
+	sp.partition = xstrdup("nogpu");
+	sp.gpus = 1;
+	ASSERT_ERR(nodes4, 3, "gpus 1: the nodes of partition nogpu have no "
+	    "GPUs (sinfo GRES): set gpus to 0 or choose another partition");
+	/* Unknown (old sinfo lines): nothing is checked, 8 per node. */
+	sp.gpus = 9;
+	free(sp.partition);
+	sp.partition = xstrdup("gpu");
+	make_ok(testbed, 2, &pl);
+	ck_assert_int_eq(pl.nodes, 2);
+	ck_assert_int_eq(pl.gpus_per_node, 8);
+	plan_free(&pl);
+}
+END_TEST
+
+START_TEST(test_gres_and_text)
+{
+	struct plan_limit	 l;
+	char			*name, *t;
+
+	ck_assert_int_eq(plan_gres_gpus("gpu:4"), 4);
+	ck_assert_int_eq(plan_gres_gpus("gpu:a100:8(S:0-1)"), 8);
+	ck_assert_int_eq(plan_gres_gpus("gpu:2,gpu:8"), 8);
+	ck_assert_int_eq(plan_gres_gpus("shard:16,gpu:h100:4"), 4);
+	ck_assert_int_eq(plan_gres_gpus(""), 0);
+	ck_assert_int_eq(plan_gres_gpus("gpuish:3"), 0);
+	t = plan_partition_text("gpu", "4:00:00", &nodes4[1]);
+	ck_assert_str_eq(t, "gpu 4:00:00 (2 nodes, 4 GPUs each, 64 CPUs "
+	    "each)");
+	ck_assert_int_eq(plan_partition_parse(t, &l, &name), 0);
+	ck_assert_str_eq(name, "gpu");
+	ck_assert_int_eq(l.nodes, 2);
+	ck_assert_int_eq(l.gres_known, 1);
+	ck_assert_int_eq(l.gpus_per_node, 4);
+	ck_assert_int_eq(l.cpus, 64);
+	free(name);
+	free(t);
+	ck_assert_int_eq(plan_partition_parse("cpu UNLIMITED", &l, &name), 0);
+	ck_assert_str_eq(name, "cpu");
+	ck_assert_int_eq(l.gres_known, 0);
+	ck_assert_int_eq(l.nodes, 0);
+	free(name);
+}
+END_TEST
+
 static Suite *
 plan_suite(void)
 {
@@ -608,6 +710,8 @@ plan_suite(void)
 	tcase_add_test(tc, test_requeue_account_cpus);
 	tcase_add_test(tc, test_format_time);
 	tcase_add_test(tc, test_man_examples);
+	tcase_add_test(tc, test_node_fit);
+	tcase_add_test(tc, test_gres_and_text);
 	suite_add_tcase(s, tc);
 	return s;
 }

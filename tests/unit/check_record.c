@@ -695,7 +695,8 @@ START_TEST(test_cli)
 	ck_assert_ptr_nonnull(strstr(out, "SLURM ID"));
 	ck_assert_ptr_nonnull(strstr(out, id));
 	ck_assert_ptr_nonnull(strstr(out, "4471"));
-	ck_assert_ptr_nonnull(strstr(out, "ERROR/INFRA"));
+	/* SLURM's word for the record state ERROR (issue 18). */
+	ck_assert_ptr_nonnull(strstr(out, "FAILED/INFRA"));
 	ck_assert_ptr_nonnull(strstr(out, "tao-dino-train"));
 	ck_assert_ptr_null(strstr(out, old));
 	free(out);
