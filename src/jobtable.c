@@ -409,17 +409,6 @@ jobtable_merge(struct jobtable *jt, const char *cluster,
 	stale(jt);
 }
 
-const struct jobtable_row *
-jobtable_find(const struct jobtable *jt, const char *cluster, const char *id)
-{
-	struct entry	*e;
-
-	if (cluster == NULL || id == NULL)
-		return NULL;
-	e = lookup(jt, cluster, id);
-	return e != NULL ? &e->row : NULL;
-}
-
 void
 jobtable_upsert(struct jobtable *jt, const struct jobtable_row *r)
 {

@@ -131,9 +131,6 @@ size_t		 jobtable_nvisible(const struct jobtable *);
 const struct jobtable_row *jobtable_visible(const struct jobtable *, size_t);
 int		 jobtable_marked(const struct jobtable *, size_t);
 
-/* The row of (cluster, id), shown or not; NULL if there is none. */
-const struct jobtable_row *jobtable_find(const struct jobtable *,
-		     const char *cluster, const char *id);
 /* The cursor; NULL row when nothing is visible. */
 size_t		 jobtable_cursor(const struct jobtable *);
 const struct jobtable_row *jobtable_current(const struct jobtable *);
