@@ -25,6 +25,19 @@ image_free(struct image_ref *ref)
 	memset(ref, 0, sizeof *ref);
 }
 
+/*
+ * The length that counts for the cache name: without a docker:// scheme,
+ * so that a reference and its Pyxis form (image_pyxis adds the scheme)
+ * are accepted alike.
+ */
+static size_t
+ref_length(const char *image)
+{
+	size_t	len = strlen(image);
+
+	return str_has_prefix(image, "docker://") ? len - 9 : len;
+}
+
 static int
 has_bad_char(const char *s)
 {
@@ -227,10 +240,10 @@ image_parse(const char *image, struct image_ref *ref, char **cause)
 	 * bytes of a file name, and the import would fail half way.
 	 */
 	if (*image != '/' && !str_has_prefix(image, "lustre://") &&
-	    strlen(image) > IMAGE_REF_MAX) {
+	    ref_length(image) > IMAGE_REF_MAX) {
 		return cause_set(cause, "image is %zu characters long: a "
 		    "registry image can have at most %d (its .sqsh cache "
-		    "file name must fit in 255 bytes)", strlen(image),
+		    "file name must fit in 255 bytes)", ref_length(image),
 		    IMAGE_REF_MAX);
 	}
 	if (strlen(image) > IMAGE_PATH_MAX) {
