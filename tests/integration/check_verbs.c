@@ -850,6 +850,24 @@ wait_sacct(struct conn *c, long a, long b)
 	ck_assert_msg(i < 60, "jobs %ld %ld never ended in sacct", a, b);
 	free(cmd);
 	free(since);
+	/*
+	 * sacct settles before squeue lets go: a job can stay COMPLETING
+	 * for seconds (the Pyxis/Enroot epilog), and the poll rightly keeps
+	 * a listed job live.  Wait until squeue no longer lists either.
+	 */
+	cmd = xasprintf("squeue -h -j %ld,%ld -o %%i 2>/dev/null | "
+	    "grep . || true", a, b);
+	for (i = 0; i < 60; i++) {
+		out = remote(c, cmd, NULL);
+		if (out == NULL || *out == '\0') {
+			free(out);
+			break;
+		}
+		free(out);
+		sleep(1);
+	}
+	ck_assert_msg(i < 60, "jobs %ld %ld stayed in squeue", a, b);
+	free(cmd);
 }
 
 START_TEST(test_poll_round_trips)
