@@ -693,7 +693,7 @@ START_TEST(test_node_fail_retry)
 	ck_assert_int_eq(sd(&out, &err, "records", "--chain", retry_id, NULL),
 	    0);
 	ck_assert_msg(strstr(out, s.rid) != NULL && strstr(out, retry_id) !=
-	    NULL && strstr(out, "ERROR/INFRA") != NULL && strstr(out,
+	    NULL && strstr(out, "FAILED/INFRA") != NULL && strstr(out,
 	    "COMPLETE") != NULL, "%s", out);
 	ck_assert_ptr_nonnull(strstr(out, node));
 	ck_assert(strstr(out, s.rid) < strstr(out, retry_id));
