@@ -138,6 +138,8 @@ case_name(const struct fcase *c)
 	return buf;
 }
 
+#define NOHOLDER "- name: default\n  hosts: [127.0.0.1]\n  persist: no\n"
+
 static void
 case_env(const struct fcase *c)
 {
@@ -149,6 +151,16 @@ case_env(const struct fcase *c)
 	setenv("XDG_STATE_HOME", path, 1);
 	snprintf(path, sizeof path, "%s/config", c->dir);
 	setenv("XDG_CONFIG_HOME", path, 1);
+	/*
+	 * The cases kill or stop the sshd of sqdeck's own connection: no
+	 * shared login (the holder would own that connection).  The SLURM_*
+	 * variables fill in the rest of this cluster.
+	 */
+	snprintf(path, sizeof path, "%s/config/sqdeck", c->dir);
+	ck_assert_int_eq(mkdir_p(path, 0700, NULL), 0);
+	snprintf(path, sizeof path, "%s/config/sqdeck/clusters.yaml", c->dir);
+	ck_assert_int_eq(file_write_atomic(path, NOHOLDER,
+	    strlen(NOHOLDER), 0600, NULL), 0);
 }
 
 /* Tag the test registry's image again as ref (tests/cluster/push-image). */
