@@ -1367,6 +1367,16 @@ queue_cmd(struct worker *w, struct wcmd *c)
 	w->cmdtail = &c->next;
 }
 
+/* Queue a command for a worker and wake the workers. */
+static void
+post_cmd(struct workers *ws, struct worker *w, struct wcmd *c)
+{
+	pthread_mutex_lock(&ws->lock);
+	queue_cmd(w, c);
+	pthread_cond_broadcast(&ws->cond);
+	pthread_mutex_unlock(&ws->lock);
+}
+
 int
 workers_cancel(struct workers *ws, const struct jobtable_key *keys, size_t n,
     char **cause)
@@ -1423,10 +1433,7 @@ workers_submit_as(struct workers *ws, const char *cluster, const char *user,
 	c->spec_yaml = buf_steal(&b);
 	c->user = user != NULL ? xstrdup(user) : NULL;
 	c->dry_run = dry_run;
-	pthread_mutex_lock(&ws->lock);
-	queue_cmd(w, c);
-	pthread_cond_broadcast(&ws->cond);
-	pthread_mutex_unlock(&ws->lock);
+	post_cmd(ws, w, c);
 	return 0;
 }
 
@@ -1443,10 +1450,7 @@ workers_fetch_spec(struct workers *ws, const char *cluster, const char *job_id,
 	c = xcalloc(1, sizeof *c);
 	c->type = WCMD_SPEC;
 	c->job_id = xstrdup(job_id);
-	pthread_mutex_lock(&ws->lock);
-	queue_cmd(w, c);
-	pthread_cond_broadcast(&ws->cond);
-	pthread_mutex_unlock(&ws->lock);
+	post_cmd(ws, w, c);
 	return 0;
 }
 
@@ -1466,10 +1470,7 @@ workers_start_estimate(struct workers *ws, const char *cluster,
 	c = xcalloc(1, sizeof *c);
 	c->type = WCMD_START;
 	c->job_id = xstrdup(job_id);
-	pthread_mutex_lock(&ws->lock);
-	queue_cmd(w, c);
-	pthread_cond_broadcast(&ws->cond);
-	pthread_mutex_unlock(&ws->lock);
+	post_cmd(ws, w, c);
 	return 0;
 }
 
@@ -1489,9 +1490,6 @@ workers_efficiency(struct workers *ws, const char *cluster,
 	c = xcalloc(1, sizeof *c);
 	c->type = WCMD_EFF;
 	c->job_id = xstrdup(job_id);
-	pthread_mutex_lock(&ws->lock);
-	queue_cmd(w, c);
-	pthread_cond_broadcast(&ws->cond);
-	pthread_mutex_unlock(&ws->lock);
+	post_cmd(ws, w, c);
 	return 0;
 }
