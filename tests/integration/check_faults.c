@@ -61,6 +61,7 @@ struct fcase {
 	const char	*fault[MAX_RUNS];	/* per run; NULL: none */
 	int		 own_image;	/* converts its own image */
 	const char	*restart;	/* stop point: sshd restarted there */
+	int		 long_only;	/* only with SQDECK_CHECK_LONG=1 */
 
 	char		 dir[4200];	/* HOME, state, config, spec */
 	char		 prefix[128];	/* spec name; job names "prefix-..." */
@@ -74,58 +75,79 @@ struct fcase {
 static struct fcase cases[] = {
 	{ .fault = { NULL } },			/* baseline; converts first */
 	{ .fault = { "cut-before:preflight" } },
-	{ .fault = { "cut-after:preflight" } },
-	{ .fault = { "kill-before:preflight" } },
+	{ .fault = { "cut-after:preflight" }, .long_only = 1 },
+	{ .fault = { "kill-before:preflight" }, .long_only = 1 },
 	{ .fault = { "kill-after:preflight" } },
-	{ .fault = { "cut-before:check" } },
+	{ .fault = { "cut-before:check" }, .long_only = 1 },
 	{ .fault = { "cut-after:check" } },
 	{ .fault = { "kill-before:check" } },
-	{ .fault = { "kill-after:check" } },
-	{ .fault = { "cut-before:image" }, .own_image = 1 },
+	{ .fault = { "kill-after:check" }, .long_only = 1 },
+	{ .fault = { "cut-before:image" }, .own_image = 1, .long_only = 1 },
 	{ .fault = { "cut-after:image" }, .own_image = 1 },
-	{ .fault = { "kill-before:image" }, .own_image = 1 },
-	{ .fault = { "kill-after:image" }, .own_image = 1 },
-	{ .fault = { "kill-before:record" } },
+	{ .fault = { "kill-before:image" }, .own_image = 1, .long_only = 1 },
+	{ .fault = { "kill-after:image" }, .own_image = 1, .long_only = 1 },
+	{ .fault = { "kill-before:record" }, .long_only = 1 },
 	{ .fault = { "kill-after:record" } },
-	{ .fault = { "kill-before:render" } },
+	{ .fault = { "kill-before:render" }, .long_only = 1 },
 	{ .fault = { "kill-after:render" } },
-	{ .fault = { "cut-before:stage" } },
+	{ .fault = { "cut-before:stage" }, .long_only = 1 },
 	{ .fault = { "cut-after:stage" } },
-	{ .fault = { "kill-before:stage" } },
+	{ .fault = { "kill-before:stage" }, .long_only = 1 },
 	{ .fault = { "kill-after:stage" } },
-	{ .fault = { "cut-before:launch" } },
+	{ .fault = { "cut-before:launch" }, .long_only = 1 },
 	{ .fault = { "cut-after:launch" } },
-	{ .fault = { "kill-before:launch" } },
+	{ .fault = { "kill-before:launch" }, .long_only = 1 },
 	{ .fault = { "kill-after:launch" } },
 	{ .fault = { "after-sbatch" } },
 	{ .fault = { "empty-reply" } },
 	/* The lookup by name after a lost reply (the job is held). */
-	{ .fault = { "after-sbatch,cut-before:reconcile" } },
+	{ .fault = { "after-sbatch,cut-before:reconcile" }, .long_only = 1 },
 	{ .fault = { "after-sbatch,cut-after:reconcile" } },
-	{ .fault = { "after-sbatch,kill-before:reconcile" } },
-	{ .fault = { "after-sbatch,kill-after:reconcile" } },
+	{ .fault = { "after-sbatch,kill-before:reconcile" }, .long_only = 1 },
+	{ .fault = { "after-sbatch,kill-after:reconcile" }, .long_only = 1 },
 	/* The release of the job found (mkdir of its log dir + release). */
-	{ .fault = { "after-sbatch,cut-before:release" } },
-	{ .fault = { "after-sbatch,cut-after:release" } },
+	{ .fault = { "after-sbatch,cut-before:release" }, .long_only = 1 },
+	{ .fault = { "after-sbatch,cut-after:release" }, .long_only = 1 },
 	{ .fault = { "after-sbatch,kill-before:release" } },
-	{ .fault = { "after-sbatch,kill-after:release" } },
+	{ .fault = { "after-sbatch,kill-after:release" }, .long_only = 1 },
 	/* The removal of a failed submit's secrets file. */
-	{ .fault = { "cut-before:stage,cut-before:wipe" } },
-	{ .fault = { "cut-after:stage,cut-after:wipe" } },
+	{ .fault = { "cut-before:stage,cut-before:wipe" }, .long_only = 1 },
+	{ .fault = { "cut-after:stage,cut-after:wipe" }, .long_only = 1 },
 	{ .fault = { "cut-after:stage,kill-before:wipe" } },
 	/* The re-run itself interrupted while it finishes the first. */
 	{ .fault = { "kill-after:launch", "kill-before:recover" } },
-	{ .fault = { "kill-after:launch", "kill-after:recover" } },
+	{ .fault = { "kill-after:launch", "kill-after:recover" }, .long_only = 1 },
 	{ .fault = { "kill-after:launch", "cut-before:reconcile" } },
-	{ .fault = { "kill-after:launch", "kill-before:release" } },
-	{ .fault = { "kill-before:launch", "kill-after:reconcile" } },
-	{ .fault = { "kill-after:stage", "cut-before:wipe" } },
+	{ .fault = { "kill-after:launch", "kill-before:release" }, .long_only = 1 },
+	{ .fault = { "kill-before:launch", "kill-after:reconcile" }, .long_only = 1 },
+	{ .fault = { "kill-after:stage", "cut-before:wipe" }, .long_only = 1 },
 	/* sshd restarted (our session killed, listener SIGHUP) mid-submit. */
-	{ .fault = { "stop-before:check" }, .restart = "check" },
+	{ .fault = { "stop-before:check" }, .restart = "check", .long_only = 1 },
 	{ .fault = { "stop-before:launch" }, .restart = "launch" },
-	{ .fault = { "stop-after:stage" }, .restart = "stage" },
+	{ .fault = { "stop-after:stage" }, .restart = "stage", .long_only = 1 },
 };
-#define NCASES (sizeof cases / sizeof cases[0])
+#define NCASES_ALL (sizeof cases / sizeof cases[0])
+
+/*
+ * scripts/check runs a quick set that still covers every step and every
+ * kind of fault (cut, kill, stop, lost reply, a faulted re-run);
+ * `make check-long` (SQDECK_CHECK_LONG=1) runs all of them.
+ */
+static size_t	ncases = NCASES_ALL;
+
+static void
+cases_select(void)
+{
+	const char	*all = getenv("SQDECK_CHECK_LONG");
+	size_t		 i;
+
+	if (all != NULL && strcmp(all, "1") == 0)
+		return;
+	for (i = 0, ncases = 0; i < NCASES_ALL; i++) {
+		if (!cases[i].long_only)
+			cases[ncases++] = cases[i];
+	}
+}
 
 static const char *
 case_name(const struct fcase *c)
@@ -255,7 +277,7 @@ run_all(int run)
 	int	 status;
 
 	for (;;) {
-		while (active < PARALLEL && next < NCASES) {
+		while (active < PARALLEL && next < ncases) {
 			struct fcase *c = &cases[next++];
 
 			/* A run that reported success is not repeated. */
@@ -269,7 +291,7 @@ run_all(int run)
 			break;
 		pid = waitpid(-1, &status, 0);
 		ck_assert_int_gt(pid, 0);
-		for (i = 0; i < NCASES; i++) {
+		for (i = 0; i < ncases; i++) {
 			if (cases[i].pid == pid) {
 				cases[i].rc[cases[i].runs++] =
 				    exit_code(status);
@@ -664,7 +686,8 @@ START_TEST(test_matrix)
 	need_cluster();
 	results_root = xstrdup(getenv("SLURM_BASE_RESULTS_DIR"));
 	setenv("HF_TOKEN", "hf_FaultsCanary0123456789abcdef", 1);
-	for (i = 0; i < NCASES; i++)
+	cases_select();
+	for (i = 0; i < ncases; i++)
 		case_init(&cases[i], i);
 
 	/* The baseline converts the shared image; the others reuse it. */
@@ -676,30 +699,30 @@ START_TEST(test_matrix)
 
 	/* 1. Every faulted submit, then what it left. */
 	run_all(0);
-	for (i = 0; i < NCASES; i++) {
+	for (i = 0; i < ncases; i++) {
 		if (cases[i].restart != NULL)
 			run_restart(&cases[i]);
 	}
-	fprintf(stderr, "faults: %zu cases run once in %ld s\n", NCASES,
+	fprintf(stderr, "faults: %zu cases run once in %ld s\n", ncases,
 	    (long)(time(NULL) - t0));
 	cluster_snapshot();
-	for (i = 0; i < NCASES; i++)
+	for (i = 0; i < ncases; i++)
 		check_consistent(&cases[i], "after the fault");
 
 	/* 2. Submit again (faulted re-runs included) until it succeeds. */
 	for (run = 1; run < MAX_RUNS; run++)
 		run_all(run);
-	for (i = 0; i < NCASES; i++) {
+	for (i = 0; i < ncases; i++) {
 		c = &cases[i];
 		ck_assert_msg(c->rc[c->runs - 1] == 0, "%s: the last of %d "
 		    "submits failed with %d (see %s/run%d.out)", case_name(c),
 		    c->runs, c->rc[c->runs - 1], c->dir, c->runs - 1);
 	}
 	cluster_snapshot();
-	for (i = 0; i < NCASES; i++)
+	for (i = 0; i < ncases; i++)
 		check_converged(&cases[i]);
 	/* Failing runs exit non-zero anyway: look for sanitizer reports. */
-	for (i = 0; i < NCASES; i++) {
+	for (i = 0; i < ncases; i++) {
 		for (run = 0; run < cases[i].runs; run++) {
 			char	path[4300], *text = NULL;
 
@@ -715,7 +738,7 @@ START_TEST(test_matrix)
 
 	/* 3. Each case's one job completes. */
 	buf_init(&ids);
-	for (i = 0; i < NCASES; i++)
+	for (i = 0; i < ncases; i++)
 		buf_printf(&ids, "%s%s", i ? "," : "", cases[i].job);
 	for (tries = 0; tries < 90; tries++) {
 		out = ssh_out("sacct -X -n -P -o JobIDRaw,State -j %s", ids.data);
@@ -737,7 +760,7 @@ START_TEST(test_matrix)
 	ck_assert_msg(left == 0, "%zu jobs did not complete in 90 s", left);
 
 	/* 4. status follows each record to COMPLETE; nothing left behind. */
-	for (i = 0; i < NCASES; i++) {
+	for (i = 0; i < ncases; i++) {
 		struct record	*r = NULL;
 		struct record_list list;
 		char		*cmd, *why = NULL;
@@ -766,7 +789,7 @@ START_TEST(test_matrix)
 	ck_assert_msg(sidecars.n == 0, "a secrets file was left: %s",
 	    sidecars.v[0]);
 	fprintf(stderr, "faults: %zu cases, %d runs at most, done in %ld s\n",
-	    NCASES, MAX_RUNS, (long)(time(NULL) - t0));
+	    ncases, MAX_RUNS, (long)(time(NULL) - t0));
 	buf_free(&ids);
 }
 END_TEST
