@@ -1725,7 +1725,7 @@ draw_wizard(struct ui *ui)
 	struct wizard	*wz = &ui->wiz;
 	attr_t		 dl = ui->styles[ST_DIALOG];
 	int		 h = LINES - 2, w = COLS - 2, y, x, iw, i, row, lw = 16;
-	int		 vw, nw;
+	int		 vw, nw, top, last;
 	const char	*title, *keys;
 	char		*line;
 
@@ -1767,7 +1767,12 @@ draw_wizard(struct ui *ui)
 		if (nw < 10)
 			nw = 0;
 		vw -= nw;
-		for (i = 0; i < WF_COUNT && row < y + h - 5; i++, row++) {
+		/* Two rows stay for the explanation; the list scrolls so
+		 * that the current field is always shown. */
+		last = y + h - 6;
+		top = last - row < 1 ? 0 : wz->field - (last - row) + 1;
+		for (i = top < 0 ? 0 : top; i < WF_COUNT && row < last;
+		    i++, row++) {
 			const char	*v = wz->value[i].data ?
 					    wz->value[i].data : "";
 			int		 cur = i == wz->field;
@@ -1799,12 +1804,24 @@ draw_wizard(struct ui *ui)
 			    dl | A_DIM);
 			free(line);
 		}
-		/* The current field in full: its error, else its help. */
+		/*
+		 * In full: the current field's error, else the first error of
+		 * another field (what stops the preview: the row's column may
+		 * be cut on a narrow terminal), else the current field's help.
+		 */
 		row++;
+		for (i = 0; i < WF_COUNT && wz->error[i] == NULL; i++)
+			;
 		if (wz->error[wz->field] != NULL)
 			put_wrapped(ui, row, x, iw, y + h - 3 - row,
 			    wz->error[wz->field], ui->styles[ST_MSG_ERR]);
-		else {
+		else if (i < WF_COUNT) {
+			line = xasprintf("%s: %s", wizard_label(i),
+			    wz->error[i]);
+			put_wrapped(ui, row, x, iw, y + h - 3 - row, line,
+			    ui->styles[ST_MSG_ERR]);
+			free(line);
+		} else {
 			line = wizard_hint(wz, wz->field);
 			put_wrapped(ui, row, x, iw, y + h - 3 - row, line,
 			    dl | A_DIM);
