@@ -188,7 +188,7 @@ post_cluster(struct wstate *st, enum cluster_health h, const char *message)
 	m->u.cluster.message = message != NULL ? xstrdup(message) : NULL;
 	m->u.cluster.host = host != NULL ? xstrdup(host) : NULL;
 	for (i = 0; i < st->parts.n; i++) {
-		const char	*p = st->parts.v[i];
+		const char	*p = st->parts.v[i], *paren;
 		size_t		 k, len = strcspn(p, " ");
 		char		*s;
 
@@ -203,8 +203,11 @@ post_cluster(struct wstate *st, enum cluster_health h, const char *message)
 			strv_add(&m->u.cluster.partitions, p);
 			continue;
 		}
-		s = xasprintf("%s %d/%d GPU", p, st->gres.v[k].idle,
-		    st->gres.v[k].total);
+		/* Before the "(limits)" the clusters pane cuts off. */
+		paren = strstr(p, " (");
+		s = xasprintf("%.*s %d/%d GPU%s", paren != NULL ?
+		    (int)(paren - p) : (int)strlen(p), p, st->gres.v[k].idle,
+		    st->gres.v[k].total, paren != NULL ? paren : "");
 		strv_add(&m->u.cluster.partitions, s);
 		free(s);
 	}
