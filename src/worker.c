@@ -293,19 +293,39 @@ out:
 	free(cmd);
 }
 
+/*
+ * A slow-tick command that failed: if the scheduler itself did not answer
+ * (budget_classify), its text for poll_failed (allocated), else NULL: a
+ * stopped slurmctld shows as back-off at the first command that meets it.
+ */
+static char *
+sched_fault(const struct conn_result *res, const char *cause)
+{
+	const char	*t = cause;
+
+	if (t == NULL && res->err != NULL && *res->err != '\0')
+		t = res->err;
+	if (t == NULL && res->out != NULL)
+		t = res->out;
+	if (t == NULL || budget_classify(t) == BUDGET_FAULT_NONE)
+		return NULL;
+	return xstrdup(t);
+}
+
 /* Idle and total GPUs per partition: one sinfo (gres.h). */
-static void
+static char *
 fetch_gres(struct wstate *st)
 {
 	struct conn_result	 res;
 	struct gres_parts	 gp;
-	char			*cmd = gres_cmd(), *cause = NULL;
+	char			*cmd = gres_cmd(), *cause = NULL, *fault = NULL;
 
 	memset(&res, 0, sizeof res);
 	memset(&gp, 0, sizeof gp);
 	budget_spend(&st->budget, mono_now(), 1);
 	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0 ||
 	    res.status != 0) {
+		fault = sched_fault(&res, cause);
 		free(cause);
 		goto out;	/* the last counts stay */
 	}
@@ -318,6 +338,7 @@ out:
 	gres_free(&gp);
 	conn_result_free(&res);
 	free(cmd);
+	return fault;
 }
 
 /* After any conn call: a new session means new partitions. */
@@ -387,13 +408,13 @@ hist_clear(struct wstate *st)
 }
 
 /* One sacct for the jobs that ended in the window (history.h). */
-static void
+static char *
 do_history(struct wstate *st)
 {
 	struct worker		*w = st->w;
 	struct conn_result	 res;
 	struct history		 h;
-	char			*cmd, *cause = NULL, base[64];
+	char			*cmd, *cause = NULL, base[64], *fault = NULL;
 	char			 sep[SLURM_SEP_SIZE];
 	size_t			 i;
 
@@ -406,8 +427,10 @@ do_history(struct wstate *st)
 		goto out;
 	budget_spend(&st->budget, mono_now(), 1);
 	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0 ||
-	    res.status != 0)
+	    res.status != 0) {
+		fault = sched_fault(&res, cause);
 		goto out;	/* the old rows stay; the poll says the health */
+	}
 	(void)history_parse(res.out, sep, &h, &cause);	/* good rows kept */
 	hist_clear(st);
 	st->hist = xcalloc(h.n + 1, sizeof *st->hist);
@@ -439,6 +462,7 @@ out:
 	free(cmd);
 	conn_result_free(&res);
 	history_free(&h);
+	return fault;
 }
 
 /* Add the history rows the queue and the records do not have. */
@@ -478,7 +502,7 @@ do_poll(struct wstate *st)
 	struct monitor_opts	 opts;
 	struct monitor_snapshot	 snap;
 	struct msg		*m;
-	char			*cause = NULL;
+	char			*cause = NULL, *fault = NULL;
 	size_t			 i;
 	int			 found, fin, rc;
 
@@ -515,10 +539,11 @@ do_poll(struct wstate *st)
 	    budget_used(&st->budget, mono_now()) + 2 <=
 	    (unsigned)st->budget.max_calls) {
 		if (w->cl->history != 0)
-			do_history(st);
+			fault = do_history(st);
 		else
 			st->next_history = mono_now() + WORKER_HISTORY_SECONDS;
-		fetch_gres(st);
+		if (fault == NULL)
+			fault = fetch_gres(st);
 	}
 
 	m = msg_new(MSG_JOBS);
@@ -528,8 +553,15 @@ do_poll(struct wstate *st)
 	hist_append(st, &m->u.jobs);
 	m->u.jobs.polled = st->last_ok;
 	snap.rows = xcalloc(snap.n + 1, sizeof *snap.rows);
-	post_cluster(st, CLUSTER_OK, snap.error);
-	post(w, m);
+	if (fault != NULL) {
+		/* The rows are this poll's; the scheduler stopped since. */
+		post(w, m);
+		poll_failed(st, fault);
+		free(fault);
+	} else {
+		post_cluster(st, CLUSTER_OK, snap.error);
+		post(w, m);
+	}
 	monitor_snapshot_free(&snap);
 }
 
