@@ -13,6 +13,7 @@
 #include <netinet/tcp.h>
 
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -795,6 +796,12 @@ conn_try_host(struct conn *c, size_t i, char **why)
 	ssh_options_set(s, SSH_OPTIONS_PASSWORD_AUTH, &no);
 	ssh_options_set(s, SSH_OPTIONS_KBDINT_AUTH, &yes);
 	ssh_options_set(s, SSH_OPTIONS_GSSAPI_AUTH, &no);
+	/*
+	 * No Nagle: a command's stdin, its EOF and the channel requests are
+	 * small packets sent back to back; with Nagle each waits for the
+	 * ACK of the one before (a delayed ACK: tens of ms per command).
+	 */
+	ssh_options_set(s, SSH_OPTIONS_NODELAY, &yes);
 	conn_proxy_batchmode(s);
 
 	if (ssh_options_get(s, SSH_OPTIONS_HOST, &host) != SSH_OK)
@@ -1417,6 +1424,27 @@ conn_check(struct conn *c, char **cause)
 	}
 	ssh_channel_close(ch);
 	ssh_channel_free(ch);
+	return 0;
+}
+
+int
+conn_hung_up(struct conn *c)
+{
+	struct pollfd	pfd;
+	int		fd;
+
+	if (c->session == NULL || !ssh_is_connected(c->session) ||
+	    (fd = ssh_get_fd(c->session)) < 0)
+		return 0;
+	pfd.fd = fd;
+	pfd.events = POLLIN | POLLRDHUP;
+	pfd.revents = 0;
+	/* Unread bytes (a channel's close) may come first: RDHUP sees past. */
+	if (poll(&pfd, 1, 0) == 1 &&
+	    (pfd.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0) {
+		conn_disconnect(c);
+		return 1;
+	}
 	return 0;
 }
 

@@ -139,6 +139,13 @@ int		 conn_connected(const struct conn *);
  * is dropped (the next command reconnects).  Returns 0 or -1 and a cause.
  */
 int		 conn_check(struct conn *, char **cause);
+/*
+ * Own session only: 1 when the server has closed the connection (its FIN
+ * or RST has arrived, as when the sshd serving it was killed), which is
+ * then dropped (the next command reconnects); 0 otherwise.  Costs no
+ * round trip, and cannot see a connection that died silently.
+ */
+int		 conn_hung_up(struct conn *);
 /* Pid of the holder serving this conn, 0 if it has its own session. */
 long		 conn_holder_pid(const struct conn *);
 /*

@@ -1017,6 +1017,8 @@ holder_serve(int fd, int *stop)
 	case M_CACHED:
 		H.last_use = holder_now();
 		key = holder_cache_key(cmd, in, inlen, &keylen);
+		/* A session the server closed takes its answers with it. */
+		conn_hung_up(H.conn);
 		e = holder_cache_find(key, keylen);
 		explicit_bzero(key, keylen);
 		free(key);
