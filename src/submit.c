@@ -776,7 +776,9 @@ submit_convert_free(struct submit_convert_result *r)
 /*
  * The log directory must exist before the job starts (SLURM 22.05 fails
  * the job with 0:53 otherwise), so jobs are submitted held and released
- * after the mkdir.
+ * after the mkdir.  squeue is asked only when the release failed (is the
+ * job still held?) or the job stays held (--hold): a released job is
+ * PENDING, and the submit's record says so without another RPC.
  */
 #define SUBMIT_SH_RELEASE \
 	"release() {\n" \
@@ -786,15 +788,18 @@ submit_convert_free(struct submit_convert_result *r)
 	"\t\tscancel \"$3\" </dev/null\n" \
 	"\t\treturn\n" \
 	"\tfi\n" \
-	"\tif [ \"${hold:-0}\" = 1 ]; then\n" \
-	"\t\techo sqdeck-release-rc=0\n" \
-	"\telse\n" \
-	"\t\tmsg=$(scontrol release \"$3\" 2>&1 </dev/null)\n" \
-	"\t\techo \"sqdeck-release-rc=$?\"\n" \
+	"\trrc=0; msg=\n" \
+	"\tif [ \"${hold:-0}\" != 1 ]; then\n" \
+	"\t\tmsg=$(scontrol release \"$3\" 2>&1 </dev/null); rrc=$?\n" \
 	"\tfi\n" \
-	"\tprintf '%s\\n' \"$msg\" | sed '/^$/d; s/^/sqdeck-release-msg=/'\n" \
-	"\tst=$(squeue -h -j \"$3\" -o '%T %r' 2>/dev/null </dev/null)\n" \
-	"\tprintf 'sqdeck-state=%s\\n' \"$st\"\n" \
+	"\techo \"sqdeck-release-rc=$rrc\"\n" \
+	"\t[ -z \"$msg\" ] ||\n" \
+	"\t    printf '%s\\n' \"$msg\" | sed '/^$/d; s/^/sqdeck-release-msg=/'\n" \
+	/* Released: PENDING, no need to ask.  Else: still held, or why. */ \
+	"\tif [ \"$rrc\" != 0 ] || [ \"${hold:-0}\" = 1 ]; then\n" \
+	"\t\tst=$(squeue -h -j \"$3\" -o '%T %r' 2>/dev/null </dev/null)\n" \
+	"\t\tprintf 'sqdeck-state=%s\\n' \"$st\"\n" \
+	"\tfi\n" \
 	"}\n"
 
 char *
@@ -840,8 +845,10 @@ submit_launch_script(const char *job_dir, const char *sbatch_cmd,
 	}
 	buf_adds(&b,
 	    "echo \"sqdeck-sbatch-rc=$rc\"\n"
-	    "printf '%s\\n' \"$out\" | sed '/^$/d; s/^/sqdeck-out=/'\n"
-	    "sed '/^$/d; s/^/sqdeck-err=/' \"$e\"; rm -f -- \"$e\"\n"
+	    "[ -z \"$out\" ] || printf '%s\\n' \"$out\" | "
+	    "sed '/^$/d; s/^/sqdeck-out=/'\n"
+	    "[ ! -s \"$e\" ] || sed '/^$/d; s/^/sqdeck-err=/' \"$e\"\n"
+	    "rm -f -- \"$e\"\n"
 	    "id=${out%%;*}\n"
 	    "case $id in ''|*[!0-9]*) exit 0 ;; esac\n"
 	    "release \"$logs\" \"$name\" \"$id\"\n");
