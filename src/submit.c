@@ -303,10 +303,13 @@ submit_unhex(const char *s, unsigned char *out, size_t max)
 	return n;
 }
 
-/* Prints "size hex" of the file $1: the header image_sqsh_check wants. */
+/*
+ * Prints "size hex" of the file $1: the header image_sqsh_check wants.
+ * Each process counts on a busy login node: stat, not wc | tr.
+ */
 #define SUBMIT_SH_REPORT \
 	"report() {\n" \
-	"\tprintf '%s %s\\n' \"$(wc -c <\"$1\" | tr -d ' ')\" " \
+	"\tprintf '%s %s\\n' \"$(stat -L -c %s -- \"$1\")\" " \
 	"\"$(od -An -v -tx1 -N96 -- \"$1\" | tr -d ' \\n')\"\n" \
 	"}\n"
 
@@ -321,8 +324,9 @@ submit_unhex(const char *s, unsigned char *out, size_t max)
 	"\tif [ -L \"$1\" ]; then printf '%sfile link\\n' \"$2\"\n" \
 	"\telif [ -f \"$1\" ]; then printf '%sfile %s\\n' \"$2\" " \
 	"\"$(stat -c '%u %a %U' -- \"$1\")\"; fi\n" \
-	"\tprintf '%sdir %s\\n' \"$2\" \"$(stat -L -c '%u %a' -- " \
-	"\"$(dirname -- \"$1\")\")\"\n" \
+	"\tcase $1 in */*) sd_cdir=${1%/*}; sd_cdir=${sd_cdir:-/} ;;\n" \
+	"\t*) sd_cdir=. ;; esac\n" \
+	"\tprintf '%sdir %s\\n' \"$2\" \"$(stat -L -c '%u %a' -- \"$sd_cdir\")\"\n" \
 	"\tif [ -L \"$1.digest\" ]; then printf '%sdigest link\\n' \"$2\"\n" \
 	"\telif [ -f \"$1.digest\" ]; then printf '%sdigest %s %s\\n' " \
 	"\"$2\" \"$(stat -c '%u %a' -- \"$1.digest\")\" " \
