@@ -3055,19 +3055,14 @@ submit_locked_ids(struct strv *ids, char **cause)
 {
 	DIR		*d;
 	struct dirent	*de;
-	char		*dir = record_dir(), *id;
+	char		*id;
 	size_t		 n;
 
 	memset(ids, 0, sizeof *ids);
-	if ((d = opendir(dir)) == NULL) {
-		if (errno == ENOENT) {
-			free(dir);
-			return 0;	/* nothing recorded yet */
-		}
-		cause_set(cause, "cannot read %s: %s", dir, strerror(errno));
-		free(dir);
+	if (record_dir_open(&d, cause) != 0)
 		return -1;
-	}
+	if (d == NULL)
+		return 0;	/* nothing recorded yet */
 	while ((de = readdir(d)) != NULL) {
 		n = strlen(de->d_name);
 		if (!str_has_prefix(de->d_name, ".submit-") ||
@@ -3078,7 +3073,6 @@ submit_locked_ids(struct strv *ids, char **cause)
 		free(id);
 	}
 	closedir(d);
-	free(dir);
 	if (ids->n > 1)
 		qsort(ids->v, ids->n, sizeof *ids->v, submit_cmp_str);
 	return 0;
