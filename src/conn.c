@@ -13,6 +13,7 @@
 #include <netinet/tcp.h>
 
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -65,6 +66,9 @@ struct conn {
 	int			 hconnected;	/* its session was up */
 	int			 hlport;
 	char			*hhost;
+	unsigned		 hgen;		/* its session, for holder_put */
+	int			 hage;		/* age of a kept answer, or -1 */
+	unsigned		 nround;	/* round trips, for -v */
 };
 
 static const char	*conn_holder_exe;
@@ -792,6 +796,12 @@ conn_try_host(struct conn *c, size_t i, char **why)
 	ssh_options_set(s, SSH_OPTIONS_PASSWORD_AUTH, &no);
 	ssh_options_set(s, SSH_OPTIONS_KBDINT_AUTH, &yes);
 	ssh_options_set(s, SSH_OPTIONS_GSSAPI_AUTH, &no);
+	/*
+	 * No Nagle: a command's stdin, its EOF and the channel requests are
+	 * small packets sent back to back; with Nagle each waits for the
+	 * ACK of the one before (a delayed ACK: tens of ms per command).
+	 */
+	ssh_options_set(s, SSH_OPTIONS_NODELAY, &yes);
 	conn_proxy_batchmode(s);
 
 	if (ssh_options_get(s, SSH_OPTIONS_HOST, &host) != SSH_OK)
@@ -860,6 +870,8 @@ conn_holder_key(const struct conn *c, size_t *lenp)
 	char		*port;
 
 	buf_init(&b);
+	/* The wire's version: a new sqdeck never talks to an old holder. */
+	conn_key_add(&b, "proto=", HOLDER_PROTO);
 	for (i = 0; i < c->rawhosts.n; i++)
 		conn_key_add(&b, "h=", c->rawhosts.v[i]);
 	port = xasprintf("%d", c->port);
@@ -929,6 +941,8 @@ conn_holder_take(struct conn *c, struct holder_reply *rep)
 	c->hconnected = rep->connected;
 	c->hpid = rep->pid;
 	c->hlport = rep->lport;
+	c->hgen = rep->gen;
+	c->hage = rep->age;
 	c->stats.handshakes += rep->fresh;
 	c->stats.sessions += rep->fresh;
 	free(c->hhost);
@@ -965,7 +979,7 @@ conn_holder_open(struct conn *c)
 		c->hfd = holder_attach(path, conn_holder_exe, &o, &why);
 		if (c->hfd < 0)
 			continue;
-		if (holder_request(c->hfd, HOLDER_INFO, NULL, NULL, 0, 0, 0,
+		if (holder_request(c->hfd, HOLDER_INFO, NULL, NULL, 0, 0, 0, 0,
 		    conn_holder_wait(c, 0), NULL, NULL, conn_name(c), &rep,
 		    &why) == 0) {
 			conn_holder_take(c, &rep);
@@ -997,7 +1011,7 @@ fallback:
  */
 static int
 conn_holder_call(struct conn *c, enum holder_req req, const char *cmd,
-    const void *in, size_t inlen, int timeout, size_t maxout,
+    const void *in, size_t inlen, int timeout, size_t maxout, int max_age,
     struct conn_result *res, char **cause)
 {
 	struct holder_reply	 rep;
@@ -1010,11 +1024,11 @@ conn_holder_call(struct conn *c, enum holder_req req, const char *cmd,
 		return 1;
 	fn = conn_prompt_of(c, &arg);
 	if (holder_request(c->hfd, req, cmd, in, inlen, timeout, maxout,
-	    conn_holder_wait(c, timeout), fn, arg, conn_name(c), &rep,
+	    max_age, conn_holder_wait(c, timeout), fn, arg, conn_name(c), &rep,
 	    &why) != 0) {
 		pid = c->hpid;
 		conn_holder_close(c);
-		if (req == HOLDER_EXEC) {
+		if (req == HOLDER_EXEC || req == HOLDER_CACHED) {
 			/* It may have run: never run it twice. */
 			cause_set(cause, "%s: the login holder (pid %ld) went "
 			    "away while a command ran (it may or may not have "
@@ -1028,8 +1042,9 @@ conn_holder_call(struct conn *c, enum holder_req req, const char *cmd,
 	}
 	free(why);
 	conn_holder_take(c, &rep);
-	if (req == HOLDER_EXEC && rep.rc == 0) {
-		c->stats.channels++;
+	if ((req == HOLDER_EXEC || req == HOLDER_CACHED) && rep.rc == 0) {
+		if (rep.age < 0)
+			c->stats.channels++;
 		res->status = rep.status;
 		res->truncated = rep.truncated;
 		res->out = rep.out;
@@ -1060,7 +1075,7 @@ conn_connect(struct conn *c, char **cause)
 	int		 rc;
 
 	if (conn_holder_wanted(c)) {
-		rc = conn_holder_call(c, HOLDER_LOGIN, NULL, NULL, 0, 0, 0,
+		rc = conn_holder_call(c, HOLDER_LOGIN, NULL, NULL, 0, 0, 0, 0,
 		    NULL, cause);
 		if (rc != 1)
 			return rc;
@@ -1259,20 +1274,26 @@ out:
 	return rc;
 }
 
-int
-conn_exec_limit(struct conn *c, const char *cmd, const void *in, size_t inlen,
-    int timeout, size_t maxout, struct conn_result *res, char **cause)
+/* exec_limit, or with max_age > 0 a kept answer if the holder has one. */
+static int
+conn_exec_any(struct conn *c, const char *cmd, const void *in, size_t inlen,
+    int timeout, size_t maxout, int max_age, struct conn_result *res,
+    int *age, char **cause)
 {
 	char	*why = NULL;
 	int	 rc, started, fresh = 0;
 
 	memset(res, 0, sizeof *res);
 	res->status = -1;
+	*age = -1;
 	if (timeout <= 0)
 		timeout = c->command_timeout;
 	if (conn_holder_wanted(c)) {
-		rc = conn_holder_call(c, HOLDER_EXEC, cmd, in, inlen, timeout,
-		    maxout, res, cause);
+		rc = conn_holder_call(c, max_age > 0 ? HOLDER_CACHED :
+		    HOLDER_EXEC, cmd, in, inlen, timeout, maxout, max_age, res,
+		    cause);
+		if (rc == 0 && max_age > 0)
+			*age = c->hage;
 		if (rc != 1)
 			return rc;
 		memset(res, 0, sizeof *res);
@@ -1314,13 +1335,79 @@ conn_exec_limit(struct conn *c, const char *cmd, const void *in, size_t inlen,
 	return rc;
 }
 
+/* -v: each command's round trip and its time (never its text). */
+static void
+conn_verbose_took(struct conn *c, double t0, int rc, int age)
+{
+	if (!conn_verbose)
+		return;
+	if (age >= 0) {
+		fprintf(stderr, "sqdeck: %s: kept answer reused (%d s old): no "
+		    "round trip\n", conn_name(c), age);
+		return;
+	}
+	c->nround++;
+	fprintf(stderr, "sqdeck: %s: round trip %u: %.1f ms (%s)%s\n",
+	    conn_name(c), c->nround, (conn_now() - t0) * 1000,
+	    c->hfd >= 0 ? "shared login" : "own connection",
+	    rc != 0 ? ", failed" : "");
+}
+
+int
+conn_exec_limit(struct conn *c, const char *cmd, const void *in, size_t inlen,
+    int timeout, size_t maxout, struct conn_result *res, char **cause)
+{
+	double	t0 = conn_now();
+	int	rc, age;
+
+	rc = conn_exec_any(c, cmd, in, inlen, timeout, maxout, 0, res, &age,
+	    cause);
+	conn_verbose_took(c, t0, rc, -1);
+	return rc;
+}
+
+int
+conn_exec_cached(struct conn *c, const char *cmd, const void *in,
+    size_t inlen, int max_age, struct conn_result *res, int *age,
+    char **cause)
+{
+	double	t0 = conn_now();
+	int	rc;
+
+	rc = conn_exec_any(c, cmd, in, inlen, 0, CONN_MAXOUT, max_age, res,
+	    age, cause);
+	conn_verbose_took(c, t0, rc, *age);
+	return rc;
+}
+
+int
+conn_remember(struct conn *c, const char *cmd, const void *in, size_t inlen,
+    const struct conn_result *res, char **cause)
+{
+	int	rc;
+
+	if (c->hfd < 0 || c->direct)
+		return cause_set(cause, "%s: no shared login to keep it in",
+		    conn_name(c));
+	rc = holder_put(c->hfd, c->hgen, cmd, in, inlen, res,
+	    conn_holder_wait(c, 0), cause);
+	if (rc < 0)
+		conn_holder_close(c);	/* gone: the next call reattaches */
+	if (rc != 0)
+		return -1;
+	if (conn_verbose)
+		fprintf(stderr, "sqdeck: %s: answer kept by the shared login "
+		    "for up to %d s\n", conn_name(c), HOLDER_CACHE_TTL);
+	return 0;
+}
+
 int
 conn_check(struct conn *c, char **cause)
 {
 	ssh_channel	ch;
 
 	if (c->hfd >= 0)
-		return conn_holder_call(c, HOLDER_INFO, NULL, NULL, 0, 0, 0,
+		return conn_holder_call(c, HOLDER_INFO, NULL, NULL, 0, 0, 0, 0,
 		    NULL, cause) == 0 && c->hconnected ? 0 :
 		    cause_set(cause, "%s: not logged in", conn_name(c));
 	if (c->session == NULL || !ssh_is_connected(c->session))
@@ -1337,6 +1424,27 @@ conn_check(struct conn *c, char **cause)
 	}
 	ssh_channel_close(ch);
 	ssh_channel_free(ch);
+	return 0;
+}
+
+int
+conn_hung_up(struct conn *c)
+{
+	struct pollfd	pfd;
+	int		fd;
+
+	if (c->session == NULL || !ssh_is_connected(c->session) ||
+	    (fd = ssh_get_fd(c->session)) < 0)
+		return 0;
+	pfd.fd = fd;
+	pfd.events = POLLIN | POLLRDHUP;
+	pfd.revents = 0;
+	/* Unread bytes (a channel's close) may come first: RDHUP sees past. */
+	if (poll(&pfd, 1, 0) == 1 &&
+	    (pfd.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0) {
+		conn_disconnect(c);
+		return 1;
+	}
 	return 0;
 }
 

@@ -139,6 +139,13 @@ int		 conn_connected(const struct conn *);
  * is dropped (the next command reconnects).  Returns 0 or -1 and a cause.
  */
 int		 conn_check(struct conn *, char **cause);
+/*
+ * Own session only: 1 when the server has closed the connection (its FIN
+ * or RST has arrived, as when the sshd serving it was killed), which is
+ * then dropped (the next command reconnects); 0 otherwise.  Costs no
+ * round trip, and cannot see a connection that died silently.
+ */
+int		 conn_hung_up(struct conn *);
 /* Pid of the holder serving this conn, 0 if it has its own session. */
 long		 conn_holder_pid(const struct conn *);
 /*
@@ -173,6 +180,27 @@ int		 conn_exec_limit(struct conn *, const char *cmd, const void *in,
 		     size_t inlen, int timeout, size_t maxout,
 		     struct conn_result *, char **cause);
 void		 conn_result_free(struct conn_result *);
+
+/*
+ * For a read-only check whose answer may be reused (the preflight): with
+ * the shared login (the holder), an answer kept by conn_remember() for the
+ * same cmd and input, on the session still in use and at most max_age
+ * seconds old, comes back without a round trip (*age: its age in
+ * seconds); else the command runs as conn_exec() (*age -1).  Without the
+ * holder it always runs.
+ */
+int		 conn_exec_cached(struct conn *, const char *cmd,
+		     const void *in, size_t inlen, int max_age,
+		     struct conn_result *, int *age, char **cause);
+/*
+ * Ask the holder to keep res, the answer conn_exec_cached() just got, for
+ * later calls (never past the holder's limit, never once its session was
+ * replaced).  Only for answers the caller judged good, and never for a
+ * command or input that holds a secret.  Returns 0, or -1 and a cause
+ * (no holder, or its session changed meanwhile: nothing kept).
+ */
+int		 conn_remember(struct conn *, const char *cmd, const void *in,
+		     size_t inlen, const struct conn_result *, char **cause);
 
 /* Host in use as given in the list (NULL if not connected). */
 const char	*conn_host(const struct conn *);

@@ -41,6 +41,8 @@ enum {
 	M_ANSWER,	/* client -> holder: ok, n answers | cause */
 	M_PROMPT,	/* holder -> client: name instr n (text echo)... */
 	M_REPLY,	/* holder -> client: see holder_reply */
+	M_CACHED,	/* client -> holder: flags max_age timeout maxout cmd in */
+	M_PUT,		/* client -> holder: flags gen status cmd in out err */
 };
 
 static double
@@ -614,58 +616,48 @@ holder_read_reply(struct rd *r, struct holder_reply *rep)
 		free(rep->cause);
 		rep->cause = NULL;
 	}
+	rep->gen = rd_u32(r);
+	rep->age = (int)rd_u32(r);
 }
 
-int
-holder_request(int fd, enum holder_req req, const char *cmd, const void *in,
-    size_t inlen, int timeout, size_t maxout, int wait, conn_prompt_fn prompt,
+/* Send a request and wait for its reply, answering prompts meanwhile. */
+static int
+holder_roundtrip(int fd, struct buf *b, int wait, conn_prompt_fn prompt,
     void *arg, const char *cluster, struct holder_reply *rep, char **cause)
 {
-	struct buf	 b;
 	struct rd	 r;
 	double		 deadline;
-	int		 type, types[] = { 0, M_LOGIN, M_EXEC, M_INFO, M_STOP };
+	int		 type;
 
-	memset(rep, 0, sizeof *rep);
-	rep->status = -1;
 	deadline = holder_now() + wait;
-	msg_begin(&b, types[req]);
-	msg_u32(&b, prompt != NULL);
-	if (req == HOLDER_EXEC) {
-		msg_u32(&b, (uint32_t)timeout);
-		msg_u32(&b, maxout > UINT32_MAX ? UINT32_MAX :
-		    (uint32_t)maxout);
-		msg_cstr(&b, cmd);
-		msg_str(&b, in, inlen);
-	}
-	if (msg_send(fd, &b, deadline) != 0) {
-		msg_wipe(&b);
+	if (msg_send(fd, b, deadline) != 0) {
+		msg_wipe(b);
 		return cause_set(cause, "the holder did not take the request");
 	}
-	msg_wipe(&b);
+	msg_wipe(b);
 	for (;;) {
-		if (msg_recv(fd, &b, &type, deadline) != 0)
+		if (msg_recv(fd, b, &type, deadline) != 0)
 			return cause_set(cause, "the holder went away");
-		rd_init(&r, &b);
+		rd_init(&r, b);
 		if (type == M_PROMPT) {
 			if (holder_answer(fd, &r, prompt, arg, cluster,
 			    holder_now() + 10) != 0) {
-				msg_wipe(&b);
+				msg_wipe(b);
 				return cause_set(cause, "the holder went away "
 				    "during the login");
 			}
-			msg_wipe(&b);
+			msg_wipe(b);
 			/* A human took their time: the wait starts again. */
 			deadline = holder_now() + wait;
 			continue;
 		}
 		if (type != M_REPLY) {
-			msg_wipe(&b);
+			msg_wipe(b);
 			return cause_set(cause, "the holder sent message %d",
 			    type);
 		}
 		holder_read_reply(&r, rep);
-		msg_wipe(&b);
+		msg_wipe(b);
 		if (r.bad) {
 			holder_reply_free(rep);
 			return cause_set(cause, "the holder sent a bad reply");
@@ -674,10 +666,85 @@ holder_request(int fd, enum holder_req req, const char *cmd, const void *in,
 	}
 }
 
+int
+holder_request(int fd, enum holder_req req, const char *cmd, const void *in,
+    size_t inlen, int timeout, size_t maxout, int max_age, int wait,
+    conn_prompt_fn prompt, void *arg, const char *cluster,
+    struct holder_reply *rep, char **cause)
+{
+	struct buf	 b;
+	int		 types[] = { 0, M_LOGIN, M_EXEC, M_INFO, M_STOP,
+			     M_CACHED };
+
+	memset(rep, 0, sizeof *rep);
+	rep->status = -1;
+	rep->age = -1;
+	msg_begin(&b, types[req]);
+	msg_u32(&b, prompt != NULL);
+	if (req == HOLDER_CACHED)
+		msg_u32(&b, (uint32_t)(max_age > 0 ? max_age : 0));
+	if (req == HOLDER_EXEC || req == HOLDER_CACHED) {
+		msg_u32(&b, (uint32_t)timeout);
+		msg_u32(&b, maxout > UINT32_MAX ? UINT32_MAX :
+		    (uint32_t)maxout);
+		msg_cstr(&b, cmd);
+		msg_str(&b, in, inlen);
+	}
+	return holder_roundtrip(fd, &b, wait, prompt, arg, cluster, rep,
+	    cause);
+}
+
+int
+holder_put(int fd, unsigned gen, const char *cmd, const void *in,
+    size_t inlen, const struct conn_result *res, int wait, char **cause)
+{
+	struct holder_reply	 rep;
+	struct buf		 b;
+	int			 rc;
+
+	msg_begin(&b, M_PUT);
+	msg_u32(&b, 0);
+	msg_u32(&b, gen);
+	msg_u32(&b, (uint32_t)res->status);
+	msg_cstr(&b, cmd);
+	msg_str(&b, in, inlen);
+	msg_str(&b, res->out != NULL ? res->out : "", res->outlen);
+	msg_str(&b, res->err != NULL ? res->err : "", res->errlen);
+	if (holder_roundtrip(fd, &b, wait, NULL, NULL, NULL, &rep,
+	    cause) != 0)
+		return -1;
+	rc = rep.rc;
+	if (rc != 0 && cause != NULL) {
+		*cause = rep.cause != NULL ? rep.cause :
+		    xstrdup("not kept");
+		rep.cause = NULL;
+	}
+	holder_reply_free(&rep);
+	return rc == 0 ? 0 : 1;
+}
+
 /* ----------------------------------------------------------- server */
 
 struct hclient {
 	int	fd;
+};
+
+/*
+ * A kept answer (HOLDER_CACHED): the output of one command and its input,
+ * valid while the session that produced it lives (gen), at most
+ * HOLDER_CACHE_TTL seconds.  Only what a client judged good and sent back
+ * (M_PUT) is kept.
+ */
+struct hcache {
+	char		*key;		/* cmd, NUL, input */
+	size_t		 keylen;
+	char		*out;
+	size_t		 outlen;
+	char		*err;
+	size_t		 errlen;
+	int		 status;
+	unsigned	 gen;
+	double		 at;
 };
 
 static struct {
@@ -691,6 +758,8 @@ static struct {
 	double		 last_alive;	/* last proof the session lives */
 	struct hclient	*cl;
 	size_t		 ncl;
+	struct hcache	 cache[HOLDER_CACHE_MAX];
+	size_t		 ncache;
 	int		 cur_fd;	/* client being served */
 	int		 cur_prompt;	/* it can answer prompts */
 } H;
@@ -760,9 +829,11 @@ holder_relay(void *arg, const char *cluster, const char *name,
 	return 0;
 }
 
+static unsigned holder_handshakes(void);
+
 static void
 holder_put_reply(struct buf *b, int rc, const struct conn_result *res,
-    unsigned fresh, const char *cause)
+    unsigned fresh, const char *cause, int age)
 {
 	msg_begin(b, M_REPLY);
 	msg_u32(b, (uint32_t)rc);
@@ -784,6 +855,8 @@ holder_put_reply(struct buf *b, int rc, const struct conn_result *res,
 	else
 		msg_str(b, "", 0);
 	msg_cstr(b, cause);
+	msg_u32(b, holder_handshakes());
+	msg_u32(b, (uint32_t)age);
 }
 
 static unsigned
@@ -795,6 +868,98 @@ holder_handshakes(void)
 	return st.handshakes;
 }
 
+static void
+holder_cache_drop(size_t i)
+{
+	struct hcache	*e = &H.cache[i];
+
+	explicit_bzero(e->key, e->keylen);
+	free(e->key);
+	free(e->out);
+	free(e->err);
+	H.cache[i] = H.cache[--H.ncache];
+}
+
+/* Forget answers of another session, or too old to be used. */
+static void
+holder_cache_expire(void)
+{
+	size_t	i;
+
+	for (i = H.ncache; i > 0; i--) {
+		if (!conn_connected(H.conn) ||
+		    H.cache[i - 1].gen != holder_handshakes() ||
+		    holder_now() - H.cache[i - 1].at > HOLDER_CACHE_TTL)
+			holder_cache_drop(i - 1);
+	}
+}
+
+static char *
+holder_cache_key(const char *cmd, const char *in, size_t inlen,
+    size_t *lenp)
+{
+	size_t	 n = strlen(cmd) + 1;
+	char	*k = xmalloc(n + inlen + 1);
+
+	memcpy(k, cmd, n);
+	if (inlen != 0)
+		memcpy(k + n, in, inlen);
+	*lenp = n + inlen;
+	return k;
+}
+
+static struct hcache *
+holder_cache_find(const char *key, size_t keylen)
+{
+	size_t	i;
+
+	holder_cache_expire();
+	for (i = 0; i < H.ncache; i++) {
+		if (H.cache[i].keylen == keylen &&
+		    memcmp(H.cache[i].key, key, keylen) == 0)
+			return &H.cache[i];
+	}
+	return NULL;
+}
+
+/* M_PUT: keep an answer of this session (replacing the same command's). */
+static int
+holder_cache_put(unsigned gen, int status, const char *cmd, const char *in,
+    size_t inlen, char *out, size_t outlen, char *err, size_t errlen,
+    char **cause)
+{
+	struct hcache	*e;
+	char		*key;
+	size_t		 keylen, i, old;
+
+	if (!conn_connected(H.conn) || gen != holder_handshakes()) {
+		free(out);
+		free(err);
+		return cause_set(cause, "the session that ran it was replaced");
+	}
+	key = holder_cache_key(cmd, in, inlen, &keylen);
+	if ((e = holder_cache_find(key, keylen)) != NULL)
+		holder_cache_drop(e - H.cache);
+	if (H.ncache == HOLDER_CACHE_MAX) {
+		for (old = 0, i = 1; i < H.ncache; i++) {
+			if (H.cache[i].at < H.cache[old].at)
+				old = i;
+		}
+		holder_cache_drop(old);
+	}
+	e = &H.cache[H.ncache++];
+	e->key = key;
+	e->keylen = keylen;
+	e->out = out;
+	e->outlen = outlen;
+	e->err = err;
+	e->errlen = errlen;
+	e->status = status;
+	e->gen = gen;
+	e->at = holder_now();
+	return 0;
+}
+
 /* Serve one request; -1 drops the client. */
 static int
 holder_serve(int fd, int *stop)
@@ -802,22 +967,37 @@ holder_serve(int fd, int *stop)
 	struct buf		 b, out;
 	struct rd		 r;
 	struct conn_result	 res;
+	struct hcache		*e;
 	char			*cmd = NULL, *in = NULL, *cause = NULL;
-	size_t			 inlen = 0;
-	unsigned		 before;
-	int			 type, rc = -1, timeout = 0, sent;
-	uint32_t		 maxout = 0;
+	char			*pout = NULL, *perr = NULL, *key;
+	size_t			 inlen = 0, poutlen = 0, perrlen = 0, keylen;
+	unsigned		 before, gen = 0;
+	int			 type, rc = -1, timeout = 0, sent, age = -1;
+	int			 pstatus = -1;
+	uint32_t		 maxout = 0, max_age = 0;
 
 	if (msg_recv(fd, &b, &type, holder_now() + 10) != 0)
 		return -1;
 	rd_init(&r, &b);
 	H.cur_fd = fd;
 	H.cur_prompt = rd_u32(&r) != 0;
-	if (type == M_EXEC) {
+	if (type == M_CACHED)
+		max_age = rd_u32(&r);
+	if (type == M_PUT) {
+		gen = rd_u32(&r);
+		pstatus = (int)rd_u32(&r);
+	}
+	if (type == M_EXEC || type == M_CACHED) {
 		timeout = (int)rd_u32(&r);
 		maxout = rd_u32(&r);
+	}
+	if (type == M_EXEC || type == M_CACHED || type == M_PUT) {
 		cmd = rd_str(&r, NULL);
 		in = rd_str(&r, &inlen);
+	}
+	if (type == M_PUT) {
+		pout = rd_str(&r, &poutlen);
+		perr = rd_str(&r, &perrlen);
 	}
 	msg_wipe(&b);
 	if (r.bad) {
@@ -834,12 +1014,39 @@ holder_serve(int fd, int *stop)
 		if (rc == 0)
 			H.last_alive = holder_now();
 		break;
+	case M_CACHED:
+		H.last_use = holder_now();
+		key = holder_cache_key(cmd, in, inlen, &keylen);
+		/* A session the server closed takes its answers with it. */
+		conn_hung_up(H.conn);
+		e = holder_cache_find(key, keylen);
+		explicit_bzero(key, keylen);
+		free(key);
+		if (e != NULL && holder_now() - e->at <= max_age) {
+			age = (int)(holder_now() - e->at);
+			res.status = e->status;
+			res.out = xmalloc(e->outlen + 1);
+			memcpy(res.out, e->out, e->outlen + 1);
+			res.outlen = e->outlen;
+			res.err = xmalloc(e->errlen + 1);
+			memcpy(res.err, e->err, e->errlen + 1);
+			res.errlen = e->errlen;
+			rc = 0;
+			break;
+		}
+		/* FALLTHROUGH */
 	case M_EXEC:
 		H.last_use = holder_now();
 		rc = conn_exec_limit(H.conn, cmd, in, inlen, timeout, maxout,
 		    &res, &cause);
 		if (rc == 0)
 			H.last_alive = holder_now();
+		break;
+	case M_PUT:
+		H.last_use = holder_now();
+		rc = holder_cache_put(gen, pstatus, cmd, in, inlen, pout,
+		    poutlen, perr, perrlen, &cause);
+		pout = perr = NULL;
 		break;
 	case M_INFO:
 		/* A client just attached: do not expire under it. */
@@ -854,7 +1061,8 @@ holder_serve(int fd, int *stop)
 		rc = -1;
 		goto out;
 	}
-	holder_put_reply(&out, rc, &res, holder_handshakes() - before, cause);
+	holder_put_reply(&out, rc, &res, holder_handshakes() - before, cause,
+	    age);
 	sent = msg_send(fd, &out, holder_now() + 30);
 	msg_wipe(&out);
 	conn_result_free(&res);
@@ -864,6 +1072,8 @@ out:
 		explicit_bzero(in, inlen);
 		free(in);
 	}
+	free(pout);
+	free(perr);
 	free(cmd);
 	free(cause);
 	H.cur_fd = -1;
@@ -949,6 +1159,8 @@ holder_loop(void)
 	free(pfd);
 	while (H.ncl > 0)
 		holder_drop(0);
+	while (H.ncache > 0)
+		holder_cache_drop(0);
 	if (holder_still_ours())
 		unlink(H.path);
 	close(H.lfd);
@@ -1129,7 +1341,7 @@ holder_stop(const char *path, char **cause)
 			free(why);
 		return -1;
 	}
-	if (holder_request(fd, HOLDER_STOP, NULL, NULL, 0, 0, 0, 10, NULL,
+	if (holder_request(fd, HOLDER_STOP, NULL, NULL, 0, 0, 0, 0, 10, NULL,
 	    NULL, NULL, &rep, cause) != 0) {
 		close(fd);
 		return -1;

@@ -26,12 +26,19 @@
  *   HOLDER_KEEPALIVE + connect_timeout seconds.
  * - It never writes a log; it is not dumpable (no core, no ptrace) and
  *   wipes prompt answers and command input as soon as they are used.
+ * - Kept answers: a client may hand back the output of a read-only check
+ *   it judged good (the preflight); later HOLDER_CACHED requests for the
+ *   same command and input get it without a round trip, while the same
+ *   session lives and for at most HOLDER_CACHE_TTL seconds.
  *
  * conn.c is its only client; the verbs never see it.
  */
 
+#define HOLDER_PROTO		"2"	/* wire version, part of the socket's name */
 #define HOLDER_KEEPALIVE	15	/* seconds between keepalives */
 #define HOLDER_PROMPT_WAIT	300	/* seconds a human has to answer */
+#define HOLDER_CACHE_TTL	300	/* longest life of a kept answer (s) */
+#define HOLDER_CACHE_MAX	8	/* kept answers at most */
 
 /* What a request brought back. */
 struct holder_reply {
@@ -50,6 +57,8 @@ struct holder_reply {
 	char	*err;
 	size_t	 errlen;
 	char	*cause;
+	unsigned gen;		/* the holder's session: its handshake count */
+	int	 age;		/* HOLDER_CACHED: seconds, -1 if it ran now */
 };
 void	 holder_reply_free(struct holder_reply *);
 
@@ -71,6 +80,7 @@ enum holder_req {
 	HOLDER_EXEC,		/* run a command */
 	HOLDER_INFO,		/* report, connect nothing */
 	HOLDER_STOP,		/* disconnect and exit */
+	HOLDER_CACHED,		/* a kept answer if any, else run it */
 };
 
 /*
@@ -82,8 +92,21 @@ enum holder_req {
  */
 int	 holder_request(int fd, enum holder_req, const char *cmd,
 	     const void *in, size_t inlen, int timeout, size_t maxout,
-	     int wait, conn_prompt_fn prompt, void *arg, const char *cluster,
-	     struct holder_reply *, char **cause);
+	     int max_age, int wait, conn_prompt_fn prompt, void *arg,
+	     const char *cluster, struct holder_reply *, char **cause);
+
+/*
+ * Keep res, the answer to cmd + in that a HOLDER_CACHED request just
+ * brought back from session gen, for later HOLDER_CACHED requests (at most
+ * max_age of theirs, never past HOLDER_CACHE_TTL, and never once the
+ * session was replaced).  The caller keeps only answers it judged good,
+ * and never one whose command or input holds a secret.  Returns 0 kept,
+ * 1 and a cause when not kept (the session changed meanwhile), -1 and a
+ * cause when the holder could not be reached.
+ */
+int	 holder_put(int fd, unsigned gen, const char *cmd, const void *in,
+	     size_t inlen, const struct conn_result *res, int wait,
+	     char **cause);
 
 /* Stop the holder at path: 1 stopped, 0 none there, -1 error. */
 int	 holder_stop(const char *path, char **cause);

@@ -814,25 +814,34 @@ record_cmp(const void *a, const void *b)
 }
 
 int
+record_dir_open(DIR **dp, char **cause)
+{
+	char	*dir = record_dir();
+
+	if ((*dp = opendir(dir)) == NULL && errno != ENOENT) {
+		cause_set(cause, "cannot read %s: %s", dir, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	free(dir);
+	return 0;
+}
+
+int
 record_list(struct record_list *list, char **cause)
 {
 	DIR		*d;
 	struct dirent	*de;
 	struct record	*r;
-	char		*dir = record_dir(), *path, *id, *why;
+	char		*dir, *path, *id, *why;
 	size_t		 n;
 
 	memset(list, 0, sizeof *list);
-	d = opendir(dir);
-	if (d == NULL) {
-		if (errno == ENOENT) {
-			free(dir);
-			return 0;	/* nothing recorded yet */
-		}
-		cause_set(cause, "cannot read %s: %s", dir, strerror(errno));
-		free(dir);
+	if (record_dir_open(&d, cause) != 0)
 		return -1;
-	}
+	if (d == NULL)
+		return 0;	/* nothing recorded yet */
+	dir = record_dir();
 	/* No lock: files are only ever replaced whole, by rename. */
 	while ((de = readdir(d)) != NULL) {
 		n = strlen(de->d_name);

@@ -1,6 +1,7 @@
 #ifndef RECORD_H
 #define RECORD_H
 
+#include <dirent.h>
 #include <stddef.h>
 
 #include "state.h"
@@ -100,6 +101,8 @@ int		 record_create(struct record *, char **cause);
 int		 record_load(const char *id, struct record **, char **cause);
 /* Every record; corrupt files go to list->corrupt, never dropped. */
 int		 record_list(struct record_list *, char **cause);
+/* The records directory to read (*dp NULL: none yet), or -1 and a cause. */
+int		 record_dir_open(DIR **dp, char **cause);
 void		 record_list_free(struct record_list *);
 /*
  * Append a transition to the record's history and set its state.  An entry

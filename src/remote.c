@@ -482,20 +482,23 @@ preflight_evaluate(struct preflight *pf, const struct strv *partitions,
 }
 
 int
-preflight_run(struct conn *c, const struct cluster *cl, struct preflight *pf,
-    char **raw, char **cause)
+preflight_run_cached(struct conn *c, const struct cluster *cl,
+    struct preflight *pf, int max_age, int *age, char **raw, char **cause)
 {
 	struct conn_result	 res;
 	char			*script, *why = NULL;
-	int			 rc;
+	int			 rc, a = -1;
 
 	memset(pf, 0, sizeof *pf);
 	if (raw != NULL)
 		*raw = NULL;
+	if (age != NULL)
+		*age = -1;
 	script = preflight_script(cl->results_root);
-	rc = conn_exec(c, "/bin/sh -s", script, strlen(script), &res, &why);
-	free(script);
+	rc = conn_exec_cached(c, "/bin/sh -s", script, strlen(script),
+	    max_age, &res, &a, &why);
 	if (rc != 0) {
+		free(script);
 		cause_set(cause, "%s", why);
 		free(why);
 		return -1;
@@ -506,12 +509,34 @@ preflight_run(struct conn *c, const struct cluster *cl, struct preflight *pf,
 		cause_set(cause, "%s (exit %d%s%.200s)", why, res.status,
 		    res.errlen ? ", stderr: " : "", res.err);
 		free(why);
+		free(script);
 		conn_result_free(&res);
 		return -1;
 	}
-	conn_result_free(&res);
 	preflight_evaluate(pf, &cl->partitions, cl->container);
+	/*
+	 * A check that passed here is kept by the shared login for the next
+	 * runs (they evaluate it against their own settings again).  The
+	 * script holds no secret.
+	 */
+	if (a < 0 && pf->ok && pf->complete && res.status == 0 &&
+	    conn_remember(c, "/bin/sh -s", script, strlen(script), &res,
+	    &why) != 0) {
+		free(why);
+		why = NULL;
+	}
+	if (age != NULL)
+		*age = a;
+	free(script);
+	conn_result_free(&res);
 	return 0;
+}
+
+int
+preflight_run(struct conn *c, const struct cluster *cl, struct preflight *pf,
+    char **raw, char **cause)
+{
+	return preflight_run_cached(c, cl, pf, 0, NULL, raw, cause);
 }
 
 void

@@ -111,6 +111,18 @@ void	 preflight_evaluate(struct preflight *, const struct strv *partitions,
 int	 preflight_run(struct conn *, const struct cluster *,
 	     struct preflight *, char **raw, char **cause);
 
+/*
+ * The same, but an answer that passed (kept by the shared login, see
+ * conn_exec_cached) at most max_age seconds ago on the session in use is
+ * reused without a round trip; *age (may be NULL) is its age in seconds,
+ * or -1 when the script ran now.  Every answer that passes here is kept
+ * (also by preflight_run).
+ */
+#define PREFLIGHT_REUSE	300	/* seconds a submit reuses a passed check */
+int	 preflight_run_cached(struct conn *, const struct cluster *,
+	     struct preflight *, int max_age, int *age, char **raw,
+	     char **cause);
+
 /* The partition as found on the cluster, or NULL. */
 const struct preflight_partition *preflight_find(const struct preflight *,
 	     const char *name);

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -73,6 +74,7 @@ submit_session_init(struct submit_session *s, struct conn *c,
 	memset(s, 0, sizeof *s);
 	s->conn = c;
 	s->cl = cl;
+	s->pf_age = -1;
 }
 
 int
@@ -87,7 +89,8 @@ submit_preflight(struct submit_session *s, int *cached, char **cause)
 	if (s->have_pf)
 		return 0;
 	preflight_free(&s->pf);
-	if (preflight_run(s->conn, s->cl, &s->pf, NULL, &why) != 0) {
+	if (preflight_run_cached(s->conn, s->cl, &s->pf, PREFLIGHT_REUSE,
+	    &s->pf_age, NULL, &why) != 0) {
 		cause_set(cause, "preflight: %s", why);
 		free(why);
 		return -1;
@@ -111,6 +114,7 @@ submit_session_free(struct submit_session *s)
 {
 	preflight_free(&s->pf);
 	s->have_pf = 0;
+	s->pf_age = -1;
 }
 
 /* --- pure parts ---------------------------------------------------------- */
@@ -299,10 +303,13 @@ submit_unhex(const char *s, unsigned char *out, size_t max)
 	return n;
 }
 
-/* Prints "size hex" of the file $1: the header image_sqsh_check wants. */
+/*
+ * Prints "size hex" of the file $1: the header image_sqsh_check wants.
+ * Each process counts on a busy login node: stat, not wc | tr.
+ */
 #define SUBMIT_SH_REPORT \
 	"report() {\n" \
-	"\tprintf '%s %s\\n' \"$(wc -c <\"$1\" | tr -d ' ')\" " \
+	"\tprintf '%s %s\\n' \"$(stat -L -c %s -- \"$1\")\" " \
 	"\"$(od -An -v -tx1 -N96 -- \"$1\" | tr -d ' \\n')\"\n" \
 	"}\n"
 
@@ -317,8 +324,9 @@ submit_unhex(const char *s, unsigned char *out, size_t max)
 	"\tif [ -L \"$1\" ]; then printf '%sfile link\\n' \"$2\"\n" \
 	"\telif [ -f \"$1\" ]; then printf '%sfile %s\\n' \"$2\" " \
 	"\"$(stat -c '%u %a %U' -- \"$1\")\"; fi\n" \
-	"\tprintf '%sdir %s\\n' \"$2\" \"$(stat -L -c '%u %a' -- " \
-	"\"$(dirname -- \"$1\")\")\"\n" \
+	"\tcase $1 in */*) sd_cdir=${1%/*}; sd_cdir=${sd_cdir:-/} ;;\n" \
+	"\t*) sd_cdir=. ;; esac\n" \
+	"\tprintf '%sdir %s\\n' \"$2\" \"$(stat -L -c '%u %a' -- \"$sd_cdir\")\"\n" \
 	"\tif [ -L \"$1.digest\" ]; then printf '%sdigest link\\n' \"$2\"\n" \
 	"\telif [ -f \"$1.digest\" ]; then printf '%sdigest %s %s\\n' " \
 	"\"$2\" \"$(stat -c '%u %a' -- \"$1.digest\")\" " \
@@ -772,7 +780,9 @@ submit_convert_free(struct submit_convert_result *r)
 /*
  * The log directory must exist before the job starts (SLURM 22.05 fails
  * the job with 0:53 otherwise), so jobs are submitted held and released
- * after the mkdir.
+ * after the mkdir.  squeue is asked only when the release failed (is the
+ * job still held?) or the job stays held (--hold): a released job is
+ * PENDING, and the submit's record says so without another RPC.
  */
 #define SUBMIT_SH_RELEASE \
 	"release() {\n" \
@@ -782,15 +792,18 @@ submit_convert_free(struct submit_convert_result *r)
 	"\t\tscancel \"$3\" </dev/null\n" \
 	"\t\treturn\n" \
 	"\tfi\n" \
-	"\tif [ \"${hold:-0}\" = 1 ]; then\n" \
-	"\t\techo sqdeck-release-rc=0\n" \
-	"\telse\n" \
-	"\t\tmsg=$(scontrol release \"$3\" 2>&1 </dev/null)\n" \
-	"\t\techo \"sqdeck-release-rc=$?\"\n" \
+	"\trrc=0; msg=\n" \
+	"\tif [ \"${hold:-0}\" != 1 ]; then\n" \
+	"\t\tmsg=$(scontrol release \"$3\" 2>&1 </dev/null); rrc=$?\n" \
 	"\tfi\n" \
-	"\tprintf '%s\\n' \"$msg\" | sed '/^$/d; s/^/sqdeck-release-msg=/'\n" \
-	"\tst=$(squeue -h -j \"$3\" -o '%T %r' 2>/dev/null </dev/null)\n" \
-	"\tprintf 'sqdeck-state=%s\\n' \"$st\"\n" \
+	"\techo \"sqdeck-release-rc=$rrc\"\n" \
+	"\t[ -z \"$msg\" ] ||\n" \
+	"\t    printf '%s\\n' \"$msg\" | sed '/^$/d; s/^/sqdeck-release-msg=/'\n" \
+	/* Released: PENDING, no need to ask.  Else: still held, or why. */ \
+	"\tif [ \"$rrc\" != 0 ] || [ \"${hold:-0}\" = 1 ]; then\n" \
+	"\t\tst=$(squeue -h -j \"$3\" -o '%T %r' 2>/dev/null </dev/null)\n" \
+	"\t\tprintf 'sqdeck-state=%s\\n' \"$st\"\n" \
+	"\tfi\n" \
 	"}\n"
 
 char *
@@ -836,8 +849,10 @@ submit_launch_script(const char *job_dir, const char *sbatch_cmd,
 	}
 	buf_adds(&b,
 	    "echo \"sqdeck-sbatch-rc=$rc\"\n"
-	    "printf '%s\\n' \"$out\" | sed '/^$/d; s/^/sqdeck-out=/'\n"
-	    "sed '/^$/d; s/^/sqdeck-err=/' \"$e\"; rm -f -- \"$e\"\n"
+	    "[ -z \"$out\" ] || printf '%s\\n' \"$out\" | "
+	    "sed '/^$/d; s/^/sqdeck-out=/'\n"
+	    "[ ! -s \"$e\" ] || sed '/^$/d; s/^/sqdeck-err=/' \"$e\"\n"
+	    "rm -f -- \"$e\"\n"
 	    "id=${out%%;*}\n"
 	    "case $id in ''|*[!0-9]*) exit 0 ;; esac\n"
 	    "release \"$logs\" \"$name\" \"$id\"\n");
@@ -3026,11 +3041,49 @@ out:
 }
 
 static int
+submit_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The records with a submit lock file (only submits leave them), oldest
+ * first (ids start with their time): no record is read to find them.
+ */
+static int
+submit_locked_ids(struct strv *ids, char **cause)
+{
+	DIR		*d;
+	struct dirent	*de;
+	char		*id;
+	size_t		 n;
+
+	memset(ids, 0, sizeof *ids);
+	if (record_dir_open(&d, cause) != 0)
+		return -1;
+	if (d == NULL)
+		return 0;	/* nothing recorded yet */
+	while ((de = readdir(d)) != NULL) {
+		n = strlen(de->d_name);
+		if (!str_has_prefix(de->d_name, ".submit-") ||
+		    !str_has_suffix(de->d_name, ".lock") || n <= 13)
+			continue;
+		id = xstrndup(de->d_name + 8, n - 13);
+		strv_add(ids, id);
+		free(id);
+	}
+	closedir(d);
+	if (ids->n > 1)
+		qsort(ids->v, ids->n, sizeof *ids->v, submit_cmp_str);
+	return 0;
+}
+
+static int
 submit_recover_f(struct submit_session *s, const struct submit_opts *o,
     struct submit_faults *f, const char *spec_sha, char **resume,
     char **blocked, char **cause)
 {
-	struct record_list	 list;
+	struct strv		 ids;
 	struct record		*r;
 	struct stat		 sb;
 	char			*path, *why = NULL, buf[256], sha[65];
@@ -3042,18 +3095,15 @@ submit_recover_f(struct submit_session *s, const struct submit_opts *o,
 		*resume = NULL;
 	if (blocked != NULL)
 		*blocked = NULL;
-	if (record_list(&list, &why) != 0) {
+	if (submit_locked_ids(&ids, &why) != 0) {
 		cause_set(cause, "%s", why);
 		free(why);
 		return -1;
 	}
-	for (i = 0; i < list.n; i++) {
-		if (list.v[i]->cluster == NULL ||
-		    strcmp(list.v[i]->cluster, s->cl->name) != 0)
-			continue;
-		/* Only submits leave lock files; a held lock is a live one. */
-		path = submit_lock_path(list.v[i]->id);
-		if ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0) {
+	for (i = 0; i < ids.n; i++) {
+		/* A held lock is a live submit's. */
+		path = submit_lock_path(ids.v[i]);
+		if ((fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)) < 0) {
 			free(path);
 			continue;
 		}
@@ -3069,10 +3119,12 @@ submit_recover_f(struct submit_session *s, const struct submit_opts *o,
 		nsec = 1;	/* unknown: remove it to be sure */
 		if (sscanf(buf, "spec %64s secrets %zu", sha, &nsec) < 1)
 			sha[0] = '\0';
-		/* Read again under its lock: another process may have done it. */
-		if (record_load(list.v[i]->id, &r, &why) != 0) {
+		/* Read under its lock: another process may have done it. */
+		if (record_load(ids.v[i], &r, &why) != 0 ||
+		    r->cluster == NULL || strcmp(r->cluster, s->cl->name) != 0) {
 			free(why);
 			why = NULL;
+			record_free(r);
 			close(fd);
 			free(path);
 			continue;
@@ -3096,7 +3148,7 @@ submit_recover_f(struct submit_session *s, const struct submit_opts *o,
 		close(fd);
 		free(path);
 	}
-	record_list_free(&list);
+	strv_free(&ids);
 	return done;
 }
 
@@ -3161,6 +3213,7 @@ submit_run(struct submit_session *s, const struct spec *sp,
 	char				*script, *why = NULL, *cache_file = NULL;
 	char				*cache_dir;
 	char				*resume = NULL, *blocked = NULL;
+	char				*age;
 	size_t				 i;
 	int				 cached, rc = -1, n;
 	enum submit_fault_kind		 cut;
@@ -3221,11 +3274,18 @@ submit_run(struct submit_session *s, const struct spec *sp,
 	res->sbatch_path = xstrdup(x.lay.sbatch_path);
 	if (x.nsec != 0)
 		res->env_path = xstrdup(x.lay.env_path);
+	if (cached)
+		age = xstrdup(" (cached for this session)");
+	else if (s->pf_age >= 0)
+		age = xasprintf(" ok (passed %d s ago on this login, reused)",
+		    s->pf_age);
+	else
+		age = xstrdup(" ok");
 	submit_say(&x, SUBMIT_STEP_PREFLIGHT, "%s%s; container mode %s%s; "
 	    "%s: %d node%s x %d GPU%s, %d CPUs/task, %s (program timeout "
 	    "%d s, then TERM, KILL %d s later)%s",
 	    conn_target(s->conn) != NULL ? conn_target(s->conn) : s->cl->name,
-	    cached ? " (cached for this session)" : " ok",
+	    age,
 	    config_container_name(res->container),
 	    res->container == CONTAINER_NONE ? " ('container: none' in "
 	    "clusters.yaml: the command runs directly on the nodes, not in "
@@ -3235,6 +3295,7 @@ submit_run(struct submit_session *s, const struct spec *sp,
 	    x.plan.gpus_per_node, x.plan.gpus_per_node == 1 ? "" : "s",
 	    x.plan.cpus_per_task, x.plan.time_str, x.plan.timeout_seconds,
 	    x.plan.grace_seconds, x.plan.exclusive ? ", exclusive" : "");
+	free(age);
 	if (x.plan.note != NULL)
 		submit_say(&x, SUBMIT_STEP_PREFLIGHT, "plan: %s", x.plan.note);
 

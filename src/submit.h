@@ -101,11 +101,17 @@ struct submit_session {
 	const struct cluster	*cl;		/* not owned */
 	struct preflight	 pf;
 	int			 have_pf;	/* pf is valid and ok */
+	int			 pf_age;	/* pf is the shared login's kept
+						   answer, this old (s); -1 not */
 };
 
 void	 submit_session_init(struct submit_session *, struct conn *,
 	     const struct cluster *);
-/* Run the preflight unless this session already passed it. */
+/*
+ * Run the preflight unless this session already passed it; a pass kept
+ * by the shared login less than PREFLIGHT_REUSE seconds ago on the same
+ * SSH session is reused (s->pf_age).
+ */
 int	 submit_preflight(struct submit_session *, int *cached, char **cause);
 void	 submit_session_free(struct submit_session *);
 
