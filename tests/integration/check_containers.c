@@ -24,60 +24,13 @@
 #include "itutil.h"
 #include "util.h"
 
-static char	tmpdir[4096];
-static char	unique[64];
-
-#define run(argv, in, out, err)	it_run(tmpdir, argv, in, out, err)
-#define ssh_run(cmd, in, out)	it_ssh_run(tmpdir, cmd, in, out)
-#define ssh_out(...)		it_ssh_out(tmpdir, __VA_ARGS__)
-
-static const char *
-env(const char *name)
-{
-	const char	*v = getenv(name);
-
-	ck_assert_msg(v != NULL && *v != '\0', "%s is not set: source "
-	    "$SDTB_DIR/env.sh (tests/cluster/up) first", name);
-	return v;
-}
-
-/* sqdeck ARGS...; stdout parsed as JSON when json is set. */
-static int
-sd(cJSON **json, char **out, char **err, const char *in, ...)
-{
-	char		*argv[16], *o = NULL, *e = NULL;
-	const char	*a;
-	va_list		 ap;
-	int		 n = 0, rc;
-
-	argv[n++] = (char *)env("SQDECK_BIN");
-	va_start(ap, in);
-	while ((a = va_arg(ap, const char *)) != NULL && n < 15)
-		argv[n++] = (char *)a;
-	va_end(ap);
-	argv[n] = NULL;
-	rc = run(argv, in, &o, &e);
-	if (json != NULL) {
-		*json = cJSON_Parse(o);
-		ck_assert_msg(*json != NULL, "not JSON: %s\nstderr: %s", o, e);
-	}
-	if (out != NULL)
-		*out = o;
-	else
-		free(o);
-	if (err != NULL)
-		*err = e;
-	else
-		free(e);
-	return rc;
-}
-
+/* A string member of the JSON reply, or "" if it has none. */
 static const char *
 jstr(cJSON *j, const char *key)
 {
-	cJSON	*v = cJSON_GetObjectItemCaseSensitive(j, key);
+	const char	*v = it_jstr(j, key);
 
-	return cJSON_IsString(v) ? v->valuestring : "";
+	return v != NULL ? v : "";
 }
 
 /*
@@ -90,27 +43,17 @@ setup_with(const char *extra)
 {
 	char	path[4200], *yaml;
 
-	snprintf(tmpdir, sizeof tmpdir, "%s", test_tmpdir());
-	snprintf(path, sizeof path, "%s/home", tmpdir);
-	mkdir(path, 0700);
-	setenv("HOME", path, 1);
-	snprintf(path, sizeof path, "%s/state", tmpdir);
-	setenv("XDG_STATE_HOME", path, 1);
+	it_setup();
 	snprintf(path, sizeof path, "%s/config", tmpdir);
-	setenv("XDG_CONFIG_HOME", path, 1);
 	mkdir(path, 0700);
 	snprintf(path, sizeof path, "%s/config/sqdeck", tmpdir);
 	mkdir(path, 0700);
-	unsetenv("SQDECK_TEST_FAULT");
-	unsetenv("SQDECK_CLUSTER");
 	unsetenv("SQDECK_IMPORT_TIMEOUT");
 	unsetenv("SQDECK_REGISTRY_PASSWORD");
 	unsetenv("NGC_KEY");
-	snprintf(unique, sizeof unique, "%ld%04x", (long)time(NULL) % 100000,
-	    (unsigned)getpid() & 0xffff);
 	yaml = xasprintf("- name: sdtb\n  hosts: %s\n"
-	    "  image_cache: %s/cx-cache/%s\n%s", env("SLURM_HOSTNAME"),
-	    env("SDTB_LUSTRE"), unique, extra);
+	    "  image_cache: %s/cx-cache/%s\n%s", it_env("SLURM_HOSTNAME"),
+	    it_env("SDTB_LUSTRE"), unique, extra);
 	snprintf(path, sizeof path, "%s/config/sqdeck/clusters.yaml", tmpdir);
 	ck_assert_int_eq(file_write_atomic(path, yaml, strlen(yaml), 0600,
 	    NULL), 0);
@@ -129,34 +72,12 @@ setup_none(void)
 	setup_with("  container: none\n");
 }
 
+/* The test's own image cache on the cluster goes too. */
 static void
 teardown(void)
 {
-	char	cmd[4300];
-
-	free(ssh_out("rm -rf %s/cx-cache/%s", env("SDTB_LUSTRE"), unique));
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", tmpdir);
-}
-
-static char *
-write_spec(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *
-write_spec(const char *fmt, ...)
-{
-	va_list	 ap;
-	char	*text, *path;
-
-	va_start(ap, fmt);
-	text = xvasprintf(fmt, ap);
-	va_end(ap);
-	path = xasprintf("%s/spec-%d.yaml", tmpdir, rand());
-	ck_assert_int_eq(file_write_atomic(path, text, strlen(text), 0644,
-	    NULL), 0);
-	free(text);
-	return path;
+	free(ssh_out("rm -rf %s/cx-cache/%s", it_env("SDTB_LUSTRE"), unique));
+	it_teardown();
 }
 
 static char *
@@ -164,7 +85,7 @@ registry_password(void)
 {
 	char	*pw = NULL;
 
-	ck_assert_int_eq(file_read(env("SDTB_REGISTRY_PASSWORD_FILE"), &pw,
+	ck_assert_int_eq(file_read(it_env("SDTB_REGISTRY_PASSWORD_FILE"), &pw,
 	    NULL, NULL), 0);
 	str_trim(pw);
 	ck_assert_uint_gt(strlen(pw), 8);
@@ -182,11 +103,12 @@ creds_install(const char *password)
 	 * of an older sqdeck (the fails-before-the-fix check) gets as far
 	 * as the bug it is about.
 	 */
-	char *const	 argv[] = { (char *)(getenv("SQDECK_CX_CREDS_BIN") != NULL ?
-			    getenv("SQDECK_CX_CREDS_BIN") : env("SQDECK_BIN")),
-			    "creds", "install", "--registry",
-			    (char *)env("SDTB_REGISTRY"), "--login",
-			    (char *)env("SDTB_REGISTRY_USER"), NULL };
+	const char	*bin = getenv("SQDECK_CX_CREDS_BIN") != NULL ?
+			    getenv("SQDECK_CX_CREDS_BIN") : it_env("SQDECK_BIN");
+	char *const	 argv[] = { (char *)bin, "creds", "install",
+			    "--registry",
+			    (char *)it_env("SDTB_REGISTRY"), "--login",
+			    (char *)it_env("SDTB_REGISTRY_USER"), NULL };
 
 	setenv("SQDECK_REGISTRY_PASSWORD", password, 1);
 	ck_assert_msg(run(argv, NULL, &out, &err) == 0, "%s%s", out, err);
@@ -204,27 +126,7 @@ creds_ok(void)
 	free(pw);
 }
 
-/* Poll sacct until the job ends; returns the State word. */
-static char *
-wait_end(const char *id)
-{
-	char	*out;
-	int	 i;
-
-	for (i = 0; i < 240; i++) {
-		out = ssh_out("sacct -j %s -X -n -P -o State", id);
-		str_trim(out);
-		if (*out != '\0' && strcmp(out, "PENDING") != 0 &&
-		    strcmp(out, "RUNNING") != 0 &&
-		    strcmp(out, "COMPLETING") != 0 &&
-		    strcmp(out, "REQUEUED") != 0)
-			return out;
-		free(out);
-		sleep(1);
-	}
-	ck_abort_msg("job %s did not end in 240 s", id);
-	return NULL;
-}
+#define wait_end(id)	it_wait_end((id), "State", 240, 1)
 
 static char *
 main_out(cJSON *j)
@@ -241,7 +143,7 @@ submit_ok(const char *spec, char **log)
 	cJSON	*j;
 	char	*out = NULL, *err = NULL, *state;
 
-	ck_assert_msg(sd(&j, &out, &err, NULL, "submit", spec, "--json",
+	ck_assert_msg(it_sd(&j, &out, &err, NULL, "submit", spec, "--json",
 	    NULL) == 0, "%s\n%s", out, err);
 	free(out);
 	free(err);
@@ -260,7 +162,7 @@ submit_refused(const char *spec, const char *want)
 	cJSON	*j;
 	char	*out = NULL, *err = NULL, *n;
 
-	ck_assert_int_ne(sd(&j, &out, &err, NULL, "submit", spec, "--json",
+	ck_assert_int_ne(it_sd(&j, &out, &err, NULL, "submit", spec, "--json",
 	    NULL), 0);
 	ck_assert_msg(strcmp(jstr(j, "failed_step"), "image") == 0, "%s\n%s",
 	    out, err);
@@ -302,13 +204,13 @@ START_TEST(test_preflight_pyxis)
 	cJSON	*j;
 	char	*out = NULL;
 
-	ck_assert_int_eq(sd(&j, NULL, NULL, NULL, "preflight", "--json",
+	ck_assert_int_eq(it_sd(&j, NULL, NULL, NULL, "preflight", "--json",
 	    NULL), 0);
 	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "ok")));
 	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "pyxis")));
 	ck_assert_str_eq(jstr(j, "container_mode"), "pyxis");
 	cJSON_Delete(j);
-	ck_assert_int_eq(sd(NULL, &out, NULL, NULL, "preflight", NULL), 0);
+	ck_assert_int_eq(it_sd(NULL, &out, NULL, NULL, "preflight", NULL), 0);
 	ck_assert_msg(strstr(out, "container mode: pyxis") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "enroot     ok") != NULL, "%s", out);
 	free(out);
@@ -332,7 +234,7 @@ START_TEST(test_registry_image)
 	    "ls specs/spec.yaml; printf \"%%s\\n\" "
 	    "\"{\\\"status\\\": \\\"SUCCESS\\\", \\\"from\\\": "
 	    "\\\"inside-%s\\\"}\" >results/status.json'\n"
-	    "gpus: 1\ncpus: 1\ntime: 10m\n", unique, env("SDTB_IMAGE"),
+	    "gpus: 1\ncpus: 1\ntime: 10m\n", unique, it_env("SDTB_IMAGE"),
 	    unique);
 	j = submit_ok(spec, &log);
 	ck_assert_str_eq(jstr(j, "container_mode"), "pyxis");
@@ -352,7 +254,7 @@ START_TEST(test_registry_image)
 	free(f);
 	/* ... and the one sqdeck reads: the record ends COMPLETE. */
 	for (int i = 0; i < 30; i++) {
-		ck_assert_int_eq(sd(&st, &out, NULL, NULL, "status",
+		ck_assert_int_eq(it_sd(&st, &out, NULL, NULL, "status",
 		    jstr(j, "record_id"), "--json", NULL), 0);
 		free(out);
 		out = cJSON_PrintUnformatted(st);
@@ -466,7 +368,7 @@ START_TEST(test_creds)
 	free(ssh_out("rm -f ~/.config/enroot/.credentials"));
 	spec = write_spec("name: cx-cred-%s\nimage: %s\ncommand: 'cat "
 	    "/etc/os-release'\ngpus: 1\ncpus: 1\ntime: 5m\n", unique,
-	    env("SDTB_IMAGE"));
+	    it_env("SDTB_IMAGE"));
 	j = submit_refused(spec, "<anonymous>");
 	ck_assert_msg(strstr(jstr(j, "error"), "creds install") != NULL, "%s",
 	    jstr(j, "error"));
@@ -482,7 +384,7 @@ START_TEST(test_creds)
 	creds_install(pw);
 	line = ssh_out("stat -c %%a ~/.config/enroot/.credentials; "
 	    "grep -c '^machine 10.231.0.1 login %s password ' "
-	    "~/.config/enroot/.credentials", env("SDTB_REGISTRY_USER"));
+	    "~/.config/enroot/.credentials", it_env("SDTB_REGISTRY_USER"));
 	ck_assert_str_eq(line, "600\n1\n");
 	free(line);
 	/* The machine is the host, without the port Enroot does not match. */
@@ -504,7 +406,7 @@ START_TEST(test_creds)
 	free(spec);
 	spec = write_spec("name: cx-priv-%s\nimage: %s\ncommand: true\n"
 	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique,
-	    env("SDTB_IMAGE_PRIVATE"));
+	    it_env("SDTB_IMAGE_PRIVATE"));
 	j = submit_refused(spec, "enroot import");
 	ck_assert_msg(strstr(jstr(j, "error"), "credentials") != NULL, "%s",
 	    jstr(j, "error"));
@@ -534,9 +436,9 @@ START_TEST(test_creds_tty)
 	pid = forkpty(&master, NULL, NULL, NULL);
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
-		execl(env("SQDECK_BIN"), "sqdeck", "creds", "install",
-		    "--stdin", "--registry", env("SDTB_REGISTRY"), "--login",
-		    env("SDTB_REGISTRY_USER"), (char *)NULL);
+		execl(it_env("SQDECK_BIN"), "sqdeck", "creds", "install",
+		    "--stdin", "--registry", it_env("SDTB_REGISTRY"), "--login",
+		    it_env("SDTB_REGISTRY_USER"), (char *)NULL);
 		_exit(127);
 	}
 	/* Wait for the prompt: echo is off by then. */
@@ -572,7 +474,7 @@ START_TEST(test_creds_tty)
 	    buf);
 	ck_assert_msg(strstr(buf, "credentials installed") != NULL, "%s", buf);
 	line = ssh_out("grep -c '^machine 10.231.0.1 login %s password ' "
-	    "~/.config/enroot/.credentials", env("SDTB_REGISTRY_USER"));
+	    "~/.config/enroot/.credentials", it_env("SDTB_REGISTRY_USER"));
 	ck_assert_str_eq(line, "1\n");
 	free(line);
 	free(pw);
@@ -588,13 +490,13 @@ START_TEST(test_failures)
 
 	creds_ok();
 	/* An image that is not in the registry. */
-	image = xasprintf("%s#sdtb/tools:nosuch-%s", env("SDTB_REGISTRY"),
+	image = xasprintf("%s#sdtb/tools:nosuch-%s", it_env("SDTB_REGISTRY"),
 	    unique);
 	spec = write_spec("name: cx-miss-%s\nimage: %s\ncommand: true\n"
 	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, image);
 	j = submit_refused(spec, "enroot import");
 	out = ssh_out("ls -a %s/cx-cache/%s 2>/dev/null | grep -c tmp || true",
-	    env("SDTB_LUSTRE"), unique);
+	    it_env("SDTB_LUSTRE"), unique);
 	ck_assert_str_eq(out, "0\n");
 	free(out);
 	cJSON_Delete(j);
@@ -603,7 +505,7 @@ START_TEST(test_failures)
 
 	/* A registry that accepts the connection and never answers. */
 	setenv("SQDECK_IMPORT_TIMEOUT", "15", 1);
-	image = xasprintf("%s#sdtb/tools:1", env("SDTB_REGISTRY_SILENT"));
+	image = xasprintf("%s#sdtb/tools:1", it_env("SDTB_REGISTRY_SILENT"));
 	spec = write_spec("name: cx-hang-%s\nimage: %s\ncommand: true\n"
 	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, image);
 	j = submit_refused(spec, "did not finish in 15 s");
@@ -621,7 +523,7 @@ START_TEST(test_failures)
 	ck_assert_msg(out != NULL, "the import job outlived its timeout");
 	free(out);
 	out = ssh_out("ls -a %s/cx-cache/%s 2>/dev/null | grep -c tmp || true",
-	    env("SDTB_LUSTRE"), unique);
+	    it_env("SDTB_LUSTRE"), unique);
 	ck_assert_str_eq(out, "0\n");
 	free(out);
 	cJSON_Delete(j);
@@ -639,13 +541,13 @@ START_TEST(test_bad_sqsh)
 	creds_ok();
 	/* A good image first, converted by sqdeck; then damaged copies. */
 	spec = write_spec("name: cx-sq-%s\nimage: %s\ncommand: true\n"
-	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, env("SDTB_IMAGE"));
+	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, it_env("SDTB_IMAGE"));
 	j = submit_ok(spec, &log);
 	good = xstrdup(jstr(j, "image_sqsh"));
 	cJSON_Delete(j);
 	free(log);
 	free(spec);
-	dir = xasprintf("%s/cx-cache/%s", env("SDTB_LUSTRE"), unique);
+	dir = xasprintf("%s/cx-cache/%s", it_env("SDTB_LUSTRE"), unique);
 	cmd = xasprintf("cd %s && s=$(stat -c %%s %s) && "
 	    "head -c $((s / 2)) %s >truncated.sqsh && "
 	    "head -c 65536 /dev/urandom >garbage.sqsh", dir, good, good);
@@ -691,7 +593,7 @@ START_TEST(test_secret_in_container)
 	spec = write_spec("name: cx-sec-%s\nimage: %s\nsecrets: "
 	    "[SQDECK_CANARY]\ncommand: 'echo \"canary_len=${#SQDECK_CANARY} "
 	    "$(head -n 1 /etc/os-release)\"'\ngpus: 1\ncpus: 1\ntime: 5m\n",
-	    unique, env("SDTB_IMAGE"));
+	    unique, it_env("SDTB_IMAGE"));
 	j = submit_ok(spec, &log);
 	unsetenv("SQDECK_CANARY");
 	/* Inside the image (its os-release), with the whole value. */
@@ -722,7 +624,7 @@ START_TEST(test_multinode)
 	    "world=$WORLD_SIZE master=$MASTER_ADDR os=$(head -n 1 "
 	    "/etc/os-release) pwd=$PWD\"'\n"
 	    "nodes: 2\ngpus: 4\ngpus_per_node: 2\ncpus: 1\ntime: 10m\n",
-	    unique, env("SDTB_IMAGE"));
+	    unique, it_env("SDTB_IMAGE"));
 	j = submit_ok(spec, &log);
 	for (line = log; line != NULL && *line != '\0'; line = p) {
 		if ((p = strchr(line, '\n')) != NULL)
@@ -780,7 +682,7 @@ START_TEST(test_latest_force)
 	push_latest(a + strlen("SQDECK_STAMP="));
 	spec = write_spec("name: cx-lat-%s\nimage: %s\ncommand: 'cat "
 	    "/etc/os-release'\ngpus: 1\ncpus: 1\ntime: 5m\n", unique,
-	    env("SDTB_IMAGE_LATEST"));
+	    it_env("SDTB_IMAGE_LATEST"));
 	j = submit_ok(spec, &log);
 	ck_assert_str_eq(jstr(j, "image_action"), "converted");
 	ck_assert_msg(strstr(log, a) != NULL, "%s", log);
@@ -799,7 +701,7 @@ START_TEST(test_latest_force)
 	/* force_reconvert: imported again, the new content runs. */
 	spec = write_spec("name: cx-lat-%s\nimage: %s\nforce_reconvert: true\n"
 	    "command: 'cat /etc/os-release'\ngpus: 1\ncpus: 1\ntime: 5m\n",
-	    unique, env("SDTB_IMAGE_LATEST"));
+	    unique, it_env("SDTB_IMAGE_LATEST"));
 	j = submit_ok(spec, &log);
 	ck_assert_str_eq(jstr(j, "image_action"), "converted");
 	ck_assert_msg(strstr(log, b) != NULL, "%s", log);
@@ -823,12 +725,12 @@ START_TEST(test_container_none)
 	creds_ok();
 	spec = write_spec("name: cx-none-%s\nimage: %s\ncommand: 'head -n 1 "
 	    "/etc/os-release; echo \"pwd=$PWD\"'\ngpus: 1\ncpus: 1\n"
-	    "time: 5m\n", unique, env("SDTB_IMAGE"));
-	ck_assert_int_eq(sd(NULL, &out, NULL, NULL, "preflight", NULL), 0);
+	    "time: 5m\n", unique, it_env("SDTB_IMAGE"));
+	ck_assert_int_eq(it_sd(NULL, &out, NULL, NULL, "preflight", NULL), 0);
 	ck_assert_msg(strstr(out, "container mode: none (configured") != NULL,
 	    "%s", out);
 	free(out);
-	ck_assert_msg(sd(&j, &out, &err, NULL, "submit", spec, "--json",
+	ck_assert_msg(it_sd(&j, &out, &err, NULL, "submit", spec, "--json",
 	    NULL) == 0, "%s\n%s", out, err);
 	/* One line says so. */
 	ck_assert_msg(strstr(err, "container mode none ('container: none' in "
