@@ -104,7 +104,8 @@ creds_install(const char *password)
 	 * as the bug it is about.
 	 */
 	const char	*bin = getenv("SQDECK_CX_CREDS_BIN") != NULL ?
-			    getenv("SQDECK_CX_CREDS_BIN") : it_env("SQDECK_BIN");
+			    getenv("SQDECK_CX_CREDS_BIN") :
+			    it_env("SQDECK_BIN");
 	char *const	 argv[] = { (char *)bin, "creds", "install",
 			    "--registry",
 			    (char *)it_env("SDTB_REGISTRY"), "--login",
@@ -715,6 +716,175 @@ START_TEST(test_latest_force)
 }
 END_TEST
 
+/* --- bug 3: a QOS memory limit below the conversion's 7200M ----------------- */
+
+/*
+ * The QOS and the partition of the qos case: one name, chosen in the
+ * runner process (an unchecked fixture), so that qos_teardown removes them
+ * there whether the test passed or not.
+ */
+static char	qos_name[64];
+static int	qos_registered;	/* the test is in the run */
+
+/* A command as the cluster's admin: root here, like tests/cluster/up. */
+static int
+admin(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int
+admin(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*cmd, *full;
+	int	 rc;
+
+	va_start(ap, fmt);
+	cmd = xvasprintf(fmt, ap);
+	va_end(ap);
+	full = xasprintf("SLURM_CONF=\"$SDTB_DIR/etc/slurm.conf\"; "
+	    "export SLURM_CONF; %s", cmd);
+	rc = system(full);
+	free(full);
+	free(cmd);
+	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static void
+qos_setup(void)
+{
+	snprintf(qos_name, sizeof qos_name, "sdqos%ld%04x",
+	    (long)time(NULL) % 100000, (unsigned)getpid() & 0xffff);
+}
+
+/* Its jobs, its partition, then the QOS: nothing else is touched. */
+static void
+qos_teardown(void)
+{
+	if (!qos_registered || getenv("SDTB_DIR") == NULL)
+		return;
+	if (admin("q=%s; scancel -p \"$q\" 2>/dev/null; "
+	    "if scontrol show partition \"$q\" >/dev/null 2>&1; then "
+	    "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do "
+	    "scontrol delete PartitionName=\"$q\" 2>/dev/null && break; "
+	    "sleep 2; done; fi; "
+	    "if sacctmgr -n -P show qos \"$q\" format=name | grep -qx \"$q\"; "
+	    "then sacctmgr -i delete qos \"$q\" >/dev/null; fi; "
+	    "! scontrol show partition \"$q\" >/dev/null 2>&1 && "
+	    "! sacctmgr -n -P show qos \"$q\" format=name | grep -qx \"$q\"",
+	    qos_name) != 0)
+		fprintf(stderr, "containers: could not remove the QOS and "
+		    "partition %s\n", qos_name);
+}
+
+/*
+ * The import job runs on the partition of clusters.yaml's cpu_partition,
+ * whose QOS caps a job's memory at 2000M (MaxTRESPerJob=mem=2000M,
+ * sacctmgr): below the conversion's 7200M.  With the partition's default
+ * memory above the cap too, submit stops at the image step with the fix
+ * (a QOS that allows 7200M, or another cpu_partition) and no job; with a
+ * default below the cap, the conversion runs with it and submit says the
+ * QOS refused 7200M.  The import job is the only job of that partition.
+ */
+START_TEST(test_qos_memory)
+{
+	cJSON	*j;
+	char	*enforce, *nodes, *spec, *out = NULL, *err = NULL, *want, *f;
+	char	*yaml = NULL, path[4200];
+	int	 rc;
+
+	creds_ok();
+	/* slurmctld reads AccountingStorageEnforce only when it starts. */
+	enforce = ssh_out("scontrol show config | "
+	    "sed -n 's/^AccountingStorageEnforce *= *//p'");
+	ck_assert_msg(strstr(enforce, "limits") != NULL, "the cluster's "
+	    "slurmctld does not enforce QOS limits (AccountingStorageEnforce "
+	    "= %s): tests/cluster/up sets associations,limits and restarts a "
+	    "slurmctld started without it", str_trim(enforce));
+	free(enforce);
+	nodes = ssh_out("sinfo -h -p cpu -o %%N");
+	str_trim(nodes);
+	ck_assert_uint_gt(strlen(nodes), 0);
+	ck_assert_int_eq(admin("sacctmgr -i add qos %s "
+	    "MaxTRESPerJob=mem=2000M >/dev/null", qos_name), 0);
+	/* slurmctld learns the new QOS from slurmdbd: a moment. */
+	ck_assert_int_eq(admin("for i in 1 2 3 4 5 6 7 8 9 10; do scontrol "
+	    "create PartitionName=%s Nodes=%s QOS=%s DefMemPerNode=3000 "
+	    "MaxTime=INFINITE State=UP && exit 0; sleep 1; done; exit 1",
+	    qos_name, nodes, qos_name), 0);
+	snprintf(path, sizeof path, "%s/config/sqdeck/clusters.yaml", tmpdir);
+	ck_assert_int_eq(file_read(path, &yaml, NULL, NULL), 0);
+	f = xasprintf("%s  cpu_partition: %s\n", yaml, qos_name);
+	ck_assert_int_eq(file_write_atomic(path, f, strlen(f), 0600, NULL), 0);
+	free(f);
+	free(yaml);
+	/* A bound: a hold nobody noticed must not wait the default hour. */
+	setenv("SQDECK_IMPORT_TIMEOUT", "180", 1);
+
+	/* 7200M and the default 3000M are both over the cap: refused. */
+	spec = write_spec("name: cx-qos-%s\nimage: %s\ncommand: true\n"
+	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, it_env("SDTB_IMAGE"));
+	rc = it_sd(NULL, &out, &err, NULL, "submit", spec, NULL);
+	ck_assert_msg(rc != 0, "submitted: %s\n%s", out, err);
+	want = xasprintf("sqdeck: submit failed at step image: the import "
+	    "job for %s was refused by a QOS memory limit, with --mem=7200M "
+	    "and again with partition %s's default memory (",
+	    it_env("SDTB_IMAGE"), qos_name);
+	ck_assert_msg(strstr(err, want) != NULL, "want '%s' in:\n%s", want,
+	    err);
+	free(want);
+	want = xasprintf("nothing was submitted: ask for a QOS that allows "
+	    "7200M on %s, or set cpu_partition in clusters.yaml to a "
+	    "partition that does.", qos_name);
+	ck_assert_msg(strstr(err, want) != NULL, "want '%s' in:\n%s", want,
+	    err);
+	free(want);
+	/* What SLURM said names the QOS (a hold reason or srun's error). */
+	ck_assert_msg(strstr(strstr(err, "default memory ("), "QOS") != NULL,
+	    "%s", err);
+	fprintf(stderr, "qos refusal, as the operator saw it:\n%s", err);
+	free(out);
+	free(err);
+	/* No job, no import job left queued, no temp file in the cache. */
+	out = ssh_out("squeue -h -t all -n 'cx-qos-%s' -o %%i | wc -l; "
+	    "squeue -h -p %s -o %%i | wc -l; "
+	    "ls -a %s/cx-cache/%s 2>/dev/null | grep -c tmp || true", unique,
+	    qos_name, it_env("SDTB_LUSTRE"), unique);
+	ck_assert_str_eq(out, "0\n0\n0\n");
+	free(out);
+	free(spec);
+
+	/* The partition's default memory under the cap: converted with it. */
+	ck_assert_int_eq(admin("scontrol update PartitionName=%s "
+	    "DefMemPerNode=1000", qos_name), 0);
+	spec = write_spec("name: cx-qos2-%s\nimage: %s\n"
+	    "command: 'cat /etc/os-release'\ngpus: 1\ncpus: 1\ntime: 5m\n",
+	    unique, it_env("SDTB_IMAGE"));
+	ck_assert_msg(it_sd(&j, &out, &err, NULL, "submit", spec, "--json",
+	    NULL) == 0, "%s\n%s", out, err);
+	ck_assert_str_eq(jstr(j, "image_action"), "converted");
+	ck_assert_msg(strstr(err, "the QOS refused --mem=7200M (") != NULL,
+	    "%s", err);
+	want = xasprintf("): converted with partition %s's default memory\n",
+	    qos_name);
+	ck_assert_msg(strstr(err, want) != NULL, "want '%s' in:\n%s", want,
+	    err);
+	free(want);
+	free(out);
+	free(err);
+	/* The import job that ran had the default 1000M, on that partition. */
+	f = import_job(j, "Partition,ReqMem,State");
+	want = xasprintf("%s|1000M|COMPLETED\n", qos_name);
+	ck_assert_msg(strstr(f, want) != NULL, "want '%s' in:\n%s", want, f);
+	free(want);
+	free(f);
+	f = wait_end(jstr(j, "slurm_id"));
+	ck_assert_str_eq(f, "COMPLETED");
+	free(f);
+	cJSON_Delete(j);
+	free(spec);
+	unsetenv("SQDECK_IMPORT_TIMEOUT");
+}
+END_TEST
+
 /* --- container: none, the bare-node case ---------------------------------------- */
 
 START_TEST(test_container_none)
@@ -769,7 +939,7 @@ str_in_list(const char *list, const char *name)
 struct cx_test {
 	const char	*name;
 	const TTest	*test;
-	int		 none;	/* container: none fixture */
+	int		 tcase;	/* 0 pyxis, 1 none (container: none), 2 qos */
 };
 
 static Suite *
@@ -786,24 +956,24 @@ containers_suite(void)
 		{ "multinode", NULL, 0 },
 		{ "latest_force", NULL, 0 },
 		{ "container_none", NULL, 1 },
+		{ "qos_memory", NULL, 2 },
 	};
 	const TTest *ts[] = { test_preflight_pyxis, test_registry_image,
 	    test_creds, test_creds_tty, test_failures, test_bad_sqsh,
 	    test_secret_in_container, test_multinode, test_latest_force,
-	    test_container_none };
+	    test_container_none, test_qos_memory };
 	Suite		*s = suite_create("containers");
-	TCase		*tc, *tn;
+	TCase		*tc[3];
 	const char	*mode = getenv("SDTB_CONTAINERS");
 	const char	*why = getenv("SDTB_CONTAINERS_WHY");
 	const char	*only = getenv("SQDECK_CX_ONLY");
 	size_t		 i;
 
-	tc = tcase_create("pyxis");
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 600);
-	tn = tcase_create("none");
-	tcase_add_checked_fixture(tn, setup_none, teardown);
-	tcase_set_timeout(tn, 300);
+	tc[0] = it_tcase(s, "pyxis", 600, setup, teardown);
+	tc[1] = it_tcase(s, "none", 300, setup_none, teardown);
+	/* Its QOS and partition are removed in the runner, pass or fail. */
+	tc[2] = it_tcase(s, "qos", 600, setup, teardown);
+	tcase_add_unchecked_fixture(tc[2], qos_setup, qos_teardown);
 	for (i = 0; i < sizeof tests / sizeof tests[0]; i++) {
 		if (mode == NULL || strcmp(mode, "pyxis") != 0) {
 			/* One line per test; not run, not counted. */
@@ -816,11 +986,10 @@ containers_suite(void)
 		/* SQDECK_CX_ONLY=name,name: a developer's quick run. */
 		if (only != NULL && !str_in_list(only, tests[i].name))
 			continue;
-		tcase_add_test(tests[i].none ? tn : tc, ts[i]);
+		tcase_add_test(tc[tests[i].tcase], ts[i]);
+		qos_registered |= tests[i].tcase == 2;
 	}
 	fflush(stdout);
-	suite_add_tcase(s, tc);
-	suite_add_tcase(s, tn);
 	return s;
 }
 
