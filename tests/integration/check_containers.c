@@ -800,9 +800,12 @@ START_TEST(test_qos_memory)
 	    "= %s): tests/cluster/up sets associations,limits and restarts a "
 	    "slurmctld started without it", str_trim(enforce));
 	free(enforce);
-	nodes = ssh_out("sinfo -h -p cpu -o %%N");
-	str_trim(nodes);
-	ck_assert_uint_gt(strlen(nodes), 0);
+	out = ssh_out("sinfo -h -p cpu -o %%N");
+	str_trim(out);
+	ck_assert_uint_gt(strlen(out), 0);
+	nodes = shell_quote(out);	/* sinfo's text: quoted */
+	free(out);
+	out = NULL;
 	ck_assert_int_eq(admin("sacctmgr -i add qos %s "
 	    "MaxTRESPerJob=mem=2000M >/dev/null", qos_name), 0);
 	/* slurmctld learns the new QOS from slurmdbd: a moment. */
@@ -810,6 +813,7 @@ START_TEST(test_qos_memory)
 	    "create PartitionName=%s Nodes=%s QOS=%s DefMemPerNode=3000 "
 	    "MaxTime=INFINITE State=UP && exit 0; sleep 1; done; exit 1",
 	    qos_name, nodes, qos_name), 0);
+	free(nodes);
 	snprintf(path, sizeof path, "%s/config/sqdeck/clusters.yaml", tmpdir);
 	ck_assert_int_eq(file_read(path, &yaml, NULL, NULL), 0);
 	f = xasprintf("%s  cpu_partition: %s\n", yaml, qos_name);
@@ -822,12 +826,14 @@ START_TEST(test_qos_memory)
 	/* 7200M and the default 3000M are both over the cap: refused. */
 	spec = write_spec("name: cx-qos-%s\nimage: %s\ncommand: true\n"
 	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, it_env("SDTB_IMAGE"));
-	rc = it_sd(NULL, &out, &err, NULL, "submit", spec, NULL);
+	rc = it_sd(&j, &out, &err, NULL, "submit", spec, "--json", NULL);
 	ck_assert_msg(rc != 0, "submitted: %s\n%s", out, err);
-	want = xasprintf("sqdeck: submit failed at step image: the import "
-	    "job for %s was refused by a QOS memory limit, with --mem=7200M "
-	    "and again with partition %s's default memory (",
-	    it_env("SDTB_IMAGE"), qos_name);
+	ck_assert_str_eq(jstr(j, "failed_step"), "image");
+	ck_assert_msg(strstr(err, "sqdeck: submit failed at step image: the "
+	    "import job for ") != NULL, "%s", err);
+	want = xasprintf(" was refused by a QOS memory limit, with "
+	    "--mem=7200M and again with partition %s's default memory (",
+	    qos_name);
 	ck_assert_msg(strstr(err, want) != NULL, "want '%s' in:\n%s", want,
 	    err);
 	free(want);
@@ -844,12 +850,13 @@ START_TEST(test_qos_memory)
 	free(out);
 	free(err);
 	/* No job, no import job left queued, no temp file in the cache. */
-	out = ssh_out("squeue -h -t all -n 'cx-qos-%s' -o %%i | wc -l; "
+	out = ssh_out("squeue --me -h -t all -n '%s' -o %%i | wc -l; "
 	    "squeue -h -p %s -o %%i | wc -l; "
-	    "ls -a %s/cx-cache/%s 2>/dev/null | grep -c tmp || true", unique,
-	    qos_name, it_env("SDTB_LUSTRE"), unique);
+	    "ls -a %s/cx-cache/%s 2>/dev/null | grep -c tmp || true",
+	    jstr(j, "job_name"), qos_name, it_env("SDTB_LUSTRE"), unique);
 	ck_assert_str_eq(out, "0\n0\n0\n");
 	free(out);
+	cJSON_Delete(j);
 	free(spec);
 
 	/* The partition's default memory under the cap: converted with it. */
