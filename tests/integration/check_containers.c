@@ -24,60 +24,13 @@
 #include "itutil.h"
 #include "util.h"
 
-static char	tmpdir[4096];
-static char	unique[64];
-
-#define run(argv, in, out, err)	it_run(tmpdir, argv, in, out, err)
-#define ssh_run(cmd, in, out)	it_ssh_run(tmpdir, cmd, in, out)
-#define ssh_out(...)		it_ssh_out(tmpdir, __VA_ARGS__)
-
-static const char *
-env(const char *name)
-{
-	const char	*v = getenv(name);
-
-	ck_assert_msg(v != NULL && *v != '\0', "%s is not set: source "
-	    "$SDTB_DIR/env.sh (tests/cluster/up) first", name);
-	return v;
-}
-
-/* sqdeck ARGS...; stdout parsed as JSON when json is set. */
-static int
-sd(cJSON **json, char **out, char **err, const char *in, ...)
-{
-	char		*argv[16], *o = NULL, *e = NULL;
-	const char	*a;
-	va_list		 ap;
-	int		 n = 0, rc;
-
-	argv[n++] = (char *)env("SQDECK_BIN");
-	va_start(ap, in);
-	while ((a = va_arg(ap, const char *)) != NULL && n < 15)
-		argv[n++] = (char *)a;
-	va_end(ap);
-	argv[n] = NULL;
-	rc = run(argv, in, &o, &e);
-	if (json != NULL) {
-		*json = cJSON_Parse(o);
-		ck_assert_msg(*json != NULL, "not JSON: %s\nstderr: %s", o, e);
-	}
-	if (out != NULL)
-		*out = o;
-	else
-		free(o);
-	if (err != NULL)
-		*err = e;
-	else
-		free(e);
-	return rc;
-}
-
+/* A string member of the JSON reply, or "" if it has none. */
 static const char *
 jstr(cJSON *j, const char *key)
 {
-	cJSON	*v = cJSON_GetObjectItemCaseSensitive(j, key);
+	const char	*v = it_jstr(j, key);
 
-	return cJSON_IsString(v) ? v->valuestring : "";
+	return v != NULL ? v : "";
 }
 
 /*
@@ -90,27 +43,17 @@ setup_with(const char *extra)
 {
 	char	path[4200], *yaml;
 
-	snprintf(tmpdir, sizeof tmpdir, "%s", test_tmpdir());
-	snprintf(path, sizeof path, "%s/home", tmpdir);
-	mkdir(path, 0700);
-	setenv("HOME", path, 1);
-	snprintf(path, sizeof path, "%s/state", tmpdir);
-	setenv("XDG_STATE_HOME", path, 1);
+	it_setup();
 	snprintf(path, sizeof path, "%s/config", tmpdir);
-	setenv("XDG_CONFIG_HOME", path, 1);
 	mkdir(path, 0700);
 	snprintf(path, sizeof path, "%s/config/sqdeck", tmpdir);
 	mkdir(path, 0700);
-	unsetenv("SQDECK_TEST_FAULT");
-	unsetenv("SQDECK_CLUSTER");
 	unsetenv("SQDECK_IMPORT_TIMEOUT");
 	unsetenv("SQDECK_REGISTRY_PASSWORD");
 	unsetenv("NGC_KEY");
-	snprintf(unique, sizeof unique, "%ld%04x", (long)time(NULL) % 100000,
-	    (unsigned)getpid() & 0xffff);
 	yaml = xasprintf("- name: sdtb\n  hosts: %s\n"
-	    "  image_cache: %s/cx-cache/%s\n%s", env("SLURM_HOSTNAME"),
-	    env("SDTB_LUSTRE"), unique, extra);
+	    "  image_cache: %s/cx-cache/%s\n%s", it_env("SLURM_HOSTNAME"),
+	    it_env("SDTB_LUSTRE"), unique, extra);
 	snprintf(path, sizeof path, "%s/config/sqdeck/clusters.yaml", tmpdir);
 	ck_assert_int_eq(file_write_atomic(path, yaml, strlen(yaml), 0600,
 	    NULL), 0);
@@ -129,34 +72,12 @@ setup_none(void)
 	setup_with("  container: none\n");
 }
 
+/* The test's own image cache on the cluster goes too. */
 static void
 teardown(void)
 {
-	char	cmd[4300];
-
-	free(ssh_out("rm -rf %s/cx-cache/%s", env("SDTB_LUSTRE"), unique));
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", tmpdir);
-}
-
-static char *
-write_spec(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *
-write_spec(const char *fmt, ...)
-{
-	va_list	 ap;
-	char	*text, *path;
-
-	va_start(ap, fmt);
-	text = xvasprintf(fmt, ap);
-	va_end(ap);
-	path = xasprintf("%s/spec-%d.yaml", tmpdir, rand());
-	ck_assert_int_eq(file_write_atomic(path, text, strlen(text), 0644,
-	    NULL), 0);
-	free(text);
-	return path;
+	free(ssh_out("rm -rf %s/cx-cache/%s", it_env("SDTB_LUSTRE"), unique));
+	it_teardown();
 }
 
 static char *
@@ -164,7 +85,7 @@ registry_password(void)
 {
 	char	*pw = NULL;
 
-	ck_assert_int_eq(file_read(env("SDTB_REGISTRY_PASSWORD_FILE"), &pw,
+	ck_assert_int_eq(file_read(it_env("SDTB_REGISTRY_PASSWORD_FILE"), &pw,
 	    NULL, NULL), 0);
 	str_trim(pw);
 	ck_assert_uint_gt(strlen(pw), 8);
@@ -182,11 +103,13 @@ creds_install(const char *password)
 	 * of an older sqdeck (the fails-before-the-fix check) gets as far
 	 * as the bug it is about.
 	 */
-	char *const	 argv[] = { (char *)(getenv("SQDECK_CX_CREDS_BIN") != NULL ?
-			    getenv("SQDECK_CX_CREDS_BIN") : env("SQDECK_BIN")),
-			    "creds", "install", "--registry",
-			    (char *)env("SDTB_REGISTRY"), "--login",
-			    (char *)env("SDTB_REGISTRY_USER"), NULL };
+	const char	*bin = getenv("SQDECK_CX_CREDS_BIN") != NULL ?
+			    getenv("SQDECK_CX_CREDS_BIN") :
+			    it_env("SQDECK_BIN");
+	char *const	 argv[] = { (char *)bin, "creds", "install",
+			    "--registry",
+			    (char *)it_env("SDTB_REGISTRY"), "--login",
+			    (char *)it_env("SDTB_REGISTRY_USER"), NULL };
 
 	setenv("SQDECK_REGISTRY_PASSWORD", password, 1);
 	ck_assert_msg(run(argv, NULL, &out, &err) == 0, "%s%s", out, err);
@@ -204,27 +127,7 @@ creds_ok(void)
 	free(pw);
 }
 
-/* Poll sacct until the job ends; returns the State word. */
-static char *
-wait_end(const char *id)
-{
-	char	*out;
-	int	 i;
-
-	for (i = 0; i < 240; i++) {
-		out = ssh_out("sacct -j %s -X -n -P -o State", id);
-		str_trim(out);
-		if (*out != '\0' && strcmp(out, "PENDING") != 0 &&
-		    strcmp(out, "RUNNING") != 0 &&
-		    strcmp(out, "COMPLETING") != 0 &&
-		    strcmp(out, "REQUEUED") != 0)
-			return out;
-		free(out);
-		sleep(1);
-	}
-	ck_abort_msg("job %s did not end in 240 s", id);
-	return NULL;
-}
+#define wait_end(id)	it_wait_end((id), "State", 240, 1)
 
 static char *
 main_out(cJSON *j)
@@ -241,7 +144,7 @@ submit_ok(const char *spec, char **log)
 	cJSON	*j;
 	char	*out = NULL, *err = NULL, *state;
 
-	ck_assert_msg(sd(&j, &out, &err, NULL, "submit", spec, "--json",
+	ck_assert_msg(it_sd(&j, &out, &err, NULL, "submit", spec, "--json",
 	    NULL) == 0, "%s\n%s", out, err);
 	free(out);
 	free(err);
@@ -260,7 +163,7 @@ submit_refused(const char *spec, const char *want)
 	cJSON	*j;
 	char	*out = NULL, *err = NULL, *n;
 
-	ck_assert_int_ne(sd(&j, &out, &err, NULL, "submit", spec, "--json",
+	ck_assert_int_ne(it_sd(&j, &out, &err, NULL, "submit", spec, "--json",
 	    NULL), 0);
 	ck_assert_msg(strcmp(jstr(j, "failed_step"), "image") == 0, "%s\n%s",
 	    out, err);
@@ -302,13 +205,13 @@ START_TEST(test_preflight_pyxis)
 	cJSON	*j;
 	char	*out = NULL;
 
-	ck_assert_int_eq(sd(&j, NULL, NULL, NULL, "preflight", "--json",
+	ck_assert_int_eq(it_sd(&j, NULL, NULL, NULL, "preflight", "--json",
 	    NULL), 0);
 	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "ok")));
 	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "pyxis")));
 	ck_assert_str_eq(jstr(j, "container_mode"), "pyxis");
 	cJSON_Delete(j);
-	ck_assert_int_eq(sd(NULL, &out, NULL, NULL, "preflight", NULL), 0);
+	ck_assert_int_eq(it_sd(NULL, &out, NULL, NULL, "preflight", NULL), 0);
 	ck_assert_msg(strstr(out, "container mode: pyxis") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "enroot     ok") != NULL, "%s", out);
 	free(out);
@@ -332,7 +235,7 @@ START_TEST(test_registry_image)
 	    "ls specs/spec.yaml; printf \"%%s\\n\" "
 	    "\"{\\\"status\\\": \\\"SUCCESS\\\", \\\"from\\\": "
 	    "\\\"inside-%s\\\"}\" >results/status.json'\n"
-	    "gpus: 1\ncpus: 1\ntime: 10m\n", unique, env("SDTB_IMAGE"),
+	    "gpus: 1\ncpus: 1\ntime: 10m\n", unique, it_env("SDTB_IMAGE"),
 	    unique);
 	j = submit_ok(spec, &log);
 	ck_assert_str_eq(jstr(j, "container_mode"), "pyxis");
@@ -352,7 +255,7 @@ START_TEST(test_registry_image)
 	free(f);
 	/* ... and the one sqdeck reads: the record ends COMPLETE. */
 	for (int i = 0; i < 30; i++) {
-		ck_assert_int_eq(sd(&st, &out, NULL, NULL, "status",
+		ck_assert_int_eq(it_sd(&st, &out, NULL, NULL, "status",
 		    jstr(j, "record_id"), "--json", NULL), 0);
 		free(out);
 		out = cJSON_PrintUnformatted(st);
@@ -466,7 +369,7 @@ START_TEST(test_creds)
 	free(ssh_out("rm -f ~/.config/enroot/.credentials"));
 	spec = write_spec("name: cx-cred-%s\nimage: %s\ncommand: 'cat "
 	    "/etc/os-release'\ngpus: 1\ncpus: 1\ntime: 5m\n", unique,
-	    env("SDTB_IMAGE"));
+	    it_env("SDTB_IMAGE"));
 	j = submit_refused(spec, "<anonymous>");
 	ck_assert_msg(strstr(jstr(j, "error"), "creds install") != NULL, "%s",
 	    jstr(j, "error"));
@@ -482,7 +385,7 @@ START_TEST(test_creds)
 	creds_install(pw);
 	line = ssh_out("stat -c %%a ~/.config/enroot/.credentials; "
 	    "grep -c '^machine 10.231.0.1 login %s password ' "
-	    "~/.config/enroot/.credentials", env("SDTB_REGISTRY_USER"));
+	    "~/.config/enroot/.credentials", it_env("SDTB_REGISTRY_USER"));
 	ck_assert_str_eq(line, "600\n1\n");
 	free(line);
 	/* The machine is the host, without the port Enroot does not match. */
@@ -504,7 +407,7 @@ START_TEST(test_creds)
 	free(spec);
 	spec = write_spec("name: cx-priv-%s\nimage: %s\ncommand: true\n"
 	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique,
-	    env("SDTB_IMAGE_PRIVATE"));
+	    it_env("SDTB_IMAGE_PRIVATE"));
 	j = submit_refused(spec, "enroot import");
 	ck_assert_msg(strstr(jstr(j, "error"), "credentials") != NULL, "%s",
 	    jstr(j, "error"));
@@ -534,9 +437,9 @@ START_TEST(test_creds_tty)
 	pid = forkpty(&master, NULL, NULL, NULL);
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
-		execl(env("SQDECK_BIN"), "sqdeck", "creds", "install",
-		    "--stdin", "--registry", env("SDTB_REGISTRY"), "--login",
-		    env("SDTB_REGISTRY_USER"), (char *)NULL);
+		execl(it_env("SQDECK_BIN"), "sqdeck", "creds", "install",
+		    "--stdin", "--registry", it_env("SDTB_REGISTRY"), "--login",
+		    it_env("SDTB_REGISTRY_USER"), (char *)NULL);
 		_exit(127);
 	}
 	/* Wait for the prompt: echo is off by then. */
@@ -572,7 +475,7 @@ START_TEST(test_creds_tty)
 	    buf);
 	ck_assert_msg(strstr(buf, "credentials installed") != NULL, "%s", buf);
 	line = ssh_out("grep -c '^machine 10.231.0.1 login %s password ' "
-	    "~/.config/enroot/.credentials", env("SDTB_REGISTRY_USER"));
+	    "~/.config/enroot/.credentials", it_env("SDTB_REGISTRY_USER"));
 	ck_assert_str_eq(line, "1\n");
 	free(line);
 	free(pw);
@@ -588,13 +491,13 @@ START_TEST(test_failures)
 
 	creds_ok();
 	/* An image that is not in the registry. */
-	image = xasprintf("%s#sdtb/tools:nosuch-%s", env("SDTB_REGISTRY"),
+	image = xasprintf("%s#sdtb/tools:nosuch-%s", it_env("SDTB_REGISTRY"),
 	    unique);
 	spec = write_spec("name: cx-miss-%s\nimage: %s\ncommand: true\n"
 	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, image);
 	j = submit_refused(spec, "enroot import");
 	out = ssh_out("ls -a %s/cx-cache/%s 2>/dev/null | grep -c tmp || true",
-	    env("SDTB_LUSTRE"), unique);
+	    it_env("SDTB_LUSTRE"), unique);
 	ck_assert_str_eq(out, "0\n");
 	free(out);
 	cJSON_Delete(j);
@@ -603,7 +506,7 @@ START_TEST(test_failures)
 
 	/* A registry that accepts the connection and never answers. */
 	setenv("SQDECK_IMPORT_TIMEOUT", "15", 1);
-	image = xasprintf("%s#sdtb/tools:1", env("SDTB_REGISTRY_SILENT"));
+	image = xasprintf("%s#sdtb/tools:1", it_env("SDTB_REGISTRY_SILENT"));
 	spec = write_spec("name: cx-hang-%s\nimage: %s\ncommand: true\n"
 	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, image);
 	j = submit_refused(spec, "did not finish in 15 s");
@@ -621,7 +524,7 @@ START_TEST(test_failures)
 	ck_assert_msg(out != NULL, "the import job outlived its timeout");
 	free(out);
 	out = ssh_out("ls -a %s/cx-cache/%s 2>/dev/null | grep -c tmp || true",
-	    env("SDTB_LUSTRE"), unique);
+	    it_env("SDTB_LUSTRE"), unique);
 	ck_assert_str_eq(out, "0\n");
 	free(out);
 	cJSON_Delete(j);
@@ -639,13 +542,13 @@ START_TEST(test_bad_sqsh)
 	creds_ok();
 	/* A good image first, converted by sqdeck; then damaged copies. */
 	spec = write_spec("name: cx-sq-%s\nimage: %s\ncommand: true\n"
-	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, env("SDTB_IMAGE"));
+	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, it_env("SDTB_IMAGE"));
 	j = submit_ok(spec, &log);
 	good = xstrdup(jstr(j, "image_sqsh"));
 	cJSON_Delete(j);
 	free(log);
 	free(spec);
-	dir = xasprintf("%s/cx-cache/%s", env("SDTB_LUSTRE"), unique);
+	dir = xasprintf("%s/cx-cache/%s", it_env("SDTB_LUSTRE"), unique);
 	cmd = xasprintf("cd %s && s=$(stat -c %%s %s) && "
 	    "head -c $((s / 2)) %s >truncated.sqsh && "
 	    "head -c 65536 /dev/urandom >garbage.sqsh", dir, good, good);
@@ -691,7 +594,7 @@ START_TEST(test_secret_in_container)
 	spec = write_spec("name: cx-sec-%s\nimage: %s\nsecrets: "
 	    "[SQDECK_CANARY]\ncommand: 'echo \"canary_len=${#SQDECK_CANARY} "
 	    "$(head -n 1 /etc/os-release)\"'\ngpus: 1\ncpus: 1\ntime: 5m\n",
-	    unique, env("SDTB_IMAGE"));
+	    unique, it_env("SDTB_IMAGE"));
 	j = submit_ok(spec, &log);
 	unsetenv("SQDECK_CANARY");
 	/* Inside the image (its os-release), with the whole value. */
@@ -722,7 +625,7 @@ START_TEST(test_multinode)
 	    "world=$WORLD_SIZE master=$MASTER_ADDR os=$(head -n 1 "
 	    "/etc/os-release) pwd=$PWD\"'\n"
 	    "nodes: 2\ngpus: 4\ngpus_per_node: 2\ncpus: 1\ntime: 10m\n",
-	    unique, env("SDTB_IMAGE"));
+	    unique, it_env("SDTB_IMAGE"));
 	j = submit_ok(spec, &log);
 	for (line = log; line != NULL && *line != '\0'; line = p) {
 		if ((p = strchr(line, '\n')) != NULL)
@@ -780,7 +683,7 @@ START_TEST(test_latest_force)
 	push_latest(a + strlen("SQDECK_STAMP="));
 	spec = write_spec("name: cx-lat-%s\nimage: %s\ncommand: 'cat "
 	    "/etc/os-release'\ngpus: 1\ncpus: 1\ntime: 5m\n", unique,
-	    env("SDTB_IMAGE_LATEST"));
+	    it_env("SDTB_IMAGE_LATEST"));
 	j = submit_ok(spec, &log);
 	ck_assert_str_eq(jstr(j, "image_action"), "converted");
 	ck_assert_msg(strstr(log, a) != NULL, "%s", log);
@@ -799,7 +702,7 @@ START_TEST(test_latest_force)
 	/* force_reconvert: imported again, the new content runs. */
 	spec = write_spec("name: cx-lat-%s\nimage: %s\nforce_reconvert: true\n"
 	    "command: 'cat /etc/os-release'\ngpus: 1\ncpus: 1\ntime: 5m\n",
-	    unique, env("SDTB_IMAGE_LATEST"));
+	    unique, it_env("SDTB_IMAGE_LATEST"));
 	j = submit_ok(spec, &log);
 	ck_assert_str_eq(jstr(j, "image_action"), "converted");
 	ck_assert_msg(strstr(log, b) != NULL, "%s", log);
@@ -813,6 +716,182 @@ START_TEST(test_latest_force)
 }
 END_TEST
 
+/* --- bug 3: a QOS memory limit below the conversion's 7200M ----------------- */
+
+/*
+ * The QOS and the partition of the qos case: one name, chosen in the
+ * runner process (an unchecked fixture), so that qos_teardown removes them
+ * there whether the test passed or not.
+ */
+static char	qos_name[64];
+static int	qos_registered;	/* the test is in the run */
+
+/* A command as the cluster's admin: root here, like tests/cluster/up. */
+static int
+admin(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int
+admin(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*cmd, *full;
+	int	 rc;
+
+	va_start(ap, fmt);
+	cmd = xvasprintf(fmt, ap);
+	va_end(ap);
+	full = xasprintf("SLURM_CONF=\"$SDTB_DIR/etc/slurm.conf\"; "
+	    "export SLURM_CONF; %s", cmd);
+	rc = system(full);
+	free(full);
+	free(cmd);
+	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static void
+qos_setup(void)
+{
+	snprintf(qos_name, sizeof qos_name, "sdqos%ld%04x",
+	    (long)time(NULL) % 100000, (unsigned)getpid() & 0xffff);
+}
+
+/* Its jobs, its partition, then the QOS: nothing else is touched. */
+static void
+qos_teardown(void)
+{
+	if (!qos_registered || getenv("SDTB_DIR") == NULL)
+		return;
+	if (admin("q=%s; scancel -p \"$q\" 2>/dev/null; "
+	    "if scontrol show partition \"$q\" >/dev/null 2>&1; then "
+	    "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do "
+	    "scontrol delete PartitionName=\"$q\" 2>/dev/null && break; "
+	    "sleep 2; done; fi; "
+	    "if sacctmgr -n -P show qos \"$q\" format=name | grep -qx \"$q\"; "
+	    "then sacctmgr -i delete qos \"$q\" >/dev/null; fi; "
+	    "! scontrol show partition \"$q\" >/dev/null 2>&1 && "
+	    "! sacctmgr -n -P show qos \"$q\" format=name | grep -qx \"$q\"",
+	    qos_name) != 0)
+		fprintf(stderr, "containers: could not remove the QOS and "
+		    "partition %s\n", qos_name);
+}
+
+/*
+ * The import job runs on the partition of clusters.yaml's cpu_partition,
+ * whose QOS caps a job's memory at 2000M (MaxTRESPerJob=mem=2000M,
+ * sacctmgr): below the conversion's 7200M.  With the partition's default
+ * memory above the cap too, submit stops at the image step with the fix
+ * (a QOS that allows 7200M, or another cpu_partition) and no job; with a
+ * default below the cap, the conversion runs with it and submit says the
+ * QOS refused 7200M.  The import job is the only job of that partition.
+ */
+START_TEST(test_qos_memory)
+{
+	cJSON	*j;
+	char	*enforce, *nodes, *spec, *out = NULL, *err = NULL, *want, *f;
+	char	*yaml = NULL, path[4200];
+	int	 rc;
+
+	creds_ok();
+	/* slurmctld reads AccountingStorageEnforce only when it starts. */
+	enforce = ssh_out("scontrol show config | "
+	    "sed -n 's/^AccountingStorageEnforce *= *//p'");
+	ck_assert_msg(strstr(enforce, "limits") != NULL, "the cluster's "
+	    "slurmctld does not enforce QOS limits (AccountingStorageEnforce "
+	    "= %s): tests/cluster/up sets associations,limits and restarts a "
+	    "slurmctld started without it", str_trim(enforce));
+	free(enforce);
+	out = ssh_out("sinfo -h -p cpu -o %%N");
+	str_trim(out);
+	ck_assert_uint_gt(strlen(out), 0);
+	nodes = shell_quote(out);	/* sinfo's text: quoted */
+	free(out);
+	out = NULL;
+	ck_assert_int_eq(admin("sacctmgr -i add qos %s "
+	    "MaxTRESPerJob=mem=2000M >/dev/null", qos_name), 0);
+	/* slurmctld learns the new QOS from slurmdbd: a moment. */
+	ck_assert_int_eq(admin("for i in 1 2 3 4 5 6 7 8 9 10; do scontrol "
+	    "create PartitionName=%s Nodes=%s QOS=%s DefMemPerNode=3000 "
+	    "MaxTime=INFINITE State=UP && exit 0; sleep 1; done; exit 1",
+	    qos_name, nodes, qos_name), 0);
+	free(nodes);
+	snprintf(path, sizeof path, "%s/config/sqdeck/clusters.yaml", tmpdir);
+	ck_assert_int_eq(file_read(path, &yaml, NULL, NULL), 0);
+	f = xasprintf("%s  cpu_partition: %s\n", yaml, qos_name);
+	ck_assert_int_eq(file_write_atomic(path, f, strlen(f), 0600, NULL), 0);
+	free(f);
+	free(yaml);
+	/* A bound: a hold nobody noticed must not wait the default hour. */
+	setenv("SQDECK_IMPORT_TIMEOUT", "180", 1);
+
+	/* 7200M and the default 3000M are both over the cap: refused. */
+	spec = write_spec("name: cx-qos-%s\nimage: %s\ncommand: true\n"
+	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, it_env("SDTB_IMAGE"));
+	rc = it_sd(&j, &out, &err, NULL, "submit", spec, "--json", NULL);
+	ck_assert_msg(rc != 0, "submitted: %s\n%s", out, err);
+	ck_assert_str_eq(jstr(j, "failed_step"), "image");
+	ck_assert_msg(strstr(err, "sqdeck: submit failed at step image: the "
+	    "import job for ") != NULL, "%s", err);
+	want = xasprintf(" was refused by a QOS memory limit, with "
+	    "--mem=7200M and again with partition %s's default memory (",
+	    qos_name);
+	ck_assert_msg(strstr(err, want) != NULL, "want '%s' in:\n%s", want,
+	    err);
+	free(want);
+	want = xasprintf("nothing was submitted: ask for a QOS that allows "
+	    "7200M on %s, or set cpu_partition in clusters.yaml to a "
+	    "partition that does.", qos_name);
+	ck_assert_msg(strstr(err, want) != NULL, "want '%s' in:\n%s", want,
+	    err);
+	free(want);
+	/* What SLURM said names the QOS (a hold reason or srun's error). */
+	ck_assert_msg(strstr(strstr(err, "default memory ("), "QOS") != NULL,
+	    "%s", err);
+	fprintf(stderr, "qos refusal, as the operator saw it:\n%s", err);
+	free(out);
+	free(err);
+	/* No job, no import job left queued, no temp file in the cache. */
+	out = ssh_out("squeue --me -h -t all -n '%s' -o %%i | wc -l; "
+	    "squeue -h -p %s -o %%i | wc -l; "
+	    "ls -a %s/cx-cache/%s 2>/dev/null | grep -c tmp || true",
+	    jstr(j, "job_name"), qos_name, it_env("SDTB_LUSTRE"), unique);
+	ck_assert_str_eq(out, "0\n0\n0\n");
+	free(out);
+	cJSON_Delete(j);
+	free(spec);
+
+	/* The partition's default memory under the cap: converted with it. */
+	ck_assert_int_eq(admin("scontrol update PartitionName=%s "
+	    "DefMemPerNode=1000", qos_name), 0);
+	spec = write_spec("name: cx-qos2-%s\nimage: %s\n"
+	    "command: 'cat /etc/os-release'\ngpus: 1\ncpus: 1\ntime: 5m\n",
+	    unique, it_env("SDTB_IMAGE"));
+	ck_assert_msg(it_sd(&j, &out, &err, NULL, "submit", spec, "--json",
+	    NULL) == 0, "%s\n%s", out, err);
+	ck_assert_str_eq(jstr(j, "image_action"), "converted");
+	ck_assert_msg(strstr(err, "the QOS refused --mem=7200M (") != NULL,
+	    "%s", err);
+	want = xasprintf("): converted with partition %s's default memory\n",
+	    qos_name);
+	ck_assert_msg(strstr(err, want) != NULL, "want '%s' in:\n%s", want,
+	    err);
+	free(want);
+	free(out);
+	free(err);
+	/* The import job that ran had the default 1000M, on that partition. */
+	f = import_job(j, "Partition,ReqMem,State");
+	want = xasprintf("%s|1000M|COMPLETED\n", qos_name);
+	ck_assert_msg(strstr(f, want) != NULL, "want '%s' in:\n%s", want, f);
+	free(want);
+	free(f);
+	f = wait_end(jstr(j, "slurm_id"));
+	ck_assert_str_eq(f, "COMPLETED");
+	free(f);
+	cJSON_Delete(j);
+	free(spec);
+	unsetenv("SQDECK_IMPORT_TIMEOUT");
+}
+END_TEST
+
 /* --- container: none, the bare-node case ---------------------------------------- */
 
 START_TEST(test_container_none)
@@ -823,12 +902,12 @@ START_TEST(test_container_none)
 	creds_ok();
 	spec = write_spec("name: cx-none-%s\nimage: %s\ncommand: 'head -n 1 "
 	    "/etc/os-release; echo \"pwd=$PWD\"'\ngpus: 1\ncpus: 1\n"
-	    "time: 5m\n", unique, env("SDTB_IMAGE"));
-	ck_assert_int_eq(sd(NULL, &out, NULL, NULL, "preflight", NULL), 0);
+	    "time: 5m\n", unique, it_env("SDTB_IMAGE"));
+	ck_assert_int_eq(it_sd(NULL, &out, NULL, NULL, "preflight", NULL), 0);
 	ck_assert_msg(strstr(out, "container mode: none (configured") != NULL,
 	    "%s", out);
 	free(out);
-	ck_assert_msg(sd(&j, &out, &err, NULL, "submit", spec, "--json",
+	ck_assert_msg(it_sd(&j, &out, &err, NULL, "submit", spec, "--json",
 	    NULL) == 0, "%s\n%s", out, err);
 	/* One line says so. */
 	ck_assert_msg(strstr(err, "container mode none ('container: none' in "
@@ -867,7 +946,7 @@ str_in_list(const char *list, const char *name)
 struct cx_test {
 	const char	*name;
 	const TTest	*test;
-	int		 none;	/* container: none fixture */
+	int		 tcase;	/* 0 pyxis, 1 none (container: none), 2 qos */
 };
 
 static Suite *
@@ -884,24 +963,24 @@ containers_suite(void)
 		{ "multinode", NULL, 0 },
 		{ "latest_force", NULL, 0 },
 		{ "container_none", NULL, 1 },
+		{ "qos_memory", NULL, 2 },
 	};
 	const TTest *ts[] = { test_preflight_pyxis, test_registry_image,
 	    test_creds, test_creds_tty, test_failures, test_bad_sqsh,
 	    test_secret_in_container, test_multinode, test_latest_force,
-	    test_container_none };
+	    test_container_none, test_qos_memory };
 	Suite		*s = suite_create("containers");
-	TCase		*tc, *tn;
+	TCase		*tc[3];
 	const char	*mode = getenv("SDTB_CONTAINERS");
 	const char	*why = getenv("SDTB_CONTAINERS_WHY");
 	const char	*only = getenv("SQDECK_CX_ONLY");
 	size_t		 i;
 
-	tc = tcase_create("pyxis");
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 600);
-	tn = tcase_create("none");
-	tcase_add_checked_fixture(tn, setup_none, teardown);
-	tcase_set_timeout(tn, 300);
+	tc[0] = it_tcase(s, "pyxis", 600, setup, teardown);
+	tc[1] = it_tcase(s, "none", 300, setup_none, teardown);
+	/* Its QOS and partition are removed in the runner, pass or fail. */
+	tc[2] = it_tcase(s, "qos", 600, setup, teardown);
+	tcase_add_unchecked_fixture(tc[2], qos_setup, qos_teardown);
 	for (i = 0; i < sizeof tests / sizeof tests[0]; i++) {
 		if (mode == NULL || strcmp(mode, "pyxis") != 0) {
 			/* One line per test; not run, not counted. */
@@ -914,11 +993,10 @@ containers_suite(void)
 		/* SQDECK_CX_ONLY=name,name: a developer's quick run. */
 		if (only != NULL && !str_in_list(only, tests[i].name))
 			continue;
-		tcase_add_test(tests[i].none ? tn : tc, ts[i]);
+		tcase_add_test(tc[tests[i].tcase], ts[i]);
+		qos_registered |= tests[i].tcase == 2;
 	}
 	fflush(stdout);
-	suite_add_tcase(s, tc);
-	suite_add_tcase(s, tn);
 	return s;
 }
 

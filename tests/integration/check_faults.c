@@ -48,13 +48,6 @@
 #define PARALLEL	6	/* sshd's MaxStartups starts dropping at 10 */
 #define MAX_RUNS	3
 
-static char	tmpdir[4096];
-static char	unique[64];
-
-/* --- process helpers --------------------------------------------------- */
-
-#define ssh_out(...)	it_ssh_out(tmpdir, __VA_ARGS__)
-
 /* --- cases --------------------------------------------------------------- */
 
 struct fcase {
@@ -597,11 +590,9 @@ run_restart(struct fcase *c)
 static void
 need_cluster(void)
 {
-	static const char *const vars[] = { "SQDECK_BIN", "SLURM_HOSTNAME",
-	    "SLURM_USER", "SLURM_PORT", "SSH_KEY_PATH", "SSH_KNOWN_HOSTS",
-	    "SLURM_BASE_RESULTS_DIR", NULL };
+	static const char *const more[] = { "SLURM_BASE_RESULTS_DIR", NULL };
 
-	it_need_env(vars);
+	it_need_cluster(more);
 	/* Every job runs in the registry image: Enroot needs the creds. */
 	it_registry_creds(tmpdir);
 }
@@ -867,10 +858,8 @@ faults_suite(void)
 	Suite	*s = suite_create("faults");
 	TCase	*tc;
 
-	tc = tcase_create("pure");
-	tcase_add_checked_fixture(tc, setup, NULL);
+	tc = it_tcase(s, "pure", 0, setup, NULL);
 	tcase_add_test(tc, test_parse);
-	suite_add_tcase(s, tc);
 
 	tc = tcase_create("cluster");
 	tcase_add_unchecked_fixture(tc, setup, teardown);

@@ -20,9 +20,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <time.h>
@@ -31,8 +28,6 @@
 
 #include "itutil.h"
 
-#include "config.h"
-#include "conn.h"
 #include "nccl.h"
 #include "record.h"
 #include "util.h"
@@ -45,132 +40,12 @@
  */
 #define PROBE_TIMEOUT	30
 
-static char	tmpdir[4096];
-static char	unique[64];
-
-/* --- helpers ---------------------------------------------------------------- */
-
-/* Run argv; stdout and stderr collected (may be NULL).  Exit status. */
-static int
-run(char *const argv[], char **out, char **err)
-{
-	int		 po[2], pe[2], st;
-	pid_t		 pid;
-	struct buf	 bo, be;
-	struct pollfd	 pf[2];
-	char		 tmp[4096];
-	ssize_t		 n;
-	int		 open_fds = 2, i;
-
-	ck_assert(pipe(po) == 0 && pipe(pe) == 0);
-	if ((pid = fork()) == 0) {
-		dup2(po[1], 1);
-		dup2(pe[1], 2);
-		close(po[0]);
-		close(pe[0]);
-		close(po[1]);
-		close(pe[1]);
-		i = open("/dev/null", O_RDONLY);
-		dup2(i, 0);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(po[1]);
-	close(pe[1]);
-	buf_init(&bo);
-	buf_init(&be);
-	buf_adds(&bo, "");
-	buf_adds(&be, "");
-	pf[0].fd = po[0];
-	pf[1].fd = pe[0];
-	pf[0].events = pf[1].events = POLLIN;
-	while (open_fds > 0) {
-		if (poll(pf, 2, -1) < 0 && errno != EINTR)
-			break;
-		for (i = 0; i < 2; i++) {
-			if (pf[i].fd < 0 || pf[i].revents == 0)
-				continue;
-			n = read(pf[i].fd, tmp, sizeof tmp);
-			if (n <= 0) {
-				close(pf[i].fd);
-				pf[i].fd = -1;
-				open_fds--;
-			} else
-				buf_add(i == 0 ? &bo : &be, tmp, (size_t)n);
-		}
-	}
-	waitpid(pid, &st, 0);
-	if (out != NULL)
-		*out = buf_steal(&bo);
-	if (err != NULL)
-		*err = buf_steal(&be);
-	buf_free(&bo);
-	buf_free(&be);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* sqdeck ARGS... (NULL-terminated). */
-static int
-sd(char **out, char **err, ...)
-{
-	char		*argv[16];
-	const char	*a;
-	va_list		 ap;
-	int		 n = 0;
-
-	argv[n++] = getenv("SQDECK_BIN");
-	va_start(ap, err);
-	while ((a = va_arg(ap, const char *)) != NULL && n < 15)
-		argv[n++] = (char *)a;
-	va_end(ap);
-	argv[n] = NULL;
-	return run(argv, out, err);
-}
-
-static struct conn *
-conn(void)
-{
-	static struct config	 cfg;
-	static struct conn	*c;
-	char			*cause = NULL;
-
-	if (c == NULL) {
-		ck_assert_msg(config_load(NULL, &cfg, &cause) == 0, "%s", cause);
-		c = conn_new_cluster(config_cluster(&cfg, NULL, &cause));
-	}
-	return c;
-}
-
-/* A remote command's stdout (it must run; the status is not checked). */
-static char *
-remote(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *
-remote(const char *fmt, ...)
-{
-	struct conn_result	 res;
-	va_list			 ap;
-	char			*cmd, *cause = NULL, *out;
-
-	va_start(ap, fmt);
-	cmd = xvasprintf(fmt, ap);
-	va_end(ap);
-	ck_assert_msg(conn_exec(conn(), cmd, NULL, 0, &res, &cause) == 0,
-	    "%s: %s", cmd, cause);
-	out = xstrdup(res.out);
-	conn_result_free(&res);
-	free(cmd);
-	return out;
-}
-
 static void
 need_cluster(void)
 {
-	static const char *const vars[] = { "SQDECK_BIN", "SLURM_HOSTNAME",
-	    "SLURM_USER", "SLURM_PORT", "SSH_KEY_PATH", "SSH_KNOWN_HOSTS",
-	    "SDTB_DIR", NULL };
+	static const char *const more[] = { "SDTB_DIR", NULL };
 
-	it_need_env(vars);
+	it_need_cluster(more);
 	/* Every job runs in the registry image: Enroot needs the creds. */
 	it_registry_creds(tmpdir);
 }
@@ -184,16 +59,7 @@ setup(void)
 {
 	char	path[4200], *text;
 
-	snprintf(tmpdir, sizeof tmpdir, "%s", test_tmpdir());
-	snprintf(path, sizeof path, "%s/home", tmpdir);
-	mkdir(path, 0700);
-	setenv("HOME", path, 1);
-	snprintf(path, sizeof path, "%s/state", tmpdir);
-	setenv("XDG_STATE_HOME", path, 1);
-	snprintf(path, sizeof path, "%s/config", tmpdir);
-	setenv("XDG_CONFIG_HOME", path, 1);
-	unsetenv("SQDECK_CLUSTER");
-	unsetenv("SQDECK_TEST_FAULT");
+	it_setup();
 	snprintf(path, sizeof path, "%s/config/sqdeck", tmpdir);
 	ck_assert_int_eq(mkdir_p(path, 0700, NULL), 0);
 	snprintf(path, sizeof path, "%s/config/sqdeck/clusters.yaml",
@@ -206,126 +72,16 @@ setup(void)
 	ck_assert_int_eq(file_write_atomic(path, text, strlen(text), 0600,
 	    NULL), 0);
 	free(text);
-	snprintf(unique, sizeof unique, "%ld%04x", (long)time(NULL) % 100000,
-	    (unsigned)getpid() & 0xffff);
 }
+
+/* The queue may be busy: 15 min. */
+#define wait_end(sid)	it_wait_end((sid), "State", 450, 2)
 
 static char *
-write_spec(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *
-write_spec(const char *fmt, ...)
+log_of(const struct it_sub *s, const char *which)
 {
-	va_list	 ap;
-	char	*text, *path;
-
-	va_start(ap, fmt);
-	text = xvasprintf(fmt, ap);
-	va_end(ap);
-	path = xasprintf("%s/spec-%d.yaml", tmpdir, rand());
-	ck_assert_int_eq(file_write_atomic(path, text, strlen(text), 0644,
-	    NULL), 0);
-	free(text);
-	return path;
-}
-
-struct sub {
-	char	*rid;
-	char	*sid;
-	char	*job_dir;
-	char	*job_name;
-	char	*err;		/* submit's progress lines */
-};
-
-static void
-sub_free(struct sub *s)
-{
-	free(s->rid);
-	free(s->sid);
-	free(s->job_dir);
-	free(s->job_name);
-	free(s->err);
-}
-
-static char *
-jdup(cJSON *j, const char *key)
-{
-	cJSON	*v = cJSON_GetObjectItemCaseSensitive(j, key);
-
-	ck_assert_msg(cJSON_IsString(v), "no %s in the submit reply", key);
-	return xstrdup(v->valuestring);
-}
-
-static void
-submit(const char *spec, struct sub *s)
-{
-	cJSON	*j;
-	char	*out;
-
-	memset(s, 0, sizeof *s);
-	ck_assert_msg(sd(&out, &s->err, "submit", "--json", spec, NULL) == 0,
-	    "submit failed: %s\n%s", out, s->err);
-	j = cJSON_Parse(out);
-	ck_assert_msg(j != NULL, "not JSON: %s", out);
-	s->rid = jdup(j, "record_id");
-	s->sid = jdup(j, "slurm_id");
-	s->job_dir = jdup(j, "job_dir");
-	s->job_name = jdup(j, "job_name");
-	cJSON_Delete(j);
-	free(out);
-}
-
-/* Poll sacct until the job ends (the queue may be busy: 15 min). */
-static char *
-wait_end(const char *sid)
-{
-	char	*out;
-	int	 i;
-
-	for (i = 0; i < 450; i++) {
-		out = remote("sacct -X -n -P -j %s -o State", sid);
-		str_trim(out);
-		if (*out != '\0' && strcmp(out, "PENDING") != 0 &&
-		    strcmp(out, "RUNNING") != 0 && strcmp(out, "REQUEUED") !=
-		    0 && strcmp(out, "COMPLETING") != 0)
-			return out;
-		free(out);
-		sleep(2);
-	}
-	ck_abort_msg("job %s did not end in 15 minutes", sid);
-	return NULL;
-}
-
-static char *
-log_of(const struct sub *s, const char *which)
-{
-	return remote("cat '%s/logs/%s-%s/%s' 2>&1", s->job_dir, s->job_name,
+	return ssh_out("cat '%s/logs/%s-%s/%s' 2>&1", s->job_dir, s->job_name,
 	    s->sid, which);
-}
-
-/*
- * Local polls through the verb, so records, retries and caches move, until
- * the record is terminal (squeue may still list a job sacct calls ended:
- * COMPLETING).
- */
-static void
-status(const char *rid)
-{
-	struct record	*r;
-	char		*out, *err, *cause = NULL;
-	int		 i, done = 0;
-
-	for (i = 0; i < 30 && !done; i++) {
-		if (i != 0)
-			sleep(2);
-		sd(&out, &err, "status", rid, NULL);
-		free(out);
-		free(err);
-		ck_assert_msg(record_load(rid, &r, &cause) == 0, "%s", cause);
-		done = state_terminal(r->state);
-		record_free(r);
-	}
-	ck_assert_msg(done, "record %s never ended", rid);
 }
 
 static int
@@ -349,7 +105,7 @@ step_delay(const char *sid, int step)
 	long		 d = -1;
 	time_t		 ta = 0, tb = 0;
 
-	out = remote("sacct -n -P -j %s -o JobID,Start", sid);
+	out = ssh_out("sacct -n -P -j %s -o JobID,Start", sid);
 	for (line = out; line != NULL && *line != '\0'; line = p) {
 		if ((p = strchr(line, '\n')) != NULL)
 			*p++ = '\0';
@@ -377,7 +133,7 @@ step_delay(const char *sid, int step)
 /* R20: per-task rank in the step, node count as WORLD_SIZE. */
 START_TEST(test_rendezvous)
 {
-	struct sub	 s;
+	struct it_sub	 s;
 	char		*spec, *state, *out, *line, *p, host[2][64], master[2][64];
 	int		 rank[2], world[2], n = 0;
 
@@ -387,7 +143,7 @@ START_TEST(test_rendezvous)
 	    "world=$WORLD_SIZE master=$MASTER_ADDR\"'\n"
 	    "nodes: 2\ngpus: 4\ngpus_per_node: 2\ncpus: 1\ntime: 10m\n",
 	    unique, it_image());
-	submit(spec, &s);
+	it_submit(spec, &s);
 	state = wait_end(s.sid);
 	out = log_of(&s, "main.out");
 	ck_assert_msg(strcmp(state, "COMPLETED") == 0, "%s: %s", state, out);
@@ -413,14 +169,14 @@ START_TEST(test_rendezvous)
 	free(out);
 	free(state);
 	free(spec);
-	sub_free(&s);
+	it_sub_free(&s);
 }
 END_TEST
 
 /* R21: timeout, fallback, cache, and the skip on the next job. */
 START_TEST(test_probe_fallback_cache)
 {
-	struct sub	 a, b;
+	struct it_sub	 a, b;
 	char		*spec, *state, *out, *setting = NULL, *cause = NULL;
 	char		*path, *text;
 	cJSON		*cache, *e;
@@ -432,7 +188,7 @@ START_TEST(test_probe_fallback_cache)
 	    "command: 'echo MAIN on $(hostname) P2P=$NCCL_P2P_DISABLE'\n"
 	    "nodes: 2\ngpus: 2\ngpus_per_node: 1\ncpus: 1\ntime: 10m\n",
 	    unique, it_image());
-	submit(spec, &a);
+	it_submit(spec, &a);
 	ck_assert_msg(strstr(a.err, "NCCL: the job probes") != NULL, "%s",
 	    a.err);
 	state = wait_end(a.sid);
@@ -456,7 +212,7 @@ START_TEST(test_probe_fallback_cache)
 	ck_assert_msg(da >= PROBE_TIMEOUT, "main step %ld s after start", da);
 
 	/* The monitor reads the result line and writes the cache. */
-	status(a.rid);
+	it_status_until_end(a.rid);
 	path = nccl_cache_path();
 	ck_assert_msg(file_read(path, &text, NULL, &cause) == 0, "no cache: "
 	    "%s", cause);
@@ -480,7 +236,7 @@ START_TEST(test_probe_fallback_cache)
 	free(path);
 
 	/* Job B: same cluster, partition, image: no probe. */
-	submit(spec, &b);
+	it_submit(spec, &b);
 	ck_assert_msg(strstr(b.err, "NCCL: cached setting NCCL_P2P_DISABLE=1, "
 	    "no probe") != NULL, "%s", b.err);
 	state = wait_end(b.sid);
@@ -497,19 +253,19 @@ START_TEST(test_probe_fallback_cache)
 	db = step_delay(b.sid, 0);
 	ck_assert_msg(db >= 0 && db < PROBE_TIMEOUT, "step 0 %ld s after "
 	    "start", db);
-	out = remote("sacct -n -P -j %s -o JobID | grep -c '^%s\\.[0-9]'",
+	out = ssh_out("sacct -n -P -j %s -o JobID | grep -c '^%s\\.[0-9]'",
 	    b.sid, b.sid);
 	ck_assert_int_eq(atoi(out), 1);
 	free(out);
 	/* .0 timed out, .1 passed, .2 the workload, .3 removes the shared
 	 * container (--container-name) on every node. */
-	out = remote("sacct -n -P -j %s -o JobID | grep -c '^%s\\.[0-9]'",
+	out = ssh_out("sacct -n -P -j %s -o JobID | grep -c '^%s\\.[0-9]'",
 	    a.sid, a.sid);
 	ck_assert_int_eq(atoi(out), 4);
 	free(out);
 	free(spec);
-	sub_free(&a);
-	sub_free(&b);
+	it_sub_free(&a);
+	it_sub_free(&b);
 }
 END_TEST
 
@@ -522,7 +278,7 @@ START_TEST(test_program_not_retried)
 	    "allocate 2.00 GiB\" >&2; exit 1",
 	};
 	static const char *rules[] = { "exit-code", "cuda-oom" };
-	struct sub	 s;
+	struct it_sub	 s;
 	struct record	*r;
 	char		*spec, *state, *out, *err, *cause = NULL, *q;
 	int		 i;
@@ -534,11 +290,11 @@ START_TEST(test_program_not_retried)
 		    "command: %s\ngpus: 1\ncpus: 1\ntime: 5m\n", unique,
 		    it_image(), q);
 		free(q);
-		submit(spec, &s);
+		it_submit(spec, &s);
 		state = wait_end(s.sid);
 		ck_assert_str_eq(state, "FAILED");
 		free(state);
-		status(s.rid);
+		it_status_until_end(s.rid);
 		ck_assert_int_eq(record_load(s.rid, &r, &cause), 0);
 		ck_assert_int_eq(r->state, RSTATE_ERROR);
 		ck_assert_int_eq(r->err_class, ERR_PROGRAM);
@@ -558,7 +314,7 @@ START_TEST(test_program_not_retried)
 		free(out);
 		free(err);
 		free(spec);
-		sub_free(&s);
+		it_sub_free(&s);
 	}
 }
 END_TEST
@@ -595,7 +351,7 @@ restore_nodes(void)
 
 START_TEST(test_node_fail_retry)
 {
-	struct sub	 s;
+	struct it_sub	 s;
 	struct record	*r, *rr;
 	struct record_list list;
 	char		*spec, *state, *out, *err, *cause = NULL, *node, *cmd;
@@ -608,14 +364,14 @@ START_TEST(test_node_fail_retry)
 	    "command: 'echo START on $(hostname); sleep 20; echo END on "
 	    "$(hostname)'\ngpus: 1\ncpus: 1\ntime: 10m\nrequeue: false\n",
 	    unique, it_image());
-	submit(spec, &s);
-	out = remote("grep -c no-requeue '%s/sbatch/job_%s.sbatch'",
+	it_submit(spec, &s);
+	out = ssh_out("grep -c no-requeue '%s/sbatch/job_%s.sbatch'",
 	    s.job_dir, s.rid);
 	ck_assert_int_eq(atoi(out), 1);
 	free(out);
 	/* Wait until it runs. */
 	for (k = 0; k < 600; k++) {
-		out = remote("squeue -h -j %s -o '%%T %%N'", s.sid);
+		out = ssh_out("squeue -h -j %s -o '%%T %%N'", s.sid);
 		if (str_has_prefix(out, "RUNNING "))
 			break;
 		free(out);
@@ -643,7 +399,7 @@ START_TEST(test_node_fail_retry)
 	free(state);
 
 	/* The poll that sees it classifies it and retries it. */
-	status(s.rid);
+	it_status_until_end(s.rid);
 	ck_assert_int_eq(record_load(s.rid, &r, &cause), 0);
 	ck_assert_int_eq(r->state, RSTATE_ERROR);
 	ck_assert_int_eq(r->err_class, ERR_INFRA);
@@ -660,7 +416,7 @@ START_TEST(test_node_fail_retry)
 
 	/* The node comes back as soon as the retry is queued. */
 	restore_nodes();
-	out = remote("sinfo -h -N -n %s -o %%t", node);
+	out = ssh_out("sinfo -h -N -n %s -o %%t", node);
 	ck_assert_msg(strncmp(out, "down", 4) != 0, "%s is still %s", node,
 	    out);
 	free(out);
@@ -673,7 +429,7 @@ START_TEST(test_node_fail_retry)
 	ck_assert_str_ne(retry_sid, s.sid);
 	record_free(rr);
 	/* Same sbatch file, the failed node excluded. */
-	out = remote("scontrol show job %s | tr ' ' '\\n' | "
+	out = ssh_out("scontrol show job %s | tr ' ' '\\n' | "
 	    "grep -E '^(ExcNodeList|Command)='", retry_sid);
 	ck_assert_msg(strstr(out, node) != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "/sbatch/job_") != NULL && strstr(out,
@@ -682,10 +438,10 @@ START_TEST(test_node_fail_retry)
 	state = wait_end(retry_sid);
 	ck_assert_str_eq(state, "COMPLETED");
 	free(state);
-	out = remote("sacct -X -n -P -j %s -o NodeList", retry_sid);
+	out = ssh_out("sacct -X -n -P -j %s -o NodeList", retry_sid);
 	ck_assert_msg(strstr(out, node) == NULL, "retry ran on %s", out);
 	free(out);
-	status(retry_id);
+	it_status_until_end(retry_id);
 	ck_assert_int_eq(record_load(retry_id, &rr, &cause), 0);
 	ck_assert_int_eq(rr->state, RSTATE_COMPLETE);
 	record_free(rr);
@@ -708,7 +464,7 @@ START_TEST(test_node_fail_retry)
 	free(retry_id);
 	free(node);
 	free(spec);
-	sub_free(&s);
+	it_sub_free(&s);
 }
 END_TEST
 
@@ -722,7 +478,7 @@ END_TEST
  */
 START_TEST(test_requeue_followed)
 {
-	struct sub	 s;
+	struct it_sub	 s;
 	struct record	*r;
 	struct record_list list;
 	char		*spec, *out, *err, *cause = NULL, *node, *cmd;
@@ -735,14 +491,14 @@ START_TEST(test_requeue_followed)
 	    "command: 'echo START on $(hostname); sleep 20; echo END on "
 	    "$(hostname)'\ngpus: 1\ncpus: 1\ntime: 10m\n", unique,
 	    it_image());
-	submit(spec, &s);
-	out = remote("grep -cx '#SBATCH --requeue' '%s/sbatch/job_%s.sbatch'",
+	it_submit(spec, &s);
+	out = ssh_out("grep -cx '#SBATCH --requeue' '%s/sbatch/job_%s.sbatch'",
 	    s.job_dir, s.rid);
 	ck_assert_int_eq(atoi(out), 1);
 	free(out);
 	/* Wait until it runs, polling so the record sees RUNNING. */
 	for (k = 0; k < 600; k++) {
-		out = remote("squeue -h -j %s -o '%%T %%N'", s.sid);
+		out = ssh_out("squeue -h -j %s -o '%%T %%N'", s.sid);
 		if (str_has_prefix(out, "RUNNING "))
 			break;
 		free(out);
@@ -779,17 +535,11 @@ START_TEST(test_requeue_followed)
 	 */
 	t0 = time(NULL);
 	for (;;) {
-		sd(&out, &err, "status", s.rid, NULL);
-		free(out);
-		free(err);
-		ck_assert_int_eq(record_load(s.rid, &r, &cause), 0);
-		k = state_terminal(r->state);
-		record_free(r);
-		if (k)
+		if (it_status_ended(s.rid))
 			break;
 		if (!restored) {
 			/* Left the node: requeued, or running elsewhere. */
-			out = remote("squeue -h -j %s -o '%%T %%N'", s.sid);
+			out = ssh_out("squeue -h -j %s -o '%%T %%N'", s.sid);
 			str_trim(out);
 			if (*out != '\0' && (strchr(out, ' ') == NULL ||
 			    strcmp(strchr(out, ' ') + 1, node) != 0)) {
@@ -831,7 +581,7 @@ START_TEST(test_requeue_followed)
 	ck_assert_str_eq(record_slurm_id(r), s.sid);
 	record_free(r);
 	/* SLURM itself: the same id, requeued once, ended COMPLETED. */
-	out = remote("sacct -X -n -P -D -j %s -o State", s.sid);
+	out = ssh_out("sacct -X -n -P -D -j %s -o State", s.sid);
 	ck_assert_msg(strstr(out, "NODE_FAIL") != NULL || strstr(out,
 	    "REQUEUE") != NULL, "sacct -D: %s", out);
 	ck_assert_msg(strstr(out, "COMPLETED") != NULL, "sacct -D: %s", out);
@@ -841,7 +591,7 @@ START_TEST(test_requeue_followed)
 	 * and writes SUCCESS too, so the file must be newer than the start
 	 * of the run that completed (the script drops an earlier one).
 	 */
-	out = remote("st=$(sacct -X -n -P -j %s -o Start | tail -n 1); "
+	out = ssh_out("st=$(sacct -X -n -P -j %s -o Start | tail -n 1); "
 	    "echo $(( $(stat -c %%Y '%s/results/status.json') - "
 	    "$(date -d \"$st\" +%%s) ))", s.sid, s.job_dir);
 	ck_assert_msg(atoi(out) >= 0 && strspn(out, "0123456789") > 0,
@@ -860,7 +610,7 @@ START_TEST(test_requeue_followed)
 	free(err);
 	free(node);
 	free(spec);
-	sub_free(&s);
+	it_sub_free(&s);
 }
 END_TEST
 
@@ -877,27 +627,18 @@ multinode_suite(void)
 	Suite	*s = suite_create("multinode");
 	TCase	*tc;
 
-	tc = tcase_create("cluster");
-	tcase_set_timeout(tc, 1800);
-	tcase_add_checked_fixture(tc, setup, NULL);
+	tc = it_tcase(s, "cluster", 1800, setup, NULL);
 	it_add_job_test(tc, test_rendezvous);
 	it_add_job_test(tc, test_probe_fallback_cache);
 	it_add_job_test(tc, test_program_not_retried);
-	suite_add_tcase(s, tc);
 	/* Last, and the node is restored whatever happens. */
-	tc = tcase_create("node_fail");
-	tcase_set_timeout(tc, 1800);
-	tcase_add_checked_fixture(tc, setup, NULL);
+	tc = it_tcase(s, "node_fail", 1800, setup, NULL);
 	tcase_add_unchecked_fixture(tc, NULL, node_fail_teardown);
 	it_add_job_test(tc, test_node_fail_retry);
-	suite_add_tcase(s, tc);
 	/* Its own case: starts with, and leaves, both nodes up. */
-	tc = tcase_create("requeue");
-	tcase_set_timeout(tc, 1800);
-	tcase_add_checked_fixture(tc, setup, NULL);
+	tc = it_tcase(s, "requeue", 1800, setup, NULL);
 	tcase_add_unchecked_fixture(tc, restore_nodes, node_fail_teardown);
 	it_add_job_test(tc, test_requeue_followed);
-	suite_add_tcase(s, tc);
 	return s;
 }
 

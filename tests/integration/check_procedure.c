@@ -20,106 +20,23 @@
 #include "record.h"
 #include "util.h"
 
-static char	tmpdir[4096];
-static char	unique[64];
-
-#define run(argv, in, out, err)	it_run(tmpdir, argv, in, out, err)
-#define ssh_out(...)		it_ssh_out(tmpdir, __VA_ARGS__)
-
-/* sqdeck ARGS... (NULL-terminated); stdout and stderr captured. */
-static int
-sd(char **out, char **err, ...)
-{
-	char		*argv[24], *o = NULL, *e = NULL;
-	const char	*a;
-	va_list		 ap;
-	int		 n = 0, rc;
-
-	argv[n++] = getenv("SQDECK_BIN");
-	va_start(ap, err);
-	while ((a = va_arg(ap, const char *)) != NULL && n < 23)
-		argv[n++] = (char *)a;
-	va_end(ap);
-	argv[n] = NULL;
-	rc = run(argv, NULL, &o, &e);
-	if (out != NULL)
-		*out = o;
-	else
-		free(o);
-	if (err != NULL)
-		*err = e;
-	else
-		free(e);
-	return rc;
-}
-
-static const char *
-jstr(cJSON *j, const char *key)
-{
-	cJSON	*v = cJSON_GetObjectItemCaseSensitive(j, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 static void
 need_cluster(void)
 {
-	static const char *const vars[] = { "SQDECK_BIN", "SLURM_HOSTNAME",
-	    "SLURM_USER", "SLURM_PORT", "SSH_KEY_PATH", "SSH_KNOWN_HOSTS",
-	    "SDTB_LUSTRE", "SDTB_DIR", NULL };
+	static const char *const more[] = { "SDTB_LUSTRE", "SDTB_DIR", NULL };
 
-	it_need_env(vars);
+	it_need_cluster(more);
 }
 
 static void
 setup(void)
 {
-	char	path[4200];
-
-	snprintf(tmpdir, sizeof tmpdir, "%s", test_tmpdir());
-	snprintf(path, sizeof path, "%s/home", tmpdir);
-	mkdir(path, 0700);
-	setenv("HOME", path, 1);
-	snprintf(path, sizeof path, "%s/state", tmpdir);
-	setenv("XDG_STATE_HOME", path, 1);
-	snprintf(path, sizeof path, "%s/config", tmpdir);
-	setenv("XDG_CONFIG_HOME", path, 1);
-	unsetenv("SQDECK_TEST_FAULT");
-	unsetenv("SQDECK_CLUSTER");
+	it_setup();
 	unsetenv("SLURM_TIME_HOURS");
 	setenv("SLURM_PARTITION", "gpu", 1);
-	snprintf(unique, sizeof unique, "%ld%04x", (long)time(NULL) % 100000,
-	    (unsigned)getpid() & 0xffff);
 }
 
-static void
-teardown(void)
-{
-	char	cmd[4300];
-
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", tmpdir);
-}
-
-static char *
-write_spec(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *
-write_spec(const char *fmt, ...)
-{
-	va_list	 ap;
-	char	*text, *path;
-
-	va_start(ap, fmt);
-	text = xvasprintf(fmt, ap);
-	va_end(ap);
-	path = xasprintf("%s/spec-%d.yaml", tmpdir, rand());
-	ck_assert_int_eq(file_write_atomic(path, text, strlen(text), 0644,
-	    NULL), 0);
-	free(text);
-	return path;
-}
+#define wait_end(id, cap)	it_wait_end((id), "State,ExitCode", (cap), 1)
 
 /* submit --json SPEC [ARGS...]; the parsed reply, which must say ok. */
 static cJSON *
@@ -136,28 +53,6 @@ submit(const char *spec, const char *a1, const char *a2)
 	free(out);
 	free(err);
 	return j;
-}
-
-/* Poll sacct until the job ends (never a timed assertion: a cap only). */
-static char *
-wait_end(const char *id, int cap)
-{
-	char	*out;
-	int	 i;
-
-	for (i = 0; i < cap; i++) {
-		out = ssh_out("sacct -j %s -X -n -P -o State,ExitCode", id);
-		str_trim(out);
-		if (*out != '\0' && strncmp(out, "PENDING", 7) != 0 &&
-		    strncmp(out, "RUNNING", 7) != 0 &&
-		    strncmp(out, "COMPLETING", 10) != 0 &&
-		    strncmp(out, "REQUEUED", 8) != 0)
-			return out;
-		free(out);
-		sleep(1);
-	}
-	ck_abort_msg("job %s did not end in %d s", id, cap);
-	return NULL;
 }
 
 /*
@@ -186,17 +81,6 @@ test_image(void)
 	    "SQDECK_TEST_IMAGE to a .sqsh with bash on the cluster)", img, out);
 	free(out);
 	return img;
-}
-
-static struct record *
-load_record(const char *id)
-{
-	struct record	*r = NULL;
-	char		*cause = NULL;
-
-	ck_assert_msg(record_load(id, &r, &cause) == 0, "record %s: %s", id,
-	    cause);
-	return r;
 }
 
 static int
@@ -231,9 +115,9 @@ START_TEST(test_program_timeout)
 	    "  while :; do sleep 1; done\n"
 	    "gpus: 1\ncpus: 1\ntime: 2m\n", unique, test_image());
 	j = submit(spec, NULL, NULL);
-	id = jstr(j, "slurm_id");
-	dir = jstr(j, "job_dir");
-	name = jstr(j, "job_name");
+	id = it_jstr(j, "slurm_id");
+	dir = it_jstr(j, "job_dir");
+	name = it_jstr(j, "job_name");
 	out = ssh_out("cat '%s/sbatch/'*.sbatch", dir);
 	ck_assert_ptr_nonnull(strstr(out, "SQDECK_PROGRAM_TIMEOUT=114\n"));
 	ck_assert_ptr_nonnull(strstr(out, "SQDECK_PROGRAM_GRACE=3\n"));
@@ -257,12 +141,12 @@ START_TEST(test_program_timeout)
 	free(out);
 
 	/* The record says why. */
-	ck_assert_int_eq(sd(&out, &err, "status", jstr(j, "record_id"), NULL),
-	    0);
+	ck_assert_int_eq(sd(&out, &err, "status", it_jstr(j, "record_id"),
+	    NULL), 0);
 	ck_assert_msg(strstr(out, "rule program-timeout") != NULL, "%s", out);
 	free(out);
 	free(err);
-	r = load_record(jstr(j, "record_id"));
+	r = it_load_record(it_jstr(j, "record_id"));
 	ck_assert_int_eq(r->state, RSTATE_ERROR);
 	ck_assert_str_eq(r->err_rule, "program-timeout");
 	ck_assert_str_eq(r->native, "FAILED");
@@ -360,8 +244,8 @@ START_TEST(test_partition_list)
 	/* Both fit 5 min: SLURM gets both and picks. */
 	setenv("SLURM_PARTITION", "gpu,cpu", 1);
 	j = submit(spec, "--time", "5m");
-	id = jstr(j, "slurm_id");
-	out = ssh_out("cat '%s/sbatch/'*.sbatch", jstr(j, "job_dir"));
+	id = it_jstr(j, "slurm_id");
+	out = ssh_out("cat '%s/sbatch/'*.sbatch", it_jstr(j, "job_dir"));
 	ck_assert_ptr_nonnull(strstr(out, "#SBATCH --partition=gpu,cpu\n"));
 	free(out);
 	state = wait_end(id, 240);
@@ -418,7 +302,7 @@ START_TEST(test_cancel_forgotten)
 	    "command: echo done\ngpus: 1\ncpus: 1\ntime: 5m\n",
 	    unique, test_image());
 	j = submit(spec, NULL, NULL);
-	id = jstr(j, "slurm_id");
+	id = it_jstr(j, "slurm_id");
 	/* A job without a record (a few tries: the shared cluster may be
 	   reconfiguring). */
 	bare = ssh_out("for i in 1 2 3; do sbatch --parsable -p cpu -t 1 "
@@ -434,8 +318,8 @@ START_TEST(test_cancel_forgotten)
 	wait_forgotten(bare);
 
 	/* By record id, by SLURM id (its record is found), without one. */
-	ck_assert_int_eq(sd(&out, &err, "cancel", jstr(j, "record_id"), NULL),
-	    0);
+	ck_assert_int_eq(sd(&out, &err, "cancel", it_jstr(j, "record_id"),
+	    NULL), 0);
 	ck_assert_msg(strstr(out, "had already ended (SLURM no longer lists "
 	    "it; sacct: COMPLETED): counts as cancelled") != NULL, "%s\n%s",
 	    out, err);
@@ -477,17 +361,17 @@ START_TEST(test_logs_200)
 	    "command: 'for i in $(seq 1 250); do echo line $i; done'\n"
 	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, test_image());
 	j = submit(spec, NULL, NULL);
-	state = wait_end(jstr(j, "slurm_id"), 240);
+	state = wait_end(it_jstr(j, "slurm_id"), 240);
 	ck_assert_str_eq(state, "COMPLETED|0:0");
 	free(state);
-	ck_assert_int_eq(sd(&out, &err, "logs", jstr(j, "record_id"), NULL),
+	ck_assert_int_eq(sd(&out, &err, "logs", it_jstr(j, "record_id"), NULL),
 	    0);
 	ck_assert_int_eq(lines_of(out), 200);
 	ck_assert_msg(strncmp(out, "line 51\n", 8) == 0, "%.40s", out);
 	ck_assert_ptr_nonnull(strstr(out, "line 250\n"));
 	free(out);
 	free(err);
-	ck_assert_int_eq(sd(&out, &err, "logs", "-n", "3", jstr(j,
+	ck_assert_int_eq(sd(&out, &err, "logs", "-n", "3", it_jstr(j,
 	    "record_id"), NULL), 0);
 	ck_assert_str_eq(out, "line 248\nline 249\nline 250\n");
 	free(out);
@@ -535,10 +419,10 @@ START_TEST(test_probe_shares_container)
 	    "least 60 s)") != NULL, "%s", err);
 	free(out);
 	free(err);
-	ck_assert_str_eq(jstr(j, "container_mode"), "pyxis");
-	id = jstr(j, "slurm_id");
-	dir = jstr(j, "job_dir");
-	name = jstr(j, "job_name");
+	ck_assert_str_eq(it_jstr(j, "container_mode"), "pyxis");
+	id = it_jstr(j, "slurm_id");
+	dir = it_jstr(j, "job_dir");
+	name = it_jstr(j, "job_name");
 	state = wait_end(id, 300);
 	ck_assert_str_eq(state, "COMPLETED|0:0");
 	free(state);
@@ -643,8 +527,8 @@ START_TEST(test_retry_lost_reply)
 	    "gpus: 1\ncpus: 1\ntime: 5m\nretry_budget: 1\n",
 	    unique, test_image());
 	j = submit(spec, NULL, NULL);
-	id = jstr(j, "slurm_id");
-	name = jstr(j, "job_name");
+	id = it_jstr(j, "slurm_id");
+	name = it_jstr(j, "job_name");
 	state = wait_end(id, 240);
 	ck_assert_str_eq(state, "FAILED|1:0");
 	free(state);
@@ -653,8 +537,8 @@ START_TEST(test_retry_lost_reply)
 
 	/* The poll sees INFRA (gpu-xid) and retries, its reply lost. */
 	setenv("SQDECK_TEST_FAULT", "empty-reply", 1);
-	ck_assert_int_eq(sd(&out, &err, "status", jstr(j, "record_id"), NULL),
-	    0);
+	ck_assert_int_eq(sd(&out, &err, "status", it_jstr(j, "record_id"),
+	    NULL), 0);
 	unsetenv("SQDECK_TEST_FAULT");
 	ck_assert_msg(strstr(err, "retried as") != NULL, "%s\n%s", out, err);
 	free(out);
@@ -663,7 +547,7 @@ START_TEST(test_retry_lost_reply)
 	ck_assert_msg(record_list(&list, &cause) == 0, "%s", cause);
 	for (i = 0; i < list.n; i++) {
 		if (list.v[i]->retry_of != NULL &&
-		    strcmp(list.v[i]->retry_of, jstr(j, "record_id")) == 0)
+		    strcmp(list.v[i]->retry_of, it_jstr(j, "record_id")) == 0)
 			rr = list.v[i];
 	}
 	ck_assert_ptr_nonnull(rr);
@@ -707,31 +591,19 @@ procedure_suite(void)
 	Suite	*s = suite_create("procedure");
 	TCase	*tc;
 
-	tc = tcase_create("cluster");
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 900);
+	tc = it_tcase(s, "cluster", 900, setup, it_teardown);
 	tcase_add_test(tc, test_preflight_deep);
 	tcase_add_test(tc, test_long_time_and_overrides);
 	tcase_add_test(tc, test_partition_list);
 	tcase_add_test(tc, test_logs_200);
 	tcase_add_test(tc, test_probe_shares_container);
-	suite_add_tcase(s, tc);
 	/* Cases of their own, to run alone: each takes minutes. */
-	tc = tcase_create("timeout");
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 900);
+	tc = it_tcase(s, "timeout", 900, setup, it_teardown);
 	tcase_add_test(tc, test_program_timeout);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("cancel");
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 1200);
+	tc = it_tcase(s, "cancel", 1200, setup, it_teardown);
 	tcase_add_test(tc, test_cancel_forgotten);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("retry");
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 900);
+	tc = it_tcase(s, "retry", 900, setup, it_teardown);
 	tcase_add_test(tc, test_retry_lost_reply);
-	suite_add_tcase(s, tc);
 	return s;
 }
 

@@ -12,9 +12,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <time.h>
@@ -23,8 +20,6 @@
 
 #include "itutil.h"
 
-#include "config.h"
-#include "conn.h"
 #include "record.h"
 #include "spec.h"
 #include "util.h"
@@ -36,264 +31,18 @@
 #define RESULTS		getenv("SLURM_BASE_RESULTS_DIR"), \
 			getenv("SLURM_BASE_RESULTS_DIR")
 
-static char	tmpdir[4096];
-static char	unique[64];
-
-/* --- helpers ---------------------------------------------------------------- */
-
-/* Run argv; stdout and stderr collected (may be NULL).  Exit status. */
-static int
-run(char *const argv[], char **out, char **err)
-{
-	int		 po[2], pe[2], st;
-	pid_t		 pid;
-	struct buf	 bo, be;
-	struct pollfd	 pf[2];
-	char		 tmp[4096];
-	ssize_t		 n;
-	int		 open_fds = 2, i;
-
-	ck_assert(pipe(po) == 0 && pipe(pe) == 0);
-	if ((pid = fork()) == 0) {
-		dup2(po[1], 1);
-		dup2(pe[1], 2);
-		close(po[0]);
-		close(pe[0]);
-		close(po[1]);
-		close(pe[1]);
-		i = open("/dev/null", O_RDONLY);
-		dup2(i, 0);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(po[1]);
-	close(pe[1]);
-	buf_init(&bo);
-	buf_init(&be);
-	buf_adds(&bo, "");
-	buf_adds(&be, "");
-	pf[0].fd = po[0];
-	pf[1].fd = pe[0];
-	pf[0].events = pf[1].events = POLLIN;
-	while (open_fds > 0) {
-		if (poll(pf, 2, -1) < 0 && errno != EINTR)
-			break;
-		for (i = 0; i < 2; i++) {
-			if (pf[i].fd < 0 || pf[i].revents == 0)
-				continue;
-			n = read(pf[i].fd, tmp, sizeof tmp);
-			if (n <= 0) {
-				close(pf[i].fd);
-				pf[i].fd = -1;
-				open_fds--;
-			} else
-				buf_add(i == 0 ? &bo : &be, tmp, (size_t)n);
-		}
-	}
-	waitpid(pid, &st, 0);
-	if (out != NULL)
-		*out = buf_steal(&bo);
-	if (err != NULL)
-		*err = buf_steal(&be);
-	buf_free(&bo);
-	buf_free(&be);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* sqdeck ARGS... (NULL-terminated). */
-static int
-sd(char **out, char **err, ...)
-{
-	char		*argv[16];
-	const char	*a;
-	va_list		 ap;
-	int		 n = 0;
-
-	argv[n++] = getenv("SQDECK_BIN");
-	va_start(ap, err);
-	while ((a = va_arg(ap, const char *)) != NULL && n < 15)
-		argv[n++] = (char *)a;
-	va_end(ap);
-	argv[n] = NULL;
-	return run(argv, out, err);
-}
-
-static struct conn *
-conn(void)
-{
-	static struct config	 cfg;
-	static struct conn	*c;
-	char			*cause = NULL;
-
-	if (c == NULL) {
-		ck_assert_msg(config_load(NULL, &cfg, &cause) == 0, "%s", cause);
-		c = conn_new_cluster(config_cluster(&cfg, NULL, &cause));
-	}
-	return c;
-}
-
-/* A remote command's stdout (it must run; the status is not checked). */
-static char *
-remote(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *
-remote(const char *fmt, ...)
-{
-	struct conn_result	 res;
-	va_list			 ap;
-	char			*cmd, *cause = NULL, *out;
-
-	va_start(ap, fmt);
-	cmd = xvasprintf(fmt, ap);
-	va_end(ap);
-	ck_assert_msg(conn_exec(conn(), cmd, NULL, 0, &res, &cause) == 0,
-	    "%s: %s", cmd, cause);
-	out = xstrdup(res.out);
-	conn_result_free(&res);
-	free(cmd);
-	return out;
-}
-
 static void
 need_cluster(void)
 {
-	static const char *const vars[] = { "SQDECK_BIN", "SLURM_HOSTNAME",
-	    "SLURM_USER", "SLURM_PORT", "SSH_KEY_PATH", "SSH_KNOWN_HOSTS",
-	    "SDTB_DIR", "SLURM_BASE_RESULTS_DIR", "SDTB_IMAGE", "SDTB_REGISTRY",
+	static const char *const more[] = { "SDTB_DIR",
+	    "SLURM_BASE_RESULTS_DIR", "SDTB_IMAGE", "SDTB_REGISTRY",
 	    "SDTB_REGISTRY_USER", "SDTB_REGISTRY_PASSWORD_FILE", NULL };
 
-	it_need_env(vars);
+	it_need_cluster(more);
 }
 
-static void
-setup(void)
-{
-	char	path[4200];
-
-	snprintf(tmpdir, sizeof tmpdir, "%s", test_tmpdir());
-	snprintf(path, sizeof path, "%s/home", tmpdir);
-	mkdir(path, 0700);
-	setenv("HOME", path, 1);
-	snprintf(path, sizeof path, "%s/state", tmpdir);
-	setenv("XDG_STATE_HOME", path, 1);
-	snprintf(path, sizeof path, "%s/config", tmpdir);
-	setenv("XDG_CONFIG_HOME", path, 1);
-	unsetenv("SQDECK_CLUSTER");
-	unsetenv("SQDECK_TEST_FAULT");
-	snprintf(unique, sizeof unique, "%ld%04x", (long)time(NULL) % 100000,
-	    (unsigned)getpid() & 0xffff);
-}
-
-static char *
-write_spec(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *
-write_spec(const char *fmt, ...)
-{
-	va_list	 ap;
-	char	*text, *path;
-
-	va_start(ap, fmt);
-	text = xvasprintf(fmt, ap);
-	va_end(ap);
-	path = xasprintf("%s/spec-%d.yaml", tmpdir, rand());
-	ck_assert_int_eq(file_write_atomic(path, text, strlen(text), 0644,
-	    NULL), 0);
-	free(text);
-	return path;
-}
-
-struct sub {
-	char	*rid;
-	char	*sid;
-	char	*job_dir;
-	char	*job_name;
-	char	*err;		/* submit's progress lines */
-};
-
-static void
-sub_free(struct sub *s)
-{
-	free(s->rid);
-	free(s->sid);
-	free(s->job_dir);
-	free(s->job_name);
-	free(s->err);
-}
-
-static char *
-jdup(cJSON *j, const char *key)
-{
-	cJSON	*v = cJSON_GetObjectItemCaseSensitive(j, key);
-
-	ck_assert_msg(cJSON_IsString(v), "no %s in the submit reply", key);
-	return xstrdup(v->valuestring);
-}
-
-static void
-submit(const char *spec, struct sub *s)
-{
-	cJSON	*j;
-	char	*out;
-
-	memset(s, 0, sizeof *s);
-	ck_assert_msg(sd(&out, &s->err, "submit", "--json", spec, NULL) == 0,
-	    "submit failed: %s\n%s", out, s->err);
-	j = cJSON_Parse(out);
-	ck_assert_msg(j != NULL, "not JSON: %s", out);
-	s->rid = jdup(j, "record_id");
-	s->sid = jdup(j, "slurm_id");
-	s->job_dir = jdup(j, "job_dir");
-	s->job_name = jdup(j, "job_name");
-	cJSON_Delete(j);
-	free(out);
-}
-
-/* Poll sacct until the job ends (the queue may be busy: 15 min). */
-static char *
-wait_end(const char *sid)
-{
-	char	*out;
-	int	 i;
-
-	for (i = 0; i < 450; i++) {
-		out = remote("sacct -X -n -P -j %s -o State", sid);
-		str_trim(out);
-		if (*out != '\0' && strcmp(out, "PENDING") != 0 &&
-		    strcmp(out, "RUNNING") != 0 && strcmp(out, "REQUEUED") !=
-		    0 && strcmp(out, "COMPLETING") != 0)
-			return out;
-		free(out);
-		sleep(2);
-	}
-	ck_abort_msg("job %s did not end in 15 minutes", sid);
-	return NULL;
-}
-
-/*
- * Local polls through the verb, so records, retries and caches move, until
- * the record is terminal (squeue may still list a job sacct calls ended:
- * COMPLETING).
- */
-static void
-status(const char *rid)
-{
-	struct record	*r;
-	char		*out, *err, *cause = NULL;
-	int		 i, done = 0;
-
-	for (i = 0; i < 30 && !done; i++) {
-		if (i != 0)
-			sleep(2);
-		sd(&out, &err, "status", rid, NULL);
-		free(out);
-		free(err);
-		ck_assert_msg(record_load(rid, &r, &cause) == 0, "%s", cause);
-		done = state_terminal(r->state);
-		record_free(r);
-	}
-	ck_assert_msg(done, "record %s never ended", rid);
-}
+/* The queue may be busy: 15 min. */
+#define wait_end(sid)	it_wait_end((sid), "State", 450, 2)
 
 /* The record that retries rid, or NULL. */
 static struct record *
@@ -331,7 +80,7 @@ retry_of(const char *rid)
  */
 START_TEST(test_retry_secrets)
 {
-	struct sub	 s;
+	struct it_sub	 s;
 	struct record	*r, *rr;
 	char		*spec, *out, *err, *state, *leak, *okv, *cause = NULL;
 	char		*path;
@@ -355,13 +104,13 @@ START_TEST(test_retry_secrets)
 	    "  echo 'NVRM: Xid (PCI:0000:3b:00): 79, pid=1, GPU has fallen "
 	    "off the bus.'\n"
 	    "  exit 1\n", RESULTS, unique, IMAGE);
-	submit(spec, &s);
+	it_submit(spec, &s);
 	state = wait_end(s.sid);
 	ck_assert_msg(strcmp(state, "FAILED") == 0, "first run ended %s",
 	    state);
 	free(state);
 	/* The job did rewrite its spec, and it is a valid one asking for both. */
-	out = remote("cat '%s/specs/spec.yaml'", s.job_dir);
+	out = ssh_out("cat '%s/specs/spec.yaml'", s.job_dir);
 	{
 		struct spec	sp;
 
@@ -374,7 +123,7 @@ START_TEST(test_retry_secrets)
 	free(out);
 
 	/* The poll classifies it INFRA and retries it. */
-	status(s.rid);
+	it_status_until_end(s.rid);
 	ck_assert_int_eq(record_load(s.rid, &r, &cause), 0);
 	ck_assert_msg(r->state == RSTATE_ERROR && r->err_class == ERR_INFRA,
 	    "record %s is %s %s (%s)", s.rid, state_name(r->state),
@@ -384,7 +133,7 @@ START_TEST(test_retry_secrets)
 	ck_assert_msg(rr != NULL, "no retry record of %s", s.rid);
 	ck_assert_ptr_nonnull(record_slurm_id(rr));
 	state = wait_end(record_slurm_id(rr));
-	out = remote("cat '%s/logs/%s-%s/main.out' 2>&1", s.job_dir,
+	out = ssh_out("cat '%s/logs/%s-%s/main.out' 2>&1", s.job_dir,
 	    s.job_name, record_slurm_id(rr));
 	ck_assert_msg(strcmp(state, "COMPLETED") == 0, "retry ended %s: %s",
 	    state, out);
@@ -397,7 +146,7 @@ START_TEST(test_retry_secrets)
 	ck_assert_uint_eq(rr->secrets.n, 1);
 	ck_assert_str_eq(rr->secrets.v[0], "SD_OK_SECRET");
 	/* The canary's value reached no file of the job dir. */
-	out = remote("grep -rlF -e '%s' '%s' 2>/dev/null; echo end", leak,
+	out = ssh_out("grep -rlF -e '%s' '%s' 2>/dev/null; echo end", leak,
 	    s.job_dir);
 	ck_assert_msg(strcmp(out, "end\n") == 0, "canary found in: %s", out);
 	free(out);
@@ -410,19 +159,19 @@ START_TEST(test_retry_secrets)
 	free(leak);
 	free(okv);
 	free(spec);
-	sub_free(&s);
+	it_sub_free(&s);
 }
 END_TEST
 
 /* Wait until the job runs and its file has a line with what. */
 static void
-wait_running(const struct sub *s, const char *file, const char *what)
+wait_running(const struct it_sub *s, const char *file, const char *what)
 {
 	char	*out;
 	int	 k;
 
 	for (k = 0; k < 600; k++) {
-		out = remote("squeue -h -j %s -o %%T; cat '%s'/%s 2>/dev/null "
+		out = ssh_out("squeue -h -j %s -o %%T; cat '%s'/%s 2>/dev/null "
 		    "| grep -c -e '%s'", s->sid, s->job_dir, file, what);
 		if (str_has_prefix(out, "RUNNING\n") && atoi(strchr(out,
 		    '\n') + 1) >= 1) {
@@ -436,12 +185,12 @@ wait_running(const struct sub *s, const char *file, const char *what)
 }
 
 static int
-sidecar_exists(const struct sub *s)
+sidecar_exists(const struct it_sub *s)
 {
 	char	*out;
 	int	 e;
 
-	out = remote("test -e '%s/job_%s.env' && echo yes || echo no",
+	out = ssh_out("test -e '%s/job_%s.env' && echo yes || echo no",
 	    s->job_dir, s->rid);
 	e = strcmp(out, "yes\n") == 0;
 	free(out);
@@ -456,10 +205,10 @@ sidecar_exists(const struct sub *s)
  */
 START_TEST(test_requeue_secrets)
 {
-	struct sub	 s;
+	struct it_sub	 s;
 	struct record	*r;
 	char		*spec, *out, *err, *val, *want, *cause = NULL;
-	int		 k, seen_pending_sidecar = 0;
+	int		 seen_pending_sidecar = 0;
 	time_t		 t0;
 
 	need_cluster();
@@ -473,35 +222,29 @@ START_TEST(test_requeue_secrets)
 	    "\"$SQDECK_JOB_DIR/runs.txt\"\n"
 	    "  if [ \"$n\" = 0 ]; then sleep 600; fi\n", RESULTS, unique,
 	    IMAGE);
-	submit(spec, &s);
+	it_submit(spec, &s);
 	wait_running(&s, "runs.txt", "restart=0");
 	sd(&out, &err, "status", s.rid, NULL);
 	free(out);
 	free(err);
-	out = remote("scontrol requeue %s 2>&1; echo rc=$?", s.sid);
+	out = ssh_out("scontrol requeue %s 2>&1; echo rc=$?", s.sid);
 	ck_assert_msg(strstr(out, "rc=0") != NULL, "requeue: %s", out);
 	free(out);
 
 	/* SLURM holds a requeued job about 2 minutes (BeginTime). */
 	t0 = time(NULL);
 	for (;;) {
-		out = remote("squeue -h -j %s -o %%T", s.sid);
+		out = ssh_out("squeue -h -j %s -o %%T", s.sid);
 		if (str_has_prefix(out, "PENDING") && sidecar_exists(&s))
 			seen_pending_sidecar = 1;
 		free(out);
-		sd(&out, &err, "status", s.rid, NULL);
-		free(out);
-		free(err);
-		ck_assert_int_eq(record_load(s.rid, &r, &cause), 0);
-		k = state_terminal(r->state);
-		record_free(r);
-		if (k)
+		if (it_status_ended(s.rid))
 			break;
 		ck_assert_msg(time(NULL) - t0 < 900, "record %s did not end "
 		    "in 15 minutes", s.rid);
 		sleep(2);
 	}
-	out = remote("cat '%s/runs.txt'; sacct -X -n -P -D -j %s -o State",
+	out = ssh_out("cat '%s/runs.txt'; sacct -X -n -P -D -j %s -o State",
 	    s.job_dir, s.sid);
 	ck_assert_int_eq(record_load(s.rid, &r, &cause), 0);
 	ck_assert_msg(r->state == RSTATE_COMPLETE, "record %s ended %s %s "
@@ -523,7 +266,7 @@ START_TEST(test_requeue_secrets)
 	unsetenv("SD_RQ_SECRET");
 	free(val);
 	free(spec);
-	sub_free(&s);
+	it_sub_free(&s);
 }
 END_TEST
 
@@ -535,7 +278,7 @@ END_TEST
  */
 START_TEST(test_signal_poll_wipes)
 {
-	struct sub	 s;
+	struct it_sub	 s;
 	char		*spec, *out, *state;
 
 	need_cluster();
@@ -543,9 +286,9 @@ START_TEST(test_signal_poll_wipes)
 	spec = write_spec("name: sdsec-pw-%s\nimage: '%s'\n"
 	    "secrets: [SD_RQ_SECRET]\ngpus: 1\ncpus: 1\ntime: 10m\n"
 	    "command: 'echo started; sleep 600'\n", unique, IMAGE);
-	submit(spec, &s);
+	it_submit(spec, &s);
 	wait_running(&s, "logs/*/main.out", "started");
-	out = remote("scancel %s; echo rc=$?", s.sid);
+	out = ssh_out("scancel %s; echo rc=$?", s.sid);
 	ck_assert_msg(strstr(out, "rc=0") != NULL, "scancel: %s", out);
 	free(out);
 	state = wait_end(s.sid);
@@ -557,15 +300,15 @@ START_TEST(test_signal_poll_wipes)
 	 * Polls until the record ends (squeue may still list the job as
 	 * COMPLETING for a moment): the poll that sees the end removes it.
 	 */
-	status(s.rid);
-	out = remote("test -e '%s/job_%s.env' && echo left; echo end",
+	it_status_until_end(s.rid);
+	out = ssh_out("test -e '%s/job_%s.env' && echo left; echo end",
 	    s.job_dir, s.rid);
 	ck_assert_msg(strcmp(out, "end\n") == 0, "the poll that saw the end "
 	    "left the sidecar");
 	free(out);
 	unsetenv("SD_RQ_SECRET");
 	free(spec);
-	sub_free(&s);
+	it_sub_free(&s);
 }
 END_TEST
 
@@ -705,7 +448,7 @@ START_TEST(test_cache_trust)
 	 * so the pinned case above is checked with planted files.)
 	 */
 	{
-		struct sub	 s;
+		struct it_sub	 s;
 		char		*spec, *digest, *netrc, *cdir, *text, *cfg;
 
 		netrc = xasprintf("%s/netrc", tmpdir);
@@ -737,8 +480,8 @@ START_TEST(test_cache_trust)
 		spec = write_spec("name: sdsec-conv-%s\nimage: '%s'\n"
 		    "command: 'true'\ngpus: 1\ncpus: 1\ntime: 5m\n", unique,
 		    IMAGE);
-		submit(spec, &s);
-		out = remote("cat '%s.digest'; stat -c '%%a %%U' '%s' '%s' "
+		it_submit(spec, &s);
+		out = ssh_out("cat '%s.digest'; stat -c '%%a %%U' '%s' '%s' "
 		    "'%s.digest'", name, cdir, name, name);
 		free(src);
 		src = xasprintf("sha256:%s\n755 sqdeck\n644 sqdeck\n"
@@ -758,7 +501,7 @@ START_TEST(test_cache_trust)
 		free(spec);
 		free(digest);
 		free(netrc);
-		sub_free(&s);
+		it_sub_free(&s);
 	}
 	free(name);
 	free(src);
@@ -774,7 +517,7 @@ END_TEST
  */
 START_TEST(test_nccl_forged_answer)
 {
-	struct sub	 s;
+	struct it_sub	 s;
 	char		*spec, *path, *text, *state, *out, *err, *cause = NULL;
 	cJSON		*cache, *e;
 	const char	*setting = NULL;
@@ -796,9 +539,9 @@ START_TEST(test_nccl_forged_answer)
 	    "cpus: 1\ntime: 5m\n"
 	    "command: 'echo SQDECK_NCCL_OK=NCCL_SOCKET_IFNAME=lo'\n", unique,
 	    IMAGE);
-	submit(spec, &s);
+	it_submit(spec, &s);
 	state = wait_end(s.sid);
-	out = remote("cat '%s/logs/%s-%s/main.out'", s.job_dir, s.job_name,
+	out = ssh_out("cat '%s/logs/%s-%s/main.out'", s.job_dir, s.job_name,
 	    s.sid);
 	ck_assert_msg(strcmp(state, "COMPLETED") == 0, "%s: %s", state, out);
 	/* The log has the probe's answer, then the forged one, last. */
@@ -825,7 +568,7 @@ START_TEST(test_nccl_forged_answer)
 	free(text);
 	free(path);
 	free(spec);
-	sub_free(&s);
+	it_sub_free(&s);
 }
 END_TEST
 
@@ -835,27 +578,15 @@ secrets_suite(void)
 	Suite	*s = suite_create("secrets");
 	TCase	*tc;
 
-	tc = tcase_create("retry");
-	tcase_set_timeout(tc, 1800);
-	tcase_add_checked_fixture(tc, setup, NULL);
+	tc = it_tcase(s, "retry", 1800, it_setup, NULL);
 	tcase_add_test(tc, test_retry_secrets);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("cache");
-	tcase_set_timeout(tc, 1800);
-	tcase_add_checked_fixture(tc, setup, NULL);
+	tc = it_tcase(s, "cache", 1800, it_setup, NULL);
 	tcase_add_test(tc, test_cache_trust);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("nccl");
-	tcase_set_timeout(tc, 1800);
-	tcase_add_checked_fixture(tc, setup, NULL);
+	tc = it_tcase(s, "nccl", 1800, it_setup, NULL);
 	tcase_add_test(tc, test_nccl_forged_answer);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("requeue");
-	tcase_set_timeout(tc, 1800);
-	tcase_add_checked_fixture(tc, setup, NULL);
+	tc = it_tcase(s, "requeue", 1800, it_setup, NULL);
 	tcase_add_test(tc, test_signal_poll_wipes);
 	tcase_add_test(tc, test_requeue_secrets);
-	suite_add_tcase(s, tc);
 	return s;
 }
 

@@ -23,54 +23,7 @@
 #include "submit.h"
 #include "util.h"
 
-static char	tmpdir[4096];
-static char	unique[64];
-
 /* --- process helpers --------------------------------------------------------- */
-
-/* The shared helpers of tests/integration/itutil.h, on this suite's dir. */
-#define run(argv, in, out, err)	it_run(tmpdir, argv, in, out, err)
-#define ssh_run(cmd, in, out)	it_ssh_run(tmpdir, cmd, in, out)
-#define ssh_out(...)		it_ssh_out(tmpdir, __VA_ARGS__)
-
-/* sqdeck ARGS...; stdout parsed as JSON when json is set. */
-static int
-sd(cJSON **json, char **out, char **err, const char *in, ...)
-{
-	char		*argv[16], *o = NULL, *e = NULL;
-	const char	*a;
-	va_list		 ap;
-	int		 n = 0, rc;
-
-	argv[n++] = getenv("SQDECK_BIN");
-	va_start(ap, in);
-	while ((a = va_arg(ap, const char *)) != NULL && n < 15)
-		argv[n++] = (char *)a;
-	va_end(ap);
-	argv[n] = NULL;
-	rc = run(argv, in, &o, &e);
-	if (json != NULL) {
-		*json = cJSON_Parse(o);
-		ck_assert_msg(*json != NULL, "not JSON: %s\nstderr: %s", o, e);
-	}
-	if (out != NULL)
-		*out = o;
-	else
-		free(o);
-	if (err != NULL)
-		*err = e;
-	else
-		free(e);
-	return rc;
-}
-
-static const char *
-jstr(cJSON *j, const char *key)
-{
-	cJSON	*v = cJSON_GetObjectItemCaseSensitive(j, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
 
 static int
 jbool(cJSON *j, const char *key)
@@ -83,11 +36,9 @@ jbool(cJSON *j, const char *key)
 static void
 need_cluster(void)
 {
-	static const char *const vars[] = { "SQDECK_BIN", "SLURM_HOSTNAME",
-	    "SLURM_USER", "SLURM_PORT", "SSH_KEY_PATH", "SSH_KNOWN_HOSTS",
-	    "SDTB_LUSTRE", NULL };
+	static const char *const more[] = { "SDTB_LUSTRE", NULL };
 
-	it_need_env(vars);
+	it_need_cluster(more);
 	/* Every job runs in the registry image: Enroot needs the creds. */
 	it_registry_creds(tmpdir);
 }
@@ -96,74 +47,12 @@ need_cluster(void)
 static void
 setup(void)
 {
-	char	path[4200];
-
-	snprintf(tmpdir, sizeof tmpdir, "%s", test_tmpdir());
-	snprintf(path, sizeof path, "%s/home", tmpdir);
-	mkdir(path, 0700);
-	setenv("HOME", path, 1);
-	snprintf(path, sizeof path, "%s/state", tmpdir);
-	setenv("XDG_STATE_HOME", path, 1);
-	snprintf(path, sizeof path, "%s/config", tmpdir);
-	setenv("XDG_CONFIG_HOME", path, 1);
-	unsetenv("SQDECK_TEST_FAULT");
-	unsetenv("SQDECK_CLUSTER");
+	it_setup();
 	unsetenv("HF_TOKEN");
 	unsetenv("NGC_KEY");
-	snprintf(unique, sizeof unique, "%ld%04x", (long)time(NULL) % 100000,
-	    (unsigned)getpid() & 0xffff);
 }
 
-static void
-teardown(void)
-{
-	char	cmd[4300];
-
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", tmpdir);
-}
-
-static char *
-write_spec(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *
-write_spec(const char *fmt, ...)
-{
-	va_list	 ap;
-	char	*text, *path;
-
-	va_start(ap, fmt);
-	text = xvasprintf(fmt, ap);
-	va_end(ap);
-	path = xasprintf("%s/spec-%d.yaml", tmpdir, rand());
-	ck_assert_int_eq(file_write_atomic(path, text, strlen(text), 0644,
-	    NULL), 0);
-	free(text);
-	return path;
-}
-
-/* Poll sacct until the job ends; returns the State word. */
-static char *
-wait_end(const char *id)
-{
-	char	*out;
-	int	 i;
-
-	for (i = 0; i < 120; i++) {
-		out = ssh_out("sacct -j %s -X -n -P -o State", id);
-		str_trim(out);
-		if (*out != '\0' && strcmp(out, "PENDING") != 0 &&
-		    strcmp(out, "RUNNING") != 0 &&
-		    strcmp(out, "COMPLETING") != 0 &&
-		    strcmp(out, "REQUEUED") != 0)
-			return out;
-		free(out);
-		sleep(1);
-	}
-	ck_abort_msg("job %s did not end in 120 s", id);
-	return NULL;
-}
+#define wait_end(id)	it_wait_end((id), "State", 120, 1)
 
 /* How many jobs squeue (-t all) knows under this exact name. */
 static int
@@ -177,17 +66,6 @@ jobs_named(const char *name)
 		n++;
 	free(out);
 	return n;
-}
-
-static struct record *
-load_record(const char *id)
-{
-	struct record	*r = NULL;
-	char		*cause = NULL;
-
-	ck_assert_msg(record_load(id, &r, &cause) == 0, "record %s: %s", id,
-	    cause);
-	return r;
 }
 
 /* --- pure parts --------------------------------------------------------- */
@@ -431,13 +309,13 @@ START_TEST(test_complete)
 	    "image: %s\n"
 	    "command: echo \"hello-%s from $(hostname) in $PWD\"\n"
 	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, it_image(), unique);
-	ck_assert_msg(sd(&j, NULL, &err, NULL, "submit", "--json", spec,
+	ck_assert_msg(it_sd(&j, NULL, &err, NULL, "submit", "--json", spec,
 	    NULL) == 0, "submit failed: %s", err);
 	ck_assert(jbool(j, "ok"));
-	ck_assert_str_eq(jstr(j, "container_mode"), "pyxis");
-	id = jstr(j, "slurm_id");
-	dir = jstr(j, "job_dir");
-	name = jstr(j, "job_name");
+	ck_assert_str_eq(it_jstr(j, "container_mode"), "pyxis");
+	id = it_jstr(j, "slurm_id");
+	dir = it_jstr(j, "job_dir");
+	name = it_jstr(j, "job_name");
 	ck_assert_ptr_nonnull(id);
 	/* Each step is printed as it happens. */
 	ck_assert_ptr_nonnull(strstr(err, "preflight"));
@@ -460,7 +338,7 @@ START_TEST(test_complete)
 	ck_assert_ptr_nonnull(strstr(out, ".sbatch"));
 	free(out);
 
-	r = load_record(jstr(j, "record_id"));
+	r = it_load_record(it_jstr(j, "record_id"));
 	ck_assert_str_eq(record_slurm_id(r), id);
 	ck_assert_str_eq(r->job_dir, dir);
 	ck_assert_int_ge(r->nhistory, 2);
@@ -483,18 +361,18 @@ expect_image_refused(const char *image, const char *want, cJSON **jp)
 
 	spec = write_spec("name: sdsub-bad-%s\nimage: %s\n"
 	    "command: 'true'\ngpus: 1\ncpus: 1\ntime: 5m\n", unique, image);
-	ck_assert_int_eq(sd(&j, NULL, &err, NULL, "submit", "--json", spec,
+	ck_assert_int_eq(it_sd(&j, NULL, &err, NULL, "submit", "--json", spec,
 	    NULL), 1);
 	ck_assert(!jbool(j, "ok"));
-	ck_assert_str_eq(jstr(j, "failed_step"), "image");
-	ck_assert_msg(strstr(jstr(j, "error"), want) != NULL, "error: %s",
-	    jstr(j, "error"));
+	ck_assert_str_eq(it_jstr(j, "failed_step"), "image");
+	ck_assert_msg(strstr(it_jstr(j, "error"), want) != NULL, "error: %s",
+	    it_jstr(j, "error"));
 	ck_assert_ptr_nonnull(strstr(err, want));
 	/* Nothing reached the gpu partition, no record was opened. */
-	ck_assert_int_eq(jobs_named(jstr(j, "job_name")), 0);
-	ck_assert_ptr_null(jstr(j, "state"));
+	ck_assert_int_eq(jobs_named(it_jstr(j, "job_name")), 0);
+	ck_assert_ptr_null(it_jstr(j, "state"));
 	out = ssh_out("test -e '%s' && echo exists || echo absent",
-	    jstr(j, "job_dir"));
+	    it_jstr(j, "job_dir"));
 	ck_assert_str_eq(out, "absent\n");
 	free(out);
 	free(err);
@@ -527,11 +405,11 @@ START_TEST(test_image_sqsh_path)
 
 	spec = write_spec("name: sdsub-sq-%s\nimage: %s\ncommand: 'true'\n"
 	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, good);
-	ck_assert_msg(sd(&j, NULL, &err, NULL, "submit", "--json", spec,
+	ck_assert_msg(it_sd(&j, NULL, &err, NULL, "submit", "--json", spec,
 	    NULL) == 0, "%s", err);
-	ck_assert_str_eq(jstr(j, "image_action"), "sqsh");
-	ck_assert_str_eq(jstr(j, "image_sqsh"), good);
-	free(wait_end(jstr(j, "slurm_id")));
+	ck_assert_str_eq(it_jstr(j, "image_action"), "sqsh");
+	ck_assert_str_eq(it_jstr(j, "image_sqsh"), good);
+	free(wait_end(it_jstr(j, "slurm_id")));
 	cJSON_Delete(j);
 	free(err);
 	free(spec);
@@ -557,19 +435,19 @@ START_TEST(test_missing_dataset)
 	    "gpus: 1\ncpus: 1\ntime: 5m\ndatasets:\n"
 	    "  - lustre://%s/data-ok\n  - lustre://%s/no-such-%s\n", unique,
 	    it_image(), root, root, unique);
-	ck_assert_int_eq(sd(&j, NULL, &err, NULL, "submit", "--json", spec,
+	ck_assert_int_eq(it_sd(&j, NULL, &err, NULL, "submit", "--json", spec,
 	    NULL), 1);
-	ck_assert_str_eq(jstr(j, "failed_step"), "check");
-	ck_assert_msg(strstr(jstr(j, "error"), "no-such-") != NULL, "%s",
-	    jstr(j, "error"));
-	ck_assert_ptr_null(strstr(jstr(j, "error"), "data-ok"));
+	ck_assert_str_eq(it_jstr(j, "failed_step"), "check");
+	ck_assert_msg(strstr(it_jstr(j, "error"), "no-such-") != NULL, "%s",
+	    it_jstr(j, "error"));
+	ck_assert_ptr_null(strstr(it_jstr(j, "error"), "data-ok"));
 	after = ssh_out("find '%s' | sort", root);
 	ck_assert_str_eq(after, before);
 	/* Stopped before the image step: no import job. */
-	ck_assert_ptr_null(jstr(j, "import_job"));
+	ck_assert_ptr_null(it_jstr(j, "import_job"));
 	snprintf(root, sizeof root, "%s/sdsub-root-%s", getenv("SDTB_LUSTRE"),
 	    unique);
-	ck_assert_int_eq(jobs_named(jstr(j, "job_name")), 0);
+	ck_assert_int_eq(jobs_named(it_jstr(j, "job_name")), 0);
 	free(ssh_out("rm -rf '%s'", root));
 	cJSON_Delete(j);
 	free(before);
@@ -593,18 +471,18 @@ ambiguous(const char *fault)
 	    "image: %s\n"
 	    "command: echo adopted-ok\ngpus: 1\ncpus: 1\ntime: 5m\n", unique,
 	    it_image());
-	ck_assert_msg(sd(&j, NULL, &err, NULL, "submit", "--json", spec,
+	ck_assert_msg(it_sd(&j, NULL, &err, NULL, "submit", "--json", spec,
 	    NULL) == 0, "%s", err);
 	ck_assert(jbool(j, "ambiguous"));
 	ck_assert(jbool(j, "adopted"));
 	ck_assert(!jbool(j, "resubmitted"));
 	ck_assert_ptr_nonnull(strstr(err, "AMBIGUOUS"));
-	ck_assert_int_eq(jobs_named(jstr(j, "job_name")), 1);
+	ck_assert_int_eq(jobs_named(it_jstr(j, "job_name")), 1);
 	out = ssh_out("squeue --me -h -t all -n '%s' -o '%%i'",
-	    jstr(j, "job_name"));
+	    it_jstr(j, "job_name"));
 	str_trim(out);
-	ck_assert_str_eq(out, jstr(j, "slurm_id"));
-	r = load_record(jstr(j, "record_id"));
+	ck_assert_str_eq(out, it_jstr(j, "slurm_id"));
+	r = it_load_record(it_jstr(j, "record_id"));
 	ck_assert_str_eq(record_slurm_id(r), out);
 	record_free(r);
 	/* Released with its log dir: it really runs. */
@@ -612,7 +490,7 @@ ambiguous(const char *fault)
 	ck_assert_str_eq(state, "COMPLETED");
 	free(state);
 	free(out);
-	ck_assert_int_eq(jobs_named(jstr(j, "job_name")), 1);
+	ck_assert_int_eq(jobs_named(it_jstr(j, "job_name")), 1);
 	cJSON_Delete(j);
 	free(err);
 	free(spec);
@@ -676,7 +554,7 @@ START_TEST(test_canary)
 	creds_before = ssh_out("f=$HOME/.config/enroot/.credentials; test -e "
 	    "$f && echo present || echo absent");
 	setenv("NGC_KEY", ngc, 1);
-	rc = sd(NULL, &out, &err, NULL, "creds", "install", NULL);
+	rc = it_sd(NULL, &out, &err, NULL, "creds", "install", NULL);
 	ck_assert_msg(rc == 0, "creds: %s", err);
 	ck_assert(!has_canary(out, hf, ngc) && !has_canary(err, hf, ngc));
 	free(out);
@@ -688,13 +566,13 @@ START_TEST(test_canary)
 	    "command: echo \"hf_len=${#HF_TOKEN} ngc_len=${#NGC_KEY}\"\n"
 	    "gpus: 1\ncpus: 1\ntime: 5m\nsecrets: [HF_TOKEN, NGC_KEY]\n",
 	    unique, it_image());
-	rc = sd(&j, &out, &err, NULL, "submit", "--json", spec, NULL);
+	rc = it_sd(&j, &out, &err, NULL, "submit", "--json", spec, NULL);
 	ck_assert_msg(rc == 0, "submit: %s", err);
 	ck_assert(!has_canary(out, hf, ngc) && !has_canary(err, hf, ngc));
 	free(out);
 	free(err);
-	id = jstr(j, "slurm_id");
-	dir = jstr(j, "job_dir");
+	id = it_jstr(j, "slurm_id");
+	dir = it_jstr(j, "job_dir");
 	state = wait_end(id);
 	ck_assert_str_eq(state, "COMPLETED");
 	free(state);
@@ -702,8 +580,8 @@ START_TEST(test_canary)
 	waitpid(sampler, NULL, 0);
 
 	/* The job had both values. */
-	out = ssh_out("cat '%s/logs/%s-%s/main.out'", dir, jstr(j, "job_name"),
-	    id);
+	out = ssh_out("cat '%s/logs/%s-%s/main.out'", dir,
+	    it_jstr(j, "job_name"), id);
 	text = xasprintf("hf_len=%zu ngc_len=%zu", strlen(hf), strlen(ngc));
 	ck_assert_msg(strstr(out, text) != NULL, "main.out: %s", out);
 	free(text);
@@ -717,7 +595,7 @@ START_TEST(test_canary)
 	free(text);
 	/* The sidecar was wiped by the job. */
 	out = ssh_out("test -e '%s' && echo present || echo gone",
-	    jstr(j, "env_path"));
+	    it_jstr(j, "env_path"));
 	ck_assert_str_eq(out, "gone\n");
 	free(out);
 
@@ -791,7 +669,7 @@ START_TEST(test_creds_merge)
 	    ">$HOME/.config/enroot/.credentials", "machine example.org login "
 	    "bob password keep-me\nmachine nvcr.io login $oauthtoken "
 	    "password old-key\n", NULL), 0);
-	rc = sd(NULL, &out, &err, "nvapi-merge-test\n", "creds", "install",
+	rc = it_sd(NULL, &out, &err, "nvapi-merge-test\n", "creds", "install",
 	    "--stdin", NULL);
 	ck_assert_msg(rc == 0, "%s", err);
 	ck_assert_ptr_nonnull(strstr(out, "1 line for other machines kept"));
@@ -812,8 +690,8 @@ START_TEST(test_creds_merge)
 	free(saved);
 
 	/* No key at all: a usage error, nothing contacted. */
-	ck_assert_int_eq(sd(NULL, NULL, &err, NULL, "creds", "install", NULL),
-	    2);
+	ck_assert_int_eq(it_sd(NULL, NULL, &err, NULL, "creds", "install",
+	    NULL), 2);
 	ck_assert_ptr_nonnull(strstr(err, "NGC_KEY"));
 	free(err);
 }
@@ -839,11 +717,11 @@ START_TEST(test_files)
 	    "image: %s\ncommand: 'true'\n"
 	    "gpus: 1\ncpus: 1\ntime: 5m\nfiles:\n  - path: cfg/train.yaml\n"
 	    "    sha256: %064d\n", unique, it_image(), 0);
-	ck_assert_int_eq(sd(&j, NULL, &err, NULL, "submit", "--json", spec,
+	ck_assert_int_eq(it_sd(&j, NULL, &err, NULL, "submit", "--json", spec,
 	    NULL), 1);
-	ck_assert_str_eq(jstr(j, "failed_step"), "check");
-	ck_assert_ptr_nonnull(strstr(jstr(j, "error"), hex));
-	ck_assert_ptr_null(jstr(j, "import_job"));
+	ck_assert_str_eq(it_jstr(j, "failed_step"), "check");
+	ck_assert_ptr_nonnull(strstr(it_jstr(j, "error"), hex));
+	ck_assert_ptr_null(it_jstr(j, "import_job"));
 	cJSON_Delete(j);
 	free(err);
 	free(spec);
@@ -853,12 +731,12 @@ START_TEST(test_files)
 	    "command: cat files/cfg/train.yaml\n"
 	    "gpus: 1\ncpus: 1\ntime: 5m\nfiles:\n  - path: cfg/train.yaml\n"
 	    "    sha256: %s\n", unique, it_image(), hex);
-	ck_assert_msg(sd(&j, NULL, &err, NULL, "submit", "--json", spec,
+	ck_assert_msg(it_sd(&j, NULL, &err, NULL, "submit", "--json", spec,
 	    NULL) == 0, "%s", err);
-	free(wait_end(jstr(j, "slurm_id")));
+	free(wait_end(it_jstr(j, "slurm_id")));
 	out = ssh_out("cat '%s/files/cfg/train.yaml'; cat '%s/logs/%s-%s/"
-	    "main.out'", jstr(j, "job_dir"), jstr(j, "job_dir"),
-	    jstr(j, "job_name"), jstr(j, "slurm_id"));
+	    "main.out'", it_jstr(j, "job_dir"), it_jstr(j, "job_dir"),
+	    it_jstr(j, "job_name"), it_jstr(j, "slurm_id"));
 	ck_assert_msg(strncmp(out, "epochs: 3\n", 10) == 0 &&
 	    strstr(out + 10, "epochs: 3") != NULL, "%s", out);
 	free(out);
@@ -883,7 +761,7 @@ START_TEST(test_dry_run)
 	    "nodes: 2\ngpus: 8\ngpus_per_node: 4\ntime: 30m\n"
 	    "secrets: [HF_TOKEN]\nenv:\n  TAO_LOG_LEVEL: debug\n", unique,
 	    (it_image(), getenv("SDTB_REGISTRY")), unique);
-	rc = sd(NULL, &out, &err, NULL, "submit", "--dry-run", spec, NULL);
+	rc = it_sd(NULL, &out, &err, NULL, "submit", "--dry-run", spec, NULL);
 	ck_assert_msg(rc == 0, "%s", err);
 	ck_assert_ptr_null(strstr(out, "@@"));
 	ck_assert_ptr_nonnull(strstr(out, "#SBATCH --nodes=2\n"));
@@ -923,19 +801,15 @@ submit_suite(void)
 	Suite	*s = suite_create("submit");
 	TCase	*tc;
 
-	tc = tcase_create("pure");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tc = it_tcase(s, "pure", 0, setup, it_teardown);
 	tcase_add_test(tc, test_pure_layout);
 	tcase_add_test(tc, test_pure_sha256);
 	tcase_add_test(tc, test_pure_tar);
 	tcase_add_test(tc, test_pure_sidecar);
 	tcase_add_test(tc, test_pure_check_script);
 	tcase_add_test(tc, test_pure_parsers);
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("cluster");
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 240);
+	tc = it_tcase(s, "cluster", 240, setup, it_teardown);
 	it_add_job_test(tc, test_complete);
 	it_add_job_test(tc, test_image_sqsh_path);
 	it_add_job_test(tc, test_missing_dataset);
@@ -945,7 +819,6 @@ submit_suite(void)
 	it_add_job_test(tc, test_creds_merge);
 	it_add_job_test(tc, test_dry_run);
 	it_add_job_test(tc, test_files);
-	suite_add_tcase(s, tc);
 	return s;
 }
 

@@ -2,18 +2,32 @@
 #define ITUTIL_H
 
 /*
- * Shared by the integration suites: the cluster's env, and commands run
+ * Shared by the integration suites: the cluster's env, each test's private
+ * dirs, the real binary run with its output captured, and commands run
  * with the real OpenSSH client (not our conn.c) to check what the product
- * did.  dir is the suite's private temp dir, for the captured output.
+ * did.  dir is the suite's private temp dir, for the captured output; the
+ * short names at the end (run, ssh_out, sd, write_spec) use tmpdir.
  */
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <fcntl.h>
 #include <stdarg.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
 
 #include "testutil.h"
+#include "record.h"
 #include "util.h"
+
+/*
+ * The running test's private dir (HOME, state and config below it) and a
+ * tag unique to it for job and spec names; it_setup() sets both.
+ */
+static char	tmpdir[4096];
+static char	unique[64];
 
 /* Fail, never skip, when the env of $SDTB_DIR/env.sh is missing. */
 static inline void
@@ -24,6 +38,84 @@ it_need_env(const char *const *vars)
 	for (v = vars; *v != NULL; v++)
 		ck_assert_msg(getenv(*v) != NULL, "%s is not set: source "
 		    "$SDTB_DIR/env.sh (tests/cluster/up) first", *v);
+}
+
+/* What every cluster test needs (binary, host, user, key), and more. */
+static inline void
+it_need_cluster(const char *const *more)
+{
+	static const char *const vars[] = { "SQDECK_BIN", "SLURM_HOSTNAME",
+	    "SLURM_USER", "SLURM_PORT", "SSH_KEY_PATH", "SSH_KNOWN_HOSTS",
+	    NULL };
+
+	it_need_env(vars);
+	if (more != NULL)
+		it_need_env(more);
+}
+
+/* One variable of that env: it must be set and not empty. */
+static inline const char *
+it_env(const char *name)
+{
+	const char	*v = getenv(name);
+
+	ck_assert_msg(v != NULL && *v != '\0', "%s is not set: source "
+	    "$SDTB_DIR/env.sh (tests/cluster/up) first", name);
+	return v;
+}
+
+/*
+ * Each test: a private dir with HOME, XDG_STATE_HOME and XDG_CONFIG_HOME
+ * below it (records, caches and clusters.yaml are its own), no fault or
+ * cluster choice inherited, a new unique tag.
+ */
+static inline void
+it_setup(void)
+{
+	char	path[4200];
+
+	snprintf(tmpdir, sizeof tmpdir, "%s", test_tmpdir());
+	snprintf(path, sizeof path, "%s/home", tmpdir);
+	mkdir(path, 0700);
+	setenv("HOME", path, 1);
+	snprintf(path, sizeof path, "%s/state", tmpdir);
+	setenv("XDG_STATE_HOME", path, 1);
+	snprintf(path, sizeof path, "%s/config", tmpdir);
+	setenv("XDG_CONFIG_HOME", path, 1);
+	unsetenv("SQDECK_TEST_FAULT");
+	unsetenv("SQDECK_CLUSTER");
+	snprintf(unique, sizeof unique, "%ld%04x", (long)time(NULL) % 100000,
+	    (unsigned)getpid() & 0xffff);
+}
+
+static inline void
+it_teardown(void)
+{
+	char	cmd[4300];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+}
+
+/* A spec file in tmpdir from printf-style text; returns its path. */
+static inline char *
+it_write_spec(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static inline char *
+it_write_spec(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*text, *path;
+
+	va_start(ap, fmt);
+	text = xvasprintf(fmt, ap);
+	va_end(ap);
+	path = xasprintf("%s/spec-%d.yaml", tmpdir, rand());
+	ck_assert_int_eq(file_write_atomic(path, text, strlen(text), 0644,
+	    NULL), 0);
+	free(text);
+	return path;
 }
 
 /*
@@ -106,6 +198,191 @@ it_ssh_out(const char *dir, const char *fmt, ...)
 }
 
 /*
+ * The real binary: $SQDECK_BIN ARGS... (NULL-terminated), stdin from in
+ * (may be NULL), stdout and stderr captured (out, err may be NULL); stdout
+ * parsed into *json when json is set (it must be JSON).  Exit status.
+ */
+static inline int
+it_sd(cJSON **json, char **out, char **err, const char *in, ...)
+{
+	char		*argv[32], *o = NULL, *e = NULL;
+	const char	*a;
+	va_list		 ap;
+	int		 n = 0, rc;
+
+	argv[n++] = (char *)it_env("SQDECK_BIN");
+	va_start(ap, in);
+	while ((a = va_arg(ap, const char *)) != NULL && n < 31)
+		argv[n++] = (char *)a;
+	va_end(ap);
+	argv[n] = NULL;
+	rc = it_run(tmpdir, argv, in, &o, &e);
+	if (json != NULL) {
+		*json = cJSON_Parse(o);
+		ck_assert_msg(*json != NULL, "not JSON: %s\nstderr: %s", o, e);
+	}
+	if (out != NULL)
+		*out = o;
+	else
+		free(o);
+	if (err != NULL)
+		*err = e;
+	else
+		free(e);
+	return rc;
+}
+
+/* A string member of a JSON object, or NULL. */
+static inline const char *
+it_jstr(cJSON *j, const char *key)
+{
+	cJSON	*v = cJSON_GetObjectItemCaseSensitive(j, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/*
+ * Poll sacct (every `every` s, tries times at the most: a cap, never a
+ * timed assertion) until job id has ended; returns its sacct fields, of
+ * which the first must be State.
+ */
+static inline char *
+it_wait_end(const char *id, const char *fields, int tries, int every)
+{
+	static const char *const live[] = { "PENDING", "RUNNING",
+	    "COMPLETING", "REQUEUED", NULL };
+	const char *const	*l;
+	char			*out;
+	size_t			 n;
+	int			 i;
+
+	for (i = 0; i < tries; i++) {
+		if (i != 0)
+			sleep(every);
+		out = it_ssh_out(tmpdir, "sacct -j %s -X -n -P -o %s", id,
+		    fields);
+		str_trim(out);
+		n = strcspn(out, "|");
+		for (l = live; *l != NULL; l++) {
+			if (strlen(*l) == n && strncmp(out, *l, n) == 0)
+				break;
+		}
+		if (*out != '\0' && *l == NULL)
+			return out;
+		free(out);
+	}
+	ck_abort_msg("job %s did not end in %d s", id, tries * every);
+	return NULL;
+}
+
+static inline struct record *
+it_load_record(const char *id)
+{
+	struct record	*r = NULL;
+	char		*cause = NULL;
+
+	ck_assert_msg(record_load(id, &r, &cause) == 0, "record %s: %s", id,
+	    cause);
+	return r;
+}
+
+/* One 'sqdeck status RID' (records, retries, caches move): is it over? */
+static inline int
+it_status_ended(const char *rid)
+{
+	struct record	*r;
+	int		 done;
+
+	it_sd(NULL, NULL, NULL, NULL, "status", rid, NULL);
+	r = it_load_record(rid);
+	done = state_terminal(r->state);
+	record_free(r);
+	return done;
+}
+
+/*
+ * it_status_ended() every 2 s until the record is terminal, 30 times at
+ * the most (squeue may still list a job sacct calls ended: COMPLETING).
+ */
+static inline void
+it_status_until_end(const char *rid)
+{
+	int	i, done = 0;
+
+	for (i = 0; i < 30 && !done; i++) {
+		if (i != 0)
+			sleep(2);
+		done = it_status_ended(rid);
+	}
+	ck_assert_msg(done, "record %s never ended", rid);
+}
+
+/* What 'submit --json' answered. */
+struct it_sub {
+	char	*rid;
+	char	*sid;
+	char	*job_dir;
+	char	*job_name;
+	char	*err;		/* submit's progress lines */
+};
+
+static inline void
+it_sub_free(struct it_sub *s)
+{
+	free(s->rid);
+	free(s->sid);
+	free(s->job_dir);
+	free(s->job_name);
+	free(s->err);
+}
+
+static inline char *
+it_jdup(cJSON *j, const char *key)
+{
+	const char	*v = it_jstr(j, key);
+
+	ck_assert_msg(v != NULL, "no %s in the submit reply", key);
+	return xstrdup(v);
+}
+
+/* sqdeck submit --json SPEC, which must succeed. */
+static inline void
+it_submit(const char *spec, struct it_sub *s)
+{
+	cJSON	*j;
+	char	*out;
+
+	memset(s, 0, sizeof *s);
+	ck_assert_msg(it_sd(NULL, &out, &s->err, NULL, "submit", "--json",
+	    spec, NULL) == 0, "submit failed: %s\n%s", out, s->err);
+	j = cJSON_Parse(out);
+	ck_assert_msg(j != NULL, "not JSON: %s", out);
+	s->rid = it_jdup(j, "record_id");
+	s->sid = it_jdup(j, "slurm_id");
+	s->job_dir = it_jdup(j, "job_dir");
+	s->job_name = it_jdup(j, "job_name");
+	cJSON_Delete(j);
+	free(out);
+}
+
+/*
+ * A case of suite s with its checked fixture (either may be NULL) and
+ * timeout in seconds (0: CK_DEFAULT_TIMEOUT's).
+ */
+static inline TCase *
+it_tcase(Suite *s, const char *name, double timeout, void (*setup)(void),
+    void (*teardown)(void))
+{
+	TCase	*tc = tcase_create(name);
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	if (timeout > 0)
+		tcase_set_timeout(tc, timeout);
+	suite_add_tcase(s, tc);
+	return tc;
+}
+
+/*
  * Register a test that runs a job (in the registry image).  On a cluster
  * that came up without containers (SDTB_CONTAINERS=absent: no vendor
  * archives) it is not registered: one "skipped:" line says so and why,
@@ -173,5 +450,12 @@ it_registry_creds(const char *dir)
 	free(out);
 	free(err);
 }
+
+/* The short names of the suites, on the running test's tmpdir. */
+#define run(argv, in, out, err)	it_run(tmpdir, argv, in, out, err)
+#define ssh_run(cmd, in, out)	it_ssh_run(tmpdir, cmd, in, out)
+#define ssh_out(...)		it_ssh_out(tmpdir, __VA_ARGS__)
+#define sd(out, err, ...)	it_sd(NULL, out, err, NULL, __VA_ARGS__)
+#define write_spec		it_write_spec
 
 #endif
