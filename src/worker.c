@@ -800,8 +800,11 @@ do_eff(struct wstate *st, struct wcmd *c)
 	if (eff_parse(res.out, id, &e, &cause) != 0)
 		goto fail;
 	text = eff_text(&e);
-	post_action(w, ACTION_OTHER, c->job_id, "efficiency", 1, "%s%s%s",
-	    text, e.hint != NULL ? "\n" : "", e.hint != NULL ? e.hint : "");
+	/* "label\ttext" lines: the detail view puts each under its label. */
+	post_action(w, ACTION_OTHER, c->job_id, "efficiency", 1,
+	    "exit code\t%s\nusage\t%s%s%s", e.exit_code != NULL ?
+	    e.exit_code : "?", text, e.hint != NULL ? "\nhint\t" : "",
+	    e.hint != NULL ? e.hint : "");
 	free(text);
 	goto out;
 fail:
