@@ -51,6 +51,14 @@ struct record {
 	char		*command;	/* the spec's command */
 	char		*time_limit;	/* "H:MM:SS" as given to --time */
 	int		 cpus;		/* CPUs per task */
+	/*
+	 * Where it was submitted (the cluster's first login host, its user
+	 * and port; NULL/0 in older records): a record whose cluster name
+	 * the configuration no longer has is matched by these (ops_adopt).
+	 */
+	char		*host;
+	char		*user;
+	int		 port;
 	char		*created;
 	char		*updated;
 	struct strv	 slurm_ids;	/* backend refs, oldest first */

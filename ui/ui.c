@@ -27,6 +27,7 @@
 #include <wchar.h>
 
 #include "cli.h"
+#include "ops.h"
 #include "pending.h"
 #include "record.h"
 #include "state.h"
@@ -2507,7 +2508,6 @@ detail_job(struct ui *ui, const struct jobtable_row *r)
 	char			 e[32], l[32], *cause = NULL;
 	int			 nodes;
 
-	(void)ui;
 	memset(&list, 0, sizeof list);
 	buf_init(&b);
 	if (record_list(&list, &cause) != 0) {
@@ -2546,6 +2546,12 @@ detail_job(struct ui *ui, const struct jobtable_row *r)
 		buf_printf(&ask, "%stime %s", ask.len ? ", " : "", l);
 	detail_field(&b, "asked", ask.data);
 	buf_free(&ask);
+	if (rec != NULL && ui->cfg != NULL &&
+	    (cause = ops_orphan_why(ui->cfg, rec)) != NULL) {
+		detail_field(&b, "not polled", cause);
+		free(cause);
+		cause = NULL;
+	}
 	if (rec != NULL) {
 		detail_command(&b, rec->command);
 		if (rec->err_class != ERR_NONE)
@@ -3570,17 +3576,22 @@ ui_free(struct ui *ui)
 	free(ui->sel_id);
 }
 
+/* What ops_adopt said at the start, for the footer. */
+static struct strv	adopt_said;
+
 /*
  * Local records give the jobs this machine launched, finished or not,
- * before any worker answers: they show with their last known state.
+ * before any worker answers: they show with their last known state.  A
+ * record of a cluster the configuration does not have is never polled:
+ * its row says so (its detail view says how to fix it).
  */
 static void
 load_records(struct ui *ui)
 {
 	struct record_list	 list;
 	struct jobtable_row	 r;
-	char			*cause = NULL;
-	size_t			 i;
+	char			*cause = NULL, *why, *t;
+	size_t			 i, norphan = 0;
 
 	memset(&list, 0, sizeof list);
 	if (record_list(&list, &cause) != 0) {
@@ -3601,7 +3612,16 @@ load_records(struct ui *ui)
 		r.partition = san(rec->partition);
 		r.state = san(rec->native != NULL && *rec->native != '\0' ?
 		    rec->native : state_word(rec->state));
-		r.reason = xstrdup("(record)");
+		why = ui->cfg != NULL ? ops_orphan_why(ui->cfg, rec) : NULL;
+		if (why != NULL) {
+			t = ops_clean(rec->cluster);
+			r.reason = xasprintf("(record) not polled: no cluster "
+			    "%s in the configuration", t);
+			free(t);
+			norphan++;
+			free(why);
+		} else
+			r.reason = xstrdup("(record)");
 		r.elapsed = r.limit = -1;
 		r.nodes = rec->nodes;
 		r.finished = state_terminal(rec->state);
@@ -3611,6 +3631,14 @@ load_records(struct ui *ui)
 	if (list.corrupt.n > 0)
 		ui_message(ui, 1, "%zu unreadable record(s): %s",
 		    list.corrupt.n, list.corrupt.v[0]);
+	else if (norphan > 0)
+		ui_message(ui, 1, "%zu record(s) of a cluster the configuration "
+		    "does not have are not polled: Enter on one says how to "
+		    "fix it", norphan);
+	else if (adopt_said.n > 0)
+		ui_message(ui, 0, "%s%s", adopt_said.v[0], adopt_said.n > 1 ?
+		    " (and others: sqdeck records)" : "");
+	strv_free(&adopt_said);
 	record_list_free(&list);
 }
 
@@ -3806,6 +3834,9 @@ ui_main(struct cli *cli)
 	/* No cluster yet is not fatal: the screen says what to set. */
 	if (config_load(cli->config_path, &cfg, &cause) != 0)
 		memset(&cfg, 0, sizeof cfg);
+	/* Before the workers poll: records of a cluster name now gone. */
+	if (cfg.nclusters > 0)
+		ops_adopt(&cfg, &adopt_said);
 	if ((q = msgq_create(NULL)) == NULL) {
 		fprintf(stderr, "sqdeck: cannot create the message queue\n");
 		config_free(&cfg);
