@@ -30,6 +30,7 @@
 #include "ops.h"
 #include "pending.h"
 #include "record.h"
+#include "slurm.h"
 #include "state.h"
 #include "ui-keys.h"
 #include "ui-text.h"
@@ -3622,7 +3623,13 @@ load_records(struct ui *ui)
 			free(why);
 		} else
 			r.reason = xstrdup("(record)");
-		r.elapsed = r.limit = -1;
+		/* What the record knows of how long it ran, and its limit. */
+		r.elapsed = rec->elapsed >= 0 ? rec->elapsed : -1;
+		r.limit = -1;
+		if (rec->time_limit != NULL &&
+		    slurm_time_parse(rec->time_limit, &r.limit) !=
+		    SLURM_TIME_SET)
+			r.limit = -1;
 		r.nodes = rec->nodes;
 		r.finished = state_terminal(rec->state);
 		jobtable_upsert(ui->jt, &r);
