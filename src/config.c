@@ -178,6 +178,31 @@ check_host(const char *s)
 	return NULL;
 }
 
+/* The first blank entry of a comma-separated value, said with the fix. */
+static char *
+blank_item(const char *key, const char *s)
+{
+	const char	*p = s, *end;
+	int		 n = 1;
+
+	if (strchr(s, ',') == NULL)
+		return NULL;	/* one name: checked as a name */
+	for (;;) {
+		end = strchr(p, ',');
+		if (end == NULL)
+			end = p + strlen(p);
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == end)
+			return xasprintf("%s: entry %d of \"%s\" is blank: "
+			    "remove the extra comma", key, n, s);
+		if (*end == '\0')
+			return NULL;
+		p = end + 1;
+		n++;
+	}
+}
+
 static char *
 check_partition(const char *s)
 {
@@ -305,8 +330,12 @@ key_set(const struct ckey *k, struct cluster *c, const char *s, int append)
 		memset(&items, 0, sizeof items);
 		if (append)
 			strv_add(&items, s);
-		else
+		else {
+			/* "a, ,b": a blank name is an error, as in a list. */
+			if ((err = blank_item(k->name, s)) != NULL)
+				return err;
 			strv_split(&items, s, ',');
+		}
 		if (items.n == 0) {
 			strv_free(&items);
 			return xasprintf("%s has no names: give at least one",

@@ -479,6 +479,9 @@ log_sync(struct ui *ui)
 	if (r != NULL && l->cluster != NULL &&
 	    strcmp(r->cluster, l->cluster) == 0 && strcmp(r->id, l->id) == 0)
 		return 0;
+	/* o is for the job it was pressed on: the next job shows main.out. */
+	if (l->cluster != NULL)
+		l->stream = LOG_OUT;
 	free(l->cluster);
 	free(l->id);
 	free(l->name);
