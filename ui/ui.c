@@ -2012,7 +2012,9 @@ act_help(struct ui *ui)
 	view_open(ui, "Keys", xasprintf("The view (sort s/S, finished a, "
 	    "filter /, log o and w) is remembered across restarts in\n"
 	    "$XDG_STATE_HOME/sqdeck/view.  A paste into a field is text "
-	    "(cut at a line break).\n\n%s", keys));
+	    "(cut at a line break).\nIn the log pane / searches the log "
+	    "(n/N next/previous), h/l scroll sideways, z zooms.\n\n%s",
+	    keys));
 	free(keys);
 	return UIF_REDRAW;
 }
