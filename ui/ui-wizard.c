@@ -1011,6 +1011,40 @@ first_error(const struct wizard *w)
 	return -1;
 }
 
+/*
+ * A secret not set in this environment stops a submit: refuse it before
+ * the preview, not after it.  Returns -1 (the field's error set) or 0.
+ */
+static int
+secrets_missing(struct wizard *w)
+{
+	struct strv	 items;
+	struct buf	 missing;
+	const char	*v;
+	size_t		 i;
+	int		 rc = 0;
+
+	memset(&items, 0, sizeof items);
+	buf_init(&missing);
+	split_list(val(w, WF_SECRETS), &items);
+	for (i = 0; i < items.n; i++) {
+		v = getenv(items.v[i]);
+		if (v == NULL || *v == '\0')
+			buf_printf(&missing, "%s%s", missing.len ? ", " : "",
+			    items.v[i]);
+	}
+	if (missing.len > 0) {
+		field_error(w, WF_SECRETS, xasprintf("not set in this "
+		    "environment: %s; a submit stops on it, so there is no "
+		    "preview: export it and start sqdeck again, or take it "
+		    "off the list", missing.data));
+		rc = -1;
+	}
+	strv_free(&items);
+	buf_free(&missing);
+	return rc;
+}
+
 static enum wizard_req
 form_key(struct wizard *w, enum uiact a, enum wizard_keyname key)
 {
@@ -1022,6 +1056,10 @@ form_key(struct wizard *w, enum uiact a, enum wizard_keyname key)
 		if (w->field == WF_COUNT - 1 && key == WK_ENTER) {
 			if (wizard_validate(w) != 0) {
 				w->field = first_error(w);
+				return WREQ_REDRAW;
+			}
+			if (secrets_missing(w) != 0) {
+				w->field = WF_SECRETS;
 				return WREQ_REDRAW;
 			}
 			return WREQ_PREVIEW;

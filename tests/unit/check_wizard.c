@@ -256,6 +256,19 @@ START_TEST(test_secrets)
 	ck_assert_str_eq(h, "names only (HF_TOKEN): values come from this "
 	    "environment");
 	free(h);
+
+	/* Issue 18 item 16: a missing secret is refused before the preview. */
+	put(WF_SECRETS, "SD_WIZ_SECRET, SD_WIZ_UNSET");
+	w.field = WF_SECRETS;
+	ck_assert_int_eq(wizard_key(&w, UIA_WIZ_NEXT, WK_ENTER), WREQ_REDRAW);
+	ck_assert_int_eq(w.page, WIZ_FORM);
+	ck_assert_int_eq(w.field, WF_SECRETS);
+	ck_err(WF_SECRETS, "not set in this environment: SD_WIZ_UNSET; a "
+	    "submit stops on it, so there is no preview: export it and start "
+	    "sqdeck again, or take it off the list");
+	setenv("SD_WIZ_UNSET", "y", 1);
+	ck_assert_int_eq(wizard_key(&w, UIA_WIZ_NEXT, WK_ENTER), WREQ_PREVIEW);
+	unsetenv("SD_WIZ_UNSET");
 }
 END_TEST
 
