@@ -330,16 +330,17 @@ key_set(const struct ckey *k, struct cluster *c, const char *s, int append)
 		memset(&items, 0, sizeof items);
 		if (append)
 			strv_add(&items, s);
-		else {
-			/* "a, ,b": a blank name is an error, as in a list. */
-			if ((err = blank_item(k->name, s)) != NULL)
-				return err;
+		else
 			strv_split(&items, s, ',');
-		}
 		if (items.n == 0) {
 			strv_free(&items);
 			return xasprintf("%s has no names: give at least one",
 			    k->name);
+		}
+		/* "a, ,b": a blank name is an error, as in a list. */
+		if (!append && (err = blank_item(k->name, s)) != NULL) {
+			strv_free(&items);
+			return err;
 		}
 		for (i = 0; i < items.n; i++) {
 			err = k->type == K_HOSTS ? check_host(items.v[i]) :
@@ -859,9 +860,11 @@ config_load(const char *path, struct config *cfg, char **cause)
 				    "set SLURM_HOSTNAME", c->name);
 			goto fail;
 		}
-		if (c->partitions.n == 0)
+		if (c->partitions.n == 0) {
 			strv_split(&c->partitions, CONFIG_DEFAULT_PARTITIONS,
 			    ',');
+			c->partitions_default = 1;
+		}
 	}
 	free(l.cmarks);
 	free(l.cfile);

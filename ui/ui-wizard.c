@@ -281,8 +281,12 @@ defaults_for_cluster(struct wizard *w)
 
 	u = conn_user(c);
 	set(w, WF_USER, u != NULL ? u : "");
-	/* The configured default partition if the cluster has it. */
-	if (conf != NULL) {
+	/*
+	 * The configured default partition if the cluster has it; the
+	 * package's defaults (none configured) only if sinfo has them.
+	 */
+	if (conf != NULL && (!conf->partitions_default ||
+	    (c->partitions != NULL && c->partitions->n > 0))) {
 		for (i = 0; i < conf->partitions.n && part == NULL; i++) {
 			if (c->partitions == NULL || c->partitions->n == 0 ||
 			    has_partition(c, conf->partitions.v[i]))

@@ -1071,9 +1071,12 @@ draw_clusters(struct ui *ui, int y, int h, time_t now)
 		if (hl == CLUSTER_ERROR && c->message != NULL)
 			buf_adds(&b, c->message);
 		else {
+			/* sinfo's; else the configured ones, never the
+			   package's defaults (another site's names). */
 			const struct strv *pv = c->partitions.n > 0 ?
-			    &c->partitions : (c->conf ? &c->conf->partitions :
-			    NULL);
+			    &c->partitions : (c->conf != NULL &&
+			    !c->conf->partitions_default ?
+			    &c->conf->partitions : NULL);
 
 			/* Name and MaxTime; the rest is in the detail. */
 			for (size_t k = 0; pv != NULL && k < pv->n; k++)
@@ -2615,6 +2618,9 @@ detail_cluster(struct ui *ui, const struct ucluster *c)
 	if (c->partitions.n > 0) {
 		for (i = 0; i < c->partitions.n; i++)
 			buf_printf(&b, "%s%s", i ? ", " : "", c->partitions.v[i]);
+	} else if (c->conf != NULL && c->conf->partitions_default) {
+		buf_adds(&b, "none configured: the cluster's own, from sinfo, "
+		    "once it answers");
 	} else if (c->conf != NULL) {
 		for (i = 0; i < c->conf->partitions.n; i++)
 			buf_printf(&b, "%s%s", i ? ", " : "",
