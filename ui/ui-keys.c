@@ -49,6 +49,8 @@ const struct uikey_binding uikeys_table[] = {
 	{ C(JOBS), 'c', UIA_CANCEL, "c" },
 	{ C(JOBS), FN(KEY_DC), UIA_CANCEL, "Del" },
 	{ C(JOBS), 'e', UIA_EDIT, "e" },
+	{ C(JOBS), 'H', UIA_HOLD, "H" },
+	{ C(JOBS), 'U', UIA_RELEASE, "U" },
 	{ C(JOBS), UIKEY_ESC, UIA_INPUT_CLEAR, "Esc" },
 
 	/* The log of the selected job, from the jobs or the log pane. */
@@ -213,6 +215,10 @@ static const struct {
 	[UIA_ZOOM] = { "log: zoom to the full screen, or back", "zoom",
 	    NULL },
 	[UIA_LOG_ESC] = { "leave the zoom, forget the search", NULL, NULL },
+	[UIA_HOLD] = { "hold the pending job (scontrol hold; STATE says "
+	    "HELD)", NULL, NULL },
+	[UIA_RELEASE] = { "release the held job (scontrol release)", NULL,
+	    NULL },
 };
 
 static const char *ctx_names[UICTX_COUNT] = {

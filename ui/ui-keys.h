@@ -79,6 +79,8 @@ enum uiact {
 	UIA_SCROLL_RIGHT,
 	UIA_ZOOM,
 	UIA_LOG_ESC,
+	UIA_HOLD,
+	UIA_RELEASE,
 	UIA_COUNT
 };
 

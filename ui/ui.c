@@ -443,6 +443,14 @@ state_style(const struct jobtable_row *r)
 	return ST_OTHER;
 }
 
+/* A pending job held by its user or an admin (SLURM: JobHeld*). */
+static int
+row_held(const struct jobtable_row *r)
+{
+	return jobtable_state_class(r->state) == JC_PENDING &&
+	    r->reason != NULL && strncmp(r->reason, "JobHeld", 7) == 0;
+}
+
 /* ------------------------------------------------------------ log model */
 
 static void
@@ -1280,7 +1288,8 @@ draw_jobs(struct ui *ui, int y, int h)
 				continue;
 			if (i == JT_STATE && base != ST_CURSOR)
 				st = state_style(r);
-			put(ui, y + 2 + row, x, w[i],
+			put(ui, y + 2 + row, x, w[i], i == JT_STATE &&
+			    row_held(r) ? "HELD" :
 			    jobtable_cell(r, i, cell, sizeof cell), st,
 			    i == JT_NODES ? UITEXT_RIGHT : 0);
 			x += w[i] + 1;
@@ -2912,6 +2921,51 @@ act_edit(struct ui *ui)
 	return UIF_REDRAW;
 }
 
+/* H and U: scontrol hold or release the selected job. */
+static int
+act_hold_release(struct ui *ui, int release)
+{
+	const struct jobtable_row	*r = jobtable_current(ui->jt);
+	const char			*verb = release ? "release" : "hold";
+	char				*cause = NULL;
+
+	if (r == NULL)
+		ui_message(ui, 1, "no job selected to %s", verb);
+	else if (r->finished)
+		ui_message(ui, 1, "%s %s has ended (%s): nothing to %s", r->cluster,
+		    r->id, r->state, verb);
+	else if (!release && jobtable_state_class(r->state) != JC_PENDING)
+		ui_message(ui, 1, "%s %s is %s: SLURM holds only pending jobs",
+		    r->cluster, r->id, r->state);
+	else if (release && !row_held(r))
+		ui_message(ui, 1, "%s %s is not held (%s%s%s): nothing to "
+		    "release", r->cluster, r->id, r->state, r->reason != NULL &&
+		    *r->reason != '\0' ? ", " : "", r->reason != NULL ?
+		    r->reason : "");
+	else if (ui->be == NULL || ui->be->hold == NULL)
+		ui_message(ui, 1, "%s: not connected (no worker)", verb);
+	else if (ui->be->hold(ui->be->arg, r->cluster, r->id, release,
+	    &cause) != 0) {
+		ui_message(ui, 1, "%s %s: %s", verb, r->id, cause);
+		free(cause);
+	} else
+		ui_message(ui, 0, "%s %s %s\xe2\x80\xa6", release ? "releasing" :
+		    "holding", r->cluster, r->id);
+	return UIF_REDRAW;
+}
+
+static int
+act_hold(struct ui *ui)
+{
+	return act_hold_release(ui, 0);
+}
+
+static int
+act_release(struct ui *ui)
+{
+	return act_hold_release(ui, 1);
+}
+
 static int
 act_toggle_err(struct ui *ui)
 {
@@ -3290,6 +3344,8 @@ static int (*const handlers[UIA_COUNT])(struct ui *) = {
 	[UIA_SCROLL_RIGHT] = act_scroll_right,
 	[UIA_ZOOM] = act_zoom,
 	[UIA_LOG_ESC] = act_log_esc,
+	[UIA_HOLD] = act_hold,
+	[UIA_RELEASE] = act_release,
 };
 
 int
@@ -3818,6 +3874,13 @@ be_efficiency(void *arg, const char *cluster, const char *job_id,
 }
 
 static int
+be_hold(void *arg, const char *cluster, const char *job_id, int release,
+    char **cause)
+{
+	return workers_hold(arg, cluster, job_id, release, cause);
+}
+
+static int
 be_start_estimate(void *arg, const char *cluster, const char *job_id,
     char **cause)
 {
@@ -3881,6 +3944,7 @@ ui_main(struct cli *cli)
 	be.submit = be_submit;
 	be.fetch_spec = be_fetch_spec;
 	be.start_estimate = be_start_estimate;
+	be.hold = be_hold;
 	be.efficiency = be_efficiency;
 	rc = ui_run(&cfg, cause, q, ws != NULL ? &be : NULL);
 	/* A worker waiting for a second factor must not wait any more. */
