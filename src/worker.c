@@ -840,8 +840,9 @@ do_eff(struct wstate *st, struct wcmd *c)
 	text = eff_text(&e);
 	/* "label\ttext" lines: the detail view puts each under its label. */
 	post_action(w, ACTION_OTHER, c->job_id, "efficiency", 1,
-	    "exit code\t%s\nusage\t%s%s%s", e.exit_code != NULL ?
-	    e.exit_code : "?", text, e.hint != NULL ? "\nhint\t" : "",
+	    "%s%s%susage\t%s%s%s", e.exit_code != NULL ? "exit code\t" : "",
+	    e.exit_code != NULL ? e.exit_code : "", e.exit_code != NULL ?
+	    "\n" : "", text, e.hint != NULL ? "\nhint\t" : "",
 	    e.hint != NULL ? e.hint : "");
 	free(text);
 	goto out;

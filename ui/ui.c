@@ -123,6 +123,7 @@ struct ulog {
 	size_t		 match;		/* its line, if has_match */
 	int		 has_match;
 	size_t		 search_from;	/* where the typed search started */
+	int		 search_follow;	/* and whether it followed then */
 };
 
 struct ui {
@@ -2296,6 +2297,7 @@ act_log_search(struct ui *ui)
 	buf_add(&ui->input, "", 0);
 	ui->searching = 1;
 	ui->log.search_from = log_first_shown(ui);
+	ui->log.search_follow = ui->log.follow;
 	ui->ov = OV_FILTER;
 	return UIF_REDRAW;
 }
@@ -3140,6 +3142,7 @@ act_input_clear(struct ui *ui)
 		buf_free(&ui->input);
 		ui->log.has_match = 0;
 		ui->log.top = ui->log.search_from;
+		ui->log.follow = ui->log.search_follow;
 		return UIF_REDRAW;
 	}
 	jobtable_set_filter(ui->jt, NULL, NULL);
