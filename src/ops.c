@@ -551,8 +551,12 @@ ops_adopt(const struct config *cfg, struct strv *said)
 	for (i = 0; i < list.n; i++) {
 		const struct record	*r = list.v[i];
 
-		if (r->cluster == NULL || config_has(cfg, r->cluster) ||
-		    empty(r->host))
+		/*
+		 * Only the implicit name: a record of a named cluster stays
+		 * (another config file, -c, must not take it over).
+		 */
+		if (r->cluster == NULL || strcmp(r->cluster, "default") != 0 ||
+		    config_has(cfg, r->cluster) || empty(r->host))
 			continue;
 		to = NULL;
 		for (k = nmatch = 0; k < cfg->nclusters; k++) {

@@ -139,10 +139,10 @@ int	 ops_find(const char *arg, const char *cluster, struct record **rp,
 	     long *slurm_id, char **cause);
 
 /*
- * Records made under a cluster name the configuration does not have (the
- * implicit "default" before a clusters.yaml, or a renamed cluster) are
- * moved to the configured cluster with the same login host, user and
- * port, when exactly one matches.  Each move is said in *said (one line
+ * Records made under the implicit cluster "default" (SLURM_HOSTNAME, no
+ * clusters.yaml) when the configuration no longer has it are moved to
+ * the configured cluster with the same login host, user and port, when
+ * exactly one matches.  Records of a named cluster are never moved.  Each move is said in *said (one line
  * each; the caller shows them).  Returns how many moved.
  */
 struct config;
