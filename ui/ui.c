@@ -1373,6 +1373,52 @@ draw_log_line(struct ui *ui, int y, int ylim, const char *s, int skip,
 	} while (*s != '\0');
 }
 
+/*
+ * The log pane's title; pos (or NULL) on its right.  A long job name is
+ * cut to make room: the markers ([ended], [follow], [wrap], [zoom]) and
+ * the position say more.
+ */
+static void
+draw_log_title(struct ui *ui, int y, const char *pos)
+{
+	struct ulog	*l = &ui->log;
+	const char	*file = l->stream == LOG_ERR ? "main.err" : "main.out";
+	enum style	 st = ui->focus == PANE_LOG ? ST_TITLE_FOCUS : ST_TITLE;
+	char		*head, *tail, *name, *title;
+	int		 pw = pos != NULL ? uitext_width(pos) : 0, room;
+
+	/* A job that ended is not followed any more: say so. */
+	tail = xasprintf("%s%s%s%s%s", l->cluster != NULL ? "  " : "",
+	    l->cluster != NULL ? file : "",
+	    l->done ? "  [ended]" : l->follow ? "  [follow]" : "",
+	    l->wrap ? "  [wrap]" : "", ui->zoom ? "  [zoom]" : "");
+	if (l->cluster == NULL) {
+		head = xstrdup(" 3 Log");
+		name = xstrdup("");
+	} else {
+		head = xasprintf(" 3 Log  %s %s  ", l->cluster, l->id);
+		name = xstrdup(l->name != NULL ? l->name : "");
+	}
+	if (pw > 0 && pw + 30 > COLS)
+		pw = 0;		/* too narrow: no position */
+	room = COLS - pw - 1 - uitext_width(head) - uitext_width(tail);
+	if (uitext_width(name) > room) {
+		char	*cut = uitext_fit(name, room > 1 ? room : 1,
+			    ui->ascii ? UITEXT_ASCII : 0);
+
+		free(name);
+		name = cut;
+	}
+	title = xasprintf("%s%s%s", head, name, tail);
+	put(ui, y, 0, COLS, title, st, 0);
+	if (pw > 0)
+		put(ui, y, COLS - pw, pw, pos, st, 0);
+	free(title);
+	free(head);
+	free(tail);
+	free(name);
+}
+
 /* Why an ended job has no log file: it never ran, or it wrote none. */
 static char *
 log_ended_text(struct ui *ui, const char *file)
@@ -1397,23 +1443,14 @@ static void
 draw_log(struct ui *ui, int y, int h)
 {
 	struct ulog	*l = &ui->log;
-	char		 title[512], *partial = NULL;
+	char		*partial = NULL;
 	const char	*file = l->stream == LOG_ERR ? "main.err" : "main.out";
 	const char	*why = NULL;
 	char		*ended_text = NULL;
 	size_t		 n, i, first;
 	int		 rows, used, yy, skip;
 
-	/* A job that ended is not followed any more: say so. */
-	if (l->cluster != NULL)
-		snprintf(title, sizeof title, " 3 Log  %s %s  %s  %s%s%s%s",
-		    l->cluster, l->id, l->name, file,
-		    l->done ? "  [ended]" : l->follow ? "  [follow]" : "",
-		    l->wrap ? "  [wrap]" : "", ui->zoom ? "  [zoom]" : "");
-	else
-		snprintf(title, sizeof title, " 3 Log%s%s",
-		    l->follow ? "  [follow]" : "", l->wrap ? "  [wrap]" : "");
-	draw_title(ui, y, PANE_LOG, title);
+	draw_log_title(ui, y, NULL);
 	rows = h - 1;
 	ui->log_h = rows > 0 ? rows : 1;
 	if (rows <= 0)
@@ -1477,7 +1514,6 @@ draw_log(struct ui *ui, int y, int h)
 	/* Where the pane is in the log, on the title's right. */
 	{
 		char	pos[96];
-		int	pw;
 
 		if (l->hscroll > 0)
 			snprintf(pos, sizeof pos, "lines %zu-%zu of %zu, from "
@@ -1485,10 +1521,7 @@ draw_log(struct ui *ui, int y, int h)
 		else
 			snprintf(pos, sizeof pos, "lines %zu-%zu of %zu ",
 			    first + 1, i, n);
-		pw = (int)strlen(pos);
-		if (pw + 20 < COLS && uitext_width(title) + 2 < COLS - pw)
-			put(ui, y, COLS - pw, pw, pos, ui->focus == PANE_LOG ?
-			    ST_TITLE_FOCUS : ST_TITLE, 0);
+		draw_log_title(ui, y, pos);
 	}
 	if (l->done && l->follow && yy < y + h)
 		put(ui, yy, 0, COLS, "-- end of log: the job has ended --",
