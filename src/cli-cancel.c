@@ -106,7 +106,7 @@ cli_cancel(struct cli *cli, int argc, char **argv)
 		}
 		if (tg->rec != NULL && tg->rec->cluster != NULL &&
 		    strcmp(tg->rec->cluster, cl->name) != 0 &&
-		    (tg->cl = config_cluster(&cfg, tg->rec->cluster,
+		    (tg->cl = cli_record_cluster(&cfg, tg->rec,
 		    &cause)) == NULL) {
 			cli_fprintf(stderr, "sqdeck: cancel: record %s: %s\n",
 			    tg->rec->id, cause);

@@ -177,7 +177,7 @@ cli_logs(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	if (rec->cluster != NULL && strcmp(rec->cluster, cl->name) != 0 &&
-	    (cl = config_cluster(&cfg, rec->cluster, &cause)) == NULL) {
+	    (cl = cli_record_cluster(&cfg, rec, &cause)) == NULL) {
 		cli_fprintf(stderr, "sqdeck: logs: record %s: %s\n", rec->id,
 		    cause);
 		goto out;

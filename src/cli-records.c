@@ -20,8 +20,8 @@ records_usage(FILE *f)
 	cli_fprintf(f, "usage: sqdeck records [--json] [--all] [--chain ID]\n"
 	    "  --all       every record (default: unfinished ones and those "
 	    "updated in the last 24 h)\n"
-	    "  --chain ID  the retry chain of a record: the first submit, "
-	    "then each retry\n"
+	    "  --chain ID  the retry chain of a job (record id or SLURM job "
+	    "id): the first submit, then each retry\n"
 	    "  --json      the full records, history included\n");
 }
 
@@ -121,9 +121,25 @@ print_chain(const char *id, int json)
 	struct strv	  none;
 	struct record	**v;
 	char		 *cause = NULL, **cells, *x;
+	struct record	 *found = NULL;
 	size_t		  n, i, k, w[NCOL];
+	long		  sid;
+	int		  rc;
 
-	if (retry_chain(id, &v, &n, &cause) != 0) {
+	/* A SLURM id, like the other verbs take: its record's chain. */
+	if ((rc = ops_find(id, NULL, &found, &sid, &cause)) != 0) {
+		if (rc == 1)
+			cli_fprintf(stderr, "sqdeck: records: SLURM job %ld has "
+			    "no sqdeck record, so it has no retry chain\n",
+			    sid);
+		else
+			cli_fprintf(stderr, "sqdeck: records: %s\n", cause);
+		free(cause);
+		return EXIT_USAGE;
+	}
+	rc = retry_chain(found->id, &v, &n, &cause);
+	record_free(found);
+	if (rc != 0) {
 		cli_fprintf(stderr, "sqdeck: records: %s\n", cause);
 		free(cause);
 		return EXIT_USAGE;

@@ -92,7 +92,7 @@ cli_retry(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	if (r->cluster != NULL && strcmp(r->cluster, cl->name) != 0 &&
-	    (cl = config_cluster(&cfg, r->cluster, &cause)) == NULL) {
+	    (cl = cli_record_cluster(&cfg, r, &cause)) == NULL) {
 		cli_fprintf(stderr, "sqdeck: retry: record %s: %s\n", r->id,
 		    cause);
 		goto out;

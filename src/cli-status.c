@@ -545,7 +545,7 @@ cli_status(struct cli *cli, int argc, char **argv)
 				ret = EXIT_USAGE;
 				goto out;
 			}
-			if ((cl = config_cluster(&cfg, rec->cluster,
+			if ((cl = cli_record_cluster(&cfg, rec,
 			    &cause)) == NULL) {
 				cli_fprintf(stderr, "sqdeck: status: record %s: "
 				    "%s\n", rec->id, cause);

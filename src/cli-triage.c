@@ -11,6 +11,10 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "conn.h"
+#include "eff.h"
+#include "ops.h"
+#include "record.h"
 #include "triage.h"
 
 /* Only the end of a log matters, and training logs can be huge. */
@@ -26,10 +30,38 @@ triage_usage(FILE *f)
 {
 	cli_fprintf(f, "usage: sqdeck triage [--state STATE] [--exit CODE[:SIGNAL]] "
 	    "[--json] [LOGFILE...]\n"
+	    "       sqdeck triage [--json] ID\n"
 	    "  --state  the SLURM state (sacct State), e.g. FAILED, NODE_FAIL\n"
 	    "  --exit   the exit status as sacct prints it, e.g. 3:0 or 0:9\n"
 	    "  LOGFILE  main.out, main.err (- for stdin); the last 256 KiB "
-	    "of each is read\n");
+	    "of each is read\n"
+	    "  ID       a SLURM job id or record id: its state and exit code "
+	    "from sacct\n"
+	    "           and the end of its main.out and main.err are fetched "
+	    "from the cluster\n");
+}
+
+/*
+ * Append the last TRIAGE_TAIL bytes of data to b, without the partial
+ * first line when that is cut (cut: data itself began mid-file).
+ */
+static void
+tail_add(struct buf *b, const char *data, size_t len, int cut)
+{
+	const char	*nl;
+	size_t		 skip = 0;
+
+	if (len > TRIAGE_TAIL) {
+		skip = len - TRIAGE_TAIL;
+		cut = 1;
+	}
+	if (cut && len > skip &&
+	    (nl = memchr(data + skip, '\n', len - skip)) != NULL)
+		skip = (size_t)(nl - data) + 1;
+	if (len > skip)
+		buf_add(b, data + skip, len - skip);
+	if (b->len > 0 && b->data[b->len - 1] != '\n')
+		buf_add(b, "\n", 1);
 }
 
 /* Append the tail of a file (or stdin) to b. */
@@ -39,8 +71,6 @@ read_tail(const char *path, struct buf *b, char **cause)
 	struct stat	 sb;
 	struct buf	 all;
 	char		 chunk[8192];
-	const char	*nl;
-	size_t		 skip;
 	ssize_t		 n;
 	off_t		 from = 0;
 	int		 fd, cut = 0;
@@ -84,32 +114,159 @@ read_tail(const char *path, struct buf *b, char **cause)
 		}
 	}
 	close(fd);
-	skip = 0;
-	if (all.len > TRIAGE_TAIL) {
-		skip = all.len - TRIAGE_TAIL;
-		cut = 1;
-	}
-	/* Drop the partial first line of a cut tail. */
-	if (cut && all.len > skip &&
-	    (nl = memchr(all.data + skip, '\n', all.len - skip)) != NULL)
-		skip = (size_t)(nl - all.data) + 1;
-	if (all.len > skip)
-		buf_add(b, all.data + skip, all.len - skip);
-	if (b->len > 0 && b->data[b->len - 1] != '\n')
-		buf_add(b, "\n", 1);
+	tail_add(b, all.data, all.len, cut);
 	buf_free(&all);
 	return 0;
 }
 
+/* Whether a triage argument names a job rather than a log file. */
+static int
+is_job_arg(const char *a)
+{
+	const char	*p;
+
+	if (strcmp(a, "-") == 0 || access(a, F_OK) == 0)
+		return 0;
+	if (strncmp(a, "sd-", 3) == 0)
+		return 1;
+	for (p = a; *p >= '0' && *p <= '9'; p++)
+		;
+	return p != a && *p == '\0';
+}
+
+/*
+ * triage ID: the job's state and exit code from sacct (the record's when
+ * sacct has none) and the end of its main.out and main.err from the
+ * cluster, as the job's own files (parts, at most 2).  Returns 0, or -1
+ * after saying why on stderr.
+ */
+static int
+fetch_job(struct cli *cli, const char *arg, struct buf *text,
+    struct logpart *parts, int *nparts, char **state, char **exitstr,
+    char **job)
+{
+	struct config		 cfg;
+	struct cluster		*cl;
+	struct record		*rec = NULL;
+	struct conn		*c = NULL;
+	struct conn_result	 res;
+	struct eff		 e;
+	struct ops_log		 log;
+	struct state_map	 sm;
+	char			*cmd = NULL, *path, *cause = NULL, *sp;
+	long			 sid = 0;
+	int			 rc, k, ret = -1;
+
+	memset(&res, 0, sizeof res);
+	memset(&e, 0, sizeof e);
+	memset(&log, 0, sizeof log);
+	*nparts = 0;
+	if (cli_load(cli, &cfg, &cl) != 0)
+		return -1;
+	if ((rc = ops_find(arg, cl->name, &rec, &sid, &cause)) < 0) {
+		cli_fprintf(stderr, "sqdeck: triage: %s\n", cause);
+		goto out;
+	}
+	if (rec != NULL && rec->cluster != NULL &&
+	    strcmp(rec->cluster, cl->name) != 0 &&
+	    (cl = cli_record_cluster(&cfg, rec, &cause)) == NULL) {
+		cli_fprintf(stderr, "sqdeck: triage: record %s: %s\n", rec->id,
+		    cause);
+		goto out;
+	}
+	if (sid <= 0) {
+		cli_fprintf(stderr, "sqdeck: triage: record %s has no SLURM job "
+		    "id: nothing was launched, so nothing ended\n", rec->id);
+		goto out;
+	}
+	*job = xasprintf("%ld on %s", sid, cl->name);
+	c = conn_new_cluster(cl);
+	if ((cmd = eff_cmd(sid, &cause)) == NULL ||
+	    conn_exec(c, cmd, NULL, 0, &res, &cause) != 0) {
+		cli_fprintf(stderr, "sqdeck: triage: job %ld: %s\n", sid, cause);
+		goto out;
+	}
+	if (res.status == 0 && eff_parse(res.out, sid, &e, &cause) == 0) {
+		/* "CANCELLED by 1000": the state is the first word. */
+		*state = xstrdup(e.state);
+		if ((sp = strchr(*state, ' ')) != NULL)
+			*sp = '\0';
+		*exitstr = e.exit_code != NULL ? xstrdup(e.exit_code) : NULL;
+	} else if (rec == NULL) {
+		cli_fprintf(stderr, "sqdeck: triage: job %ld: %s, and no sqdeck "
+		    "record has it: nothing to triage\n", sid, cause != NULL ?
+		    cause : "sacct failed");
+		goto out;
+	} else {
+		cli_fprintf(stderr, "sqdeck: triage: sacct has no state for job "
+		    "%ld (%s): the record's last known state is used\n", sid,
+		    cause != NULL ? cause : "sacct failed");
+		if (rec->native != NULL && *rec->native != '\0')
+			*state = xstrdup(rec->native);
+		if (rec->exit_code != NULL)
+			*exitstr = xstrdup(rec->exit_code);
+	}
+	free(cause);
+	cause = NULL;
+	if (*state != NULL && state_map(*state, STATUS_MISSING, &sm) == 0 &&
+	    !sm.terminal)
+		cli_fprintf(stderr, "sqdeck: triage: job %ld is %s: it has not "
+		    "ended, so this is a verdict on its logs so far\n", sid,
+		    *state);
+	if (rec == NULL) {
+		cli_fprintf(stderr, "sqdeck: triage: SLURM job %ld has no sqdeck "
+		    "record, so its logs are not known: classified by its "
+		    "state and exit code only\n", sid);
+		ret = 0;
+		goto out;
+	}
+	for (k = 0; k < 2; k++) {
+		if ((path = ops_log_path(rec, k)) == NULL)
+			continue;
+		rc = ops_log_tail(c, path, 1000000, &log, &cause);
+		free(path);
+		if (rc != 0) {
+			cli_fprintf(stderr, "sqdeck: triage: %s\n", cause);
+			goto out;
+		}
+		if (!log.missing) {
+			parts[*nparts].name = k ? "main.err" : "main.out";
+			parts[*nparts].off = text->len;
+			(*nparts)++;
+			tail_add(text, log.data != NULL ? log.data : "", log.len,
+			    log.cut);
+		}
+		ops_log_free(&log);
+		memset(&log, 0, sizeof log);
+	}
+	if (*nparts == 0)
+		cli_fprintf(stderr, "sqdeck: triage: job %ld has no main.out or "
+		    "main.err: classified by its state and exit code only\n",
+		    sid);
+	ret = 0;
+out:
+	ops_log_free(&log);
+	conn_result_free(&res);
+	eff_free(&e);
+	free(cmd);
+	free(cause);
+	record_free(rec);
+	conn_free(c);
+	config_free(&cfg);
+	return ret;
+}
+
 static void
 print_json(const struct triage_result *res, const char *state,
-    const char *exitstr, const char *file)
+    const char *exitstr, const char *file, const char *job)
 {
 	cJSON	*o, *m, *a;
 	char	*ev;
 	int	 i;
 
 	o = cJSON_CreateObject();
+	if (job != NULL)
+		cJSON_AddStringToObject(o, "job", job);
 	cJSON_AddStringToObject(o, "class", err_class_name(res->class));
 	cJSON_AddStringToObject(o, "rule", res->rule->name);
 	cJSON_AddBoolToObject(o, "retry", res->retry);
@@ -156,10 +313,10 @@ cli_triage(struct cli *cli, int argc, char **argv)
 	struct logpart		*parts = NULL;
 	struct buf		 text;
 	const char		*state = NULL, *exitstr = NULL, *file = NULL;
-	char			*cause = NULL;
+	char			*cause = NULL, *jstate = NULL, *jexit = NULL;
+	char			*job = NULL;
 	int			 ch, json = 0, i, nfiles, rc = EXIT_USAGE;
 
-	(void)cli;
 	memset(&in, 0, sizeof in);
 	buf_init(&text);
 	while ((ch = getopt_long(argc, argv, "s:e:jh", longopts, NULL)) != -1) {
@@ -183,6 +340,22 @@ cli_triage(struct cli *cli, int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	/* triage ID: what it needs is fetched from the cluster. */
+	if (argc == 1 && is_job_arg(argv[0])) {
+		if (state != NULL || exitstr != NULL) {
+			cli_fprintf(stderr, "sqdeck: triage: --state and --exit go "
+			    "with LOGFILEs: for a job id they come from sacct\n");
+			return EXIT_USAGE;
+		}
+		parts = xcalloc(3, sizeof *parts);
+		if (fetch_job(cli, argv[0], &text, parts, &nfiles, &jstate,
+		    &jexit, &job) != 0) {
+			rc = EXIT_FAIL;
+			goto out;
+		}
+		state = jstate;
+		exitstr = jexit;
+	}
 	if (argc == 0 && state == NULL && exitstr == NULL) {
 		cli_fprintf(stderr, "sqdeck: triage: nothing to classify: give "
 		    "LOGFILEs, --state or --exit\n");
@@ -205,9 +378,11 @@ cli_triage(struct cli *cli, int argc, char **argv)
 	}
 	in.state = state;
 
-	nfiles = argc;
-	parts = xcalloc((size_t)nfiles + 1, sizeof *parts);
-	for (i = 0; i < nfiles; i++) {
+	if (job == NULL) {
+		nfiles = argc;
+		parts = xcalloc((size_t)nfiles + 1, sizeof *parts);
+	}
+	for (i = 0; job == NULL && i < nfiles; i++) {
 		parts[i].name = argv[i];
 		parts[i].off = text.len;
 		if (read_tail(argv[i], &text, &cause) != 0) {
@@ -229,8 +404,12 @@ cli_triage(struct cli *cli, int argc, char **argv)
 		}
 	}
 	if (json)
-		print_json(&res, state, exitstr, file != NULL ? file : "");
+		print_json(&res, state, exitstr, file != NULL ? file : "", job);
 	else {
+		if (job != NULL)
+			cli_printf("job:   %s (%s, exit %s)\n", job,
+			    state != NULL ? state : "state unknown",
+			    exitstr != NULL ? exitstr : "unknown");
 		cli_printf("class: %s\n", err_class_name(res.class));
 		cli_printf("rule:  %s\n", res.rule->name);
 		cli_printf("retry: %s\n", res.retry ? "yes (infrastructure: "
@@ -245,6 +424,9 @@ cli_triage(struct cli *cli, int argc, char **argv)
 	rc = EXIT_OK;
 out:
 	free(parts);
+	free(jstate);
+	free(jexit);
+	free(job);
 	buf_free(&text);
 	return rc;
 }

@@ -1,6 +1,7 @@
 #include "cli.h"
 #include "conn.h"
 #include "holder.h"
+#include "ops.h"
 #include "tty.h"
 
 #include <sys/prctl.h>
@@ -161,6 +162,36 @@ cli_nocore(void)
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
 
+/* Records of a cluster name now gone, moved by host and user (ops.h). */
+void
+cli_adopt(const struct config *cfg)
+{
+	struct strv	said;
+	size_t		i;
+
+	memset(&said, 0, sizeof said);
+	ops_adopt(cfg, &said);
+	for (i = 0; i < said.n; i++)
+		cli_fprintf(stderr, "sqdeck: %s\n", said.v[i]);
+	strv_free(&said);
+}
+
+struct cluster *
+cli_record_cluster(struct config *cfg, const struct record *rec,
+    char **cause)
+{
+	struct cluster	*cl;
+	char		*why;
+
+	if ((why = ops_orphan_why(cfg, rec)) != NULL) {
+		free(*cause);
+		*cause = why;
+		return NULL;
+	}
+	cl = config_cluster(cfg, rec->cluster, cause);
+	return cl;
+}
+
 int
 cli_load(struct cli *cli, struct config *cfg, struct cluster **cp)
 {
@@ -174,6 +205,7 @@ cli_load(struct cli *cli, struct config *cfg, struct cluster **cp)
 		free(cause);
 		return -1;
 	}
+	cli_adopt(cfg);
 	*cp = config_cluster(cfg, cli->cluster, &cause);
 	if (*cp == NULL) {
 		cli_fprintf(stderr, "sqdeck: %s\n", cause);

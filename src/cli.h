@@ -27,6 +27,13 @@ int	 cli_main(int argc, char **argv, int (*tui)(struct cli *));
  * Prints the error and returns -1 on failure.
  */
 int	 cli_load(struct cli *, struct config *, struct cluster **);
+/* Records made under a cluster name now gone: moved by host and user,
+   said on stderr (ops_adopt). */
+void	 cli_adopt(const struct config *);
+/* The cluster of a record, or NULL with a cause saying how to fix it. */
+struct record;
+struct cluster	*cli_record_cluster(struct config *, const struct record *,
+		     char **cause);
 
 /*
  * Every line a verb prints on a terminal goes through these: the text is

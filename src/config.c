@@ -178,6 +178,31 @@ check_host(const char *s)
 	return NULL;
 }
 
+/* The first blank entry of a comma-separated value, said with the fix. */
+static char *
+blank_item(const char *key, const char *s)
+{
+	const char	*p = s, *end;
+	int		 n = 1;
+
+	if (strchr(s, ',') == NULL)
+		return NULL;	/* one name: checked as a name */
+	for (;;) {
+		end = strchr(p, ',');
+		if (end == NULL)
+			end = p + strlen(p);
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == end)
+			return xasprintf("%s: entry %d of \"%s\" is blank: "
+			    "remove the extra comma", key, n, s);
+		if (*end == '\0')
+			return NULL;
+		p = end + 1;
+		n++;
+	}
+}
+
 static char *
 check_partition(const char *s)
 {
@@ -311,6 +336,11 @@ key_set(const struct ckey *k, struct cluster *c, const char *s, int append)
 			strv_free(&items);
 			return xasprintf("%s has no names: give at least one",
 			    k->name);
+		}
+		/* "a, ,b": a blank name is an error, as in a list. */
+		if (!append && (err = blank_item(k->name, s)) != NULL) {
+			strv_free(&items);
+			return err;
 		}
 		for (i = 0; i < items.n; i++) {
 			err = k->type == K_HOSTS ? check_host(items.v[i]) :
@@ -830,9 +860,11 @@ config_load(const char *path, struct config *cfg, char **cause)
 				    "set SLURM_HOSTNAME", c->name);
 			goto fail;
 		}
-		if (c->partitions.n == 0)
+		if (c->partitions.n == 0) {
 			strv_split(&c->partitions, CONFIG_DEFAULT_PARTITIONS,
 			    ',');
+			c->partitions_default = 1;
+		}
 	}
 	free(l.cmarks);
 	free(l.cfile);

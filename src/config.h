@@ -33,6 +33,7 @@ struct cluster {
 	char		*key_path;	/* NULL: IdentityFile / agent */
 	char		*known_hosts;	/* NULL: ~/.ssh/known_hosts */
 	struct strv	 partitions;	/* SLURM_PARTITION; first is the default */
+	int		 partitions_default; /* none given: the package's */
 	char		*account;	/* #SBATCH --account, NULL: none */
 	char		*results_root;	/* SLURM_BASE_RESULTS_DIR: job dirs live here */
 	char		*cpu_partition;	/* for enroot import, NULL: "cpu" */

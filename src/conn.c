@@ -12,6 +12,8 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -629,9 +631,19 @@ conn_auth(struct conn *c, ssh_session s, const char *user, const char *host,
 	}
 
 	if (c->key_path != NULL) {
+		struct stat	sb;
+
 		if (access(c->key_path, R_OK) != 0) {
 			buf_printf(&tried, "key %s (cannot read it: %s)",
 			    c->key_path, strerror(errno));
+		} else if (stat(c->key_path, &sb) == 0 &&
+		    sb.st_uid == getuid() && (sb.st_mode & 077) != 0) {
+			/* As OpenSSH: a key others can read is not used. */
+			buf_printf(&tried, "key %s (ignored: permissions %04o "
+			    "are too open; it is required that your private "
+			    "key files are NOT accessible by others, as "
+			    "OpenSSH says: chmod 600 %s)", c->key_path,
+			    (unsigned)(sb.st_mode & 07777), c->key_path);
 		} else if (ssh_pki_import_privkey_file(c->key_path, NULL,
 		    conn_auth_refuse, NULL, &key) != SSH_OK) {
 			buf_printf(&tried, "key %s (cannot load it: "

@@ -8,7 +8,8 @@
 #include "util.h"
 
 #define EFF_SEP		'\037'
-#define EFF_NFIELDS	8
+#define EFF_NFIELDS	9
+#define EFF_NFIELDS_MIN	8	/* ExitCode came later: captures lack it */
 #define GIB		(1024LL * 1024 * 1024)
 #define MIB		(1024LL * 1024)
 
@@ -185,7 +186,7 @@ eff_parse(const char *text, long id, struct eff *e, char **cause)
 			*p++ = '\0';
 			f[i] = p;
 		}
-		if (i < EFF_NFIELDS || strchr(f[EFF_NFIELDS - 1], EFF_SEP))
+		if (i < EFF_NFIELDS_MIN || strchr(f[i - 1], EFF_SEP))
 			continue;
 		/* "12" is the allocation; "12.batch", "12.0" its steps. */
 		dot = strchr(f[0], '.');
@@ -210,6 +211,8 @@ eff_parse(const char *text, long id, struct eff *e, char **cause)
 		    -1;
 		e->cpu_used = eff_cpu_time(f[5]);
 		e->req_mem = eff_size(f[6]);
+		free(e->exit_code);
+		e->exit_code = i > 8 && *f[8] != '\0' ? xstrdup(f[8]) : NULL;
 	}
 	free(copy);
 	if (!found)
@@ -232,6 +235,7 @@ eff_free(struct eff *e)
 {
 	free(e->state);
 	free(e->hint);
+	free(e->exit_code);
 	memset(e, 0, sizeof *e);
 }
 

@@ -12,7 +12,7 @@
 
 #define EFF_FIELDS \
 	"JobIDRaw State AllocCPUS ElapsedRaw TimelimitRaw TotalCPU ReqMem " \
-	"MaxRSS"
+	"MaxRSS ExitCode"
 
 struct eff {
 	char		*state;		/* the allocation's state */
@@ -26,6 +26,7 @@ struct eff {
 	double		 mem_pct;
 	double		 time_pct;
 	char		*hint;		/* NULL: the request fitted */
+	char		*exit_code;	/* "code:signal", NULL unknown */
 };
 
 /* sacct for the job id (with its steps); NULL and a cause for a bad id. */

@@ -3,12 +3,14 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "config.h"
 #include "slurm.h"
 #include "text.h"
 #include "util.h"
@@ -485,6 +487,145 @@ ops_find(const char *arg, const char *cluster, struct record **rp,
 	record_list_free(&list);
 	*rp = found;
 	return found != NULL ? 0 : 1;
+}
+
+/* --- records of a cluster the configuration no longer names ---------------- */
+
+static int
+config_has(const struct config *cfg, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < cfg->nclusters; i++) {
+		if (strcmp(cfg->clusters[i].name, name) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static void __attribute__((format(printf, 2, 3)))
+said_add(struct strv *said, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*t;
+
+	va_start(ap, fmt);
+	t = xvasprintf(fmt, ap);
+	va_end(ap);
+	strv_add(said, t);
+	free(t);
+}
+
+/* The record was made on c: same login host, user and port. */
+static int
+same_place(const struct cluster *c, const struct record *r)
+{
+	size_t	i;
+	int	host = 0;
+
+	for (i = 0; i < c->hosts.n; i++) {
+		if (strcmp(c->hosts.v[i], r->host) == 0)
+			host = 1;
+	}
+	if (!host)
+		return 0;
+	if ((c->user == NULL) != (r->user == NULL) ||
+	    (c->user != NULL && strcmp(c->user, r->user) != 0))
+		return 0;
+	return (c->port > 0 ? c->port : 22) == (r->port > 0 ? r->port : 22);
+}
+
+size_t
+ops_adopt(const struct config *cfg, struct strv *said)
+{
+	struct record_list	 list;
+	const struct cluster	*to;
+	char			*why = NULL, *old;
+	size_t			 i, k, nmatch, moved = 0;
+
+	memset(&list, 0, sizeof list);
+	if (record_list(&list, &why) != 0) {
+		free(why);
+		return 0;
+	}
+	for (i = 0; i < list.n; i++) {
+		const struct record	*r = list.v[i];
+
+		/*
+		 * Only the implicit name: a record of a named cluster stays
+		 * (another config file, -c, must not take it over).
+		 */
+		if (r->cluster == NULL || strcmp(r->cluster, "default") != 0 ||
+		    config_has(cfg, r->cluster) || empty(r->host))
+			continue;
+		to = NULL;
+		for (k = nmatch = 0; k < cfg->nclusters; k++) {
+			if (same_place(&cfg->clusters[k], r)) {
+				to = &cfg->clusters[k];
+				nmatch++;
+			}
+		}
+		if (nmatch != 1)
+			continue;	/* none, or ambiguous: ops_orphan_why */
+		old = ops_clean(r->cluster);
+		if (record_set(r->id, "cluster", to->name, &why) != 0) {
+			said_add(said, "record %s of cluster %s: cannot move "
+			    "it to %s (same host and user): %s", r->id, old,
+			    to->name, why);
+			free(why);
+			why = NULL;
+		} else {
+			said_add(said, "record %s (job %s) was made under "
+			    "cluster %s, which the configuration no longer "
+			    "has: moved to %s (same host %s and user)", r->id,
+			    record_slurm_id(r) != NULL ? record_slurm_id(r) :
+			    "-", old, to->name, r->host);
+			moved++;
+		}
+		free(old);
+	}
+	record_list_free(&list);
+	return moved;
+}
+
+char *
+ops_orphan_why(const struct config *cfg, const struct record *r)
+{
+	char	*name, *host, *user, *why;
+	size_t	 k, nmatch = 0;
+
+	if (r->cluster == NULL || config_has(cfg, r->cluster))
+		return NULL;
+	name = ops_clean(r->cluster);
+	if (empty(r->host)) {
+		why = xasprintf("it was made under cluster '%s', which the "
+		    "configuration does not have, before records kept their "
+		    "host, so it cannot be matched by host: add a cluster "
+		    "named '%s' (its hosts and user) to clusters.yaml, or "
+		    "set SQDECK_CLUSTER=%s with SLURM_HOSTNAME and SLURM_USER",
+		    name, name, name);
+		free(name);
+		return why;
+	}
+	for (k = 0; k < cfg->nclusters; k++)
+		nmatch += same_place(&cfg->clusters[k], r);
+	host = ops_clean(r->host);
+	user = ops_clean(r->user != NULL ? r->user : "(ssh default)");
+	if (nmatch > 1)
+		why = xasprintf("it was made under cluster '%s' (host %s, "
+		    "user %s), which the configuration does not have, and "
+		    "%zu configured clusters have that host and user: name "
+		    "one of them '%s' in clusters.yaml", name, host, user,
+		    nmatch, name);
+	else
+		why = xasprintf("it was made under cluster '%s' (host %s, "
+		    "user %s), which the configuration does not have: add a "
+		    "cluster named '%s' with that host and user to "
+		    "clusters.yaml", name, host, user, name);
+	free(host);
+	free(user);
+	free(name);
+	return why;
 }
 
 /* --- cancel ------------------------------------------------------------------ */

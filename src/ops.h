@@ -138,6 +138,21 @@ int	 ops_record_change(const char *id, struct ops_change *, char **cause);
 int	 ops_find(const char *arg, const char *cluster, struct record **rp,
 	     long *slurm_id, char **cause);
 
+/*
+ * Records made under the implicit cluster "default" (SLURM_HOSTNAME, no
+ * clusters.yaml) when the configuration no longer has it are moved to
+ * the configured cluster with the same login host, user and port, when
+ * exactly one matches.  Records of a named cluster are never moved.  Each move is said in *said (one line
+ * each; the caller shows them).  Returns how many moved.
+ */
+struct config;
+size_t	 ops_adopt(const struct config *, struct strv *said);
+/*
+ * Why a record's cluster is not usable: NULL when the configuration has
+ * it; else a sentence with the fix (caller frees).
+ */
+char	*ops_orphan_why(const struct config *, const struct record *);
+
 /* --- cancel ----------------------------------------------------------------- */
 
 struct ops_cancel {

@@ -38,6 +38,10 @@ static const struct record_field {
 	{ "partition",		offsetof(struct record, partition),	1 },
 	{ "spec_path",		offsetof(struct record, spec_path),	1 },
 	{ "env_file",		offsetof(struct record, env_file),	1 },
+	{ "command",		offsetof(struct record, command),	1 },
+	{ "host",		offsetof(struct record, host),		1 },
+	{ "user",		offsetof(struct record, user),		1 },
+	{ "time_limit",		offsetof(struct record, time_limit),	1 },
 	{ "native",		offsetof(struct record, native),	0 },
 	{ "err_rule",		offsetof(struct record, err_rule),	0 },
 	{ "err_evidence",	offsetof(struct record, err_evidence),	0 },
@@ -54,6 +58,8 @@ static const struct record_int {
 } record_ints[] = {
 	{ "nodes",		offsetof(struct record, nodes) },
 	{ "gpus",		offsetof(struct record, gpus) },
+	{ "cpus",		offsetof(struct record, cpus) },
+	{ "port",		offsetof(struct record, port) },
 	{ "retry_count",	offsetof(struct record, retry_count) },
 };
 #define NINTS (sizeof record_ints / sizeof record_ints[0])
@@ -178,6 +184,8 @@ record_new_retry(const struct record *old)
 	}
 	r->nodes = old->nodes;
 	r->gpus = old->gpus;
+	r->cpus = old->cpus;
+	r->port = old->port;
 	for (i = 0; i < old->secrets.n; i++)
 		strv_add(&r->secrets, old->secrets.v[i]);
 	r->retry_budget = old->retry_budget;

@@ -48,6 +48,18 @@ struct record {
 	char		*err_rule;	/* triage rule that set err_class */
 	char		*err_evidence;	/* the log line it quoted, or the last */
 	char		*retry_of;	/* id of the record this one retries */
+	/* What was asked, for the detail view (NULL/0 in older records). */
+	char		*command;	/* the spec's command */
+	char		*time_limit;	/* "H:MM:SS" as given to --time */
+	int		 cpus;		/* CPUs per task */
+	/*
+	 * Where it was submitted (the cluster's first login host, its user
+	 * and port; NULL/0 in older records): a record whose cluster name
+	 * the configuration no longer has is matched by these (ops_adopt).
+	 */
+	char		*host;
+	char		*user;
+	int		 port;
 	char		*created;
 	char		*updated;
 	struct strv	 slurm_ids;	/* backend refs, oldest first */

@@ -2247,6 +2247,13 @@ submit_record(struct submit_ctx *x, char **cause)
 	r->spec_path = xstrdup(x->lay.spec_path);
 	r->nodes = x->plan.nodes;
 	r->gpus = x->plan.gpus;
+	r->cpus = x->plan.cpus_per_task;
+	r->command = x->sp->command != NULL ? xstrdup(x->sp->command) : NULL;
+	r->time_limit = xstrdup(x->plan.time_str);
+	if (x->s->cl->hosts.n > 0)
+		r->host = xstrdup(x->s->cl->hosts.v[0]);
+	r->user = x->s->cl->user != NULL ? xstrdup(x->s->cl->user) : NULL;
+	r->port = x->s->cl->port;
 	/* A retry takes these from here, never from the staged spec. */
 	for (i = 0; i < x->sp->secrets.n; i++)
 		strv_add(&r->secrets, x->sp->secrets.v[i]);

@@ -21,6 +21,7 @@
 #include "slurm.h"
 #include "state.h"
 #include "submit.h"
+#include "text.h"
 
 enum wcmd_type {
 	WCMD_CANCEL,
@@ -28,6 +29,7 @@ enum wcmd_type {
 	WCMD_SPEC,
 	WCMD_START,
 	WCMD_EFF,
+	WCMD_HOLD,	/* scontrol hold, or release when release is set */
 };
 
 /* A request from the UI thread, queued for one worker. */
@@ -39,6 +41,7 @@ struct wcmd {
 	char		*user;		/* submit: login user, NULL: the
 					   cluster's */
 	int		 dry_run;
+	int		 release;	/* hold: release the job instead */
 	struct wcmd	*next;
 };
 
@@ -825,6 +828,41 @@ out:
 	free(reason);
 }
 
+/* H and U in the jobs pane: scontrol hold or release of one job. */
+static void
+do_hold(struct wstate *st, struct wcmd *c)
+{
+	struct worker		*w = st->w;
+	struct conn_result	 res;
+	char			*cmd, *q, *cause = NULL, *err;
+	const char		*verb = c->release ? "release" : "hold";
+
+	memset(&res, 0, sizeof res);
+	q = shell_quote(c->job_id);
+	cmd = xasprintf("scontrol %s %s", verb, q);
+	free(q);
+	budget_spend(&st->budget, mono_now(), 1);
+	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0) {
+		post_action(w, ACTION_OTHER, c->job_id, "hold", 2, "%s", cause);
+	} else if (res.status != 0) {
+		err = text_sanitize(res.err != NULL ? res.err : "",
+		    res.err != NULL ? strlen(res.err) : 0, 0, NULL);
+		post_action(w, ACTION_OTHER, c->job_id, "hold", 2,
+		    "scontrol %s failed: %s", verb, *err != '\0' ? err :
+		    "no message");
+		free(err);
+	} else
+		post_action(w, ACTION_OTHER, c->job_id, "hold", 1, "%s",
+		    c->release ? "released: it may start when SLURM "
+		    "schedules it" : "held: it stays pending until released "
+		    "(U)");
+	check_new_session(st);
+	conn_result_free(&res);
+	free(cmd);
+	free(cause);
+	st->next_poll = 0;	/* show the new reason at once */
+}
+
 /* The detail view's efficiency of an ended job: one sacct (eff.h). */
 static void
 do_eff(struct wstate *st, struct wcmd *c)
@@ -849,8 +887,12 @@ do_eff(struct wstate *st, struct wcmd *c)
 	if (eff_parse(res.out, id, &e, &cause) != 0)
 		goto fail;
 	text = eff_text(&e);
-	post_action(w, ACTION_OTHER, c->job_id, "efficiency", 1, "%s%s%s",
-	    text, e.hint != NULL ? "\n" : "", e.hint != NULL ? e.hint : "");
+	/* "label\ttext" lines: the detail view puts each under its label. */
+	post_action(w, ACTION_OTHER, c->job_id, "efficiency", 1,
+	    "%s%s%susage\t%s%s%s", e.exit_code != NULL ? "exit code\t" : "",
+	    e.exit_code != NULL ? e.exit_code : "", e.exit_code != NULL ?
+	    "\n" : "", text, e.hint != NULL ? "\nhint\t" : "",
+	    e.hint != NULL ? e.hint : "");
 	free(text);
 	goto out;
 fail:
@@ -986,7 +1028,8 @@ worker_main(void *arg)
 				    ACTION_CANCEL : ACTION_OTHER, c->job_id,
 				    c->type == WCMD_SPEC ? "spec" :
 				    c->type == WCMD_START ? "start" :
-				    c->type == WCMD_EFF ? "efficiency" : NULL, 2,
+				    c->type == WCMD_EFF ? "efficiency" :
+				    c->type == WCMD_HOLD ? "hold" : NULL, 2,
 				    "%s is not connected: try again when its "
 				    "state is ok", w->cl->name);
 				wcmd_free(c);
@@ -1001,6 +1044,8 @@ worker_main(void *arg)
 				do_start(&st, c);
 			else if (c->type == WCMD_EFF)
 				do_eff(&st, c);
+			else if (c->type == WCMD_HOLD)
+				do_hold(&st, c);
 			else
 				do_spec(&st, c);
 			wcmd_free(c);
@@ -1519,6 +1564,31 @@ workers_start_estimate(struct workers *ws, const char *cluster,
 	c = xcalloc(1, sizeof *c);
 	c->type = WCMD_START;
 	c->job_id = xstrdup(job_id);
+	post_cmd(ws, w, c);
+	return 0;
+}
+
+int
+workers_hold(struct workers *ws, const char *cluster, const char *job_id,
+    int release, char **cause)
+{
+	struct worker	*w;
+	struct wcmd	*c;
+	const char	*p;
+
+	if ((w = worker_find(ws, cluster)) == NULL)
+		return cause_set(cause, "cluster %s is not in the "
+		    "configuration", cluster);
+	/* "123" or an array task "123_4". */
+	for (p = job_id; (*p >= '0' && *p <= '9') || *p == '_'; p++)
+		;
+	if (*p != '\0' || *job_id < '0' || *job_id > '9')
+		return cause_set(cause, "job %s: scontrol %s takes a job id",
+		    job_id, release ? "release" : "hold");
+	c = xcalloc(1, sizeof *c);
+	c->type = WCMD_HOLD;
+	c->job_id = xstrdup(job_id);
+	c->release = release;
 	post_cmd(ws, w, c);
 	return 0;
 }

@@ -108,6 +108,13 @@ int		 workers_fetch_spec(struct workers *, const char *cluster,
 int		 workers_start_estimate(struct workers *, const char *cluster,
 		     const char *job_id, char **cause);
 /*
+ * Hold (scontrol hold) or release a job: an ACTION_OTHER message step
+ * "hold" says how it went.  -1 and a cause if the cluster has no worker
+ * or the id is not a job id.
+ */
+int		 workers_hold(struct workers *, const char *cluster,
+		     const char *job_id, int release, char **cause);
+/*
  * Efficiency of an ended job (eff.h), one sacct: an ACTION_OTHER message
  * with step "efficiency" whose message is "usage" then, on a second line,
  * the hint if any; or a failure.  -1 and a cause if the cluster has no

@@ -32,8 +32,6 @@ const struct uikey_binding uikeys_table[] = {
 	{ PANES, FN(KEY_HOME), UIA_TOP, "Home" },
 	{ PANES, 'G', UIA_BOTTOM, "G" },
 	{ PANES, FN(KEY_END), UIA_BOTTOM, "End" },
-	{ PANES, '/', UIA_FILTER, "/" },
-	{ PANES, 'n', UIA_NEW, "n" },
 	{ PANES, 'r', UIA_REFRESH, "r" },
 	{ PANES, '?', UIA_HELP, "?" },
 	{ PANES, FN(KEY_F(1)), UIA_HELP, "F1" },
@@ -51,17 +49,34 @@ const struct uikey_binding uikeys_table[] = {
 	{ C(JOBS), 'c', UIA_CANCEL, "c" },
 	{ C(JOBS), FN(KEY_DC), UIA_CANCEL, "Del" },
 	{ C(JOBS), 'e', UIA_EDIT, "e" },
+	{ C(JOBS), 'H', UIA_HOLD, "H" },
+	{ C(JOBS), 'U', UIA_RELEASE, "U" },
 	{ C(JOBS), UIKEY_ESC, UIA_INPUT_CLEAR, "Esc" },
 
 	/* The log of the selected job, from the jobs or the log pane. */
 	{ C(JOBS) | C(LOG), 'o', UIA_TOGGLE_ERR, "o" },
 	{ C(JOBS) | C(LOG), 'w', UIA_WRAP, "w" },
 	{ C(JOBS) | C(LOG), 'f', UIA_FOLLOW, "f" },
+	{ C(JOBS) | C(LOG), 'z', UIA_ZOOM, "z" },
+
+	/* Log pane: search, sideways, zoom. */
+	{ C(LOG), '/', UIA_LOG_SEARCH, "/" },
+	{ C(LOG), 'n', UIA_SEARCH_NEXT, "n" },
+	{ C(LOG), 'N', UIA_SEARCH_PREV, "N" },
+	{ C(LOG), 'h', UIA_SCROLL_LEFT, "h" },
+	{ C(LOG), FN(KEY_LEFT), UIA_SCROLL_LEFT, "Left" },
+	{ C(LOG), 'l', UIA_SCROLL_RIGHT, "l" },
+	{ C(LOG), FN(KEY_RIGHT), UIA_SCROLL_RIGHT, "Right" },
+	{ C(LOG), UIKEY_ESC, UIA_LOG_ESC, "Esc" },
 
 	/* Clusters pane. */
 	{ C(CLUSTERS), '\n', UIA_DETAIL, "Enter" },
 	{ C(CLUSTERS), '\r', UIA_DETAIL, "Enter" },
 	{ C(CLUSTERS), FN(KEY_ENTER), UIA_DETAIL, "Enter" },
+
+	/* The log pane has its own / and n (search): these are the others'. */
+	{ C(CLUSTERS) | C(JOBS), '/', UIA_FILTER, "/" },
+	{ C(CLUSTERS) | C(JOBS), 'n', UIA_NEW, "n" },
 
 	/* Help and detail views. */
 	{ C(VIEW), 'j', UIA_DOWN, "j" },
@@ -187,6 +202,22 @@ static const struct {
 	    NULL },
 	[UIA_CURSOR_END] = { "cursor to the end of the field", NULL, NULL },
 	[UIA_INPUT_DELETE] = { "delete the character under the cursor", NULL,
+	    NULL },
+	[UIA_LOG_SEARCH] = { "search the log: text, ignoring case (Enter "
+	    "finds it)", "search", NULL },
+	[UIA_SEARCH_NEXT] = { "next match of the search (wraps around)",
+	    "next/prev", "n/N" },
+	[UIA_SEARCH_PREV] = { "previous match of the search", NULL, NULL },
+	[UIA_SCROLL_LEFT] = { "scroll left half a screen (lines not wrapped)",
+	    "sideways", "h/l" },
+	[UIA_SCROLL_RIGHT] = { "scroll right half a screen (lines not "
+	    "wrapped)", NULL, NULL },
+	[UIA_ZOOM] = { "log: zoom to the full screen, or back", "zoom",
+	    NULL },
+	[UIA_LOG_ESC] = { "leave the zoom, forget the search", NULL, NULL },
+	[UIA_HOLD] = { "hold the pending job (scontrol hold; STATE says "
+	    "HELD)", NULL, NULL },
+	[UIA_RELEASE] = { "release the held job (scontrol release)", NULL,
 	    NULL },
 };
 
@@ -346,6 +377,13 @@ uikeys_help(void)
 	    "memory and time\n"
 	    "                     used of what it asked for, and what to ask "
 	    "for next time\n"
+	    "  lines 1-20 of 300  the log pane's title: the lines shown "
+	    "(and the column when\n"
+	    "                     scrolled sideways with h/l); [zoom]: z "
+	    "made it the whole screen\n"
+	    "  (record) not polled  a record of a cluster the configuration "
+	    "does not have:\n"
+	    "                     its detail view says how to fix it\n"
 	    "  Space (a live job) watches it: its end rings the bell and "
 	    "sends a desktop\n"
 	    "                     notification where the terminal shows one "

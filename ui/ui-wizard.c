@@ -281,8 +281,12 @@ defaults_for_cluster(struct wizard *w)
 
 	u = conn_user(c);
 	set(w, WF_USER, u != NULL ? u : "");
-	/* The configured default partition if the cluster has it. */
-	if (conf != NULL) {
+	/*
+	 * The configured default partition if the cluster has it; the
+	 * package's defaults (none configured) only if sinfo has them.
+	 */
+	if (conf != NULL && (!conf->partitions_default ||
+	    (c->partitions != NULL && c->partitions->n > 0))) {
 		for (i = 0; i < conf->partitions.n && part == NULL; i++) {
 			if (c->partitions == NULL || c->partitions->n == 0 ||
 			    has_partition(c, conf->partitions.v[i]))
@@ -1011,6 +1015,40 @@ first_error(const struct wizard *w)
 	return -1;
 }
 
+/*
+ * A secret not set in this environment stops a submit: refuse it before
+ * the preview, not after it.  Returns -1 (the field's error set) or 0.
+ */
+static int
+secrets_missing(struct wizard *w)
+{
+	struct strv	 items;
+	struct buf	 missing;
+	const char	*v;
+	size_t		 i;
+	int		 rc = 0;
+
+	memset(&items, 0, sizeof items);
+	buf_init(&missing);
+	split_list(val(w, WF_SECRETS), &items);
+	for (i = 0; i < items.n; i++) {
+		v = getenv(items.v[i]);
+		if (v == NULL || *v == '\0')
+			buf_printf(&missing, "%s%s", missing.len ? ", " : "",
+			    items.v[i]);
+	}
+	if (missing.len > 0) {
+		field_error(w, WF_SECRETS, xasprintf("not set in this "
+		    "environment: %s; a submit stops on it, so there is no "
+		    "preview: export it and start sqdeck again, or take it "
+		    "off the list", missing.data));
+		rc = -1;
+	}
+	strv_free(&items);
+	buf_free(&missing);
+	return rc;
+}
+
 static enum wizard_req
 form_key(struct wizard *w, enum uiact a, enum wizard_keyname key)
 {
@@ -1022,6 +1060,10 @@ form_key(struct wizard *w, enum uiact a, enum wizard_keyname key)
 		if (w->field == WF_COUNT - 1 && key == WK_ENTER) {
 			if (wizard_validate(w) != 0) {
 				w->field = first_error(w);
+				return WREQ_REDRAW;
+			}
+			if (secrets_missing(w) != 0) {
+				w->field = WF_SECRETS;
 				return WREQ_REDRAW;
 			}
 			return WREQ_PREVIEW;
@@ -1166,6 +1208,61 @@ lines_of(struct strv *out, const char *text)
 	}
 }
 
+/*
+ * The preview's first screen: what will be asked for, in a few lines,
+ * before the sbatch script it is made into.
+ */
+static void
+preview_summary(const struct wizard *w, struct strv *out)
+{
+	struct strv	 cmd, sec;
+	struct buf	 b;
+	size_t		 i;
+	char		*l;
+	const char	*v;
+
+#define LINE(...) do {							\
+	l = xasprintf(__VA_ARGS__);					\
+	strv_add(out, l);						\
+	free(l);							\
+} while (0)
+#define OR(f) (*val(w, f) != '\0' ? val(w, f) : "-")
+	LINE("Summary (the sbatch script of the dry run follows: PgDn)");
+	LINE("  cluster    %s as %s", OR(WF_CLUSTER), OR(WF_USER));
+	LINE("  name       %s", OR(WF_NAME));
+	LINE("  partition  %s, time %s", OR(WF_PARTITION), OR(WF_TIME));
+	LINE("  asks       nodes %s, gpus %s, cpus/task %s", OR(WF_NODES),
+	    OR(WF_GPUS), OR(WF_CPUS));
+	LINE("  image      %s", OR(WF_IMAGE));
+	memset(&cmd, 0, sizeof cmd);
+	lines_of(&cmd, val(w, WF_COMMAND));
+	if (cmd.n > 1)
+		LINE("  command    %s (and %zu more line%s)", cmd.v[0],
+		    cmd.n - 1, cmd.n == 2 ? "" : "s");
+	else
+		LINE("  command    %s", cmd.n > 0 ? cmd.v[0] : "-");
+	strv_free(&cmd);
+	LINE("  datasets   %s", OR(WF_DATASETS));
+	LINE("  mounts     %s", OR(WF_MOUNTS));
+	memset(&sec, 0, sizeof sec);
+	split_list(val(w, WF_SECRETS), &sec);
+	buf_init(&b);
+	buf_add(&b, "", 0);
+	for (i = 0; i < sec.n; i++) {
+		v = getenv(sec.v[i]);
+		buf_printf(&b, "%s%s (%s)", i ? ", " : "", sec.v[i],
+		    v != NULL && *v != '\0' ? "set" : "NOT SET");
+	}
+	LINE("  secrets    %s", b.len > 0 ? b.data : "-");
+	buf_free(&b);
+	strv_free(&sec);
+	LINE("  retries    budget %s, requeue %s", OR(WF_RETRY_BUDGET),
+	    OR(WF_REQUEUE));
+	LINE("%s", "");
+#undef OR
+#undef LINE
+}
+
 /* The fields a failed step points at. */
 static enum wizard_field
 step_field(const char *step, const char *message)
@@ -1218,6 +1315,7 @@ wizard_action(struct wizard *w, const struct msg_action *m)
 	}
 	if (w->page == WIZ_PREVIEW) {
 		clear_preview(w);
+		preview_summary(w, &w->preview);
 		lines_of(&w->preview, m->message != NULL ? m->message : "");
 		return 1;
 	}

@@ -27,8 +27,10 @@
 #include <wchar.h>
 
 #include "cli.h"
+#include "ops.h"
 #include "pending.h"
 #include "record.h"
+#include "slurm.h"
 #include "state.h"
 #include "ui-keys.h"
 #include "ui-text.h"
@@ -116,6 +118,12 @@ struct ulog {
 	int		 follow;
 	int		 wrap;
 	size_t		 top;		/* first line shown when not following */
+	int		 hscroll;	/* columns hidden on the left (no wrap) */
+	char		*search;	/* what / found last, NULL: none */
+	size_t		 match;		/* its line, if has_match */
+	int		 has_match;
+	size_t		 search_from;	/* where the typed search started */
+	int		 search_follow;	/* and whether it followed then */
 };
 
 struct ui {
@@ -168,6 +176,8 @@ struct ui {
 	int				 clusters_h;
 	int				 view_h;
 	size_t				 view_rows;	/* wrapped, last draw */
+	int				 zoom;	/* the log pane fills the screen */
+	int				 searching; /* the input is a log search */
 	int				 pasting;	/* inside a bracketed paste */
 	int				 paste_cut;	/* it had a control char */
 };
@@ -434,6 +444,14 @@ state_style(const struct jobtable_row *r)
 	return ST_OTHER;
 }
 
+/* A pending job held by its user or an admin (SLURM: JobHeld*). */
+static int
+row_held(const struct jobtable_row *r)
+{
+	return jobtable_state_class(r->state) == JC_PENDING &&
+	    r->reason != NULL && strncmp(r->reason, "JobHeld", 7) == 0;
+}
+
 /* ------------------------------------------------------------ log model */
 
 static void
@@ -444,6 +462,7 @@ log_clear_text(struct ulog *l)
 	l->next = 0;
 	l->missing = l->done = l->got = 0;
 	l->top = 0;
+	l->has_match = 0;
 	free(l->note);
 	l->note = NULL;
 }
@@ -469,12 +488,16 @@ log_sync(struct ui *ui)
 	if (r != NULL && l->cluster != NULL &&
 	    strcmp(r->cluster, l->cluster) == 0 && strcmp(r->id, l->id) == 0)
 		return 0;
+	/* o is for the job it was pressed on: the next job shows main.out. */
+	if (l->cluster != NULL)
+		l->stream = LOG_OUT;
 	free(l->cluster);
 	free(l->id);
 	free(l->name);
 	l->cluster = l->id = l->name = NULL;
 	log_clear_text(l);
 	l->follow = 1;
+	l->hscroll = 0;
 	if (r != NULL) {
 		l->cluster = xstrdup(r->cluster);
 		l->id = xstrdup(r->id);
@@ -496,6 +519,10 @@ log_add_line(struct ulog *l, const char *raw, size_t len)
 		    (l->lines.n - drop) * sizeof *l->lines.v);
 		l->lines.n -= drop;
 		l->top = l->top > drop ? l->top - drop : 0;
+		if (l->has_match && l->match < drop)
+			l->has_match = 0;
+		else if (l->has_match)
+			l->match -= drop;
 	}
 	/* MULTILINE so that \r rewinds a progress bar within the line. */
 	l->lines.v = xrealloc(l->lines.v, (l->lines.n + 1) * sizeof *l->lines.v);
@@ -1053,9 +1080,12 @@ draw_clusters(struct ui *ui, int y, int h, time_t now)
 		if (hl == CLUSTER_ERROR && c->message != NULL)
 			buf_adds(&b, c->message);
 		else {
+			/* sinfo's; else the configured ones, never the
+			   package's defaults (another site's names). */
 			const struct strv *pv = c->partitions.n > 0 ?
-			    &c->partitions : (c->conf ? &c->conf->partitions :
-			    NULL);
+			    &c->partitions : (c->conf != NULL &&
+			    !c->conf->partitions_default ?
+			    &c->conf->partitions : NULL);
 
 			/* Name and MaxTime; the rest is in the detail. */
 			for (size_t k = 0; pv != NULL && k < pv->n; k++)
@@ -1259,7 +1289,8 @@ draw_jobs(struct ui *ui, int y, int h)
 				continue;
 			if (i == JT_STATE && base != ST_CURSOR)
 				st = state_style(r);
-			put(ui, y + 2 + row, x, w[i],
+			put(ui, y + 2 + row, x, w[i], i == JT_STATE &&
+			    row_held(r) ? "HELD" :
 			    jobtable_cell(r, i, cell, sizeof cell), st,
 			    i == JT_NODES ? UITEXT_RIGHT : 0);
 			x += w[i] + 1;
@@ -1279,15 +1310,47 @@ line_rows(const char *s, int cols, int wrap)
 	return w <= cols ? 1 : (w + cols - 1) / cols;
 }
 
+/* The search's matches in a drawn segment of a log line, in reverse. */
 static void
-draw_log_line(struct ui *ui, int y, int ylim, const char *s, int skip)
+draw_log_marks(struct ui *ui, int y, const char *seg, int cols, int current)
+{
+	const char	*needle = ui->log.search, *p = seg;
+	size_t		 nl;
+	char		*pre, *hit;
+	int		 x, w;
+
+	if (needle == NULL || (nl = strlen(needle)) == 0)
+		return;
+	while ((p = strcasestr(p, needle)) != NULL) {
+		pre = xstrndup(seg, (size_t)(p - seg));
+		x = uitext_width(pre);
+		free(pre);
+		if (x >= cols)
+			break;
+		hit = xstrndup(p, nl);
+		w = uitext_width(hit);
+		put_attr(ui, y, x, w < cols - x ? w : cols - x, hit,
+		    ui->styles[current ? ST_CURSOR : ST_NORMAL] | A_REVERSE);
+		free(hit);
+		p += nl;
+	}
+}
+
+static void
+draw_log_line(struct ui *ui, int y, int ylim, const char *s, int skip,
+    int current)
 {
 	size_t	n;
 	int	cols = COLS, r = 0;
 
 	if (!ui->log.wrap) {
-		if (skip == 0)
+		/* Scrolled sideways: the columns left of hscroll are hidden. */
+		if (ui->log.hscroll > 0)
+			s += uitext_prefix(s, ui->log.hscroll, NULL);
+		if (skip == 0) {
 			put(ui, y, 0, cols, s, ST_NORMAL, 0);
+			draw_log_marks(ui, y, s, cols, current);
+		}
 		return;
 	}
 	/* Wrapped: segments of at most cols columns, skipping the first. */
@@ -1301,12 +1364,59 @@ draw_log_line(struct ui *ui, int y, int ylim, const char *s, int skip)
 			if (y >= ylim)
 				return;
 			seg = xstrndup(s, n);
-			put(ui, y++, 0, cols, seg, ST_NORMAL, 0);
+			put(ui, y, 0, cols, seg, ST_NORMAL, 0);
+			draw_log_marks(ui, y++, seg, cols, current);
 			free(seg);
 		}
 		s += n;
 		r++;
 	} while (*s != '\0');
+}
+
+/*
+ * The log pane's title; pos (or NULL) on its right.  A long job name is
+ * cut to make room: the markers ([ended], [follow], [wrap], [zoom]) and
+ * the position say more.
+ */
+static void
+draw_log_title(struct ui *ui, int y, const char *pos)
+{
+	struct ulog	*l = &ui->log;
+	const char	*file = l->stream == LOG_ERR ? "main.err" : "main.out";
+	enum style	 st = ui->focus == PANE_LOG ? ST_TITLE_FOCUS : ST_TITLE;
+	char		*head, *tail, *name, *title;
+	int		 pw = pos != NULL ? uitext_width(pos) : 0, room;
+
+	/* A job that ended is not followed any more: say so. */
+	tail = xasprintf("%s%s%s%s%s", l->cluster != NULL ? "  " : "",
+	    l->cluster != NULL ? file : "",
+	    l->done ? "  [ended]" : l->follow ? "  [follow]" : "",
+	    l->wrap ? "  [wrap]" : "", ui->zoom ? "  [zoom]" : "");
+	if (l->cluster == NULL) {
+		head = xstrdup(" 3 Log");
+		name = xstrdup("");
+	} else {
+		head = xasprintf(" 3 Log  %s %s  ", l->cluster, l->id);
+		name = xstrdup(l->name != NULL ? l->name : "");
+	}
+	if (pw > 0 && pw + 30 > COLS)
+		pw = 0;		/* too narrow: no position */
+	room = COLS - pw - 1 - uitext_width(head) - uitext_width(tail);
+	if (uitext_width(name) > room) {
+		char	*cut = uitext_fit(name, room > 1 ? room : 1,
+			    ui->ascii ? UITEXT_ASCII : 0);
+
+		free(name);
+		name = cut;
+	}
+	title = xasprintf("%s%s%s", head, name, tail);
+	put(ui, y, 0, COLS, title, st, 0);
+	if (pw > 0)
+		put(ui, y, COLS - pw, pw, pos, st, 0);
+	free(title);
+	free(head);
+	free(tail);
+	free(name);
 }
 
 /* Why an ended job has no log file: it never ran, or it wrote none. */
@@ -1333,23 +1443,14 @@ static void
 draw_log(struct ui *ui, int y, int h)
 {
 	struct ulog	*l = &ui->log;
-	char		 title[512], *partial = NULL;
+	char		*partial = NULL;
 	const char	*file = l->stream == LOG_ERR ? "main.err" : "main.out";
 	const char	*why = NULL;
 	char		*ended_text = NULL;
 	size_t		 n, i, first;
 	int		 rows, used, yy, skip;
 
-	/* A job that ended is not followed any more: say so. */
-	if (l->cluster != NULL)
-		snprintf(title, sizeof title, " 3 Log  %s %s  %s  %s%s%s",
-		    l->cluster, l->id, l->name, file,
-		    l->done ? "  [ended]" : l->follow ? "  [follow]" : "",
-		    l->wrap ? "  [wrap]" : "");
-	else
-		snprintf(title, sizeof title, " 3 Log%s%s",
-		    l->follow ? "  [follow]" : "", l->wrap ? "  [wrap]" : "");
-	draw_title(ui, y, PANE_LOG, title);
+	draw_log_title(ui, y, NULL);
 	rows = h - 1;
 	ui->log_h = rows > 0 ? rows : 1;
 	if (rows <= 0)
@@ -1405,9 +1506,22 @@ draw_log(struct ui *ui, int y, int h)
 	for (i = first; i < n && yy < y + 1 + rows; i++) {
 		int	lr = line_rows(LINE(i), COLS, l->wrap);
 
-		draw_log_line(ui, yy, y + 1 + rows, LINE(i), skip);
+		draw_log_line(ui, yy, y + 1 + rows, LINE(i), skip,
+		    l->has_match && l->match == i);
 		yy += lr - skip;
 		skip = 0;
+	}
+	/* Where the pane is in the log, on the title's right. */
+	{
+		char	pos[96];
+
+		if (l->hscroll > 0)
+			snprintf(pos, sizeof pos, "lines %zu-%zu of %zu, from "
+			    "column %d ", first + 1, i, n, l->hscroll + 1);
+		else
+			snprintf(pos, sizeof pos, "lines %zu-%zu of %zu ",
+			    first + 1, i, n);
+		draw_log_title(ui, y, pos);
 	}
 	if (l->done && l->follow && yy < y + h)
 		put(ui, yy, 0, COLS, "-- end of log: the job has ended --",
@@ -1450,7 +1564,8 @@ draw_footer(struct ui *ui, time_t now)
 	if (ui->ov == OV_FILTER) {
 		int	lw;
 
-		line = xasprintf("/%s", ui->input.data ? ui->input.data : "");
+		line = xasprintf("%s/%s", ui->searching ? "search the log: " :
+		    "", ui->input.data ? ui->input.data : "");
 		put(ui, y, 0, COLS, line, ST_NORMAL, 0);
 		lw = uitext_width(line);
 		if (lw < COLS)
@@ -1893,6 +2008,11 @@ draw(struct ui *ui)
 	if (jh < 3)
 		jh = avail - ch;
 	lh = avail - ch - jh;
+	/* z: the log alone between the header and the footer. */
+	if (ui->zoom) {
+		ch = jh = 0;
+		lh = avail;
+	}
 	y = 1;
 	if (ch > 0)
 		draw_clusters(ui, y, ch, now);
@@ -1955,7 +2075,9 @@ act_help(struct ui *ui)
 	view_open(ui, "Keys", xasprintf("The view (sort s/S, finished a, "
 	    "filter /, log o and w) is remembered across restarts in\n"
 	    "$XDG_STATE_HOME/sqdeck/view.  A paste into a field is text "
-	    "(cut at a line break).\n\n%s", keys));
+	    "(cut at a line break).\nIn the log pane / searches the log "
+	    "(n/N next/previous), h/l scroll sideways, z zooms.\n\n%s",
+	    keys));
 	free(keys);
 	return UIF_REDRAW;
 }
@@ -1970,6 +2092,7 @@ act_redraw(struct ui *ui)
 static int
 act_focus_next(struct ui *ui)
 {
+	ui->zoom = 0;
 	ui->focus = (ui->focus + 1) % NPANES;
 	return UIF_REDRAW;
 }
@@ -1977,6 +2100,7 @@ act_focus_next(struct ui *ui)
 static int
 act_focus_prev(struct ui *ui)
 {
+	ui->zoom = 0;
 	ui->focus = (ui->focus + NPANES - 1) % NPANES;
 	return UIF_REDRAW;
 }
@@ -1984,6 +2108,7 @@ act_focus_prev(struct ui *ui)
 static int
 act_focus_clusters(struct ui *ui)
 {
+	ui->zoom = 0;	/* the pane is to be seen */
 	ui->focus = PANE_CLUSTERS;
 	return UIF_REDRAW;
 }
@@ -1991,6 +2116,7 @@ act_focus_clusters(struct ui *ui)
 static int
 act_focus_jobs(struct ui *ui)
 {
+	ui->zoom = 0;	/* the pane is to be seen */
 	ui->focus = PANE_JOBS;
 	return UIF_REDRAW;
 }
@@ -2132,7 +2258,186 @@ act_filter(struct ui *ui)
 	if (f != NULL)
 		buf_adds(&ui->input, f);
 	ui->focus = PANE_JOBS;
+	ui->zoom = 0;
+	ui->searching = 0;
 	ui->ov = OV_FILTER;
+	return UIF_REDRAW;
+}
+
+/* ------------------------------------------------------------ log search */
+
+/*
+ * The line of the next match of needle from line `from` going dir (+1,
+ * -1), wrapping around; *wrapped says it passed an end.  Complete lines
+ * only.  -1: none.
+ */
+static long
+log_find(const struct ulog *l, const char *needle, size_t from, int dir,
+    int *wrapped)
+{
+	size_t	n = l->lines.n, k, i;
+
+	*wrapped = 0;
+	if (needle == NULL || *needle == '\0' || n == 0)
+		return -1;
+	if (from >= n)
+		from = dir > 0 ? 0 : n - 1;
+	for (k = 0; k < n; k++) {
+		if (dir > 0)
+			i = (from + k) % n;
+		else
+			i = (from + n - k) % n;
+		if (strcasestr(l->lines.v[i], needle) != NULL) {
+			*wrapped = dir > 0 ? i < from : i > from;
+			return (long)i;
+		}
+	}
+	return -1;
+}
+
+/* Show line i of a match near the top of the pane (a line of context). */
+static void
+log_show_match(struct ui *ui, size_t i)
+{
+	struct ulog	*l = &ui->log;
+
+	l->match = i;
+	l->has_match = 1;
+	l->follow = 0;
+	l->top = i > 0 ? i - 1 : 0;
+}
+
+/* Search from line from in dir; say where it landed. */
+static int
+log_search_go(struct ui *ui, const char *needle, size_t from, int dir,
+    int quiet)
+{
+	struct ulog	*l = &ui->log;
+	long		 i;
+	int		 wrapped;
+
+	if ((i = log_find(l, needle, from, dir, &wrapped)) < 0) {
+		l->has_match = 0;
+		if (!quiet || *needle != '\0')
+			ui_message(ui, 1, "log search: \"%s\" is not in the "
+			    "%zu lines of %s", needle, l->lines.n,
+			    l->stream == LOG_ERR ? "main.err" : "main.out");
+		return UIF_REDRAW;
+	}
+	log_show_match(ui, (size_t)i);
+	if (!quiet)
+		ui_message(ui, 0, "log search: \"%s\" at line %ld of %zu%s",
+		    needle, i + 1, l->lines.n, !wrapped ? "" : dir > 0 ?
+		    " (passed the end, went on from the top)" :
+		    " (passed the top, went on from the end)");
+	return UIF_REDRAW;
+}
+
+/* The first line shown: where a new search starts. */
+static size_t
+log_first_shown(const struct ui *ui)
+{
+	return ui->log.top;
+}
+
+static int
+act_log_search(struct ui *ui)
+{
+	buf_free(&ui->input);
+	buf_add(&ui->input, "", 0);
+	ui->searching = 1;
+	ui->log.search_from = log_first_shown(ui);
+	ui->log.search_follow = ui->log.follow;
+	ui->ov = OV_FILTER;
+	return UIF_REDRAW;
+}
+
+static int
+act_search_step(struct ui *ui, int dir)
+{
+	struct ulog	*l = &ui->log;
+	size_t		 from;
+
+	if (l->search == NULL) {
+		ui_message(ui, 1, "n/N: search the log with / first");
+		return UIF_REDRAW;
+	}
+	if (l->has_match)
+		from = dir > 0 ? l->match + 1 : (l->match > 0 ? l->match - 1 :
+		    (l->lines.n > 0 ? l->lines.n - 1 : 0));
+	else
+		from = log_first_shown(ui);
+	return log_search_go(ui, l->search, from, dir, 0);
+}
+
+static int
+act_search_next(struct ui *ui)
+{
+	return act_search_step(ui, 1);
+}
+
+static int
+act_search_prev(struct ui *ui)
+{
+	return act_search_step(ui, -1);
+}
+
+/* Sideways by half a screen, not past the widest line. */
+static int
+act_scroll(struct ui *ui, int dir)
+{
+	struct ulog	*l = &ui->log;
+	int		 step = COLS / 2 > 1 ? COLS / 2 : 1, widest = 0, w;
+	size_t		 i;
+
+	if (l->wrap) {
+		ui_message(ui, 1, "h/l scroll sideways when lines are not "
+		    "wrapped: w unwraps them");
+		return UIF_REDRAW;
+	}
+	if (dir < 0) {
+		l->hscroll = l->hscroll > step ? l->hscroll - step : 0;
+		return UIF_REDRAW;
+	}
+	for (i = 0; i < l->lines.n; i++) {
+		if ((w = uitext_width(l->lines.v[i])) > widest)
+			widest = w;
+	}
+	if (l->hscroll + step < widest)
+		l->hscroll += step;
+	return UIF_REDRAW;
+}
+
+static int
+act_scroll_left(struct ui *ui)
+{
+	return act_scroll(ui, -1);
+}
+
+static int
+act_scroll_right(struct ui *ui)
+{
+	return act_scroll(ui, 1);
+}
+
+static int
+act_zoom(struct ui *ui)
+{
+	ui->zoom = !ui->zoom;
+	if (ui->zoom)
+		ui->focus = PANE_LOG;
+	return UIF_REDRAW;
+}
+
+static int
+act_log_esc(struct ui *ui)
+{
+	if (!ui->zoom && ui->log.search == NULL)
+		return 0;
+	ui->zoom = 0;
+	free(ui->log.search);
+	ui->log.search = NULL;
+	ui->log.has_match = 0;
 	return UIF_REDRAW;
 }
 
@@ -2168,99 +2473,163 @@ act_toggle_finished(struct ui *ui)
 }
 
 /* The local record of a job (matched by cluster and any of its SLURM ids). */
-static void
-detail_record(struct buf *b, const struct jobtable_row *r)
+static const struct record *
+detail_find_record(const struct record_list *list,
+    const struct jobtable_row *r)
 {
-	struct record_list	 list;
-	const struct record	*rec = NULL;
-	char			*cause = NULL, *t;
-	size_t			 i, k;
+	size_t	i, k;
 
-	memset(&list, 0, sizeof list);
-	if (record_list(&list, &cause) != 0) {
-		buf_printf(b, "\nrecords: %s\n", cause);
-		free(cause);
-		return;
-	}
-	for (i = 0; i < list.n && rec == NULL; i++) {
-		if (list.v[i]->cluster == NULL ||
-		    strcmp(list.v[i]->cluster, r->cluster) != 0)
+	for (i = 0; i < list->n; i++) {
+		if (list->v[i]->cluster == NULL ||
+		    strcmp(list->v[i]->cluster, r->cluster) != 0)
 			continue;
-		for (k = 0; k < list.v[i]->slurm_ids.n; k++) {
-			if (strcmp(list.v[i]->slurm_ids.v[k], r->id) == 0)
-				rec = list.v[i];
+		for (k = 0; k < list->v[i]->slurm_ids.n; k++) {
+			if (strcmp(list->v[i]->slurm_ids.v[k], r->id) == 0)
+				return list->v[i];
 		}
 	}
+	return NULL;
+}
+
+/* "label       value", the value sanitised (it comes from a file). */
+static void
+detail_field(struct buf *b, const char *label, const char *v)
+{
+	char	*t;
+
+	if (v == NULL || *v == '\0')
+		return;
+	t = san(v);
+	buf_printf(b, "%-12s%s\n", label, t);
+	free(t);
+}
+
+/* A command over its own lines, each under the label's column. */
+static void
+detail_command(struct buf *b, const char *cmd)
+{
+	char	*copy, *line, *next, *t;
+	int	 first = 1;
+
+	if (cmd == NULL || *cmd == '\0')
+		return;
+	copy = xstrdup(cmd);
+	for (line = copy; line != NULL; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if (next == NULL && *line == '\0')
+			break;		/* the block's final newline */
+		t = san(line);
+		buf_printf(b, "%-12s%s\n", first ? "command" : "", t);
+		free(t);
+		first = 0;
+	}
+	free(copy);
+}
+
+static void
+detail_record(struct buf *b, const struct record *rec)
+{
+	size_t	i;
+	char	*t;
+
 	if (rec == NULL) {
 		buf_adds(b, "\nNo local record: not submitted from this "
 		    "machine.\n");
-		record_list_free(&list);
 		return;
 	}
-	/* Record fields come from a file: sanitise like cluster text. */
-#define FIELD(label, v) do {						\
-	if ((v) != NULL && *(v) != '\0') {				\
-		t = san(v);						\
-		buf_printf(b, "%-12s%s\n", label, t);			\
-		free(t);						\
-	}								\
-} while (0)
 	buf_adds(b, "\nRecord\n");
-	FIELD("id", rec->id);
-	FIELD("state", state_word(rec->state));
-	if (rec->err_class != ERR_NONE)
-		FIELD("failure", err_class_name(rec->err_class));
-	FIELD("triage rule", rec->err_rule);
-	FIELD("evidence", rec->err_evidence);
-	FIELD("image", rec->image);
-	FIELD("action", rec->action);
-	FIELD("job dir", rec->job_dir);
-	FIELD("log dir", rec->log_dir);
-	FIELD("spec", rec->spec_path);
-	FIELD("retry of", rec->retry_of);
-	FIELD("created", rec->created);
-#undef FIELD
+	detail_field(b, "id", rec->id);
+	detail_field(b, "state", state_word(rec->state));
+	detail_field(b, "image", rec->image);
+	detail_field(b, "action", rec->action);
+	detail_field(b, "job dir", rec->job_dir);
+	detail_field(b, "log dir", rec->log_dir);
+	detail_field(b, "spec", rec->spec_path);
+	detail_field(b, "retry of", rec->retry_of);
+	detail_field(b, "created", rec->created);
 	buf_adds(b, "\nHistory\n");
 	for (i = 0; i < rec->nhistory; i++) {
 		const struct record_event	*e = &rec->history[i];
+		char				*st;
 
 		t = xasprintf("%s  %-8s %s %s %s", e->time ? e->time : "",
 		    state_word(e->state), e->native ? e->native : "",
 		    e->source ? e->source : "", e->message ? e->message : "");
-		buf_adds(b, "  ");
-		{
-			char	*st = san(t);
-
-			buf_adds(b, st);
-			free(st);
-		}
-		buf_adds(b, "\n");
+		st = san(t);
+		buf_printf(b, "  %s\n", st);
+		free(st);
 		free(t);
 	}
-	record_list_free(&list);
 }
 
+/*
+ * A job's detail: how it ended (exit code, run time), what it asked for
+ * and (ended, from sacct: efficiency_got) what it used, the command, and
+ * the triage rule with its evidence; then the record and its history.
+ */
 static char *
 detail_job(struct ui *ui, const struct jobtable_row *r)
 {
-	struct buf		b;
-	struct pending_why	why;
-	char			e[32], l[32];
+	struct buf		 b, ask;
+	struct pending_why	 why;
+	struct record_list	 list;
+	const struct record	*rec = NULL;
+	char			 e[32], l[32], *cause = NULL;
+	int			 nodes;
 
+	memset(&list, 0, sizeof list);
+	buf_init(&b);
+	if (record_list(&list, &cause) != 0) {
+		buf_printf(&b, "records: %s\n\n", cause);
+		free(cause);
+	} else
+		rec = detail_find_record(&list, r);
 	jobtable_fmt_duration(r->elapsed, e, sizeof e);
 	jobtable_fmt_duration(r->limit, l, sizeof l);
-	buf_init(&b);
 	buf_printf(&b, "cluster     %s\n", r->cluster);
 	buf_printf(&b, "job id      %s\n", r->id);
 	buf_printf(&b, "name        %s\n", r->name);
 	buf_printf(&b, "partition   %s\n", r->partition);
 	buf_printf(&b, "state       %s%s\n", r->state,
 	    r->finished ? " (finished)" : "");
+	if (rec != NULL)
+		detail_field(&b, "exit code", rec->exit_code);
 	if (r->elapsed >= 0)
-		buf_printf(&b, "elapsed     %s of %s\n", e,
+		buf_printf(&b, "run time    %s of %s\n", e,
 		    r->limit < 0 ? "no limit" : l);
-	if (r->nodes > 0)
-		buf_printf(&b, "nodes       %d\n", r->nodes);
+	/* What it asked for: the record knows; squeue gives the nodes. */
+	nodes = rec != NULL && rec->nodes > 0 ? rec->nodes : r->nodes;
+	buf_init(&ask);
+	buf_add(&ask, "", 0);
+	if (nodes > 0)
+		buf_printf(&ask, "%d node%s", nodes, nodes == 1 ? "" : "s");
+	if (rec != NULL) {
+		buf_printf(&ask, "%s%d GPU%s", ask.len ? ", " : "", rec->gpus,
+		    rec->gpus == 1 ? "" : "s");
+		if (rec->cpus > 0)
+			buf_printf(&ask, ", %d CPU%s per task", rec->cpus,
+			    rec->cpus == 1 ? "" : "s");
+		if (rec->time_limit != NULL)
+			buf_printf(&ask, ", time %s", rec->time_limit);
+	} else if (r->limit >= 0)
+		buf_printf(&ask, "%stime %s", ask.len ? ", " : "", l);
+	detail_field(&b, "asked", ask.data);
+	buf_free(&ask);
+	if (rec != NULL && ui->cfg != NULL &&
+	    (cause = ops_orphan_why(ui->cfg, rec)) != NULL) {
+		detail_field(&b, "not polled", cause);
+		free(cause);
+		cause = NULL;
+	}
+	if (rec != NULL) {
+		detail_command(&b, rec->command);
+		if (rec->err_class != ERR_NONE)
+			detail_field(&b, "failure",
+			    err_class_name(rec->err_class));
+		detail_field(&b, "triage rule", rec->err_rule);
+		detail_field(&b, "evidence", rec->err_evidence);
+	}
 	if (r->reason != NULL && *r->reason != '\0')
 		buf_printf(&b, "%-12s%s\n", jobtable_state_class(r->state) ==
 		    JC_PENDING ? "why pending" : "reason", r->reason);
@@ -2269,7 +2638,8 @@ detail_job(struct ui *ui, const struct jobtable_row *r)
 		buf_printf(&b, "%-12s%s\n", "meaning", why.sentence);
 		buf_printf(&b, "%-12s%s\n", "what to do", why.fix);
 	}
-	detail_record(&b, r);
+	detail_record(&b, rec);
+	record_list_free(&list);
 	return buf_steal(&b);
 }
 
@@ -2309,6 +2679,9 @@ detail_cluster(struct ui *ui, const struct ucluster *c)
 	if (c->partitions.n > 0) {
 		for (i = 0; i < c->partitions.n; i++)
 			buf_printf(&b, "%s%s", i ? ", " : "", c->partitions.v[i]);
+	} else if (c->conf != NULL && c->conf->partitions_default) {
+		buf_adds(&b, "none configured: the cluster's own, from sinfo, "
+		    "once it answers");
 	} else if (c->conf != NULL) {
 		for (i = 0; i < c->conf->partitions.n; i++)
 			buf_printf(&b, "%s%s", i ? ", " : "",
@@ -2410,13 +2783,41 @@ start_estimated(struct ui *ui, struct msg_action *m)
 	return UIF_REDRAW;
 }
 
-/* The efficiency lines of an ended job's detail view. */
+/* The view's line labelled label ("label       ..."), or view.n. */
+static size_t
+view_find_label(const struct ui *ui, const char *label)
+{
+	size_t	k, n = strlen(label);
+
+	for (k = 0; k < ui->view.n && *ui->view.v[k] != '\0'; k++) {
+		if (strncmp(ui->view.v[k], label, n) == 0 &&
+		    ui->view.v[k][n] == ' ')
+			return k;
+	}
+	return ui->view.n;
+}
+
+/* Insert line at k of the view (it takes line). */
+static void
+view_insert(struct ui *ui, size_t k, char *line)
+{
+	strv_add(&ui->view, "");
+	free(ui->view.v[ui->view.n - 1]);
+	memmove(ui->view.v + k + 1, ui->view.v + k,
+	    (ui->view.n - 1 - k) * sizeof *ui->view.v);
+	ui->view.v[k] = line;
+}
+
+/*
+ * What sacct says of an ended job ("label\ttext" lines: exit code, usage,
+ * hint), each in its place in the detail view: the exit code under the
+ * state (sacct's replaces the record's), usage and hint under asked.
+ */
 static int
 efficiency_got(struct ui *ui, struct msg_action *m)
 {
-	char	*t, *nl, *line;
-	size_t	 k;
-	int	 n = 0;
+	char	*copy, *p, *nl, *tab, *label, *text;
+	size_t	 k, at;
 
 	if (ui->ov != OV_VIEW || ui->detail_id == NULL || m->cluster == NULL ||
 	    m->job_id == NULL || strcmp(m->cluster, ui->detail_cluster) != 0 ||
@@ -2424,22 +2825,39 @@ efficiency_got(struct ui *ui, struct msg_action *m)
 		return 0;	/* closed meanwhile: nothing to say */
 	if (m->failed)
 		return 0;	/* e.g. sacct does not know it (yet) */
-	/* "usage ...\nhint ...": just below the job's fields. */
-	for (k = 0; k < ui->view.n && *ui->view.v[k] != '\0'; k++)
-		/* nothing */;
-	t = san(m->message != NULL ? m->message : "");
-	for (char *p = t; p != NULL && *p != '\0'; p = nl) {
+	copy = xstrdup(m->message != NULL ? m->message : "");
+	for (p = copy; p != NULL && *p != '\0'; p = nl) {
 		if ((nl = strchr(p, '\n')) != NULL)
 			*nl++ = '\0';
-		line = xasprintf("%-12s%s", n == 0 ? "usage" : "hint", p);
-		strv_add(&ui->view, "");
-		free(ui->view.v[ui->view.n - 1]);
-		memmove(ui->view.v + k + 1, ui->view.v + k,
-		    (ui->view.n - 1 - k) * sizeof *ui->view.v);
-		ui->view.v[k++] = line;
-		n++;
+		if ((tab = strchr(p, '\t')) == NULL)
+			continue;
+		*tab++ = '\0';
+		label = san(p);
+		text = san(tab);
+		if ((k = view_find_label(ui, label)) < ui->view.n) {
+			free(ui->view.v[k]);
+			ui->view.v[k] = xasprintf("%-12s%s", label, text);
+		} else {
+			/* After the line it belongs under, else at the end. */
+			at = view_find_label(ui, strcmp(label, "exit code") == 0 ?
+			    "state" : strcmp(label, "hint") == 0 ? "usage" :
+			    "asked");
+			if (at == ui->view.n)
+				at = view_find_label(ui, "run time");
+			if (at < ui->view.n)
+				at++;
+			else {
+				for (at = 0; at < ui->view.n &&
+				    *ui->view.v[at] != '\0'; at++)
+					/* nothing */;
+			}
+			view_insert(ui, at, xasprintf("%-12s%s", label,
+			    text));
+		}
+		free(label);
+		free(text);
 	}
-	free(t);
+	free(copy);
 	return UIF_REDRAW;
 }
 
@@ -2555,6 +2973,51 @@ act_edit(struct ui *ui)
 	return UIF_REDRAW;
 }
 
+/* H and U: scontrol hold or release the selected job. */
+static int
+act_hold_release(struct ui *ui, int release)
+{
+	const struct jobtable_row	*r = jobtable_current(ui->jt);
+	const char			*verb = release ? "release" : "hold";
+	char				*cause = NULL;
+
+	if (r == NULL)
+		ui_message(ui, 1, "no job selected to %s", verb);
+	else if (r->finished)
+		ui_message(ui, 1, "%s %s has ended (%s): nothing to %s", r->cluster,
+		    r->id, r->state, verb);
+	else if (!release && jobtable_state_class(r->state) != JC_PENDING)
+		ui_message(ui, 1, "%s %s is %s: SLURM holds only pending jobs",
+		    r->cluster, r->id, r->state);
+	else if (release && !row_held(r))
+		ui_message(ui, 1, "%s %s is not held (%s%s%s): nothing to "
+		    "release", r->cluster, r->id, r->state, r->reason != NULL &&
+		    *r->reason != '\0' ? ", " : "", r->reason != NULL ?
+		    r->reason : "");
+	else if (ui->be == NULL || ui->be->hold == NULL)
+		ui_message(ui, 1, "%s: not connected (no worker)", verb);
+	else if (ui->be->hold(ui->be->arg, r->cluster, r->id, release,
+	    &cause) != 0) {
+		ui_message(ui, 1, "%s %s: %s", verb, r->id, cause);
+		free(cause);
+	} else
+		ui_message(ui, 0, "%s %s %s\xe2\x80\xa6", release ? "releasing" :
+		    "holding", r->cluster, r->id);
+	return UIF_REDRAW;
+}
+
+static int
+act_hold(struct ui *ui)
+{
+	return act_hold_release(ui, 0);
+}
+
+static int
+act_release(struct ui *ui)
+{
+	return act_hold_release(ui, 1);
+}
+
 static int
 act_toggle_err(struct ui *ui)
 {
@@ -2574,6 +3037,7 @@ static int
 act_wrap(struct ui *ui)
 {
 	ui->log.wrap = !ui->log.wrap;
+	ui->log.hscroll = 0;
 	return UIF_REDRAW;
 }
 
@@ -2678,6 +3142,13 @@ filter_live(struct ui *ui)
 {
 	char	*cause = NULL;
 
+	/* A log search finds as it is typed, from where it started. */
+	if (ui->searching) {
+		log_search_go(ui, ui->input.data ? ui->input.data : "",
+		    ui->log.search_from, 1, 1);
+		return;
+	}
+
 	if (jobtable_set_filter(ui->jt, ui->input.data, &cause) != 0) {
 		ui_message(ui, 1, "%s", cause);
 		free(cause);
@@ -2692,6 +3163,17 @@ filter_live(struct ui *ui)
 static int
 act_input_accept(struct ui *ui)
 {
+	if (ui->searching) {
+		ui->searching = 0;
+		ui->ov = OV_NONE;
+		free(ui->log.search);
+		ui->log.search = NULL;
+		if (ui->input.data == NULL || *ui->input.data == '\0')
+			return UIF_REDRAW;
+		ui->log.search = xstrdup(ui->input.data);
+		return log_search_go(ui, ui->log.search, ui->log.search_from,
+		    1, 0);
+	}
 	filter_live(ui);
 	ui->ov = OV_NONE;
 	return UIF_REDRAW;
@@ -2703,6 +3185,16 @@ act_input_clear(struct ui *ui)
 	/* From the jobs pane, Esc clears an applied filter; else nothing. */
 	if (ui->ov == OV_NONE && jobtable_filter(ui->jt) == NULL)
 		return 0;
+	if (ui->searching) {
+		/* Esc while typing a log search: no search, back where it was. */
+		ui->searching = 0;
+		ui->ov = OV_NONE;
+		buf_free(&ui->input);
+		ui->log.has_match = 0;
+		ui->log.top = ui->log.search_from;
+		ui->log.follow = ui->log.search_follow;
+		return UIF_REDRAW;
+	}
 	jobtable_set_filter(ui->jt, NULL, NULL);
 	buf_free(&ui->input);
 	ui->ov = OV_NONE;
@@ -2898,6 +3390,15 @@ static int (*const handlers[UIA_COUNT])(struct ui *) = {
 	[UIA_CURSOR_HOME] = act_cursor_home,
 	[UIA_CURSOR_END] = act_cursor_end,
 	[UIA_INPUT_DELETE] = act_input_delete,
+	[UIA_LOG_SEARCH] = act_log_search,
+	[UIA_SEARCH_NEXT] = act_search_next,
+	[UIA_SEARCH_PREV] = act_search_prev,
+	[UIA_SCROLL_LEFT] = act_scroll_left,
+	[UIA_SCROLL_RIGHT] = act_scroll_right,
+	[UIA_ZOOM] = act_zoom,
+	[UIA_LOG_ESC] = act_log_esc,
+	[UIA_HOLD] = act_hold,
+	[UIA_RELEASE] = act_release,
 };
 
 int
@@ -3182,6 +3683,7 @@ ui_free(struct ui *ui)
 	free(ui->log.cluster);
 	free(ui->log.id);
 	free(ui->log.name);
+	free(ui->log.search);
 	log_clear_text(&ui->log);
 	strv_free(&ui->view);
 	free(ui->view_title);
@@ -3195,17 +3697,22 @@ ui_free(struct ui *ui)
 	free(ui->sel_id);
 }
 
+/* What ops_adopt said at the start, for the footer. */
+static struct strv	adopt_said;
+
 /*
  * Local records give the jobs this machine launched, finished or not,
- * before any worker answers: they show with their last known state.
+ * before any worker answers: they show with their last known state.  A
+ * record of a cluster the configuration does not have is never polled:
+ * its row says so (its detail view says how to fix it).
  */
 static void
 load_records(struct ui *ui)
 {
 	struct record_list	 list;
 	struct jobtable_row	 r;
-	char			*cause = NULL;
-	size_t			 i;
+	char			*cause = NULL, *why, *t;
+	size_t			 i, norphan = 0;
 
 	memset(&list, 0, sizeof list);
 	if (record_list(&list, &cause) != 0) {
@@ -3226,8 +3733,23 @@ load_records(struct ui *ui)
 		r.partition = san(rec->partition);
 		r.state = san(rec->native != NULL && *rec->native != '\0' ?
 		    rec->native : state_word(rec->state));
-		r.reason = xstrdup("(record)");
-		r.elapsed = r.limit = -1;
+		why = ui->cfg != NULL ? ops_orphan_why(ui->cfg, rec) : NULL;
+		if (why != NULL) {
+			t = ops_clean(rec->cluster);
+			r.reason = xasprintf("(record) not polled: no cluster "
+			    "%s in the configuration", t);
+			free(t);
+			norphan++;
+			free(why);
+		} else
+			r.reason = xstrdup("(record)");
+		/* What the record knows of how long it ran, and its limit. */
+		r.elapsed = rec->elapsed >= 0 ? rec->elapsed : -1;
+		r.limit = -1;
+		if (rec->time_limit != NULL &&
+		    slurm_time_parse(rec->time_limit, &r.limit) !=
+		    SLURM_TIME_SET)
+			r.limit = -1;
 		r.nodes = rec->nodes;
 		r.finished = state_terminal(rec->state);
 		jobtable_upsert(ui->jt, &r);
@@ -3236,6 +3758,14 @@ load_records(struct ui *ui)
 	if (list.corrupt.n > 0)
 		ui_message(ui, 1, "%zu unreadable record(s): %s",
 		    list.corrupt.n, list.corrupt.v[0]);
+	else if (norphan > 0)
+		ui_message(ui, 1, "%zu record(s) of a cluster the configuration "
+		    "does not have are not polled: Enter on one says how to "
+		    "fix it", norphan);
+	else if (adopt_said.n > 0)
+		ui_message(ui, 0, "%s%s", adopt_said.v[0], adopt_said.n > 1 ?
+		    " (and others: sqdeck records)" : "");
+	strv_free(&adopt_said);
 	record_list_free(&list);
 }
 
@@ -3397,6 +3927,13 @@ be_efficiency(void *arg, const char *cluster, const char *job_id,
 }
 
 static int
+be_hold(void *arg, const char *cluster, const char *job_id, int release,
+    char **cause)
+{
+	return workers_hold(arg, cluster, job_id, release, cause);
+}
+
+static int
 be_start_estimate(void *arg, const char *cluster, const char *job_id,
     char **cause)
 {
@@ -3431,6 +3968,9 @@ ui_main(struct cli *cli)
 	/* No cluster yet is not fatal: the screen says what to set. */
 	if (config_load(cli->config_path, &cfg, &cause) != 0)
 		memset(&cfg, 0, sizeof cfg);
+	/* Before the workers poll: records of a cluster name now gone. */
+	if (cfg.nclusters > 0)
+		ops_adopt(&cfg, &adopt_said);
 	if ((q = msgq_create(NULL)) == NULL) {
 		fprintf(stderr, "sqdeck: cannot create the message queue\n");
 		config_free(&cfg);
@@ -3457,6 +3997,7 @@ ui_main(struct cli *cli)
 	be.submit = be_submit;
 	be.fetch_spec = be_fetch_spec;
 	be.start_estimate = be_start_estimate;
+	be.hold = be_hold;
 	be.efficiency = be_efficiency;
 	rc = ui_run(&cfg, cause, q, ws != NULL ? &be : NULL);
 	/* A worker waiting for a second factor must not wait any more. */

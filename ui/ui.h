@@ -60,6 +60,12 @@ struct ui_backend {
 	 */
 	int	(*efficiency)(void *arg, const char *cluster,
 		    const char *job_id, char **cause);
+	/*
+	 * Hold or release a job (H, U): ACTION_OTHER step "hold".  May be
+	 * NULL.
+	 */
+	int	(*hold)(void *arg, const char *cluster, const char *job_id,
+		    int release, char **cause);
 };
 
 /* Run the terminal UI until the user quits; returns the exit code. */

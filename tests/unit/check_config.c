@@ -588,6 +588,13 @@ static const struct {
 	const char	*value;
 	const char	*msg;
 } badenv[] = {
+	/* Issue 18 item 16: a blank entry, as an empty list item is. */
+	{ "SLURM_HOSTNAME", "a, ,b", "environment SLURM_HOSTNAME (cluster "
+	    "'default'): hosts: entry 2 of \"a, ,b\" is blank: remove the "
+	    "extra comma" },
+	{ "SLURM_PARTITION", "cpu,", "environment SLURM_PARTITION (cluster "
+	    "'default'): partitions: entry 2 of \"cpu,\" is blank: remove the "
+	    "extra comma" },
 	{ "SLURM_PORT", "abc", "environment SLURM_PORT (cluster 'default'): "
 	    "port must be a whole number from 1 to 65535, not 'abc'" },
 	{ "SSH_PORT", "0", "environment SSH_PORT (cluster 'default'): port "

@@ -101,10 +101,16 @@ START_TEST(test_hint)
 	ck_assert_int_eq(eff_parse("8\037COMPLETED\0372\0373500\03760\037"
 	    "1:50:00\0374G\0373G\n", 8, &e, &cause), 0);
 	ck_assert_ptr_null(e.hint);
+	ck_assert_ptr_null(e.exit_code);	/* a capture without ExitCode */
+	eff_free(&e);
+	/* ExitCode, the ninth field: the detail view's exit code. */
+	ck_assert_int_eq(eff_parse("9\037FAILED\0372\0373500\03760\037"
+	    "1:50:00\0374G\0373G\0373:0\n", 9, &e, &cause), 0);
+	ck_assert_str_eq(e.exit_code, "3:0");
 	eff_free(&e);
 	cmd = eff_cmd(42, &cause);
 	ck_assert_ptr_nonnull(strstr(cmd, " -j 42 -o JobIDRaw,State,AllocCPUS,"
-	    "ElapsedRaw,TimelimitRaw,TotalCPU,ReqMem,MaxRSS"));
+	    "ElapsedRaw,TimelimitRaw,TotalCPU,ReqMem,MaxRSS,ExitCode"));
 	free(cmd);
 	ck_assert_ptr_null(eff_cmd(0, &cause));
 	free(cause);

@@ -101,6 +101,14 @@ START_TEST(test_issue_keys)
 		{ UICTX_FILTER, 0x7f, UIA_INPUT_BACKSPACE },
 		{ UICTX_WIZARD, '\t', UIA_WIZ_NEXT },
 		{ UICTX_WIZARD, UIKEY_ESC, UIA_CLOSE },
+		/* Issue 18 item 13: the log pane's search, sideways, zoom. */
+		{ UICTX_LOG, '/', UIA_LOG_SEARCH },
+		{ UICTX_LOG, 'n', UIA_SEARCH_NEXT },
+		{ UICTX_LOG, 'N', UIA_SEARCH_PREV },
+		{ UICTX_LOG, 'l', UIA_SCROLL_RIGHT },
+		{ UICTX_LOG, UIKEY_FN(KEY_LEFT), UIA_SCROLL_LEFT },
+		{ UICTX_LOG, 'z', UIA_ZOOM },
+		{ UICTX_JOBS, 'z', UIA_ZOOM },
 	};
 	size_t	i;
 

@@ -256,6 +256,19 @@ START_TEST(test_secrets)
 	ck_assert_str_eq(h, "names only (HF_TOKEN): values come from this "
 	    "environment");
 	free(h);
+
+	/* Issue 18 item 16: a missing secret is refused before the preview. */
+	put(WF_SECRETS, "SD_WIZ_SECRET, SD_WIZ_UNSET");
+	w.field = WF_SECRETS;
+	ck_assert_int_eq(wizard_key(&w, UIA_WIZ_NEXT, WK_ENTER), WREQ_REDRAW);
+	ck_assert_int_eq(w.page, WIZ_FORM);
+	ck_assert_int_eq(w.field, WF_SECRETS);
+	ck_err(WF_SECRETS, "not set in this environment: SD_WIZ_UNSET; a "
+	    "submit stops on it, so there is no preview: export it and start "
+	    "sqdeck again, or take it off the list");
+	setenv("SD_WIZ_UNSET", "y", 1);
+	ck_assert_int_eq(wizard_key(&w, UIA_WIZ_NEXT, WK_ENTER), WREQ_PREVIEW);
+	unsetenv("SD_WIZ_UNSET");
 }
 END_TEST
 
@@ -702,6 +715,7 @@ action(enum action_kind kind, const char *step, int done, int failed,
 START_TEST(test_pages)
 {
 	struct msg_action	m;
+	size_t			k, i;
 
 	wizard_open(&w, "sdtb", 1);
 	/* Tab walks the fields and wraps; S-Tab goes back. */
@@ -777,14 +791,30 @@ START_TEST(test_pages)
 	wizard_start(&w, 0);
 	action(ACTION_SUBMIT, "preview", 1, 0, "#!/bin/bash\n"
 	    "#SBATCH --job-name=x\n\n#SBATCH --partition=gpu\n", NULL);
-	ck_assert_uint_eq(w.preview.n, 4);
-	ck_assert_str_eq(w.preview.v[2], "");
-	ck_assert_str_eq(w.preview.v[3], "#SBATCH --partition=gpu");
+	/* Issue 18 item 16: a one-screen summary, then the script. */
+	ck_assert_str_eq(w.preview.v[0], "Summary (the sbatch script of the "
+	    "dry run follows: PgDn)");
+	ck_assert_str_eq(w.preview.v[1], "  cluster    sdtb as alice");
+	for (k = 0; k < w.preview.n &&
+	    strcmp(w.preview.v[k], "#!/bin/bash") != 0; k++)
+		;
+	ck_assert_uint_gt(k, 8);
+	ck_assert_uint_lt(k, 20);
+	for (i = 0; i < k; i++)
+		if (strncmp(w.preview.v[i], "  command    ", 13) == 0)
+			ck_assert_str_eq(w.preview.v[i], "  command    echo hi");
+	ck_assert_uint_eq(w.preview.n, k + 4);
+	ck_assert_str_eq(w.preview.v[k + 2], "");
+	ck_assert_str_eq(w.preview.v[k + 3], "#SBATCH --partition=gpu");
 	ck_assert_int_eq(wizard_key(&w, UIA_NONE, WK_PAGE_DOWN), WREQ_REDRAW);
-	ck_assert_uint_eq(w.preview_top, 0);	/* 10 would pass the end */
+	ck_assert_uint_eq(w.preview_top, 10);
+	ck_assert_int_eq(wizard_key(&w, UIA_NONE, WK_PAGE_DOWN), WREQ_REDRAW);
+	ck_assert_uint_eq(w.preview_top, 10);	/* 20 would pass the end */
 	ck_assert_int_eq(wizard_key(&w, UIA_WIZ_NEXT, WK_OTHER), WREQ_REDRAW);
-	ck_assert_uint_eq(w.preview_top, 1);
+	ck_assert_uint_eq(w.preview_top, 11);
 	ck_assert_int_eq(wizard_key(&w, UIA_WIZ_PREV, WK_OTHER), WREQ_REDRAW);
+	ck_assert_uint_eq(w.preview_top, 10);
+	ck_assert_int_eq(wizard_key(&w, UIA_NONE, WK_PAGE_UP), WREQ_REDRAW);
 	ck_assert_uint_eq(w.preview_top, 0);
 	ck_assert_int_eq(wizard_key(&w, UIA_INPUT_BACKSPACE, WK_OTHER),
 	    WREQ_REDRAW);
