@@ -42,35 +42,57 @@ struct wcmd {
 	struct wcmd	*next;
 };
 
+struct wstate;
+
+/* One cluster: its requests and, in st, what the pool keeps for it. */
 struct worker {
 	struct workers		*ws;
 	const struct cluster	*cl;
-	pthread_t		 thread;
-	int			 started;
+	/*
+	 * Owned by the pool thread that set busy (one at a time: the libssh
+	 * session in it is never used by two threads at once); NULL until
+	 * the first turn, and again once freed at the end.
+	 */
+	struct wstate		*st;
 
-	/* Under ws->lock, written by the UI thread. */
-	struct wcmd		*cmds;
+	/* Under ws->lock. */
+	int			 busy;
+	int			 dead;		/* last turn: not connected */
+	time_t			 due;		/* monotonic: next timer */
+	struct wcmd		*cmds;		/* written by the UI thread */
 	struct wcmd		**cmdtail;
 	int			 poll_now;
 	unsigned		 log_gen;	/* bumped on every watch change */
+	unsigned		 log_taken;	/* log_gen the state has */
 	char			*log_id;	/* NULL: no job of ours watched */
 	enum log_stream		 log_stream;
 	uint64_t		 log_offset;
-	int			 exited;
+};
+
+/* One thread of the pool. */
+struct wthread {
+	struct workers		*ws;
+	pthread_t		 thread;
+	int			 started;
+	int			 exited;	/* under ws->lock */
 };
 
 struct workers {
 	pthread_mutex_t		 lock;
-	pthread_cond_t		 cond;		/* requests and quit */
-	pthread_cond_t		 exited;	/* a worker finished */
+	pthread_cond_t		 cond;		/* requests, timers and quit */
+	pthread_cond_t		 exited;	/* a thread finished */
 	struct msgq		*q;
 	struct worker		*v;
 	size_t			 n;
+	struct wthread		*t;		/* the pool */
+	size_t			 nt;
+	size_t			 next;		/* where the next pick starts */
+	size_t			 ndead;		/* busy reconnecting */
 	atomic_int		 quit;	/* written under lock, read anywhere */
 	int			 nsubmits;	/* submit threads running */
 };
 
-/* What a worker thread keeps between ticks (its own, no lock). */
+/* What the pool keeps for a cluster between turns (no lock: see busy). */
 struct wstate {
 	struct worker	*w;
 	struct conn	*conn;
@@ -842,151 +864,256 @@ ensure_connected(struct wstate *st)
 	return 0;
 }
 
-static void *
-worker_main(void *arg)
-{
-	struct worker	*w = arg;
-	struct workers	*ws = w->ws;
-	struct wstate	 st;
-	struct wcmd	*cmds, *c;
-	struct timespec	 until;
-	time_t		 now, wake;
-	unsigned	 gen;
-	char		*id;
-	enum log_stream	 stream;
-	uint64_t	 offset;
+/* What a turn takes from the requests, under the lock. */
+struct wtake {
+	struct wcmd	*cmds;
 	int		 poll_now;
+	int		 log_changed;
+	char		*log_id;
+	enum log_stream	 log_stream;
+	uint64_t	 log_offset;
+};
 
-	memset(&st, 0, sizeof st);
-	st.w = w;
-	st.conn = conn_new_cluster(w->cl);
-	st.interval = w->cl->poll_interval > 0 ? w->cl->poll_interval : 5;
-	budget_init(&st.budget, w->cl->min_poll_interval,
+static struct wstate *
+wstate_new(struct worker *w)
+{
+	struct wstate	*st = xcalloc(1, sizeof *st);
+
+	st->w = w;
+	st->conn = conn_new_cluster(w->cl);
+	st->interval = w->cl->poll_interval > 0 ? w->cl->poll_interval : 5;
+	budget_init(&st->budget, w->cl->min_poll_interval,
 	    w->cl->max_scheduler_calls);
-	st.history_days = w->cl->history_days;
-	if (st.interval < st.budget.min_interval)
-		st.interval = st.budget.min_interval;
-	st.log_last_flags = -1;
-	post_cluster(&st, CLUSTER_CONNECTING, NULL);
+	st->history_days = w->cl->history_days;
+	if (st->interval < st->budget.min_interval)
+		st->interval = st->budget.min_interval;
+	st->log_last_flags = -1;
+	post_cluster(st, CLUSTER_CONNECTING, NULL);
+	return st;
+}
 
-	for (;;) {
-		/* Wait for a request or the next timer, whichever is first. */
-		pthread_mutex_lock(&ws->lock);
-		for (;;) {
-			if (ws->quit)
-				break;
-			now = mono_now();
-			if (w->cmds != NULL || w->poll_now ||
-			    w->log_gen != st.log_gen)
-				break;
-			wake = conn_connected(st.conn) ? st.next_poll :
-			    st.next_connect;
-			if (st.log_path != NULL && !st.log_done &&
-			    conn_connected(st.conn) && st.next_log < wake)
-				wake = st.next_log;
-			if (wake <= now)
-				break;
-			clock_gettime(CLOCK_MONOTONIC, &until);
-			until.tv_sec += wake - now;
-			pthread_cond_timedwait(&ws->cond, &ws->lock, &until);
+static void
+wstate_free(struct wstate *st)
+{
+	if (st == NULL)
+		return;
+	log_reset(st);
+	strv_free(&st->parts);
+	budget_free(&st->budget);
+	hist_clear(st);
+	gres_free(&st->gres);
+	conn_free(st->conn);
+	free(st);
+}
+
+/* When the cluster next needs a turn without a request (monotonic). */
+static time_t
+wstate_due(struct wstate *st)
+{
+	time_t	wake;
+
+	wake = conn_connected(st->conn) ? st->next_poll : st->next_connect;
+	if (st->log_path != NULL && !st->log_done &&
+	    conn_connected(st->conn) && st->next_log < wake)
+		wake = st->next_log;
+	return wake;
+}
+
+/*
+ * One turn for a cluster: take its requests, connect if it is time, run
+ * what is due (poll, watched log).  Never waits for a timer: the pool
+ * comes back when wstate_due() says.
+ */
+static void
+worker_turn(struct worker *w, struct wtake *t)
+{
+	struct workers	*ws = w->ws;
+	struct wstate	*st;
+	struct wcmd	*cmds = t->cmds, *c, **cp;
+	time_t		 now, wake;
+
+	if (w->st == NULL)
+		w->st = wstate_new(w);
+	st = w->st;
+	if (t->log_changed)
+		log_take(st, t->log_id, t->log_stream, t->log_offset);
+	if (t->poll_now) {
+		st->next_poll = 0;
+		st->next_connect = 0;
+	}
+
+	/* Submits run in their own thread: see submit_main(). */
+	for (cp = &cmds; (c = *cp) != NULL; /* below */) {
+		if (c->type != WCMD_SUBMIT) {
+			cp = &c->next;
+			continue;
 		}
-		if (ws->quit) {
-			pthread_mutex_unlock(&ws->lock);
+		*cp = c->next;
+		submit_spawn(w, c);
+	}
+	if (ensure_connected(st) != 0) {
+		/* Requests cannot wait for a cluster that is down. */
+		while ((c = cmds) != NULL) {
+			cmds = c->next;
+			post_action(w, c->type == WCMD_CANCEL ?
+			    ACTION_CANCEL : ACTION_OTHER, c->job_id,
+			    c->type == WCMD_SPEC ? "spec" :
+			    c->type == WCMD_START ? "start" :
+			    c->type == WCMD_EFF ? "efficiency" : NULL, 2,
+			    "%s is not connected: try again when its "
+			    "state is ok", w->cl->name);
+			wcmd_free(c);
+		}
+		return;
+	}
+	while ((c = cmds) != NULL) {
+		cmds = c->next;
+		if (c->type == WCMD_CANCEL)
+			do_cancel(st, c);
+		else if (c->type == WCMD_START)
+			do_start(st, c);
+		else if (c->type == WCMD_EFF)
+			do_eff(st, c);
+		else
+			do_spec(st, c);
+		wcmd_free(c);
+		if (ws->quit)
 			break;
-		}
-		cmds = w->cmds;
-		w->cmds = NULL;
-		w->cmdtail = &w->cmds;
-		poll_now = w->poll_now;
-		w->poll_now = 0;
-		gen = w->log_gen;
-		id = gen != st.log_gen && w->log_id != NULL ?
-		    xstrdup(w->log_id) : NULL;
-		stream = w->log_stream;
-		offset = w->log_offset;
-		pthread_mutex_unlock(&ws->lock);
+	}
+	while ((c = cmds) != NULL) {
+		cmds = c->next;
+		wcmd_free(c);
+	}
+	now = mono_now();
+	if (!ws->quit && st->next_poll <= now) {
+		/* Within the budget, or wait for it (budget.h). */
+		wake = budget_when(&st->budget, now, 1);
+		if (wake > now) {
+			st->next_poll = wake;
+			post_cluster(st, st->last_ok != 0 ?
+			    CLUSTER_OK : CLUSTER_CONNECTING,
+			    "waiting for the polling budget");
+		} else
+			do_poll(st);
+	}
+	if (!ws->quit && st->log_path != NULL && !st->log_done &&
+	    st->next_log <= mono_now() && conn_connected(st->conn))
+		do_log(st);
+}
 
-		if (gen != st.log_gen) {
-			st.log_gen = gen;
-			log_take(&st, id, stream, offset);
-		}
-		free(id);
-		if (poll_now) {
-			st.next_poll = 0;
-			st.next_connect = 0;
-		}
+/* How many pool threads may be reconnecting to dead clusters at once. */
+static size_t
+pool_dead_max(const struct workers *ws)
+{
+	return ws->nt > 1 ? ws->nt / 2 : 1;
+}
 
-		/* Submits run in their own thread: see submit_main(). */
-		{
-			struct wcmd	**cp = &cmds;
+/*
+ * Under the lock: the next cluster that needs a turn, taken round-robin
+ * so that none starves, or NULL with *wake set to the earliest timer of
+ * those waiting (0: none).
+ */
+static struct worker *
+pool_pick(struct workers *ws, time_t now, time_t *wake)
+{
+	struct worker	*w;
+	size_t		 i, k;
+	int		 asked;
 
-			while ((c = *cp) != NULL) {
-				if (c->type != WCMD_SUBMIT) {
-					cp = &c->next;
-					continue;
-				}
-				*cp = c->next;
-				submit_spawn(w, c);
-			}
+	*wake = 0;
+	for (k = 0; k < ws->n; k++) {
+		i = (ws->next + k) % ws->n;
+		w = &ws->v[i];
+		if (w->busy)
+			continue;
+		asked = w->cmds != NULL || w->poll_now ||
+		    w->log_gen != w->log_taken;
+		/* Dead hosts never take the whole pool from live ones. */
+		if (!asked && w->dead && ws->ndead >= pool_dead_max(ws))
+			continue;
+		if (asked || w->due <= now) {
+			ws->next = (i + 1) % ws->n;
+			return w;
 		}
-		if (ensure_connected(&st) != 0) {
-			/* Requests cannot wait for a cluster that is down. */
-			while ((c = cmds) != NULL) {
-				cmds = c->next;
-				post_action(w, c->type == WCMD_CANCEL ?
-				    ACTION_CANCEL : ACTION_OTHER, c->job_id,
-				    c->type == WCMD_SPEC ? "spec" :
-				    c->type == WCMD_START ? "start" :
-				    c->type == WCMD_EFF ? "efficiency" : NULL, 2,
-				    "%s is not connected: try again when its "
-				    "state is ok", w->cl->name);
-				wcmd_free(c);
+		if (*wake == 0 || w->due < *wake)
+			*wake = w->due;
+	}
+	return NULL;
+}
+
+static void *
+pool_main(void *arg)
+{
+	struct wthread	*me = arg;
+	struct workers	*ws;
+	struct worker	*w;
+	struct wtake	 t;
+	struct timespec	 until;
+	struct wstate	*st;
+	time_t		 now, wake, due;
+	size_t		 i;
+	int		 dead;
+
+	ws = me->ws;
+	pthread_mutex_lock(&ws->lock);
+	while (!ws->quit) {
+		now = mono_now();
+		if ((w = pool_pick(ws, now, &wake)) == NULL) {
+			if (wake == 0)
+				pthread_cond_wait(&ws->cond, &ws->lock);
+			else {
+				clock_gettime(CLOCK_MONOTONIC, &until);
+				until.tv_sec += wake - now;
+				pthread_cond_timedwait(&ws->cond, &ws->lock,
+				    &until);
 			}
 			continue;
 		}
-		while ((c = cmds) != NULL) {
-			cmds = c->next;
-			if (c->type == WCMD_CANCEL)
-				do_cancel(&st, c);
-			else if (c->type == WCMD_START)
-				do_start(&st, c);
-			else if (c->type == WCMD_EFF)
-				do_eff(&st, c);
-			else
-				do_spec(&st, c);
-			wcmd_free(c);
-			if (ws->quit)
-				break;
+		memset(&t, 0, sizeof t);
+		t.cmds = w->cmds;
+		w->cmds = NULL;
+		w->cmdtail = &w->cmds;
+		t.poll_now = w->poll_now;
+		w->poll_now = 0;
+		if (w->log_gen != w->log_taken) {
+			w->log_taken = w->log_gen;
+			t.log_changed = 1;
+			t.log_id = w->log_id != NULL ? xstrdup(w->log_id) :
+			    NULL;
+			t.log_stream = w->log_stream;
+			t.log_offset = w->log_offset;
 		}
-		while ((c = cmds) != NULL) {
-			cmds = c->next;
-			wcmd_free(c);
-		}
-		now = mono_now();
-		if (!ws->quit && st.next_poll <= now) {
-			/* Within the budget, or wait for it (budget.h). */
-			wake = budget_when(&st.budget, now, 1);
-			if (wake > now) {
-				st.next_poll = wake;
-				post_cluster(&st, st.last_ok != 0 ?
-				    CLUSTER_OK : CLUSTER_CONNECTING,
-				    "waiting for the polling budget");
-			} else
-				do_poll(&st);
-		}
-		if (!ws->quit && st.log_path != NULL && !st.log_done &&
-		    st.next_log <= mono_now() && conn_connected(st.conn))
-			do_log(&st);
-	}
+		w->busy = 1;
+		if ((dead = w->dead) != 0)
+			ws->ndead++;
+		pthread_mutex_unlock(&ws->lock);
 
-	log_reset(&st);
-	strv_free(&st.parts);
-	budget_free(&st.budget);
-	hist_clear(&st);
-	gres_free(&st.gres);
-	conn_free(st.conn);
-	pthread_mutex_lock(&ws->lock);
-	w->exited = 1;
+		worker_turn(w, &t);
+		free(t.log_id);
+		due = wstate_due(w->st);
+		dead = !conn_connected(w->st->conn) && w->st->backoff > 0;
+
+		pthread_mutex_lock(&ws->lock);
+		if (w->dead)
+			ws->ndead--;
+		w->dead = dead;
+		w->due = due;
+		w->busy = 0;
+		/* A reconnect slot may be free for a waiting dead cluster. */
+		pthread_cond_broadcast(&ws->cond);
+	}
+	/* Quitting: free the states no other thread is using. */
+	for (i = 0; i < ws->n; i++) {
+		w = &ws->v[i];
+		if (w->busy || w->st == NULL)
+			continue;
+		st = w->st;
+		w->st = NULL;
+		pthread_mutex_unlock(&ws->lock);
+		wstate_free(st);
+		pthread_mutex_lock(&ws->lock);
+	}
+	me->exited = 1;
 	pthread_cond_broadcast(&ws->exited);
 	pthread_mutex_unlock(&ws->lock);
 	return NULL;
@@ -1192,12 +1319,20 @@ workers_free(struct workers *ws)
 			wcmd_free(c);
 		}
 		free(ws->v[i].log_id);
+		wstate_free(ws->v[i].st);	/* no thread ever took it */
 	}
 	free(ws->v);
+	free(ws->t);
 	pthread_mutex_destroy(&ws->lock);
 	pthread_cond_destroy(&ws->cond);
 	pthread_cond_destroy(&ws->exited);
 	free(ws);
+}
+
+size_t
+workers_pool_size(size_t nclusters)
+{
+	return nclusters < WORKER_POOL_MAX ? nclusters : WORKER_POOL_MAX;
 }
 
 struct workers *
@@ -1223,6 +1358,17 @@ workers_start(const struct config *cfg, struct msgq *q, char **cause)
 	pthread_condattr_destroy(&ca);
 	ws->n = cfg != NULL ? cfg->nclusters : 0;
 	ws->v = xcalloc(ws->n + 1, sizeof *ws->v);
+	for (i = 0; i < ws->n; i++) {
+		struct worker	*w = &ws->v[i];
+
+		w->ws = ws;
+		w->cl = &cfg->clusters[i];
+		w->cmdtail = &w->cmds;
+		w->due = 0;	/* a first turn at once */
+	}
+	/* The threads do not follow the clusters: a bounded pool. */
+	ws->nt = workers_pool_size(ws->n);
+	ws->t = xcalloc(ws->nt + 1, sizeof *ws->t);
 
 	/* Blocked in the workers: SIGWINCH and SIGTERM go to the UI thread.
 	 * Crash signals stay open so the terminal is restored anyway. */
@@ -1230,21 +1376,17 @@ workers_start(const struct config *cfg, struct msgq *q, char **cause)
 	for (i = 0; i < sizeof crash / sizeof crash[0]; i++)
 		sigdelset(&all, crash[i]);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	for (i = 0; i < ws->n; i++) {
-		struct worker	*w = &ws->v[i];
-
-		w->ws = ws;
-		w->cl = &cfg->clusters[i];
-		w->cmdtail = &w->cmds;
-		if ((err = pthread_create(&w->thread, NULL, worker_main,
-		    w)) != 0) {
+	for (i = 0; i < ws->nt; i++) {
+		ws->t[i].ws = ws;
+		if ((err = pthread_create(&ws->t[i].thread, NULL, pool_main,
+		    &ws->t[i])) != 0) {
 			pthread_sigmask(SIG_SETMASK, &old, NULL);
-			cause_set(cause, "cannot start the worker of cluster "
-			    "%s: %s", w->cl->name, strerror(err));
+			cause_set(cause, "cannot start worker thread %zu of "
+			    "%zu: %s", i + 1, ws->nt, strerror(err));
 			workers_stop(ws, 2000);
 			return NULL;
 		}
-		w->started = 1;
+		ws->t[i].started = 1;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return ws;
@@ -1271,8 +1413,8 @@ workers_stop(struct workers *ws, int timeout_ms)
 	pthread_cond_broadcast(&ws->cond);
 	for (;;) {
 		left = ws->nsubmits;
-		for (i = 0; i < ws->n; i++) {
-			if (ws->v[i].started && !ws->v[i].exited)
+		for (i = 0; i < ws->nt; i++) {
+			if (ws->t[i].started && !ws->t[i].exited)
 				left++;
 		}
 		if (left == 0)
@@ -1281,24 +1423,21 @@ workers_stop(struct workers *ws, int timeout_ms)
 		if (rc == ETIMEDOUT)
 			break;
 	}
-	pthread_mutex_unlock(&ws->lock);
-
-	pthread_mutex_lock(&ws->lock);
 	left = ws->nsubmits;	/* a submit stuck in a conn call */
 	pthread_mutex_unlock(&ws->lock);
-	for (i = 0; i < ws->n; i++) {
-		struct worker	*w = &ws->v[i];
+	for (i = 0; i < ws->nt; i++) {
+		struct wthread	*t = &ws->t[i];
 
-		if (!w->started)
+		if (!t->started)
 			continue;
 		pthread_mutex_lock(&ws->lock);
-		if (w->exited) {
+		if (t->exited) {
 			pthread_mutex_unlock(&ws->lock);
-			pthread_join(w->thread, NULL);
+			pthread_join(t->thread, NULL);
 		} else {
 			/* Stuck in a conn call: it exits when that returns. */
 			pthread_mutex_unlock(&ws->lock);
-			pthread_detach(w->thread);
+			pthread_detach(t->thread);
 			left++;
 		}
 	}
