@@ -366,7 +366,11 @@ health_text(const struct ucluster *c, time_t now, char *buf, size_t len)
 			snprintf(buf, len, "stale");
 		break;
 	case CLUSTER_ERROR:
-		snprintf(buf, len, "error");
+		/* How old its last good snapshot is, if it ever had one. */
+		if (c->last_ok)
+			snprintf(buf, len, "error %s", age);
+		else
+			snprintf(buf, len, "error");
 		break;
 	}
 	return buf;
@@ -1003,6 +1007,38 @@ draw_title(struct ui *ui, int y, enum pane p, const char *text)
 	    0);
 }
 
+/* " 1 Clusters (36: 32 ok, 4 error)": every cluster's health at a glance. */
+static void
+clusters_title(struct ui *ui, time_t now, char *buf, size_t len)
+{
+	static const char *const names[] = {
+		[CLUSTER_CONNECTING] = "connecting",
+		[CLUSTER_OK] = "ok",
+		[CLUSTER_STALE] = "stale",
+		[CLUSTER_ERROR] = "error",
+	};
+	static const enum cluster_health order[] = {
+		CLUSTER_OK, CLUSTER_STALE, CLUSTER_CONNECTING, CLUSTER_ERROR
+	};
+	size_t	count[4] = { 0, 0, 0, 0 }, i, k;
+	int	n;
+
+	for (i = 0; i < ui->ncl; i++) {
+		k = (size_t)cluster_health(&ui->cl[i], now);
+		if (k < 4)
+			count[k]++;
+	}
+	n = snprintf(buf, len, " 1 Clusters (%zu", ui->ncl);
+	for (i = 0, k = 0; i < 4 && ui->ncl > 1; i++) {
+		if (count[order[i]] == 0 || n < 0 || (size_t)n >= len)
+			continue;
+		n += snprintf(buf + n, len - (size_t)n, "%s %zu %s",
+		    k++ ? "," : ":", count[order[i]], names[order[i]]);
+	}
+	if (n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ")");
+}
+
 static void
 draw_clusters(struct ui *ui, int y, int h, time_t now)
 {
@@ -1011,7 +1047,7 @@ draw_clusters(struct ui *ui, int y, int h, time_t now)
 	struct buf	 b;
 	int		 row, x, wn, wh, wj, ws, wm, wp;
 
-	snprintf(title, sizeof title, " 1 Clusters (%zu)", ui->ncl);
+	clusters_title(ui, now, title, sizeof title);
 	draw_title(ui, y, PANE_CLUSTERS, title);
 	ui->clusters_h = h - 1;
 	if (h <= 1)
