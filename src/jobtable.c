@@ -889,22 +889,23 @@ gitem_cmp(const void *pa, const void *pb)
 	return id_cmp(a->task, b->task);
 }
 
-/* The group row of the tasks items[0..n). */
-static struct entry *
-group_new(struct jobtable *jt, struct gitem *items, size_t n)
+void
+jobtable_array_summary(const struct jobtable_row *const *rows, size_t n,
+    struct jobtable_row *g)
 {
-	const struct jobtable_row	*f = &items[0].e->row;
+	const struct jobtable_row	*f = rows[0], *best_row = NULL;
 	struct jobtable_array_count	 c;
-	struct entry			*g = xcalloc(1, sizeof *g);
-	char				 text[160], *key;
+	const char			*task;
+	char				 text[160], base[32];
 	size_t				 i;
 	long				 elapsed = -1;
 	int				 finished = 1, nodes = 0;
 	enum jobtable_class		 best = JC_OTHER;
 
 	memset(&c, 0, sizeof c);
+	memset(g, 0, sizeof *g);
 	for (i = 0; i < n; i++) {
-		const struct jobtable_row	*r = &items[i].e->row;
+		const struct jobtable_row	*r = rows[i];
 
 		jobtable_array_add(&c, r);
 		if (r->elapsed > elapsed)
@@ -925,24 +926,42 @@ group_new(struct jobtable *jt, struct gitem *items, size_t n)
 		best = JC_CANCELLED;
 	else if (c.n[JC_DONE])
 		best = JC_DONE;
-	for (i = 0; i < n; i++) {
-		if (items[i].e->class == best)
-			break;
+	for (i = 0; i < n && best_row == NULL; i++) {
+		if (jobtable_state_class(rows[i]->state) == best)
+			best_row = rows[i];
 	}
 	jobtable_array_text(&c, text, sizeof text);
-	g->row.cluster = xstrdup(f->cluster);
-	g->row.id = xstrdup(items[0].base);
-	g->row.name = dup0(f->name);
-	g->row.partition = dup0(f->partition);
-	g->row.state = dup0(i < n ? items[i].e->row.state : f->state);
-	g->row.reason = xstrdup(text);
-	g->row.elapsed = elapsed;
-	g->row.limit = f->limit;
-	g->row.nodes = nodes;
-	g->row.finished = finished;
-	g->row.array_tasks = c.tasks > INT32_MAX ? INT32_MAX : (int)c.tasks;
+	if (!jobtable_array_split(f->id, base, sizeof base, &task))
+		snprintf(base, sizeof base, "%s", str0(f->id));
+	g->cluster = dup0(f->cluster);
+	g->id = xstrdup(base);
+	g->name = dup0(f->name);
+	g->partition = dup0(f->partition);
+	g->state = dup0(best_row != NULL ? best_row->state : f->state);
+	g->reason = xstrdup(text);
+	g->elapsed = elapsed;
+	g->limit = f->limit;
+	g->nodes = nodes;
+	g->finished = finished;
+	g->array_tasks = c.tasks > INT32_MAX ? INT32_MAX : (int)c.tasks;
+}
+
+/* The group row of the tasks items[0..n). */
+static struct entry *
+group_new(struct jobtable *jt, struct gitem *items, size_t n)
+{
+	const struct jobtable_row	**rows;
+	struct entry			*g = xcalloc(1, sizeof *g);
+	char				*key;
+	size_t				 i;
+
+	rows = xcalloc(n + 1, sizeof *rows);
+	for (i = 0; i < n; i++)
+		rows[i] = &items[i].e->row;
+	jobtable_array_summary(rows, n, &g->row);
+	free(rows);
 	g->class = jobtable_state_class(g->row.state);
-	key = xasprintf("%s\t%s", f->cluster, items[0].base);
+	key = xasprintf("%s\t%s", g->row.cluster, g->row.id);
 	g->row.array_open = strv_has(&jt->open, key);
 	g->marked = strv_has(&jt->gmarks, key);
 	free(key);

@@ -211,6 +211,14 @@ void		 jobtable_array_add(struct jobtable_array_count *,
 void		 jobtable_array_text(const struct jobtable_array_count *,
 		     char *buf, size_t len);
 /*
+ * The group row of the tasks rows[0..n) of one array (n >= 1): its job id,
+ * the first task's name, partition and limit, the state that matters most
+ * (running, else pending, else failed, cancelled, completed), the longest
+ * elapsed, the counts in reason.  Free it with jobtable_row_clear().
+ */
+void		 jobtable_array_summary(const struct jobtable_row *const *rows,
+		     size_t n, struct jobtable_row *out);
+/*
  * Open (1), close (0) or toggle (-1) the array of the cursor row, a group
  * row or one of its tasks; closing puts the cursor on the group row.
  * Returns 0, or -1 if the cursor is on no array.

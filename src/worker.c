@@ -13,6 +13,7 @@
 #include "eff.h"
 #include "gres.h"
 #include "history.h"
+#include "joblog.h"
 #include "monitor.h"
 #include "ops.h"
 #include "pending.h"
@@ -119,6 +120,8 @@ struct wstate {
 	char		*log_id;
 	enum log_stream	 log_stream;
 	char		*log_path;	/* NULL: unknown (no record) */
+	int		 log_lookup;	/* ask scontrol for it (joblog.h) */
+	char		*log_fallback;	/* if SLURM forgot it (history) */
 	long long	 log_next;	/* -1: first read is a tail */
 	int		 log_ended;	/* the job is over */
 	int		 log_done;	/* ... and everything was read */
@@ -559,10 +562,13 @@ log_reset(struct wstate *st)
 {
 	free(st->log_id);
 	free(st->log_path);
-	st->log_id = st->log_path = NULL;
-	st->log_ended = st->log_done = 0;
+	free(st->log_fallback);
+	st->log_id = st->log_path = st->log_fallback = NULL;
+	st->log_ended = st->log_done = st->log_lookup = 0;
 	st->log_last_flags = -1;
 }
+
+static void	log_missing(struct wstate *, const char *);
 
 /* Take a new watch request: find the job's record and its log path. */
 static void
@@ -571,8 +577,8 @@ log_take(struct wstate *st, const char *id, enum log_stream stream,
 {
 	struct worker	*w = st->w;
 	struct record	*rec = NULL;
-	struct msg	*m;
-	char		*cause = NULL;
+	const char	*task;
+	char		*cause = NULL, base[32];
 	long		 sid;
 	int		 rc;
 
@@ -584,7 +590,11 @@ log_take(struct wstate *st, const char *id, enum log_stream stream,
 	st->log_next = offset > 0 ? (long long)offset : -1;
 	st->next_log = 0;
 
-	rc = ops_find(id, w->cl->name, &rec, &sid, &cause);
+	/* An array task has no record: sqdeck submits no arrays. */
+	if (jobtable_array_split(id, base, sizeof base, &task))
+		rc = 1;
+	else
+		rc = ops_find(id, w->cl->name, &rec, &sid, &cause);
 	if (rc == 0 && rec->cluster != NULL &&
 	    strcmp(rec->cluster, w->cl->name) != 0) {
 		record_free(rec);	/* same SLURM id, another cluster */
@@ -600,34 +610,94 @@ log_take(struct wstate *st, const char *id, enum log_stream stream,
 	} else if (rc == 1 || cause == NULL) {
 		size_t	i;
 
-		/* A finished job sqdeck did not submit: SLURM's default log. */
+		/*
+		 * A job sqdeck did not submit: its StdOut from scontrol while
+		 * SLURM knows it (asked once connected, joblog.h), else for a
+		 * finished one SLURM's default log in its work dir.
+		 */
 		for (i = 0; i < st->nhist; i++) {
 			if (strcmp(st->hist[i].id, id) == 0 &&
 			    st->hist_log[i] != NULL) {
-				st->log_path = xstrdup(st->hist_log[i]);
-				st->log_ended = 1;
+				st->log_fallback = xstrdup(st->hist_log[i]);
 				break;
 			}
 		}
-		if (st->log_path == NULL)
-			cause = xstrdup("not submitted by sqdeck: its log "
-			    "path is not known");
+		free(cause);
+		st->log_lookup = 1;
+		record_free(rec);
+		return;
 	}
 	record_free(rec);
 	if (st->log_path != NULL) {
 		free(cause);
 		return;
 	}
-	/* Say why once; the pane shows no log. */
-	post_action(w, ACTION_OTHER, id, "log", 2, "%s", cause);
+	log_missing(st, cause);
 	free(cause);
+}
+
+/* Say once why there is no log; the pane shows none. */
+static void
+log_missing(struct wstate *st, const char *cause)
+{
+	struct worker	*w = st->w;
+	struct msg	*m;
+	const char	*id = st->log_id;
+
+	post_action(w, ACTION_OTHER, id, "log", 2, "%s", cause);
 	m = msg_new(MSG_LOG);
 	m->u.log.cluster = xstrdup(w->cl->name);
 	m->u.log.job_id = xstrdup(id);
-	m->u.log.stream = stream;
+	m->u.log.stream = st->log_stream;
 	m->u.log.flags = MSG_LOG_MISSING | MSG_LOG_DONE;
 	post(w, m);
 	st->log_done = 1;
+}
+
+/*
+ * A job sqdeck did not submit and accounting has not listed as ended: its
+ * StdOut/StdErr from scontrol, patterns (%A_%a ...) resolved.  One
+ * scheduler call when the watch starts, none while it is followed.
+ */
+static void
+log_lookup(struct wstate *st)
+{
+	struct conn_result	 res;
+	struct joblog		 jl;
+	char			*cmd, *cause = NULL;
+
+	st->log_lookup = 0;
+	memset(&res, 0, sizeof res);
+	memset(&jl, 0, sizeof jl);
+	if ((cmd = joblog_cmd(st->log_id, &cause)) == NULL)
+		goto fail;
+	budget_spend(&st->budget, mono_now(), 1);
+	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0)
+		goto fail;
+	if (res.status != 0 || joblog_parse(res.out, &jl, NULL) != 0) {
+		/* Forgotten by SLURM: accounting's default, if it ended. */
+		if (st->log_fallback != NULL) {
+			st->log_path = st->log_fallback;
+			st->log_fallback = NULL;
+			st->log_ended = 1;
+			goto out;
+		}
+		cause = xasprintf("not submitted by sqdeck and SLURM no longer "
+		    "knows it: its log path is not known");
+		goto fail;
+	}
+	if ((st->log_path = joblog_path(&jl, st->log_stream == LOG_ERR,
+	    &cause)) == NULL)
+		goto fail;
+	goto out;
+fail:
+	log_missing(st, cause);
+out:
+	check_new_session(st);
+	joblog_free(&jl);
+	conn_result_free(&res);
+	free(cmd);
+	free(cause);
 }
 
 static void
@@ -705,11 +775,20 @@ do_cancel(struct wstate *st, struct wcmd *c)
 	long			 sid;
 	int			 rc;
 
+	memset(&oc, 0, sizeof oc);
 	if (!all_digits(c->job_id)) {
-		post_action(w, ACTION_CANCEL, c->job_id, NULL, 2, "only a "
-		    "plain job id can be cancelled from the list (an array "
-		    "task: scancel %s on the login node)", c->job_id);
-		return;
+		/* An array task or pending range: sqdeck keeps no record. */
+		budget_spend(&st->budget, mono_now(), 1);	/* scancel */
+		rc = ops_cancel_task(st->conn, c->job_id, "cancel:tui", &oc,
+		    &cause);
+		check_new_session(st);
+		if (rc != 0) {
+			post_action(w, ACTION_CANCEL, c->job_id, NULL, 2, "%s",
+			    cause);
+			free(cause);
+			return;
+		}
+		goto done;
 	}
 	rc = ops_find(c->job_id, w->cl->name, &rec, &sid, &cause);
 	if (rc < 0) {
@@ -722,7 +801,6 @@ do_cancel(struct wstate *st, struct wcmd *c)
 		record_free(rec);	/* another cluster's job with this id */
 		rec = NULL;
 	}
-	memset(&oc, 0, sizeof oc);
 	budget_spend(&st->budget, mono_now(), 1);	/* scancel */
 	if (ops_cancel(st->conn, rec, sid, "cancel:tui", &oc, &cause) != 0) {
 		check_new_session(st);
@@ -732,6 +810,7 @@ do_cancel(struct wstate *st, struct wcmd *c)
 		return;
 	}
 	check_new_session(st);
+done:
 	if (oc.was_live)
 		post_action(w, ACTION_CANCEL, c->job_id, NULL, 1,
 		    "cancelled %s (was %s)%s", c->name != NULL ? c->name : "",
@@ -966,6 +1045,8 @@ worker_turn(struct worker *w, struct wtake *t)
 		}
 		return;
 	}
+	if (st->log_lookup && st->log_id != NULL)
+		log_lookup(st);
 	while ((c = cmds) != NULL) {
 		cmds = c->next;
 		if (c->type == WCMD_CANCEL)

@@ -484,6 +484,16 @@ log_sync(struct ui *ui)
 		l->id = xstrdup(r->id);
 		l->name = xstrdup(r->name);
 	}
+	/* A job array's group row has no log: each of its tasks has one. */
+	if (r != NULL && r->array_tasks > 0) {
+		l->note = xasprintf("job array %s, %d tasks: + lists them, a "
+		    "task shows its own log", r->id, r->array_tasks);
+		l->got = 1;
+		if (ui->be != NULL && ui->be->watch_log != NULL)
+			ui->be->watch_log(ui->be->arg, NULL, NULL, l->stream,
+			    0);
+		return UIF_REDRAW;
+	}
 	log_watch(ui);
 	return UIF_REDRAW;
 }
@@ -2514,6 +2524,31 @@ act_mark(struct ui *ui)
 	return UIF_REDRAW;
 }
 
+/* Job arrays in the jobs list: open or fold the array of the cursor. */
+static int
+array_open(struct ui *ui, int open)
+{
+	if (jobtable_array_open(ui->jt, open) != 0) {
+		ui_message(ui, 0, "not a job array: +/- open and fold the "
+		    "tasks of an array ([+]ID rows)");
+		return UIF_REDRAW;
+	}
+	log_sync(ui);
+	return UIF_REDRAW;
+}
+
+static int
+act_array_open(struct ui *ui)
+{
+	return array_open(ui, 1);
+}
+
+static int
+act_array_close(struct ui *ui)
+{
+	return array_open(ui, 0);
+}
+
 /* The wizard sees the clusters as the panes do (pointers refreshed). */
 static void
 wizard_sync(struct ui *ui)
@@ -2917,6 +2952,8 @@ static int (*const handlers[UIA_COUNT])(struct ui *) = {
 	[UIA_CURSOR_HOME] = act_cursor_home,
 	[UIA_CURSOR_END] = act_cursor_end,
 	[UIA_INPUT_DELETE] = act_input_delete,
+	[UIA_ARRAY_OPEN] = act_array_open,
+	[UIA_ARRAY_CLOSE] = act_array_close,
 };
 
 int
