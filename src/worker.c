@@ -20,6 +20,7 @@
 #include "plan.h"
 #include "record.h"
 #include "slurm.h"
+#include "soonest.h"
 #include "state.h"
 #include "submit.h"
 
@@ -29,6 +30,7 @@ enum wcmd_type {
 	WCMD_SPEC,
 	WCMD_START,
 	WCMD_EFF,
+	WCMD_SOONEST,
 };
 
 /* A request from the UI thread, queued for one worker. */
@@ -40,6 +42,7 @@ struct wcmd {
 	char		*user;		/* submit: login user, NULL: the
 					   cluster's */
 	int		 dry_run;
+	int		 res[5];	/* soonest: nodes gpus gpn cpus min */
 	struct wcmd	*next;
 };
 
@@ -915,6 +918,92 @@ out:
 	free(cause);
 }
 
+/*
+ * The wizard's "where would it start soonest": the request planned for
+ * each partition sinfo listed, and one sbatch --test-only per partition it
+ * fits (soonest.h), in one remote script.
+ */
+static void
+do_soonest(struct wstate *st, struct wcmd *c)
+{
+	struct worker		*w = st->w;
+	struct conn_result	 res;
+	struct spec		 sp;
+	struct plan		*plans;
+	const struct plan	**pp;
+	struct plan_limit	 lim;
+	struct soonest		 so;
+	struct buf		 skipped;
+	char			*cmd = NULL, *cause = NULL, *name, *why, *text;
+	char			 sep[SLURM_SEP_SIZE];
+	size_t			 i, n = 0;
+
+	memset(&res, 0, sizeof res);
+	memset(&so, 0, sizeof so);
+	buf_init(&skipped);
+	buf_add(&skipped, "", 0);
+	plans = xcalloc(st->parts.n + 1, sizeof *plans);
+	pp = xcalloc(st->parts.n + 1, sizeof *pp);
+	for (i = 0; i < st->parts.n && n < SOONEST_MAX; i++) {
+		name = why = NULL;
+		if (plan_partition_parse(st->parts.v[i], &lim, &name) != 0) {
+			free(name);
+			continue;
+		}
+		lim.name = name;
+		spec_init(&sp);
+		sp.partition = xstrdup(name);
+		sp.nodes = c->res[0];
+		sp.gpus = c->res[1];
+		sp.gpus_per_node = c->res[2];
+		sp.cpus = c->res[3];
+		sp.time_minutes = c->res[4];
+		if (plan_make(&sp, w->cl, &lim, 1, &plans[n], &why) == 0)
+			pp[n] = &plans[n], n++;
+		else {
+			/* "gpu: no node has 8 GPUs" -- said, not tried. */
+			buf_printf(&skipped, "; %s: does not fit", name);
+			plan_free(&plans[n]);
+			memset(&plans[n], 0, sizeof plans[n]);
+		}
+		free(why);
+		spec_free(&sp);
+		free(name);
+	}
+	if (n == 0) {
+		cause = xasprintf("no partition of %s fits the request%s",
+		    w->cl->name, st->parts.n == 0 ? " (partitions not known "
+		    "yet)" : "");
+		goto fail;
+	}
+	slurm_sep_new(sep, sizeof sep);
+	if ((cmd = soonest_cmd(pp, n, sep + 1, &cause)) == NULL)
+		goto fail;
+	budget_spend(&st->budget, mono_now(), (unsigned)n);
+	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0)
+		goto fail;
+	if (soonest_parse(res.out, sep + 1, &so, &cause) != 0)
+		goto fail;
+	text = soonest_text(&so, time(NULL));
+	post_action(w, ACTION_OTHER, NULL, "soonest", 1, "%s%s",
+	    text != NULL ? text : "no answer", skipped.data);
+	free(text);
+	goto out;
+fail:
+	post_action(w, ACTION_OTHER, NULL, "soonest", 2, "%s", cause);
+out:
+	check_new_session(st);
+	for (i = 0; i < n; i++)
+		plan_free(&plans[i]);
+	free(plans);
+	free(pp);
+	buf_free(&skipped);
+	soonest_free(&so);
+	conn_result_free(&res);
+	free(cmd);
+	free(cause);
+}
+
 static void submit_spawn(struct worker *, struct wcmd *);
 static void do_spec(struct wstate *, struct wcmd *);
 
@@ -1038,7 +1127,8 @@ worker_turn(struct worker *w, struct wtake *t)
 			    ACTION_CANCEL : ACTION_OTHER, c->job_id,
 			    c->type == WCMD_SPEC ? "spec" :
 			    c->type == WCMD_START ? "start" :
-			    c->type == WCMD_EFF ? "efficiency" : NULL, 2,
+			    c->type == WCMD_EFF ? "efficiency" :
+			    c->type == WCMD_SOONEST ? "soonest" : NULL, 2,
 			    "%s is not connected: try again when its "
 			    "state is ok", w->cl->name);
 			wcmd_free(c);
@@ -1055,6 +1145,8 @@ worker_turn(struct worker *w, struct wtake *t)
 			do_start(st, c);
 		else if (c->type == WCMD_EFF)
 			do_eff(st, c);
+		else if (c->type == WCMD_SOONEST)
+			do_soonest(st, c);
 		else
 			do_spec(st, c);
 		wcmd_free(c);
@@ -1710,6 +1802,27 @@ workers_efficiency(struct workers *ws, const char *cluster,
 	c = xcalloc(1, sizeof *c);
 	c->type = WCMD_EFF;
 	c->job_id = xstrdup(job_id);
+	post_cmd(ws, w, c);
+	return 0;
+}
+
+int
+workers_soonest(struct workers *ws, const char *cluster, const struct spec *sp,
+    char **cause)
+{
+	struct worker	*w;
+	struct wcmd	*c;
+
+	if ((w = worker_find(ws, cluster)) == NULL)
+		return cause_set(cause, "cluster %s is not in the "
+		    "configuration", cluster);
+	c = xcalloc(1, sizeof *c);
+	c->type = WCMD_SOONEST;
+	c->res[0] = sp->nodes;
+	c->res[1] = sp->gpus;
+	c->res[2] = sp->gpus_per_node;
+	c->res[3] = sp->cpus;
+	c->res[4] = sp->time_minutes;
 	post_cmd(ws, w, c);
 	return 0;
 }

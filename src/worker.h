@@ -129,6 +129,15 @@ int		 workers_start_estimate(struct workers *, const char *cluster,
 int		 workers_efficiency(struct workers *, const char *cluster,
 		     const char *job_id, char **cause);
 /*
+ * Where the wizard's request would start soonest: the resources of sp
+ * (nodes, gpus, gpus_per_node, cpus, time_minutes; its partition is not
+ * used) planned for each partition of the cluster and tried with sbatch
+ * --test-only where they fit (soonest.h).  The answer is an ACTION_OTHER
+ * message with step "soonest" and no job id, or a failure.
+ */
+int		 workers_soonest(struct workers *, const char *cluster,
+		     const struct spec *, char **cause);
+/*
  * The text of a start estimate: reason NULL means squeue has no row (the
  * job is not pending any more); when NULL means SLURM gave no estimate.
  */

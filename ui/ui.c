@@ -787,6 +787,7 @@ apply_jobs(struct ui *ui, struct msg_jobs *m)
 static void	wizard_sync(struct ui *);
 static int	start_estimated(struct ui *, struct msg_action *);
 static int	efficiency_got(struct ui *, struct msg_action *);
+static int	wizard_soonest(struct ui *);
 
 /* The staged spec of a finished job arrived: the wizard opens with it. */
 static int
@@ -843,6 +844,13 @@ apply_action(struct ui *ui, struct msg_action *m)
 		return efficiency_got(ui, m);
 	if (m->step != NULL && strcmp(m->step, "start") == 0 && m->done)
 		return start_estimated(ui, m);
+	if (m->step != NULL && strcmp(m->step, "soonest") == 0 && m->done) {
+		char	*t = san(m->message);
+
+		wizard_soonest_got(&ui->wiz, t, m->failed);
+		free(t);
+		return UIF_REDRAW;
+	}
 	/* The worker says why a job has no log: the pane shows it. */
 	if (m->step != NULL && strcmp(m->step, "log") == 0 &&
 	    ui->log.cluster != NULL && m->cluster != NULL &&
@@ -1848,14 +1856,18 @@ draw_wizard(struct ui *ui)
 		/* The current field in full: its error, else its help. */
 		row++;
 		if (wz->error[wz->field] != NULL)
-			put_wrapped(ui, row, x, iw, y + h - 3 - row,
+			put_wrapped(ui, row, x, iw, y + h - 4 - row,
 			    wz->error[wz->field], ui->styles[ST_MSG_ERR]);
 		else {
 			line = wizard_hint(wz, wz->field);
-			put_wrapped(ui, row, x, iw, y + h - 3 - row, line,
+			put_wrapped(ui, row, x, iw, y + h - 4 - row, line,
 			    dl | A_DIM);
 			free(line);
 		}
+		/* SLURM's own estimate for the request, per partition. */
+		if (wz->soonest != NULL)
+			put_attr(ui, y + h - 4, x, iw, wz->soonest,
+			    wz->soonest_err ? ui->styles[ST_MSG_ERR] : dl);
 	} else {
 		const struct strv	*sv = &wz->progress;
 		size_t			 k, first = 0, avail = h - 4;
@@ -2580,7 +2592,7 @@ act_new(struct ui *ui)
 	wizard_sync(ui);
 	wizard_open(&ui->wiz, cl, 0);
 	ui->ov = OV_WIZARD;
-	return UIF_REDRAW;
+	return UIF_REDRAW | wizard_soonest(ui);
 }
 
 static int
@@ -2844,6 +2856,30 @@ wizard_keyname(int key)
 	return WK_OTHER;
 }
 
+/*
+ * On moving between fields: when the request changed, ask SLURM where it
+ * would start soonest (one sbatch --test-only per partition it fits).
+ */
+static int
+wizard_soonest(struct ui *ui)
+{
+	struct spec	 sp;
+	char		*cause = NULL;
+
+	spec_init(&sp);
+	if (ui->ov != OV_WIZARD || ui->be == NULL || ui->be->soonest == NULL ||
+	    !wizard_soonest_want(&ui->wiz, &sp)) {
+		spec_free(&sp);
+		return 0;
+	}
+	if (ui->be->soonest(ui->be->arg, wizard_cluster(&ui->wiz), &sp,
+	    &cause) == 0)
+		wizard_soonest_asked(&ui->wiz);
+	free(cause);
+	spec_free(&sp);
+	return UIF_REDRAW;
+}
+
 /* Every key of the wizard context goes to the wizard's model. */
 static int
 wizard_input(struct ui *ui, enum uiact a, int key)
@@ -2851,6 +2887,7 @@ wizard_input(struct ui *ui, enum uiact a, int key)
 	char		mb[8];
 	mbstate_t	ps;
 	size_t		n;
+	int		flags;
 
 	wizard_sync(ui);
 	if (a == UIA_NONE && key >= 0x20 && key != 0x7f &&
@@ -2861,8 +2898,9 @@ wizard_input(struct ui *ui, enum uiact a, int key)
 			wizard_type(&ui->wiz, mb, n);
 		return UIF_REDRAW;
 	}
-	return wizard_request(ui, wizard_key(&ui->wiz, a,
+	flags = wizard_request(ui, wizard_key(&ui->wiz, a,
 	    wizard_keyname(key)));
+	return flags | wizard_soonest(ui);
 }
 
 static int
@@ -3466,6 +3504,13 @@ be_submit(void *arg, const char *cluster, const char *user,
 	return workers_submit_as(arg, cluster, user, sp, dry_run, cause);
 }
 
+static int
+be_soonest(void *arg, const char *cluster, const struct spec *sp,
+    char **cause)
+{
+	return workers_soonest(arg, cluster, sp, cause);
+}
+
 /* Kept reachable while a stuck worker still uses it at exit. */
 static struct msgq	*ui_kept_q;
 
@@ -3514,6 +3559,7 @@ ui_main(struct cli *cli)
 	be.fetch_spec = be_fetch_spec;
 	be.start_estimate = be_start_estimate;
 	be.efficiency = be_efficiency;
+	be.soonest = be_soonest;
 	rc = ui_run(&cfg, cause, q, ws != NULL ? &be : NULL);
 	/* A worker waiting for a second factor must not wait any more. */
 	askq_shutdown(askq);
