@@ -130,15 +130,16 @@ cli_cancel(struct cli *cli, int argc, char **argv)
 		x = cconn_get(&cc, &ncc, t[i].cl);
 		free(cause);
 		cause = NULL;
+		if ((t[i].task ? ops_cancel_task(x->c, t[i].arg, "cancel:cli",
+		    &oc, &cause) : ops_cancel(x->c, t[i].rec, t[i].sid,
+		    "cancel:cli", &oc, &cause)) != 0) {
+			s = ops_clean(cause);
+			cli_fprintf(stderr, "sqdeck: cancel: %s\n", s);
+			free(s);
+			ret = EXIT_FAIL;
+			continue;
+		}
 		if (t[i].task) {
-			if (ops_cancel_task(x->c, t[i].arg, "cancel:cli", &oc,
-			    &cause) != 0) {
-				s = ops_clean(cause);
-				cli_fprintf(stderr, "sqdeck: cancel: %s\n", s);
-				free(s);
-				ret = EXIT_FAIL;
-				continue;
-			}
 			s = ops_clean(oc.was_live ? oc.live_state :
 			    oc.acct_state);
 			if (oc.was_live)
@@ -150,14 +151,6 @@ cli_cancel(struct cli *cli, int argc, char **argv)
 				    t[i].arg, s);
 			free(s);
 			ops_cancel_free(&oc);
-			continue;
-		}
-		if (ops_cancel(x->c, t[i].rec, t[i].sid, "cancel:cli", &oc,
-		    &cause) != 0) {
-			s = ops_clean(cause);
-			cli_fprintf(stderr, "sqdeck: cancel: %s\n", s);
-			free(s);
-			ret = EXIT_FAIL;
 			continue;
 		}
 		s = ops_clean(oc.live_state);

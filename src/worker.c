@@ -1749,6 +1749,24 @@ workers_submit_as(struct workers *ws, const char *cluster, const char *user,
 	return 0;
 }
 
+/* A command for cluster's worker; NULL and a cause if it has none. */
+static struct wcmd *
+cmd_new(struct workers *ws, const char *cluster, enum wcmd_type type,
+    const char *job_id, struct worker **wp, char **cause)
+{
+	struct wcmd	*c;
+
+	if ((*wp = worker_find(ws, cluster)) == NULL) {
+		cause_set(cause, "cluster %s is not in the configuration",
+		    cluster);
+		return NULL;
+	}
+	c = xcalloc(1, sizeof *c);
+	c->type = type;
+	c->job_id = job_id != NULL ? xstrdup(job_id) : NULL;
+	return c;
+}
+
 int
 workers_fetch_spec(struct workers *ws, const char *cluster, const char *job_id,
     char **cause)
@@ -1756,12 +1774,8 @@ workers_fetch_spec(struct workers *ws, const char *cluster, const char *job_id,
 	struct worker	*w;
 	struct wcmd	*c;
 
-	if ((w = worker_find(ws, cluster)) == NULL)
-		return cause_set(cause, "cluster %s is not in the "
-		    "configuration", cluster);
-	c = xcalloc(1, sizeof *c);
-	c->type = WCMD_SPEC;
-	c->job_id = xstrdup(job_id);
+	if ((c = cmd_new(ws, cluster, WCMD_SPEC, job_id, &w, cause)) == NULL)
+		return -1;
 	post_cmd(ws, w, c);
 	return 0;
 }
@@ -1773,15 +1787,11 @@ workers_start_estimate(struct workers *ws, const char *cluster,
 	struct worker	*w;
 	struct wcmd	*c;
 
-	if ((w = worker_find(ws, cluster)) == NULL)
-		return cause_set(cause, "cluster %s is not in the "
-		    "configuration", cluster);
-	if (!all_digits(job_id))
+	if (worker_find(ws, cluster) != NULL && !all_digits(job_id))
 		return cause_set(cause, "job %s: squeue --start takes a plain "
 		    "job id", job_id);
-	c = xcalloc(1, sizeof *c);
-	c->type = WCMD_START;
-	c->job_id = xstrdup(job_id);
+	if ((c = cmd_new(ws, cluster, WCMD_START, job_id, &w, cause)) == NULL)
+		return -1;
 	post_cmd(ws, w, c);
 	return 0;
 }
@@ -1793,15 +1803,11 @@ workers_efficiency(struct workers *ws, const char *cluster,
 	struct worker	*w;
 	struct wcmd	*c;
 
-	if ((w = worker_find(ws, cluster)) == NULL)
-		return cause_set(cause, "cluster %s is not in the "
-		    "configuration", cluster);
-	if (!all_digits(job_id))
+	if (worker_find(ws, cluster) != NULL && !all_digits(job_id))
 		return cause_set(cause, "job %s: efficiency takes a plain job "
 		    "id", job_id);
-	c = xcalloc(1, sizeof *c);
-	c->type = WCMD_EFF;
-	c->job_id = xstrdup(job_id);
+	if ((c = cmd_new(ws, cluster, WCMD_EFF, job_id, &w, cause)) == NULL)
+		return -1;
 	post_cmd(ws, w, c);
 	return 0;
 }
@@ -1813,11 +1819,8 @@ workers_soonest(struct workers *ws, const char *cluster, const struct spec *sp,
 	struct worker	*w;
 	struct wcmd	*c;
 
-	if ((w = worker_find(ws, cluster)) == NULL)
-		return cause_set(cause, "cluster %s is not in the "
-		    "configuration", cluster);
-	c = xcalloc(1, sizeof *c);
-	c->type = WCMD_SOONEST;
+	if ((c = cmd_new(ws, cluster, WCMD_SOONEST, NULL, &w, cause)) == NULL)
+		return -1;
 	c->res[0] = sp->nodes;
 	c->res[1] = sp->gpus;
 	c->res[2] = sp->gpus_per_node;

@@ -16,7 +16,7 @@
 START_TEST(test_joblog_captured)
 {
 	struct joblog	 j;
-	char		*text = NULL, *cause = NULL, *p;
+	char		*text = NULL, *cause = NULL, *p, *want;
 
 	ck_assert_int_eq(file_read(test_data("slurm/scontrol-array-sdtb.txt"),
 	    &text, NULL, &cause), 0);
@@ -26,10 +26,14 @@ START_TEST(test_joblog_captured)
 	ck_assert_str_eq(j.name, "arr test");	/* a space in the name */
 	ck_assert_str_eq(j.user, "sqdeck");
 	ck_assert_str_eq(j.workdir, "/tmp/sdtb/lustre/results/arrcap");
+	ck_assert_str_eq(j.array_task, "2");
+	ck_assert_str_ne(j.array_job, j.job_id);	/* task 2's own id */
 	p = joblog_path(&j, 0, &cause);
 	ck_assert_msg(p != NULL, "%s", cause);
-	ck_assert_str_eq(p, "/tmp/sdtb/lustre/results/arrcap/out-"
-	    "77_2.txt");
+	want = xasprintf("/tmp/sdtb/lustre/results/arrcap/out-%s_2.txt",
+	    j.array_job);
+	ck_assert_str_eq(p, want);
+	free(want);
 	free(p);
 	p = joblog_path(&j, 1, &cause);
 	ck_assert_msg(p != NULL, "%s", cause);
