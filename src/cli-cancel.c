@@ -102,6 +102,14 @@ cli_cancel(struct cli *cli, int argc, char **argv)
 			tg->task = 1;
 			continue;
 		}
+		if (argv[i][strspn(argv[i], "0123456789")] == '_' &&
+		    argv[i][0] != '_') {
+			cli_fprintf(stderr, "sqdeck: cancel: invalid array task "
+			    "id '%s': give JOBID_TASK, e.g. 12_3, or a range of "
+			    "tasks, 12_[4-9]\n", argv[i]);
+			ret = EXIT_USAGE;
+			goto out;
+		}
 		rc = ops_find(argv[i], cl->name, &tg->rec, &tg->sid, &cause);
 		if (rc < 0) {
 			cli_fprintf(stderr, "sqdeck: cancel: %s\n", cause);
