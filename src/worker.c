@@ -1020,6 +1020,12 @@ ensure_connected(struct wstate *st)
 		return -1;
 	post_cluster(st, CLUSTER_CONNECTING, NULL);
 	if (conn_connect(st->conn, &cause) != 0) {
+		/*
+		 * Let go of the holder too: one that never logged in ends
+		 * when no client is attached, so a dead host keeps no
+		 * process while it waits for its next try.
+		 */
+		conn_disconnect(st->conn);
 		st->backoff = worker_backoff(st->backoff, st->interval,
 		    worker_rate_limited(cause));
 		st->next_connect = mono_now() + st->backoff;
