@@ -124,23 +124,28 @@ START_TEST(test_soonest)
 	free(cause);
 	cause = NULL;
 
-	/* The local cluster's answers: gpu fits, cpu has no GPU. */
+	/* The local cluster's answers: cpu and gpu fit, 3 nodes do not. */
 	ck_assert_int_eq(file_read(test_data("slurm/testonly-sdtb.txt"),
 	    &text, NULL, &cause), 0);
 	ck_assert_int_eq(soonest_parse(text, "MARK", &so, &cause), 0);
-	ck_assert_uint_eq(so.n, 2);
+	ck_assert_uint_eq(so.n, 3);
 	ck_assert_str_eq(so.v[0].partition, "cpu");
-	ck_assert_ptr_null(so.v[0].start);
-	ck_assert_ptr_nonnull(so.v[0].error);
 	ck_assert_str_eq(so.v[1].partition, "gpu");
+	ck_assert_ptr_nonnull(so.v[0].start);
 	ck_assert_ptr_nonnull(so.v[1].start);
 	ck_assert_int_ne(so.v[1].when, 0);
-	/* At the estimate: "now"; the refusal after it. */
+	ck_assert_ptr_null(so.v[0].error);
+	ck_assert_ptr_null(so.v[2].start);
+	ck_assert_str_eq(so.v[2].error, "allocation failure: Node count "
+	    "specification invalid");
+	/* At the estimate: "now", by name; the refusal last. */
 	t = soonest_text(&so, so.v[1].when);
 	localtime_r(&so.v[1].when, &tm);
-	ck_assert_msg(strncmp(t, "soonest start (sbatch --test-only): gpu "
+	ck_assert_msg(strncmp(t, "soonest start (sbatch --test-only): cpu "
 	    "now (", 40) == 0, "%s", t);
-	ck_assert_msg(strstr(t, "; cpu: ") != NULL, "%s", t);
+	ck_assert_msg(strstr(t, "; gpu now (") != NULL, "%s", t);
+	ck_assert_msg(strstr(t, "; gpu: allocation failure: Node count "
+	    "specification invalid") != NULL, "%s", t);
 	free(t);
 	/* An hour before it: "at HH:MM". */
 	now = so.v[1].when - 3600;

@@ -5,8 +5,9 @@
 #                            sbatch --array with -o out-%A_%a.txt and
 #                            -e 'err-%x-%a.txt' (a space in the job name)
 #   testonly-sdtb.txt        the soonest script (src/soonest.c) for 2 GPUs on
-#                            cpu (no GPU there: refused) and gpu (fits), with
-#                            the section marker MARK
+#                            cpu and gpu (both fit: the same two nodes), then
+#                            3 nodes on gpu (it has 2: refused), with the
+#                            section marker MARK
 #
 #   tests/data/slurm/capture-arrays.sh [OUTDIR]      (default: this directory)
 set -eu
@@ -32,6 +33,8 @@ r "scancel $a"
 r "printf '%s %s\n' MARK cpu
 sbatch --test-only -J sqdeck-test-only -p cpu -N 1 -c 4 -t 1:00:00 --gres=gpu:2 -A sdtb --wrap true 2>&1 </dev/null
 printf '%s %s\n' MARK gpu
-sbatch --test-only -J sqdeck-test-only -p gpu -N 1 -c 4 -t 1:00:00 --gres=gpu:2 -A sdtb --wrap true 2>&1 </dev/null" \
+sbatch --test-only -J sqdeck-test-only -p gpu -N 1 -c 4 -t 1:00:00 --gres=gpu:2 -A sdtb --wrap true 2>&1 </dev/null
+printf '%s %s\n' MARK gpu
+sbatch --test-only -J sqdeck-test-only -p gpu -N 3 -c 4 -t 1:00:00 --gres=gpu:2 -A sdtb --wrap true 2>&1 </dev/null" \
     >"$out/testonly-sdtb.txt" || true
 echo "array $a; TAG=$TAG" >&2
