@@ -125,6 +125,9 @@ struct ui {
 
 	struct ucluster			*cl;
 	size_t				 ncl;
+	size_t				 acl;	/* allocated */
+	size_t				*clhash; /* index + 1 by name, 0 free */
+	size_t				 nclhash;
 	size_t				 ccur;
 
 	struct jobtable			*jt;
@@ -306,20 +309,68 @@ san_inplace(char **sp)
 	}
 }
 
+static size_t
+cluster_hash(const char *s)
+{
+	size_t	h = 5381;
+
+	while (*s != '\0')
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+/* Put cluster i in the name index (open addressing, kept half empty). */
+static void
+cluster_index(struct ui *ui, size_t i)
+{
+	size_t	k, n;
+
+	if (2 * (ui->ncl + 1) > ui->nclhash) {
+		free(ui->clhash);
+		ui->nclhash = ui->nclhash ? ui->nclhash * 2 : 64;
+		while (2 * (ui->ncl + 1) > ui->nclhash)
+			ui->nclhash *= 2;
+		ui->clhash = xcalloc(ui->nclhash, sizeof *ui->clhash);
+		for (n = 0; n < ui->ncl; n++) {
+			if (n == i)
+				continue;
+			k = cluster_hash(ui->cl[n].name) % ui->nclhash;
+			while (ui->clhash[k] != 0)
+				k = (k + 1) % ui->nclhash;
+			ui->clhash[k] = n + 1;
+		}
+	}
+	k = cluster_hash(ui->cl[i].name) % ui->nclhash;
+	while (ui->clhash[k] != 0)
+		k = (k + 1) % ui->nclhash;
+	ui->clhash[k] = i + 1;
+}
+
+/*
+ * A cluster by name: an index, so that a board of 10 000 clusters does not
+ * compare 10 000 names for every message.
+ */
 static struct ucluster *
 cluster_find(struct ui *ui, const char *name, int create)
 {
-	size_t	i;
+	size_t	k, i;
 
-	for (i = 0; i < ui->ncl; i++) {
-		if (strcmp(ui->cl[i].name, name) == 0)
-			return &ui->cl[i];
+	if (ui->nclhash > 0) {
+		k = cluster_hash(name) % ui->nclhash;
+		for (; (i = ui->clhash[k]) != 0; k = (k + 1) % ui->nclhash) {
+			if (strcmp(ui->cl[i - 1].name, name) == 0)
+				return &ui->cl[i - 1];
+		}
 	}
 	if (!create)
 		return NULL;
-	ui->cl = xrealloc(ui->cl, (ui->ncl + 1) * sizeof *ui->cl);
+	if (ui->ncl == ui->acl) {
+		ui->acl = ui->acl ? ui->acl * 2 : 16;
+		ui->cl = xrealloc(ui->cl, ui->acl * sizeof *ui->cl);
+	}
 	memset(&ui->cl[ui->ncl], 0, sizeof ui->cl[ui->ncl]);
 	ui->cl[ui->ncl].name = san(name);
+	cluster_index(ui, ui->ncl);
 	return &ui->cl[ui->ncl++];
 }
 
@@ -3271,6 +3322,7 @@ ui_free(struct ui *ui)
 		strv_free(&ui->cl[i].partitions);
 	}
 	free(ui->cl);
+	free(ui->clhash);
 	jobtable_free(ui->jt);
 	strv_free(&ui->notify_ids);
 	free(ui->log.cluster);
