@@ -935,8 +935,9 @@ do_soonest(struct wstate *st, struct wcmd *c)
 	struct soonest		 so;
 	struct buf		 skipped;
 	char			*cmd = NULL, *cause = NULL, *name, *why, *text;
-	char			 sep[SLURM_SEP_SIZE];
+	char			*mt, sep[SLURM_SEP_SIZE];
 	size_t			 i, n = 0;
+	long			 min;
 
 	memset(&res, 0, sizeof res);
 	memset(&so, 0, sizeof so);
@@ -951,6 +952,16 @@ do_soonest(struct wstate *st, struct wcmd *c)
 			continue;
 		}
 		lim.name = name;
+		/* "name MaxTime (what a node holds)", as the wizard reads it. */
+		mt = xstrndup(st->parts.v[i] + strlen(name) + 1,
+		    strcspn(st->parts.v[i] + strlen(name) + 1, " "));
+		if (slurm_maxtime_minutes(mt, &min, &why) != 0) {
+			free(why);
+			why = NULL;
+			min = -1;
+		}
+		free(mt);
+		lim.max_minutes = min < 0 ? PLAN_UNLIMITED : (int)min;
 		spec_init(&sp);
 		sp.partition = xstrdup(name);
 		sp.nodes = c->res[0];
@@ -962,7 +973,8 @@ do_soonest(struct wstate *st, struct wcmd *c)
 			pp[n] = &plans[n], n++;
 		else {
 			/* "gpu: no node has 8 GPUs" -- said, not tried. */
-			buf_printf(&skipped, "; %s: does not fit", name);
+			buf_printf(&skipped, "; %s: %s", name, why != NULL ?
+			    why : "does not fit");
 			plan_free(&plans[n]);
 			memset(&plans[n], 0, sizeof plans[n]);
 		}
@@ -971,9 +983,9 @@ do_soonest(struct wstate *st, struct wcmd *c)
 		free(name);
 	}
 	if (n == 0) {
-		cause = xasprintf("no partition of %s fits the request%s",
+		cause = xasprintf("no partition of %s fits the request%s%s",
 		    w->cl->name, st->parts.n == 0 ? " (partitions not known "
-		    "yet)" : "");
+		    "yet)" : "", skipped.data);
 		goto fail;
 	}
 	slurm_sep_new(sep, sizeof sep);
