@@ -80,7 +80,10 @@ history_row(char **f, struct history *h)
 
 	if ((raw = number(f[0])) <= 0 || *f[1] == '\0')
 		return -1;
-	h->v = xrealloc(h->v, (h->n + 1) * sizeof *h->v);
+	/* Room for 16, then doubling: a week of history is thousands. */
+	if (h->n == 0 || (h->n >= 16 && (h->n & (h->n - 1)) == 0))
+		h->v = xrealloc(h->v, (h->n < 16 ? 16 : 2 * h->n) *
+		    sizeof *h->v);
 	j = &h->v[h->n++];
 	memset(j, 0, sizeof *j);
 	j->raw = raw;
