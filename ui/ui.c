@@ -1162,12 +1162,23 @@ draw_clusters(struct ui *ui, int y, int h, time_t now)
 			    &c->partitions : (c->conf ? &c->conf->partitions :
 			    NULL);
 
-			/* Name and MaxTime; the rest is in the detail. */
-			for (size_t k = 0; pv != NULL && k < pv->n; k++)
+			/* Name, MaxTime and idle/total GPUs ("6/8 GPU" ends
+			   the text); the rest is in the detail. */
+			for (size_t k = 0; pv != NULL && k < pv->n; k++) {
+				const char	*v = pv->v[k], *g;
+				size_t		 len = strlen(v);
+
 				buf_printf(&b, "%s%.*s", k ? ", " : "",
-				    (int)(strcspn(pv->v[k], "(") -
-				    (strchr(pv->v[k], '(') ? 1 : 0)),
-				    pv->v[k]);
+				    (int)(strcspn(v, "(") -
+				    (strchr(v, '(') ? 1 : 0)), v);
+				if (strchr(v, '(') == NULL || len < 6 ||
+				    strcmp(v + len - 4, " GPU") != 0)
+					continue;
+				for (g = v + len - 4; g > v && g[-1] != ' ';
+				    g--)
+					/* nothing */;
+				buf_printf(&b, " %s", g);
+			}
 		}
 		parts = buf_steal(&b);
 		x = 1;
