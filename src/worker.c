@@ -116,6 +116,7 @@ struct wstate {
 	char		**hist_log;	/* SLURM's default log, or NULL */
 	size_t		 nhist;
 	int		 history_days;
+	int		 hist_new;	/* rows not sent to the UI yet */
 	time_t		 next_history;	/* monotonic seconds */
 
 	/* The watched log. */
@@ -458,6 +459,7 @@ do_history(struct wstate *st)
 		st->hist_log[i] = history_default_log(j);
 	}
 	st->nhist = h.n;
+	st->hist_new = 1;
 out:
 	check_new_session(st);
 	free(cause);
@@ -550,7 +552,14 @@ do_poll(struct wstate *st)
 	m->u.jobs.cluster = xstrdup(w->cl->name);
 	m->u.jobs.rows = snap.rows;	/* given away; zeroed rows left */
 	m->u.jobs.nrows = snap.n;
-	hist_append(st, &m->u.jobs);
+	/*
+	 * History rows only when sacct was asked again (once a minute): the
+	 * table keeps finished rows a snapshot leaves out, and resending
+	 * thousands of them every poll cost every cluster's UI merge.
+	 */
+	if (st->hist_new)
+		hist_append(st, &m->u.jobs);
+	st->hist_new = 0;
 	m->u.jobs.polled = st->last_ok;
 	snap.rows = xcalloc(snap.n + 1, sizeof *snap.rows);
 	post_cluster(st, CLUSTER_OK, snap.error);
