@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "conn.h"
+#include "jobtable.h"
 #include "monitor.h"
 #include "ops.h"
 #include "record.h"
@@ -13,6 +14,7 @@ struct target {
 	const char	*arg;
 	struct record	*rec;		/* NULL: a SLURM id without a record */
 	long		 sid;
+	int		 task;		/* an array task: "12_3", "12_[4-9]" */
 	struct cluster	*cl;
 };
 
@@ -28,7 +30,9 @@ cancel_usage(FILE *f)
 {
 	cli_fprintf(f, "usage: sqdeck cancel ID...\n"
 	    "  ID  record id or SLURM job id; a job that already ended "
-	    "counts as cancelled\n");
+	    "counts as cancelled\n"
+	    "      an array: its job id for every task, 12_3 for one task, "
+	    "12_[4-9] for some\n");
 }
 
 static struct cconn *
@@ -60,6 +64,8 @@ cli_cancel(struct cli *cli, int argc, char **argv)
 	struct cconn		*cc = NULL, *x;
 	struct ops_cancel	 oc;
 	struct monitor_opts	 opts;
+	const char		*task;
+	char			 base[32];
 	struct monitor_snapshot	 snap;
 	char			*cause = NULL, *s;
 	size_t			 i, n = 0, ncc = 0;
@@ -91,6 +97,19 @@ cli_cancel(struct cli *cli, int argc, char **argv)
 
 		tg->arg = argv[i];
 		tg->cl = cl;
+		/* An array task: sqdeck keeps no record of arrays. */
+		if (jobtable_array_split(argv[i], base, sizeof base, &task)) {
+			tg->task = 1;
+			continue;
+		}
+		if (argv[i][strspn(argv[i], "0123456789")] == '_' &&
+		    argv[i][0] != '_') {
+			cli_fprintf(stderr, "sqdeck: cancel: invalid array task "
+			    "id '%s': give JOBID_TASK, e.g. 12_3, or a range of "
+			    "tasks, 12_[4-9]\n", argv[i]);
+			ret = EXIT_USAGE;
+			goto out;
+		}
 		rc = ops_find(argv[i], cl->name, &tg->rec, &tg->sid, &cause);
 		if (rc < 0) {
 			cli_fprintf(stderr, "sqdeck: cancel: %s\n", cause);
@@ -119,12 +138,27 @@ cli_cancel(struct cli *cli, int argc, char **argv)
 		x = cconn_get(&cc, &ncc, t[i].cl);
 		free(cause);
 		cause = NULL;
-		if (ops_cancel(x->c, t[i].rec, t[i].sid, "cancel:cli", &oc,
-		    &cause) != 0) {
+		if ((t[i].task ? ops_cancel_task(x->c, t[i].arg, "cancel:cli",
+		    &oc, &cause) : ops_cancel(x->c, t[i].rec, t[i].sid,
+		    "cancel:cli", &oc, &cause)) != 0) {
 			s = ops_clean(cause);
 			cli_fprintf(stderr, "sqdeck: cancel: %s\n", s);
 			free(s);
 			ret = EXIT_FAIL;
+			continue;
+		}
+		if (t[i].task) {
+			s = ops_clean(oc.was_live ? oc.live_state :
+			    oc.acct_state);
+			if (oc.was_live)
+				cli_printf("cancelled SLURM array task %s (was "
+				    "%s)\n", t[i].arg, s);
+			else
+				cli_printf("SLURM array task %s had already "
+				    "ended (sacct: %s): counts as cancelled\n",
+				    t[i].arg, s);
+			free(s);
+			ops_cancel_free(&oc);
 			continue;
 		}
 		s = ops_clean(oc.live_state);

@@ -40,12 +40,138 @@ jobs_name_cell(const char *name)
 	return xasprintf("%.*s...", (int)cut, name);
 }
 
+/* A printed row: a job, or the line of a whole array before its tasks. */
+struct jline {
+	const struct jobtable_row	*row;
+	const struct monitor_info	*info;	/* NULL: an array line */
+	struct jobtable_row		 array;	/* the array line's, owned */
+	int				 task;	/* a task under its array */
+};
+
+struct jitem {
+	size_t		 k;
+	char		 base[32];
+	const char	*task;
+	long		 group;
+};
+
+static int
+jitem_cmp(const void *pa, const void *pb)
+{
+	const struct jitem	*a = pa, *b = pb;
+	unsigned long		 na, nb;
+	int			 c;
+
+	if ((c = strcmp(a->base, b->base)) != 0)
+		return c;
+	/* Task order: 2 before 10, a pending range after the numbers. */
+	na = strtoul(a->task + (*a->task == '['), NULL, 10);
+	nb = strtoul(b->task + (*b->task == '['), NULL, 10);
+	if (na != nb)
+		return na < nb ? -1 : 1;
+	return strcmp(a->task, b->task);
+}
+
+/*
+ * The rows in their order, except that the tasks of one array (two rows
+ * or more in a cluster) come together in task order under a line for the
+ * whole array with the counts by state, where the first of them was.
+ */
+static struct jline *
+jobs_lines(const struct monitor_snapshot *snaps, size_t ns, size_t *np)
+{
+	struct jline			*v;
+	struct jitem			*it;
+	const struct jobtable_row	**grows;
+	long				*gof;
+	size_t				*gfirst, *gcount, i, k, n = 0, m, run;
+	size_t				 total = 0, ng;
+	unsigned char			*done;
+
+	for (i = 0; i < ns; i++)
+		total += snaps[i].n;
+	v = xcalloc(2 * total + 1, sizeof *v);
+	for (i = 0; i < ns; i++) {
+		const struct monitor_snapshot	*s = &snaps[i];
+
+		it = xcalloc(s->n + 1, sizeof *it);
+		gof = xcalloc(s->n + 1, sizeof *gof);
+		gfirst = xcalloc(s->n + 1, sizeof *gfirst);
+		gcount = xcalloc(s->n + 1, sizeof *gcount);
+		done = xcalloc(s->n + 1, 1);
+		for (k = 0, m = 0; k < s->n; k++) {
+			gof[k] = -1;
+			if (jobtable_array_split(s->rows[k].id, it[m].base,
+			    sizeof it[m].base, &it[m].task))
+				it[m++].k = k;
+		}
+		qsort(it, m, sizeof *it, jitem_cmp);
+		for (k = 0, ng = 0; k < m; k += run) {
+			for (run = 1; k + run < m && strcmp(it[k + run].base,
+			    it[k].base) == 0; run++)
+				/* nothing */;
+			if (run < 2)
+				continue;
+			gfirst[ng] = k;
+			gcount[ng] = run;
+			while (run-- > 0)
+				gof[it[k + run].k] = (long)ng;
+			run = gcount[ng++];
+		}
+		for (k = 0; k < s->n; k++) {
+			long	g = gof[k];
+			size_t	t;
+
+			if (g < 0) {
+				v[n].row = &s->rows[k];
+				v[n++].info = &s->info[k];
+				continue;
+			}
+			if (done[g])
+				continue;
+			done[g] = 1;
+			grows = xcalloc(gcount[g] + 1, sizeof *grows);
+			for (t = 0; t < gcount[g]; t++)
+				grows[t] = &s->rows[it[gfirst[g] + t].k];
+			jobtable_array_summary(grows, gcount[g], &v[n].array);
+			free(grows);
+			v[n].row = &v[n].array;
+			n++;
+			for (t = 0; t < gcount[g]; t++) {
+				v[n].row = &s->rows[it[gfirst[g] + t].k];
+				v[n].info = &s->info[it[gfirst[g] + t].k];
+				v[n++].task = 1;
+			}
+		}
+		free(it);
+		free(gof);
+		free(gfirst);
+		free(gcount);
+		free(done);
+	}
+	*np = n;
+	return v;
+}
+
+static void
+jobs_lines_free(struct jline *v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (v[i].info == NULL)
+			jobtable_row_clear(&v[i].array);
+	}
+	free(v);
+}
+
 static void
 jobs_table(struct monitor_snapshot *snaps, size_t ns, char **causes)
 {
 	const char	*head[JT_NCOLS];
 	char		**cells, buf[64];
-	size_t		  i, k, n = 0, r = 0, failed = 0;
+	struct jline	 *lines;
+	size_t		  i, n = 0, r = 0, failed = 0;
 	int		  c;
 
 	for (c = 0; c < JT_NCOLS; c++)
@@ -67,22 +193,34 @@ jobs_table(struct monitor_snapshot *snaps, size_t ns, char **causes)
 			cli_printf("no jobs\n");
 		return;
 	}
+	lines = jobs_lines(snaps, ns, &n);
 	cells = xcalloc(n * JT_NCOLS, sizeof *cells);
-	for (i = 0; i < ns; i++) {
-		for (k = 0; k < snaps[i].n; k++, r++) {
-			for (c = 0; c < JT_NCOLS; c++)
-				cells[r * JT_NCOLS + (size_t)c] = c == JT_NAME ?
-				    jobs_name_cell(jobtable_cell(
-				    &snaps[i].rows[k], JT_NAME, buf,
-				    sizeof buf)) : xstrdup(jobtable_cell(
-				    &snaps[i].rows[k], (enum jobtable_col)c,
-				    buf, sizeof buf));
+	for (r = 0; r < n; r++) {
+		const struct jobtable_row	*row = lines[r].row;
+
+		for (c = 0; c < JT_NCOLS; c++) {
+			const char	*t = jobtable_cell(row,
+					    (enum jobtable_col)c, buf,
+					    sizeof buf);
+
+			if (c == JT_NAME)
+				cells[r * JT_NCOLS + (size_t)c] =
+				    jobs_name_cell(t);
+			else if (c == JT_ID && lines[r].info == NULL)
+				cells[r * JT_NCOLS + (size_t)c] = xasprintf(
+				    "%s_*", row->id);	/* the whole array */
+			else if (c == JT_ID && lines[r].task)
+				cells[r * JT_NCOLS + (size_t)c] = xasprintf(
+				    "  %s", row->id);
+			else
+				cells[r * JT_NCOLS + (size_t)c] = xstrdup(t);
 		}
 	}
 	ops_table_print(stdout, head, JT_NCOLS, cells, n);
 	for (i = 0; i < n * JT_NCOLS; i++)
 		free(cells[i]);
 	free(cells);
+	jobs_lines_free(lines, n);
 }
 
 static void
@@ -93,9 +231,11 @@ jobs_json(struct monitor_snapshot *snaps, size_t ns, char **causes)
 	const struct monitor_info	*info;
 	struct pending_why		 why;
 	cJSON				*wp;
-	char				 when[32];
+	struct jline			*lines;
+	const char			*task;
+	char				 when[32], base[32];
 	struct tm			 tm;
-	size_t				 i, k;
+	size_t				 i, k, n;
 
 	o = cJSON_CreateObject();
 	a = cJSON_AddArrayToObject(o, "clusters");
@@ -133,6 +273,17 @@ jobs_json(struct monitor_snapshot *snaps, size_t ns, char **causes)
 			cJSON_AddNumberToObject(item, "nodes", row->nodes);
 			cJSON_AddStringToObject(item, "reason", row->reason);
 			cJSON_AddBoolToObject(item, "finished", row->finished);
+			/* An array task: its array's job id and task part. */
+			if (jobtable_array_split(row->id, base, sizeof base,
+			    &task)) {
+				cJSON_AddStringToObject(item, "array_job",
+				    base);
+				cJSON_AddStringToObject(item, "array_task",
+				    task);
+			} else {
+				cJSON_AddNullToObject(item, "array_job");
+				cJSON_AddNullToObject(item, "array_task");
+			}
 			if (!row->finished && jobtable_state_class(row->state) ==
 			    JC_PENDING && pending_explain(row->reason,
 			    &why) == 0) {
@@ -155,6 +306,39 @@ jobs_json(struct monitor_snapshot *snaps, size_t ns, char **causes)
 			cJSON_AddItemToArray(a, item);
 		}
 	}
+	/* Each array (two rows or more) once, with its counts by state. */
+	a = cJSON_AddArrayToObject(o, "arrays");
+	lines = jobs_lines(snaps, ns, &n);
+	for (i = 0; i < n; i++) {
+		struct jobtable_array_count	 c;
+		size_t				 t;
+		cJSON				*cn;
+
+		if (lines[i].info != NULL)
+			continue;
+		memset(&c, 0, sizeof c);
+		for (t = i + 1; t < n && lines[t].task; t++)
+			jobtable_array_add(&c, lines[t].row);
+		row = lines[i].row;
+		item = cJSON_CreateObject();
+		cJSON_AddStringToObject(item, "cluster", row->cluster);
+		cJSON_AddStringToObject(item, "id", row->id);
+		cJSON_AddStringToObject(item, "name", row->name);
+		cJSON_AddStringToObject(item, "state", row->state);
+		cJSON_AddNumberToObject(item, "tasks", (double)c.tasks);
+		cn = cJSON_AddObjectToObject(item, "counts");
+		cJSON_AddNumberToObject(cn, "running", (double)c.n[JC_RUNNING]);
+		cJSON_AddNumberToObject(cn, "pending", (double)c.n[JC_PENDING]);
+		cJSON_AddNumberToObject(cn, "completed", (double)c.n[JC_DONE]);
+		cJSON_AddNumberToObject(cn, "failed", (double)c.n[JC_FAILED]);
+		cJSON_AddNumberToObject(cn, "cancelled",
+		    (double)c.n[JC_CANCELLED]);
+		cJSON_AddNumberToObject(cn, "other", (double)c.n[JC_OTHER]);
+		cJSON_AddStringToObject(item, "summary", row->reason);
+		cJSON_AddNumberToObject(item, "rows", (double)(t - i - 1));
+		cJSON_AddItemToArray(a, item);
+	}
+	jobs_lines_free(lines, n);
 	cli_json(stdout, o, 0);
 	cJSON_Delete(o);
 }

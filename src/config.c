@@ -103,6 +103,7 @@ struct load {
 	char		 *cause;
 	yaml_mark_t	 *cmarks;	/* where each cluster starts */
 	int		 *cfile;	/* cluster came from the file */
+	size_t		  acl;		/* clusters allocated */
 };
 
 static const char *
@@ -462,11 +463,15 @@ cluster_add(struct config *cfg, struct load *l)
 {
 	struct cluster	*c;
 
-	cfg->clusters = xrealloc(cfg->clusters,
-	    (cfg->nclusters + 1) * sizeof *cfg->clusters);
-	l->cmarks = xrealloc(l->cmarks,
-	    (cfg->nclusters + 1) * sizeof *l->cmarks);
-	l->cfile = xrealloc(l->cfile, (cfg->nclusters + 1) * sizeof *l->cfile);
+	/* Doubling: a file of 10 000 clusters loads in linear time. */
+	if (cfg->nclusters + 1 > l->acl) {
+		l->acl = 2 * (cfg->nclusters + 1) > 16 ?
+		    2 * (cfg->nclusters + 1) : 16;
+		cfg->clusters = xrealloc(cfg->clusters,
+		    l->acl * sizeof *cfg->clusters);
+		l->cmarks = xrealloc(l->cmarks, l->acl * sizeof *l->cmarks);
+		l->cfile = xrealloc(l->cfile, l->acl * sizeof *l->cfile);
+	}
 	l->cfile[cfg->nclusters] = 0;
 	c = &cfg->clusters[cfg->nclusters++];
 	cluster_init(c);

@@ -80,7 +80,10 @@ history_row(char **f, struct history *h)
 
 	if ((raw = number(f[0])) <= 0 || *f[1] == '\0')
 		return -1;
-	h->v = xrealloc(h->v, (h->n + 1) * sizeof *h->v);
+	/* Room for 16, then doubling: a week of history is thousands. */
+	if (h->n == 0 || (h->n >= 16 && (h->n & (h->n - 1)) == 0))
+		h->v = xrealloc(h->v, (h->n < 16 ? 16 : 2 * h->n) *
+		    sizeof *h->v);
 	j = &h->v[h->n++];
 	memset(j, 0, sizeof *j);
 	j->raw = raw;
@@ -104,6 +107,21 @@ history_row(char **f, struct history *h)
 	return 0;
 }
 
+/*
+ * strstr, but reading only up to the hit: a sanitizer build's strstr
+ * measures the whole rest of the text on every call, and thousands of
+ * history rows then took minutes to split.
+ */
+static char *
+sep_find(char *p, const char *sep, size_t seplen)
+{
+	for (; (p = strchr(p, *sep)) != NULL; p++) {
+		if (strncmp(p, sep, seplen) == 0)
+			return p;
+	}
+	return NULL;
+}
+
 int
 history_parse(const char *text, const char *sep, struct history *h,
     char **cause)
@@ -116,7 +134,8 @@ history_parse(const char *text, const char *sep, struct history *h,
 	seplen = strlen(sep);
 	copy = xstrdup(text != NULL ? text : "");
 	/* Fields end at sep; a row's first field starts after its "\n". */
-	for (p = copy; (hit = strstr(p, sep)) != NULL; p = hit + seplen) {
+	for (p = copy; (hit = sep_find(p, sep, seplen)) != NULL;
+	    p = hit + seplen) {
 		*hit = '\0';
 		if (nf == 0) {
 			while (*p == '\n' || *p == '\r' || *p == ' ')

@@ -25,6 +25,11 @@
  * - The cursor is a key: after a merge, filter or sort it stays on the
  *   same (cluster, id); when that row is gone it stays at the same
  *   position.
+ * - Job arrays: the tasks of one array ("12_3", "12_[4-9]") that pass the
+ *   filter are grouped under a group row where the first of them sorts,
+ *   closed by default; an open group shows its tasks under it in task
+ *   order.  A pending range row that a snapshot no longer has is dropped
+ *   (its tasks came back as rows of their own), not kept as ENDED.
  */
 
 enum jobtable_col {
@@ -55,6 +60,16 @@ struct jobtable_row {
 	int	 nodes;		/* 0 unknown */
 	char	*reason;
 	int	 finished;	/* a final state (from sacct or a record) */
+	/*
+	 * Job arrays, set by the table on the rows it shows (zero in rows
+	 * given to it): a group row stands for the tasks of one array (its
+	 * id is the array's job id, "12"; array_tasks counts the tasks, a
+	 * pending range "12_[4-9]" counting each; reason holds the counts
+	 * by state); array_member marks a task shown under an open group.
+	 */
+	int	 array_tasks;
+	int	 array_open;
+	int	 array_member;
 };
 
 /* What a dialog pins: a job that a refresh cannot swap under it. */
@@ -172,6 +187,43 @@ struct jobtable_stats {
 };
 void		 jobtable_get_stats(const struct jobtable *,
 		     struct jobtable_stats *);
+
+/* --- job arrays --------------------------------------------------------- */
+
+/*
+ * An array task id: "12_3" or "12_[4-9,11%2]" gives 1, the array's job id
+ * ("12") in base and the task part ("3", "[4-9,11%2]") in *task.  0 for
+ * any other id (base and *task untouched).
+ */
+int		 jobtable_array_split(const char *id, char *base, size_t len,
+		     const char **task);
+/* Tasks a task part stands for: "3" 1, "[4-9,11%2]" 7; 0 if malformed. */
+long		 jobtable_array_ntasks(const char *task);
+
+/* Tasks of an array by state class, for the group row and the CLI. */
+struct jobtable_array_count {
+	long	tasks;
+	long	n[JC_OTHER + 1];	/* by enum jobtable_class */
+};
+void		 jobtable_array_add(struct jobtable_array_count *,
+		     const struct jobtable_row *);
+/* "6 tasks: 2 running, 3 pending, 1 completed" (nonzero classes only). */
+void		 jobtable_array_text(const struct jobtable_array_count *,
+		     char *buf, size_t len);
+/*
+ * The group row of the tasks rows[0..n) of one array (n >= 1): its job id,
+ * the first task's name, partition and limit, the state that matters most
+ * (running, else pending, else failed, cancelled, completed), the longest
+ * elapsed, the counts in reason.  Free it with jobtable_row_clear().
+ */
+void		 jobtable_array_summary(const struct jobtable_row *const *rows,
+		     size_t n, struct jobtable_row *out);
+/*
+ * Open (1), close (0) or toggle (-1) the array of the cursor row, a group
+ * row or one of its tasks; closing puts the cursor on the group row.
+ * Returns 0, or -1 if the cursor is on no array.
+ */
+int		 jobtable_array_open(struct jobtable *, int open);
 
 /* Text of a cell, e.g. "1:02:03/4:00:00" for JT_TIME. */
 const char	*jobtable_cell(const struct jobtable_row *, enum jobtable_col,

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "config.h"
+#include "jobtable.h"
 #include "slurm.h"
 #include "text.h"
 #include "util.h"
@@ -630,8 +631,8 @@ ops_orphan_why(const struct config *cfg, const struct record *r)
 
 /* --- cancel ------------------------------------------------------------------ */
 
-int
-ops_cancel(struct conn *c, const struct record *r, long slurm_id,
+static int
+cancel_id(struct conn *c, const struct record *r, const char *slurm_id,
     const char *source, struct ops_cancel *oc, char **cause)
 {
 	struct conn_result	 res;
@@ -645,8 +646,6 @@ ops_cancel(struct conn *c, const struct record *r, long slurm_id,
 
 	memset(oc, 0, sizeof *oc);
 	memset(&res, 0, sizeof res);
-	if (slurm_id <= 0 || slurm_id > (long)UINT32_MAX)
-		return cause_set(cause, "invalid SLURM job id %ld", slurm_id);
 	if (r != NULL)
 		env = ops_env_path(r);
 
@@ -658,16 +657,20 @@ ops_cancel(struct conn *c, const struct record *r, long slurm_id,
 	 * nothing (exit 0), depending on the version: sacct says whether it
 	 * ever existed.
 	 */
-	buf_printf(&b, "st=$(squeue -h -j %ld -o '%%T %%M' 2>/dev/null | "
-	    "head -n 1)\n"
-	    "printf 'live %%s\\n' \"$st\"\n"
-	    "out=$(scancel %ld 2>&1); rc=$?\n"
+	/* An array task ("12_3", "12_[4-9]") as well as a plain id. */
+	buf_adds(&b, "j=");
+	buf_add_quoted(&b, slurm_id);
+	buf_adds(&b, "\n"
+	    "st=$(squeue -h -j \"$j\" -o '%T %M' 2>/dev/null | head -n 1)\n"
+	    "printf 'live %s\\n' \"$st\"\n"
+	    "out=$(scancel \"$j\" 2>&1); rc=$?\n"
 	    "case \"$out\" in *'Invalid job id'*) rc=0; out= ;; esac\n"
 	    "a=\n"
 	    "if [ -z \"$st\" ]; then\n"
-	    "\ta=$(sacct -n -X -P -j %ld -o State 2>/dev/null | head -n 1)\n"
+	    "\ta=$(sacct -n -X -P -j \"$j\" -o State 2>/dev/null | "
+	    "head -n 1)\n"
 	    "fi\n"
-	    "printf 'acct %%s\\n' \"$a\"\n", slurm_id, slurm_id, slurm_id);
+	    "printf 'acct %s\\n' \"$a\"\n");
 	buf_adds(&b, "e=");
 	buf_add_quoted(&b, env != NULL ? env : "");
 	buf_adds(&b, "\n"
@@ -679,11 +682,11 @@ ops_cancel(struct conn *c, const struct record *r, long slurm_id,
 	    "printf 'wiped %s\\nrc %s\\n%s\\n' \"$w\" \"$rc\" \"$out\"\n");
 	cmd = buf_steal(&b);
 	if (conn_exec(c, "/bin/sh -s", cmd, strlen(cmd), &res, &why) != 0) {
-		cause_set(cause, "scancel %ld: %s", slurm_id, why);
+		cause_set(cause, "scancel %s: %s", slurm_id, why);
 		goto out;
 	}
 	if (res.status != 0 || strncmp(res.out, "live ", 5) != 0) {
-		cause_set(cause, "scancel %ld: the cluster answered "
+		cause_set(cause, "scancel %s: the cluster answered "
 		    "unexpectedly (exit %d): %s", slurm_id, res.status,
 		    res.errlen != 0 ? res.err : res.out);
 		goto out;
@@ -715,7 +718,7 @@ ops_cancel(struct conn *c, const struct record *r, long slurm_id,
 	if (scancel_rc != 0) {
 		msg = xstrdup(p != NULL ? p + 1 : "");
 		str_trim(msg);
-		cause_set(cause, "scancel %ld failed: %s", slurm_id,
+		cause_set(cause, "scancel %s failed: %s", slurm_id,
 		    *msg != '\0' ? msg : "no message");
 		free(msg);
 		goto out;
@@ -729,7 +732,7 @@ ops_cancel(struct conn *c, const struct record *r, long slurm_id,
 	 */
 	if (oc->forgotten && r == NULL && (oc->acct_state == NULL ||
 	    *oc->acct_state == '\0')) {
-		cause_set(cause, "no such job %ld: no record here, not in "
+		cause_set(cause, "no such job %s: no record here, not in "
 		    "squeue and not in SLURM's accounting (sacct): check the "
 		    "id (sqdeck jobs, sqdeck records)", slurm_id);
 		goto out;
@@ -740,14 +743,14 @@ ops_cancel(struct conn *c, const struct record *r, long slurm_id,
 		ch.state = RSTATE_CANCELED;
 		ch.native = "CANCELLED";
 		ch.source = source != NULL ? source : "cancel";
-		msg = xasprintf("scancel %ld (was %s)", slurm_id,
+		msg = xasprintf("scancel %s (was %s)", slurm_id,
 		    oc->live_state);
 		ch.message = msg;
 		ch.only_live = 1;
 		ch.has_elapsed = ran >= 0;
 		ch.elapsed = ran;
 		if (ops_record_change(r->id, &ch, &why) != 0) {
-			cause_set(cause, "job %ld was cancelled but its record "
+			cause_set(cause, "job %s was cancelled but its record "
 			    "could not be updated: %s", slurm_id, why);
 			free(msg);
 			goto out;
@@ -764,6 +767,35 @@ out:
 	free(env);
 	conn_result_free(&res);
 	return rc;
+}
+
+int
+ops_cancel(struct conn *c, const struct record *r, long slurm_id,
+    const char *source, struct ops_cancel *oc, char **cause)
+{
+	char	id[32];
+
+	memset(oc, 0, sizeof *oc);
+	if (slurm_id <= 0 || slurm_id > (long)UINT32_MAX)
+		return cause_set(cause, "invalid SLURM job id %ld", slurm_id);
+	snprintf(id, sizeof id, "%ld", slurm_id);
+	return cancel_id(c, r, id, source, oc, cause);
+}
+
+int
+ops_cancel_task(struct conn *c, const char *id, const char *source,
+    struct ops_cancel *oc, char **cause)
+{
+	const char	*task;
+	char		 base[32];
+	long		 n;
+
+	memset(oc, 0, sizeof *oc);
+	if (!jobtable_array_split(id, base, sizeof base, &task) ||
+	    (n = strtol(base, NULL, 10)) <= 0 || n > (long)UINT32_MAX)
+		return cause_set(cause, "invalid array task id '%s': give "
+		    "JOBID_TASK, e.g. 12_3 or 12_[4-9]", id);
+	return cancel_id(c, NULL, id, source, oc, cause);
 }
 
 void

@@ -178,6 +178,12 @@ struct ops_cancel {
  */
 int	 ops_cancel(struct conn *, const struct record *r, long slurm_id,
 	     const char *source, struct ops_cancel *, char **cause);
+/*
+ * The same for array tasks sqdeck does not track: "12_3" or a pending
+ * range "12_[4-9]" (the whole array is its plain id: ops_cancel()).
+ */
+int	 ops_cancel_task(struct conn *, const char *id, const char *source,
+	     struct ops_cancel *, char **cause);
 void	 ops_cancel_free(struct ops_cancel *);
 
 #endif

@@ -464,7 +464,10 @@ jobs_add(struct slurm_jobs *jobs)
 {
 	struct slurm_job	*j;
 
-	jobs->v = xrealloc(jobs->v, (jobs->n + 1) * sizeof *jobs->v);
+	/* Room for 16, then doubling: a queue can hold thousands. */
+	if (jobs->n == 0 || (jobs->n >= 16 && (jobs->n & (jobs->n - 1)) == 0))
+		jobs->v = xrealloc(jobs->v, (jobs->n < 16 ? 16 : 2 * jobs->n) *
+		    sizeof *jobs->v);
 	j = &jobs->v[jobs->n++];
 	memset(j, 0, sizeof *j);
 	j->nnodes = j->exit_code = j->exit_signal = -1;

@@ -13,12 +13,14 @@
 #include "eff.h"
 #include "gres.h"
 #include "history.h"
+#include "joblog.h"
 #include "monitor.h"
 #include "ops.h"
 #include "pending.h"
 #include "plan.h"
 #include "record.h"
 #include "slurm.h"
+#include "soonest.h"
 #include "state.h"
 #include "submit.h"
 #include "text.h"
@@ -30,6 +32,7 @@ enum wcmd_type {
 	WCMD_START,
 	WCMD_EFF,
 	WCMD_HOLD,	/* scontrol hold, or release when release is set */
+	WCMD_SOONEST,
 };
 
 /* A request from the UI thread, queued for one worker. */
@@ -42,38 +45,61 @@ struct wcmd {
 					   cluster's */
 	int		 dry_run;
 	int		 release;	/* hold: release the job instead */
+	int		 res[5];	/* soonest: nodes gpus gpn cpus min */
 	struct wcmd	*next;
 };
 
+struct wstate;
+
+/* One cluster: its requests and, in st, what the pool keeps for it. */
 struct worker {
 	struct workers		*ws;
 	const struct cluster	*cl;
-	pthread_t		 thread;
-	int			 started;
+	/*
+	 * Owned by the pool thread that set busy (one at a time: the libssh
+	 * session in it is never used by two threads at once); NULL until
+	 * the first turn, and again once freed at the end.
+	 */
+	struct wstate		*st;
 
-	/* Under ws->lock, written by the UI thread. */
-	struct wcmd		*cmds;
+	/* Under ws->lock. */
+	int			 busy;
+	int			 dead;		/* last turn: not connected */
+	time_t			 due;		/* monotonic: next timer */
+	struct wcmd		*cmds;		/* written by the UI thread */
 	struct wcmd		**cmdtail;
 	int			 poll_now;
 	unsigned		 log_gen;	/* bumped on every watch change */
+	unsigned		 log_taken;	/* log_gen the state has */
 	char			*log_id;	/* NULL: no job of ours watched */
 	enum log_stream		 log_stream;
 	uint64_t		 log_offset;
-	int			 exited;
+};
+
+/* One thread of the pool. */
+struct wthread {
+	struct workers		*ws;
+	pthread_t		 thread;
+	int			 started;
+	int			 exited;	/* under ws->lock */
 };
 
 struct workers {
 	pthread_mutex_t		 lock;
-	pthread_cond_t		 cond;		/* requests and quit */
-	pthread_cond_t		 exited;	/* a worker finished */
+	pthread_cond_t		 cond;		/* requests, timers and quit */
+	pthread_cond_t		 exited;	/* a thread finished */
 	struct msgq		*q;
 	struct worker		*v;
 	size_t			 n;
+	struct wthread		*t;		/* the pool */
+	size_t			 nt;
+	size_t			 next;		/* where the next pick starts */
+	size_t			 ndead;		/* busy reconnecting */
 	atomic_int		 quit;	/* written under lock, read anywhere */
 	int			 nsubmits;	/* submit threads running */
 };
 
-/* What a worker thread keeps between ticks (its own, no lock). */
+/* What the pool keeps for a cluster between turns (no lock: see busy). */
 struct wstate {
 	struct worker	*w;
 	struct conn	*conn;
@@ -93,6 +119,7 @@ struct wstate {
 	char		**hist_log;	/* SLURM's default log, or NULL */
 	size_t		 nhist;
 	int		 history_days;
+	int		 hist_new;	/* rows not sent to the UI yet */
 	time_t		 next_history;	/* monotonic seconds */
 
 	/* The watched log. */
@@ -100,6 +127,8 @@ struct wstate {
 	char		*log_id;
 	enum log_stream	 log_stream;
 	char		*log_path;	/* NULL: unknown (no record) */
+	int		 log_lookup;	/* ask scontrol for it (joblog.h) */
+	char		*log_fallback;	/* if SLURM forgot it (history) */
 	long long	 log_next;	/* -1: first read is a tail */
 	int		 log_ended;	/* the job is over */
 	int		 log_done;	/* ... and everything was read */
@@ -459,6 +488,7 @@ do_history(struct wstate *st)
 		st->hist_log[i] = history_default_log(j);
 	}
 	st->nhist = h.n;
+	st->hist_new = 1;
 out:
 	check_new_session(st);
 	free(cause);
@@ -567,7 +597,14 @@ do_poll(struct wstate *st)
 	m->u.jobs.cluster = xstrdup(w->cl->name);
 	m->u.jobs.rows = snap.rows;	/* given away; zeroed rows left */
 	m->u.jobs.nrows = snap.n;
-	hist_append(st, &m->u.jobs);
+	/*
+	 * History rows only when sacct was asked again (once a minute): the
+	 * table keeps finished rows a snapshot leaves out, and resending
+	 * thousands of them every poll cost every cluster's UI merge.
+	 */
+	if (st->hist_new)
+		hist_append(st, &m->u.jobs);
+	st->hist_new = 0;
 	m->u.jobs.polled = st->last_ok;
 	snap.rows = xcalloc(snap.n + 1, sizeof *snap.rows);
 	if (fault != NULL) {
@@ -589,10 +626,13 @@ log_reset(struct wstate *st)
 {
 	free(st->log_id);
 	free(st->log_path);
-	st->log_id = st->log_path = NULL;
-	st->log_ended = st->log_done = 0;
+	free(st->log_fallback);
+	st->log_id = st->log_path = st->log_fallback = NULL;
+	st->log_ended = st->log_done = st->log_lookup = 0;
 	st->log_last_flags = -1;
 }
+
+static void	log_missing(struct wstate *, const char *);
 
 /* Take a new watch request: find the job's record and its log path. */
 static void
@@ -601,8 +641,8 @@ log_take(struct wstate *st, const char *id, enum log_stream stream,
 {
 	struct worker	*w = st->w;
 	struct record	*rec = NULL;
-	struct msg	*m;
-	char		*cause = NULL;
+	const char	*task;
+	char		*cause = NULL, base[32];
 	long		 sid;
 	int		 rc;
 
@@ -614,7 +654,11 @@ log_take(struct wstate *st, const char *id, enum log_stream stream,
 	st->log_next = offset > 0 ? (long long)offset : -1;
 	st->next_log = 0;
 
-	rc = ops_find(id, w->cl->name, &rec, &sid, &cause);
+	/* An array task has no record: sqdeck submits no arrays. */
+	if (jobtable_array_split(id, base, sizeof base, &task))
+		rc = 1;
+	else
+		rc = ops_find(id, w->cl->name, &rec, &sid, &cause);
 	if (rc == 0 && rec->cluster != NULL &&
 	    strcmp(rec->cluster, w->cl->name) != 0) {
 		record_free(rec);	/* same SLURM id, another cluster */
@@ -630,34 +674,94 @@ log_take(struct wstate *st, const char *id, enum log_stream stream,
 	} else if (rc == 1 || cause == NULL) {
 		size_t	i;
 
-		/* A finished job sqdeck did not submit: SLURM's default log. */
+		/*
+		 * A job sqdeck did not submit: its StdOut from scontrol while
+		 * SLURM knows it (asked once connected, joblog.h), else for a
+		 * finished one SLURM's default log in its work dir.
+		 */
 		for (i = 0; i < st->nhist; i++) {
 			if (strcmp(st->hist[i].id, id) == 0 &&
 			    st->hist_log[i] != NULL) {
-				st->log_path = xstrdup(st->hist_log[i]);
-				st->log_ended = 1;
+				st->log_fallback = xstrdup(st->hist_log[i]);
 				break;
 			}
 		}
-		if (st->log_path == NULL)
-			cause = xstrdup("not submitted by sqdeck: its log "
-			    "path is not known");
+		free(cause);
+		st->log_lookup = 1;
+		record_free(rec);
+		return;
 	}
 	record_free(rec);
 	if (st->log_path != NULL) {
 		free(cause);
 		return;
 	}
-	/* Say why once; the pane shows no log. */
-	post_action(w, ACTION_OTHER, id, "log", 2, "%s", cause);
+	log_missing(st, cause);
 	free(cause);
+}
+
+/* Say once why there is no log; the pane shows none. */
+static void
+log_missing(struct wstate *st, const char *cause)
+{
+	struct worker	*w = st->w;
+	struct msg	*m;
+	const char	*id = st->log_id;
+
+	post_action(w, ACTION_OTHER, id, "log", 2, "%s", cause);
 	m = msg_new(MSG_LOG);
 	m->u.log.cluster = xstrdup(w->cl->name);
 	m->u.log.job_id = xstrdup(id);
-	m->u.log.stream = stream;
+	m->u.log.stream = st->log_stream;
 	m->u.log.flags = MSG_LOG_MISSING | MSG_LOG_DONE;
 	post(w, m);
 	st->log_done = 1;
+}
+
+/*
+ * A job sqdeck did not submit and accounting has not listed as ended: its
+ * StdOut/StdErr from scontrol, patterns (%A_%a ...) resolved.  One
+ * scheduler call when the watch starts, none while it is followed.
+ */
+static void
+log_lookup(struct wstate *st)
+{
+	struct conn_result	 res;
+	struct joblog		 jl;
+	char			*cmd, *cause = NULL;
+
+	st->log_lookup = 0;
+	memset(&res, 0, sizeof res);
+	memset(&jl, 0, sizeof jl);
+	if ((cmd = joblog_cmd(st->log_id, &cause)) == NULL)
+		goto fail;
+	budget_spend(&st->budget, mono_now(), 1);
+	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0)
+		goto fail;
+	if (res.status != 0 || joblog_parse(res.out, &jl, NULL) != 0) {
+		/* Forgotten by SLURM: accounting's default, if it ended. */
+		if (st->log_fallback != NULL) {
+			st->log_path = st->log_fallback;
+			st->log_fallback = NULL;
+			st->log_ended = 1;
+			goto out;
+		}
+		cause = xasprintf("not submitted by sqdeck and SLURM no longer "
+		    "knows it: its log path is not known");
+		goto fail;
+	}
+	if ((st->log_path = joblog_path(&jl, st->log_stream == LOG_ERR,
+	    &cause)) == NULL)
+		goto fail;
+	goto out;
+fail:
+	log_missing(st, cause);
+out:
+	check_new_session(st);
+	joblog_free(&jl);
+	conn_result_free(&res);
+	free(cmd);
+	free(cause);
 }
 
 static void
@@ -735,11 +839,20 @@ do_cancel(struct wstate *st, struct wcmd *c)
 	long			 sid;
 	int			 rc;
 
+	memset(&oc, 0, sizeof oc);
 	if (!all_digits(c->job_id)) {
-		post_action(w, ACTION_CANCEL, c->job_id, NULL, 2, "only a "
-		    "plain job id can be cancelled from the list (an array "
-		    "task: scancel %s on the login node)", c->job_id);
-		return;
+		/* An array task or pending range: sqdeck keeps no record. */
+		budget_spend(&st->budget, mono_now(), 1);	/* scancel */
+		rc = ops_cancel_task(st->conn, c->job_id, "cancel:tui", &oc,
+		    &cause);
+		check_new_session(st);
+		if (rc != 0) {
+			post_action(w, ACTION_CANCEL, c->job_id, NULL, 2, "%s",
+			    cause);
+			free(cause);
+			return;
+		}
+		goto done;
 	}
 	rc = ops_find(c->job_id, w->cl->name, &rec, &sid, &cause);
 	if (rc < 0) {
@@ -752,7 +865,6 @@ do_cancel(struct wstate *st, struct wcmd *c)
 		record_free(rec);	/* another cluster's job with this id */
 		rec = NULL;
 	}
-	memset(&oc, 0, sizeof oc);
 	budget_spend(&st->budget, mono_now(), 1);	/* scancel */
 	if (ops_cancel(st->conn, rec, sid, "cancel:tui", &oc, &cause) != 0) {
 		check_new_session(st);
@@ -762,6 +874,7 @@ do_cancel(struct wstate *st, struct wcmd *c)
 		return;
 	}
 	check_new_session(st);
+done:
 	if (oc.was_live)
 		post_action(w, ACTION_CANCEL, c->job_id, NULL, 1,
 		    "cancelled %s (was %s)%s", c->name != NULL ? c->name : "",
@@ -905,6 +1018,104 @@ out:
 	free(cause);
 }
 
+/*
+ * The wizard's "where would it start soonest": the request planned for
+ * each partition sinfo listed, and one sbatch --test-only per partition it
+ * fits (soonest.h), in one remote script.
+ */
+static void
+do_soonest(struct wstate *st, struct wcmd *c)
+{
+	struct worker		*w = st->w;
+	struct conn_result	 res;
+	struct spec		 sp;
+	struct plan		*plans;
+	const struct plan	**pp;
+	struct plan_limit	 lim;
+	struct soonest		 so;
+	struct buf		 skipped;
+	char			*cmd = NULL, *cause = NULL, *name, *why, *text;
+	char			*mt, sep[SLURM_SEP_SIZE];
+	size_t			 i, n = 0;
+	long			 min;
+
+	memset(&res, 0, sizeof res);
+	memset(&so, 0, sizeof so);
+	buf_init(&skipped);
+	buf_add(&skipped, "", 0);
+	plans = xcalloc(st->parts.n + 1, sizeof *plans);
+	pp = xcalloc(st->parts.n + 1, sizeof *pp);
+	for (i = 0; i < st->parts.n && n < SOONEST_MAX; i++) {
+		name = why = NULL;
+		if (plan_partition_parse(st->parts.v[i], &lim, &name) != 0) {
+			free(name);
+			continue;
+		}
+		lim.name = name;
+		/* "name MaxTime (what a node holds)", as the wizard reads it. */
+		mt = xstrndup(st->parts.v[i] + strlen(name) + 1,
+		    strcspn(st->parts.v[i] + strlen(name) + 1, " "));
+		if (slurm_maxtime_minutes(mt, &min, &why) != 0) {
+			free(why);
+			why = NULL;
+			min = -1;
+		}
+		free(mt);
+		lim.max_minutes = min < 0 ? PLAN_UNLIMITED : (int)min;
+		spec_init(&sp);
+		sp.partition = xstrdup(name);
+		sp.nodes = c->res[0];
+		sp.gpus = c->res[1];
+		sp.gpus_per_node = c->res[2];
+		sp.cpus = c->res[3];
+		sp.time_minutes = c->res[4];
+		if (plan_make(&sp, w->cl, &lim, 1, &plans[n], &why) == 0)
+			pp[n] = &plans[n], n++;
+		else {
+			/* "gpu: no node has 8 GPUs" -- said, not tried. */
+			buf_printf(&skipped, "; %s: %s", name, why != NULL ?
+			    why : "does not fit");
+			plan_free(&plans[n]);
+			memset(&plans[n], 0, sizeof plans[n]);
+		}
+		free(why);
+		spec_free(&sp);
+		free(name);
+	}
+	if (n == 0) {
+		cause = xasprintf("no partition of %s fits the request%s%s",
+		    w->cl->name, st->parts.n == 0 ? " (partitions not known "
+		    "yet)" : "", skipped.data);
+		goto fail;
+	}
+	slurm_sep_new(sep, sizeof sep);
+	if ((cmd = soonest_cmd(pp, n, sep + 1, &cause)) == NULL)
+		goto fail;
+	budget_spend(&st->budget, mono_now(), (unsigned)n);
+	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0)
+		goto fail;
+	if (soonest_parse(res.out, sep + 1, &so, &cause) != 0)
+		goto fail;
+	text = soonest_text(&so, time(NULL));
+	post_action(w, ACTION_OTHER, NULL, "soonest", 1, "%s%s",
+	    text != NULL ? text : "no answer", skipped.data);
+	free(text);
+	goto out;
+fail:
+	post_action(w, ACTION_OTHER, NULL, "soonest", 2, "%s", cause);
+out:
+	check_new_session(st);
+	for (i = 0; i < n; i++)
+		plan_free(&plans[i]);
+	free(plans);
+	free(pp);
+	buf_free(&skipped);
+	soonest_free(&so);
+	conn_result_free(&res);
+	free(cmd);
+	free(cause);
+}
+
 static void submit_spawn(struct worker *, struct wcmd *);
 static void do_spec(struct wstate *, struct wcmd *);
 
@@ -921,6 +1132,12 @@ ensure_connected(struct wstate *st)
 		return -1;
 	post_cluster(st, CLUSTER_CONNECTING, NULL);
 	if (conn_connect(st->conn, &cause) != 0) {
+		/*
+		 * Let go of the holder too: one that never logged in ends
+		 * when no client is attached, so a dead host keeps no
+		 * process while it waits for its next try.
+		 */
+		conn_disconnect(st->conn);
 		st->backoff = worker_backoff(st->backoff, st->interval,
 		    worker_rate_limited(cause));
 		st->next_connect = mono_now() + st->backoff;
@@ -933,154 +1150,264 @@ ensure_connected(struct wstate *st)
 	return 0;
 }
 
-static void *
-worker_main(void *arg)
-{
-	struct worker	*w = arg;
-	struct workers	*ws = w->ws;
-	struct wstate	 st;
-	struct wcmd	*cmds, *c;
-	struct timespec	 until;
-	time_t		 now, wake;
-	unsigned	 gen;
-	char		*id;
-	enum log_stream	 stream;
-	uint64_t	 offset;
+/* What a turn takes from the requests, under the lock. */
+struct wtake {
+	struct wcmd	*cmds;
 	int		 poll_now;
+	int		 log_changed;
+	char		*log_id;
+	enum log_stream	 log_stream;
+	uint64_t	 log_offset;
+};
 
-	memset(&st, 0, sizeof st);
-	st.w = w;
-	st.conn = conn_new_cluster(w->cl);
-	st.interval = w->cl->poll_interval > 0 ? w->cl->poll_interval : 5;
-	budget_init(&st.budget, w->cl->min_poll_interval,
+static struct wstate *
+wstate_new(struct worker *w)
+{
+	struct wstate	*st = xcalloc(1, sizeof *st);
+
+	st->w = w;
+	st->conn = conn_new_cluster(w->cl);
+	st->interval = w->cl->poll_interval > 0 ? w->cl->poll_interval : 5;
+	budget_init(&st->budget, w->cl->min_poll_interval,
 	    w->cl->max_scheduler_calls);
-	st.history_days = w->cl->history_days;
-	if (st.interval < st.budget.min_interval)
-		st.interval = st.budget.min_interval;
-	st.log_last_flags = -1;
-	post_cluster(&st, CLUSTER_CONNECTING, NULL);
+	st->history_days = w->cl->history_days;
+	if (st->interval < st->budget.min_interval)
+		st->interval = st->budget.min_interval;
+	st->log_last_flags = -1;
+	post_cluster(st, CLUSTER_CONNECTING, NULL);
+	return st;
+}
 
-	for (;;) {
-		/* Wait for a request or the next timer, whichever is first. */
-		pthread_mutex_lock(&ws->lock);
-		for (;;) {
-			if (ws->quit)
-				break;
-			now = mono_now();
-			if (w->cmds != NULL || w->poll_now ||
-			    w->log_gen != st.log_gen)
-				break;
-			wake = conn_connected(st.conn) ? st.next_poll :
-			    st.next_connect;
-			if (st.log_path != NULL && !st.log_done &&
-			    conn_connected(st.conn) && st.next_log < wake)
-				wake = st.next_log;
-			if (wake <= now)
-				break;
-			clock_gettime(CLOCK_MONOTONIC, &until);
-			until.tv_sec += wake - now;
-			pthread_cond_timedwait(&ws->cond, &ws->lock, &until);
+static void
+wstate_free(struct wstate *st)
+{
+	if (st == NULL)
+		return;
+	log_reset(st);
+	strv_free(&st->parts);
+	budget_free(&st->budget);
+	hist_clear(st);
+	gres_free(&st->gres);
+	conn_free(st->conn);
+	free(st);
+}
+
+/* When the cluster next needs a turn without a request (monotonic). */
+static time_t
+wstate_due(struct wstate *st)
+{
+	time_t	wake;
+
+	wake = conn_connected(st->conn) ? st->next_poll : st->next_connect;
+	if (st->log_path != NULL && !st->log_done &&
+	    conn_connected(st->conn) && st->next_log < wake)
+		wake = st->next_log;
+	return wake;
+}
+
+/*
+ * One turn for a cluster: take its requests, connect if it is time, run
+ * what is due (poll, watched log).  Never waits for a timer: the pool
+ * comes back when wstate_due() says.
+ */
+static void
+worker_turn(struct worker *w, struct wtake *t)
+{
+	struct workers	*ws = w->ws;
+	struct wstate	*st;
+	struct wcmd	*cmds = t->cmds, *c, **cp;
+	time_t		 now, wake;
+
+	if (w->st == NULL)
+		w->st = wstate_new(w);
+	st = w->st;
+	if (t->log_changed)
+		log_take(st, t->log_id, t->log_stream, t->log_offset);
+	if (t->poll_now) {
+		st->next_poll = 0;
+		st->next_connect = 0;
+	}
+
+	/* Submits run in their own thread: see submit_main(). */
+	for (cp = &cmds; (c = *cp) != NULL; /* below */) {
+		if (c->type != WCMD_SUBMIT) {
+			cp = &c->next;
+			continue;
 		}
-		if (ws->quit) {
-			pthread_mutex_unlock(&ws->lock);
+		*cp = c->next;
+		submit_spawn(w, c);
+	}
+	if (ensure_connected(st) != 0) {
+		/* Requests cannot wait for a cluster that is down. */
+		while ((c = cmds) != NULL) {
+			cmds = c->next;
+			post_action(w, c->type == WCMD_CANCEL ?
+			    ACTION_CANCEL : ACTION_OTHER, c->job_id,
+			    c->type == WCMD_SPEC ? "spec" :
+			    c->type == WCMD_START ? "start" :
+			    c->type == WCMD_EFF ? "efficiency" :
+			    c->type == WCMD_HOLD ? "hold" :
+			    c->type == WCMD_SOONEST ? "soonest" : NULL, 2,
+			    "%s is not connected: try again when its "
+			    "state is ok", w->cl->name);
+			wcmd_free(c);
+		}
+		return;
+	}
+	if (st->log_lookup && st->log_id != NULL)
+		log_lookup(st);
+	while ((c = cmds) != NULL) {
+		cmds = c->next;
+		if (c->type == WCMD_CANCEL)
+			do_cancel(st, c);
+		else if (c->type == WCMD_START)
+			do_start(st, c);
+		else if (c->type == WCMD_EFF)
+			do_eff(st, c);
+		else if (c->type == WCMD_SOONEST)
+			do_soonest(st, c);
+		else if (c->type == WCMD_HOLD)
+			do_hold(st, c);
+		else
+			do_spec(st, c);
+		wcmd_free(c);
+		if (ws->quit)
 			break;
-		}
-		cmds = w->cmds;
-		w->cmds = NULL;
-		w->cmdtail = &w->cmds;
-		poll_now = w->poll_now;
-		w->poll_now = 0;
-		gen = w->log_gen;
-		id = gen != st.log_gen && w->log_id != NULL ?
-		    xstrdup(w->log_id) : NULL;
-		stream = w->log_stream;
-		offset = w->log_offset;
-		pthread_mutex_unlock(&ws->lock);
+	}
+	while ((c = cmds) != NULL) {
+		cmds = c->next;
+		wcmd_free(c);
+	}
+	now = mono_now();
+	if (!ws->quit && st->next_poll <= now) {
+		/* Within the budget, or wait for it (budget.h). */
+		wake = budget_when(&st->budget, now, 1);
+		if (wake > now) {
+			st->next_poll = wake;
+			post_cluster(st, st->last_ok != 0 ?
+			    CLUSTER_OK : CLUSTER_CONNECTING,
+			    "waiting for the polling budget");
+		} else
+			do_poll(st);
+	}
+	if (!ws->quit && st->log_path != NULL && !st->log_done &&
+	    st->next_log <= mono_now() && conn_connected(st->conn))
+		do_log(st);
+}
 
-		if (gen != st.log_gen) {
-			st.log_gen = gen;
-			log_take(&st, id, stream, offset);
-		}
-		free(id);
-		if (poll_now) {
-			st.next_poll = 0;
-			st.next_connect = 0;
-		}
+/* How many pool threads may be reconnecting to dead clusters at once. */
+static size_t
+pool_dead_max(const struct workers *ws)
+{
+	return ws->nt > 1 ? ws->nt / 2 : 1;
+}
 
-		/* Submits run in their own thread: see submit_main(). */
-		{
-			struct wcmd	**cp = &cmds;
+/*
+ * Under the lock: the next cluster that needs a turn, taken round-robin
+ * so that none starves, or NULL with *wake set to the earliest timer of
+ * those waiting (0: none).
+ */
+static struct worker *
+pool_pick(struct workers *ws, time_t now, time_t *wake)
+{
+	struct worker	*w;
+	size_t		 i, k;
+	int		 asked;
 
-			while ((c = *cp) != NULL) {
-				if (c->type != WCMD_SUBMIT) {
-					cp = &c->next;
-					continue;
-				}
-				*cp = c->next;
-				submit_spawn(w, c);
-			}
+	*wake = 0;
+	for (k = 0; k < ws->n; k++) {
+		i = (ws->next + k) % ws->n;
+		w = &ws->v[i];
+		if (w->busy)
+			continue;
+		asked = w->cmds != NULL || w->poll_now ||
+		    w->log_gen != w->log_taken;
+		/* Dead hosts never take the whole pool from live ones. */
+		if (!asked && w->dead && ws->ndead >= pool_dead_max(ws))
+			continue;
+		if (asked || w->due <= now) {
+			ws->next = (i + 1) % ws->n;
+			return w;
 		}
-		if (ensure_connected(&st) != 0) {
-			/* Requests cannot wait for a cluster that is down. */
-			while ((c = cmds) != NULL) {
-				cmds = c->next;
-				post_action(w, c->type == WCMD_CANCEL ?
-				    ACTION_CANCEL : ACTION_OTHER, c->job_id,
-				    c->type == WCMD_SPEC ? "spec" :
-				    c->type == WCMD_START ? "start" :
-				    c->type == WCMD_EFF ? "efficiency" :
-				    c->type == WCMD_HOLD ? "hold" : NULL, 2,
-				    "%s is not connected: try again when its "
-				    "state is ok", w->cl->name);
-				wcmd_free(c);
+		if (*wake == 0 || w->due < *wake)
+			*wake = w->due;
+	}
+	return NULL;
+}
+
+static void *
+pool_main(void *arg)
+{
+	struct wthread	*me = arg;
+	struct workers	*ws;
+	struct worker	*w;
+	struct wtake	 t;
+	struct timespec	 until;
+	struct wstate	*st;
+	time_t		 now, wake, due;
+	size_t		 i;
+	int		 dead;
+
+	ws = me->ws;
+	pthread_mutex_lock(&ws->lock);
+	while (!ws->quit) {
+		now = mono_now();
+		if ((w = pool_pick(ws, now, &wake)) == NULL) {
+			if (wake == 0)
+				pthread_cond_wait(&ws->cond, &ws->lock);
+			else {
+				clock_gettime(CLOCK_MONOTONIC, &until);
+				until.tv_sec += wake - now;
+				pthread_cond_timedwait(&ws->cond, &ws->lock,
+				    &until);
 			}
 			continue;
 		}
-		while ((c = cmds) != NULL) {
-			cmds = c->next;
-			if (c->type == WCMD_CANCEL)
-				do_cancel(&st, c);
-			else if (c->type == WCMD_START)
-				do_start(&st, c);
-			else if (c->type == WCMD_EFF)
-				do_eff(&st, c);
-			else if (c->type == WCMD_HOLD)
-				do_hold(&st, c);
-			else
-				do_spec(&st, c);
-			wcmd_free(c);
-			if (ws->quit)
-				break;
+		memset(&t, 0, sizeof t);
+		t.cmds = w->cmds;
+		w->cmds = NULL;
+		w->cmdtail = &w->cmds;
+		t.poll_now = w->poll_now;
+		w->poll_now = 0;
+		if (w->log_gen != w->log_taken) {
+			w->log_taken = w->log_gen;
+			t.log_changed = 1;
+			t.log_id = w->log_id != NULL ? xstrdup(w->log_id) :
+			    NULL;
+			t.log_stream = w->log_stream;
+			t.log_offset = w->log_offset;
 		}
-		while ((c = cmds) != NULL) {
-			cmds = c->next;
-			wcmd_free(c);
-		}
-		now = mono_now();
-		if (!ws->quit && st.next_poll <= now) {
-			/* Within the budget, or wait for it (budget.h). */
-			wake = budget_when(&st.budget, now, 1);
-			if (wake > now) {
-				st.next_poll = wake;
-				post_cluster(&st, st.last_ok != 0 ?
-				    CLUSTER_OK : CLUSTER_CONNECTING,
-				    "waiting for the polling budget");
-			} else
-				do_poll(&st);
-		}
-		if (!ws->quit && st.log_path != NULL && !st.log_done &&
-		    st.next_log <= mono_now() && conn_connected(st.conn))
-			do_log(&st);
-	}
+		w->busy = 1;
+		if ((dead = w->dead) != 0)
+			ws->ndead++;
+		pthread_mutex_unlock(&ws->lock);
 
-	log_reset(&st);
-	strv_free(&st.parts);
-	budget_free(&st.budget);
-	hist_clear(&st);
-	gres_free(&st.gres);
-	conn_free(st.conn);
-	pthread_mutex_lock(&ws->lock);
-	w->exited = 1;
+		worker_turn(w, &t);
+		free(t.log_id);
+		due = wstate_due(w->st);
+		dead = !conn_connected(w->st->conn) && w->st->backoff > 0;
+
+		pthread_mutex_lock(&ws->lock);
+		if (w->dead)
+			ws->ndead--;
+		w->dead = dead;
+		w->due = due;
+		w->busy = 0;
+		/* A reconnect slot may be free for a waiting dead cluster. */
+		pthread_cond_broadcast(&ws->cond);
+	}
+	/* Quitting: free the states no other thread is using. */
+	for (i = 0; i < ws->n; i++) {
+		w = &ws->v[i];
+		if (w->busy || w->st == NULL)
+			continue;
+		st = w->st;
+		w->st = NULL;
+		pthread_mutex_unlock(&ws->lock);
+		wstate_free(st);
+		pthread_mutex_lock(&ws->lock);
+	}
+	me->exited = 1;
 	pthread_cond_broadcast(&ws->exited);
 	pthread_mutex_unlock(&ws->lock);
 	return NULL;
@@ -1286,12 +1613,20 @@ workers_free(struct workers *ws)
 			wcmd_free(c);
 		}
 		free(ws->v[i].log_id);
+		wstate_free(ws->v[i].st);	/* no thread ever took it */
 	}
 	free(ws->v);
+	free(ws->t);
 	pthread_mutex_destroy(&ws->lock);
 	pthread_cond_destroy(&ws->cond);
 	pthread_cond_destroy(&ws->exited);
 	free(ws);
+}
+
+size_t
+workers_pool_size(size_t nclusters)
+{
+	return nclusters < WORKER_POOL_MAX ? nclusters : WORKER_POOL_MAX;
 }
 
 struct workers *
@@ -1317,6 +1652,17 @@ workers_start(const struct config *cfg, struct msgq *q, char **cause)
 	pthread_condattr_destroy(&ca);
 	ws->n = cfg != NULL ? cfg->nclusters : 0;
 	ws->v = xcalloc(ws->n + 1, sizeof *ws->v);
+	for (i = 0; i < ws->n; i++) {
+		struct worker	*w = &ws->v[i];
+
+		w->ws = ws;
+		w->cl = &cfg->clusters[i];
+		w->cmdtail = &w->cmds;
+		w->due = 0;	/* a first turn at once */
+	}
+	/* The threads do not follow the clusters: a bounded pool. */
+	ws->nt = workers_pool_size(ws->n);
+	ws->t = xcalloc(ws->nt + 1, sizeof *ws->t);
 
 	/* Blocked in the workers: SIGWINCH and SIGTERM go to the UI thread.
 	 * Crash signals stay open so the terminal is restored anyway. */
@@ -1324,21 +1670,17 @@ workers_start(const struct config *cfg, struct msgq *q, char **cause)
 	for (i = 0; i < sizeof crash / sizeof crash[0]; i++)
 		sigdelset(&all, crash[i]);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	for (i = 0; i < ws->n; i++) {
-		struct worker	*w = &ws->v[i];
-
-		w->ws = ws;
-		w->cl = &cfg->clusters[i];
-		w->cmdtail = &w->cmds;
-		if ((err = pthread_create(&w->thread, NULL, worker_main,
-		    w)) != 0) {
+	for (i = 0; i < ws->nt; i++) {
+		ws->t[i].ws = ws;
+		if ((err = pthread_create(&ws->t[i].thread, NULL, pool_main,
+		    &ws->t[i])) != 0) {
 			pthread_sigmask(SIG_SETMASK, &old, NULL);
-			cause_set(cause, "cannot start the worker of cluster "
-			    "%s: %s", w->cl->name, strerror(err));
+			cause_set(cause, "cannot start worker thread %zu of "
+			    "%zu: %s", i + 1, ws->nt, strerror(err));
 			workers_stop(ws, 2000);
 			return NULL;
 		}
-		w->started = 1;
+		ws->t[i].started = 1;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return ws;
@@ -1365,8 +1707,8 @@ workers_stop(struct workers *ws, int timeout_ms)
 	pthread_cond_broadcast(&ws->cond);
 	for (;;) {
 		left = ws->nsubmits;
-		for (i = 0; i < ws->n; i++) {
-			if (ws->v[i].started && !ws->v[i].exited)
+		for (i = 0; i < ws->nt; i++) {
+			if (ws->t[i].started && !ws->t[i].exited)
 				left++;
 		}
 		if (left == 0)
@@ -1375,24 +1717,21 @@ workers_stop(struct workers *ws, int timeout_ms)
 		if (rc == ETIMEDOUT)
 			break;
 	}
-	pthread_mutex_unlock(&ws->lock);
-
-	pthread_mutex_lock(&ws->lock);
 	left = ws->nsubmits;	/* a submit stuck in a conn call */
 	pthread_mutex_unlock(&ws->lock);
-	for (i = 0; i < ws->n; i++) {
-		struct worker	*w = &ws->v[i];
+	for (i = 0; i < ws->nt; i++) {
+		struct wthread	*t = &ws->t[i];
 
-		if (!w->started)
+		if (!t->started)
 			continue;
 		pthread_mutex_lock(&ws->lock);
-		if (w->exited) {
+		if (t->exited) {
 			pthread_mutex_unlock(&ws->lock);
-			pthread_join(w->thread, NULL);
+			pthread_join(t->thread, NULL);
 		} else {
 			/* Stuck in a conn call: it exits when that returns. */
 			pthread_mutex_unlock(&ws->lock);
-			pthread_detach(w->thread);
+			pthread_detach(t->thread);
 			left++;
 		}
 	}
@@ -1531,6 +1870,24 @@ workers_submit_as(struct workers *ws, const char *cluster, const char *user,
 	return 0;
 }
 
+/* A command for cluster's worker; NULL and a cause if it has none. */
+static struct wcmd *
+cmd_new(struct workers *ws, const char *cluster, enum wcmd_type type,
+    const char *job_id, struct worker **wp, char **cause)
+{
+	struct wcmd	*c;
+
+	if ((*wp = worker_find(ws, cluster)) == NULL) {
+		cause_set(cause, "cluster %s is not in the configuration",
+		    cluster);
+		return NULL;
+	}
+	c = xcalloc(1, sizeof *c);
+	c->type = type;
+	c->job_id = job_id != NULL ? xstrdup(job_id) : NULL;
+	return c;
+}
+
 int
 workers_fetch_spec(struct workers *ws, const char *cluster, const char *job_id,
     char **cause)
@@ -1538,12 +1895,8 @@ workers_fetch_spec(struct workers *ws, const char *cluster, const char *job_id,
 	struct worker	*w;
 	struct wcmd	*c;
 
-	if ((w = worker_find(ws, cluster)) == NULL)
-		return cause_set(cause, "cluster %s is not in the "
-		    "configuration", cluster);
-	c = xcalloc(1, sizeof *c);
-	c->type = WCMD_SPEC;
-	c->job_id = xstrdup(job_id);
+	if ((c = cmd_new(ws, cluster, WCMD_SPEC, job_id, &w, cause)) == NULL)
+		return -1;
 	post_cmd(ws, w, c);
 	return 0;
 }
@@ -1555,15 +1908,11 @@ workers_start_estimate(struct workers *ws, const char *cluster,
 	struct worker	*w;
 	struct wcmd	*c;
 
-	if ((w = worker_find(ws, cluster)) == NULL)
-		return cause_set(cause, "cluster %s is not in the "
-		    "configuration", cluster);
-	if (!all_digits(job_id))
+	if (worker_find(ws, cluster) != NULL && !all_digits(job_id))
 		return cause_set(cause, "job %s: squeue --start takes a plain "
 		    "job id", job_id);
-	c = xcalloc(1, sizeof *c);
-	c->type = WCMD_START;
-	c->job_id = xstrdup(job_id);
+	if ((c = cmd_new(ws, cluster, WCMD_START, job_id, &w, cause)) == NULL)
+		return -1;
 	post_cmd(ws, w, c);
 	return 0;
 }
@@ -1600,15 +1949,29 @@ workers_efficiency(struct workers *ws, const char *cluster,
 	struct worker	*w;
 	struct wcmd	*c;
 
-	if ((w = worker_find(ws, cluster)) == NULL)
-		return cause_set(cause, "cluster %s is not in the "
-		    "configuration", cluster);
-	if (!all_digits(job_id))
+	if (worker_find(ws, cluster) != NULL && !all_digits(job_id))
 		return cause_set(cause, "job %s: efficiency takes a plain job "
 		    "id", job_id);
-	c = xcalloc(1, sizeof *c);
-	c->type = WCMD_EFF;
-	c->job_id = xstrdup(job_id);
+	if ((c = cmd_new(ws, cluster, WCMD_EFF, job_id, &w, cause)) == NULL)
+		return -1;
+	post_cmd(ws, w, c);
+	return 0;
+}
+
+int
+workers_soonest(struct workers *ws, const char *cluster, const struct spec *sp,
+    char **cause)
+{
+	struct worker	*w;
+	struct wcmd	*c;
+
+	if ((c = cmd_new(ws, cluster, WCMD_SOONEST, NULL, &w, cause)) == NULL)
+		return -1;
+	c->res[0] = sp->nodes;
+	c->res[1] = sp->gpus;
+	c->res[2] = sp->gpus_per_node;
+	c->res[3] = sp->cpus;
+	c->res[4] = sp->time_minutes;
 	post_cmd(ws, w, c);
 	return 0;
 }

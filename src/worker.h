@@ -10,28 +10,39 @@
 #include "spec.h"
 
 /*
- * The worker threads of the terminal UI (DESIGN.md "Threads"): one thread
- * per configured cluster.  Each owns that cluster's struct conn (one SSH
- * session, never shared) and does everything remote for it with the same
- * core functions as the verbs: monitor_poll() every poll_interval seconds
+ * The worker threads of the terminal UI (DESIGN.md "Threads"): a bounded
+ * pool of at most WORKER_POOL_MAX threads, however many clusters are
+ * configured (a clusters.yaml of 10 000 entries once started 10 001
+ * threads).  Each cluster keeps its own struct conn (one SSH session) and
+ * timers; a pool thread takes a cluster whose timer is due or that has a
+ * request, does one turn for it and puts it back, so a session is used by
+ * one thread at a time (libssh allows no more) and the mutex hands it over.
+ * A turn does everything remote for the cluster with the same core
+ * functions as the verbs: monitor_poll() every poll_interval seconds
  * (default 5), sinfo once per connection for the partitions, ops_log_read()
  * of the watched job every WORKER_LOG_SECONDS, ops_cancel() and
  * submit_run() on request.  Results go to the UI as messages on the queue
  * (MSG_CLUSTER, MSG_JOBS, MSG_LOG, MSG_ACTION); a worker never touches the
  * screen and never exits the process.
  *
+ * Clusters are taken round-robin.  A cluster that cannot be reached costs
+ * its retry timer (backing off to WORKER_BACKOFF_MAX seconds) and, while
+ * it tries to connect, one thread: at most half of the pool reconnects at
+ * a time, so dead hosts never hold every thread from the live ones.
+ *
  * Requests from the UI thread (poll now, watch a log, cancel, submit) are
- * put under one mutex and a condition variable wakes the worker; they never
+ * put under one mutex and a condition variable wakes the pool; they never
  * wait for the network, so the screen never blocks.  Every conn call is
  * bounded by the cluster's connect_timeout / command_timeout.  Failed polls
  * and connects back off (doubling up to WORKER_BACKOFF_MAX seconds; at least
  * WORKER_RATE_BACKOFF after "Rate limit exceeded") and reconnect by
- * themselves.
+ * themselves.  A submit runs in a thread of its own while it lasts.
  *
  * Signals are blocked in the workers (except the crash signals) so SIGWINCH
  * and SIGTERM reach the UI thread.
  */
 
+#define WORKER_POOL_MAX		8	/* threads, whatever the clusters */
 #define WORKER_LOG_SECONDS	2	/* the watched log is read this often */
 #define WORKER_LOG_CHUNK	(256 * 1024)	/* bytes per read at most */
 #define WORKER_LOG_LINES	500	/* first read: the last lines only */
@@ -41,8 +52,10 @@
 
 struct workers;
 
+/* Threads of the pool for this many clusters (at most WORKER_POOL_MAX). */
+size_t		 workers_pool_size(size_t nclusters);
 /*
- * Start one worker per cluster of cfg (none if it has no cluster).  cfg
+ * Start the pool for the clusters of cfg (no thread if it has none).  cfg
  * and q must outlive the workers: see workers_stop().  Returns NULL and a
  * cause if a thread could not be created (those started are stopped).
  */
@@ -122,6 +135,15 @@ int		 workers_hold(struct workers *, const char *cluster,
  */
 int		 workers_efficiency(struct workers *, const char *cluster,
 		     const char *job_id, char **cause);
+/*
+ * Where the wizard's request would start soonest: the resources of sp
+ * (nodes, gpus, gpus_per_node, cpus, time_minutes; its partition is not
+ * used) planned for each partition of the cluster and tried with sbatch
+ * --test-only where they fit (soonest.h).  The answer is an ACTION_OTHER
+ * message with step "soonest" and no job id, or a failure.
+ */
+int		 workers_soonest(struct workers *, const char *cluster,
+		     const struct spec *, char **cause);
 /*
  * The text of a start estimate: reason NULL means squeue has no row (the
  * job is not pending any more); when NULL means SLURM gave no estimate.

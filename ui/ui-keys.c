@@ -52,6 +52,10 @@ const struct uikey_binding uikeys_table[] = {
 	{ C(JOBS), 'H', UIA_HOLD, "H" },
 	{ C(JOBS), 'U', UIA_RELEASE, "U" },
 	{ C(JOBS), UIKEY_ESC, UIA_INPUT_CLEAR, "Esc" },
+	{ C(JOBS), FN(KEY_RIGHT), UIA_ARRAY_OPEN, "Right" },
+	{ C(JOBS), '+', UIA_ARRAY_OPEN, "+" },
+	{ C(JOBS), FN(KEY_LEFT), UIA_ARRAY_CLOSE, "Left" },
+	{ C(JOBS), '-', UIA_ARRAY_CLOSE, "-" },
 
 	/* The log of the selected job, from the jobs or the log pane. */
 	{ C(JOBS) | C(LOG), 'o', UIA_TOGGLE_ERR, "o" },
@@ -219,6 +223,11 @@ static const struct {
 	    "HELD)", NULL, NULL },
 	[UIA_RELEASE] = { "release the held job (scontrol release)", NULL,
 	    NULL },
+	[UIA_ARRAY_OPEN] = { "job array: list its tasks under it ([+]ID "
+	    "row; c on it cancels the whole array, on a task that task)",
+	    "tasks", "+/-" },
+	[UIA_ARRAY_CLOSE] = { "job array: fold its tasks into one row with "
+	    "the counts by state", NULL, NULL },
 };
 
 static const char *ctx_names[UICTX_COUNT] = {

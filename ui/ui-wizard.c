@@ -124,6 +124,8 @@ wizard_free(struct wizard *w)
 	strv_free(&w->progress);
 	free(w->job_id);
 	free(w->job_cluster);
+	free(w->soonest_key);
+	free(w->soonest);
 	clear_base(w);
 	memset(w, 0, sizeof *w);
 }
@@ -533,6 +535,62 @@ build_resources(const struct wizard *w, struct spec *sp, char **why)
 	return 0;
 }
 
+static char *
+soonest_key(const struct wizard *w)
+{
+	return xasprintf("%s\n%s\n%s\n%s\n%s\n%s", val(w, WF_CLUSTER),
+	    val(w, WF_TIME), val(w, WF_NODES), val(w, WF_GPUS),
+	    val(w, WF_CPUS), val(w, WF_USER));
+}
+
+int
+wizard_soonest_want(const struct wizard *w, struct spec *sp)
+{
+	char	*key, *why = NULL;
+	int	 want;
+
+	spec_init(sp);
+	if (w->page != WIZ_FORM || blank(val(w, WF_CLUSTER)))
+		return 0;
+	key = soonest_key(w);
+	want = w->soonest_key == NULL || strcmp(key, w->soonest_key) != 0;
+	free(key);
+	if (!want)
+		return 0;
+	if (build_resources(w, sp, &why) != 0) {
+		free(why);
+		spec_free(sp);
+		spec_init(sp);
+		return 0;
+	}
+	free(sp->partition);	/* every partition is tried */
+	sp->partition = NULL;
+	return 1;
+}
+
+void
+wizard_soonest_asked(struct wizard *w)
+{
+	free(w->soonest_key);
+	w->soonest_key = soonest_key(w);
+	free(w->soonest);
+	w->soonest = xstrdup("soonest start: asking SLURM (sbatch "
+	    "--test-only)\xe2\x80\xa6");
+	w->soonest_err = 0;
+}
+
+void
+wizard_soonest_got(struct wizard *w, const char *text, int failed)
+{
+	free(w->soonest);
+	if (failed)
+		w->soonest = xasprintf("soonest start: %s", text != NULL ?
+		    text : "no answer");
+	else
+		w->soonest = xstrdup(text != NULL ? text : "");
+	w->soonest_err = failed;
+}
+
 /*
  * The spec the form starts from: the staged one of a resubmit (its
  * fields that the form shows are then replaced), else an empty one.
@@ -775,6 +833,20 @@ wizard_validate(struct wizard *w)
 	return bad;
 }
 
+/* "gpu 4:00:00 (...) 6/8 GPU": the clusters pane's idle/total GPUs. */
+static int
+gpu_counts(const char *v, int *idle, int *total)
+{
+	const char	*p;
+	size_t		 len = strlen(v);
+
+	if (len < 6 || strcmp(v + len - 4, " GPU") != 0)
+		return 0;
+	for (p = v + len - 4; p > v && p[-1] != ' '; p--)
+		/* nothing */;
+	return sscanf(p, "%d/%d GPU", idle, total) == 2;
+}
+
 char *
 wizard_hint(const struct wizard *w, enum wizard_field f)
 {
@@ -808,11 +880,18 @@ wizard_hint(const struct wizard *w, enum wizard_field f)
 		if (c != NULL && c->partitions != NULL &&
 		    c->partitions->n > 0) {
 			buf_adds(&b, "MaxTime: ");
-			for (i = 0; i < c->partitions->n; i++)
+			for (i = 0; i < c->partitions->n; i++) {
+				const char	*v = c->partitions->v[i];
+				int		 idle, total;
+
 				buf_printf(&b, "%s%.*s", i ? ", " : "",
-				    (int)(strcspn(c->partitions->v[i], "(") -
-				    (strchr(c->partitions->v[i], '(') != NULL)),
-				    c->partitions->v[i]);
+				    (int)(strcspn(v, "(") -
+				    (strchr(v, '(') != NULL)), v);
+				/* Idle/total GPUs from the last poll. */
+				if (gpu_counts(v, &idle, &total))
+					buf_printf(&b, " %d/%d GPUs idle",
+					    idle, total);
+			}
 			/* Then what a node holds, if sinfo said. */
 			for (i = 0; i < c->partitions->n; i++) {
 				const char *q = strchr(c->partitions->v[i],

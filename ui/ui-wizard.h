@@ -101,6 +101,11 @@ struct wizard {
 	int			 finished;	/* the submit succeeded */
 	char			*job_id;
 	char			*job_cluster;
+
+	/* SLURM's start estimate for the form's request (soonest.h). */
+	char			*soonest_key;	/* the request last asked */
+	char			*soonest;	/* its answer, NULL: none */
+	int			 soonest_err;
 };
 
 void	 wizard_init(struct wizard *);
@@ -154,6 +159,18 @@ enum wizard_req wizard_key(struct wizard *, enum uiact, enum wizard_keyname);
 void	 wizard_type(struct wizard *, const char *, size_t);
 /* Where the cursor is in the current field (a byte offset). */
 size_t	 wizard_cursor(const struct wizard *);
+
+/*
+ * Where would it start soonest: when the form's cluster and resources
+ * (time, nodes, gpus, cpus) parse and differ from those last asked about,
+ * fill sp with them (spec_free it) and return 1: the caller asks the
+ * worker (sbatch --test-only per partition) and then calls
+ * wizard_soonest_asked().  0 when there is nothing new to ask.
+ */
+int	 wizard_soonest_want(const struct wizard *, struct spec *sp);
+void	 wizard_soonest_asked(struct wizard *);
+/* The worker's answer (ACTION_OTHER step "soonest"). */
+void	 wizard_soonest_got(struct wizard *, const char *text, int failed);
 
 /* The request was queued: show its page and wait for the worker. */
 void	 wizard_start(struct wizard *, int submit);

@@ -133,6 +133,9 @@ struct ui {
 
 	struct ucluster			*cl;
 	size_t				 ncl;
+	size_t				 acl;	/* allocated */
+	size_t				*clhash; /* index + 1 by name, 0 free */
+	size_t				 nclhash;
 	size_t				 ccur;
 
 	struct jobtable			*jt;
@@ -316,20 +319,68 @@ san_inplace(char **sp)
 	}
 }
 
+static size_t
+cluster_hash(const char *s)
+{
+	size_t	h = 5381;
+
+	while (*s != '\0')
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+/* Put cluster i in the name index (open addressing, kept half empty). */
+static void
+cluster_index(struct ui *ui, size_t i)
+{
+	size_t	k, n;
+
+	if (2 * (ui->ncl + 1) > ui->nclhash) {
+		free(ui->clhash);
+		ui->nclhash = ui->nclhash ? ui->nclhash * 2 : 64;
+		while (2 * (ui->ncl + 1) > ui->nclhash)
+			ui->nclhash *= 2;
+		ui->clhash = xcalloc(ui->nclhash, sizeof *ui->clhash);
+		for (n = 0; n < ui->ncl; n++) {
+			if (n == i)
+				continue;
+			k = cluster_hash(ui->cl[n].name) % ui->nclhash;
+			while (ui->clhash[k] != 0)
+				k = (k + 1) % ui->nclhash;
+			ui->clhash[k] = n + 1;
+		}
+	}
+	k = cluster_hash(ui->cl[i].name) % ui->nclhash;
+	while (ui->clhash[k] != 0)
+		k = (k + 1) % ui->nclhash;
+	ui->clhash[k] = i + 1;
+}
+
+/*
+ * A cluster by name: an index, so that a board of 10 000 clusters does not
+ * compare 10 000 names for every message.
+ */
 static struct ucluster *
 cluster_find(struct ui *ui, const char *name, int create)
 {
-	size_t	i;
+	size_t	k, i;
 
-	for (i = 0; i < ui->ncl; i++) {
-		if (strcmp(ui->cl[i].name, name) == 0)
-			return &ui->cl[i];
+	if (ui->nclhash > 0) {
+		k = cluster_hash(name) % ui->nclhash;
+		for (; (i = ui->clhash[k]) != 0; k = (k + 1) % ui->nclhash) {
+			if (strcmp(ui->cl[i - 1].name, name) == 0)
+				return &ui->cl[i - 1];
+		}
 	}
 	if (!create)
 		return NULL;
-	ui->cl = xrealloc(ui->cl, (ui->ncl + 1) * sizeof *ui->cl);
+	if (ui->ncl == ui->acl) {
+		ui->acl = ui->acl ? ui->acl * 2 : 16;
+		ui->cl = xrealloc(ui->cl, ui->acl * sizeof *ui->cl);
+	}
 	memset(&ui->cl[ui->ncl], 0, sizeof ui->cl[ui->ncl]);
 	ui->cl[ui->ncl].name = san(name);
+	cluster_index(ui, ui->ncl);
 	return &ui->cl[ui->ncl++];
 }
 
@@ -376,7 +427,11 @@ health_text(const struct ucluster *c, time_t now, char *buf, size_t len)
 			snprintf(buf, len, "stale");
 		break;
 	case CLUSTER_ERROR:
-		snprintf(buf, len, "error");
+		/* How old its last good snapshot is, if it ever had one. */
+		if (c->last_ok)
+			snprintf(buf, len, "error %s", age);
+		else
+			snprintf(buf, len, "error");
 		break;
 	}
 	return buf;
@@ -502,6 +557,16 @@ log_sync(struct ui *ui)
 		l->cluster = xstrdup(r->cluster);
 		l->id = xstrdup(r->id);
 		l->name = xstrdup(r->name);
+	}
+	/* A job array's group row has no log: each of its tasks has one. */
+	if (r != NULL && r->array_tasks > 0) {
+		l->note = xasprintf("job array %s, %d tasks: + lists them, a "
+		    "task shows its own log", r->id, r->array_tasks);
+		l->got = 1;
+		if (ui->be != NULL && ui->be->watch_log != NULL)
+			ui->be->watch_log(ui->be->arg, NULL, NULL, l->stream,
+			    0);
+		return UIF_REDRAW;
 	}
 	log_watch(ui);
 	return UIF_REDRAW;
@@ -800,6 +865,7 @@ apply_jobs(struct ui *ui, struct msg_jobs *m)
 static void	wizard_sync(struct ui *);
 static int	start_estimated(struct ui *, struct msg_action *);
 static int	efficiency_got(struct ui *, struct msg_action *);
+static int	wizard_soonest(struct ui *);
 
 /* The staged spec of a finished job arrived: the wizard opens with it. */
 static int
@@ -856,6 +922,13 @@ apply_action(struct ui *ui, struct msg_action *m)
 		return efficiency_got(ui, m);
 	if (m->step != NULL && strcmp(m->step, "start") == 0 && m->done)
 		return start_estimated(ui, m);
+	if (m->step != NULL && strcmp(m->step, "soonest") == 0 && m->done) {
+		char	*t = san(m->message);
+
+		wizard_soonest_got(&ui->wiz, t, m->failed);
+		free(t);
+		return UIF_REDRAW;
+	}
 	/* The worker says why a job has no log: the pane shows it. */
 	if (m->step != NULL && strcmp(m->step, "log") == 0 &&
 	    ui->log.cluster != NULL && m->cluster != NULL &&
@@ -1030,6 +1103,38 @@ draw_title(struct ui *ui, int y, enum pane p, const char *text)
 	    0);
 }
 
+/* " 1 Clusters (36: 32 ok, 4 error)": every cluster's health at a glance. */
+static void
+clusters_title(struct ui *ui, time_t now, char *buf, size_t len)
+{
+	static const char *const names[] = {
+		[CLUSTER_CONNECTING] = "connecting",
+		[CLUSTER_OK] = "ok",
+		[CLUSTER_STALE] = "stale",
+		[CLUSTER_ERROR] = "error",
+	};
+	static const enum cluster_health order[] = {
+		CLUSTER_OK, CLUSTER_STALE, CLUSTER_CONNECTING, CLUSTER_ERROR
+	};
+	size_t	count[4] = { 0, 0, 0, 0 }, i, k;
+	int	n;
+
+	for (i = 0; i < ui->ncl; i++) {
+		k = (size_t)cluster_health(&ui->cl[i], now);
+		if (k < 4)
+			count[k]++;
+	}
+	n = snprintf(buf, len, " 1 Clusters (%zu", ui->ncl);
+	for (i = 0, k = 0; i < 4 && ui->ncl > 1; i++) {
+		if (count[order[i]] == 0 || n < 0 || (size_t)n >= len)
+			continue;
+		n += snprintf(buf + n, len - (size_t)n, "%s %zu %s",
+		    k++ ? "," : ":", count[order[i]], names[order[i]]);
+	}
+	if (n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ")");
+}
+
 static void
 draw_clusters(struct ui *ui, int y, int h, time_t now)
 {
@@ -1038,7 +1143,7 @@ draw_clusters(struct ui *ui, int y, int h, time_t now)
 	struct buf	 b;
 	int		 row, x, wn, wh, wj, ws, wm, wp;
 
-	snprintf(title, sizeof title, " 1 Clusters (%zu)", ui->ncl);
+	clusters_title(ui, now, title, sizeof title);
 	draw_title(ui, y, PANE_CLUSTERS, title);
 	ui->clusters_h = h - 1;
 	if (h <= 1)
@@ -1087,12 +1192,23 @@ draw_clusters(struct ui *ui, int y, int h, time_t now)
 			    !c->conf->partitions_default ?
 			    &c->conf->partitions : NULL);
 
-			/* Name and MaxTime; the rest is in the detail. */
-			for (size_t k = 0; pv != NULL && k < pv->n; k++)
+			/* Name, MaxTime and idle/total GPUs ("6/8 GPU" ends
+			   the text); the rest is in the detail. */
+			for (size_t k = 0; pv != NULL && k < pv->n; k++) {
+				const char	*v = pv->v[k], *g;
+				size_t		 len = strlen(v);
+
 				buf_printf(&b, "%s%.*s", k ? ", " : "",
-				    (int)(strcspn(pv->v[k], "(") -
-				    (strchr(pv->v[k], '(') ? 1 : 0)),
-				    pv->v[k]);
+				    (int)(strcspn(v, "(") -
+				    (strchr(v, '(') ? 1 : 0)), v);
+				if (strchr(v, '(') == NULL || len < 6 ||
+				    strcmp(v + len - 4, " GPU") != 0)
+					continue;
+				for (g = v + len - 4; g > v && g[-1] != ' ';
+				    g--)
+					/* nothing */;
+				buf_printf(&b, " %s", g);
+			}
 		}
 		parts = buf_steal(&b);
 		x = 1;
@@ -1928,7 +2044,7 @@ draw_wizard(struct ui *ui)
 		for (i = 0; i < WF_COUNT && wz->error[i] == NULL; i++)
 			;
 		if (wz->error[wz->field] != NULL)
-			put_wrapped(ui, row, x, iw, y + h - 3 - row,
+			put_wrapped(ui, row, x, iw, y + h - 4 - row,
 			    wz->error[wz->field], ui->styles[ST_MSG_ERR]);
 		else if (i < WF_COUNT) {
 			line = xasprintf("%s: %s", wizard_label(i),
@@ -1938,10 +2054,14 @@ draw_wizard(struct ui *ui)
 			free(line);
 		} else {
 			line = wizard_hint(wz, wz->field);
-			put_wrapped(ui, row, x, iw, y + h - 3 - row, line,
+			put_wrapped(ui, row, x, iw, y + h - 4 - row, line,
 			    dl | A_DIM);
 			free(line);
 		}
+		/* SLURM's own estimate for the request, per partition. */
+		if (wz->soonest != NULL)
+			put_attr(ui, y + h - 4, x, iw, wz->soonest,
+			    wz->soonest_err ? ui->styles[ST_MSG_ERR] : dl);
 	} else {
 		const struct strv	*sv = &wz->progress;
 		size_t			 k, first = 0, avail = h - 4;
@@ -2913,6 +3033,31 @@ act_mark(struct ui *ui)
 	return UIF_REDRAW;
 }
 
+/* Job arrays in the jobs list: open or fold the array of the cursor. */
+static int
+array_open(struct ui *ui, int open)
+{
+	if (jobtable_array_open(ui->jt, open) != 0) {
+		ui_message(ui, 0, "not a job array: +/- open and fold the "
+		    "tasks of an array ([+]ID rows)");
+		return UIF_REDRAW;
+	}
+	log_sync(ui);
+	return UIF_REDRAW;
+}
+
+static int
+act_array_open(struct ui *ui)
+{
+	return array_open(ui, 1);
+}
+
+static int
+act_array_close(struct ui *ui)
+{
+	return array_open(ui, 0);
+}
+
 /* The wizard sees the clusters as the panes do (pointers refreshed). */
 static void
 wizard_sync(struct ui *ui)
@@ -2944,7 +3089,7 @@ act_new(struct ui *ui)
 	wizard_sync(ui);
 	wizard_open(&ui->wiz, cl, 0);
 	ui->ov = OV_WIZARD;
-	return UIF_REDRAW;
+	return UIF_REDRAW | wizard_soonest(ui);
 }
 
 static int
@@ -3282,6 +3427,30 @@ wizard_keyname(int key)
 	return WK_OTHER;
 }
 
+/*
+ * On moving between fields: when the request changed, ask SLURM where it
+ * would start soonest (one sbatch --test-only per partition it fits).
+ */
+static int
+wizard_soonest(struct ui *ui)
+{
+	struct spec	 sp;
+	char		*cause = NULL;
+
+	spec_init(&sp);
+	if (ui->ov != OV_WIZARD || ui->be == NULL || ui->be->soonest == NULL ||
+	    !wizard_soonest_want(&ui->wiz, &sp)) {
+		spec_free(&sp);
+		return 0;
+	}
+	if (ui->be->soonest(ui->be->arg, wizard_cluster(&ui->wiz), &sp,
+	    &cause) == 0)
+		wizard_soonest_asked(&ui->wiz);
+	free(cause);
+	spec_free(&sp);
+	return UIF_REDRAW;
+}
+
 /* Every key of the wizard context goes to the wizard's model. */
 static int
 wizard_input(struct ui *ui, enum uiact a, int key)
@@ -3289,6 +3458,7 @@ wizard_input(struct ui *ui, enum uiact a, int key)
 	char		mb[8];
 	mbstate_t	ps;
 	size_t		n;
+	int		flags;
 
 	wizard_sync(ui);
 	if (a == UIA_NONE && key >= 0x20 && key != 0x7f &&
@@ -3299,8 +3469,9 @@ wizard_input(struct ui *ui, enum uiact a, int key)
 			wizard_type(&ui->wiz, mb, n);
 		return UIF_REDRAW;
 	}
-	return wizard_request(ui, wizard_key(&ui->wiz, a,
+	flags = wizard_request(ui, wizard_key(&ui->wiz, a,
 	    wizard_keyname(key)));
+	return flags | wizard_soonest(ui);
 }
 
 static int
@@ -3399,6 +3570,8 @@ static int (*const handlers[UIA_COUNT])(struct ui *) = {
 	[UIA_LOG_ESC] = act_log_esc,
 	[UIA_HOLD] = act_hold,
 	[UIA_RELEASE] = act_release,
+	[UIA_ARRAY_OPEN] = act_array_open,
+	[UIA_ARRAY_CLOSE] = act_array_close,
 };
 
 int
@@ -3678,6 +3851,7 @@ ui_free(struct ui *ui)
 		strv_free(&ui->cl[i].partitions);
 	}
 	free(ui->cl);
+	free(ui->clhash);
 	jobtable_free(ui->jt);
 	strv_free(&ui->notify_ids);
 	free(ui->log.cluster);
@@ -3947,6 +4121,13 @@ be_submit(void *arg, const char *cluster, const char *user,
 	return workers_submit_as(arg, cluster, user, sp, dry_run, cause);
 }
 
+static int
+be_soonest(void *arg, const char *cluster, const struct spec *sp,
+    char **cause)
+{
+	return workers_soonest(arg, cluster, sp, cause);
+}
+
 /* Kept reachable while a stuck worker still uses it at exit. */
 static struct msgq	*ui_kept_q;
 
@@ -3999,6 +4180,7 @@ ui_main(struct cli *cli)
 	be.start_estimate = be_start_estimate;
 	be.hold = be_hold;
 	be.efficiency = be_efficiency;
+	be.soonest = be_soonest;
 	rc = ui_run(&cfg, cause, q, ws != NULL ? &be : NULL);
 	/* A worker waiting for a second factor must not wait any more. */
 	askq_shutdown(askq);

@@ -66,6 +66,13 @@ struct ui_backend {
 	 */
 	int	(*hold)(void *arg, const char *cluster, const char *job_id,
 		    int release, char **cause);
+	/*
+	 * Where the wizard's request (the resources of the spec) would start
+	 * soonest, sbatch --test-only per partition: ACTION_OTHER step
+	 * "soonest".  May be NULL.
+	 */
+	int	(*soonest)(void *arg, const char *cluster, const struct spec *,
+		    char **cause);
 };
 
 /* Run the terminal UI until the user quits; returns the exit code. */

@@ -561,6 +561,133 @@ START_TEST(test_linear_work)
 }
 END_TEST
 
+START_TEST(test_array_ids)
+{
+	char		 base[32];
+	const char	*task = NULL;
+
+	ck_assert_int_eq(jobtable_array_split("12_3", base, sizeof base,
+	    &task), 1);
+	ck_assert_str_eq(base, "12");
+	ck_assert_str_eq(task, "3");
+	ck_assert_int_eq(jobtable_array_split("12_[4-9,11%2]", base,
+	    sizeof base, &task), 1);
+	ck_assert_str_eq(task, "[4-9,11%2]");
+	ck_assert_int_eq(jobtable_array_ntasks(task), 7);
+	ck_assert_int_eq(jobtable_array_ntasks("[1-9:2]"), 5);
+	ck_assert_int_eq(jobtable_array_ntasks("3"), 1);
+	/* Not array ids: plain, heterogeneous, record ids, junk. */
+	ck_assert_int_eq(jobtable_array_split("12", base, sizeof base, &task),
+	    0);
+	ck_assert_int_eq(jobtable_array_split("12+0", base, sizeof base,
+	    &task), 0);
+	ck_assert_int_eq(jobtable_array_split("r_2026", base, sizeof base,
+	    &task), 0);
+	ck_assert_int_eq(jobtable_array_split("12_", base, sizeof base,
+	    &task), 0);
+	ck_assert_int_eq(jobtable_array_split("12_[4-", base, sizeof base,
+	    &task), 0);
+	ck_assert_int_eq(jobtable_array_split("12_[9-4]", base, sizeof base,
+	    &task), 0);
+	ck_assert_int_eq(jobtable_array_split("12_3x", base, sizeof base,
+	    &task), 0);
+	ck_assert_int_eq(jobtable_array_split("12_4-5", base, sizeof base,
+	    &task), 0);
+}
+END_TEST
+
+/*
+ * squeue lists an array as its started tasks plus one row for the pending
+ * rest: they are one closed group row with the counts, openable, and each
+ * task (or the whole array through the group row) is a cancel target.
+ */
+START_TEST(test_array_group)
+{
+	struct jobtable		*jt = jobtable_create();
+	struct jobtable_row	 r[5];
+	struct jobtable_key	*k;
+	const struct jobtable_row *g;
+	char			 cell[64];
+	size_t			 n;
+
+	r[0] = row("12_1", "arr", "RUNNING");
+	r[1] = row("12_2", "arr", "COMPLETED");
+	r[2] = row("12_[3-6%2]", "arr", "PENDING");
+	r[3] = row("11", "solo", "RUNNING");
+	r[4] = row("13_1", "lone", "RUNNING");	/* one task: no group */
+	jobtable_merge(jt, "a", r, 5, 1);
+	ck_order(jt, "a/11 a/12 a/13_1");
+	g = jobtable_visible(jt, 1);
+	ck_assert_int_eq(g->array_tasks, 6);
+	ck_assert_int_eq(g->array_open, 0);
+	ck_assert_str_eq(g->state, "RUNNING");
+	ck_assert_str_eq(g->name, "arr");
+	ck_assert_str_eq(g->reason, "6 tasks: 1 running, 4 pending, "
+	    "1 completed");
+	ck_assert_int_eq(g->finished, 0);
+	ck_assert_str_eq(jobtable_cell(g, JT_ID, cell, sizeof cell), "[+]12");
+
+	/* Open it from the group row: tasks follow in task order. */
+	jobtable_move_to(jt, 1);
+	ck_assert_int_eq(jobtable_array_open(jt, 1), 0);
+	ck_order(jt, "a/11 a/12 a/12_1 a/12_2 a/12_[3-6%2] a/13_1");
+	g = jobtable_visible(jt, 1);
+	ck_assert_str_eq(jobtable_cell(g, JT_ID, cell, sizeof cell), "[-]12");
+	ck_assert_str_eq(jobtable_cell(jobtable_visible(jt, 2), JT_ID, cell,
+	    sizeof cell), "  12_1");
+	/* A refresh keeps it open and the cursor on its row. */
+	jobtable_move_to(jt, 3);
+	ck_assert_str_eq(jobtable_current(jt)->id, "12_2");
+	jobtable_merge(jt, "a", r, 5, 2);
+	ck_assert_str_eq(jobtable_current(jt)->id, "12_2");
+	/* One task is a target of its own. */
+	k = jobtable_targets(jt, &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(k[0].id, "12_2");
+	jobtable_key_clear(&k[0]);
+	free(k);
+	/* Closing from a task puts the cursor on the group row. */
+	ck_assert_int_eq(jobtable_array_open(jt, 0), 0);
+	ck_order(jt, "a/11 a/12 a/13_1");
+	ck_assert_str_eq(jobtable_current(jt)->id, "12");
+	/* The group row is the whole array: scancel 12. */
+	k = jobtable_targets(jt, &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(k[0].id, "12");
+	ck_assert_str_eq(k[0].name, "arr");
+	jobtable_key_clear(&k[0]);
+	free(k);
+	/* Its mark survives a refresh. */
+	ck_assert_int_eq(jobtable_toggle_mark(jt), 1);
+	jobtable_merge(jt, "a", r, 5, 3);
+	ck_assert_int_eq(jobtable_marked(jt, 1), 1);
+	ck_assert_uint_eq(jobtable_nmarked(jt), 1);
+	k = jobtable_targets(jt, &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(k[0].id, "12");
+	jobtable_key_clear(&k[0]);
+	free(k);
+	jobtable_clear_marks(jt);
+	ck_assert_int_eq(jobtable_marked(jt, 1), 0);
+	/* Not an array: nothing to open. */
+	jobtable_move_to(jt, 0);
+	ck_assert_int_eq(jobtable_array_open(jt, -1), -1);
+
+	/* Task 3 starts: the range row goes (not "ENDED"), 3 has its row. */
+	r[2] = row("12_3", "arr", "RUNNING");
+	r[3] = row("12_[4-6%2]", "arr", "PENDING");
+	jobtable_merge(jt, "a", r, 5, 4);
+	ck_assert_ptr_null(jobtable_find(jt, "a", "12_[3-6%2]"));
+	ck_order(jt, "a/11 a/12 a/13_1");	/* 11 left: ENDED */
+	ck_assert_str_eq(jobtable_visible(jt, 1)->reason, "6 tasks: "
+	    "2 running, 3 pending, 1 completed");
+	/* A filter that matches one task leaves it alone: no group. */
+	ck_assert_int_eq(jobtable_set_filter(jt, "12_3", NULL), 0);
+	ck_order(jt, "a/12_3");
+	jobtable_free(jt);
+}
+END_TEST
+
 static Suite *
 jobtable_suite(void)
 {
@@ -578,6 +705,8 @@ jobtable_suite(void)
 	tcase_add_test(tc, test_cells_and_states);
 	tcase_add_test(tc, test_ten_thousand);
 	tcase_add_test(tc, test_linear_work);
+	tcase_add_test(tc, test_array_ids);
+	tcase_add_test(tc, test_array_group);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,6 +4,7 @@
  * on loopback, port 1: no mock) -- requests fail at once instead of
  * waiting, and stopping joins every thread.
  */
+#include <dirent.h>
 #include <poll.h>
 #include <time.h>
 
@@ -236,6 +237,100 @@ START_TEST(test_no_clusters)
 }
 END_TEST
 
+/* Threads of this process, from /proc/self/task. */
+static size_t
+count_threads(void)
+{
+	DIR		*d = opendir("/proc/self/task");
+	struct dirent	*e;
+	size_t		 n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] != '.')
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * Many clusters, few threads: 2000 clusters that refuse the connection
+ * (each a real connect to loopback port 1) are all served by the bounded
+ * pool -- every one says why it cannot connect -- and the process never has
+ * more than the pool's threads besides its own.  Before the pool it had
+ * one thread per cluster (2001 here).
+ */
+START_TEST(test_pool_bounded)
+{
+	enum { NCL = 2000 };
+	struct config	 cfg;
+	struct cluster	*cl;
+	struct msgq	*q;
+	struct workers	*ws;
+	struct msg	*list, *m;
+	struct pollfd	 pfd;
+	unsigned char	*said;
+	char		*cause = NULL;
+	size_t		 i, nsaid = 0, base, most = 0, nt;
+	int		 rounds = 0;
+
+	setenv("HOME", test_tmpdir(), 1);
+	base = count_threads();
+	cl = xcalloc(NCL, sizeof *cl);
+	for (i = 0; i < NCL; i++) {
+		cl[i].name = xasprintf("c%zu", i);
+		strv_add(&cl[i].hosts, "127.0.0.1");
+		cl[i].user = (char *)"nobody";
+		cl[i].port = 1;
+		cl[i].connect_timeout = 2;
+		cl[i].command_timeout = 2;
+		cl[i].poll_interval = 5;
+	}
+	memset(&cfg, 0, sizeof cfg);
+	cfg.clusters = cl;
+	cfg.nclusters = NCL;
+	said = xcalloc(NCL, 1);
+	q = msgq_create(NULL);
+	ck_assert_uint_eq(workers_pool_size(NCL), WORKER_POOL_MAX);
+	ck_assert_uint_eq(workers_pool_size(3), 3);
+	ws = workers_start(&cfg, q, &cause);
+	ck_assert_ptr_nonnull(ws);
+	while (nsaid < NCL && rounds++ < 2000) {
+		pfd.fd = msgq_fd(q);
+		pfd.events = POLLIN;
+		poll(&pfd, 1, 100);
+		nt = count_threads();
+		if (nt > most)
+			most = nt;
+		list = msgq_take_all(q);
+		for (m = list; m != NULL; m = m->next) {
+			if (m->type != MSG_CLUSTER ||
+			    m->u.cluster.health != CLUSTER_ERROR)
+				continue;
+			i = strtoul(m->u.cluster.cluster + 1, NULL, 10);
+			ck_assert_uint_lt(i, NCL);
+			if (!said[i]++)
+				nsaid++;
+		}
+		msg_free_list(list);
+	}
+	ck_assert_uint_eq(nsaid, NCL);
+	ck_assert_msg(most <= base + WORKER_POOL_MAX, "%zu threads for %d "
+	    "clusters (pool %d, %zu before)", most, NCL, WORKER_POOL_MAX,
+	    base);
+	ck_assert_int_eq(workers_stop(ws, 5000), 0);
+	ck_assert_uint_eq(count_threads(), base);
+	msgq_destroy(q);
+	for (i = 0; i < NCL; i++) {
+		free(cl[i].name);
+		strv_free(&cl[i].hosts);
+	}
+	free(cl);
+	free(said);
+}
+END_TEST
+
 static Suite *
 worker_suite(void)
 {
@@ -248,6 +343,7 @@ worker_suite(void)
 	tcase_add_test(tc, test_start_text);
 	tcase_add_test(tc, test_refused_cluster);
 	tcase_add_test(tc, test_no_clusters);
+	tcase_add_test(tc, test_pool_bounded);
 	suite_add_tcase(s, tc);
 	return s;
 }

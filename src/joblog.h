@@ -1,0 +1,44 @@
+#ifndef JOBLOG_H
+#define JOBLOG_H
+
+/*
+ * The log of a job sqdeck did not submit (a plain sbatch, an array task),
+ * while SLURM still knows it: "scontrol show job -o ID" gives StdOut,
+ * StdErr and WorkDir, and the file name patterns sbatch -o/-e take (%A the
+ * array's job id, %a the task id, %j, %u, %x, %%) are resolved here, so
+ * "out-%A_%a.txt" of task 12_3 is out-12_3.txt in the job's WorkDir.
+ * (Newer scontrol versions print the path already resolved; both work.)
+ *
+ * Pure: the command and the parser; the worker runs it.
+ */
+
+struct joblog {
+	char	*job_id;	/* JobId: the task's own numeric id */
+	char	*array_job;	/* ArrayJobId, NULL: not an array task */
+	char	*array_task;	/* ArrayTaskId ("3"; a pending range "4-9") */
+	char	*name;		/* JobName */
+	char	*user;		/* UserId without "(uid)" */
+	char	*workdir;
+	char	*out;		/* StdOut as printed, NULL if none */
+	char	*err;
+};
+
+/* "scontrol show job -o ID": id is digits or an array task ("12_3"). */
+char	*joblog_cmd(const char *id, char **cause);
+/*
+ * Parse its first line.  -1 and a cause when it has no JobId (the job is
+ * unknown: "slurm_load_jobs error: Invalid job id specified").
+ */
+int	 joblog_parse(const char *text, struct joblog *, char **cause);
+void	 joblog_free(struct joblog *);
+/*
+ * The path of stream err (0: StdOut) with its patterns resolved, made
+ * absolute with WorkDir; NULL and a cause when it cannot be (a pattern
+ * that needs the node, e.g. %N, or no path at all).
+ */
+char	*joblog_path(const struct joblog *, int err, char **cause);
+/* Resolve one pattern (for the tests); NULL and a cause as above. */
+char	*joblog_resolve(const char *pattern, const struct joblog *,
+	     char **cause);
+
+#endif

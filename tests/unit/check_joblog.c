@@ -1,0 +1,175 @@
+/*
+ * Logs of jobs sqdeck did not submit (src/joblog.c): scontrol show job -o
+ * of an array task captured on the local cluster
+ * (tests/data/slurm/scontrol-array-sdtb.txt), and the sbatch -o patterns
+ * resolved; SLURM's start estimates for the wizard (src/soonest.c) from
+ * sbatch --test-only as the local cluster printed it
+ * (tests/data/slurm/testonly-sdtb.txt).
+ */
+#include <time.h>
+
+#include "testutil.h"
+#include "joblog.h"
+#include "soonest.h"
+#include "util.h"
+
+START_TEST(test_joblog_captured)
+{
+	struct joblog	 j;
+	char		*text = NULL, *cause = NULL, *p, *want;
+
+	ck_assert_int_eq(file_read(test_data("slurm/scontrol-array-sdtb.txt"),
+	    &text, NULL, &cause), 0);
+	ck_assert_int_eq(joblog_parse(text, &j, &cause), 0);
+	ck_assert_ptr_nonnull(j.array_job);
+	ck_assert_ptr_nonnull(j.array_task);
+	ck_assert_str_eq(j.name, "arr test");	/* a space in the name */
+	ck_assert_str_eq(j.user, "sqdeck");
+	ck_assert_str_eq(j.workdir, "/tmp/sdtb/lustre/results/arrcap");
+	ck_assert_str_eq(j.array_task, "2");
+	ck_assert_str_ne(j.array_job, j.job_id);	/* task 2's own id */
+	p = joblog_path(&j, 0, &cause);
+	ck_assert_msg(p != NULL, "%s", cause);
+	want = xasprintf("/tmp/sdtb/lustre/results/arrcap/out-%s_2.txt",
+	    j.array_job);
+	ck_assert_str_eq(p, want);
+	free(want);
+	free(p);
+	p = joblog_path(&j, 1, &cause);
+	ck_assert_msg(p != NULL, "%s", cause);
+	ck_assert_str_eq(p, "/tmp/sdtb/lustre/results/arrcap/err-"
+	    "arr test-2.txt");
+	free(p);
+	joblog_free(&j);
+	free(text);
+}
+END_TEST
+
+START_TEST(test_joblog_resolve)
+{
+	struct joblog	 j;
+	char		*p, *cause = NULL;
+
+	memset(&j, 0, sizeof j);
+	j.job_id = (char *)"78";
+	j.array_job = (char *)"77";
+	j.array_task = (char *)"1";
+	j.name = (char *)"n";
+	j.user = (char *)"u";
+	p = joblog_resolve("slurm-%A_%a.out", &j, &cause);
+	ck_assert_str_eq(p, "slurm-77_1.out");
+	free(p);
+	p = joblog_resolve("%x-%j-%3a-%u-100%%.log", &j, &cause);
+	ck_assert_str_eq(p, "n-78-001-u-100%.log");
+	free(p);
+	/* Not an array: %A is the job id. */
+	j.array_job = NULL;
+	p = joblog_resolve("o-%A.txt", &j, &cause);
+	ck_assert_str_eq(p, "o-78.txt");
+	free(p);
+	/* A pending range has no one task number; %N needs the node. */
+	j.array_task = (char *)"4-9%2";
+	ck_assert_ptr_null(joblog_resolve("o-%a.txt", &j, &cause));
+	ck_assert_msg(strstr(cause, "a started array task") != NULL, "%s",
+	    cause);
+	free(cause);
+	cause = NULL;
+	ck_assert_ptr_null(joblog_resolve("o-%N.txt", &j, &cause));
+	free(cause);
+	cause = NULL;
+	/* Unknown job: no JobId. */
+	ck_assert_int_eq(joblog_parse("slurm_load_jobs error: Invalid job id "
+	    "specified\n", &j, &cause), -1);
+	free(cause);
+	cause = NULL;
+	/* Ids are checked and quoted. */
+	ck_assert_ptr_null(joblog_cmd("12;rm", &cause));
+	free(cause);
+	cause = NULL;
+	p = joblog_cmd("12_[4-9]", &cause);
+	ck_assert_str_eq(p, "scontrol show job -o '12_[4-9]'");
+	free(p);
+}
+END_TEST
+
+START_TEST(test_soonest)
+{
+	struct soonest	 so;
+	struct plan	 a, b;
+	const struct plan *pp[2] = { &a, &b };
+	char		*text = NULL, *cause = NULL, *cmd, *t;
+	struct tm	 tm;
+	time_t		 now;
+
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	a.partition = (char *)"gpu";
+	a.nodes = 1;
+	a.gpus_per_node = 2;
+	a.cpus_per_task = 4;
+	snprintf(a.time_str, sizeof a.time_str, "1:00:00");
+	a.account = (char *)"sdtb";
+	b = a;
+	b.partition = (char *)"cpu's";
+	b.gpus_per_node = 0;
+	cmd = soonest_cmd(pp, 2, "MARK", &cause);
+	ck_assert_ptr_nonnull(cmd);
+	ck_assert_ptr_nonnull(strstr(cmd, "sbatch --test-only -J "
+	    "sqdeck-test-only -p 'gpu' -N 1 -c 4 -t 1:00:00 --gres=gpu:2 -A "
+	    "'sdtb' --wrap true"));
+	/* Every value quoted. */
+	ck_assert_ptr_nonnull(strstr(cmd, "-p 'cpu'\\''s' -N 1"));
+	free(cmd);
+	ck_assert_ptr_null(soonest_cmd(pp, 0, "MARK", &cause));
+	free(cause);
+	cause = NULL;
+
+	/* The local cluster's answers: cpu and gpu fit, 3 nodes do not. */
+	ck_assert_int_eq(file_read(test_data("slurm/testonly-sdtb.txt"),
+	    &text, NULL, &cause), 0);
+	ck_assert_int_eq(soonest_parse(text, "MARK", &so, &cause), 0);
+	ck_assert_uint_eq(so.n, 3);
+	ck_assert_str_eq(so.v[0].partition, "cpu");
+	ck_assert_str_eq(so.v[1].partition, "gpu");
+	ck_assert_ptr_nonnull(so.v[0].start);
+	ck_assert_ptr_nonnull(so.v[1].start);
+	ck_assert_int_ne(so.v[1].when, 0);
+	ck_assert_ptr_null(so.v[0].error);
+	ck_assert_ptr_null(so.v[2].start);
+	ck_assert_str_eq(so.v[2].error, "allocation failure: Node count "
+	    "specification invalid");
+	/* At the estimate: "now", by name; the refusal last. */
+	t = soonest_text(&so, so.v[1].when);
+	localtime_r(&so.v[1].when, &tm);
+	ck_assert_msg(strncmp(t, "soonest start (sbatch --test-only): cpu "
+	    "now (", 40) == 0, "%s", t);
+	ck_assert_msg(strstr(t, "; gpu now (") != NULL, "%s", t);
+	ck_assert_msg(strstr(t, "; gpu: allocation failure: Node count "
+	    "specification invalid") != NULL, "%s", t);
+	free(t);
+	/* An hour before it: "at HH:MM". */
+	now = so.v[1].when - 3600;
+	t = soonest_text(&so, now);
+	ck_assert_msg(strstr(t, "gpu at ") != NULL, "%s", t);
+	free(t);
+	soonest_free(&so);
+	ck_assert_int_eq(soonest_parse("nothing\n", "MARK", &so, &cause), -1);
+	free(cause);
+	free(text);
+}
+END_TEST
+
+static Suite *
+joblog_suite(void)
+{
+	Suite	*s = suite_create("joblog");
+	TCase	*tc = tcase_create("joblog");
+
+	tcase_add_test(tc, test_joblog_captured);
+	tcase_add_test(tc, test_joblog_resolve);
+	tcase_add_test(tc, test_soonest);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN(joblog_suite)
