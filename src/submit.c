@@ -109,6 +109,31 @@ submit_preflight(struct submit_session *s, int *cached, char **cause)
 	return 0;
 }
 
+/*
+ * A reused preflight (PREFLIGHT_REUSE) may predate a change on the cluster
+ * (a partition an admin just made): before a step refuses on what it says,
+ * ask the cluster again.  0 and the same answer if it was fresh already.
+ */
+static int
+submit_preflight_refresh(struct submit_session *s, char **cause)
+{
+	if (s->pf_age < 0)
+		return 0;
+	s->have_pf = 0;
+	preflight_free(&s->pf);
+	memset(&s->pf, 0, sizeof s->pf);
+	if (preflight_run_cached(s->conn, s->cl, &s->pf, 0, &s->pf_age, NULL,
+	    cause) != 0 || !s->pf.ok) {
+		if (cause != NULL && *cause == NULL)
+			cause_set(cause, "preflight of cluster %s failed "
+			    "(run 'sqdeck preflight' for the details)",
+			    s->cl->name);
+		return -1;
+	}
+	s->have_pf = 1;
+	return 0;
+}
+
 void
 submit_session_free(struct submit_session *s)
 {
@@ -1773,6 +1798,13 @@ submit_convert(struct submit_ctx *x, const char *cache_dir,
 
 	cpu = x->s->cl->cpu_partition != NULL ? x->s->cl->cpu_partition :
 	    "cpu";
+	if ((preflight_find(&x->s->pf, cpu) == NULL ||
+	    !preflight_find(&x->s->pf, cpu)->exists) &&
+	    submit_preflight_refresh(x->s, &why) != 0) {
+		rc = submit_fail(x, SUBMIT_STEP_IMAGE, cause, "%s", why);
+		free(why);
+		return rc;
+	}
 	if (preflight_find(&x->s->pf, cpu) == NULL ||
 	    !preflight_find(&x->s->pf, cpu)->exists) {
 		return submit_fail(x, SUBMIT_STEP_IMAGE, cause, "image %s "
