@@ -753,6 +753,16 @@ log_lookup(struct wstate *st)
 	if ((st->log_path = joblog_path(&jl, st->log_stream == LOG_ERR,
 	    &cause)) == NULL)
 		goto fail;
+	if (strcmp(st->log_path, "/dev/null") == 0) {
+		/* sbatch -o /dev/null: nothing will ever be there. */
+		free(st->log_path);
+		st->log_path = NULL;
+		cause = xasprintf("not submitted by sqdeck, and its %s goes "
+		    "to /dev/null (sbatch %s /dev/null): there is no log to "
+		    "show", st->log_stream == LOG_ERR ? "stderr" : "output",
+		    st->log_stream == LOG_ERR ? "-e" : "-o");
+		goto fail;
+	}
 	goto out;
 fail:
 	log_missing(st, cause);
@@ -1086,6 +1096,19 @@ do_soonest(struct wstate *st, struct wcmd *c)
 		cause = xasprintf("no partition of %s fits the request%s%s",
 		    w->cl->name, st->parts.n == 0 ? " (partitions not known "
 		    "yet)" : "", skipped.data);
+		goto fail;
+	}
+	/*
+	 * The estimate is a nicety: it may take at most half the minute's
+	 * budget, the rest stays for the polls (a wizard whose every change
+	 * asked again once starved the queue for a minute).
+	 */
+	if (budget_used(&st->budget, mono_now()) + n >
+	    (unsigned)st->budget.max_calls / 2) {
+		cause = xasprintf("soonest start not asked: %u of %s's %d "
+		    "scheduler calls this minute are spent, the rest is kept "
+		    "for the polls", budget_used(&st->budget, mono_now()),
+		    w->cl->name, st->budget.max_calls);
 		goto fail;
 	}
 	slurm_sep_new(sep, sizeof sep);
