@@ -730,6 +730,10 @@ log_lookup(struct wstate *st)
 	struct joblog		 jl;
 	char			*cmd, *cause = NULL;
 
+	/* A scheduler call: it waits for the budget like a poll. */
+	if (budget_used(&st->budget, mono_now()) + 1 >
+	    (unsigned)st->budget.max_calls)
+		return;
 	st->log_lookup = 0;
 	memset(&res, 0, sizeof res);
 	memset(&jl, 0, sizeof jl);

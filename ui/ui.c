@@ -2044,7 +2044,7 @@ draw_wizard(struct ui *ui)
 		for (i = 0; i < WF_COUNT && wz->error[i] == NULL; i++)
 			;
 		if (wz->error[wz->field] != NULL)
-			put_wrapped(ui, row, x, iw, y + h - 4 - row,
+			put_wrapped(ui, row, x, iw, y + h - 3 - row,
 			    wz->error[wz->field], ui->styles[ST_MSG_ERR]);
 		else if (i < WF_COUNT) {
 			line = xasprintf("%s: %s", wizard_label(i),
@@ -2058,8 +2058,9 @@ draw_wizard(struct ui *ui)
 			    dl | A_DIM);
 			free(line);
 		}
-		/* SLURM's own estimate for the request, per partition. */
-		if (wz->soonest != NULL)
+		/* SLURM's own estimate for the request, per partition (not
+		 * while an error, which it cannot help with, needs the rows). */
+		if (wz->soonest != NULL && i == WF_COUNT)
 			put_attr(ui, y + h - 4, x, iw, wz->soonest,
 			    wz->soonest_err ? ui->styles[ST_MSG_ERR] : dl);
 	} else {
