@@ -121,6 +121,9 @@ struct wstate {
 	int		 history_days;
 	int		 hist_new;	/* rows not sent to the UI yet */
 	time_t		 next_history;	/* monotonic seconds */
+	time_t		 soonest_next;	/* no sbatch --test-only before */
+	int		 soonest_wait;	/* a request waits for the budget */
+	int		 soonest_res[5];	/* its resources (wcmd res) */
 
 	/* The watched log. */
 	unsigned	 log_gen;
@@ -1103,18 +1106,20 @@ do_soonest(struct wstate *st, struct wcmd *c)
 		goto fail;
 	}
 	/*
-	 * The estimate is a nicety: it may take at most half the minute's
-	 * budget, the rest stays for the polls (a wizard whose every change
-	 * asked again once starved the queue for a minute).
+	 * At most one estimate every WORKER_SOONEST_SECONDS, the latest
+	 * request kept meanwhile (a wizard whose every change asked again
+	 * went 10 calls over the budget and starved the polls).  Its calls
+	 * are counted but not refused by the budget: the polls fill the
+	 * budget at default settings and it would never be asked.
 	 */
-	if (budget_used(&st->budget, mono_now()) + n >
-	    (unsigned)st->budget.max_calls / 2) {
-		cause = xasprintf("soonest start not asked: %u of %s's %d "
-		    "scheduler calls this minute are spent, the rest is kept "
-		    "for the polls", budget_used(&st->budget, mono_now()),
-		    w->cl->name, st->budget.max_calls);
-		goto fail;
+	if (mono_now() < st->soonest_next) {
+		/* Kept (the latest request only) and asked when it fits. */
+		st->soonest_wait = 1;
+		memcpy(st->soonest_res, c->res, sizeof st->soonest_res);
+		goto out;
 	}
+	st->soonest_wait = 0;
+	st->soonest_next = mono_now() + WORKER_SOONEST_SECONDS;
 	slurm_sep_new(sep, sizeof sep);
 	if ((cmd = soonest_cmd(pp, n, sep + 1, &cause)) == NULL)
 		goto fail;
@@ -1283,6 +1288,14 @@ worker_turn(struct worker *w, struct wtake *t)
 	}
 	if (st->log_lookup && st->log_id != NULL)
 		log_lookup(st);
+	if (st->soonest_wait && mono_now() >= st->soonest_next) {
+		struct wcmd	sc;
+
+		memset(&sc, 0, sizeof sc);
+		sc.type = WCMD_SOONEST;
+		memcpy(sc.res, st->soonest_res, sizeof sc.res);
+		do_soonest(st, &sc);
+	}
 	while ((c = cmds) != NULL) {
 		cmds = c->next;
 		if (c->type == WCMD_CANCEL)

@@ -2059,8 +2059,12 @@ draw_wizard(struct ui *ui)
 			free(line);
 		}
 		/* SLURM's own estimate for the request, per partition (not
-		 * while an error, which it cannot help with, needs the rows). */
-		if (wz->soonest != NULL && i == WF_COUNT)
+		 * while an error needs both rows: the error comes first). */
+		if (wz->soonest != NULL && (i == WF_COUNT ||
+		    strlen(wz->error[wz->field] != NULL ?
+		    wz->error[wz->field] : wz->error[i]) +
+		    (wz->error[wz->field] != NULL ? 0 :
+		    strlen(wizard_label(i)) + 2) <= (size_t)iw))
 			put_attr(ui, y + h - 4, x, iw, wz->soonest,
 			    wz->soonest_err ? ui->styles[ST_MSG_ERR] : dl);
 	} else {
