@@ -36,7 +36,8 @@ do_cancel(struct wstate *st, struct wcmd *c)
 		    &cause);
 		check_new_session(st);
 		if (rc != 0) {
-			post_action(w, ACTION_CANCEL, c->job_id, NULL, 2, "%s",
+			post_action(w, ACTION_CANCEL, c->job_id, NULL,
+			    ACTION_FAILED, "%s",
 			    cause);
 			free(cause);
 			return;
@@ -45,7 +46,8 @@ do_cancel(struct wstate *st, struct wcmd *c)
 	}
 	rc = ops_find(c->job_id, w->cl->name, &rec, &sid, &cause);
 	if (rc < 0) {
-		post_action(w, ACTION_CANCEL, c->job_id, NULL, 2, "%s", cause);
+		post_action(w, ACTION_CANCEL, c->job_id, NULL,
+		    ACTION_FAILED, "%s", cause);
 		free(cause);
 		return;
 	}
@@ -57,7 +59,8 @@ do_cancel(struct wstate *st, struct wcmd *c)
 	budget_spend(&st->budget, mono_now(), 1);	/* scancel */
 	if (ops_cancel(st->conn, rec, sid, "cancel:tui", &oc, &cause) != 0) {
 		check_new_session(st);
-		post_action(w, ACTION_CANCEL, c->job_id, NULL, 2, "%s", cause);
+		post_action(w, ACTION_CANCEL, c->job_id, NULL,
+		    ACTION_FAILED, "%s", cause);
 		free(cause);
 		record_free(rec);
 		return;
@@ -65,13 +68,13 @@ do_cancel(struct wstate *st, struct wcmd *c)
 	check_new_session(st);
 done:
 	if (oc.was_live)
-		post_action(w, ACTION_CANCEL, c->job_id, NULL, 1,
+		post_action(w, ACTION_CANCEL, c->job_id, NULL, ACTION_DONE,
 		    "cancelled %s (was %s)%s", c->name != NULL ? c->name : "",
 		    oc.live_state != NULL && *oc.live_state != '\0' ?
 		    oc.live_state : "queued", oc.wiped ?
 		    "; secrets sidecar removed" : "");
 	else
-		post_action(w, ACTION_CANCEL, c->job_id, NULL, 1,
+		post_action(w, ACTION_CANCEL, c->job_id, NULL, ACTION_DONE,
 		    "%s had already ended: counts as cancelled",
 		    c->name != NULL ? c->name : "the job");
 	ops_cancel_free(&oc);
@@ -116,11 +119,12 @@ do_start(struct wstate *st, struct wcmd *c)
 		free(why);
 		text = both;
 	}
-	post_action(w, ACTION_OTHER, c->job_id, "start", 1, "%s", text);
+	post_action(w, ACTION_START, c->job_id, NULL, ACTION_DONE, "%s", text);
 	free(text);
 	goto out;
 fail:
-	post_action(w, ACTION_OTHER, c->job_id, "start", 2, "%s", cause);
+	post_action(w, ACTION_START, c->job_id, NULL,
+	    ACTION_FAILED, "%s", cause);
 out:
 	check_new_session(st);
 	conn_result_free(&res);
@@ -145,16 +149,17 @@ do_hold(struct wstate *st, struct wcmd *c)
 	free(q);
 	budget_spend(&st->budget, mono_now(), 1);
 	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0) {
-		post_action(w, ACTION_OTHER, c->job_id, "hold", 2, "%s", cause);
+		post_action(w, ACTION_HOLD, c->job_id, NULL,
+		    ACTION_FAILED, "%s", cause);
 	} else if (res.status != 0) {
 		err = text_sanitize(res.err != NULL ? res.err : "",
 		    res.err != NULL ? strlen(res.err) : 0, 0, NULL);
-		post_action(w, ACTION_OTHER, c->job_id, "hold", 2,
+		post_action(w, ACTION_HOLD, c->job_id, NULL, ACTION_FAILED,
 		    "scontrol %s failed: %s", verb, *err != '\0' ? err :
 		    "no message");
 		free(err);
 	} else
-		post_action(w, ACTION_OTHER, c->job_id, "hold", 1, "%s",
+		post_action(w, ACTION_HOLD, c->job_id, NULL, ACTION_DONE, "%s",
 		    c->release ? "released: it may start when SLURM "
 		    "schedules it" : "held: it stays pending until released "
 		    "(U)");
@@ -190,7 +195,7 @@ do_eff(struct wstate *st, struct wcmd *c)
 		goto fail;
 	text = eff_text(&e);
 	/* "label\ttext" lines: the detail view puts each under its label. */
-	post_action(w, ACTION_OTHER, c->job_id, "efficiency", 1,
+	post_action(w, ACTION_EFFICIENCY, c->job_id, NULL, ACTION_DONE,
 	    "%s%s%susage\t%s%s%s", e.exit_code != NULL ? "exit code\t" : "",
 	    e.exit_code != NULL ? e.exit_code : "", e.exit_code != NULL ?
 	    "\n" : "", text, e.hint != NULL ? "\nhint\t" : "",
@@ -198,7 +203,8 @@ do_eff(struct wstate *st, struct wcmd *c)
 	free(text);
 	goto out;
 fail:
-	post_action(w, ACTION_OTHER, c->job_id, "efficiency", 2, "%s", cause);
+	post_action(w, ACTION_EFFICIENCY, c->job_id, NULL,
+	    ACTION_FAILED, "%s", cause);
 out:
 	check_new_session(st);
 	conn_result_free(&res);
@@ -301,12 +307,12 @@ do_soonest(struct wstate *st, struct wcmd *c)
 	if (soonest_parse(res.out, sep + 1, &so, &cause) != 0)
 		goto fail;
 	text = soonest_text(&so, time(NULL));
-	post_action(w, ACTION_OTHER, NULL, "soonest", 1, "%s%s",
+	post_action(w, ACTION_SOONEST, NULL, NULL, ACTION_DONE, "%s%s",
 	    text != NULL ? text : "no answer", skipped.data);
 	free(text);
 	goto out;
 fail:
-	post_action(w, ACTION_OTHER, NULL, "soonest", 2, "%s", cause);
+	post_action(w, ACTION_SOONEST, NULL, NULL, ACTION_FAILED, "%s", cause);
 out:
 	check_new_session(st);
 	for (i = 0; i < n; i++)
@@ -325,7 +331,8 @@ out:
 static void
 submit_progress(void *arg, enum submit_step step, const char *text)
 {
-	post_action(arg, ACTION_SUBMIT, NULL, submit_step_name(step), 0, "%s",
+	post_action(arg, ACTION_SUBMIT, NULL, submit_step_name(step),
+	    ACTION_PROGRESS, "%s",
 	    text != NULL ? text : "");
 }
 
@@ -358,7 +365,8 @@ submit_main(void *arg)
 	free(sj);
 	if (spec_parse(c->spec_yaml, strlen(c->spec_yaml), "wizard", &sp,
 	    &cause) != 0) {
-		post_action(w, ACTION_SUBMIT, NULL, "spec", 2, "%s", cause);
+		post_action(w, ACTION_SUBMIT, NULL, "spec",
+		    ACTION_FAILED, "%s", cause);
 		free(cause);
 		goto out;
 	}
@@ -374,13 +382,15 @@ submit_main(void *arg)
 	o.arg = w;
 	if (submit_run(&sess, &sp, &o, &r, &cause) != 0) {
 		post_action(w, ACTION_SUBMIT, r.slurm_id,
-		    submit_step_name(r.failed_step), 2, "%s", cause);
+		    submit_step_name(r.failed_step), ACTION_FAILED, "%s",
+		    cause);
 		free(cause);
 	} else if (c->dry_run)
-		post_action(w, ACTION_SUBMIT, NULL, "preview", 1, "%s",
+		post_action(w, ACTION_SUBMIT, NULL, "preview",
+		    ACTION_DONE, "%s",
 		    r.script != NULL ? r.script : "");
 	else
-		post_action(w, ACTION_SUBMIT, r.slurm_id, "launch", 1,
+		post_action(w, ACTION_SUBMIT, r.slurm_id, "launch", ACTION_DONE,
 		    "submitted %s as SLURM job %s (record %s, %s)",
 		    r.job_name, r.slurm_id, r.record_id, r.state);
 	submit_result_free(&r);
@@ -426,7 +436,8 @@ submit_spawn(struct worker *w, struct wcmd *c)
 	err = pthread_create(&t, &attr, submit_main, sj);
 	pthread_attr_destroy(&attr);
 	if (err != 0) {
-		post_action(w, ACTION_SUBMIT, NULL, NULL, 2, "cannot start the "
+		post_action(w, ACTION_SUBMIT, NULL, NULL,
+		    ACTION_FAILED, "cannot start the "
 		    "submit: %s", strerror(err));
 		free(sj);
 		wcmd_free(c);

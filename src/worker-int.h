@@ -90,6 +90,13 @@ struct wthread {
 	int			 exited;	/* under ws->lock */
 };
 
+/* A request to the records thread (worker-records.c). */
+struct rreq {
+	char		*cluster;	/* NULL: read them all (MSG_RECORDS) */
+	char		*job_id;	/* else: this job's (ACTION_DETAIL) */
+	struct rreq	*next;
+};
+
 struct workers {
 	pthread_mutex_t		 lock;
 	pthread_cond_t		 cond;		/* requests, timers and quit */
@@ -103,6 +110,15 @@ struct workers {
 	size_t			 ndead;		/* busy reconnecting */
 	atomic_int		 quit;	/* written under lock, read anywhere */
 	int			 nsubmits;	/* submit threads running */
+
+	/* The records thread, if started (all under lock). */
+	const struct config	*cfg;
+	struct rreq		*rreqs;
+	struct rreq		**rtail;
+	pthread_t		 rthread;
+	int			 rstarted;
+	int			 rexited;
+	int			 adopting;	/* no poll until ops_adopt ran */
 };
 
 /* What the pool keeps for a cluster between turns (no lock: see busy). */
@@ -155,7 +171,7 @@ void
 post(struct worker *w, struct msg *m);
 void __attribute__((format(printf, 6, 7)))
 post_action(struct worker *w, enum action_kind kind, const char *job_id,
-    const char *step, int done_failed, const char *fmt, ...);
+    const char *step, enum action_state as, const char *fmt, ...);
 void
 check_new_session(struct wstate *st);
 
@@ -187,5 +203,11 @@ void *
 submit_main(void *arg);
 void
 submit_spawn(struct worker *w, struct wcmd *c);
+
+/* worker-records.c */
+void *
+records_main(void *arg);
+void
+rreq_free(struct rreq *r);
 
 #endif

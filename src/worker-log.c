@@ -93,7 +93,7 @@ log_missing(struct wstate *st, const char *cause)
 	struct msg	*m;
 	const char	*id = st->log_id;
 
-	post_action(w, ACTION_OTHER, id, "log", 2, "%s", cause);
+	post_action(w, ACTION_LOG, id, NULL, ACTION_FAILED, "%s", cause);
 	m = msg_new(MSG_LOG);
 	m->u.log.cluster = xstrdup(w->cl->name);
 	m->u.log.job_id = xstrdup(id);

@@ -151,7 +151,7 @@ post_cluster(struct wstate *st, enum cluster_health h, const char *message)
 
 void __attribute__((format(printf, 6, 7)))
 post_action(struct worker *w, enum action_kind kind, const char *job_id,
-    const char *step, int done_failed, const char *fmt, ...)
+    const char *step, enum action_state as, const char *fmt, ...)
 {
 	struct msg	*m = msg_new(MSG_ACTION);
 	va_list		 ap;
@@ -160,9 +160,8 @@ post_action(struct worker *w, enum action_kind kind, const char *job_id,
 	m->u.action.cluster = xstrdup(w->cl->name);
 	m->u.action.job_id = job_id != NULL ? xstrdup(job_id) : NULL;
 	m->u.action.step = step != NULL ? xstrdup(step) : NULL;
-	/* done_failed: 0 progress, 1 done, 2 failed. */
-	m->u.action.done = done_failed != 0;
-	m->u.action.failed = done_failed == 2;
+	m->u.action.done = as != ACTION_PROGRESS;
+	m->u.action.failed = as == ACTION_FAILED;
 	va_start(ap, fmt);
 	m->u.action.message = xvasprintf(fmt, ap);
 	va_end(ap);
@@ -470,7 +469,7 @@ do_poll(struct wstate *st)
 			st->log_ended = 1;
 	}
 	for (i = 0; i < snap.events.n; i++)
-		post_action(w, ACTION_REFRESH, NULL, NULL, 1, "%s",
+		post_action(w, ACTION_REFRESH, NULL, NULL, ACTION_DONE, "%s",
 		    snap.events.v[i]);
 
 	/* The slow tick: history, within the budget. */
@@ -541,6 +540,17 @@ ensure_connected(struct wstate *st)
 	st->next_poll = 0;	/* poll at once on a new session */
 	return 0;
 }
+
+/* What answers a request (its failure, when the cluster is down). */
+static const enum action_kind wcmd_action[] = {
+	[WCMD_CANCEL] = ACTION_CANCEL,
+	[WCMD_SUBMIT] = ACTION_SUBMIT,
+	[WCMD_SPEC] = ACTION_SPEC,
+	[WCMD_START] = ACTION_START,
+	[WCMD_EFF] = ACTION_EFFICIENCY,
+	[WCMD_HOLD] = ACTION_HOLD,
+	[WCMD_SOONEST] = ACTION_SOONEST,
+};
 
 /* What a turn takes from the requests, under the lock. */
 struct wtake {
@@ -633,15 +643,9 @@ worker_turn(struct worker *w, struct wtake *t)
 		/* Requests cannot wait for a cluster that is down. */
 		while ((c = cmds) != NULL) {
 			cmds = c->next;
-			post_action(w, c->type == WCMD_CANCEL ?
-			    ACTION_CANCEL : ACTION_OTHER, c->job_id,
-			    c->type == WCMD_SPEC ? "spec" :
-			    c->type == WCMD_START ? "start" :
-			    c->type == WCMD_EFF ? "efficiency" :
-			    c->type == WCMD_HOLD ? "hold" :
-			    c->type == WCMD_SOONEST ? "soonest" : NULL, 2,
-			    "%s is not connected: try again when its "
-			    "state is ok", w->cl->name);
+			post_action(w, wcmd_action[c->type], c->job_id, NULL,
+			    ACTION_FAILED, "%s is not connected: try again "
+			    "when its state is ok", w->cl->name);
 			wcmd_free(c);
 		}
 		return;
@@ -751,6 +755,11 @@ pool_main(void *arg)
 	ws = me->ws;
 	pthread_mutex_lock(&ws->lock);
 	while (!ws->quit) {
+		if (ws->adopting) {
+			/* The records thread first adopts (ops_adopt). */
+			pthread_cond_wait(&ws->cond, &ws->lock);
+			continue;
+		}
 		now = mono_now();
 		if ((w = pool_pick(ws, now, &wake)) == NULL) {
 			if (wake == 0)
@@ -861,8 +870,8 @@ do_spec(struct wstate *st, struct wcmd *c)
 				strv_add(&sp.secrets, rec->secrets.v[i]);
 			buf_init(&yb);
 			if (spec_write(&sp, &yb, NULL) == 0) {
-				post_action(w, ACTION_OTHER, c->job_id, "spec",
-				    1, "%s", yb.data);
+				post_action(w, ACTION_SPEC, c->job_id, NULL,
+				    ACTION_DONE, "%s", yb.data);
 				buf_free(&yb);
 				spec_free(&sp);
 				goto out;
@@ -871,10 +880,12 @@ do_spec(struct wstate *st, struct wcmd *c)
 			spec_free(&sp);
 		}
 	}
-	post_action(w, ACTION_OTHER, c->job_id, "spec", 1, "%s", log.data);
+	post_action(w, ACTION_SPEC, c->job_id, NULL,
+	    ACTION_DONE, "%s", log.data);
 	goto out;
 fail:
-	post_action(w, ACTION_OTHER, c->job_id, "spec", 2, "%s", cause);
+	post_action(w, ACTION_SPEC, c->job_id, NULL,
+	    ACTION_FAILED, "%s", cause);
 out:
 	check_new_session(st);
 	free(cause);
@@ -889,6 +900,7 @@ static void
 workers_free(struct workers *ws)
 {
 	struct wcmd	*c;
+	struct rreq	*r;
 	size_t		 i;
 
 	for (i = 0; i < ws->n; i++) {
@@ -898,6 +910,10 @@ workers_free(struct workers *ws)
 		}
 		free(ws->v[i].log_id);
 		wstate_free(ws->v[i].st);	/* no thread ever took it */
+	}
+	while ((r = ws->rreqs) != NULL) {
+		ws->rreqs = r->next;
+		rreq_free(r);
 	}
 	free(ws->v);
 	free(ws->t);
@@ -915,6 +931,13 @@ workers_pool_size(size_t nclusters)
 
 struct workers *
 workers_start(const struct config *cfg, struct msgq *q, char **cause)
+{
+	return workers_start_flags(cfg, q, 0, cause);
+}
+
+struct workers *
+workers_start_flags(const struct config *cfg, struct msgq *q, int flags,
+    char **cause)
 {
 	struct workers		*ws;
 	pthread_condattr_t	 ca;
@@ -947,6 +970,9 @@ workers_start(const struct config *cfg, struct msgq *q, char **cause)
 	/* The threads do not follow the clusters: a bounded pool. */
 	ws->nt = workers_pool_size(ws->n);
 	ws->t = xcalloc(ws->nt + 1, sizeof *ws->t);
+	ws->cfg = cfg;
+	ws->rtail = &ws->rreqs;
+	ws->adopting = (flags & WORKERS_ADOPT) != 0;
 
 	/* Blocked in the workers: SIGWINCH and SIGTERM go to the UI thread.
 	 * Crash signals stay open so the terminal is restored anyway. */
@@ -965,6 +991,20 @@ workers_start(const struct config *cfg, struct msgq *q, char **cause)
 			return NULL;
 		}
 		ws->t[i].started = 1;
+	}
+	if (flags & (WORKERS_RECORDS | WORKERS_ADOPT)) {
+		if ((err = pthread_create(&ws->rthread, NULL, records_main,
+		    ws)) != 0) {
+			pthread_sigmask(SIG_SETMASK, &old, NULL);
+			cause_set(cause, "cannot start the records thread: %s",
+			    strerror(err));
+			pthread_mutex_lock(&ws->lock);
+			ws->adopting = 0;
+			pthread_mutex_unlock(&ws->lock);
+			workers_stop(ws, 2000);
+			return NULL;
+		}
+		ws->rstarted = 1;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return ws;
@@ -990,7 +1030,7 @@ workers_stop(struct workers *ws, int timeout_ms)
 	ws->quit = 1;
 	pthread_cond_broadcast(&ws->cond);
 	for (;;) {
-		left = ws->nsubmits;
+		left = ws->nsubmits + (ws->rstarted && !ws->rexited);
 		for (i = 0; i < ws->nt; i++) {
 			if (ws->t[i].started && !ws->t[i].exited)
 				left++;
@@ -1016,6 +1056,18 @@ workers_stop(struct workers *ws, int timeout_ms)
 			/* Stuck in a conn call: it exits when that returns. */
 			pthread_mutex_unlock(&ws->lock);
 			pthread_detach(t->thread);
+			left++;
+		}
+	}
+	if (ws->rstarted) {
+		pthread_mutex_lock(&ws->lock);
+		if (ws->rexited) {
+			pthread_mutex_unlock(&ws->lock);
+			pthread_join(ws->rthread, NULL);
+		} else {
+			/* Reading a file of a hung filesystem. */
+			pthread_mutex_unlock(&ws->lock);
+			pthread_detach(ws->rthread);
 			left++;
 		}
 	}

@@ -79,13 +79,11 @@ draw_view(struct ui *ui)
 	strv_free(&rows);
 }
 
+/* The view's lines become text's (freed), where the view was scrolled. */
 static void
-view_open(struct ui *ui, const char *title, char *text)
+view_set(struct ui *ui, char *text)
 {
-	detail_forget(ui);
 	strv_free(&ui->view);
-	free(ui->view_title);
-	ui->view_title = xstrdup(title);
 	/* Split keeping empty lines (strv_split drops them). */
 	for (char *p = text, *nl; p != NULL && *p != '\0'; p = nl) {
 		nl = strchr(p, '\n');
@@ -94,6 +92,15 @@ view_open(struct ui *ui, const char *title, char *text)
 		strv_add(&ui->view, p);
 	}
 	free(text);
+}
+
+static void
+view_open(struct ui *ui, const char *title, char *text)
+{
+	detail_forget(ui);
+	free(ui->view_title);
+	ui->view_title = xstrdup(title);
+	view_set(ui, text);
 	ui->view_top = 0;
 	ui->ov = OV_VIEW;
 }
@@ -112,25 +119,6 @@ act_help(struct ui *ui)
 	    keys));
 	free(keys);
 	return UIF_REDRAW;
-}
-
-/* The local record of a job (matched by cluster and any of its SLURM ids). */
-static const struct record *
-detail_find_record(const struct record_list *list,
-    const struct jobtable_row *r)
-{
-	size_t	i, k;
-
-	for (i = 0; i < list->n; i++) {
-		if (list->v[i]->cluster == NULL ||
-		    strcmp(list->v[i]->cluster, r->cluster) != 0)
-			continue;
-		for (k = 0; k < list->v[i]->slurm_ids.n; k++) {
-			if (strcmp(list->v[i]->slurm_ids.v[k], r->id) == 0)
-				return list->v[i];
-		}
-	}
-	return NULL;
 }
 
 /* "label       value", the value sanitised (it comes from a file). */
@@ -170,11 +158,15 @@ detail_command(struct buf *b, const char *cmd)
 }
 
 static void
-detail_record(struct buf *b, const struct record *rec)
+detail_record(struct buf *b, const struct record *rec, int reading)
 {
 	size_t	i;
 	char	*t;
 
+	if (reading) {
+		buf_adds(b, "\nRecord\n  (reading the local record)\n");
+		return;
+	}
 	if (rec == NULL) {
 		buf_adds(b, "\nNo local record: not submitted from this "
 		    "machine.\n");
@@ -209,24 +201,21 @@ detail_record(struct buf *b, const struct record *rec)
  * A job's detail: how it ended (exit code, run time), what it asked for
  * and (ended, from sacct: efficiency_got) what it used, the command, and
  * the triage rule with its evidence; then the record and its history.
+ * The record comes from the records thread (detail_got): until it does,
+ * reading is set and the view says so; err is why it could not be read.
  */
 static char *
-detail_job(struct ui *ui, const struct jobtable_row *r)
+detail_job(struct ui *ui, const struct jobtable_row *r,
+    const struct record *rec, const char *err, int reading)
 {
 	struct buf		 b, ask;
 	struct pending_why	 why;
-	struct record_list	 list;
-	const struct record	*rec = NULL;
 	char			 e[32], l[32], *cause = NULL;
 	int			 nodes;
 
-	memset(&list, 0, sizeof list);
 	buf_init(&b);
-	if (record_list(&list, &cause) != 0) {
-		buf_printf(&b, "records: %s\n\n", cause);
-		free(cause);
-	} else
-		rec = detail_find_record(&list, r);
+	if (err != NULL)
+		buf_printf(&b, "records: %s\n\n", err);
 	jobtable_fmt_duration(r->elapsed, e, sizeof e);
 	jobtable_fmt_duration(r->limit, l, sizeof l);
 	buf_printf(&b, "cluster     %s\n", r->cluster);
@@ -280,8 +269,7 @@ detail_job(struct ui *ui, const struct jobtable_row *r)
 		buf_printf(&b, "%-12s%s\n", "meaning", why.sentence);
 		buf_printf(&b, "%-12s%s\n", "what to do", why.fix);
 	}
-	detail_record(&b, rec);
-	record_list_free(&list);
+	detail_record(&b, rec, reading);
 	return buf_steal(&b);
 }
 
@@ -289,7 +277,8 @@ int
 act_detail(struct ui *ui)
 {
 	const struct jobtable_row	*r;
-	char				*t;
+	char				*t, *cause = NULL;
+	int				 reading;
 
 	if (ui->focus == PANE_CLUSTERS) {
 		if (ui->ncl == 0)
@@ -304,14 +293,20 @@ act_detail(struct ui *ui)
 		return UIF_REDRAW;
 	}
 	t = xasprintf("Job %s on %s", r->id, r->cluster);
-	view_open(ui, t, detail_job(ui, r));
+	reading = ui->be != NULL && ui->be->detail != NULL;
+	view_open(ui, t, detail_job(ui, r, NULL, NULL, reading));
 	free(t);
 	ui->detail_cluster = xstrdup(r->cluster);
 	ui->detail_id = xstrdup(r->id);
+	/* Its record: read by the records thread, never here. */
+	if (reading && ui->be->detail(ui->be->arg, r->cluster, r->id,
+	    &cause) != 0) {
+		view_set(ui, detail_job(ui, r, NULL, cause, 0));
+		free(cause);
+		cause = NULL;
+	}
 	/* An ended job: how it used what it asked for (one sacct). */
 	if (r->finished && ui->be != NULL && ui->be->efficiency != NULL) {
-		char	*cause = NULL;
-
 		if (ui->be->efficiency(ui->be->arg, r->cluster, r->id,
 		    &cause) != 0)
 			free(cause);	/* an array task: not asked */
@@ -345,28 +340,46 @@ act_start_estimate(struct ui *ui)
 	return UIF_REDRAW;
 }
 
+/* Whether m is about the job whose detail is open. */
+static int
+detail_shown(const struct ui *ui, const struct msg_action *m)
+{
+	return ui->ov == OV_VIEW && ui->detail_id != NULL &&
+	    m->cluster != NULL && m->job_id != NULL &&
+	    strcmp(m->cluster, ui->detail_cluster) == 0 &&
+	    strcmp(m->job_id, ui->detail_id) == 0;
+}
+
+/* The start estimate, just below the job's fields, above the record. */
+static void
+start_show(struct ui *ui)
+{
+	char	*line;
+	size_t	 k;
+
+	line = xasprintf("%-12s%s%s", "start", ui->detail_start_failed ?
+	    "cannot ask: " : "", ui->detail_start);
+	for (k = 0; k < ui->view.n && *ui->view.v[k] != '\0'; k++)
+		/* nothing */;
+	strv_add(&ui->view, "");
+	free(ui->view.v[ui->view.n - 1]);
+	memmove(ui->view.v + k + 1, ui->view.v + k,
+	    (ui->view.n - 1 - k) * sizeof *ui->view.v);
+	ui->view.v[k] = line;
+}
+
 /* The estimate came: into the detail view if it still shows that job. */
 int
 start_estimated(struct ui *ui, struct msg_action *m)
 {
-	char	*t, *line;
-	size_t	 k;
+	char	*t;
 
 	t = ui_san(m->message != NULL ? m->message : "");
-	if (ui->ov == OV_VIEW && ui->detail_id != NULL &&
-	    m->cluster != NULL && m->job_id != NULL &&
-	    strcmp(m->cluster, ui->detail_cluster) == 0 &&
-	    strcmp(m->job_id, ui->detail_id) == 0) {
-		line = xasprintf("%-12s%s%s", "start", m->failed ?
-		    "cannot ask: " : "", t);
-		/* Just below the job's fields, above the record. */
-		for (k = 0; k < ui->view.n && *ui->view.v[k] != '\0'; k++)
-			/* nothing */;
-		strv_add(&ui->view, "");
-		free(ui->view.v[ui->view.n - 1]);
-		memmove(ui->view.v + k + 1, ui->view.v + k,
-		    (ui->view.n - 1 - k) * sizeof *ui->view.v);
-		ui->view.v[k] = line;
+	if (detail_shown(ui, m)) {
+		free(ui->detail_start);
+		ui->detail_start = xstrdup(t);
+		ui->detail_start_failed = m->failed;
+		start_show(ui);
 		ui->view_top = 0;
 	}
 	ui_message(ui, m->failed, "%s %s: %s", m->cluster ? m->cluster : "",
@@ -405,19 +418,14 @@ view_insert(struct ui *ui, size_t k, char *line)
  * hint), each in its place in the detail view: the exit code under the
  * state (sacct's replaces the record's), usage and hint under asked.
  */
-int
-efficiency_got(struct ui *ui, struct msg_action *m)
+/* The efficiency's "label\tvalue" lines, each in its place in the view. */
+static void
+eff_show(struct ui *ui, const char *lines)
 {
 	char	*copy, *p, *nl, *tab, *label, *text;
 	size_t	 k, at;
 
-	if (ui->ov != OV_VIEW || ui->detail_id == NULL || m->cluster == NULL ||
-	    m->job_id == NULL || strcmp(m->cluster, ui->detail_cluster) != 0 ||
-	    strcmp(m->job_id, ui->detail_id) != 0)
-		return 0;	/* closed meanwhile: nothing to say */
-	if (m->failed)
-		return 0;	/* e.g. sacct does not know it (yet) */
-	copy = xstrdup(m->message != NULL ? m->message : "");
+	copy = xstrdup(lines);
 	for (p = copy; p != NULL && *p != '\0'; p = nl) {
 		if ((nl = strchr(p, '\n')) != NULL)
 			*nl++ = '\0';
@@ -450,6 +458,18 @@ efficiency_got(struct ui *ui, struct msg_action *m)
 		free(text);
 	}
 	free(copy);
+}
+
+int
+efficiency_got(struct ui *ui, struct msg_action *m)
+{
+	if (!detail_shown(ui, m))
+		return 0;	/* closed meanwhile: nothing to say */
+	if (m->failed)
+		return 0;	/* e.g. sacct does not know it (yet) */
+	free(ui->detail_eff);
+	ui->detail_eff = xstrdup(m->message != NULL ? m->message : "");
+	eff_show(ui, ui->detail_eff);
 	return UIF_REDRAW;
 }
 
@@ -459,4 +479,38 @@ detail_forget(struct ui *ui)
 	free(ui->detail_cluster);
 	free(ui->detail_id);
 	ui->detail_cluster = ui->detail_id = NULL;
+	free(ui->detail_eff);
+	free(ui->detail_start);
+	ui->detail_eff = ui->detail_start = NULL;
+}
+
+/*
+ * The job's record arrived from the records thread (its JSON; none: not
+ * launched from here): the view is built again with it, keeping where it
+ * was scrolled and what the start estimate and efficiency said meanwhile.
+ */
+int
+detail_got(struct ui *ui, struct msg_action *m)
+{
+	const struct jobtable_row	*r;
+	struct record			*rec = NULL;
+	char				*cause = NULL;
+	const char			*err = NULL;
+
+	if (!detail_shown(ui, m) || (r = jobtable_find(ui->jt, m->cluster,
+	    m->job_id)) == NULL)
+		return 0;	/* closed meanwhile */
+	if (m->failed)
+		err = m->message != NULL ? m->message : "cannot read";
+	else if (m->message != NULL && record_from_json(m->message,
+	    strlen(m->message), "the record", &rec, &cause) != 0)
+		err = cause;
+	view_set(ui, detail_job(ui, r, rec, err, 0));
+	record_free(rec);
+	free(cause);
+	if (ui->detail_start != NULL)
+		start_show(ui);
+	if (ui->detail_eff != NULL)
+		eff_show(ui, ui->detail_eff);
+	return UIF_REDRAW;
 }

@@ -166,6 +166,11 @@ struct ui {
 	size_t				 view_top;
 	char				*detail_cluster; /* the job shown */
 	char				*detail_id;
+	/* What arrived for it, kept to show again when its record does. */
+	char				*detail_eff;	/* efficiency lines */
+	char				*detail_start;	/* start estimate */
+	int				 detail_start_failed;
+	int				 config_error;	/* it is in the footer */
 
 	struct jobtable_key		*dkeys;	/* pinned dialog targets */
 	size_t				 ndkeys;
@@ -253,6 +258,8 @@ detail_cluster(struct ui *ui, const struct ucluster *c);
 
 /* ui-jobs.c */
 int
+apply_records(struct ui *ui, struct msg_records *m);
+int
 apply_jobs(struct ui *ui, struct msg_jobs *m);
 void
 draw_dialog(struct ui *ui);
@@ -327,6 +334,8 @@ int
 act_follow(struct ui *ui);
 
 /* ui-detail.c */
+int
+detail_got(struct ui *ui, struct msg_action *m);
 void
 draw_view(struct ui *ui);
 int

@@ -687,6 +687,44 @@ act_input_kill(struct ui *ui)
 	return UIF_REDRAW;
 }
 
+/*
+ * The local records, read by the workers' records thread: the jobs this
+ * machine launched, finished or not, with their last known state.  A row
+ * squeue or sacct already gave is fresher and stays; a live record of a
+ * cluster already polled left its queue, as jobtable_merge would say.
+ */
+int
+apply_records(struct ui *ui, struct msg_records *m)
+{
+	struct jobtable_row	*r;
+	size_t			 i;
+
+	for (i = 0; i < m->nrows; i++) {
+		r = &m->rows[i];
+		ui_san_inplace(&r->cluster);
+		ui_san_inplace(&r->id);
+		ui_san_inplace(&r->name);
+		ui_san_inplace(&r->partition);
+		ui_san_inplace(&r->state);
+		ui_san_inplace(&r->reason);
+		if (jobtable_find(ui->jt, r->cluster, r->id) != NULL)
+			continue;
+		if (!r->finished &&
+		    jobtable_cluster_polled(ui->jt, r->cluster) != 0) {
+			r->finished = 1;
+			if (!jobtable_state_final(r->state)) {
+				free(r->state);
+				r->state = xstrdup("ENDED");
+			}
+		}
+		jobtable_upsert(ui->jt, r);
+	}
+	/* A config error said first stays in the footer. */
+	if (m->message != NULL && !ui->config_error)
+		ui_message(ui, m->error, "%s", m->message);
+	return UIF_REDRAW;
+}
+
 static void
 jobs_move(struct ui *ui, long delta)
 {

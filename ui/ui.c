@@ -137,7 +137,8 @@ static int
 apply_action(struct ui *ui, struct msg_action *m)
 {
 	const char	*cl = m->cluster != NULL ? m->cluster : "";
-	const char	*step = m->step != NULL ? m->step : "";
+	const char	*step = m->step != NULL ? m->step :
+			    action_kind_name(m->kind);
 
 	if (m->kind == ACTION_SUBMIT && wizard_action(&ui->wiz, m)) {
 		if (m->done && !m->failed && m->job_id != NULL &&
@@ -150,21 +151,35 @@ apply_action(struct ui *ui, struct msg_action *m)
 		if (ui->ov == OV_WIZARD)
 			return UIF_REDRAW;	/* the wizard shows it */
 	}
-	if (m->step != NULL && strcmp(m->step, "spec") == 0 && m->done)
-		return spec_fetched(ui, m);
-	if (m->step != NULL && strcmp(m->step, "efficiency") == 0 && m->done)
-		return efficiency_got(ui, m);
-	if (m->step != NULL && strcmp(m->step, "start") == 0 && m->done)
-		return start_estimated(ui, m);
-	if (m->step != NULL && strcmp(m->step, "soonest") == 0 && m->done) {
-		char	*t = ui_san(m->message);
+	switch (m->kind) {
+	case ACTION_SPEC:
+		if (m->done)
+			return spec_fetched(ui, m);
+		break;
+	case ACTION_EFFICIENCY:
+		if (m->done)
+			return efficiency_got(ui, m);
+		break;
+	case ACTION_START:
+		if (m->done)
+			return start_estimated(ui, m);
+		break;
+	case ACTION_DETAIL:
+		return detail_got(ui, m);
+	case ACTION_SOONEST:
+		if (m->done) {
+			char	*t = ui_san(m->message);
 
-		wizard_soonest_got(&ui->wiz, t, m->failed);
-		free(t);
-		return UIF_REDRAW;
+			wizard_soonest_got(&ui->wiz, t, m->failed);
+			free(t);
+			return UIF_REDRAW;
+		}
+		break;
+	default:
+		break;
 	}
 	/* The worker says why a job has no log: the pane shows it. */
-	if (m->step != NULL && strcmp(m->step, "log") == 0 &&
+	if (m->kind == ACTION_LOG &&
 	    ui->log.cluster != NULL && m->cluster != NULL &&
 	    m->job_id != NULL && strcmp(m->cluster, ui->log.cluster) == 0 &&
 	    strcmp(m->job_id, ui->log.id) == 0) {
@@ -202,6 +217,9 @@ apply_messages(struct ui *ui)
 			break;
 		case MSG_ACTION:
 			flags |= apply_action(ui, &m->u.action);
+			break;
+		case MSG_RECORDS:
+			flags |= apply_records(ui, &m->u.records);
 			break;
 		}
 	}
@@ -722,75 +740,20 @@ ui_free(struct ui *ui)
 }
 
 /* What ops_adopt said at the start, for the footer. */
-static struct strv	adopt_said;
-
 /*
- * Local records give the jobs this machine launched, finished or not,
- * before any worker answers: they show with their last known state.  A
- * record of a cluster the configuration does not have is never polled:
- * its row says so (its detail view says how to fix it).
+ * A test hook: with SQDECK_TEST_RECORD_READS set to a file name, say there
+ * how many record files and listings this (the screen's) thread read.
  */
 static void
-load_records(struct ui *ui)
+reads_report(void)
 {
-	struct record_list	 list;
-	struct jobtable_row	 r;
-	char			*cause = NULL, *why, *t;
-	size_t			 i, norphan = 0;
+	const char	*path = getenv("SQDECK_TEST_RECORD_READS");
+	FILE		*f;
 
-	memset(&list, 0, sizeof list);
-	if (record_list(&list, &cause) != 0) {
-		ui_message(ui, 1, "records: %s", cause);
-		free(cause);
+	if (path == NULL || *path == '\0' || (f = fopen(path, "w")) == NULL)
 		return;
-	}
-	for (i = 0; i < list.n; i++) {
-		const struct record	*rec = list.v[i];
-		const char		*sid = record_slurm_id(rec);
-
-		if (sid == NULL || rec->cluster == NULL)
-			continue;
-		memset(&r, 0, sizeof r);
-		r.cluster = ui_san(rec->cluster);
-		r.id = ui_san(sid);
-		r.name = ui_san(rec->job_name);
-		r.partition = ui_san(rec->partition);
-		r.state = ui_san(rec->native != NULL && *rec->native != '\0' ?
-		    rec->native : state_word(rec->state));
-		why = ui->cfg != NULL ? ops_orphan_why(ui->cfg, rec) : NULL;
-		if (why != NULL) {
-			t = ops_clean(rec->cluster);
-			r.reason = xasprintf("(record) not polled: no cluster "
-			    "%s in the configuration", t);
-			free(t);
-			norphan++;
-			free(why);
-		} else
-			r.reason = xstrdup("(record)");
-		/* What the record knows of how long it ran, and its limit. */
-		r.elapsed = rec->elapsed >= 0 ? rec->elapsed : -1;
-		r.limit = -1;
-		if (rec->time_limit != NULL &&
-		    slurm_time_parse(rec->time_limit, &r.limit) !=
-		    SLURM_TIME_SET)
-			r.limit = -1;
-		r.nodes = rec->nodes;
-		r.finished = state_terminal(rec->state);
-		jobtable_upsert(ui->jt, &r);
-		jobtable_row_clear(&r);
-	}
-	if (list.corrupt.n > 0)
-		ui_message(ui, 1, "%zu unreadable record(s): %s",
-		    list.corrupt.n, list.corrupt.v[0]);
-	else if (norphan > 0)
-		ui_message(ui, 1, "%zu record(s) of a cluster the configuration "
-		    "does not have are not polled: Enter on one says how to "
-		    "fix it", norphan);
-	else if (adopt_said.n > 0)
-		ui_message(ui, 0, "%s%s", adopt_said.v[0], adopt_said.n > 1 ?
-		    " (and others: sqdeck records)" : "");
-	strv_free(&adopt_said);
-	record_list_free(&list);
+	fprintf(f, "ui thread record reads: %lu\n", record_reads_here());
+	fclose(f);
 }
 
 int
@@ -826,10 +789,18 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 		c->conf = &cfg->clusters[i];
 		c->health = CLUSTER_CONNECTING;
 	}
-	load_records(&ui);
+	/* The records come from a worker: the first frame waits for none. */
+	if (be != NULL && be->records != NULL && be->records(be->arg,
+	    &cause) != 0) {
+		ui_message(&ui, 1, "records: %s", cause);
+		free(cause);
+		cause = NULL;
+	}
 	view_load(&ui);
-	if (config_error != NULL)
+	if (config_error != NULL) {
 		ui_message(&ui, 1, "%s", config_error);
+		ui.config_error = 1;
+	}
 
 	/* ui_main sets it before the workers start; a direct caller may not. */
 	if (strcmp(setlocale(LC_CTYPE, NULL), "C") == 0)
@@ -913,6 +884,7 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 	ui_restore();
 	signals_reset();
 	ui_free(&ui);
+	reads_report();
 	return EXIT_OK;
 }
 
@@ -979,6 +951,18 @@ be_soonest(void *arg, const char *cluster, const struct spec *sp,
 }
 
 /* Kept reachable while a stuck worker still uses it at exit. */
+static int
+be_records(void *arg, char **cause)
+{
+	return workers_records(arg, cause);
+}
+
+static int
+be_detail(void *arg, const char *cluster, const char *job_id, char **cause)
+{
+	return workers_detail(arg, cluster, job_id, cause);
+}
+
 static struct msgq	*ui_kept_q;
 
 int
@@ -999,9 +983,6 @@ ui_main(struct cli *cli)
 	/* No cluster yet is not fatal: the screen says what to set. */
 	if (config_load(cli->config_path, &cfg, &cause) != 0)
 		memset(&cfg, 0, sizeof cfg);
-	/* Before the workers poll: records of a cluster name now gone. */
-	if (cfg.nclusters > 0)
-		ops_adopt(&cfg, &adopt_said);
 	if ((q = msgq_create(NULL)) == NULL) {
 		fprintf(stderr, "sqdeck: cannot create the message queue\n");
 		config_free(&cfg);
@@ -1012,7 +993,12 @@ ui_main(struct cli *cli)
 	askq = askq_create(q);
 	conn_set_default_prompt(askq_prompt, askq);
 	ui_login_init(askq);
-	if (cfg.nclusters > 0 && (ws = workers_start(&cfg, q, &why)) == NULL) {
+	/*
+	 * The records thread reads the records (and first adopts those of a
+	 * cluster name now gone, before any poll) even without a cluster.
+	 */
+	if ((ws = workers_start_flags(&cfg, q, WORKERS_RECORDS |
+	    (cfg.nclusters > 0 ? WORKERS_ADOPT : 0), &why)) == NULL) {
 		fprintf(stderr, "sqdeck: %s\n", why);
 		free(why);
 		msgq_destroy(q);
@@ -1022,16 +1008,21 @@ ui_main(struct cli *cli)
 	}
 	memset(&be, 0, sizeof be);
 	be.arg = ws;
-	be.poll_now = be_poll_now;
-	be.cancel = be_cancel;
-	be.watch_log = be_watch_log;
-	be.submit = be_submit;
-	be.fetch_spec = be_fetch_spec;
-	be.start_estimate = be_start_estimate;
-	be.hold = be_hold;
-	be.efficiency = be_efficiency;
-	be.soonest = be_soonest;
-	rc = ui_run(&cfg, cause, q, ws != NULL ? &be : NULL);
+	be.records = be_records;
+	be.detail = be_detail;
+	/* No cluster: nothing to poll or ask ("not connected"). */
+	if (cfg.nclusters > 0) {
+		be.poll_now = be_poll_now;
+		be.cancel = be_cancel;
+		be.watch_log = be_watch_log;
+		be.submit = be_submit;
+		be.fetch_spec = be_fetch_spec;
+		be.start_estimate = be_start_estimate;
+		be.hold = be_hold;
+		be.efficiency = be_efficiency;
+		be.soonest = be_soonest;
+	}
+	rc = ui_run(&cfg, cause, q, &be);
 	/* A worker waiting for a second factor must not wait any more. */
 	askq_shutdown(askq);
 	/* q quits in bounded time: a worker stuck in a conn call is left. */
