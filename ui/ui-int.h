@@ -205,6 +205,8 @@ struct ui {
 };
 
 /* ui.c */
+void
+ui_free(struct ui *ui);
 void __attribute__((format(printf, 3, 4)))
 ui_message(struct ui *ui, int err, const char *fmt, ...);
 long
@@ -378,6 +380,9 @@ int
 act_cursor_end(struct ui *ui);
 int
 act_input_delete(struct ui *ui);
+
+/* ui-bench.c: SQDECK_BENCH_FRAMES, frames timed off screen. */
+int	 ui_bench(const char *spec);
 
 /* The panes, by enum pane (ui.c), and each pane's entry. */
 extern const struct pane_ops	*const ui_panes[NPANES];

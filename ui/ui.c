@@ -705,7 +705,7 @@ read_signals(void)
 	return flags;
 }
 
-static void
+void
 ui_free(struct ui *ui)
 {
 	size_t	i;
@@ -974,8 +974,11 @@ ui_main(struct cli *cli)
 	struct workers		*ws = NULL;
 	struct ui_backend	 be;
 	char			*cause = NULL, *why = NULL;
+	const char		*bench;
 	int			 rc;
 
+	if ((bench = getenv("SQDECK_BENCH_FRAMES")) != NULL)
+		return ui_bench(bench);
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		return ui_run(NULL, NULL, NULL, NULL);	/* says why */
 	/* Before any thread: setlocale is not thread-safe. */
