@@ -262,17 +262,26 @@ hash_grow(struct jobtable *jt)
 }
 
 /* Copy src's fields into e's row; the cluster and id (the key) stay. */
+/* *dst becomes a copy of src ("" for NULL), unless it is that already. */
+static void
+set_str(char **dst, const char *src)
+{
+	if (src == NULL)
+		src = "";
+	if (*dst != NULL && strcmp(*dst, src) == 0)
+		return;
+	free(*dst);
+	*dst = xstrdup(src);
+}
+
 static void
 entry_set(struct entry *e, const struct jobtable_row *src)
 {
-	free(e->row.name);
-	free(e->row.partition);
-	free(e->row.state);
-	free(e->row.reason);
-	e->row.name = jt_dup0(src->name);
-	e->row.partition = jt_dup0(src->partition);
-	e->row.state = jt_dup0(src->state);
-	e->row.reason = jt_dup0(src->reason);
+	/* A poll repeats most rows as they were: no copy then. */
+	set_str(&e->row.name, src->name);
+	set_str(&e->row.partition, src->partition);
+	set_str(&e->row.state, src->state);
+	set_str(&e->row.reason, src->reason);
 	e->row.elapsed = src->elapsed;
 	e->row.limit = src->limit;
 	e->row.nodes = src->nodes;

@@ -1035,7 +1035,8 @@ record_index_refresh(struct record_index *ix, struct record_list *fresh,
 	while (d != NULL && (de = readdir(d)) != NULL) {
 		size_t	n = strlen(de->d_name);
 
-		if (de->d_name[0] == '.' || !str_has_suffix(de->d_name, ".json"))
+		if (de->d_name[0] == '.' ||
+		    !str_has_suffix(de->d_name, ".json"))
 			continue;
 		id = xstrndup(de->d_name, n - 5);
 		path = record_path(dir, id);

@@ -169,6 +169,8 @@ void
 wcmd_free(struct wcmd *c);
 void
 post(struct worker *w, struct msg *m);
+void
+workers_post(struct workers *ws, struct msg *m);
 void __attribute__((format(printf, 6, 7)))
 post_action(struct worker *w, enum action_kind kind, const char *job_id,
     const char *step, enum action_state as, const char *fmt, ...);

@@ -14,17 +14,6 @@ rreq_free(struct rreq *r)
 	free(r);
 }
 
-static void
-records_post(struct workers *ws, struct msg *m)
-{
-	pthread_mutex_lock(&ws->lock);
-	if (ws->quit)
-		msg_free(m);
-	else
-		msgq_post(ws->q, m);
-	pthread_mutex_unlock(&ws->lock);
-}
-
 /* A record as the jobs pane shows it before any poll. */
 static int
 records_row(const struct config *cfg, const struct record *rec,
@@ -82,7 +71,7 @@ records_load(struct workers *ws, struct record_index *ix, struct strv *said)
 		mr->message = xasprintf("records: %s", cause);
 		mr->error = 1;
 		free(cause);
-		records_post(ws, m);
+		workers_post(ws, m);
 		return;
 	}
 	mr->rows = xcalloc(list.n + 1, sizeof *mr->rows);
@@ -107,7 +96,7 @@ records_load(struct workers *ws, struct record_index *ix, struct strv *said)
 		    " (and others: sqdeck records)" : "");
 	strv_free(said);
 	record_list_free(&list);
-	records_post(ws, m);
+	workers_post(ws, m);
 }
 
 /* One job's record, for its detail view. */
@@ -128,19 +117,19 @@ records_detail(struct workers *ws, struct record_index *ix,
 	if (record_index_refresh(ix, NULL, &cause) != 0)
 		goto fail;
 	if ((id = record_index_find(ix, q->cluster, q->job_id)) == NULL) {
-		records_post(ws, m);	/* no record: not launched here */
+		workers_post(ws, m);	/* no record: not launched here */
 		return;
 	}
 	if (record_load(id, &rec, &cause) != 0)
 		goto fail;
 	a->message = record_to_json(rec);
 	record_free(rec);
-	records_post(ws, m);
+	workers_post(ws, m);
 	return;
 fail:
 	a->failed = 1;
 	a->message = cause;
-	records_post(ws, m);
+	workers_post(ws, m);
 }
 
 void *

@@ -89,8 +89,13 @@ wcmd_free(struct wcmd *c)
 void
 post(struct worker *w, struct msg *m)
 {
-	struct workers	*ws = w->ws;
+	workers_post(w->ws, m);
+}
 
+/* Queue m for the screen, unless the workers are stopping. */
+void
+workers_post(struct workers *ws, struct msg *m)
+{
 	pthread_mutex_lock(&ws->lock);
 	if (ws->quit)
 		msg_free(m);
@@ -1010,6 +1015,24 @@ workers_start_flags(const struct config *cfg, struct msgq *q, int flags,
 	return ws;
 }
 
+/* Join a thread that exited (0), else detach it (1). */
+static int
+thread_end(struct workers *ws, pthread_t thread, const int *exited)
+{
+	int	done;
+
+	pthread_mutex_lock(&ws->lock);
+	done = *exited;
+	pthread_mutex_unlock(&ws->lock);
+	if (done) {
+		pthread_join(thread, NULL);
+		return 0;
+	}
+	/* Stuck in a conn call: it exits when that returns. */
+	pthread_detach(thread);
+	return 1;
+}
+
 int
 workers_stop(struct workers *ws, int timeout_ms)
 {
@@ -1046,31 +1069,12 @@ workers_stop(struct workers *ws, int timeout_ms)
 	for (i = 0; i < ws->nt; i++) {
 		struct wthread	*t = &ws->t[i];
 
-		if (!t->started)
-			continue;
-		pthread_mutex_lock(&ws->lock);
-		if (t->exited) {
-			pthread_mutex_unlock(&ws->lock);
-			pthread_join(t->thread, NULL);
-		} else {
-			/* Stuck in a conn call: it exits when that returns. */
-			pthread_mutex_unlock(&ws->lock);
-			pthread_detach(t->thread);
-			left++;
-		}
+		if (t->started)
+			left += thread_end(ws, t->thread, &t->exited);
 	}
-	if (ws->rstarted) {
-		pthread_mutex_lock(&ws->lock);
-		if (ws->rexited) {
-			pthread_mutex_unlock(&ws->lock);
-			pthread_join(ws->rthread, NULL);
-		} else {
-			/* Reading a file of a hung filesystem. */
-			pthread_mutex_unlock(&ws->lock);
-			pthread_detach(ws->rthread);
-			left++;
-		}
-	}
+	/* The records thread may be reading a file of a hung filesystem. */
+	if (ws->rstarted)
+		left += thread_end(ws, ws->rthread, &ws->rexited);
 	if (left > 0) {
 		workers_abandoned = ws;
 		return left;
