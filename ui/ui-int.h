@@ -13,6 +13,9 @@
 #include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>

@@ -983,6 +983,14 @@ ui_main(struct cli *cli)
 		return ui_run(NULL, NULL, NULL, NULL);	/* says why */
 	/* Before any thread: setlocale is not thread-safe. */
 	setlocale(LC_ALL, "");
+#ifdef M_ARENA_MAX
+	/*
+	 * One malloc arena for every thread: what the records thread frees
+	 * after reading 10,000 records is reused by the screen, instead of
+	 * staying in an arena of its own (RSS 30 MiB against 20).
+	 */
+	mallopt(M_ARENA_MAX, 1);
+#endif
 	/* No cluster yet is not fatal: the screen says what to set. */
 	if (config_load(cli->config_path, &cfg, &cause) != 0)
 		memset(&cfg, 0, sizeof cfg);
