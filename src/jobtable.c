@@ -9,72 +9,18 @@
 #include <strings.h>
 
 #include "util.h"
+#include "jobtable-int.h"
 
-struct entry {
-	struct jobtable_row	 row;
-	struct entry		*hnext;		/* hash chain */
-	size_t			 slot;		/* index in jt->all */
-	unsigned		 seen;		/* merge generation */
-	int			 marked;
-	enum jobtable_class	 class;		/* of row.state, cached */
-};
-
-struct cinfo {
-	char	*name;
-	time_t	 polled;
-};
-
-struct jobtable {
-	struct entry	**all;		/* every row, in no particular order */
-	size_t		  nall;
-	size_t		  aall;
-	struct entry	**buckets;	/* by (cluster, id) */
-	size_t		  nbuckets;
-	struct entry	**vis;		/* filtered and sorted */
-	size_t		  nvis;
-	struct entry	**groups;	/* array group rows of this rebuild */
-	size_t		  ngroups;
-	struct strv	  open;		/* open arrays, "cluster\tbase" */
-	struct strv	  gmarks;	/* marked arrays, "cluster\tbase" */
-
-	struct cinfo	 *clusters;
-	size_t		  nclusters;
-	unsigned	  gen;
-
-	char		 *filter;	/* as typed */
-	int		  regex;	/* filter is "/re" */
-	regex_t		  re;
-
-	enum jobtable_col sort;
-	int		  reverse;
-	int		  show_finished;
-
-	size_t		  cursor;
-	char		 *cur_cluster;	/* key of the cursor row */
-	char		 *cur_id;
-	size_t		  top;
-
-	/*
-	 * Changes only mark the visible rows stale; they are filtered and
-	 * sorted again once, when next read.  Loading 10 000 records one
-	 * upsert at a time is then linear, not 10 000 sorts.
-	 */
-	int		  dirty;
-	unsigned	  version;	/* bumped by every rebuild */
-	size_t		  nmarked;
-	struct jobtable_stats stats;
-};
+static void	rebuild(struct jobtable *);
 
 static const char *col_titles[JT_NCOLS] = {
 	"CLUSTER", "JOBID", "NAME", "PARTITION", "STATE", "TIME/LIMIT",
 	"NODES", "REASON"
 };
 
-static void	rebuild(struct jobtable *);
-
 /* Something changed: the visible rows are rebuilt when next read. */
-static void
-stale(struct jobtable *jt)
+void
+jt_stale(struct jobtable *jt)
 {
 	jt->dirty = 1;
 }
@@ -83,8 +29,8 @@ stale(struct jobtable *jt)
  * The visible rows, up to date.  The table is a cache behind a const
  * pointer too: reading it may rebuild it.
  */
-static struct jobtable *
-fresh(const struct jobtable *cjt)
+struct jobtable *
+jt_fresh(const struct jobtable *cjt)
 {
 	struct jobtable	*jt = (struct jobtable *)cjt;
 
@@ -93,14 +39,14 @@ fresh(const struct jobtable *cjt)
 	return jt;
 }
 
-static char *
-dup0(const char *s)
+char *
+jt_dup0(const char *s)
 {
 	return xstrdup(s != NULL ? s : "");
 }
 
-static const char *
-str0(const char *s)
+const char *
+jt_str0(const char *s)
 {
 	return s != NULL ? s : "";
 }
@@ -211,8 +157,8 @@ entry_free(struct entry *e)
 	free(e);
 }
 
-static void
-groups_free(struct jobtable *jt)
+void
+jt_groups_free(struct jobtable *jt)
 {
 	size_t	i;
 
@@ -238,7 +184,7 @@ jobtable_free(struct jobtable *jt)
 	free(jt->all);
 	free(jt->buckets);
 	free(jt->vis);
-	groups_free(jt);
+	jt_groups_free(jt);
 	strv_free(&jt->open);
 	strv_free(&jt->gmarks);
 	if (jt->regex)
@@ -316,17 +262,26 @@ hash_grow(struct jobtable *jt)
 }
 
 /* Copy src's fields into e's row; the cluster and id (the key) stay. */
+/* *dst becomes a copy of src ("" for NULL), unless it is that already. */
+static void
+set_str(char **dst, const char *src)
+{
+	if (src == NULL)
+		src = "";
+	if (*dst != NULL && strcmp(*dst, src) == 0)
+		return;
+	free(*dst);
+	*dst = xstrdup(src);
+}
+
 static void
 entry_set(struct entry *e, const struct jobtable_row *src)
 {
-	free(e->row.name);
-	free(e->row.partition);
-	free(e->row.state);
-	free(e->row.reason);
-	e->row.name = dup0(src->name);
-	e->row.partition = dup0(src->partition);
-	e->row.state = dup0(src->state);
-	e->row.reason = dup0(src->reason);
+	/* A poll repeats most rows as they were: no copy then. */
+	set_str(&e->row.name, src->name);
+	set_str(&e->row.partition, src->partition);
+	set_str(&e->row.state, src->state);
+	set_str(&e->row.reason, src->reason);
 	e->row.elapsed = src->elapsed;
 	e->row.limit = src->limit;
 	e->row.nodes = src->nodes;
@@ -339,8 +294,8 @@ entry_add(struct jobtable *jt, const char *cluster, const struct jobtable_row *s
 {
 	struct entry	*e = xcalloc(1, sizeof *e);
 
-	e->row.cluster = dup0(cluster);
-	e->row.id = dup0(src->id);
+	e->row.cluster = jt_dup0(cluster);
+	e->row.id = jt_dup0(src->id);
 	entry_set(e, src);
 	if (jt->nall == jt->aall) {
 		jt->aall = jt->aall ? jt->aall * 2 : 64;
@@ -431,7 +386,7 @@ jobtable_merge(struct jobtable *jt, const char *cluster,
 		}
 	}
 	cluster_info(jt, cluster, 1)->polled = polled;
-	stale(jt);
+	jt_stale(jt);
 }
 
 void
@@ -446,7 +401,7 @@ jobtable_upsert(struct jobtable *jt, const struct jobtable_row *r)
 		entry_add(jt, r->cluster, r);
 	else
 		entry_set(e, r);
-	stale(jt);
+	jt_stale(jt);
 }
 
 int
@@ -458,11 +413,11 @@ jobtable_set_state(struct jobtable *jt, const char *cluster, const char *id,
 	if (e == NULL)
 		return -1;
 	free(e->row.state);
-	e->row.state = dup0(state);
+	e->row.state = jt_dup0(state);
 	e->class = jobtable_state_class(e->row.state);
 	if (jobtable_state_final(state))
 		e->row.finished = 1;
-	stale(jt);
+	jt_stale(jt);
 	return 0;
 }
 
@@ -477,7 +432,7 @@ jobtable_forget(struct jobtable *jt, const char *cluster)
 		else
 			i++;
 	}
-	stale(jt);
+	jt_stale(jt);
 }
 
 time_t
@@ -551,7 +506,7 @@ jobtable_set_filter(struct jobtable *jt, const char *text, char **cause)
 			jt->regex = 1;
 		}
 	}
-	stale(jt);
+	jt_stale(jt);
 	return 0;
 }
 
@@ -568,7 +523,7 @@ jobtable_set_sort(struct jobtable *jt, enum jobtable_col col, int reverse)
 		col = JT_ID;
 	jt->sort = col;
 	jt->reverse = reverse;
-	stale(jt);
+	jt_stale(jt);
 }
 
 enum jobtable_col
@@ -590,7 +545,7 @@ void
 jobtable_set_show_finished(struct jobtable *jt, int show)
 {
 	jt->show_finished = show != 0;
-	stale(jt);
+	jt_stale(jt);
 }
 
 int
@@ -623,8 +578,8 @@ row_shown(const struct jobtable *jt, const struct entry *e)
 }
 
 /* Job ids by number first: "99" < "100", "7_2" < "7_10". */
-static int
-id_cmp(const char *a, const char *b)
+int
+jt_id_cmp(const char *a, const char *b)
 {
 	unsigned long long	 na, nb;
 	char			*ea, *eb;
@@ -667,7 +622,7 @@ row_cmp(const void *pa, const void *pb, void *arg)
 		c = strcmp(a->cluster, b->cluster);
 		break;
 	case JT_ID:
-		c = id_cmp(a->id, b->id);
+		c = jt_id_cmp(a->id, b->id);
 		break;
 	case JT_NAME:
 		c = strcmp(a->name, b->name);
@@ -699,7 +654,7 @@ row_cmp(const void *pa, const void *pb, void *arg)
 	if (c == 0)
 		c = strcmp(a->cluster, b->cluster);
 	if (c == 0)
-		c = id_cmp(a->id, b->id);
+		c = jt_id_cmp(a->id, b->id);
 	return c;
 }
 
@@ -713,378 +668,6 @@ set_cursor_key(struct jobtable *jt)
 		jt->cur_cluster = xstrdup(jt->vis[jt->cursor]->row.cluster);
 		jt->cur_id = xstrdup(jt->vis[jt->cursor]->row.id);
 	}
-}
-
-/* --- job arrays --------------------------------------------------------- */
-
-int
-jobtable_array_split(const char *id, char *base, size_t len,
-    const char **task)
-{
-	const char	*u;
-	size_t		 n;
-
-	if (id == NULL || (u = strchr(id, '_')) == NULL || u == id)
-		return 0;
-	for (n = 0; id + n < u; n++) {
-		if (id[n] < '0' || id[n] > '9')
-			return 0;
-	}
-	if (n >= len || jobtable_array_ntasks(u + 1) == 0)
-		return 0;
-	memcpy(base, id, n);
-	base[n] = '\0';
-	*task = u + 1;
-	return 1;
-}
-
-long
-jobtable_array_ntasks(const char *t)
-{
-	unsigned long	 a, b;
-	long		 n = 0;
-	char		*end;
-	int		 bracket;
-
-	if ((bracket = *t == '[') != 0)
-		t++;
-	for (;;) {
-		if (*t < '0' || *t > '9')
-			return 0;
-		a = strtoul(t, &end, 10);
-		b = a;
-		t = end;
-		if (*t == '-' && bracket) {
-			if (t[1] < '0' || t[1] > '9')
-				return 0;
-			b = strtoul(t + 1, &end, 10);
-			t = end;
-			if (b < a)
-				return 0;
-		}
-		/* A step: "1-9:2". */
-		if (*t == ':' && bracket) {
-			unsigned long	step;
-
-			if (t[1] < '0' || t[1] > '9')
-				return 0;
-			step = strtoul(t + 1, &end, 10);
-			t = end;
-			if (step == 0)
-				return 0;
-			n += (long)((b - a) / step + 1);
-		} else
-			n += (long)(b - a + 1);
-		if (n > 100000000L)
-			return 0;
-		if (*t == ',' && bracket) {
-			t++;
-			continue;
-		}
-		break;
-	}
-	/* The throttle ("%2") says nothing about the count. */
-	if (*t == '%' && bracket) {
-		for (t++; *t >= '0' && *t <= '9'; t++)
-			/* nothing */;
-	}
-	if (bracket) {
-		if (*t != ']')
-			return 0;
-		t++;
-	}
-	return *t == '\0' ? n : 0;
-}
-
-void
-jobtable_array_add(struct jobtable_array_count *c,
-    const struct jobtable_row *r)
-{
-	const char		*task;
-	char			 base[32];
-	long			 n = 1;
-	enum jobtable_class	 k = jobtable_state_class(r->state);
-
-	if (jobtable_array_split(r->id, base, sizeof base, &task))
-		n = jobtable_array_ntasks(task);
-	c->tasks += n;
-	if ((int)k >= 0 && k <= JC_OTHER)
-		c->n[k] += n;
-}
-
-void
-jobtable_array_text(const struct jobtable_array_count *c, char *buf,
-    size_t len)
-{
-	static const struct {
-		enum jobtable_class	 k;
-		const char		*word;
-	} words[] = {
-		{ JC_RUNNING, "running" },
-		{ JC_PENDING, "pending" },
-		{ JC_DONE, "completed" },
-		{ JC_FAILED, "failed" },
-		{ JC_CANCELLED, "cancelled" },
-		{ JC_OTHER, "other" },
-	};
-	size_t	i;
-	int	n, first = 1;
-
-	n = snprintf(buf, len, "%ld task%s", c->tasks, c->tasks == 1 ? "" :
-	    "s");
-	for (i = 0; i < sizeof words / sizeof words[0]; i++) {
-		if (c->n[words[i].k] == 0 || n < 0 || (size_t)n >= len)
-			continue;
-		n += snprintf(buf + n, len - (size_t)n, "%s %ld %s",
-		    first ? ":" : ",", c->n[words[i].k], words[i].word);
-		first = 0;
-	}
-}
-
-static int
-strv_has(const struct strv *v, const char *s)
-{
-	size_t	i;
-
-	for (i = 0; i < v->n; i++) {
-		if (strcmp(v->v[i], s) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-static void
-strv_del(struct strv *v, const char *s)
-{
-	size_t	i;
-
-	for (i = 0; i < v->n; i++) {
-		if (strcmp(v->v[i], s) == 0) {
-			free(v->v[i]);
-			v->v[i] = v->v[--v->n];
-			return;
-		}
-	}
-}
-
-/* A row of vis and its array, for grouping. */
-struct gitem {
-	struct entry	*e;
-	size_t		 pos;		/* in sorted vis */
-	char		 base[32];	/* "" not an array task */
-	const char	*task;
-	long		 group;		/* index into jt->groups, -1 none */
-};
-
-static int
-gitem_cmp(const void *pa, const void *pb)
-{
-	const struct gitem	*a = pa, *b = pb;
-	int			 c;
-
-	if ((c = strcmp(a->e->row.cluster, b->e->row.cluster)) != 0)
-		return c;
-	if ((c = id_cmp(a->base, b->base)) != 0)
-		return c;
-	return id_cmp(a->task, b->task);
-}
-
-void
-jobtable_array_summary(const struct jobtable_row *const *rows, size_t n,
-    struct jobtable_row *g)
-{
-	const struct jobtable_row	*f = rows[0], *best_row = NULL;
-	struct jobtable_array_count	 c;
-	const char			*task;
-	char				 text[160], base[32];
-	size_t				 i;
-	long				 elapsed = -1;
-	int				 finished = 1, nodes = 0;
-	enum jobtable_class		 best = JC_OTHER;
-
-	memset(&c, 0, sizeof c);
-	memset(g, 0, sizeof *g);
-	for (i = 0; i < n; i++) {
-		const struct jobtable_row	*r = rows[i];
-
-		jobtable_array_add(&c, r);
-		if (r->elapsed > elapsed)
-			elapsed = r->elapsed;
-		if (!r->finished) {
-			finished = 0;
-			nodes += r->nodes > 0 ? r->nodes : 0;
-		}
-	}
-	/* The state that matters most: running, pending, else the worst. */
-	if (c.n[JC_RUNNING])
-		best = JC_RUNNING;
-	else if (c.n[JC_PENDING])
-		best = JC_PENDING;
-	else if (c.n[JC_FAILED])
-		best = JC_FAILED;
-	else if (c.n[JC_CANCELLED])
-		best = JC_CANCELLED;
-	else if (c.n[JC_DONE])
-		best = JC_DONE;
-	for (i = 0; i < n && best_row == NULL; i++) {
-		if (jobtable_state_class(rows[i]->state) == best)
-			best_row = rows[i];
-	}
-	jobtable_array_text(&c, text, sizeof text);
-	if (!jobtable_array_split(f->id, base, sizeof base, &task))
-		snprintf(base, sizeof base, "%s", str0(f->id));
-	g->cluster = dup0(f->cluster);
-	g->id = xstrdup(base);
-	g->name = dup0(f->name);
-	g->partition = dup0(f->partition);
-	g->state = dup0(best_row != NULL ? best_row->state : f->state);
-	g->reason = xstrdup(text);
-	g->elapsed = elapsed;
-	g->limit = f->limit;
-	g->nodes = nodes;
-	g->finished = finished;
-	g->array_tasks = c.tasks > INT32_MAX ? INT32_MAX : (int)c.tasks;
-}
-
-/* The group row of the tasks items[0..n). */
-static struct entry *
-group_new(struct jobtable *jt, struct gitem *items, size_t n)
-{
-	const struct jobtable_row	**rows;
-	struct entry			*g = xcalloc(1, sizeof *g);
-	char				*key;
-	size_t				 i;
-
-	rows = xcalloc(n + 1, sizeof *rows);
-	for (i = 0; i < n; i++)
-		rows[i] = &items[i].e->row;
-	jobtable_array_summary(rows, n, &g->row);
-	free(rows);
-	g->class = jobtable_state_class(g->row.state);
-	key = xasprintf("%s\t%s", g->row.cluster, g->row.id);
-	g->row.array_open = strv_has(&jt->open, key);
-	g->marked = strv_has(&jt->gmarks, key);
-	free(key);
-	return g;
-}
-
-/*
- * Put the tasks of each array (two or more shown) under a group row, at
- * the place of the first of them in the sort; open groups list their
- * tasks after it in task order.
- */
-static void
-group(struct jobtable *jt)
-{
-	struct gitem	*items;
-	struct entry	**out, **member;
-	long		*gof;		/* by vis position: group or -1 */
-	size_t		*gfirst, *gcount;	/* by group: run in items */
-	unsigned char	*done;
-	size_t		 i, k, n = 0, nout = 0, run;
-
-	groups_free(jt);
-	for (i = 0; i < jt->nvis; i++)
-		jt->vis[i]->row.array_member = 0;
-	items = xcalloc(jt->nvis + 1, sizeof *items);
-	for (i = 0; i < jt->nvis; i++) {
-		if (!jobtable_array_split(jt->vis[i]->row.id, items[n].base,
-		    sizeof items[n].base, &items[n].task))
-			continue;
-		items[n].e = jt->vis[i];
-		items[n].pos = i;
-		items[n].group = -1;
-		n++;
-	}
-	if (n < 2) {
-		free(items);
-		return;
-	}
-	qsort(items, n, sizeof *items, gitem_cmp);
-	gof = xcalloc(jt->nvis + 1, sizeof *gof);
-	for (i = 0; i < jt->nvis; i++)
-		gof[i] = -1;
-	gfirst = xcalloc(n + 1, sizeof *gfirst);
-	gcount = xcalloc(n + 1, sizeof *gcount);
-	jt->groups = xcalloc(n + 1, sizeof *jt->groups);
-	for (i = 0; i < n; i += run) {
-		for (run = 1; i + run < n && strcmp(items[i + run].base,
-		    items[i].base) == 0 && strcmp(items[i + run].e->row.cluster,
-		    items[i].e->row.cluster) == 0; run++)
-			/* nothing */;
-		if (run < 2)
-			continue;
-		gfirst[jt->ngroups] = i;
-		gcount[jt->ngroups] = run;
-		for (k = 0; k < run; k++)
-			gof[items[i + k].pos] = (long)jt->ngroups;
-		jt->groups[jt->ngroups++] = group_new(jt, &items[i], run);
-	}
-	out = xcalloc(jt->nvis + jt->ngroups + 1, sizeof *out);
-	done = xcalloc(jt->ngroups + 1, 1);
-	for (i = 0; i < jt->nvis; i++) {
-		long	g = gof[i];
-
-		if (g < 0) {
-			out[nout++] = jt->vis[i];
-			continue;
-		}
-		if (done[g])
-			continue;
-		done[g] = 1;
-		out[nout++] = jt->groups[g];
-		if (!jt->groups[g]->row.array_open)
-			continue;
-		for (k = 0; k < gcount[g]; k++) {
-			member = &items[gfirst[g] + k].e;
-			(*member)->row.array_member = 1;
-			out[nout++] = *member;
-		}
-	}
-	free(jt->vis);
-	jt->vis = out;
-	jt->nvis = nout;
-	free(done);
-	free(gfirst);
-	free(gcount);
-	free(gof);
-	free(items);
-}
-
-int
-jobtable_array_open(struct jobtable *jt, int open)
-{
-	const struct jobtable_row	*r;
-	const char			*task;
-	char				 base[32], *key;
-	int				 was;
-
-	fresh(jt);
-	if (jt->cursor >= jt->nvis)
-		return -1;
-	r = &jt->vis[jt->cursor]->row;
-	if (r->array_tasks > 0)
-		snprintf(base, sizeof base, "%s", r->id);
-	else if (!r->array_member ||
-	    !jobtable_array_split(r->id, base, sizeof base, &task))
-		return -1;
-	key = xasprintf("%s\t%s", r->cluster, base);
-	was = strv_has(&jt->open, key);
-	if (open < 0)
-		open = !was;
-	if (open && !was)
-		strv_add(&jt->open, key);
-	else if (!open && was)
-		strv_del(&jt->open, key);
-	/* Closing from a task: the cursor goes to its group row. */
-	if (!open) {
-		free(jt->cur_id);
-		jt->cur_id = xstrdup(base);
-	}
-	free(key);
-	stale(jt);
-	fresh(jt);
-	return 0;
 }
 
 /* Recompute the visible rows and put the cursor back on its key. */
@@ -1105,7 +688,7 @@ rebuild(struct jobtable *jt)
 			jt->vis[jt->nvis++] = jt->all[i];
 	}
 	qsort_r(jt->vis, jt->nvis, sizeof *jt->vis, row_cmp, jt);
-	group(jt);
+	jt_group(jt);
 
 	if (jt->cur_cluster != NULL) {
 		for (i = 0; i < jt->nvis; i++) {
@@ -1140,13 +723,13 @@ rebuild(struct jobtable *jt)
 size_t
 jobtable_nvisible(const struct jobtable *jt)
 {
-	return fresh(jt)->nvis;
+	return jt_fresh(jt)->nvis;
 }
 
 const struct jobtable_row *
 jobtable_visible(const struct jobtable *cjt, size_t i)
 {
-	struct jobtable	*jt = fresh(cjt);
+	struct jobtable	*jt = jt_fresh(cjt);
 
 	return i < jt->nvis ? &jt->vis[i]->row : NULL;
 }
@@ -1154,7 +737,7 @@ jobtable_visible(const struct jobtable *cjt, size_t i)
 int
 jobtable_marked(const struct jobtable *cjt, size_t i)
 {
-	struct jobtable	*jt = fresh(cjt);
+	struct jobtable	*jt = jt_fresh(cjt);
 
 	return i < jt->nvis ? jt->vis[i]->marked : 0;
 }
@@ -1162,19 +745,19 @@ jobtable_marked(const struct jobtable *cjt, size_t i)
 size_t
 jobtable_cursor(const struct jobtable *jt)
 {
-	return fresh(jt)->cursor;
+	return jt_fresh(jt)->cursor;
 }
 
 const struct jobtable_row *
 jobtable_current(const struct jobtable *jt)
 {
-	return jobtable_visible(jt, fresh(jt)->cursor);
+	return jobtable_visible(jt, jt_fresh(jt)->cursor);
 }
 
 unsigned
 jobtable_version(const struct jobtable *jt)
 {
-	return fresh(jt)->version;
+	return jt_fresh(jt)->version;
 }
 
 void
@@ -1186,7 +769,7 @@ jobtable_get_stats(const struct jobtable *jt, struct jobtable_stats *st)
 void
 jobtable_move_to(struct jobtable *jt, size_t i)
 {
-	fresh(jt);
+	jt_fresh(jt);
 	if (jt->nvis == 0)
 		i = 0;
 	else if (i >= jt->nvis)
@@ -1198,7 +781,7 @@ jobtable_move_to(struct jobtable *jt, size_t i)
 void
 jobtable_move(struct jobtable *jt, long delta)
 {
-	fresh(jt);
+	jt_fresh(jt);
 	if (delta < 0 && (size_t)-delta > jt->cursor)
 		jobtable_move_to(jt, 0);
 	else if (delta > 0 && (size_t)delta >= jt->nvis - jt->cursor)
@@ -1212,7 +795,7 @@ jobtable_select(struct jobtable *jt, const char *cluster, const char *id)
 {
 	size_t	i;
 
-	fresh(jt);
+	jt_fresh(jt);
 	for (i = 0; i < jt->nvis; i++) {
 		if (strcmp(jt->vis[i]->row.cluster, cluster) == 0 &&
 		    strcmp(jt->vis[i]->row.id, id) == 0) {
@@ -1226,7 +809,7 @@ jobtable_select(struct jobtable *jt, const char *cluster, const char *id)
 size_t
 jobtable_top(struct jobtable *jt, size_t height)
 {
-	fresh(jt);
+	jt_fresh(jt);
 	if (height == 0)
 		return jt->cursor;
 	if (jt->cursor < jt->top)
@@ -1244,7 +827,7 @@ jobtable_toggle_mark(struct jobtable *jt)
 {
 	struct entry	*e;
 
-	fresh(jt);
+	jt_fresh(jt);
 	if (jt->cursor >= jt->nvis)
 		return 0;
 	e = jt->vis[jt->cursor];
@@ -1260,7 +843,7 @@ jobtable_toggle_mark(struct jobtable *jt)
 		if (e->marked)
 			strv_add(&jt->gmarks, key);
 		else
-			strv_del(&jt->gmarks, key);
+			jt_strv_del(&jt->gmarks, key);
 		free(key);
 	}
 	return e->marked;
@@ -1296,7 +879,7 @@ key_fill(struct jobtable_key *k, const struct jobtable_row *r)
 struct jobtable_key *
 jobtable_targets(const struct jobtable *cjt, size_t *n)
 {
-	struct jobtable		*jt = fresh(cjt);
+	struct jobtable		*jt = jt_fresh(cjt);
 	struct jobtable_key	*keys;
 	size_t			 i, k = 0;
 
@@ -1335,25 +918,25 @@ jobtable_cell(const struct jobtable_row *r, enum jobtable_col col, char *buf,
 
 	switch (col) {
 	case JT_CLUSTER:
-		return str0(r->cluster);
+		return jt_str0(r->cluster);
 	case JT_ID:
 		/* "[+]12" closed, "[-]12" open; its tasks indented. */
 		if (r->array_tasks > 0) {
 			snprintf(buf, len, "[%c]%s", r->array_open ? '-' : '+',
-			    str0(r->id));
+			    jt_str0(r->id));
 			return buf;
 		}
 		if (r->array_member) {
-			snprintf(buf, len, "  %s", str0(r->id));
+			snprintf(buf, len, "  %s", jt_str0(r->id));
 			return buf;
 		}
-		return str0(r->id);
+		return jt_str0(r->id);
 	case JT_NAME:
-		return str0(r->name);
+		return jt_str0(r->name);
 	case JT_PARTITION:
-		return str0(r->partition);
+		return jt_str0(r->partition);
 	case JT_STATE:
-		return str0(r->state);
+		return jt_str0(r->state);
 	case JT_TIME:
 		jobtable_fmt_duration(r->elapsed, e, sizeof e);
 		if (r->limit < 0)
@@ -1369,7 +952,7 @@ jobtable_cell(const struct jobtable_row *r, enum jobtable_col col, char *buf,
 		snprintf(buf, len, "%d", r->nodes);
 		return buf;
 	case JT_REASON:
-		return str0(r->reason);
+		return jt_str0(r->reason);
 	case JT_NCOLS:
 		break;
 	}

@@ -15,6 +15,25 @@ struct msgq {
 	int		 fds[2];	/* wake pipe: [0] read, [1] write */
 };
 
+const char *
+action_kind_name(enum action_kind kind)
+{
+	static const char *const names[] = {
+		[ACTION_SPEC] = "spec",
+		[ACTION_START] = "start",
+		[ACTION_LOG] = "log",
+		[ACTION_EFFICIENCY] = "efficiency",
+		[ACTION_SOONEST] = "soonest",
+		[ACTION_HOLD] = "hold",
+		[ACTION_DETAIL] = "detail",
+	};
+
+	if ((size_t)kind >= sizeof names / sizeof names[0] ||
+	    names[kind] == NULL)
+		return "";
+	return names[kind];
+}
+
 struct msg *
 msg_new(enum msg_type type)
 {
@@ -38,6 +57,12 @@ msg_free(struct msg *m)
 		free(m->u.cluster.host);
 		free(m->u.cluster.fault);
 		strv_free(&m->u.cluster.partitions);
+		break;
+	case MSG_RECORDS:
+		for (i = 0; i < m->u.records.nrows; i++)
+			jobtable_row_clear(&m->u.records.rows[i]);
+		free(m->u.records.rows);
+		free(m->u.records.message);
 		break;
 	case MSG_JOBS:
 		free(m->u.jobs.cluster);

@@ -27,6 +27,7 @@ enum msg_type {
 	MSG_JOBS,		/* a fresh job snapshot of one cluster */
 	MSG_LOG,		/* a chunk of a job's log file */
 	MSG_ACTION,		/* progress or result of a user action */
+	MSG_RECORDS,		/* the jobs the local records know */
 };
 
 enum cluster_health {
@@ -77,21 +78,48 @@ struct msg_log {
 	int			 flags;		/* MSG_LOG_* */
 };
 
+/* What an action message is about; the receiver dispatches on it. */
 enum action_kind {
-	ACTION_SUBMIT,
+	ACTION_SUBMIT,		/* the submit pipeline: step names the stage */
 	ACTION_CANCEL,
 	ACTION_REFRESH,
-	ACTION_OTHER,
+	ACTION_SPEC,		/* a job's staged spec (message: the YAML) */
+	ACTION_START,		/* why pending and when (squeue --start) */
+	ACTION_LOG,		/* why a job has no log to show */
+	ACTION_EFFICIENCY,	/* how an ended job used what it asked for */
+	ACTION_SOONEST,		/* where the wizard's request starts soonest */
+	ACTION_HOLD,		/* hold or release done */
+	ACTION_DETAIL,		/* a job's local record, for its detail view */
+};
+
+/* Where an action is: under way, or finished well or not. */
+enum action_state {
+	ACTION_PROGRESS,
+	ACTION_DONE,
+	ACTION_FAILED,
 };
 
 struct msg_action {
 	enum action_kind	 kind;
 	char			*cluster;
 	char			*job_id;	/* NULL before sbatch answered */
-	char			*step;		/* "staging", "sbatch", ... or NULL */
+	char			*step;		/* ACTION_SUBMIT: "staging",
+						   "sbatch", ...; else NULL */
 	char			*message;	/* for the footer */
 	int			 done;		/* 0: progress, 1: finished */
 	int			 failed;	/* when done: 1 if it failed */
+};
+
+/*
+ * The local records as rows (reason "(record)"), read by the workers'
+ * records thread when the screen starts, so its first frame waits for no
+ * disk.  Rows squeue already gave are fresher: the receiver keeps those.
+ */
+struct msg_records {
+	struct jobtable_row	*rows;		/* owned array of owned rows */
+	size_t			 nrows;
+	char			*message;	/* for the footer, or NULL */
+	int			 error;		/* message is a warning */
 };
 
 struct msg {
@@ -101,9 +129,13 @@ struct msg {
 		struct msg_jobs		 jobs;
 		struct msg_log		 log;
 		struct msg_action	 action;
+		struct msg_records	 records;
 	} u;
 	struct msg		*next;		/* queue link, owned by the queue */
 };
+
+/* The footer's word for an action kind ("hold", "start"), or "". */
+const char	*action_kind_name(enum action_kind);
 
 /* A zeroed message of that type. */
 struct msg	*msg_new(enum msg_type);

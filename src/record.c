@@ -18,6 +18,9 @@
 
 #include <cjson/cJSON.h>
 
+/* Files and listings this thread read (record_reads_here). */
+static _Thread_local unsigned long	record_reads;
+
 /* String members, in the order they are written. */
 static const struct record_field {
 	const char	*name;
@@ -550,6 +553,7 @@ record_read(const char *path, const char *id, struct record **rp,
 	size_t	 len;
 	int	 rc;
 
+	record_reads++;
 	if (file_read(path, &text, &len, NULL) != 0) {
 		if (errno == ENOENT) {
 			return cause_set(cause, "no record %s (no file %s; "
@@ -826,6 +830,7 @@ record_dir_open(DIR **dp, char **cause)
 {
 	char	*dir = record_dir();
 
+	record_reads++;
 	if ((*dp = opendir(dir)) == NULL && errno != ENOENT) {
 		cause_set(cause, "cannot read %s: %s", dir, strerror(errno));
 		free(dir);
@@ -893,4 +898,219 @@ record_list_free(struct record_list *list)
 	free(list->v);
 	strv_free(&list->corrupt);
 	memset(list, 0, sizeof *list);
+}
+
+unsigned long
+record_reads_here(void)
+{
+	return record_reads;
+}
+
+/* ------------------------------------------------------------ index */
+
+struct rindex_entry {
+	char		*id;		/* the file's name without .json */
+	char		*cluster;	/* NULL: unreadable */
+	char		*created;
+	struct strv	 slurm_ids;
+	off_t		 size;
+	struct timespec	 mtime;
+	unsigned	 seen;		/* refresh generation */
+};
+
+struct record_index {
+	struct rindex_entry	*v;	/* sorted by id */
+	size_t			 n;
+	size_t			 a;	/* allocated */
+	size_t			 afresh;	/* of the fresh list */
+	unsigned		 gen;
+};
+
+struct record_index *
+record_index_new(void)
+{
+	return xcalloc(1, sizeof (struct record_index));
+}
+
+static void
+rindex_entry_clear(struct rindex_entry *e)
+{
+	free(e->id);
+	free(e->cluster);
+	free(e->created);
+	strv_free(&e->slurm_ids);
+}
+
+void
+record_index_free(struct record_index *ix)
+{
+	size_t	i;
+
+	if (ix == NULL)
+		return;
+	for (i = 0; i < ix->n; i++)
+		rindex_entry_clear(&ix->v[i]);
+	free(ix->v);
+	free(ix);
+}
+
+size_t
+record_index_size(const struct record_index *ix)
+{
+	return ix->n;
+}
+
+static int
+rindex_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct rindex_entry *)a)->id,
+	    ((const struct rindex_entry *)b)->id);
+}
+
+static struct rindex_entry *
+rindex_get(struct record_index *ix, size_t nold, const char *id)
+{
+	struct rindex_entry	key;
+
+	if (nold == 0)
+		return NULL;
+	key.id = (char *)id;
+	return bsearch(&key, ix->v, nold, sizeof *ix->v, rindex_cmp);
+}
+
+/* Read one record file into its entry; a good record goes to fresh. */
+static void
+rindex_read(struct record_index *ix, struct rindex_entry *e,
+    const char *path, struct record_list *fresh)
+{
+	struct record	*r;
+	char		*why = NULL;
+	size_t		 i;
+
+	free(e->cluster);
+	free(e->created);
+	e->cluster = e->created = NULL;
+	strv_free(&e->slurm_ids);
+	if (record_read(path, e->id, &r, &why) != 0) {
+		/* Renamed away between readdir and open: gone next time. */
+		if (why != NULL && fresh != NULL &&
+		    !str_has_prefix(why, "no record "))
+			strv_add(&fresh->corrupt, why);
+		free(why);
+		return;
+	}
+	e->cluster = r->cluster != NULL ? xstrdup(r->cluster) : NULL;
+	e->created = xstrdup(r->created != NULL ? r->created : "");
+	for (i = 0; i < r->slurm_ids.n; i++)
+		strv_add(&e->slurm_ids, r->slurm_ids.v[i]);
+	if (fresh == NULL) {
+		record_free(r);
+		return;
+	}
+	if (fresh->n == ix->afresh) {
+		ix->afresh = ix->afresh ? ix->afresh * 2 : 64;
+		fresh->v = xrealloc(fresh->v, ix->afresh * sizeof *fresh->v);
+	}
+	fresh->v[fresh->n++] = r;
+}
+
+int
+record_index_refresh(struct record_index *ix, struct record_list *fresh,
+    char **cause)
+{
+	struct rindex_entry	*e;
+	struct dirent		*de;
+	struct stat		 sb;
+	DIR			*d;
+	char			*dir, *path, *id;
+	size_t			 i, k, nold = ix->n;
+
+	if (fresh != NULL)
+		memset(fresh, 0, sizeof *fresh);
+	ix->afresh = 0;
+	if (record_dir_open(&d, cause) != 0)
+		return -1;
+	ix->gen++;
+	dir = record_dir();
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		size_t	n = strlen(de->d_name);
+
+		if (de->d_name[0] == '.' ||
+		    !str_has_suffix(de->d_name, ".json"))
+			continue;
+		id = xstrndup(de->d_name, n - 5);
+		path = record_path(dir, id);
+		if (id_valid(id, NULL) != 0) {
+			if (fresh != NULL) {
+				char	*why = xasprintf("%s: file name is "
+				    "not a record id", path);
+
+				strv_add(&fresh->corrupt, why);
+				free(why);
+			}
+		} else if (fstatat(dirfd(d), de->d_name, &sb, 0) == 0) {
+			if ((e = rindex_get(ix, nold, id)) == NULL) {
+				if (ix->n == ix->a) {
+					ix->a = ix->a ? ix->a * 2 : 64;
+					ix->v = xrealloc(ix->v,
+					    ix->a * sizeof *ix->v);
+				}
+				e = &ix->v[ix->n++];
+				memset(e, 0, sizeof *e);
+				e->id = xstrdup(id);
+				e->size = -1;
+			}
+			e->seen = ix->gen;
+			if (e->size != sb.st_size ||
+			    e->mtime.tv_sec != sb.st_mtim.tv_sec ||
+			    e->mtime.tv_nsec != sb.st_mtim.tv_nsec) {
+				e->size = sb.st_size;
+				e->mtime = sb.st_mtim;
+				rindex_read(ix, e, path, fresh);
+			}
+		}
+		free(path);
+		free(id);
+	}
+	if (d != NULL)
+		closedir(d);
+	free(dir);
+	/* Files gone since: out of the index. */
+	for (i = k = 0; i < ix->n; i++) {
+		if (ix->v[i].seen != ix->gen)
+			rindex_entry_clear(&ix->v[i]);
+		else
+			ix->v[k++] = ix->v[i];
+	}
+	ix->n = k;
+	if (ix->n > 1)
+		qsort(ix->v, ix->n, sizeof *ix->v, rindex_cmp);
+	if (fresh != NULL && fresh->n > 1)
+		qsort(fresh->v, fresh->n, sizeof *fresh->v, record_cmp);
+	return 0;
+}
+
+const char *
+record_index_find(const struct record_index *ix, const char *cluster,
+    const char *sid)
+{
+	const struct rindex_entry	*e, *best = NULL;
+	size_t				 i, k;
+
+	for (i = 0; i < ix->n; i++) {
+		e = &ix->v[i];
+		if (e->cluster == NULL || strcmp(e->cluster, cluster) != 0)
+			continue;
+		for (k = 0; k < e->slurm_ids.n; k++) {
+			if (strcmp(e->slurm_ids.v[k], sid) != 0)
+				continue;
+			/* The oldest, as record_list's order gives it. */
+			if (best == NULL || strcmp(e->created,
+			    best->created) < 0 || (strcmp(e->created,
+			    best->created) == 0 && strcmp(e->id, best->id) < 0))
+				best = e;
+			break;
+		}
+	}
+	return best != NULL ? best->id : NULL;
 }

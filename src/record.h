@@ -141,6 +141,36 @@ int		 record_update(const char *id,
 		     int (*fn)(struct record *, void *, char **), void *arg,
 		     char **cause);
 
+/*
+ * An index of the records directory for a long-lived reader (the TUI's
+ * records thread): which record holds which SLURM job.  A refresh lists
+ * the directory and re-reads only the files that are new or changed
+ * (size, mtime) since the last one, so a lookup in 10,000 records reads
+ * one file.  One thread owns an index: it has no lock.
+ */
+struct record_index;
+
+struct record_index *record_index_new(void);
+void		 record_index_free(struct record_index *);
+/*
+ * Bring the index up to date.  The records read anew (all of them the
+ * first time) go to fresh, sorted as record_list sorts, with the files
+ * that do not parse in fresh->corrupt; fresh may be NULL.
+ */
+int		 record_index_refresh(struct record_index *,
+		     struct record_list *fresh, char **cause);
+/* The id of the oldest record of SLURM job sid on cluster, or NULL. */
+const char	*record_index_find(const struct record_index *,
+		     const char *cluster, const char *sid);
+/* Records in the index. */
+size_t		 record_index_size(const struct record_index *);
+
+/*
+ * Record files and directory listings the calling thread has read (a
+ * test hook: the screen's thread must read none).
+ */
+unsigned long	 record_reads_here(void);
+
 /* The current SLURM id, or NULL. */
 const char	*record_slurm_id(const struct record *);
 char		*record_to_json(const struct record *);	/* formatted */

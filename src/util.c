@@ -18,11 +18,21 @@ oom(void)
 	abort();
 }
 
+/* Allocations by this thread (util_allocs_here: the frame bench). */
+static _Thread_local unsigned long	nallocs;
+
+unsigned long
+util_allocs_here(void)
+{
+	return nallocs;
+}
+
 void *
 xmalloc(size_t n)
 {
 	void	*p = malloc(n ? n : 1);
 
+	nallocs++;
 	if (p == NULL)
 		oom();
 	return p;
@@ -33,6 +43,7 @@ xcalloc(size_t n, size_t sz)
 {
 	void	*p = calloc(n ? n : 1, sz ? sz : 1);
 
+	nallocs++;
 	if (p == NULL)
 		oom();
 	return p;
@@ -41,6 +52,7 @@ xcalloc(size_t n, size_t sz)
 void *
 xrealloc(void *p, size_t n)
 {
+	nallocs++;
 	p = realloc(p, n ? n : 1);
 	if (p == NULL)
 		oom();

@@ -11,6 +11,8 @@
  */
 
 void	*xmalloc(size_t);
+/* xmalloc, xcalloc and xrealloc calls of the calling thread so far. */
+unsigned long util_allocs_here(void);
 void	*xcalloc(size_t, size_t);
 void	*xrealloc(void *, size_t);
 char	*xstrdup(const char *);

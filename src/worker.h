@@ -63,6 +63,28 @@ size_t		 workers_pool_size(size_t nclusters);
 struct workers	*workers_start(const struct config *cfg, struct msgq *q,
 		     char **cause);
 /*
+ * The same with a thread for the local records (WORKERS_RECORDS), which
+ * the screen asks instead of reading them itself; with WORKERS_ADOPT it
+ * first adopts the records of a renamed cluster (ops_adopt) and no poll
+ * starts before that is done.
+ */
+#define WORKERS_RECORDS	0x1
+#define WORKERS_ADOPT	0x2
+struct workers	*workers_start_flags(const struct config *cfg, struct msgq *q,
+		     int flags, char **cause);
+/*
+ * Read every local record (in the records thread): one MSG_RECORDS with
+ * their jobs as rows.  -1 and a cause without a records thread.
+ */
+int		 workers_records(struct workers *, char **cause);
+/*
+ * A job's local record for its detail view, found through the records
+ * index: ACTION_DETAIL, its message the record's JSON (NULL: no record of
+ * that job), or failed with the cause.
+ */
+int		 workers_detail(struct workers *, const char *cluster,
+		     const char *job_id, char **cause);
+/*
  * Stop every worker: they finish at once unless stuck in a conn call.
  * Waits at most timeout_ms for them; those still stuck then are detached
  * and left to die with the process.  Returns the number left running: 0

@@ -12,6 +12,22 @@
 #include "slurm.h"
 #include "ui-text.h"
 #include "uri.h"
+#include "ui-wizard-int.h"
+
+#include "ui-wizard.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "image.h"
+#include "plan.h"
+#include "slurm.h"
+#include "ui-text.h"
+#include "uri.h"
 
 static const char *labels[WF_COUNT] = {
 	[WF_CLUSTER] = "cluster",
@@ -40,14 +56,14 @@ wizard_label(enum wizard_field f)
 	return f >= 0 && f < WF_COUNT ? labels[f] : "";
 }
 
-static const char *
-val(const struct wizard *w, enum wizard_field f)
+const char *
+wz_val(const struct wizard *w, enum wizard_field f)
 {
 	return w->value[f].data != NULL ? w->value[f].data : "";
 }
 
-static void
-set(struct wizard *w, enum wizard_field f, const char *s)
+void
+wz_set(struct wizard *w, enum wizard_field f, const char *s)
 {
 	buf_free(&w->value[f]);
 	buf_add(&w->value[f], "", 0);
@@ -67,8 +83,8 @@ wizard_cursor(const struct wizard *w)
 	return w->cursor;
 }
 
-static void
-set_cursor(struct wizard *w, size_t at)
+void
+wz_set_cursor(struct wizard *w, size_t at)
 {
 	w->cursor = at;
 	w->cursor_field = w->field;
@@ -83,8 +99,8 @@ clear_base(struct wizard *w)
 	w->base = w->command_full = w->command_shown = NULL;
 }
 
-static int
-blank(const char *s)
+int
+wz_blank(const char *s)
 {
 	while (isspace((unsigned char)*s))
 		s++;
@@ -99,7 +115,7 @@ wizard_init(struct wizard *w)
 	memset(w, 0, sizeof *w);
 	w->cursor_field = -1;
 	for (f = 0; f < WF_COUNT; f++)
-		set(w, f, "");
+		wz_set(w, f, "");
 }
 
 static void
@@ -140,8 +156,8 @@ wizard_set_clusters(struct wizard *w, const struct wizard_cluster *cl,
 	w->ncl = n;
 }
 
-static const struct wizard_cluster *
-find_cluster(const struct wizard *w, const char *name)
+const struct wizard_cluster *
+wz_find_cluster(const struct wizard *w, const char *name)
 {
 	size_t	i;
 
@@ -155,25 +171,23 @@ find_cluster(const struct wizard *w, const char *name)
 const char *
 wizard_cluster(const struct wizard *w)
 {
-	return val(w, WF_CLUSTER);
+	return wz_val(w, WF_CLUSTER);
 }
-
-static const char *conn_user(const struct wizard_cluster *);
 
 const char *
 wizard_user(const struct wizard *w)
 {
-	const char	*u = conn_user(find_cluster(w, val(w, WF_CLUSTER)));
+	const char	*u = wz_conn_user(wz_find_cluster(w, wz_val(w, WF_CLUSTER)));
 
-	if (blank(val(w, WF_USER)) || (u != NULL &&
-	    strcmp(u, val(w, WF_USER)) == 0))
+	if (wz_blank(wz_val(w, WF_USER)) || (u != NULL &&
+	    strcmp(u, wz_val(w, WF_USER)) == 0))
 		return NULL;
-	return val(w, WF_USER);
+	return wz_val(w, WF_USER);
 }
 
 /* yes/no fields: "" is invalid, as is anything but these words. */
-static int
-yes_no(const char *s, int *out)
+int
+wz_yes_no(const char *s, int *out)
 {
 	static const char *yes[] = { "yes", "y", "true", "on", "1" };
 	static const char *no[] = { "no", "n", "false", "off", "0" };
@@ -193,8 +207,8 @@ yes_no(const char *s, int *out)
 }
 
 /* A login name SLURM and ssh take: letters, digits, . _ -, not "-x". */
-static int
-user_ok(const char *s)
+int
+wz_user_ok(const char *s)
 {
 	const char	*p;
 
@@ -208,8 +222,8 @@ user_ok(const char *s)
 }
 
 /* The user the worker's connection logs in as. */
-static const char *
-conn_user(const struct wizard_cluster *c)
+const char *
+wz_conn_user(const struct wizard_cluster *c)
 {
 	const char	*u;
 
@@ -221,8 +235,8 @@ conn_user(const struct wizard_cluster *c)
 }
 
 /* Partition limits from the worker's sinfo ("name MaxTime"); n 0: none. */
-static struct plan_limit *
-limits_of(const struct wizard_cluster *c, size_t *n, struct strv *names)
+struct plan_limit *
+wz_limits_of(const struct wizard_cluster *c, size_t *n, struct strv *names)
 {
 	struct plan_limit	*l;
 	char			*cause = NULL, *sp;
@@ -257,8 +271,8 @@ limits_of(const struct wizard_cluster *c, size_t *n, struct strv *names)
 	return l;
 }
 
-static int
-has_partition(const struct wizard_cluster *c, const char *name)
+int
+wz_has_partition(const struct wizard_cluster *c, const char *name)
 {
 	size_t	i, len = strlen(name);
 
@@ -273,16 +287,16 @@ has_partition(const struct wizard_cluster *c, const char *name)
 	return 0;
 }
 
-static void
-defaults_for_cluster(struct wizard *w)
+void
+wz_defaults_for_cluster(struct wizard *w)
 {
-	const struct wizard_cluster	*c = find_cluster(w, val(w, WF_CLUSTER));
+	const struct wizard_cluster	*c = wz_find_cluster(w, wz_val(w, WF_CLUSTER));
 	const struct cluster		*conf = c != NULL ? c->conf : NULL;
 	const char			*u, *part = NULL;
 	size_t				 i;
 
-	u = conn_user(c);
-	set(w, WF_USER, u != NULL ? u : "");
+	u = wz_conn_user(c);
+	wz_set(w, WF_USER, u != NULL ? u : "");
 	/*
 	 * The configured default partition if the cluster has it; the
 	 * package's defaults (none configured) only if sinfo has them.
@@ -291,7 +305,7 @@ defaults_for_cluster(struct wizard *w)
 	    (c->partitions != NULL && c->partitions->n > 0))) {
 		for (i = 0; i < conf->partitions.n && part == NULL; i++) {
 			if (c->partitions == NULL || c->partitions->n == 0 ||
-			    has_partition(c, conf->partitions.v[i]))
+			    wz_has_partition(c, conf->partitions.v[i]))
 				part = conf->partitions.v[i];
 		}
 	}
@@ -300,10 +314,10 @@ defaults_for_cluster(struct wizard *w)
 		char	*p = xstrndup(c->partitions->v[0],
 			    strcspn(c->partitions->v[0], " "));
 
-		set(w, WF_PARTITION, p);
+		wz_set(w, WF_PARTITION, p);
 		free(p);
 	} else
-		set(w, WF_PARTITION, part);
+		wz_set(w, WF_PARTITION, part);
 }
 
 void
@@ -318,12 +332,12 @@ wizard_open(struct wizard *w, const char *cluster, int fresh)
 		return;
 	clear_base(w);
 	for (f = 0; f < WF_COUNT; f++)
-		set(w, f, "");
-	set(w, WF_CLUSTER, cluster != NULL ? cluster :
+		wz_set(w, f, "");
+	wz_set(w, WF_CLUSTER, cluster != NULL ? cluster :
 	    w->ncl > 0 ? w->cl[0].name : "");
-	defaults_for_cluster(w);
+	wz_defaults_for_cluster(w);
 	{
-		const struct wizard_cluster *c = find_cluster(w, cluster != NULL ?
+		const struct wizard_cluster *c = wz_find_cluster(w, cluster != NULL ?
 		    cluster : "");
 
 		if (c != NULL && c->conf != NULL && c->conf->time_hours > 0)
@@ -331,23 +345,23 @@ wizard_open(struct wizard *w, const char *cluster, int fresh)
 		else
 			snprintf(t, sizeof t, "%dh", PLAN_DEFAULT_MINUTES / 60);
 	}
-	set(w, WF_TIME, t);
+	wz_set(w, WF_TIME, t);
 	snprintf(t, sizeof t, "%d", PLAN_DEFAULT_NODES);
-	set(w, WF_NODES, t);
+	wz_set(w, WF_NODES, t);
 	snprintf(t, sizeof t, "%d", PLAN_DEFAULT_GPUS);
-	set(w, WF_GPUS, t);
+	wz_set(w, WF_GPUS, t);
 	snprintf(t, sizeof t, "%d", PLAN_DEFAULT_CPUS);
-	set(w, WF_CPUS, t);
+	wz_set(w, WF_CPUS, t);
 	{
-		const struct wizard_cluster *c = find_cluster(w,
-		    val(w, WF_CLUSTER));
+		const struct wizard_cluster *c = wz_find_cluster(w,
+		    wz_val(w, WF_CLUSTER));
 
-		set(w, WF_REQUEUE, c != NULL && c->conf != NULL &&
+		wz_set(w, WF_REQUEUE, c != NULL && c->conf != NULL &&
 		    c->conf->requeue == 0 ? "no" : "yes");
 	}
 	snprintf(t, sizeof t, "%d", SPEC_RETRY_BUDGET);
-	set(w, WF_RETRY_BUDGET, t);
-	set(w, WF_FORCE_RECONVERT, "no");
+	wz_set(w, WF_RETRY_BUDGET, t);
+	wz_set(w, WF_FORCE_RECONVERT, "no");
 	free(w->banner);
 	w->banner = NULL;
 	w->field = WF_IMAGE;	/* the first field without a default */
@@ -377,33 +391,33 @@ wizard_from_spec(struct wizard *w, const struct spec *sp, const char *cluster)
 	size_t	 i;
 
 	wizard_open(w, cluster, 1);
-	set(w, WF_NAME, sp->name);
+	wz_set(w, WF_NAME, sp->name);
 	if (sp->partition != NULL)
-		set(w, WF_PARTITION, sp->partition);
+		wz_set(w, WF_PARTITION, sp->partition);
 	if (sp->time_minutes > 0) {
 		plan_format_time(sp->time_minutes, t, sizeof t);
-		set(w, WF_TIME, t);
+		wz_set(w, WF_TIME, t);
 	}
 	if (sp->nodes > 0) {
 		snprintf(t, sizeof t, "%d", sp->nodes);
-		set(w, WF_NODES, t);
+		wz_set(w, WF_NODES, t);
 	}
 	if (sp->gpus >= 0) {
 		snprintf(t, sizeof t, "%d", sp->gpus);
-		set(w, WF_GPUS, t);
+		wz_set(w, WF_GPUS, t);
 	}
 	if (sp->cpus > 0) {
 		snprintf(t, sizeof t, "%d", sp->cpus);
-		set(w, WF_CPUS, t);
+		wz_set(w, WF_CPUS, t);
 	}
-	set(w, WF_IMAGE, sp->image);
-	set(w, WF_NETWORK_ARCH, sp->network_arch);
-	set(w, WF_ACTION, sp->action);
+	wz_set(w, WF_IMAGE, sp->image);
+	wz_set(w, WF_NETWORK_ARCH, sp->network_arch);
+	wz_set(w, WF_ACTION, sp->action);
 	if (sp->requeue >= 0)
-		set(w, WF_REQUEUE, sp->requeue ? "yes" : "no");
+		wz_set(w, WF_REQUEUE, sp->requeue ? "yes" : "no");
 	snprintf(t, sizeof t, "%d", sp->retry_budget);
-	set(w, WF_RETRY_BUDGET, t);
-	set(w, WF_FORCE_RECONVERT, sp->force_reconvert ? "yes" : "no");
+	wz_set(w, WF_RETRY_BUDGET, t);
+	wz_set(w, WF_FORCE_RECONVERT, sp->force_reconvert ? "yes" : "no");
 	/* One line in the form: newlines of a block command show as "; ". */
 	buf_init(&b);
 	buf_add(&b, "", 0);
@@ -441,8 +455,8 @@ wizard_from_spec(struct wizard *w, const struct spec *sp, const char *cluster)
 }
 
 /* Items of a list field: separated by commas and/or blanks. */
-static void
-split_list(const char *s, struct strv *out)
+void
+wz_split_list(const char *s, struct strv *out)
 {
 	const char	*p = s;
 	size_t		 n;
@@ -467,7 +481,7 @@ parse_int(const char *s, long *out)
 {
 	char	*end;
 
-	if (blank(s))
+	if (wz_blank(s))
 		return -2;
 	errno = 0;
 	*out = strtol(s, &end, 10);
@@ -479,46 +493,46 @@ parse_int(const char *s, long *out)
 }
 
 /* The resource fields only (what plan_make needs); -1 and why. */
-static int
-build_resources(const struct wizard *w, struct spec *sp, char **why)
+int
+wz_build_resources(const struct wizard *w, struct spec *sp, char **why)
 {
 	const char	*s;
 	long		 n;
 	int		 minutes, rc;
 
-	if (!blank(val(w, WF_PARTITION)))
-		sp->partition = xstrdup(val(w, WF_PARTITION));
-	s = val(w, WF_TIME);
-	if (!blank(s)) {
+	if (!wz_blank(wz_val(w, WF_PARTITION)))
+		sp->partition = xstrdup(wz_val(w, WF_PARTITION));
+	s = wz_val(w, WF_TIME);
+	if (!wz_blank(s)) {
 		if (spec_parse_time(s, &minutes, why) != 0)
 			return -1;
 		sp->time_minutes = minutes;
 	}
-	if ((rc = parse_int(val(w, WF_NODES), &n)) == 0)
+	if ((rc = parse_int(wz_val(w, WF_NODES), &n)) == 0)
 		sp->nodes = (int)(n < 1 || n > 100000 ? 1 : n);
 	if (rc == -1 || (rc == 0 && (n < 1 || n > 100000))) {
 		*why = xstrdup("nodes must be a whole number of 1 or more");
 		return -1;
 	}
-	if ((rc = parse_int(val(w, WF_GPUS), &n)) == 0)
+	if ((rc = parse_int(wz_val(w, WF_GPUS), &n)) == 0)
 		sp->gpus = (int)(n < 0 || n > 100000 ? 0 : n);
 	if (rc == -1 || (rc == 0 && (n < 0 || n > 100000))) {
 		*why = xstrdup("gpus must be a whole number (0 for a CPU job)");
 		return -1;
 	}
-	if ((rc = parse_int(val(w, WF_CPUS), &n)) == 0)
+	if ((rc = parse_int(wz_val(w, WF_CPUS), &n)) == 0)
 		sp->cpus = (int)(n < 1 || n > 100000 ? 1 : n);
 	if (rc == -1 || (rc == 0 && (n < 1 || n > 100000))) {
 		*why = xstrdup("cpus/task must be a whole number of 1 or more");
 		return -1;
 	}
-	if (!blank(val(w, WF_REQUEUE)) &&
-	    yes_no(val(w, WF_REQUEUE), &sp->requeue) != 0) {
+	if (!wz_blank(wz_val(w, WF_REQUEUE)) &&
+	    wz_yes_no(wz_val(w, WF_REQUEUE), &sp->requeue) != 0) {
 		*why = xasprintf("requeue must be yes or no, not '%s' "
-		    "(Left/Right)", val(w, WF_REQUEUE));
+		    "(Left/Right)", wz_val(w, WF_REQUEUE));
 		return -1;
 	}
-	if ((rc = parse_int(val(w, WF_RETRY_BUDGET), &n)) == 0 &&
+	if ((rc = parse_int(wz_val(w, WF_RETRY_BUDGET), &n)) == 0 &&
 	    n >= 0 && n <= 100)
 		sp->retry_budget = (int)n;
 	else if (rc != -2) {
@@ -526,10 +540,10 @@ build_resources(const struct wizard *w, struct spec *sp, char **why)
 		    "100 (infra failures retried; 0: none)");
 		return -1;
 	}
-	if (!blank(val(w, WF_FORCE_RECONVERT)) &&
-	    yes_no(val(w, WF_FORCE_RECONVERT), &sp->force_reconvert) != 0) {
+	if (!wz_blank(wz_val(w, WF_FORCE_RECONVERT)) &&
+	    wz_yes_no(wz_val(w, WF_FORCE_RECONVERT), &sp->force_reconvert) != 0) {
 		*why = xasprintf("force_reconvert must be yes or no, not '%s' "
-		    "(Left/Right)", val(w, WF_FORCE_RECONVERT));
+		    "(Left/Right)", wz_val(w, WF_FORCE_RECONVERT));
 		return -1;
 	}
 	return 0;
@@ -538,9 +552,9 @@ build_resources(const struct wizard *w, struct spec *sp, char **why)
 static char *
 soonest_key(const struct wizard *w)
 {
-	return xasprintf("%s\n%s\n%s\n%s\n%s\n%s", val(w, WF_CLUSTER),
-	    val(w, WF_TIME), val(w, WF_NODES), val(w, WF_GPUS),
-	    val(w, WF_CPUS), val(w, WF_USER));
+	return xasprintf("%s\n%s\n%s\n%s\n%s\n%s", wz_val(w, WF_CLUSTER),
+	    wz_val(w, WF_TIME), wz_val(w, WF_NODES), wz_val(w, WF_GPUS),
+	    wz_val(w, WF_CPUS), wz_val(w, WF_USER));
 }
 
 int
@@ -550,14 +564,14 @@ wizard_soonest_want(const struct wizard *w, struct spec *sp)
 	int	 want;
 
 	spec_init(sp);
-	if (w->page != WIZ_FORM || blank(val(w, WF_CLUSTER)))
+	if (w->page != WIZ_FORM || wz_blank(wz_val(w, WF_CLUSTER)))
 		return 0;
 	key = soonest_key(w);
 	want = w->soonest_key == NULL || strcmp(key, w->soonest_key) != 0;
 	free(key);
 	if (!want)
 		return 0;
-	if (build_resources(w, sp, &why) != 0) {
+	if (wz_build_resources(w, sp, &why) != 0) {
 		free(why);
 		spec_free(sp);
 		spec_init(sp);
@@ -595,8 +609,8 @@ wizard_soonest_got(struct wizard *w, const char *text, int failed)
  * The spec the form starts from: the staged one of a resubmit (its
  * fields that the form shows are then replaced), else an empty one.
  */
-static void
-base_init(const struct wizard *w, struct spec *sp)
+void
+wz_base_init(const struct wizard *w, struct spec *sp)
 {
 	struct spec	b;
 	char		*cause = NULL;
@@ -643,33 +657,33 @@ wizard_build(const struct wizard *w, struct spec *sp, char **cause)
 	char		*why = NULL;
 	size_t		 i;
 
-	base_init(w, sp);
+	wz_base_init(w, sp);
 	memset(&items, 0, sizeof items);
-	if (!blank(val(w, WF_NAME)))
-		sp->name = xstrdup(val(w, WF_NAME));
-	if (!blank(val(w, WF_CLUSTER)))
-		sp->cluster = xstrdup(val(w, WF_CLUSTER));
-	if (!blank(val(w, WF_IMAGE)))
-		sp->image = xstrdup(val(w, WF_IMAGE));
-	if (!blank(val(w, WF_NETWORK_ARCH)))
-		sp->network_arch = xstrdup(val(w, WF_NETWORK_ARCH));
-	if (!blank(val(w, WF_ACTION)))
-		sp->action = xstrdup(val(w, WF_ACTION));
+	if (!wz_blank(wz_val(w, WF_NAME)))
+		sp->name = xstrdup(wz_val(w, WF_NAME));
+	if (!wz_blank(wz_val(w, WF_CLUSTER)))
+		sp->cluster = xstrdup(wz_val(w, WF_CLUSTER));
+	if (!wz_blank(wz_val(w, WF_IMAGE)))
+		sp->image = xstrdup(wz_val(w, WF_IMAGE));
+	if (!wz_blank(wz_val(w, WF_NETWORK_ARCH)))
+		sp->network_arch = xstrdup(wz_val(w, WF_NETWORK_ARCH));
+	if (!wz_blank(wz_val(w, WF_ACTION)))
+		sp->action = xstrdup(wz_val(w, WF_ACTION));
 	if (w->command_full != NULL &&
-	    strcmp(val(w, WF_COMMAND), w->command_shown) == 0)
+	    strcmp(wz_val(w, WF_COMMAND), w->command_shown) == 0)
 		sp->command = xstrdup(w->command_full);
-	else if (!blank(val(w, WF_COMMAND)))
-		sp->command = xstrdup(val(w, WF_COMMAND));
-	if (build_resources(w, sp, &why) != 0)
+	else if (!wz_blank(wz_val(w, WF_COMMAND)))
+		sp->command = xstrdup(wz_val(w, WF_COMMAND));
+	if (wz_build_resources(w, sp, &why) != 0)
 		goto fail;
-	split_list(val(w, WF_DATASETS), &sp->datasets);
-	split_list(val(w, WF_MOUNTS), &items);
+	wz_split_list(wz_val(w, WF_DATASETS), &sp->datasets);
+	wz_split_list(wz_val(w, WF_MOUNTS), &items);
 	for (i = 0; i < items.n; i++) {
 		if (spec_add_mount(sp, items.v[i], &why) != 0)
 			goto fail;
 	}
 	strv_free(&items);
-	split_list(val(w, WF_SECRETS), &sp->secrets);
+	wz_split_list(wz_val(w, WF_SECRETS), &sp->secrets);
 	if (spec_validate(sp, &why) != 0)
 		goto fail;
 	return 0;
@@ -678,572 +692,6 @@ fail:
 	cause_set(cause, "%s", why);
 	free(why);
 	return -1;
-}
-
-static void
-field_error(struct wizard *w, enum wizard_field f, char *msg)
-{
-	if (w->error[f] == NULL)
-		w->error[f] = msg;
-	else
-		free(msg);
-}
-
-/* Which field a plan or spec message is about. */
-static enum wizard_field
-field_of(const char *m)
-{
-	static const struct {
-		const char		*word;
-		enum wizard_field	 f;
-	} words[] = {
-		{ "time", WF_TIME }, { "partition", WF_PARTITION },
-		{ "gpus_per_node", WF_GPUS }, { "gpus", WF_GPUS },
-		{ "nodes", WF_NODES }, { "cpus", WF_CPUS },
-		{ "image", WF_IMAGE }, { "command", WF_COMMAND },
-		{ "secret", WF_SECRETS }, { "mount", WF_MOUNTS },
-		{ "dataset", WF_DATASETS }, { "name", WF_NAME },
-		{ "cluster", WF_CLUSTER }, { "network_arch", WF_NETWORK_ARCH },
-		{ "action", WF_ACTION }, { "requeue", WF_REQUEUE },
-		{ "retry_budget", WF_RETRY_BUDGET },
-		{ "force_reconvert", WF_FORCE_RECONVERT },
-	};
-	const char	*first = NULL, *p;
-	size_t		 i;
-	enum wizard_field f = WF_COMMAND;
-
-	/* The field named first in the message. */
-	for (i = 0; i < sizeof words / sizeof words[0]; i++) {
-		if ((p = strstr(m, words[i].word)) != NULL &&
-		    (first == NULL || p < first)) {
-			first = p;
-			f = words[i].f;
-		}
-	}
-	return f;
-}
-
-int
-wizard_validate(struct wizard *w)
-{
-	const struct wizard_cluster	*c;
-	struct plan_limit		*lim;
-	struct strv			 names, items;
-	struct spec			 sp;
-	struct plan			 pl;
-	struct image_ref		 img;
-	struct spec_mount		 mt;
-	char				*why = NULL, *path;
-	size_t				 i, nlim;
-	int				 f, minutes, bad = 0;
-
-	for (f = 0; f < WF_COUNT; f++) {
-		free(w->error[f]);
-		w->error[f] = NULL;
-	}
-	memset(&names, 0, sizeof names);
-	memset(&items, 0, sizeof items);
-
-	c = find_cluster(w, val(w, WF_CLUSTER));
-	if (c == NULL) {
-		struct buf	b;
-
-		buf_init(&b);
-		buf_add(&b, "", 0);
-		for (i = 0; i < w->ncl; i++)
-			buf_printf(&b, "%s%s", i ? ", " : "", w->cl[i].name);
-		field_error(w, WF_CLUSTER, xasprintf("no cluster '%s': "
-		    "choose one of %s (Left/Right)", val(w, WF_CLUSTER),
-		    b.data));
-		buf_free(&b);
-	}
-	/* Another login user is fine: the submit connects as that user. */
-	if (blank(val(w, WF_USER)))
-		field_error(w, WF_USER, xstrdup("SLURM_USER is required: the "
-		    "login name on the cluster"));
-	else if (!user_ok(val(w, WF_USER)))
-		field_error(w, WF_USER, xasprintf("SLURM_USER '%s' is not a "
-		    "login name (letters, digits, '.', '_', '-')",
-		    val(w, WF_USER)));
-	if (!blank(val(w, WF_TIME)) &&
-	    spec_parse_time(val(w, WF_TIME), &minutes, &why) != 0) {
-		field_error(w, WF_TIME, why);
-		why = NULL;
-	}
-	if (blank(val(w, WF_IMAGE)))
-		field_error(w, WF_IMAGE, xstrdup("required: a registry image "
-		    "(nvcr.io/nvidia/tao/tao-toolkit:5.5.0-pyt) or a .sqsh "
-		    "path"));
-	else if (image_parse(val(w, WF_IMAGE), &img, &why) != 0) {
-		field_error(w, WF_IMAGE, why);
-		why = NULL;
-	} else
-		image_free(&img);
-	if (blank(val(w, WF_COMMAND)))
-		field_error(w, WF_COMMAND, xstrdup("required: what runs in the "
-		    "container"));
-	split_list(val(w, WF_DATASETS), &items);
-	for (i = 0; i < items.n; i++) {
-		if (uri_resolve("dataset", items.v[i], c != NULL && c->conf !=
-		    NULL ? c->conf->results_root : NULL, &path, &why) != 0) {
-			field_error(w, WF_DATASETS, why);
-			why = NULL;
-			break;
-		}
-		free(path);
-	}
-	strv_free(&items);
-	split_list(val(w, WF_MOUNTS), &items);
-	for (i = 0; i < items.n; i++) {
-		if (spec_parse_mount(items.v[i], &mt, &why) != 0) {
-			field_error(w, WF_MOUNTS, why);
-			why = NULL;
-			break;
-		}
-		free(mt.src);
-		free(mt.dst);
-	}
-	strv_free(&items);
-
-	/* The resources against the real partitions and their MaxTime. */
-	base_init(w, &sp);
-	if (build_resources(w, &sp, &why) != 0) {
-		field_error(w, field_of(why), why);
-		why = NULL;
-	} else {
-		lim = limits_of(c, &nlim, &names);
-		if (plan_make(&sp, c != NULL ? c->conf : NULL, lim, nlim, &pl,
-		    &why) != 0) {
-			field_error(w, field_of(why), why);
-			why = NULL;
-		} else
-			plan_free(&pl);
-		free(lim);
-		strv_free(&names);
-	}
-	spec_free(&sp);
-	/* Then the whole spec, with the parser's rules. */
-	if (wizard_build(w, &sp, &why) != 0) {
-		field_error(w, field_of(why), why);
-		why = NULL;
-	}
-	spec_free(&sp);
-	for (f = 0; f < WF_COUNT; f++)
-		bad += w->error[f] != NULL;
-	return bad;
-}
-
-/* "gpu 4:00:00 (...) 6/8 GPU": the clusters pane's idle/total GPUs. */
-static int
-gpu_counts(const char *v, int *idle, int *total)
-{
-	const char	*p;
-	size_t		 len = strlen(v);
-
-	if (len < 6 || strcmp(v + len - 4, " GPU") != 0)
-		return 0;
-	for (p = v + len - 4; p > v && p[-1] != ' '; p--)
-		/* nothing */;
-	return sscanf(p, "%d/%d GPU", idle, total) == 2;
-}
-
-char *
-wizard_hint(const struct wizard *w, enum wizard_field f)
-{
-	const struct wizard_cluster	*c = find_cluster(w, val(w, WF_CLUSTER));
-	struct strv			 items;
-	struct buf			 b;
-	size_t				 i;
-
-	buf_init(&b);
-	buf_add(&b, "", 0);
-	switch (f) {
-	case WF_CLUSTER:
-		for (i = 0; i < w->ncl; i++)
-			buf_printf(&b, "%s%s", i ? ", " : "Left/Right: ",
-			    w->cl[i].name);
-		break;
-	case WF_USER:
-		if (wizard_user(w) != NULL)
-			buf_printf(&b, "submits connect as %s, not %s: the "
-			    "same host key (known_hosts) and key/agent rules",
-			    val(w, WF_USER), conn_user(c));
-		else
-			buf_adds(&b, "the login name on the cluster; another "
-			    "name connects as that user (same host key and "
-			    "key/agent rules)");
-		break;
-	case WF_NAME:
-		buf_adds(&b, "prefix of the job name (default sqdeck)");
-		break;
-	case WF_PARTITION:
-		if (c != NULL && c->partitions != NULL &&
-		    c->partitions->n > 0) {
-			buf_adds(&b, "MaxTime: ");
-			for (i = 0; i < c->partitions->n; i++) {
-				const char	*v = c->partitions->v[i];
-				int		 idle, total;
-
-				buf_printf(&b, "%s%.*s", i ? ", " : "",
-				    (int)(strcspn(v, "(") -
-				    (strchr(v, '(') != NULL)), v);
-				/* Idle/total GPUs from the last poll. */
-				if (gpu_counts(v, &idle, &total))
-					buf_printf(&b, " %d/%d GPUs idle",
-					    idle, total);
-			}
-			/* Then what a node holds, if sinfo said. */
-			for (i = 0; i < c->partitions->n; i++) {
-				const char *q = strchr(c->partitions->v[i],
-				    '(');
-
-				if (q != NULL)
-					buf_printf(&b, "%s%.*s %s", i ? "; " :
-					    "; nodes: ", (int)strcspn(
-					    c->partitions->v[i], " "),
-					    c->partitions->v[i], q);
-			}
-		} else
-			buf_adds(&b, "partitions not known yet (the cluster "
-			    "has not answered)");
-		break;
-	case WF_TIME:
-		buf_adds(&b, "4h, 90m, 1h30m, 3:30:00");
-		break;
-	case WF_NODES:
-		buf_adds(&b, "whole nodes when gpus >= a node's GPUs");
-		break;
-	case WF_GPUS:
-		buf_adds(&b, "total GPUs, 0 for a CPU job");
-		break;
-	case WF_CPUS:
-		buf_adds(&b, "CPUs per task");
-		break;
-	case WF_IMAGE:
-		buf_adds(&b, "registry/image:tag, registry#image:tag or "
-		    "/path/x.sqsh");
-		break;
-	case WF_COMMAND:
-		if (w->command_full != NULL &&
-		    strcmp(val(w, WF_COMMAND), w->command_shown) == 0)
-			buf_adds(&b, "the spec's multi-line command, kept as "
-			    "written (its lines are shown joined by '; '); an "
-			    "edit replaces it by this one line");
-		else
-			buf_adds(&b, "run in the container (sh)");
-		break;
-	case WF_DATASETS:
-		buf_adds(&b, "lustre:///abs/path, several: commas");
-		break;
-	case WF_MOUNTS:
-		buf_adds(&b, "SRC:DST[:ro], several: commas");
-		break;
-	case WF_NETWORK_ARCH:
-		buf_adds(&b, "for the record: classification_pyt, dino, ...");
-		break;
-	case WF_ACTION:
-		buf_adds(&b, "for the record: train, evaluate, export, ...");
-		break;
-	case WF_REQUEUE:
-		buf_adds(&b, "Left/Right: yes (#SBATCH --requeue) or no "
-		    "(Cosmos-like workloads)");
-		break;
-	case WF_RETRY_BUDGET:
-		buf_adds(&b, "infra failures retried on other nodes (0: none)");
-		break;
-	case WF_FORCE_RECONVERT:
-		buf_adds(&b, "Left/Right: yes converts the image again even if "
-		    "cached");
-		break;
-	case WF_SECRETS:
-		memset(&items, 0, sizeof items);
-		split_list(val(w, WF_SECRETS), &items);
-		if (items.n == 0)
-			buf_adds(&b, "names only (HF_TOKEN): values come from "
-			    "this environment");
-		for (i = 0; i < items.n; i++) {
-			const char	*v = getenv(items.v[i]);
-
-			buf_printf(&b, "%s%s %s", i ? ", " : "", items.v[i],
-			    v != NULL && *v != '\0' ? "set" : "NOT SET");
-		}
-		strv_free(&items);
-		break;
-	case WF_COUNT:
-		break;
-	}
-	return buf_steal(&b);
-}
-
-/* Left/Right on a field with choices. */
-static int
-cycle(struct wizard *w, int dir)
-{
-	const struct wizard_cluster	*c;
-	size_t				 i, n;
-	char				*p;
-
-	if (w->field == WF_CLUSTER && w->ncl > 0) {
-		for (i = 0; i < w->ncl; i++) {
-			if (strcmp(w->cl[i].name, val(w, WF_CLUSTER)) == 0)
-				break;
-		}
-		i = i == w->ncl ? 0 : (i + w->ncl + dir) % w->ncl;
-		set(w, WF_CLUSTER, w->cl[i].name);
-		defaults_for_cluster(w);
-		return 1;
-	}
-	if (w->field == WF_REQUEUE || w->field == WF_FORCE_RECONVERT) {
-		int	on = 0;
-
-		yes_no(val(w, w->field), &on);
-		set(w, w->field, on ? "no" : "yes");
-		return 1;
-	}
-	c = find_cluster(w, val(w, WF_CLUSTER));
-	if (w->field == WF_PARTITION && c != NULL && c->partitions != NULL &&
-	    (n = c->partitions->n) > 0) {
-		for (i = 0; i < n; i++) {
-			if (has_partition(c, val(w, WF_PARTITION)) &&
-			    strncmp(c->partitions->v[i], val(w, WF_PARTITION),
-			    strlen(val(w, WF_PARTITION))) == 0 &&
-			    c->partitions->v[i][strlen(val(w,
-			    WF_PARTITION))] == ' ')
-				break;
-		}
-		i = i == n ? 0 : (i + n + dir) % n;
-		p = xstrndup(c->partitions->v[i],
-		    strcspn(c->partitions->v[i], " "));
-		set(w, WF_PARTITION, p);
-		free(p);
-		return 1;
-	}
-	return 0;
-}
-
-/* Insert at the cursor; a NUL stays at the end. */
-static void
-insert_at(struct wizard *w, const char *s, size_t len)
-{
-	struct buf	*b = &w->value[w->field];
-	size_t		 at = wizard_cursor(w), tail = b->len - at;
-
-	buf_add(b, s, len);	/* room, and the NUL */
-	memmove(b->data + at + len, b->data + at, tail);
-	memcpy(b->data + at, s, len);
-	b->data[b->len] = '\0';
-	set_cursor(w, at + len);
-}
-
-void
-wizard_type(struct wizard *w, const char *s, size_t len)
-{
-	if (w->page != WIZ_FORM)
-		return;
-	insert_at(w, s, len);
-	if (w->field == WF_CLUSTER && find_cluster(w, val(w, WF_CLUSTER)))
-		defaults_for_cluster(w);
-	wizard_validate(w);
-}
-
-/* Start of the UTF-8 character before at, or after it. */
-static size_t
-char_prev(const struct buf *b, size_t at)
-{
-	while (at > 0) {
-		at--;
-		if (((unsigned char)b->data[at] & 0xc0) != 0x80)
-			break;
-	}
-	return at;
-}
-
-static size_t
-char_next(const struct buf *b, size_t at)
-{
-	if (at < b->len)
-		at++;
-	while (at < b->len && ((unsigned char)b->data[at] & 0xc0) == 0x80)
-		at++;
-	return at;
-}
-
-/* Remove bytes [from, to) of the current field; the cursor goes to from. */
-static void
-cut(struct wizard *w, size_t from, size_t to)
-{
-	struct buf	*b = &w->value[w->field];
-
-	if (to <= from || b->data == NULL)
-		return;
-	memmove(b->data + from, b->data + to, b->len - to);
-	b->len -= to - from;
-	b->data[b->len] = '\0';
-	set_cursor(w, from);
-}
-
-static int
-first_error(const struct wizard *w)
-{
-	int	f;
-
-	for (f = 0; f < WF_COUNT; f++) {
-		if (w->error[f] != NULL)
-			return f;
-	}
-	return -1;
-}
-
-/*
- * A secret not set in this environment stops a submit: refuse it before
- * the preview, not after it.  Returns -1 (the field's error set) or 0.
- */
-static int
-secrets_missing(struct wizard *w)
-{
-	struct strv	 items;
-	struct buf	 missing;
-	const char	*v;
-	size_t		 i;
-	int		 rc = 0;
-
-	memset(&items, 0, sizeof items);
-	buf_init(&missing);
-	split_list(val(w, WF_SECRETS), &items);
-	for (i = 0; i < items.n; i++) {
-		v = getenv(items.v[i]);
-		if (v == NULL || *v == '\0')
-			buf_printf(&missing, "%s%s", missing.len ? ", " : "",
-			    items.v[i]);
-	}
-	if (missing.len > 0) {
-		field_error(w, WF_SECRETS, xasprintf("not set in this "
-		    "environment: %s; a submit stops on it, so there is no "
-		    "preview: export it and start sqdeck again, or take it "
-		    "off the list", missing.data));
-		rc = -1;
-	}
-	strv_free(&items);
-	buf_free(&missing);
-	return rc;
-}
-
-static enum wizard_req
-form_key(struct wizard *w, enum uiact a, enum wizard_keyname key)
-{
-	size_t	at;
-
-	switch (a) {
-	case UIA_WIZ_NEXT:
-		/* Enter on the last field: on to the preview if all is well. */
-		if (w->field == WF_COUNT - 1 && key == WK_ENTER) {
-			if (wizard_validate(w) != 0) {
-				w->field = first_error(w);
-				return WREQ_REDRAW;
-			}
-			if (secrets_missing(w) != 0) {
-				w->field = WF_SECRETS;
-				return WREQ_REDRAW;
-			}
-			return WREQ_PREVIEW;
-		}
-		w->field = (w->field + 1) % WF_COUNT;
-		return WREQ_REDRAW;
-	case UIA_WIZ_PREV:
-		w->field = (w->field + WF_COUNT - 1) % WF_COUNT;
-		return WREQ_REDRAW;
-	case UIA_INPUT_BACKSPACE:
-		at = wizard_cursor(w);
-		cut(w, char_prev(&w->value[w->field], at), at);
-		wizard_validate(w);
-		return WREQ_REDRAW;
-	case UIA_INPUT_DELETE:
-		at = wizard_cursor(w);
-		cut(w, at, char_next(&w->value[w->field], at));
-		wizard_validate(w);
-		return WREQ_REDRAW;
-	case UIA_CURSOR_LEFT:
-	case UIA_CURSOR_RIGHT:
-		/* Fields with choices cycle through them. */
-		if (cycle(w, a == UIA_CURSOR_LEFT ? -1 : 1)) {
-			wizard_validate(w);
-			return WREQ_REDRAW;
-		}
-		at = wizard_cursor(w);
-		set_cursor(w, a == UIA_CURSOR_LEFT ?
-		    char_prev(&w->value[w->field], at) :
-		    char_next(&w->value[w->field], at));
-		return WREQ_REDRAW;
-	case UIA_CURSOR_HOME:
-		set_cursor(w, 0);
-		return WREQ_REDRAW;
-	case UIA_CURSOR_END:
-		w->cursor_field = -1;
-		return WREQ_REDRAW;
-	case UIA_INPUT_KILL:
-		set(w, w->field, "");
-		wizard_validate(w);
-		return WREQ_REDRAW;
-	case UIA_CLOSE:
-		return WREQ_CLOSE;
-	default:
-		break;
-	}
-	if (key == WK_LEFT || key == WK_RIGHT) {
-		if (cycle(w, key == WK_LEFT ? -1 : 1)) {
-			wizard_validate(w);
-			return WREQ_REDRAW;
-		}
-	}
-	return WREQ_NONE;
-}
-
-enum wizard_req
-wizard_key(struct wizard *w, enum uiact a, enum wizard_keyname key)
-{
-	switch (w->page) {
-	case WIZ_FORM:
-		return form_key(w, a, key);
-	case WIZ_PREVIEW:
-		if (a == UIA_CLOSE || a == UIA_INPUT_BACKSPACE) {
-			/* Back to the form; a late dry-run answer is dropped. */
-			w->page = WIZ_FORM;
-			w->waiting = 0;
-			return WREQ_REDRAW;
-		}
-		if (a == UIA_WIZ_NEXT && key == WK_ENTER) {
-			if (w->waiting || w->preview.n == 0)
-				return WREQ_NONE;
-			return WREQ_SUBMIT;
-		}
-		if (a == UIA_WIZ_NEXT || key == WK_PAGE_DOWN) {
-			size_t	step = a == UIA_WIZ_NEXT ? 1 : 10;
-
-			if (w->preview_top + step < w->preview.n)
-				w->preview_top += step;
-			return WREQ_REDRAW;
-		}
-		if (a == UIA_WIZ_PREV || key == WK_PAGE_UP) {
-			size_t	step = a == UIA_WIZ_PREV ? 1 : 10;
-
-			w->preview_top = w->preview_top > step ?
-			    w->preview_top - step : 0;
-			return WREQ_REDRAW;
-		}
-		return WREQ_NONE;
-	case WIZ_PROGRESS:
-		if (w->waiting)
-			return a == UIA_CLOSE ? WREQ_CLOSE : WREQ_NONE;
-		if (a == UIA_CLOSE || a == UIA_WIZ_NEXT) {
-			if (w->finished) {
-				w->opened = 0;	/* the next n starts afresh */
-				w->page = WIZ_FORM;
-			}
-			return WREQ_CLOSE;
-		}
-		return WREQ_NONE;
-	}
-	return WREQ_NONE;
 }
 
 void
@@ -1265,7 +713,7 @@ wizard_failed(struct wizard *w, const char *message)
 	w->banner_err = 1;
 	w->waiting = 0;
 	w->page = WIZ_FORM;
-	w->field = field_of(message);
+	w->field = wz_field_of(message);
 }
 
 /* Split text into lines (kept empty lines). */
@@ -1305,7 +753,7 @@ preview_summary(const struct wizard *w, struct strv *out)
 	strv_add(out, l);						\
 	free(l);							\
 } while (0)
-#define OR(f) (*val(w, f) != '\0' ? val(w, f) : "-")
+#define OR(f) (*wz_val(w, f) != '\0' ? wz_val(w, f) : "-")
 	LINE("Summary (the sbatch script of the dry run follows: PgDn)");
 	LINE("  cluster    %s as %s", OR(WF_CLUSTER), OR(WF_USER));
 	LINE("  name       %s", OR(WF_NAME));
@@ -1314,7 +762,7 @@ preview_summary(const struct wizard *w, struct strv *out)
 	    OR(WF_GPUS), OR(WF_CPUS));
 	LINE("  image      %s", OR(WF_IMAGE));
 	memset(&cmd, 0, sizeof cmd);
-	lines_of(&cmd, val(w, WF_COMMAND));
+	lines_of(&cmd, wz_val(w, WF_COMMAND));
 	if (cmd.n > 1)
 		LINE("  command    %s (and %zu more line%s)", cmd.v[0],
 		    cmd.n - 1, cmd.n == 2 ? "" : "s");
@@ -1324,7 +772,7 @@ preview_summary(const struct wizard *w, struct strv *out)
 	LINE("  datasets   %s", OR(WF_DATASETS));
 	LINE("  mounts     %s", OR(WF_MOUNTS));
 	memset(&sec, 0, sizeof sec);
-	split_list(val(w, WF_SECRETS), &sec);
+	wz_split_list(wz_val(w, WF_SECRETS), &sec);
 	buf_init(&b);
 	buf_add(&b, "", 0);
 	for (i = 0; i < sec.n; i++) {
@@ -1347,7 +795,7 @@ static enum wizard_field
 step_field(const char *step, const char *message)
 {
 	if (step == NULL)
-		return field_of(message != NULL ? message : "");
+		return wz_field_of(message != NULL ? message : "");
 	if (strcmp(step, "preflight") == 0)
 		return WF_CLUSTER;
 	/* check: test -e of datasets and mount sources, the image file. */
@@ -1360,7 +808,7 @@ step_field(const char *step, const char *message)
 		return WF_SECRETS;
 	if (strcmp(step, "render") == 0)
 		return WF_COMMAND;
-	return field_of(message != NULL ? message : "");
+	return wz_field_of(message != NULL ? message : "");
 }
 
 int

@@ -73,6 +73,17 @@ struct ui_backend {
 	 */
 	int	(*soonest)(void *arg, const char *cluster, const struct spec *,
 		    char **cause);
+	/*
+	 * Read the local records off the screen's thread: MSG_RECORDS with
+	 * their jobs.  Asked once, at start.  May be NULL.
+	 */
+	int	(*records)(void *arg, char **cause);
+	/*
+	 * A job's local record for its detail view, read off the screen's
+	 * thread: ACTION_DETAIL.  May be NULL.
+	 */
+	int	(*detail)(void *arg, const char *cluster, const char *job_id,
+		    char **cause);
 };
 
 /* Run the terminal UI until the user quits; returns the exit code. */

@@ -18,7 +18,7 @@ action(const char *cluster, int seq)
 {
 	struct msg	*m = msg_new(MSG_ACTION);
 
-	m->u.action.kind = ACTION_OTHER;
+	m->u.action.kind = ACTION_REFRESH;
 	m->u.action.cluster = xstrdup(cluster);
 	m->u.action.job_id = xasprintf("%d", seq);
 	m->u.action.message = xasprintf("message %d", seq);

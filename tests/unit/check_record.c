@@ -500,6 +500,67 @@ START_TEST(test_list_order)
 }
 END_TEST
 
+/*
+ * The index (issue 17): a refresh reads the new and changed files only,
+ * forgets removed ones, and finds a job's record by cluster and SLURM id.
+ */
+START_TEST(test_index)
+{
+	struct record_index	*ix = record_index_new();
+	struct record_list	 fresh;
+	char			*a, *b, *cause = NULL, *path;
+	unsigned long		 before;
+
+	ck_assert_int_eq(record_index_refresh(ix, &fresh, &cause), 0);
+	ck_assert_uint_eq(fresh.n, 0);	/* no directory yet */
+	record_list_free(&fresh);
+	a = new_record("polar", "job-a");
+	b = new_record("polar", "job-b");
+	ck_assert_int_eq(record_set_slurm_id(a, "101", &cause), 0);
+	ck_assert_int_eq(record_set_slurm_id(b, "202", &cause), 0);
+	ck_assert_int_eq(record_index_refresh(ix, &fresh, &cause), 0);
+	ck_assert_uint_eq(fresh.n, 2);
+	ck_assert_uint_eq(record_index_size(ix), 2);
+	record_list_free(&fresh);
+	ck_assert_str_eq(record_index_find(ix, "polar", "101"), a);
+	ck_assert_str_eq(record_index_find(ix, "polar", "202"), b);
+	ck_assert_ptr_null(record_index_find(ix, "other", "101"));
+	ck_assert_ptr_null(record_index_find(ix, "polar", "303"));
+
+	/* Nothing changed: no file is read again, only the listing. */
+	before = record_reads_here();
+	ck_assert_int_eq(record_index_refresh(ix, &fresh, &cause), 0);
+	ck_assert_uint_eq(fresh.n, 0);
+	ck_assert_uint_eq(record_reads_here() - before, 1);
+	record_list_free(&fresh);
+
+	/* A requeue's new id: that one file is read again. */
+	ck_assert_int_eq(record_set_slurm_id(b, "203", &cause), 0);
+	ck_assert_int_eq(record_index_refresh(ix, &fresh, &cause), 0);
+	ck_assert_uint_eq(fresh.n, 1);
+	ck_assert_str_eq(fresh.v[0]->id, b);
+	record_list_free(&fresh);
+	ck_assert_str_eq(record_index_find(ix, "polar", "203"), b);
+	ck_assert_str_eq(record_index_find(ix, "polar", "202"), b);
+
+	/* A removed file leaves the index; a bad one is said. */
+	path = path_of(a);
+	ck_assert_int_eq(unlink(path), 0);
+	free(path);
+	path = path_of("sd-20261129T164500-0000ff");
+	write_file(path, "{ not json");
+	free(path);
+	ck_assert_int_eq(record_index_refresh(ix, &fresh, &cause), 0);
+	ck_assert_uint_eq(fresh.corrupt.n, 1);
+	record_list_free(&fresh);
+	ck_assert_ptr_null(record_index_find(ix, "polar", "101"));
+	ck_assert_uint_eq(record_index_size(ix), 2);
+	record_index_free(ix);
+	free(a);
+	free(b);
+}
+END_TEST
+
 static void
 child_updates(const char *id, const char *tag, int n)
 {
@@ -754,6 +815,7 @@ record_suite(void)
 	tcase_add_test(tc, test_err_evidence);
 	tcase_add_test(tc, test_corrupt);
 	tcase_add_test(tc, test_list_order);
+	tcase_add_test(tc, test_index);
 	tcase_add_test(tc, test_cli);
 	suite_add_tcase(s, tc);
 

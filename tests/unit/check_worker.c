@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "testutil.h"
+#include "record.h"
 #include "worker.h"
 #include "util.h"
 
@@ -178,8 +179,8 @@ START_TEST(test_refused_cluster)
 	    &cause), 0);
 	m = next_msg(q, MSG_ACTION, 5000);
 	ck_assert_ptr_nonnull(m);
-	ck_assert_int_eq(m->u.action.kind, ACTION_OTHER);
-	ck_assert_str_eq(m->u.action.step, "start");
+	ck_assert_int_eq(m->u.action.kind, ACTION_START);
+	ck_assert_ptr_null(m->u.action.step);
 	ck_assert_int_eq(m->u.action.failed, 1);
 	msg_free(m);
 
@@ -216,6 +217,79 @@ START_TEST(test_refused_cluster)
 	strv_free(&cl.hosts);
 	/* No workers at all is fine too. */
 	ck_assert_int_eq(workers_stop(NULL, 10), 0);
+}
+END_TEST
+
+/*
+ * The records thread (issue 17): it answers the screen's first load and
+ * its detail views, so the calling thread reads no record file.
+ */
+START_TEST(test_records_thread)
+{
+	struct config	 cfg;
+	struct msgq	*q = msgq_create(NULL);
+	struct workers	*ws;
+	struct record	*r;
+	struct msg	*m;
+	char		*cause = NULL, *id;
+	unsigned long	 before = record_reads_here();
+
+	setenv("XDG_STATE_HOME", test_tmpdir(), 1);
+	r = record_new("polar");
+	r->job_name = xstrdup("rec-job");
+	ck_assert_msg(record_create(r, &cause) == 0, "%s", cause);
+	id = xstrdup(r->id);
+	record_free(r);
+	ck_assert_int_eq(record_set_slurm_id(id, "4242", &cause), 0);
+	before = record_reads_here();
+
+	memset(&cfg, 0, sizeof cfg);
+	/* Without the flag there is no records thread: said, not hung. */
+	ws = workers_start(&cfg, q, &cause);
+	ck_assert_int_eq(workers_records(ws, &cause), -1);
+	free(cause);
+	cause = NULL;
+	ck_assert_int_eq(workers_stop(ws, 1000), 0);
+
+	ws = workers_start_flags(&cfg, q, WORKERS_RECORDS, &cause);
+	ck_assert_ptr_nonnull(ws);
+	ck_assert_int_eq(workers_records(ws, &cause), 0);
+	m = next_msg(q, MSG_RECORDS, 5000);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_uint_eq(m->u.records.nrows, 1);
+	ck_assert_str_eq(m->u.records.rows[0].cluster, "polar");
+	ck_assert_str_eq(m->u.records.rows[0].id, "4242");
+	ck_assert_str_eq(m->u.records.rows[0].name, "rec-job");
+	/* No cluster polar in the configuration: never polled. */
+	ck_assert_str_eq(m->u.records.rows[0].reason, "(record) not polled: "
+	    "no cluster polar in the configuration");
+	ck_assert_str_eq(m->u.records.message, "1 record(s) of a cluster the "
+	    "configuration does not have are not polled: Enter on one says "
+	    "how to fix it");
+	msg_free(m);
+
+	ck_assert_int_eq(workers_detail(ws, "polar", "4242", &cause), 0);
+	m = next_msg(q, MSG_ACTION, 5000);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(m->u.action.kind, ACTION_DETAIL);
+	ck_assert_int_eq(m->u.action.done, 1);
+	ck_assert_int_eq(m->u.action.failed, 0);
+	ck_assert_ptr_nonnull(m->u.action.message);
+	ck_assert_ptr_nonnull(strstr(m->u.action.message, id));
+	msg_free(m);
+	/* No record of that job: done, no message. */
+	ck_assert_int_eq(workers_detail(ws, "polar", "999", &cause), 0);
+	m = next_msg(q, MSG_ACTION, 5000);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(m->u.action.kind, ACTION_DETAIL);
+	ck_assert_int_eq(m->u.action.failed, 0);
+	ck_assert_ptr_null(m->u.action.message);
+	msg_free(m);
+	ck_assert_int_eq(workers_stop(ws, 1000), 0);
+	/* Everything was read by the records thread, nothing here. */
+	ck_assert_uint_eq(record_reads_here(), before);
+	msgq_destroy(q);
+	free(id);
 }
 END_TEST
 
@@ -343,6 +417,7 @@ worker_suite(void)
 	tcase_add_test(tc, test_start_text);
 	tcase_add_test(tc, test_refused_cluster);
 	tcase_add_test(tc, test_no_clusters);
+	tcase_add_test(tc, test_records_thread);
 	tcase_add_test(tc, test_pool_bounded);
 	suite_add_tcase(s, tc);
 	return s;

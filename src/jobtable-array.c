@@ -1,0 +1,377 @@
+/*
+ * The job table's array jobs: task ranges ("4_[1-3,7]"), grouping a
+ * job's tasks under one row, and opening or closing that group.
+ */
+#include "jobtable-int.h"
+
+/* --- job arrays --------------------------------------------------------- */
+
+int
+jobtable_array_split(const char *id, char *base, size_t len,
+    const char **task)
+{
+	const char	*u;
+	size_t		 n;
+
+	if (id == NULL || (u = strchr(id, '_')) == NULL || u == id)
+		return 0;
+	for (n = 0; id + n < u; n++) {
+		if (id[n] < '0' || id[n] > '9')
+			return 0;
+	}
+	if (n >= len || jobtable_array_ntasks(u + 1) == 0)
+		return 0;
+	memcpy(base, id, n);
+	base[n] = '\0';
+	*task = u + 1;
+	return 1;
+}
+
+long
+jobtable_array_ntasks(const char *t)
+{
+	unsigned long	 a, b;
+	long		 n = 0;
+	char		*end;
+	int		 bracket;
+
+	if ((bracket = *t == '[') != 0)
+		t++;
+	for (;;) {
+		if (*t < '0' || *t > '9')
+			return 0;
+		a = strtoul(t, &end, 10);
+		b = a;
+		t = end;
+		if (*t == '-' && bracket) {
+			if (t[1] < '0' || t[1] > '9')
+				return 0;
+			b = strtoul(t + 1, &end, 10);
+			t = end;
+			if (b < a)
+				return 0;
+		}
+		/* A step: "1-9:2". */
+		if (*t == ':' && bracket) {
+			unsigned long	step;
+
+			if (t[1] < '0' || t[1] > '9')
+				return 0;
+			step = strtoul(t + 1, &end, 10);
+			t = end;
+			if (step == 0)
+				return 0;
+			n += (long)((b - a) / step + 1);
+		} else
+			n += (long)(b - a + 1);
+		if (n > 100000000L)
+			return 0;
+		if (*t == ',' && bracket) {
+			t++;
+			continue;
+		}
+		break;
+	}
+	/* The throttle ("%2") says nothing about the count. */
+	if (*t == '%' && bracket) {
+		for (t++; *t >= '0' && *t <= '9'; t++)
+			/* nothing */;
+	}
+	if (bracket) {
+		if (*t != ']')
+			return 0;
+		t++;
+	}
+	return *t == '\0' ? n : 0;
+}
+
+void
+jobtable_array_add(struct jobtable_array_count *c,
+    const struct jobtable_row *r)
+{
+	const char		*task;
+	char			 base[32];
+	long			 n = 1;
+	enum jobtable_class	 k = jobtable_state_class(r->state);
+
+	if (jobtable_array_split(r->id, base, sizeof base, &task))
+		n = jobtable_array_ntasks(task);
+	c->tasks += n;
+	if ((int)k >= 0 && k <= JC_OTHER)
+		c->n[k] += n;
+}
+
+void
+jobtable_array_text(const struct jobtable_array_count *c, char *buf,
+    size_t len)
+{
+	static const struct {
+		enum jobtable_class	 k;
+		const char		*word;
+	} words[] = {
+		{ JC_RUNNING, "running" },
+		{ JC_PENDING, "pending" },
+		{ JC_DONE, "completed" },
+		{ JC_FAILED, "failed" },
+		{ JC_CANCELLED, "cancelled" },
+		{ JC_OTHER, "other" },
+	};
+	size_t	i;
+	int	n, first = 1;
+
+	n = snprintf(buf, len, "%ld task%s", c->tasks, c->tasks == 1 ? "" :
+	    "s");
+	for (i = 0; i < sizeof words / sizeof words[0]; i++) {
+		if (c->n[words[i].k] == 0 || n < 0 || (size_t)n >= len)
+			continue;
+		n += snprintf(buf + n, len - (size_t)n, "%s %ld %s",
+		    first ? ":" : ",", c->n[words[i].k], words[i].word);
+		first = 0;
+	}
+}
+
+static int
+strv_has(const struct strv *v, const char *s)
+{
+	size_t	i;
+
+	for (i = 0; i < v->n; i++) {
+		if (strcmp(v->v[i], s) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+void
+jt_strv_del(struct strv *v, const char *s)
+{
+	size_t	i;
+
+	for (i = 0; i < v->n; i++) {
+		if (strcmp(v->v[i], s) == 0) {
+			free(v->v[i]);
+			v->v[i] = v->v[--v->n];
+			return;
+		}
+	}
+}
+
+/* A row of vis and its array, for grouping. */
+struct gitem {
+	struct entry	*e;
+	size_t		 pos;		/* in sorted vis */
+	char		 base[32];	/* "" not an array task */
+	const char	*task;
+	long		 group;		/* index into jt->groups, -1 none */
+};
+
+static int
+gitem_cmp(const void *pa, const void *pb)
+{
+	const struct gitem	*a = pa, *b = pb;
+	int			 c;
+
+	if ((c = strcmp(a->e->row.cluster, b->e->row.cluster)) != 0)
+		return c;
+	if ((c = jt_id_cmp(a->base, b->base)) != 0)
+		return c;
+	return jt_id_cmp(a->task, b->task);
+}
+
+void
+jobtable_array_summary(const struct jobtable_row *const *rows, size_t n,
+    struct jobtable_row *g)
+{
+	const struct jobtable_row	*f = rows[0], *best_row = NULL;
+	struct jobtable_array_count	 c;
+	const char			*task;
+	char				 text[160], base[32];
+	size_t				 i;
+	long				 elapsed = -1;
+	int				 finished = 1, nodes = 0;
+	enum jobtable_class		 best = JC_OTHER;
+
+	memset(&c, 0, sizeof c);
+	memset(g, 0, sizeof *g);
+	for (i = 0; i < n; i++) {
+		const struct jobtable_row	*r = rows[i];
+
+		jobtable_array_add(&c, r);
+		if (r->elapsed > elapsed)
+			elapsed = r->elapsed;
+		if (!r->finished) {
+			finished = 0;
+			nodes += r->nodes > 0 ? r->nodes : 0;
+		}
+	}
+	/* The state that matters most: running, pending, else the worst. */
+	if (c.n[JC_RUNNING])
+		best = JC_RUNNING;
+	else if (c.n[JC_PENDING])
+		best = JC_PENDING;
+	else if (c.n[JC_FAILED])
+		best = JC_FAILED;
+	else if (c.n[JC_CANCELLED])
+		best = JC_CANCELLED;
+	else if (c.n[JC_DONE])
+		best = JC_DONE;
+	for (i = 0; i < n && best_row == NULL; i++) {
+		if (jobtable_state_class(rows[i]->state) == best)
+			best_row = rows[i];
+	}
+	jobtable_array_text(&c, text, sizeof text);
+	if (!jobtable_array_split(f->id, base, sizeof base, &task))
+		snprintf(base, sizeof base, "%s", jt_str0(f->id));
+	g->cluster = jt_dup0(f->cluster);
+	g->id = xstrdup(base);
+	g->name = jt_dup0(f->name);
+	g->partition = jt_dup0(f->partition);
+	g->state = jt_dup0(best_row != NULL ? best_row->state : f->state);
+	g->reason = xstrdup(text);
+	g->elapsed = elapsed;
+	g->limit = f->limit;
+	g->nodes = nodes;
+	g->finished = finished;
+	g->array_tasks = c.tasks > INT32_MAX ? INT32_MAX : (int)c.tasks;
+}
+
+/* The group row of the tasks items[0..n). */
+static struct entry *
+group_new(struct jobtable *jt, struct gitem *items, size_t n)
+{
+	const struct jobtable_row	**rows;
+	struct entry			*g = xcalloc(1, sizeof *g);
+	char				*key;
+	size_t				 i;
+
+	rows = xcalloc(n + 1, sizeof *rows);
+	for (i = 0; i < n; i++)
+		rows[i] = &items[i].e->row;
+	jobtable_array_summary(rows, n, &g->row);
+	free(rows);
+	g->class = jobtable_state_class(g->row.state);
+	key = xasprintf("%s\t%s", g->row.cluster, g->row.id);
+	g->row.array_open = strv_has(&jt->open, key);
+	g->marked = strv_has(&jt->gmarks, key);
+	free(key);
+	return g;
+}
+
+/*
+ * Put the tasks of each array (two or more shown) under a group row, at
+ * the place of the first of them in the sort; open groups list their
+ * tasks after it in task order.
+ */
+void
+jt_group(struct jobtable *jt)
+{
+	struct gitem	*items;
+	struct entry	**out, **member;
+	long		*gof;		/* by vis position: group or -1 */
+	size_t		*gfirst, *gcount;	/* by group: run in items */
+	unsigned char	*done;
+	size_t		 i, k, n = 0, nout = 0, run;
+
+	jt_groups_free(jt);
+	for (i = 0; i < jt->nvis; i++)
+		jt->vis[i]->row.array_member = 0;
+	items = xcalloc(jt->nvis + 1, sizeof *items);
+	for (i = 0; i < jt->nvis; i++) {
+		if (!jobtable_array_split(jt->vis[i]->row.id, items[n].base,
+		    sizeof items[n].base, &items[n].task))
+			continue;
+		items[n].e = jt->vis[i];
+		items[n].pos = i;
+		items[n].group = -1;
+		n++;
+	}
+	if (n < 2) {
+		free(items);
+		return;
+	}
+	qsort(items, n, sizeof *items, gitem_cmp);
+	gof = xcalloc(jt->nvis + 1, sizeof *gof);
+	for (i = 0; i < jt->nvis; i++)
+		gof[i] = -1;
+	gfirst = xcalloc(n + 1, sizeof *gfirst);
+	gcount = xcalloc(n + 1, sizeof *gcount);
+	jt->groups = xcalloc(n + 1, sizeof *jt->groups);
+	for (i = 0; i < n; i += run) {
+		for (run = 1; i + run < n && strcmp(items[i + run].base,
+		    items[i].base) == 0 && strcmp(items[i + run].e->row.cluster,
+		    items[i].e->row.cluster) == 0; run++)
+			/* nothing */;
+		if (run < 2)
+			continue;
+		gfirst[jt->ngroups] = i;
+		gcount[jt->ngroups] = run;
+		for (k = 0; k < run; k++)
+			gof[items[i + k].pos] = (long)jt->ngroups;
+		jt->groups[jt->ngroups++] = group_new(jt, &items[i], run);
+	}
+	out = xcalloc(jt->nvis + jt->ngroups + 1, sizeof *out);
+	done = xcalloc(jt->ngroups + 1, 1);
+	for (i = 0; i < jt->nvis; i++) {
+		long	g = gof[i];
+
+		if (g < 0) {
+			out[nout++] = jt->vis[i];
+			continue;
+		}
+		if (done[g])
+			continue;
+		done[g] = 1;
+		out[nout++] = jt->groups[g];
+		if (!jt->groups[g]->row.array_open)
+			continue;
+		for (k = 0; k < gcount[g]; k++) {
+			member = &items[gfirst[g] + k].e;
+			(*member)->row.array_member = 1;
+			out[nout++] = *member;
+		}
+	}
+	free(jt->vis);
+	jt->vis = out;
+	jt->nvis = nout;
+	free(done);
+	free(gfirst);
+	free(gcount);
+	free(gof);
+	free(items);
+}
+
+int
+jobtable_array_open(struct jobtable *jt, int open)
+{
+	const struct jobtable_row	*r;
+	const char			*task;
+	char				 base[32], *key;
+	int				 was;
+
+	jt_fresh(jt);
+	if (jt->cursor >= jt->nvis)
+		return -1;
+	r = &jt->vis[jt->cursor]->row;
+	if (r->array_tasks > 0)
+		snprintf(base, sizeof base, "%s", r->id);
+	else if (!r->array_member ||
+	    !jobtable_array_split(r->id, base, sizeof base, &task))
+		return -1;
+	key = xasprintf("%s\t%s", r->cluster, base);
+	was = strv_has(&jt->open, key);
+	if (open < 0)
+		open = !was;
+	if (open && !was)
+		strv_add(&jt->open, key);
+	else if (!open && was)
+		jt_strv_del(&jt->open, key);
+	/* Closing from a task: the cursor goes to its group row. */
+	if (!open) {
+		free(jt->cur_id);
+		jt->cur_id = xstrdup(base);
+	}
+	free(key);
+	jt_stale(jt);
+	jt_fresh(jt);
+	return 0;
+}

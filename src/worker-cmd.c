@@ -1,0 +1,238 @@
+/*
+ * The workers' API for the UI thread: each call queues a request for a
+ * cluster's worker and returns at once.
+ */
+#include "worker-int.h"
+
+static struct worker *
+worker_find(struct workers *ws, const char *cluster)
+{
+	size_t	i;
+
+	for (i = 0; i < ws->n; i++) {
+		if (strcmp(ws->v[i].cl->name, cluster) == 0)
+			return &ws->v[i];
+	}
+	return NULL;
+}
+
+void
+workers_poll_now(struct workers *ws, const char *cluster)
+{
+	size_t	i;
+
+	pthread_mutex_lock(&ws->lock);
+	for (i = 0; i < ws->n; i++) {
+		if (cluster == NULL || strcmp(ws->v[i].cl->name, cluster) == 0)
+			ws->v[i].poll_now = 1;
+	}
+	pthread_cond_broadcast(&ws->cond);
+	pthread_mutex_unlock(&ws->lock);
+}
+
+void
+workers_watch_log(struct workers *ws, const char *cluster, const char *job_id,
+    enum log_stream stream, uint64_t offset)
+{
+	size_t	i;
+
+	pthread_mutex_lock(&ws->lock);
+	for (i = 0; i < ws->n; i++) {
+		struct worker	*w = &ws->v[i];
+		int		 mine = cluster != NULL && job_id != NULL &&
+				     strcmp(w->cl->name, cluster) == 0;
+
+		if (!mine && w->log_id == NULL)
+			continue;
+		free(w->log_id);
+		w->log_id = mine ? xstrdup(job_id) : NULL;
+		w->log_stream = stream;
+		w->log_offset = offset;
+		w->log_gen++;
+	}
+	pthread_cond_broadcast(&ws->cond);
+	pthread_mutex_unlock(&ws->lock);
+}
+
+static void
+queue_cmd(struct worker *w, struct wcmd *c)
+{
+	*w->cmdtail = c;
+	w->cmdtail = &c->next;
+}
+
+/* Queue a command for a worker and wake the workers. */
+static void
+post_cmd(struct workers *ws, struct worker *w, struct wcmd *c)
+{
+	pthread_mutex_lock(&ws->lock);
+	queue_cmd(w, c);
+	pthread_cond_broadcast(&ws->cond);
+	pthread_mutex_unlock(&ws->lock);
+}
+
+int
+workers_cancel(struct workers *ws, const struct jobtable_key *keys, size_t n,
+    char **cause)
+{
+	struct wcmd	*c;
+	size_t		 i;
+
+	/* All or nothing: check every cluster before queueing any. */
+	for (i = 0; i < n; i++) {
+		if (worker_find(ws, keys[i].cluster) == NULL)
+			return cause_set(cause, "cluster %s is not in the "
+			    "configuration: its job %s cannot be cancelled "
+			    "from here", keys[i].cluster, keys[i].id);
+	}
+	pthread_mutex_lock(&ws->lock);
+	for (i = 0; i < n; i++) {
+		c = xcalloc(1, sizeof *c);
+		c->type = WCMD_CANCEL;
+		c->job_id = xstrdup(keys[i].id);
+		c->name = keys[i].name != NULL ? xstrdup(keys[i].name) : NULL;
+		queue_cmd(worker_find(ws, keys[i].cluster), c);
+	}
+	pthread_cond_broadcast(&ws->cond);
+	pthread_mutex_unlock(&ws->lock);
+	return 0;
+}
+
+int
+workers_submit(struct workers *ws, const char *cluster, const struct spec *sp,
+    int dry_run, char **cause)
+{
+	return workers_submit_as(ws, cluster, NULL, sp, dry_run, cause);
+}
+
+int
+workers_submit_as(struct workers *ws, const char *cluster, const char *user,
+    const struct spec *sp, int dry_run, char **cause)
+{
+	struct worker	*w;
+	struct wcmd	*c;
+	struct buf	 b;
+
+	if ((w = worker_find(ws, cluster)) == NULL)
+		return cause_set(cause, "cluster %s is not in the "
+		    "configuration", cluster);
+	/* A deep copy the worker owns: the spec as YAML, parsed back there. */
+	buf_init(&b);
+	if (spec_write(sp, &b, cause) != 0) {
+		buf_free(&b);
+		return -1;
+	}
+	c = xcalloc(1, sizeof *c);
+	c->type = WCMD_SUBMIT;
+	c->spec_yaml = buf_steal(&b);
+	c->user = user != NULL ? xstrdup(user) : NULL;
+	c->dry_run = dry_run;
+	post_cmd(ws, w, c);
+	return 0;
+}
+
+/* A command for cluster's worker; NULL and a cause if it has none. */
+static struct wcmd *
+cmd_new(struct workers *ws, const char *cluster, enum wcmd_type type,
+    const char *job_id, struct worker **wp, char **cause)
+{
+	struct wcmd	*c;
+
+	if ((*wp = worker_find(ws, cluster)) == NULL) {
+		cause_set(cause, "cluster %s is not in the configuration",
+		    cluster);
+		return NULL;
+	}
+	c = xcalloc(1, sizeof *c);
+	c->type = type;
+	c->job_id = job_id != NULL ? xstrdup(job_id) : NULL;
+	return c;
+}
+
+int
+workers_fetch_spec(struct workers *ws, const char *cluster, const char *job_id,
+    char **cause)
+{
+	struct worker	*w;
+	struct wcmd	*c;
+
+	if ((c = cmd_new(ws, cluster, WCMD_SPEC, job_id, &w, cause)) == NULL)
+		return -1;
+	post_cmd(ws, w, c);
+	return 0;
+}
+
+int
+workers_start_estimate(struct workers *ws, const char *cluster,
+    const char *job_id, char **cause)
+{
+	struct worker	*w;
+	struct wcmd	*c;
+
+	if (worker_find(ws, cluster) != NULL && !all_digits(job_id))
+		return cause_set(cause, "job %s: squeue --start takes a plain "
+		    "job id", job_id);
+	if ((c = cmd_new(ws, cluster, WCMD_START, job_id, &w, cause)) == NULL)
+		return -1;
+	post_cmd(ws, w, c);
+	return 0;
+}
+
+int
+workers_hold(struct workers *ws, const char *cluster, const char *job_id,
+    int release, char **cause)
+{
+	struct worker	*w;
+	struct wcmd	*c;
+	const char	*p;
+
+	if ((w = worker_find(ws, cluster)) == NULL)
+		return cause_set(cause, "cluster %s is not in the "
+		    "configuration", cluster);
+	/* "123" or an array task "123_4". */
+	for (p = job_id; (*p >= '0' && *p <= '9') || *p == '_'; p++)
+		;
+	if (*p != '\0' || *job_id < '0' || *job_id > '9')
+		return cause_set(cause, "job %s: scontrol %s takes a job id",
+		    job_id, release ? "release" : "hold");
+	c = xcalloc(1, sizeof *c);
+	c->type = WCMD_HOLD;
+	c->job_id = xstrdup(job_id);
+	c->release = release;
+	post_cmd(ws, w, c);
+	return 0;
+}
+
+int
+workers_efficiency(struct workers *ws, const char *cluster,
+    const char *job_id, char **cause)
+{
+	struct worker	*w;
+	struct wcmd	*c;
+
+	if (worker_find(ws, cluster) != NULL && !all_digits(job_id))
+		return cause_set(cause, "job %s: efficiency takes a plain job "
+		    "id", job_id);
+	if ((c = cmd_new(ws, cluster, WCMD_EFF, job_id, &w, cause)) == NULL)
+		return -1;
+	post_cmd(ws, w, c);
+	return 0;
+}
+
+int
+workers_soonest(struct workers *ws, const char *cluster, const struct spec *sp,
+    char **cause)
+{
+	struct worker	*w;
+	struct wcmd	*c;
+
+	if ((c = cmd_new(ws, cluster, WCMD_SOONEST, NULL, &w, cause)) == NULL)
+		return -1;
+	c->res[0] = sp->nodes;
+	c->res[1] = sp->gpus;
+	c->res[2] = sp->gpus_per_node;
+	c->res[3] = sp->cpus;
+	c->res[4] = sp->time_minutes;
+	post_cmd(ws, w, c);
+	return 0;
+}

@@ -1,0 +1,215 @@
+/*
+ * The workers: following the watched job's log (where it is, from the
+ * record or scontrol, then the bytes after the last offset).
+ */
+#include "worker-int.h"
+
+static void	log_missing(struct wstate *, const char *);
+
+/* --- logs ----------------------------------------------------------------- */
+
+void
+log_reset(struct wstate *st)
+{
+	free(st->log_id);
+	free(st->log_path);
+	free(st->log_fallback);
+	st->log_id = st->log_path = st->log_fallback = NULL;
+	st->log_ended = st->log_done = st->log_lookup = 0;
+	st->log_last_flags = -1;
+}
+
+/* Take a new watch request: find the job's record and its log path. */
+void
+log_take(struct wstate *st, const char *id, enum log_stream stream,
+    uint64_t offset)
+{
+	struct worker	*w = st->w;
+	struct record	*rec = NULL;
+	const char	*task;
+	char		*cause = NULL, base[32];
+	long		 sid;
+	int		 rc;
+
+	log_reset(st);
+	if (id == NULL)
+		return;
+	st->log_id = xstrdup(id);
+	st->log_stream = stream;
+	st->log_next = offset > 0 ? (long long)offset : -1;
+	st->next_log = 0;
+
+	/* An array task has no record: sqdeck submits no arrays. */
+	if (jobtable_array_split(id, base, sizeof base, &task))
+		rc = 1;
+	else
+		rc = ops_find(id, w->cl->name, &rec, &sid, &cause);
+	if (rc == 0 && rec->cluster != NULL &&
+	    strcmp(rec->cluster, w->cl->name) != 0) {
+		record_free(rec);	/* same SLURM id, another cluster */
+		rec = NULL;
+		rc = 1;
+	}
+	if (rc == 0) {
+		st->log_path = ops_log_path(rec, stream == LOG_ERR);
+		st->log_ended = state_terminal(rec->state);
+		if (st->log_path == NULL)
+			cause = xasprintf("record %s has no log path yet",
+			    rec->id);
+	} else if (rc == 1 || cause == NULL) {
+		size_t	i;
+
+		/*
+		 * A job sqdeck did not submit: its StdOut from scontrol while
+		 * SLURM knows it (asked once connected, joblog.h), else for a
+		 * finished one SLURM's default log in its work dir.
+		 */
+		for (i = 0; i < st->nhist; i++) {
+			if (strcmp(st->hist[i].id, id) == 0 &&
+			    st->hist_log[i] != NULL) {
+				st->log_fallback = xstrdup(st->hist_log[i]);
+				break;
+			}
+		}
+		free(cause);
+		st->log_lookup = 1;
+		record_free(rec);
+		return;
+	}
+	record_free(rec);
+	if (st->log_path != NULL) {
+		free(cause);
+		return;
+	}
+	log_missing(st, cause);
+	free(cause);
+}
+
+/* Say once why there is no log; the pane shows none. */
+static void
+log_missing(struct wstate *st, const char *cause)
+{
+	struct worker	*w = st->w;
+	struct msg	*m;
+	const char	*id = st->log_id;
+
+	post_action(w, ACTION_LOG, id, NULL, ACTION_FAILED, "%s", cause);
+	m = msg_new(MSG_LOG);
+	m->u.log.cluster = xstrdup(w->cl->name);
+	m->u.log.job_id = xstrdup(id);
+	m->u.log.stream = st->log_stream;
+	m->u.log.flags = MSG_LOG_MISSING | MSG_LOG_DONE;
+	post(w, m);
+	st->log_done = 1;
+}
+
+/*
+ * A job sqdeck did not submit and accounting has not listed as ended: its
+ * StdOut/StdErr from scontrol, patterns (%A_%a ...) resolved.  One
+ * scheduler call when the watch starts, none while it is followed.
+ */
+void
+log_lookup(struct wstate *st)
+{
+	struct conn_result	 res;
+	struct joblog		 jl;
+	char			*cmd, *cause = NULL;
+
+	/* A scheduler call: it waits for the budget like a poll. */
+	if (budget_used(&st->budget, mono_now()) + 1 >
+	    (unsigned)st->budget.max_calls)
+		return;
+	st->log_lookup = 0;
+	memset(&res, 0, sizeof res);
+	memset(&jl, 0, sizeof jl);
+	if ((cmd = joblog_cmd(st->log_id, &cause)) == NULL)
+		goto fail;
+	budget_spend(&st->budget, mono_now(), 1);
+	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0)
+		goto fail;
+	if (res.status != 0 || joblog_parse(res.out, &jl, NULL) != 0) {
+		/* Forgotten by SLURM: accounting's default, if it ended. */
+		if (st->log_fallback != NULL) {
+			st->log_path = st->log_fallback;
+			st->log_fallback = NULL;
+			st->log_ended = 1;
+			goto out;
+		}
+		cause = xasprintf("not submitted by sqdeck and SLURM no longer "
+		    "knows it: its log path is not known");
+		goto fail;
+	}
+	if ((st->log_path = joblog_path(&jl, st->log_stream == LOG_ERR,
+	    &cause)) == NULL)
+		goto fail;
+	if (strcmp(st->log_path, "/dev/null") == 0) {
+		/* sbatch -o /dev/null: nothing will ever be there. */
+		free(st->log_path);
+		st->log_path = NULL;
+		cause = xasprintf("not submitted by sqdeck, and its %s goes "
+		    "to /dev/null (sbatch %s /dev/null): there is no log to "
+		    "show", st->log_stream == LOG_ERR ? "stderr" : "output",
+		    st->log_stream == LOG_ERR ? "-e" : "-o");
+		goto fail;
+	}
+	goto out;
+fail:
+	log_missing(st, cause);
+out:
+	check_new_session(st);
+	joblog_free(&jl);
+	conn_result_free(&res);
+	free(cmd);
+	free(cause);
+}
+
+void
+do_log(struct wstate *st)
+{
+	struct worker	*w = st->w;
+	struct ops_log	 log;
+	struct msg	*m;
+	char		*cause = NULL;
+	int		 rc, flags = 0;
+
+	st->next_log = mono_now() + WORKER_LOG_SECONDS;
+	if (st->log_next < 0)
+		rc = ops_log_tail(st->conn, st->log_path, WORKER_LOG_LINES,
+		    &log, &cause);
+	else
+		rc = ops_log_read(st->conn, st->log_path, st->log_next,
+		    WORKER_LOG_CHUNK, &log, &cause);
+	check_new_session(st);
+	if (rc != 0) {
+		/* The poll reports the cluster's health; just try again. */
+		free(cause);
+		ops_log_free(&log);
+		return;
+	}
+	if (log.missing)
+		flags |= MSG_LOG_MISSING;
+	else {
+		st->log_next = log.next;
+		if (log.len < WORKER_LOG_CHUNK)
+			flags |= MSG_LOG_EOF;
+	}
+	/* An ended job with nothing more to read: stop asking. */
+	if (st->log_ended && (flags & (MSG_LOG_EOF | MSG_LOG_MISSING))) {
+		flags |= MSG_LOG_DONE;
+		st->log_done = 1;
+	}
+	if (log.len > 0 || flags != st->log_last_flags) {
+		m = msg_new(MSG_LOG);
+		m->u.log.cluster = xstrdup(w->cl->name);
+		m->u.log.job_id = xstrdup(st->log_id);
+		m->u.log.stream = st->log_stream;
+		m->u.log.offset = (uint64_t)(log.offset > 0 ? log.offset : 0);
+		m->u.log.len = log.len;
+		m->u.log.data = log.data;	/* given away */
+		log.data = NULL;
+		m->u.log.flags = flags;
+		post(w, m);
+	}
+	st->log_last_flags = flags;
+	ops_log_free(&log);
+}

@@ -1,0 +1,759 @@
+/*
+ * The jobs pane: the table from the workers' snapshots, filter, sort,
+ * marks, hold/release, the cancel dialog, and end-of-job notifications.
+ */
+#include "ui-int.h"
+
+/* A pending job held by its user or an admin (SLURM: JobHeld*). */
+static int
+row_held(const struct jobtable_row *r)
+{
+	return jobtable_state_class(r->state) == JC_PENDING &&
+	    r->reason != NULL && strncmp(r->reason, "JobHeld", 7) == 0;
+}
+
+/* ------------------------------------------------------- notifications */
+
+#define NOTIFY_BELL	0x1
+#define NOTIFY_OSC9	0x2	/* iTerm2, WezTerm, kitty, foot, ghostty */
+#define NOTIFY_OSC777	0x4	/* VTE terminals, urxvt, foot */
+#define NOTIFY_ALL	0x8	/* every job of the list, not just marked */
+
+/*
+ * What to send when a watched job ends: SQDECK_NOTIFY ("off", or a comma
+ * list of bell, osc9, osc777, all), else the bell and the OSC the terminal
+ * is known to show (none inside tmux or screen, which would swallow it).
+ */
+int
+ui_notify_parse(const char *env, const char *term, const char *term_program,
+    const char *vte)
+{
+	char	*copy, *w, *save = NULL;
+	int	 f = 0;
+
+	if (env != NULL && *env != '\0') {
+		copy = xstrdup(env);
+		for (w = strtok_r(copy, ", ", &save); w != NULL;
+		    w = strtok_r(NULL, ", ", &save)) {
+			if (strcmp(w, "bell") == 0)
+				f |= NOTIFY_BELL;
+			else if (strcmp(w, "osc9") == 0)
+				f |= NOTIFY_OSC9;
+			else if (strcmp(w, "osc777") == 0)
+				f |= NOTIFY_OSC777;
+			else if (strcmp(w, "all") == 0)
+				f |= NOTIFY_ALL;
+		}
+		free(copy);
+		return f;	/* "off" (or nothing known): none */
+	}
+	f = NOTIFY_BELL;
+	if (term == NULL)
+		term = "";
+	if (strncmp(term, "screen", 6) == 0 || strncmp(term, "tmux", 4) == 0)
+		return f;
+	if (term_program != NULL && (strcmp(term_program, "iTerm.app") == 0 ||
+	    strcmp(term_program, "WezTerm") == 0 ||
+	    strcmp(term_program, "ghostty") == 0))
+		f |= NOTIFY_OSC9;
+	if (strstr(term, "kitty") != NULL || strncmp(term, "foot", 4) == 0)
+		f |= NOTIFY_OSC9;
+	if ((vte != NULL && *vte != '\0') ||
+	    strncmp(term, "rxvt-unicode", 12) == 0)
+		f |= NOTIFY_OSC777;
+	return f;
+}
+
+/* The sequences for one ended job; text is already sanitised. */
+char *
+ui_notify_seq(int flags, const char *text)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_add(&b, "", 0);
+	if (flags & NOTIFY_OSC9)
+		buf_printf(&b, "\033]9;sqdeck: %s\007", text);
+	if (flags & NOTIFY_OSC777)
+		buf_printf(&b, "\033]777;notify;sqdeck;%s\007", text);
+	return buf_steal(&b);
+}
+
+static void
+notify_watch(struct ui *ui, const char *cluster, const char *id, int on)
+{
+	char	*key = xasprintf("%s\t%s", cluster, id);
+	size_t	 i;
+
+	for (i = 0; i < ui->notify_ids.n; i++) {
+		if (strcmp(ui->notify_ids.v[i], key) == 0)
+			break;
+	}
+	if (on && i == ui->notify_ids.n)
+		strv_add(&ui->notify_ids, key);
+	else if (!on && i < ui->notify_ids.n) {
+		free(ui->notify_ids.v[i]);
+		ui->notify_ids.v[i] = ui->notify_ids.v[--ui->notify_ids.n];
+	}
+	free(key);
+}
+
+/* After a snapshot: bell and desktop notification for watched jobs that
+   ended; each one once. */
+static void
+notify_ended(struct ui *ui, const char *cluster)
+{
+	const struct jobtable_row	*r;
+	char				*tab, *text, *seq;
+	size_t				 i, clen = strlen(cluster);
+	ssize_t				 w;
+
+	for (i = 0; i < ui->notify_ids.n; /* below */) {
+		tab = ui->notify_ids.v[i] + clen;
+		if (strncmp(ui->notify_ids.v[i], cluster, clen) != 0 ||
+		    *tab != '\t' || (r = jobtable_find(ui->jt, cluster,
+		    tab + 1)) == NULL || !r->finished) {
+			i++;
+			continue;
+		}
+		text = xasprintf("%s %s %s ended: %s", r->cluster, r->id,
+		    r->name != NULL ? r->name : "", r->state);
+		ui_message(ui, 0, "%s", text);
+		if (ui->notify & NOTIFY_BELL)
+			beep();
+		seq = ui_notify_seq(ui->notify, text);
+		if (*seq != '\0')
+			w = write(STDOUT_FILENO, seq, strlen(seq));
+		(void)w;
+		free(seq);
+		free(text);
+		free(ui->notify_ids.v[i]);
+		ui->notify_ids.v[i] = ui->notify_ids.v[--ui->notify_ids.n];
+	}
+}
+
+int
+apply_jobs(struct ui *ui, struct msg_jobs *m)
+{
+	struct ucluster	*c;
+	size_t		 i;
+
+	if (m->cluster == NULL)
+		return 0;
+	/* Sanitise once here; drawing then trusts the table. */
+	for (i = 0; i < m->nrows; i++) {
+		ui_san_inplace(&m->rows[i].id);
+		ui_san_inplace(&m->rows[i].name);
+		ui_san_inplace(&m->rows[i].partition);
+		ui_san_inplace(&m->rows[i].state);
+		ui_san_inplace(&m->rows[i].reason);
+	}
+	c = cluster_find(ui, m->cluster, 1);
+	/* "all": every live job of the list is watched for its end. */
+	if (ui->notify & NOTIFY_ALL) {
+		for (i = 0; i < m->nrows; i++) {
+			const struct jobtable_row *o = jobtable_find(ui->jt,
+			    c->name, m->rows[i].id);
+
+			if (!m->rows[i].finished && (o == NULL ||
+			    !o->finished))
+				notify_watch(ui, c->name, m->rows[i].id, 1);
+		}
+	}
+	jobtable_merge(ui->jt, c->name, m->rows, m->nrows, m->polled);
+	notify_ended(ui, c->name);
+	/* A job just submitted from the wizard: put the cursor on it. */
+	if (ui->sel_id != NULL && jobtable_select(ui->jt, ui->sel_cluster,
+	    ui->sel_id) == 0) {
+		free(ui->sel_cluster);
+		free(ui->sel_id);
+		ui->sel_cluster = ui->sel_id = NULL;
+	}
+	if (m->polled > c->last_ok)
+		c->last_ok = m->polled;
+	return UIF_REDRAW;
+}
+
+static const char *
+sort_mark(const struct ui *ui, int rev)
+{
+	if (ui->ascii)
+		return rev ? "v" : "^";
+	return rev ? "\xe2\x96\xbc" : "\xe2\x96\xb2";	/* ▼ ▲ */
+}
+
+/*
+ * Why the jobs pane is empty: a filter, an empty queue, a cluster still
+ * connecting or one in error are four different things.
+ */
+static char *
+empty_text(struct ui *ui)
+{
+	struct buf	 wait, bad;
+	char		*s;
+	time_t		 now = time(NULL);
+	size_t		 i, nok = 0, nwait = 0, nbad = 0;
+
+	if (jobtable_total(ui->jt) > 0)
+		return xstrdup(jobtable_show_finished(ui->jt) ?
+		    "no job matches the filter (Esc or / to change it)" :
+		    "no job matches (/ to change the filter, a to show "
+		    "finished jobs)");
+	if (ui->ncl == 0)
+		return xstrdup("no jobs");
+	buf_init(&wait);
+	buf_init(&bad);
+	for (i = 0; i < ui->ncl; i++) {
+		switch (cluster_health(&ui->cl[i], now)) {
+		case CLUSTER_OK:
+			nok++;
+			break;
+		case CLUSTER_CONNECTING:
+			buf_printf(&wait, "%s%s", nwait++ ? ", " : "",
+			    ui->cl[i].name);
+			break;
+		case CLUSTER_STALE:
+		case CLUSTER_ERROR:
+			buf_printf(&bad, "%s%s", nbad++ ? ", " : "",
+			    ui->cl[i].name);
+			break;
+		}
+	}
+	if (nbad > 0 && nok == 0 && nwait == 0)
+		s = xasprintf("no jobs known: %s %s not answering (1 and "
+		    "Enter for why)", bad.data, nbad > 1 ? "are" : "is");
+	else if (nwait > 0 && nok == 0 && nbad == 0)
+		s = xasprintf("no jobs yet: connecting to %s", wait.data);
+	else if (nok == ui->ncl)
+		s = xstrdup("no jobs: the queue is empty and nothing "
+		    "finished in the last 24 h (n for a new job)");
+	else
+		s = xasprintf("no jobs on the %zu cluster%s that answered%s%s"
+		    "%s%s", nok, nok == 1 ? "" : "s",
+		    nwait ? "; connecting to " : "", nwait ? wait.data : "",
+		    nbad ? "; not answering: " : "", nbad ? bad.data : "");
+	buf_free(&wait);
+	buf_free(&bad);
+	return s;
+}
+
+static void
+draw_jobs(struct ui *ui, int y, int h, time_t now)
+{
+	const struct jobtable_row	*r;
+	char				 title[512], cell[64], fbuf[64];
+	const char			*filter = jobtable_filter(ui->jt);
+	int				 want[JT_NCOLS], w[JT_NCOLS];
+	int				 rev, i, x, row, lines;
+	enum jobtable_col		 sc = jobtable_sort_col(ui->jt, &rev);
+	size_t				 n = jobtable_nvisible(ui->jt), k, top;
+	size_t				 nm = jobtable_nmarked(ui->jt);
+
+	fbuf[0] = '\0';
+	if (filter != NULL)
+		snprintf(fbuf, sizeof fbuf, "  filter: %s", filter);
+	/* One marker for the sort, in the title and on the column. */
+	snprintf(title, sizeof title, " 2 Jobs  %zu of %zu  sort: %s%s%s%s%s",
+	    n, jobtable_total(ui->jt), jobtable_col_title(sc),
+	    sort_mark(ui, rev),
+	    jobtable_show_finished(ui->jt) ? "" : "  finished hidden",
+	    fbuf, nm ? "  marked: " : "");
+	if (nm) {
+		snprintf(cell, sizeof cell, "%zu", nm);
+		strncat(title, cell, sizeof title - strlen(title) - 1);
+	}
+	draw_title(ui, y, PANE_JOBS, title);
+	lines = h - 2;
+	ui->jobs_h = lines > 0 ? lines : 1;
+	if (h < 2)
+		return;
+
+	/*
+	 * Widths from the widest cell of each column (visible rows), measured
+	 * again only when the rows changed: a key that moves the cursor over
+	 * 10 000 rows must not measure 80 000 cells.
+	 */
+	if (!ui->want_ok || ui->want_version != jobtable_version(ui->jt)) {
+		for (i = 0; i < JT_NCOLS; i++)
+			ui->want[i] = uitext_width(jobtable_col_title(i));
+		for (k = 0; k < n; k++) {
+			r = jobtable_visible(ui->jt, k);
+			for (i = 0; i < JT_NCOLS; i++) {
+				int	cw = uitext_width(jobtable_cell(r, i,
+					    cell, sizeof cell));
+
+				if (cw > ui->want[i])
+					ui->want[i] = cw;
+			}
+		}
+		ui->want_version = jobtable_version(ui->jt);
+		ui->want_ok = 1;
+	}
+	memcpy(want, ui->want, sizeof want);
+	want[sc]++;	/* the sort mark */
+	uitext_jobs_layout(COLS - 1, want, w);
+
+	ui_put(ui, y + 1, 0, COLS, "", ST_COLHEAD, 0);
+	for (i = 0, x = 1; i < JT_NCOLS; i++) {
+		if (w[i] == 0)
+			continue;
+		snprintf(cell, sizeof cell, "%s%s", jobtable_col_title(i),
+		    (enum jobtable_col)i == sc ? sort_mark(ui, rev) : "");
+		ui_put(ui, y + 1, x, w[i], cell, ST_COLHEAD,
+		    i == JT_NODES ? UITEXT_RIGHT : 0);
+		x += w[i] + 1;
+	}
+	if (lines <= 0)
+		return;
+	if (n == 0) {
+		char	*why = empty_text(ui);
+
+		ui_put(ui, y + 2, 2, COLS - 2, why, ST_DIM, 0);
+		free(why);
+		return;
+	}
+	top = jobtable_top(ui->jt, (size_t)lines);
+	for (row = 0, k = top; row < lines && k < n; row++, k++) {
+		int		cur = k == jobtable_cursor(ui->jt);
+		enum style	base;
+
+		r = jobtable_visible(ui->jt, k);
+		base = r->finished ? ST_DIM : ST_NORMAL;
+		if (cur && ui->focus == PANE_JOBS)
+			base = ST_CURSOR;
+		ui_put(ui, y + 2 + row, 0, COLS, "", base, 0);
+		if (cur && ui->focus != PANE_JOBS)
+			ui_put(ui, y + 2 + row, 0, 1, ">", ST_TITLE, 0);
+		if (jobtable_marked(ui->jt, k))
+			ui_put(ui, y + 2 + row, 0, 1, "*", base == ST_CURSOR ?
+			    base : ST_FAILED, 0);
+		for (i = 0, x = 1; i < JT_NCOLS; i++) {
+			enum style	st = base;
+
+			if (w[i] == 0)
+				continue;
+			if (i == JT_STATE && base != ST_CURSOR)
+				st = state_style(r);
+			ui_put(ui, y + 2 + row, x, w[i], i == JT_STATE &&
+			    row_held(r) ? "HELD" :
+			    jobtable_cell(r, i, cell, sizeof cell), st,
+			    i == JT_NODES ? UITEXT_RIGHT : 0);
+			x += w[i] + 1;
+		}
+	}
+}
+
+void
+draw_dialog(struct ui *ui)
+{
+	int		 h, w = 64, y, x, i, shown;
+	char		*line;
+	const char	*yes = ui->ndkeys == 1 ? "[ Cancel job ]" :
+			    "[ Cancel jobs ]", *no = "[ Keep ]";
+
+	shown = ui->ndkeys > 6 ? 6 : (int)ui->ndkeys;
+	h = 6 + shown + (ui->ndkeys > 6);
+	draw_box(ui, h, w, ui->ndkeys == 1 ? "Cancel this job?" :
+	    "Cancel these jobs?", &y, &x);
+	if (w > COLS)
+		w = COLS;
+	for (i = 0; i < shown; i++) {
+		line = xasprintf("%s  job %s  %s", ui->dkeys[i].cluster,
+		    ui->dkeys[i].id, ui->dkeys[i].name);
+		ui_put_attr(ui, y + 1 + i, x, w - 4, line,
+		    ui->styles[ST_DIALOG] | A_BOLD);
+		free(line);
+	}
+	if (ui->ndkeys > 6) {
+		line = xasprintf("... and %zu more", ui->ndkeys - 6);
+		ui_put_attr(ui, y + 1 + shown, x, w - 4, line,
+		    ui->styles[ST_DIALOG]);
+		free(line);
+	}
+	i = y + h - 3;
+	ui_put_attr(ui, i, x + 8, (int)strlen(yes), yes, ui->dbutton == 0 ?
+	    ui->styles[ST_BUTTON] | A_REVERSE : ui->styles[ST_DIALOG]);
+	ui_put_attr(ui, i, x + 8 + 18, (int)strlen(no), no, ui->dbutton == 1 ?
+	    ui->styles[ST_BUTTON] | A_REVERSE : ui->styles[ST_DIALOG]);
+	ui_put_attr(ui, i, x + 8 + 28, 20, "y yes  n/Esc no",
+	    ui->styles[ST_DIALOG] | A_DIM);
+}
+
+int
+act_filter(struct ui *ui)
+{
+	const char	*f = jobtable_filter(ui->jt);
+
+	buf_free(&ui->input);
+	buf_add(&ui->input, "", 0);
+	if (f != NULL)
+		buf_adds(&ui->input, f);
+	ui->focus = PANE_JOBS;
+	ui->zoom = 0;
+	ui->searching = 0;
+	ui->ov = OV_FILTER;
+	return UIF_REDRAW;
+}
+
+int
+act_sort(struct ui *ui)
+{
+	enum jobtable_col	c = jobtable_sort_cycle(ui->jt);
+
+	ui_message(ui, 0, "sorted by %s", jobtable_col_title(c));
+	return UIF_REDRAW;
+}
+
+int
+act_sort_reverse(struct ui *ui)
+{
+	int			rev;
+	enum jobtable_col	c = jobtable_sort_col(ui->jt, &rev);
+
+	jobtable_set_sort(ui->jt, c, !rev);
+	ui_message(ui, 0, "sorted by %s, %s", jobtable_col_title(c),
+	    rev ? "ascending" : "descending");
+	return UIF_REDRAW;
+}
+
+int
+act_toggle_finished(struct ui *ui)
+{
+	int	show = !jobtable_show_finished(ui->jt);
+
+	jobtable_set_show_finished(ui->jt, show);
+	ui_message(ui, 0, "finished jobs %s", show ? "shown" : "hidden");
+	return UIF_REDRAW;
+}
+
+void
+dialog_free(struct ui *ui)
+{
+	size_t	i;
+
+	for (i = 0; i < ui->ndkeys; i++)
+		jobtable_key_clear(&ui->dkeys[i]);
+	free(ui->dkeys);
+	ui->dkeys = NULL;
+	ui->ndkeys = 0;
+}
+
+int
+act_cancel(struct ui *ui)
+{
+	struct jobtable_key	*k;
+	size_t			 n;
+
+	if ((k = jobtable_targets(ui->jt, &n)) == NULL) {
+		ui_message(ui, 1, "no job selected to cancel");
+		return UIF_REDRAW;
+	}
+	/* Pinned now: the dialog acts on these even if rows move. */
+	dialog_free(ui);
+	ui->dkeys = k;
+	ui->ndkeys = n;
+	ui->dbutton = 1;	/* Enter alone must not kill a job */
+	ui->ov = OV_DIALOG;
+	return UIF_REDRAW;
+}
+
+int
+act_mark(struct ui *ui)
+{
+	const struct jobtable_row	*r = jobtable_current(ui->jt);
+	int				 on;
+
+	/* Marks are for a batch cancel: a finished job has nothing to stop. */
+	if (r != NULL && r->finished && !jobtable_marked(ui->jt,
+	    jobtable_cursor(ui->jt))) {
+		ui_message(ui, 1, "%s %s has ended (%s): nothing to cancel, "
+		    "not marked", r->cluster, r->id, r->state);
+		return UIF_REDRAW;
+	}
+	on = jobtable_toggle_mark(ui->jt);
+	/* A marked live job is watched: its end rings (notify_ended). */
+	if (r != NULL && !r->finished)
+		notify_watch(ui, r->cluster, r->id, on);
+	jobtable_move(ui->jt, 1);
+	return UIF_REDRAW;
+}
+
+/* Job arrays in the jobs list: open or fold the array of the cursor. */
+static int
+array_open(struct ui *ui, int open)
+{
+	if (jobtable_array_open(ui->jt, open) != 0) {
+		ui_message(ui, 0, "not a job array: +/- open and fold the "
+		    "tasks of an array ([+]ID rows)");
+		return UIF_REDRAW;
+	}
+	log_sync(ui);
+	return UIF_REDRAW;
+}
+
+int
+act_array_open(struct ui *ui)
+{
+	return array_open(ui, 1);
+}
+
+int
+act_array_close(struct ui *ui)
+{
+	return array_open(ui, 0);
+}
+
+/* H and U: scontrol hold or release the selected job. */
+static int
+act_hold_release(struct ui *ui, int release)
+{
+	const struct jobtable_row	*r = jobtable_current(ui->jt);
+	const char			*verb = release ? "release" : "hold";
+	char				*cause = NULL;
+
+	if (r == NULL)
+		ui_message(ui, 1, "no job selected to %s", verb);
+	else if (r->finished)
+		ui_message(ui, 1, "%s %s has ended (%s): nothing to %s", r->cluster,
+		    r->id, r->state, verb);
+	else if (!release && jobtable_state_class(r->state) != JC_PENDING)
+		ui_message(ui, 1, "%s %s is %s: SLURM holds only pending jobs",
+		    r->cluster, r->id, r->state);
+	else if (release && !row_held(r))
+		ui_message(ui, 1, "%s %s is not held (%s%s%s): nothing to "
+		    "release", r->cluster, r->id, r->state, r->reason != NULL &&
+		    *r->reason != '\0' ? ", " : "", r->reason != NULL ?
+		    r->reason : "");
+	else if (ui->be == NULL || ui->be->hold == NULL)
+		ui_message(ui, 1, "%s: not connected (no worker)", verb);
+	else if (ui->be->hold(ui->be->arg, r->cluster, r->id, release,
+	    &cause) != 0) {
+		ui_message(ui, 1, "%s %s: %s", verb, r->id, cause);
+		free(cause);
+	} else
+		ui_message(ui, 0, "%s %s %s\xe2\x80\xa6", release ? "releasing" :
+		    "holding", r->cluster, r->id);
+	return UIF_REDRAW;
+}
+
+int
+act_hold(struct ui *ui)
+{
+	return act_hold_release(ui, 0);
+}
+
+int
+act_release(struct ui *ui)
+{
+	return act_hold_release(ui, 1);
+}
+
+int
+act_yes(struct ui *ui)
+{
+	char	*cause = NULL;
+
+	ui->ov = OV_NONE;
+	if (ui->be == NULL || ui->be->cancel == NULL) {
+		ui_message(ui, 1, "cancel %s%s on %s: not connected (no worker)",
+		    ui->dkeys[0].id, ui->ndkeys > 1 ? " and others" : "",
+		    ui->dkeys[0].cluster);
+	} else if (ui->be->cancel(ui->be->arg, ui->dkeys, ui->ndkeys,
+	    &cause) != 0) {
+		ui_message(ui, 1, "cancel: %s", cause);
+		free(cause);
+	} else {
+		if (ui->ndkeys == 1)
+			ui_message(ui, 0, "cancelling %s %s (%s)\xe2\x80\xa6",
+			    ui->dkeys[0].cluster, ui->dkeys[0].id,
+			    ui->dkeys[0].name);
+		else
+			ui_message(ui, 0, "cancelling %zu jobs\xe2\x80\xa6",
+			    ui->ndkeys);
+		jobtable_clear_marks(ui->jt);
+	}
+	dialog_free(ui);
+	return UIF_REDRAW;
+}
+
+int
+act_no(struct ui *ui)
+{
+	ui->ov = OV_NONE;
+	dialog_free(ui);
+	ui_message(ui, 0, "nothing cancelled");
+	return UIF_REDRAW;
+}
+
+int
+act_button_next(struct ui *ui)
+{
+	ui->dbutton = !ui->dbutton;
+	return UIF_REDRAW;
+}
+
+/* Apply the filter as typed; a half-typed regex keeps the old one. */
+void
+filter_live(struct ui *ui)
+{
+	char	*cause = NULL;
+
+	/* A log search finds as it is typed, from where it started. */
+	if (ui->searching) {
+		log_search_go(ui, ui->input.data ? ui->input.data : "",
+		    ui->log.search_from, 1, 1);
+		return;
+	}
+
+	if (jobtable_set_filter(ui->jt, ui->input.data, &cause) != 0) {
+		ui_message(ui, 1, "%s", cause);
+		free(cause);
+		return;
+	}
+	if (ui->msg_err)
+		ui->msg_time = 0;
+	/* The cursor goes to the first match (top of the list). */
+	jobtable_move_to(ui->jt, 0);
+}
+
+int
+act_input_accept(struct ui *ui)
+{
+	if (ui->searching) {
+		ui->searching = 0;
+		ui->ov = OV_NONE;
+		free(ui->log.search);
+		ui->log.search = NULL;
+		if (ui->input.data == NULL || *ui->input.data == '\0')
+			return UIF_REDRAW;
+		ui->log.search = xstrdup(ui->input.data);
+		return log_search_go(ui, ui->log.search, ui->log.search_from,
+		    1, 0);
+	}
+	filter_live(ui);
+	ui->ov = OV_NONE;
+	return UIF_REDRAW;
+}
+
+int
+act_input_clear(struct ui *ui)
+{
+	/* From the jobs pane, Esc clears an applied filter; else nothing. */
+	if (ui->ov == OV_NONE && jobtable_filter(ui->jt) == NULL)
+		return 0;
+	if (ui->searching) {
+		/* Esc while typing a log search: no search, back where it was. */
+		ui->searching = 0;
+		ui->ov = OV_NONE;
+		buf_free(&ui->input);
+		ui->log.has_match = 0;
+		ui->log.top = ui->log.search_from;
+		ui->log.follow = ui->log.search_follow;
+		return UIF_REDRAW;
+	}
+	jobtable_set_filter(ui->jt, NULL, NULL);
+	buf_free(&ui->input);
+	ui->ov = OV_NONE;
+	return UIF_REDRAW;
+}
+
+int
+act_input_backspace(struct ui *ui)
+{
+	struct buf	*b = &ui->input;
+
+	/* Back over UTF-8 continuation bytes to the start of a character. */
+	while (b->len > 0) {
+		b->len--;
+		if (((unsigned char)b->data[b->len] & 0xc0) != 0x80)
+			break;
+	}
+	if (b->data != NULL)
+		b->data[b->len] = '\0';
+	if (ui->ov == OV_FILTER)
+		filter_live(ui);
+	return UIF_REDRAW;
+}
+
+int
+act_input_kill(struct ui *ui)
+{
+	if (ui->input.data != NULL) {
+		ui->input.len = 0;
+		ui->input.data[0] = '\0';
+	}
+	if (ui->ov == OV_FILTER)
+		filter_live(ui);
+	return UIF_REDRAW;
+}
+
+/*
+ * The local records, read by the workers' records thread: the jobs this
+ * machine launched, finished or not, with their last known state.  A row
+ * squeue or sacct already gave is fresher and stays; a live record of a
+ * cluster already polled left its queue, as jobtable_merge would say.
+ */
+int
+apply_records(struct ui *ui, struct msg_records *m)
+{
+	struct jobtable_row	*r;
+	size_t			 i;
+
+	for (i = 0; i < m->nrows; i++) {
+		r = &m->rows[i];
+		ui_san_inplace(&r->cluster);
+		ui_san_inplace(&r->id);
+		ui_san_inplace(&r->name);
+		ui_san_inplace(&r->partition);
+		ui_san_inplace(&r->state);
+		ui_san_inplace(&r->reason);
+		if (jobtable_find(ui->jt, r->cluster, r->id) != NULL)
+			continue;
+		if (!r->finished &&
+		    jobtable_cluster_polled(ui->jt, r->cluster) != 0) {
+			r->finished = 1;
+			if (!jobtable_state_final(r->state)) {
+				free(r->state);
+				r->state = xstrdup("ENDED");
+			}
+		}
+		jobtable_upsert(ui->jt, r);
+	}
+	/* A config error said first stays in the footer. */
+	if (m->message != NULL && !ui->config_error)
+		ui_message(ui, m->error, "%s", m->message);
+	return UIF_REDRAW;
+}
+
+static void
+jobs_move(struct ui *ui, long delta)
+{
+	jobtable_move(ui->jt, delta);
+}
+
+static void
+jobs_top(struct ui *ui)
+{
+	jobtable_move_to(ui->jt, 0);
+}
+
+static void
+jobs_bottom(struct ui *ui)
+{
+	jobtable_move_to(ui->jt, SIZE_MAX);
+}
+
+static int
+jobs_height(const struct ui *ui)
+{
+	return ui->jobs_h;
+}
+
+const struct pane_ops	pane_jobs = {
+	.ctx = UICTX_JOBS,
+	.draw = draw_jobs,
+	.move_by = jobs_move,
+	.top = jobs_top,
+	.bottom = jobs_bottom,
+	.height = jobs_height,
+};
