@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "conn.h"
+#include "creds.h"
 #include "submit.h"
 
 static void
@@ -103,7 +104,7 @@ cli_creds(struct cli *cli, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct submit_creds	 cr;
+	struct creds		 cr;
 	struct config		 cfg;
 	struct cluster		*cl;
 	struct conn		*c;
@@ -149,7 +150,7 @@ cli_creds(struct cli *cli, int argc, char **argv)
 	}
 	if (registry != NULL) {
 		/* Bad registry or missing login: said before asking. */
-		if ((m = submit_creds_machine(registry, &cause)) == NULL) {
+		if ((m = creds_machine(registry, &cause)) == NULL) {
 			cli_fprintf(stderr, "sqdeck: creds: %s\n", cause);
 			free(cause);
 			return EXIT_USAGE;
@@ -186,7 +187,7 @@ cli_creds(struct cli *cli, int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	c = conn_new_cluster(cl);
-	if (submit_creds_install(c, registry, login, key, &cr, &cause) != 0) {
+	if (creds_install(c, registry, login, key, &cr, &cause) != 0) {
 		cli_fprintf(stderr, "sqdeck: creds: cluster %s: %s\n", cl->name,
 		    cause);
 		free(cause);
@@ -207,7 +208,7 @@ cli_creds(struct cli *cli, int argc, char **argv)
 		    "machines kept\n", cl->name, cr.path ? cr.path : "?",
 		    cr.machines, cr.login, cr.kept, cr.kept == 1 ? "" : "s");
 	}
-	submit_creds_free(&cr);
+	creds_free(&cr);
 	ret = EXIT_OK;
 out:
 	memset(key, 0, strlen(key));
