@@ -444,6 +444,7 @@ submit_lines(struct buf *b)
 #define SP_CUT		0x4	/* the same and cut-before/-after:POINT drop
 				   the connection around it (after: always) */
 #define SP_REMOTE	0x8	/* its round trip applies POINT's cuts */
+#define SP_DRYONLY	0x10	/* runs in a dry run only */
 
 struct submit_stepdef {
 	const char	*point;		/* SQDECK_TEST_FAULT point, or NULL */
@@ -453,9 +454,10 @@ struct submit_stepdef {
 
 /*
  * The submit, in order.  Local work comes first: nothing remote for a
- * spec that cannot run.  A dry run stops after render: no record, no
- * remote write.  Points used inside a step, per command: reconcile,
- * release, unstage, wipe (launch) and recover (each record finished).
+ * spec that cannot run.  A dry run stops after render: no recover, no
+ * record, no remote write (and its render has no fault point).  Points
+ * used inside a step, per command: reconcile, release, unstage, wipe
+ * (launch) and recover (each record finished).
  */
 static const struct submit_stepdef submit_table[] = {
 	{ NULL,		SP_DRY,			submit_step_local },
@@ -468,9 +470,10 @@ static const struct submit_stepdef submit_table[] = {
 	{ "image",	SP_DRY | SP_KILL | SP_REMOTE, submit_step_image },
 	{ NULL,		SP_DRY,			submit_step_secrets },
 	{ NULL,		SP_DRY,			submit_step_nccl },
+	{ NULL,		SP_DRYONLY,		submit_step_render },
 	{ "record",	SP_KILL,		submit_step_record },
 	{ NULL,		0,			submit_step_pending },
-	{ "render",	SP_DRY | SP_KILL,	submit_step_render },
+	{ "render",	SP_KILL,		submit_step_render },
 	{ "stage",	SP_REMOTE,		submit_step_stage },
 	{ "launch",	SP_REMOTE,		submit_step_launch },
 };
@@ -485,7 +488,8 @@ submit_walk(struct submit_ctx *x, char **cause)
 
 	for (i = 0; i < sizeof submit_table / sizeof submit_table[0]; i++) {
 		d = &submit_table[i];
-		if (x->o->dry_run && !(d->flags & SP_DRY))
+		if (x->o->dry_run ? !(d->flags & (SP_DRY | SP_DRYONLY)) :
+		    (d->flags & SP_DRYONLY) != 0)
 			continue;
 		x->point = d->flags & SP_REMOTE ? d->point : NULL;
 		if (d->flags & SP_KILL)
