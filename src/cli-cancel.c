@@ -25,16 +25,6 @@ struct cconn {
 	int		 poll;		/* a job there had already ended */
 };
 
-static void
-cancel_usage(FILE *f)
-{
-	cli_fprintf(f, "usage: sqdeck cancel ID...\n"
-	    "  ID  record id or SLURM job id; a job that already ended "
-	    "counts as cancelled\n"
-	    "      an array: its job id for every task, 12_3 for one task, "
-	    "12_[4-9] for some\n");
-}
-
 static struct cconn *
 cconn_get(struct cconn **v, size_t *n, struct cluster *cl)
 {
@@ -51,13 +41,9 @@ cconn_get(struct cconn **v, size_t *n, struct cluster *cl)
 	return &(*v)[(*n)++];
 }
 
-int
+static int
 cli_cancel(struct cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct config		 cfg;
 	struct cluster		*cl;
 	struct target		*t = NULL;
@@ -71,20 +57,12 @@ cli_cancel(struct cli *cli, int argc, char **argv)
 	size_t			 i, n = 0, ncc = 0;
 	int			 ch, rc, ret = EXIT_OK;
 
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'h':
-			cancel_usage(stdout);
-			return EXIT_OK;
-		default:
-			cancel_usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
+	if ((ch = cli_getopt(cli, &cli_cancel_entry, argc, argv)) != -1)
+		return CLI_OPT_EXIT(ch);
 	if (optind == argc) {
-		cli_fprintf(stderr, "sqdeck: cancel: which jobs? give record ids "
-		    "or SLURM job ids\n");
-		cancel_usage(stderr);
+		cli_error("cancel", "which jobs? give record ids "
+		    "or SLURM job ids");
+		cli_usage(&cli_cancel_entry, stderr);
 		return EXIT_USAGE;
 	}
 	if (cli_load(cli, &cfg, &cl) != 0)
@@ -104,21 +82,21 @@ cli_cancel(struct cli *cli, int argc, char **argv)
 		}
 		if (argv[i][strspn(argv[i], "0123456789")] == '_' &&
 		    argv[i][0] != '_') {
-			cli_fprintf(stderr, "sqdeck: cancel: invalid array task "
+			cli_error("cancel", "invalid array task "
 			    "id '%s': give JOBID_TASK, e.g. 12_3, or a range of "
-			    "tasks, 12_[4-9]\n", argv[i]);
+			    "tasks, 12_[4-9]", argv[i]);
 			ret = EXIT_USAGE;
 			goto out;
 		}
 		rc = ops_find(argv[i], cl->name, &tg->rec, &tg->sid, &cause);
 		if (rc < 0) {
-			cli_fprintf(stderr, "sqdeck: cancel: %s\n", cause);
+			cli_error("cancel", "%s", cause);
 			ret = EXIT_USAGE;
 			goto out;
 		}
 		if (tg->rec != NULL && tg->sid <= 0) {
-			cli_fprintf(stderr, "sqdeck: cancel: record %s has no "
-			    "SLURM job id: nothing was launched\n",
+			cli_error("cancel", "record %s has no "
+			    "SLURM job id: nothing was launched",
 			    tg->rec->id);
 			ret = EXIT_USAGE;
 			goto out;
@@ -127,7 +105,7 @@ cli_cancel(struct cli *cli, int argc, char **argv)
 		    strcmp(tg->rec->cluster, cl->name) != 0 &&
 		    (tg->cl = cli_record_cluster(&cfg, tg->rec,
 		    &cause)) == NULL) {
-			cli_fprintf(stderr, "sqdeck: cancel: record %s: %s\n",
+			cli_error("cancel", "record %s: %s",
 			    tg->rec->id, cause);
 			ret = EXIT_FAIL;
 			goto out;
@@ -142,7 +120,7 @@ cli_cancel(struct cli *cli, int argc, char **argv)
 		    &oc, &cause) : ops_cancel(x->c, t[i].rec, t[i].sid,
 		    "cancel:cli", &oc, &cause)) != 0) {
 			s = ops_clean(cause);
-			cli_fprintf(stderr, "sqdeck: cancel: %s\n", s);
+			cli_error("cancel", "%s", s);
 			free(s);
 			ret = EXIT_FAIL;
 			continue;
@@ -197,7 +175,7 @@ cli_cancel(struct cli *cli, int argc, char **argv)
 		cause = NULL;
 		if (monitor_poll(cc[i].c, cc[i].cl->name, &opts, &snap,
 		    &cause) != 0)
-			cli_fprintf(stderr, "sqdeck: cancel: %s\n", cause);
+			cli_error("cancel", "%s", cause);
 		monitor_snapshot_free(&snap);
 	}
 out:
@@ -211,3 +189,17 @@ out:
 	config_free(&cfg);
 	return ret;
 }
+
+const struct cli_entry cli_cancel_entry = {
+	.name = "cancel",
+	.usage = "[--cluster NAME] ID...",
+	.summary = "cancel jobs (an ended job counts as cancelled)",
+	.help = "  ID  record id or SLURM job id; a job that already ended "
+	    "counts as cancelled\n"
+	    "      an array: its job id for every task, 12_3 for one "
+	    "task, 12_[4-9] for some\n",
+	.shortopts = "",
+	.longopts = NULL,
+	.flags = CLI_CLUSTER,
+	.exec = cli_cancel,
+};

@@ -19,27 +19,6 @@
 #include "creds.h"
 #include "submit.h"
 
-static void
-usage(FILE *f)
-{
-	cli_fprintf(f, "usage: sqdeck creds install [--cluster NAME] [--registry "
-	    "HOST[:PORT] --login USER]\n"
-	    "                             [--stdin] [--json]\n"
-	    "  Writes ~/.config/enroot/.credentials on the cluster with umask "
-	    "077, keeping\n"
-	    "  other machines' lines.  Default: machine nvcr.io and "
-	    "authn.nvidia.com, login\n"
-	    "  $oauthtoken, the key from NGC_KEY (or NGC_API_KEY).  With "
-	    "--registry: machine\n"
-	    "  HOST (without the port, as Enroot looks it up), login USER, the "
-	    "password from\n"
-	    "  SQDECK_REGISTRY_PASSWORD.  --stdin reads the first line of "
-	    "standard input\n"
-	    "  instead (on a terminal it asks, with echo off).  The secret is "
-	    "never put on a\n"
-	    "  command line.\n");
-}
-
 static struct termios	saved_tty;
 static volatile sig_atomic_t tty_saved;
 
@@ -92,18 +71,17 @@ read_key(const char *what)
 	return buf_steal(&b);
 }
 
-int
+static const struct option creds_options[] = {
+	{ "stdin", no_argument, NULL, 's' },
+	{ "registry", required_argument, NULL, 'r' },
+	{ "login", required_argument, NULL, 'l' },
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int
 cli_creds(struct cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "cluster", required_argument, NULL, 'C' },
-		{ "stdin", no_argument, NULL, 's' },
-		{ "registry", required_argument, NULL, 'r' },
-		{ "login", required_argument, NULL, 'l' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct creds		 cr;
 	struct config		 cfg;
 	struct cluster		*cl;
@@ -114,11 +92,8 @@ cli_creds(struct cli *cli, int argc, char **argv)
 	char			*key = NULL, *cause = NULL, *m;
 	int			 ch, from_stdin = 0, json = 0, ret = EXIT_FAIL;
 
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((ch = cli_getopt(cli, &cli_creds_entry, argc, argv)) != -1) {
 		switch (ch) {
-		case 'C':
-			cli->cluster = optarg;
-			break;
 		case 's':
 			from_stdin = 1;
 			break;
@@ -131,33 +106,29 @@ cli_creds(struct cli *cli, int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			return CLI_OPT_EXIT(ch);
 		}
 	}
 	if (optind + 1 != argc || strcmp(argv[optind], "install") != 0) {
-		usage(stderr);
+		cli_usage(&cli_creds_entry, stderr);
 		return EXIT_USAGE;
 	}
 	if (login != NULL && registry == NULL) {
-		cli_fprintf(stderr, "sqdeck: creds: --login needs --registry (the "
-		    "NGC login is $oauthtoken)\n");
+		cli_error("creds", "--login needs --registry (the "
+		    "NGC login is $oauthtoken)");
 		return EXIT_USAGE;
 	}
 	if (registry != NULL) {
 		/* Bad registry or missing login: said before asking. */
 		if ((m = creds_machine(registry, &cause)) == NULL) {
-			cli_fprintf(stderr, "sqdeck: creds: %s\n", cause);
+			cli_error("creds", "%s", cause);
 			free(cause);
 			return EXIT_USAGE;
 		}
 		if (login == NULL && strcmp(m, "nvcr.io") != 0) {
-			cli_fprintf(stderr, "sqdeck: creds: registry %s needs a "
-			    "login: give --login USER\n", registry);
+			cli_error("creds", "registry %s needs a "
+			    "login: give --login USER", registry);
 			free(m);
 			return EXIT_USAGE;
 		}
@@ -175,8 +146,8 @@ cli_creds(struct cli *cli, int argc, char **argv)
 	else if ((env = getenv("NGC_API_KEY")) != NULL && *env != '\0')
 		key = xstrdup(env);
 	if (key == NULL || *key == '\0') {
-		cli_fprintf(stderr, "sqdeck: creds: no %s: export %s, or give it "
-		    "with --stdin\n", registry != NULL ? "password" : "key",
+		cli_error("creds", "no %s: export %s, or give it "
+		    "with --stdin", registry != NULL ? "password" : "key",
 		    registry != NULL ? "SQDECK_REGISTRY_PASSWORD" : "NGC_KEY");
 		free(key);
 		return EXIT_USAGE;
@@ -188,7 +159,7 @@ cli_creds(struct cli *cli, int argc, char **argv)
 	}
 	c = conn_new_cluster(cl);
 	if (creds_install(c, registry, login, key, &cr, &cause) != 0) {
-		cli_fprintf(stderr, "sqdeck: creds: cluster %s: %s\n", cl->name,
+		cli_error("creds", "cluster %s: %s", cl->name,
 		    cause);
 		free(cause);
 		goto out;
@@ -217,3 +188,29 @@ out:
 	config_free(&cfg);
 	return ret;
 }
+
+const struct cli_entry cli_creds_entry = {
+	.name = "creds",
+	.usage = "install [--cluster NAME] [--registry HOST[:PORT] --login "
+	    "USER]\n"
+	    "                             [--stdin] [--json]",
+	.summary = "install Enroot registry credentials on the cluster (stdin "
+	    "only)",
+	.help = "  Writes ~/.config/enroot/.credentials on the cluster "
+	    "with umask 077, keeping\n"
+	    "  other machines' lines.  Default: machine nvcr.io and "
+	    "authn.nvidia.com, login\n"
+	    "  $oauthtoken, the key from NGC_KEY (or NGC_API_KEY).  "
+	    "With --registry: machine\n"
+	    "  HOST (without the port, as Enroot looks it up), login "
+	    "USER, the password from\n"
+	    "  SQDECK_REGISTRY_PASSWORD.  --stdin reads the first line "
+	    "of standard input\n"
+	    "  instead (on a terminal it asks, with echo off).  The "
+	    "secret is never put on a\n"
+	    "  command line.\n",
+	.shortopts = "",
+	.longopts = creds_options,
+	.flags = CLI_CLUSTER,
+	.exec = cli_creds,
+};

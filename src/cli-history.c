@@ -13,21 +13,6 @@
 #include "record.h"
 #include "slurm.h"
 
-static void
-history_usage(FILE *f)
-{
-	fprintf(f, "usage: sqdeck [--cluster NAME] history [--days N] "
-	    "[--json]\n"
-	    "  your jobs that ended in the last N days (default: the "
-	    "cluster's\n"
-	    "  history_days, 7), from accounting (one sacct per cluster), "
-	    "whether\n"
-	    "  sqdeck submitted them or not, with state, exit code, elapsed "
-	    "time and log\n"
-	    "  --days N  the window in days (1-365)\n"
-	    "  --json    as JSON\n");
-}
-
 /* The record of this cluster's SLURM job, or NULL. */
 static const struct record *
 history_record(const struct record_list *list, const char *cluster, long raw)
@@ -149,15 +134,15 @@ history_print(struct hrow *rows, size_t n, int json, cJSON *clusters)
 	cJSON_Delete(o);
 }
 
-int
+static const struct option history_options[] = {
+	{ "days", required_argument, NULL, 'd' },
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int
 cli_history(struct cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "days", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct config		 cfg;
 	struct cluster		*one = NULL, *cl;
 	struct history		*hs = NULL;
@@ -166,39 +151,33 @@ cli_history(struct cli *cli, int argc, char **argv)
 	struct conn		*c;
 	struct hrow		*rows = NULL;
 	cJSON			*clusters, *co;
-	char			*cause = NULL, *cmd, *s, *end;
+	char			*cause = NULL, *cmd, *s;
 	char			 sep[SLURM_SEP_SIZE];
 	size_t			 i, k, nrows = 0;
 	long			 days = 0;
 	int			 ch, json = 0, ret = EXIT_OK, d;
 
-	while ((ch = getopt_long(argc, argv, "d:jh", longopts, NULL)) != -1) {
+	while ((ch = cli_getopt(cli, &cli_history_entry, argc, argv)) != -1) {
 		switch (ch) {
 		case 'd':
-			days = strtol(optarg, &end, 10);
-			if (*optarg == '\0' || *end != '\0' || days < 1 ||
-			    days > 365) {
-				fprintf(stderr, "sqdeck: history: --days "
+			if (cli_number(optarg, 1, 365, &days) != 0) {
+				cli_error("history", "--days "
 				    "'%s': give a number of days from 1 to "
-				    "365\n", optarg);
+				    "365", optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case 'j':
 			json = 1;
 			break;
-		case 'h':
-			history_usage(stdout);
-			return EXIT_OK;
 		default:
-			history_usage(stderr);
-			return EXIT_USAGE;
+			return CLI_OPT_EXIT(ch);
 		}
 	}
 	if (optind != argc) {
-		fprintf(stderr, "sqdeck: history: unexpected argument '%s'\n",
+		cli_error("history", "unexpected argument '%s'",
 		    argv[optind]);
-		history_usage(stderr);
+		cli_usage(&cli_history_entry, stderr);
 		return EXIT_USAGE;
 	}
 	if (cli_load(cli, &cfg, &one) != 0)
@@ -233,7 +212,7 @@ cli_history(struct cli *cli, int argc, char **argv)
 		}
 		if (history_parse(res.out, sep, &hs[i], &cause) != 0) {
 			s = ops_clean(cause);
-			fprintf(stderr, "sqdeck: history: cluster %s: %s\n",
+			cli_error("history", "cluster %s: %s",
 			    cl->name, s);
 			free(s);
 			free(cause);
@@ -259,7 +238,7 @@ cli_history(struct cli *cli, int argc, char **argv)
 		goto next;
 failed:
 		s = ops_clean(cause);
-		fprintf(stderr, "sqdeck: history: cluster %s: %s\n", cl->name,
+		cli_error("history", "cluster %s: %s", cl->name,
 		    s);
 		cJSON_AddStringToObject(co, "error", s);
 		free(s);
@@ -285,3 +264,21 @@ next:
 	config_free(&cfg);
 	return ret;
 }
+
+const struct cli_entry cli_history_entry = {
+	.name = "history",
+	.usage = "[--cluster NAME] [--days N] [--json]",
+	.summary = "your jobs that ended recently, from accounting (sacct)",
+	.help = "  your jobs that ended in the last N days (default: the "
+	    "cluster's\n"
+	    "  history_days, 7), from accounting (one sacct per "
+	    "cluster), whether\n"
+	    "  sqdeck submitted them or not, with state, exit code, "
+	    "elapsed time and log\n"
+	    "  --days N  the window in days (1-365)\n"
+	    "  --json    as JSON\n",
+	.shortopts = "d:j",
+	.longopts = history_options,
+	.flags = CLI_CLUSTER,
+	.exec = cli_history,
+};

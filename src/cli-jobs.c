@@ -12,17 +12,6 @@
 #include "ops.h"
 #include "pending.h"
 
-static void
-jobs_usage(FILE *f)
-{
-	cli_fprintf(f, "usage: sqdeck [--cluster NAME] jobs [--all] [--json]\n"
-	    "  every job of yours in the queue of each cluster (or of "
-	    "--cluster),\n"
-	    "  plus the sqdeck records that finished in the last 24 h\n"
-	    "  --all   every finished record, however old\n"
-	    "  --json  as JSON\n");
-}
-
 /* The table's NAME column: long names are cut (--json has them whole). */
 #define JOBS_NAME_MAX	40
 
@@ -343,15 +332,15 @@ jobs_json(struct monitor_snapshot *snaps, size_t ns, char **causes)
 	cJSON_Delete(o);
 }
 
-int
+static const struct option jobs_options[] = {
+	{ "all", no_argument, NULL, 'a' },
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int
 cli_jobs(struct cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "all", no_argument, NULL, 'a' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct config		 cfg;
 	struct cluster		*one = NULL, *cl;
 	struct monitor_snapshot	*snaps = NULL;
@@ -361,7 +350,7 @@ cli_jobs(struct cli *cli, int argc, char **argv)
 	size_t			 i, ns = 0;
 	int			 ch, all = 0, json = 0, ret = EXIT_OK;
 
-	while ((ch = getopt_long(argc, argv, "ajh", longopts, NULL)) != -1) {
+	while ((ch = cli_getopt(cli, &cli_jobs_entry, argc, argv)) != -1) {
 		switch (ch) {
 		case 'a':
 			all = 1;
@@ -369,18 +358,14 @@ cli_jobs(struct cli *cli, int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
-		case 'h':
-			jobs_usage(stdout);
-			return EXIT_OK;
 		default:
-			jobs_usage(stderr);
-			return EXIT_USAGE;
+			return CLI_OPT_EXIT(ch);
 		}
 	}
 	if (optind != argc) {
-		cli_fprintf(stderr, "sqdeck: jobs: unexpected argument '%s'\n",
+		cli_error("jobs", "unexpected argument '%s'",
 		    argv[optind]);
-		jobs_usage(stderr);
+		cli_usage(&cli_jobs_entry, stderr);
 		return EXIT_USAGE;
 	}
 	if (cli_load(cli, &cfg, &one) != 0)
@@ -399,12 +384,12 @@ cli_jobs(struct cli *cli, int argc, char **argv)
 		if (monitor_poll(c, cl->name, &opts, &snaps[ns],
 		    &causes[ns]) != 0) {
 			s = ops_clean(causes[ns]);
-			cli_fprintf(stderr, "sqdeck: jobs: %s\n", s);
+			cli_error("jobs", "%s", s);
 			free(s);
 			ret = EXIT_FAIL;
 		} else if (snaps[ns].error != NULL) {
 			s = ops_clean(snaps[ns].error);
-			cli_fprintf(stderr, "sqdeck: jobs: cluster %s: %s\n",
+			cli_error("jobs", "cluster %s: %s",
 			    cl->name, s);
 			free(s);
 			ret = EXIT_FAIL;
@@ -425,3 +410,18 @@ cli_jobs(struct cli *cli, int argc, char **argv)
 	config_free(&cfg);
 	return ret;
 }
+
+const struct cli_entry cli_jobs_entry = {
+	.name = "jobs",
+	.usage = "[--cluster NAME] [--all] [--json]",
+	.summary = "the live queue of your jobs plus recent records",
+	.help = "  every job of yours in the queue of each cluster (or of "
+	    "--cluster),\n"
+	    "  plus the sqdeck records that finished in the last 24 h\n"
+	    "  --all   every finished record, however old\n"
+	    "  --json  as JSON\n",
+	.shortopts = "aj",
+	.longopts = jobs_options,
+	.flags = CLI_CLUSTER,
+	.exec = cli_jobs,
+};

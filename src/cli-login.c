@@ -10,16 +10,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *
-login_cluster_arg(struct cli *cli, int argc, char **argv, const char *verb)
+/*
+ * [CLUSTER] or --cluster NAME, before or after the verb (CLUSTER wins).
+ * Returns -1 to go on, or the verb's exit status.
+ */
+static int
+login_cluster_arg(struct cli *cli, const struct cli_entry *e, int argc,
+    char **argv)
 {
-	if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
-		fprintf(stderr, "usage: sqdeck %s [CLUSTER]\n", verb);
-		return NULL;
+	int	ch;
+
+	if ((ch = cli_getopt(cli, e, argc, argv)) != -1)
+		return CLI_OPT_EXIT(ch);
+	if (argc - optind > 1) {
+		cli_usage(e, stderr);
+		return EXIT_USAGE;
 	}
-	if (argc == 2)
-		cli->cluster = argv[1];
-	return "";
+	if (optind < argc)
+		cli->cluster = argv[optind];
+	return -1;
 }
 
 static char *
@@ -32,7 +41,7 @@ login_minutes(int secs)
 	return xasprintf("%d s", secs);
 }
 
-int
+static int
 cli_login(struct cli *cli, int argc, char **argv)
 {
 	struct config	 cfg;
@@ -41,22 +50,23 @@ cli_login(struct cli *cli, int argc, char **argv)
 	char		*cause = NULL, *idle;
 	int		 persist, rc = EXIT_FAIL;
 
-	if (login_cluster_arg(cli, argc, argv, "login") == NULL)
-		return EXIT_USAGE;
+	if ((rc = login_cluster_arg(cli, &cli_login_entry, argc, argv)) != -1)
+		return rc;
+	rc = EXIT_FAIL;
 	if (cli_load(cli, &cfg, &cl) != 0)
 		return EXIT_USAGE;
 	persist = cl->persist < 0 ? 600 : cl->persist;
 	if (persist == 0) {
-		fprintf(stderr, "sqdeck: persist: is off for cluster %s, so "
+		cli_error(NULL, "persist: is off for cluster %s, so "
 		    "no login is held: every command logs in on its own. Set "
-		    "persist: 10m in its entry of %s to keep one\n", cl->name,
+		    "persist: 10m in its entry of %s to keep one", cl->name,
 		    cfg.path != NULL ? cfg.path : "clusters.yaml");
 		config_free(&cfg);
 		return EXIT_USAGE;
 	}
 	c = conn_new_cluster(cl);
 	if (conn_connect(c, &cause) != 0) {
-		fprintf(stderr, "sqdeck: %s\n", cause);
+		cli_error(NULL, "%s", cause);
 		free(cause);
 		goto out;
 	}
@@ -78,7 +88,7 @@ out:
 	return rc;
 }
 
-int
+static int
 cli_logout(struct cli *cli, int argc, char **argv)
 {
 	struct config	 cfg;
@@ -87,11 +97,11 @@ cli_logout(struct cli *cli, int argc, char **argv)
 	char		*cause = NULL;
 	int		 n;
 
-	if (login_cluster_arg(cli, argc, argv, "logout") == NULL)
-		return EXIT_USAGE;
-	if (argc < 2 && cli->cluster == NULL) {
+	if ((n = login_cluster_arg(cli, &cli_logout_entry, argc, argv)) != -1)
+		return n;
+	if (cli->cluster == NULL) {
 		if ((n = conn_holder_stop_all(&cause)) < 0) {
-			fprintf(stderr, "sqdeck: %s\n", cause);
+			cli_error(NULL, "%s", cause);
 			free(cause);
 			return EXIT_FAIL;
 		}
@@ -104,7 +114,7 @@ cli_logout(struct cli *cli, int argc, char **argv)
 	n = conn_holder_stop(c, &cause);
 	conn_free(c);
 	if (n < 0) {
-		fprintf(stderr, "sqdeck: %s\n", cause);
+		cli_error(NULL, "%s", cause);
 		free(cause);
 		config_free(&cfg);
 		return EXIT_FAIL;
@@ -114,3 +124,24 @@ cli_logout(struct cli *cli, int argc, char **argv)
 	config_free(&cfg);
 	return EXIT_OK;
 }
+
+const struct cli_entry cli_login_entry = {
+	.name = "login",
+	.usage = "[CLUSTER | --cluster NAME]",
+	.summary = "log in once (key, then any second factor) and keep the "
+	    "login",
+	.help = "  CLUSTER  the cluster to log in to (default: the first "
+	    "one)\n",
+	.flags = CLI_CLUSTER,
+	.exec = cli_login,
+};
+
+const struct cli_entry cli_logout_entry = {
+	.name = "logout",
+	.usage = "[CLUSTER | --cluster NAME]",
+	.summary = "end the kept login (of every cluster with no CLUSTER)",
+	.help = "  CLUSTER  the cluster whose kept login ends (default: every "
+	    "cluster's)\n",
+	.flags = CLI_CLUSTER,
+	.exec = cli_logout,
+};

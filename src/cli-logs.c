@@ -26,20 +26,6 @@ logs_sigint(int sig)
 }
 
 static void
-logs_usage(FILE *f)
-{
-	cli_fprintf(f, "usage: sqdeck logs ID [-n N] [--err] [--follow "
-	    "[--interval S]]\n"
-	    "  ID          record id or SLURM job id of a tracked job\n"
-	    "  -n N        the last N lines (default 200, as the procedure says)\n"
-	    "  --err       main.err instead of main.out\n"
-	    "  --follow    then print what is appended until the job ends "
-	    "(or Ctrl-C)\n"
-	    "  --interval  seconds between reads while following "
-	    "(default 1)\n");
-}
-
-static void
 logs_sleep(int secs)
 {
 	struct timespec	ts = { secs, 0 };
@@ -60,16 +46,6 @@ logs_write(const struct ops_log *log)
 	fwrite(s, 1, len, stdout);
 	fflush(stdout);
 	free(s);
-}
-
-static int
-parse_count(const char *s, long max, long *out)
-{
-	char	*end;
-
-	errno = 0;
-	*out = strtol(s, &end, 10);
-	return errno == 0 && *end == '\0' && *out >= 0 && *out <= max ? 0 : -1;
 }
 
 /* Is the job over?  Asks the cluster (one poll) and reloads the record. */
@@ -99,17 +75,17 @@ logs_job_ended(struct conn *c, const struct cluster *cl, const char *id)
 	return ended;
 }
 
-int
+static const struct option logs_options[] = {
+	{ "err", no_argument, NULL, 'e' },
+	{ "follow", no_argument, NULL, 'f' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "lines", required_argument, NULL, 'n' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int
 cli_logs(struct cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "err", no_argument, NULL, 'e' },
-		{ "follow", no_argument, NULL, 'f' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "lines", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct config		 cfg;
 	struct cluster		*cl;
 	struct conn		*c = NULL;
@@ -123,7 +99,7 @@ cli_logs(struct cli *cli, int argc, char **argv)
 	int			 waiting = 0, ended = 0, poll_every;
 
 	memset(&log, 0, sizeof log);
-	while ((ch = getopt_long(argc, argv, "efi:n:h", longopts, NULL)) != -1) {
+	while ((ch = cli_getopt(cli, &cli_logs_entry, argc, argv)) != -1) {
 		switch (ch) {
 		case 'e':
 			err = 1;
@@ -132,35 +108,30 @@ cli_logs(struct cli *cli, int argc, char **argv)
 			follow = 1;
 			break;
 		case 'i':
-			if (parse_count(optarg, 3600, &interval) != 0 ||
-			    interval < 1) {
-				cli_fprintf(stderr, "sqdeck: logs: --interval "
+			if (cli_number(optarg, 1, 3600, &interval) != 0) {
+				cli_error("logs", "--interval "
 				    "must be whole seconds from 1 to 3600, not "
-				    "'%s'\n", optarg);
+				    "'%s'", optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case 'n':
-			if (parse_count(optarg, 1000000, &lines) != 0) {
-				cli_fprintf(stderr, "sqdeck: logs: -n must be a "
-				    "line count from 0 to 1000000, not '%s'\n",
+			if (cli_number(optarg, 0, 1000000, &lines) != 0) {
+				cli_error("logs", "-n must be a "
+				    "line count from 0 to 1000000, not '%s'",
 				    optarg);
 				return EXIT_USAGE;
 			}
 			break;
-		case 'h':
-			logs_usage(stdout);
-			return EXIT_OK;
 		default:
-			logs_usage(stderr);
-			return EXIT_USAGE;
+			return CLI_OPT_EXIT(ch);
 		}
 	}
 	if (argc - optind != 1) {
-		cli_fprintf(stderr, "sqdeck: logs: %s\n", argc == optind ?
+		cli_error("logs", "%s", argc == optind ?
 		    "which job? give one record id or SLURM job id" :
 		    "one job at a time");
-		logs_usage(stderr);
+		cli_usage(&cli_logs_entry, stderr);
 		return EXIT_USAGE;
 	}
 	if (cli_load(cli, &cfg, &cl) != 0)
@@ -168,23 +139,23 @@ cli_logs(struct cli *cli, int argc, char **argv)
 	rc = ops_find(argv[optind], cl->name, &rec, &sid, &cause);
 	if (rc != 0) {
 		if (rc == 1)
-			cli_fprintf(stderr, "sqdeck: logs: SLURM job %ld has no "
-			    "sqdeck record, so its log path is not known\n",
+			cli_error("logs", "SLURM job %ld has no "
+			    "sqdeck record, so its log path is not known",
 			    sid);
 		else
-			cli_fprintf(stderr, "sqdeck: logs: %s\n", cause);
+			cli_error("logs", "%s", cause);
 		ret = EXIT_USAGE;
 		goto out;
 	}
 	if (rec->cluster != NULL && strcmp(rec->cluster, cl->name) != 0 &&
 	    (cl = cli_record_cluster(&cfg, rec, &cause)) == NULL) {
-		cli_fprintf(stderr, "sqdeck: logs: record %s: %s\n", rec->id,
+		cli_error("logs", "record %s: %s", rec->id,
 		    cause);
 		goto out;
 	}
 	if ((path = ops_log_path(rec, err)) == NULL) {
-		cli_fprintf(stderr, "sqdeck: logs: record %s has no %s yet, so "
-		    "it has no log\n", rec->id, record_slurm_id(rec) == NULL ?
+		cli_error("logs", "record %s has no %s yet, so "
+		    "it has no log", rec->id, record_slurm_id(rec) == NULL ?
 		    "SLURM job id" : "job_dir or job_name");
 		goto out;
 	}
@@ -193,22 +164,22 @@ cli_logs(struct cli *cli, int argc, char **argv)
 
 	/* R18: tail -n N first. */
 	if (ops_log_tail(c, path, (int)lines, &log, &cause) != 0) {
-		cli_fprintf(stderr, "sqdeck: logs: %s\n", cause);
+		cli_error("logs", "%s", cause);
 		goto out;
 	}
 	if (log.missing && !follow) {
-		cli_fprintf(stderr, "sqdeck: logs: %s does not exist (yet): the "
-		    "job is %s\n", shown, state_word(rec->state));
+		cli_error("logs", "%s does not exist (yet): the "
+		    "job is %s", shown, state_word(rec->state));
 		goto out;
 	}
 	logs_write(&log);
 	if (log.cut)
-		cli_fprintf(stderr, "sqdeck: logs: the first line shown is cut at "
+		cli_error("logs", "the first line shown is cut at "
 		    "its start: it is longer than the last MiB that sqdeck "
-		    "reads (%s on the cluster has it whole)\n", shown);
+		    "reads (%s on the cluster has it whole)", shown);
 	offset = log.missing ? 0 : log.next;
 	if (log.missing) {
-		cli_fprintf(stderr, "sqdeck: logs: waiting for log %s\n", shown);
+		cli_error("logs", "waiting for log %s", shown);
 		waiting = 1;
 	}
 	ops_log_free(&log);
@@ -281,3 +252,22 @@ out:
 	config_free(&cfg);
 	return ret;
 }
+
+const struct cli_entry cli_logs_entry = {
+	.name = "logs",
+	.usage = "ID [--cluster NAME] [-n N] [--err] [--follow [--interval "
+	    "S]]",
+	.summary = "show the job's main.out (or main.err)",
+	.help = "  ID          record id or SLURM job id of a tracked job\n"
+	    "  -n N        the last N lines (default 200, as the "
+	    "procedure says)\n"
+	    "  --err       main.err instead of main.out\n"
+	    "  --follow    then print what is appended until the job "
+	    "ends (or Ctrl-C)\n"
+	    "  --interval  seconds between reads while following "
+	    "(default 1)\n",
+	.shortopts = "efi:n:",
+	.longopts = logs_options,
+	.flags = CLI_CLUSTER,
+	.exec = cli_logs,
+};

@@ -325,30 +325,17 @@ print:
 	cJSON_Delete(root);
 }
 
-static void
-usage(FILE *f)
-{
-	cli_fprintf(f, "usage: sqdeck preflight [--deep] [--json | --raw | "
-	    "--script]\n"
-	    "  --deep    also run one tiny job on the CPU partition: enroot "
-	    "and Pyxis where jobs run\n"
-	    "  --json    the result as JSON\n"
-	    "  --raw     the remote script's key=value output, unparsed\n"
-	    "  --script  print the script that would run on the login node; "
-	    "connect to nothing\n");
-}
+static const struct option preflight_options[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "raw", no_argument, NULL, 'r' },
+	{ "script", no_argument, NULL, 's' },
+	{ "deep", no_argument, NULL, 'd' },
+	{ NULL, 0, NULL, 0 }
+};
 
-int
+static int
 cli_preflight(struct cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "raw", no_argument, NULL, 'r' },
-		{ "script", no_argument, NULL, 's' },
-		{ "deep", no_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct config	 cfg;
 	struct cluster	*cl;
 	struct conn	*c;
@@ -360,7 +347,7 @@ cli_preflight(struct cli *cli, int argc, char **argv)
 	struct deep	 d;
 	int		 ret = EXIT_FAIL;
 
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((ch = cli_getopt(cli, &cli_preflight_entry, argc, argv)) != -1) {
 		switch (ch) {
 		case 'j':
 			json = 1;
@@ -374,16 +361,12 @@ cli_preflight(struct cli *cli, int argc, char **argv)
 		case 'd':
 			want_deep = 1;
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			return CLI_OPT_EXIT(ch);
 		}
 	}
 	if (optind != argc || json + want_raw + want_script > 1) {
-		usage(stderr);
+		cli_usage(&cli_preflight_entry, stderr);
 		return EXIT_USAGE;
 	}
 	if (cli_load(cli, &cfg, &cl) != 0)
@@ -405,8 +388,8 @@ cli_preflight(struct cli *cli, int argc, char **argv)
 			print_json(cl, c, &pf, preflight_now() - t0, cause,
 			    NULL);
 		else
-			cli_fprintf(stderr, "sqdeck: preflight of cluster %s: "
-			    "SSH failed: %s\n", cl->name, cause);
+			cli_error(NULL, "preflight of cluster %s: "
+			    "SSH failed: %s", cl->name, cause);
 		goto out;
 	}
 	if (preflight_run(c, cl, &pf, want_raw ? &raw : NULL, &cause) != 0) {
@@ -414,19 +397,19 @@ cli_preflight(struct cli *cli, int argc, char **argv)
 			print_json(cl, c, &pf, preflight_now() - t0, cause,
 			    NULL);
 		else
-			cli_fprintf(stderr, "sqdeck: preflight of cluster %s: "
-			    "%s\n", cl->name, cause);
+			cli_error(NULL, "preflight of cluster %s: "
+			    "%s", cl->name, cause);
 		goto out;
 	}
 	memset(&d, 0, sizeof d);
 	if (want_deep && deep_run(c, cl, &d, &cause) != 0) {
-		cli_fprintf(stderr, "sqdeck: preflight of cluster %s: %s\n",
+		cli_error(NULL, "preflight of cluster %s: %s",
 		    cl->name, cause);
 		goto out;
 	}
 	if (want_deep && d.ok && deep_store(cl->name, &d, &cause) != 0) {
-		cli_fprintf(stderr, "sqdeck: preflight: the deep check passed but "
-		    "could not be remembered: %s\n", cause);
+		cli_error("preflight", "the deep check passed but "
+		    "could not be remembered: %s", cause);
 		free(cause);
 		cause = NULL;
 	}
@@ -449,3 +432,21 @@ out:
 	config_free(&cfg);
 	return ret;
 }
+
+const struct cli_entry cli_preflight_entry = {
+	.name = "preflight",
+	.usage = "[--cluster NAME] [--deep] [--json | --raw | --script]",
+	.summary = "check SSH, SLURM tools, Pyxis/Enroot, storage and "
+	    "partitions",
+	.help = "  --deep    also run one tiny job on the CPU partition: "
+	    "enroot and Pyxis where jobs run\n"
+	    "  --json    the result as JSON\n"
+	    "  --raw     the remote script's key=value output, "
+	    "unparsed\n"
+	    "  --script  print the script that would run on the login "
+	    "node; connect to nothing\n",
+	.shortopts = "",
+	.longopts = preflight_options,
+	.flags = CLI_CLUSTER,
+	.exec = cli_preflight,
+};

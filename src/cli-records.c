@@ -14,17 +14,6 @@
 /* Without --all: records still moving, and anything touched in a day. */
 #define RECENT_SECONDS (24 * 60 * 60)
 
-static void
-records_usage(FILE *f)
-{
-	cli_fprintf(f, "usage: sqdeck records [--json] [--all] [--chain ID]\n"
-	    "  --all       every record (default: unfinished ones and those "
-	    "updated in the last 24 h)\n"
-	    "  --chain ID  the retry chain of a job (record id or SLURM job "
-	    "id): the first submit, then each retry\n"
-	    "  --json      the full records, history included\n");
-}
-
 /* Records are local but their text came from users and clusters. */
 static char *
 clean(const char *s)
@@ -40,22 +29,13 @@ shown(const struct record *r, const char *since)
 	return r->updated != NULL && strcmp(r->updated, since) >= 0;
 }
 
-static char *
-state_text(const struct record *r)
-{
-	if (r->state == RSTATE_ERROR && r->err_class != ERR_NONE)
-		return xasprintf("%s/%s", state_word(r->state),
-		    err_class_name(r->err_class));
-	return xstrdup(state_word(r->state));
-}
-
 static void
 print_table(struct record **v, size_t n)
 {
 	static const char	*head[] = { "ID", "CLUSTER", "SLURM ID", "STATE",
 				    "JOB NAME", "UPDATED" };
 	enum { NCOL = 6 };
-	char			***cells;
+	char			***cells, st[64];
 	size_t			 w[NCOL], i, c, len;
 
 	cells = xcalloc(n, sizeof *cells);
@@ -66,7 +46,7 @@ print_table(struct record **v, size_t n)
 		cells[i][0] = clean(v[i]->id);
 		cells[i][1] = clean(v[i]->cluster);
 		cells[i][2] = clean(record_slurm_id(v[i]));
-		cells[i][3] = state_text(v[i]);
+		cells[i][3] = xstrdup(cli_state_text(v[i], st, sizeof st));
 		cells[i][4] = clean(v[i]->job_name);
 		cells[i][5] = clean(v[i]->updated);
 		for (c = 0; c < NCOL; c++) {
@@ -120,7 +100,7 @@ print_chain(const char *id, int json)
 	enum { NCOL = 7 };
 	struct strv	  none;
 	struct record	**v;
-	char		 *cause = NULL, **cells, *x;
+	char		 *cause = NULL, **cells, *x, st[64];
 	struct record	 *found = NULL;
 	size_t		  n, i, k, w[NCOL];
 	long		  sid;
@@ -129,18 +109,18 @@ print_chain(const char *id, int json)
 	/* A SLURM id, like the other verbs take: its record's chain. */
 	if ((rc = ops_find(id, NULL, &found, &sid, &cause)) != 0) {
 		if (rc == 1)
-			cli_fprintf(stderr, "sqdeck: records: SLURM job %ld has "
-			    "no sqdeck record, so it has no retry chain\n",
+			cli_error("records", "SLURM job %ld has "
+			    "no sqdeck record, so it has no retry chain",
 			    sid);
 		else
-			cli_fprintf(stderr, "sqdeck: records: %s\n", cause);
+			cli_error("records", "%s", cause);
 		free(cause);
 		return EXIT_USAGE;
 	}
 	rc = retry_chain(found->id, &v, &n, &cause);
 	record_free(found);
 	if (rc != 0) {
-		cli_fprintf(stderr, "sqdeck: records: %s\n", cause);
+		cli_error("records", "%s", cause);
 		free(cause);
 		return EXIT_USAGE;
 	}
@@ -157,7 +137,7 @@ print_chain(const char *id, int json)
 			c[0] = xasprintf("%d", v[i]->retry_count);
 			c[1] = clean(v[i]->id);
 			c[2] = clean(record_slurm_id(v[i]));
-			c[3] = state_text(v[i]);
+			c[3] = xstrdup(cli_state_text(v[i], st, sizeof st));
 			c[4] = clean(v[i]->err_rule);
 			c[5] = clean(v[i]->retry_of);
 			x = retry_inherited(v[i]);
@@ -185,16 +165,16 @@ print_chain(const char *id, int json)
 	return EXIT_OK;
 }
 
-int
+static const struct option records_options[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "all", no_argument, NULL, 'a' },
+	{ "chain", required_argument, NULL, 'c' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int
 cli_records(struct cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "chain", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct record_list	  list;
 	struct record		**v;
 	struct tm		  tm;
@@ -205,7 +185,7 @@ cli_records(struct cli *cli, int argc, char **argv)
 	int			  ch, json = 0, all = 0;
 
 	(void)cli;
-	while ((ch = getopt_long(argc, argv, "jac:h", longopts, NULL)) != -1) {
+	while ((ch = cli_getopt(cli, &cli_records_entry, argc, argv)) != -1) {
 		switch (ch) {
 		case 'j':
 			json = 1;
@@ -216,24 +196,20 @@ cli_records(struct cli *cli, int argc, char **argv)
 		case 'c':
 			chain = optarg;
 			break;
-		case 'h':
-			records_usage(stdout);
-			return EXIT_OK;
 		default:
-			records_usage(stderr);
-			return EXIT_USAGE;
+			return CLI_OPT_EXIT(ch);
 		}
 	}
 	if (optind != argc) {
-		cli_fprintf(stderr, "sqdeck: records: unexpected argument '%s'\n",
+		cli_error("records", "unexpected argument '%s'",
 		    argv[optind]);
-		records_usage(stderr);
+		cli_usage(&cli_records_entry, stderr);
 		return EXIT_USAGE;
 	}
 	if (chain != NULL)
 		return print_chain(chain, json);
 	if (record_list(&list, &cause) != 0) {
-		cli_fprintf(stderr, "sqdeck: records: %s\n", cause);
+		cli_error("records", "%s", cause);
 		free(cause);
 		return EXIT_FAIL;
 	}
@@ -254,10 +230,25 @@ cli_records(struct cli *cli, int argc, char **argv)
 		print_table(v, n);
 	/* Never silently: a record that does not parse is named. */
 	for (i = 0; i < list.corrupt.n; i++)
-		cli_fprintf(stderr, "sqdeck: records: corrupt record %s\n",
+		cli_error("records", "corrupt record %s",
 		    list.corrupt.v[i]);
 	free(v);
 	ch = list.corrupt.n != 0 ? EXIT_FAIL : EXIT_OK;
 	record_list_free(&list);
 	return ch;
 }
+
+const struct cli_entry cli_records_entry = {
+	.name = "records",
+	.usage = "[--json] [--all] [--chain ID]",
+	.summary = "list the local job records",
+	.help = "  --all       every record (default: unfinished ones and "
+	    "those updated in the last 24 h)\n"
+	    "  --chain ID  the retry chain of a job (record id or "
+	    "SLURM job id): the first submit, then each retry\n"
+	    "  --json      the full records, history included\n",
+	.shortopts = "jac:",
+	.longopts = records_options,
+	.flags = 0,
+	.exec = cli_records,
+};

@@ -12,16 +12,6 @@
 #include "record.h"
 #include "retry.h"
 
-static void
-retry_usage(FILE *f)
-{
-	cli_fprintf(f, "usage: sqdeck retry [--json] ID\n"
-	    "  ID  record id or SLURM job id of a job that ended ERROR with an "
-	    "INFRA failure;\n"
-	    "      the staged workload is submitted again as a new record, "
-	    "the failed nodes excluded\n");
-}
-
 static const char *
 decision_name(enum retry_decision d)
 {
@@ -42,14 +32,14 @@ decision_name(enum retry_decision d)
 	return "?";
 }
 
-int
+static const struct option retry_options[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int
 cli_retry(struct cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct config		 cfg;
 	struct cluster		*cl;
 	struct record		*r = NULL;
@@ -64,28 +54,24 @@ cli_retry(struct cli *cli, int argc, char **argv)
 	size_t			 i;
 	int			 ch, json = 0, rc, ret = EXIT_FAIL;
 
-	while ((ch = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
+	while ((ch = cli_getopt(cli, &cli_retry_entry, argc, argv)) != -1) {
 		switch (ch) {
 		case 'j':
 			json = 1;
 			break;
-		case 'h':
-			retry_usage(stdout);
-			return EXIT_OK;
 		default:
-			retry_usage(stderr);
-			return EXIT_USAGE;
+			return CLI_OPT_EXIT(ch);
 		}
 	}
 	if (optind + 1 != argc) {
-		retry_usage(stderr);
+		cli_usage(&cli_retry_entry, stderr);
 		return EXIT_USAGE;
 	}
 	if (cli_load(cli, &cfg, &cl) != 0)
 		return EXIT_FAIL;
 	rc = ops_find(argv[optind], cl->name, &r, &sid, &cause);
 	if (rc != 0) {
-		cli_fprintf(stderr, "sqdeck: retry: %s\n", rc < 0 ? cause :
+		cli_error("retry", "%s", rc < 0 ? cause :
 		    "that SLURM job has no record: only sqdeck's own jobs "
 		    "can be retried");
 		ret = EXIT_USAGE;
@@ -93,7 +79,7 @@ cli_retry(struct cli *cli, int argc, char **argv)
 	}
 	if (r->cluster != NULL && strcmp(r->cluster, cl->name) != 0 &&
 	    (cl = cli_record_cluster(&cfg, r, &cause)) == NULL) {
-		cli_fprintf(stderr, "sqdeck: retry: record %s: %s\n", r->id,
+		cli_error("retry", "record %s: %s", r->id,
 		    cause);
 		goto out;
 	}
@@ -105,7 +91,7 @@ cli_retry(struct cli *cli, int argc, char **argv)
 		mo.user = cl->user;
 		mo.source = "poll";
 		if (monitor_poll(c, cl->name, &mo, &snap, &cause) != 0) {
-			cli_fprintf(stderr, "sqdeck: retry: %s\n", cause);
+			cli_error("retry", "%s", cause);
 			monitor_snapshot_free(&snap);
 			goto out;
 		}
@@ -164,11 +150,11 @@ cli_retry(struct cli *cli, int argc, char **argv)
 			cli_printf("note: %s\n", res.note);
 	} else if (rc == 1) {
 		s = ops_clean(res.why);
-		cli_fprintf(stderr, "sqdeck: retry: %s\n", s);
+		cli_error("retry", "%s", s);
 		free(s);
 	} else {
 		s = ops_clean(cause);
-		cli_fprintf(stderr, "sqdeck: retry: %s\n", s);
+		cli_error("retry", "%s", s);
 		free(s);
 	}
 	ret = rc == 0 ? EXIT_OK : EXIT_FAIL;
@@ -180,3 +166,18 @@ out:
 	config_free(&cfg);
 	return ret;
 }
+
+const struct cli_entry cli_retry_entry = {
+	.name = "retry",
+	.usage = "[--cluster NAME] [--json] ID",
+	.summary = "resubmit a failed job by hand (same staged workload, bad "
+	    "nodes excluded)",
+	.help = "  ID  record id or SLURM job id of a job that ended ERROR "
+	    "with an INFRA failure;\n"
+	    "      the staged workload is submitted again as a new "
+	    "record, the failed nodes excluded\n",
+	.shortopts = "j",
+	.longopts = retry_options,
+	.flags = CLI_CLUSTER,
+	.exec = cli_retry,
+};

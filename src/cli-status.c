@@ -26,20 +26,6 @@ status_sigint(int sig)
 	status_stop = 1;
 }
 
-static void
-status_usage(FILE *f)
-{
-	cli_fprintf(f, "usage: sqdeck status [ID] [--watch [--interval S]] "
-	    "[--json]\n"
-	    "  ID          record id or SLURM job id (default: every job "
-	    "tracked on the cluster)\n"
-	    "  --watch     poll again every interval until interrupted (with "
-	    "ID: until the job ends)\n"
-	    "  --interval  seconds between polls (default: the cluster's "
-	    "poll_interval, 5)\n"
-	    "  --json      the records and what SLURM said, as JSON\n");
-}
-
 /* Sleep up to secs; a SIGINT cuts it short. */
 static void
 status_sleep(int secs)
@@ -48,17 +34,6 @@ status_sleep(int secs)
 
 	while (!status_stop && nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;
-}
-
-static const char *
-state_text(const struct record *r, char *buf, size_t len)
-{
-	if (r->state == RSTATE_ERROR && r->err_class != ERR_NONE)
-		snprintf(buf, len, "%s/%s", state_word(r->state),
-		    err_class_name(r->err_class));
-	else
-		snprintf(buf, len, "%s", state_word(r->state));
-	return buf;
 }
 
 /* The snapshot row of a record, or NULL. */
@@ -124,7 +99,7 @@ status_table(const struct monitor_snapshot *snap, struct record **v, size_t n)
 		cells[i * NCOL + 0] = xstrdup(v[i]->id);
 		cells[i * NCOL + 1] = xstrdup(record_slurm_id(v[i]) != NULL ?
 		    record_slurm_id(v[i]) : "-");
-		cells[i * NCOL + 2] = xstrdup(state_text(v[i], buf,
+		cells[i * NCOL + 2] = xstrdup(cli_state_text(v[i], buf,
 		    sizeof buf));
 		cells[i * NCOL + 3] = xstrdup(v[i]->native != NULL ?
 		    v[i]->native : "");
@@ -166,7 +141,7 @@ status_detail(const struct record *r, const struct monitor_snapshot *snap,
 	free(s);
 	s = ops_clean(r->native);
 	/* SLURM's sub-state beside it only where it adds something. */
-	cli_printf("state:    %s%s%s%s%s\n", state_text(r, buf, sizeof buf),
+	cli_printf("state:    %s%s%s%s%s\n", cli_state_text(r, buf, sizeof buf),
 	    *s != '\0' && strcmp(s, state_word(r->state)) != 0 ? " (" : "",
 	    *s != '\0' && strcmp(s, state_word(r->state)) != 0 ? s : "",
 	    *s != '\0' && strcmp(s, state_word(r->state)) != 0 ? ")" : "",
@@ -424,7 +399,7 @@ status_progress(void *arg, enum submit_step step, const char *text)
 	char	*s = ops_clean(text);
 
 	(void)arg;
-	cli_fprintf(stderr, "sqdeck: %s: %s\n", submit_step_name(step), s);
+	cli_error(NULL, "%s: %s", submit_step_name(step), s);
 	free(s);
 }
 
@@ -444,23 +419,23 @@ status_recover(struct conn *c, const struct cluster *cl)
 	o.progress = status_progress;
 	submit_session_init(&s, c, cl);
 	if (submit_recover(&s, &o, NULL, NULL, NULL, &cause) < 0) {
-		cli_fprintf(stderr, "sqdeck: interrupted submits not checked: "
-		    "%s\n", cause);
+		cli_error(NULL, "interrupted submits not checked: "
+		    "%s", cause);
 		free(cause);
 	}
 	submit_session_free(&s);
 }
 
-int
+static const struct option status_options[] = {
+	{ "watch", no_argument, NULL, 'w' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int
 cli_status(struct cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "watch", no_argument, NULL, 'w' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct config		 cfg;
 	struct cluster		*cl;
 	struct conn		*c = NULL;
@@ -472,7 +447,7 @@ cli_status(struct cli *cli, int argc, char **argv)
 	struct budget		 budget;
 	enum budget_fault	 fault;
 	struct sigaction	 sa, oldsa;
-	char			*cause = NULL, *end;
+	char			*cause = NULL;
 	const char		*only = NULL;
 	size_t			 i, n;
 	long			 sid, interval = 0;
@@ -482,41 +457,34 @@ cli_status(struct cli *cli, int argc, char **argv)
 	memset(&seen, 0, sizeof seen);
 	memset(&budget, 0, sizeof budget);
 
-	while ((ch = getopt_long(argc, argv, "wi:jh", longopts, NULL)) != -1) {
+	while ((ch = cli_getopt(cli, &cli_status_entry, argc, argv)) != -1) {
 		switch (ch) {
 		case 'w':
 			watch = 1;
 			break;
 		case 'i':
-			errno = 0;
-			interval = strtol(optarg, &end, 10);
-			if (errno != 0 || *end != '\0' || interval < 1 ||
-			    interval > 86400) {
-				cli_fprintf(stderr, "sqdeck: status: --interval "
+			if (cli_number(optarg, 1, 86400, &interval) != 0) {
+				cli_error("status", "--interval "
 				    "must be whole seconds from 1 to 86400, "
-				    "not '%s'\n", optarg);
+				    "not '%s'", optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case 'j':
 			json = 1;
 			break;
-		case 'h':
-			status_usage(stdout);
-			return EXIT_OK;
 		default:
-			status_usage(stderr);
-			return EXIT_USAGE;
+			return CLI_OPT_EXIT(ch);
 		}
 	}
 	if (argc - optind > 1) {
-		cli_fprintf(stderr, "sqdeck: status: one ID at most (got '%s' "
-		    "and '%s')\n", argv[optind], argv[optind + 1]);
+		cli_error("status", "one ID at most (got '%s' "
+		    "and '%s')", argv[optind], argv[optind + 1]);
 		return EXIT_USAGE;
 	}
 	if (interval != 0 && !watch) {
-		cli_fprintf(stderr, "sqdeck: status: --interval goes with "
-		    "--watch\n");
+		cli_error("status", "--interval goes with "
+		    "--watch");
 		return EXIT_USAGE;
 	}
 	if (cli_load(cli, &cfg, &cl) != 0)
@@ -525,12 +493,12 @@ cli_status(struct cli *cli, int argc, char **argv)
 		rc = ops_find(argv[optind], cl->name, &rec, &sid, &cause);
 		if (rc != 0) {
 			if (rc == 1)
-				cli_fprintf(stderr, "sqdeck: status: SLURM job "
+				cli_error("status", "SLURM job "
 				    "%ld has no sqdeck record (sqdeck "
-				    "jobs lists every job in the queue)\n",
+				    "jobs lists every job in the queue)",
 				    sid);
 			else
-				cli_fprintf(stderr, "sqdeck: status: %s\n",
+				cli_error("status", "%s",
 				    cause);
 			ret = EXIT_USAGE;
 			goto out;
@@ -539,16 +507,16 @@ cli_status(struct cli *cli, int argc, char **argv)
 		/* A record knows its cluster; --cluster must agree. */
 		if (rec->cluster != NULL && strcmp(rec->cluster, cl->name)) {
 			if (cli->cluster != NULL) {
-				cli_fprintf(stderr, "sqdeck: status: record %s "
-				    "belongs to cluster %s, not %s\n", rec->id,
+				cli_error("status", "record %s "
+				    "belongs to cluster %s, not %s", rec->id,
 				    rec->cluster, cl->name);
 				ret = EXIT_USAGE;
 				goto out;
 			}
 			if ((cl = cli_record_cluster(&cfg, rec,
 			    &cause)) == NULL) {
-				cli_fprintf(stderr, "sqdeck: status: record %s: "
-				    "%s\n", rec->id, cause);
+				cli_error("status", "record %s: "
+				    "%s", rec->id, cause);
 				ret = EXIT_FAIL;
 				goto out;
 			}
@@ -582,8 +550,8 @@ cli_status(struct cli *cli, int argc, char **argv)
 
 			if ((eff = status_eff(c, v[0], &why)) == NULL &&
 			    why != NULL) {
-				fprintf(stderr, "sqdeck: status: efficiency "
-				    "not known: %s\n", why);
+				cli_error("status", "efficiency "
+				    "not known: %s", why);
 				free(why);
 			}
 		}
@@ -599,7 +567,7 @@ cli_status(struct cli *cli, int argc, char **argv)
 			for (i = 0; i < snap.events.n; i++) {
 				char *s = ops_clean(snap.events.v[i]);
 
-				cli_fprintf(stderr, "sqdeck: %s\n", s);
+				cli_error(NULL, "%s", s);
 				free(s);
 			}
 			if (only != NULL && n == 1) {
@@ -620,14 +588,14 @@ cli_status(struct cli *cli, int argc, char **argv)
 		}
 		if (rc != 0) {
 			/* Monitoring failures never cancel anything. */
-			cli_fprintf(stderr, "sqdeck: status: %s (records show "
-			    "the last known state)\n", cause);
+			cli_error("status", "%s (records show "
+			    "the last known state)", cause);
 			ret = EXIT_FAIL;
 		} else if (snap.error != NULL) {
 			/* squeue answered but sacct (or a record) did not:
 			   as much a failure as a failed squeue. */
-			cli_fprintf(stderr, "sqdeck: status: %s (records show "
-			    "the last known state)\n", snap.error);
+			cli_error("status", "%s (records show "
+			    "the last known state)", snap.error);
 			ret = EXIT_FAIL;
 		} else
 			ret = EXIT_OK;
@@ -645,8 +613,8 @@ cli_status(struct cli *cli, int argc, char **argv)
 			int	wait = budget_fail(&budget, (int)interval,
 				    fault);
 
-			fprintf(stderr, "sqdeck: status: %s: next poll in "
-			    "%d s\n", budget_fault_text(fault), wait);
+			cli_error("status", "%s: next poll in "
+			    "%d s", budget_fault_text(fault), wait);
 			status_sleep(wait);
 			if (status_stop)
 				break;
@@ -673,3 +641,20 @@ out:
 	config_free(&cfg);
 	return ret;
 }
+
+const struct cli_entry cli_status_entry = {
+	.name = "status",
+	.usage = "[ID] [--cluster NAME] [--watch [--interval S]] [--json]",
+	.summary = "update and show the state of jobs",
+	.help = "  ID          record id or SLURM job id (default: every "
+	    "job tracked on the cluster)\n"
+	    "  --watch     poll again every interval until interrupted "
+	    "(with ID: until the job ends)\n"
+	    "  --interval  seconds between polls (default: the "
+	    "cluster's poll_interval, 5)\n"
+	    "  --json      the records and what SLURM said, as JSON\n",
+	.shortopts = "wi:j",
+	.longopts = status_options,
+	.flags = CLI_CLUSTER,
+	.exec = cli_status,
+};

@@ -101,12 +101,9 @@ print_json(const struct cluster *cl, const struct submit_result *r,
 static int
 count_arg(const char *opt, const char *s, int min, int *out, char **cause)
 {
-	char	*end;
-	long	 l;
+	long	l;
 
-	errno = 0;
-	l = strtol(s, &end, 10);
-	if (*s == '\0' || *end != '\0' || errno != 0 || l < min || l > 4096)
+	if (cli_number(s, min, 4096, &l) != 0)
 		return cause_set(cause, "--%s must be a whole number from %d "
 		    "to 4096, not '%s'", opt, min, s);
 	*out = (int)l;
@@ -152,39 +149,20 @@ overrides(struct spec *sp, const char *t, const char *p, const char *g,
 	return 0;
 }
 
-static void
-usage(FILE *f)
-{
-	cli_fprintf(f, "usage: sqdeck submit SPEC.yaml [--cluster NAME] "
-	    "[--dry-run] [--hold] [--json]\n"
-	    "                     [--time T] [--partition P[,P...]] "
-	    "[--gpus N] [--nodes N]\n"
-	    "  --time T, --partition P, --gpus N, --nodes N\n"
-	    "             override the spec's time (4h, 90m, 6:00:00), "
-	    "partition(s), GPUs, nodes\n"
-	    "  --dry-run  check and render only: print the job script; no "
-	    "record, no conversion, nothing written on the cluster\n"
-	    "  --hold     leave the job held: it starts on scontrol release "
-	    "ID\n"
-	    "  --json     a machine summary on stdout (steps on stderr)\n"
-	    "Secrets listed in the spec are read from this environment.\n");
-}
+static const struct option submit_options[] = {
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "hold", no_argument, NULL, 'H' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "time", required_argument, NULL, 't' },
+	{ "partition", required_argument, NULL, 'p' },
+	{ "gpus", required_argument, NULL, 'G' },
+	{ "nodes", required_argument, NULL, 'N' },
+	{ NULL, 0, NULL, 0 }
+};
 
-int
+static int
 cli_submit(struct cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "cluster", required_argument, NULL, 'C' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "hold", no_argument, NULL, 'H' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "time", required_argument, NULL, 't' },
-		{ "partition", required_argument, NULL, 'p' },
-		{ "gpus", required_argument, NULL, 'G' },
-		{ "nodes", required_argument, NULL, 'N' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct cli_submit_out	 out;
 	struct submit_session	 s;
 	struct submit_opts	 o;
@@ -200,11 +178,8 @@ cli_submit(struct cli *cli, int argc, char **argv)
 	size_t			 i;
 	int			 ch, json = 0, dry_run = 0, hold = 0, ret;
 
-	while ((ch = getopt_long(argc, argv, "nh", longopts, NULL)) != -1) {
+	while ((ch = cli_getopt(cli, &cli_submit_entry, argc, argv)) != -1) {
 		switch (ch) {
-		case 'C':
-			cli->cluster = optarg;
-			break;
 		case 'n':
 			dry_run = 1;
 			break;
@@ -226,25 +201,21 @@ cli_submit(struct cli *cli, int argc, char **argv)
 		case 'N':
 			o_nodes = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			return CLI_OPT_EXIT(ch);
 		}
 	}
 	if (optind + 1 != argc) {
-		usage(stderr);
+		cli_usage(&cli_submit_entry, stderr);
 		return EXIT_USAGE;
 	}
 	if (spec_load(argv[optind], &sp, &cause) != 0) {
-		cli_fprintf(stderr, "sqdeck: submit: %s\n", cause);
+		cli_error("submit", "%s", cause);
 		free(cause);
 		return EXIT_USAGE;
 	}
 	if (overrides(&sp, o_time, o_part, o_gpus, o_nodes, &cause) != 0) {
-		cli_fprintf(stderr, "sqdeck: submit: %s\n", cause);
+		cli_error("submit", "%s", cause);
 		free(cause);
 		spec_free(&sp);
 		return EXIT_USAGE;
@@ -277,7 +248,7 @@ cli_submit(struct cli *cli, int argc, char **argv)
 			print_json(cl, &r, dry_run, steps, cause);
 		else
 			cJSON_Delete(steps);
-		cli_fprintf(stderr, "sqdeck: submit failed at step %s: %s\n",
+		cli_error(NULL, "submit failed at step %s: %s",
 		    submit_step_name(r.failed_step), msg);
 		if (r.record_id != NULL && r.state != NULL)
 			cli_fprintf(stderr, "record %s is %s\n", r.record_id,
@@ -320,3 +291,26 @@ out:
 	spec_free(&sp);
 	return ret;
 }
+
+const struct cli_entry cli_submit_entry = {
+	.name = "submit",
+	.usage = "SPEC.yaml [--cluster NAME] [--dry-run] [--hold] [--json]\n"
+	    "                     [--time T] [--partition P[,P...]] "
+	    "[--gpus N] [--nodes N]",
+	.summary = "stage and launch a job (preflight, image, secrets, sbatch)",
+	.help = "  --time T, --partition P, --gpus N, --nodes N\n"
+	    "             override the spec's time (4h, 90m, 6:00:00), "
+	    "partition(s), GPUs, nodes\n"
+	    "  --dry-run  check and render only: print the job script; "
+	    "no record, no conversion, nothing written on the cluster\n"
+	    "  --hold     leave the job held: it starts on scontrol "
+	    "release ID\n"
+	    "  --json     a machine summary on stdout (steps on "
+	    "stderr)\n"
+	    "Secrets listed in the spec are read from this "
+	    "environment.\n",
+	.shortopts = "n",
+	.longopts = submit_options,
+	.flags = CLI_CLUSTER,
+	.exec = cli_submit,
+};

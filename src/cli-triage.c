@@ -25,22 +25,6 @@ struct logpart {
 	size_t		 off;	/* where this file starts in the text */
 };
 
-static void
-triage_usage(FILE *f)
-{
-	cli_fprintf(f, "usage: sqdeck triage [--state STATE] [--exit CODE[:SIGNAL]] "
-	    "[--json] [LOGFILE...]\n"
-	    "       sqdeck triage [--json] ID\n"
-	    "  --state  the SLURM state (sacct State), e.g. FAILED, NODE_FAIL\n"
-	    "  --exit   the exit status as sacct prints it, e.g. 3:0 or 0:9\n"
-	    "  LOGFILE  main.out, main.err (- for stdin); the last 256 KiB "
-	    "of each is read\n"
-	    "  ID       a SLURM job id or record id: its state and exit code "
-	    "from sacct\n"
-	    "           and the end of its main.out and main.err are fetched "
-	    "from the cluster\n");
-}
-
 /*
  * Append the last TRIAGE_TAIL bytes of data to b, without the partial
  * first line when that is cut (cut: data itself began mid-file).
@@ -164,26 +148,26 @@ fetch_job(struct cli *cli, const char *arg, struct buf *text,
 	if (cli_load(cli, &cfg, &cl) != 0)
 		return -1;
 	if ((rc = ops_find(arg, cl->name, &rec, &sid, &cause)) < 0) {
-		cli_fprintf(stderr, "sqdeck: triage: %s\n", cause);
+		cli_error("triage", "%s", cause);
 		goto out;
 	}
 	if (rec != NULL && rec->cluster != NULL &&
 	    strcmp(rec->cluster, cl->name) != 0 &&
 	    (cl = cli_record_cluster(&cfg, rec, &cause)) == NULL) {
-		cli_fprintf(stderr, "sqdeck: triage: record %s: %s\n", rec->id,
+		cli_error("triage", "record %s: %s", rec->id,
 		    cause);
 		goto out;
 	}
 	if (sid <= 0) {
-		cli_fprintf(stderr, "sqdeck: triage: record %s has no SLURM job "
-		    "id: nothing was launched, so nothing ended\n", rec->id);
+		cli_error("triage", "record %s has no SLURM job "
+		    "id: nothing was launched, so nothing ended", rec->id);
 		goto out;
 	}
 	*job = xasprintf("%ld on %s", sid, cl->name);
 	c = conn_new_cluster(cl);
 	if ((cmd = eff_cmd(sid, &cause)) == NULL ||
 	    conn_exec(c, cmd, NULL, 0, &res, &cause) != 0) {
-		cli_fprintf(stderr, "sqdeck: triage: job %ld: %s\n", sid, cause);
+		cli_error("triage", "job %ld: %s", sid, cause);
 		goto out;
 	}
 	if (res.status == 0 && eff_parse(res.out, sid, &e, &cause) == 0) {
@@ -193,13 +177,13 @@ fetch_job(struct cli *cli, const char *arg, struct buf *text,
 			*sp = '\0';
 		*exitstr = e.exit_code != NULL ? xstrdup(e.exit_code) : NULL;
 	} else if (rec == NULL) {
-		cli_fprintf(stderr, "sqdeck: triage: job %ld: %s, and no sqdeck "
-		    "record has it: nothing to triage\n", sid, cause != NULL ?
+		cli_error("triage", "job %ld: %s, and no sqdeck "
+		    "record has it: nothing to triage", sid, cause != NULL ?
 		    cause : "sacct failed");
 		goto out;
 	} else {
-		cli_fprintf(stderr, "sqdeck: triage: sacct has no state for job "
-		    "%ld (%s): the record's last known state is used\n", sid,
+		cli_error("triage", "sacct has no state for job "
+		    "%ld (%s): the record's last known state is used", sid,
 		    cause != NULL ? cause : "sacct failed");
 		if (rec->native != NULL && *rec->native != '\0')
 			*state = xstrdup(rec->native);
@@ -210,13 +194,13 @@ fetch_job(struct cli *cli, const char *arg, struct buf *text,
 	cause = NULL;
 	if (*state != NULL && state_map(*state, STATUS_MISSING, &sm) == 0 &&
 	    !sm.terminal)
-		cli_fprintf(stderr, "sqdeck: triage: job %ld is %s: it has not "
-		    "ended, so this is a verdict on its logs so far\n", sid,
+		cli_error("triage", "job %ld is %s: it has not "
+		    "ended, so this is a verdict on its logs so far", sid,
 		    *state);
 	if (rec == NULL) {
-		cli_fprintf(stderr, "sqdeck: triage: SLURM job %ld has no sqdeck "
+		cli_error("triage", "SLURM job %ld has no sqdeck "
 		    "record, so its logs are not known: classified by its "
-		    "state and exit code only\n", sid);
+		    "state and exit code only", sid);
 		ret = 0;
 		goto out;
 	}
@@ -226,7 +210,7 @@ fetch_job(struct cli *cli, const char *arg, struct buf *text,
 		rc = ops_log_tail(c, path, 1000000, &log, &cause);
 		free(path);
 		if (rc != 0) {
-			cli_fprintf(stderr, "sqdeck: triage: %s\n", cause);
+			cli_error("triage", "%s", cause);
 			goto out;
 		}
 		if (!log.missing) {
@@ -240,8 +224,8 @@ fetch_job(struct cli *cli, const char *arg, struct buf *text,
 		memset(&log, 0, sizeof log);
 	}
 	if (*nparts == 0)
-		cli_fprintf(stderr, "sqdeck: triage: job %ld has no main.out or "
-		    "main.err: classified by its state and exit code only\n",
+		cli_error("triage", "job %ld has no main.out or "
+		    "main.err: classified by its state and exit code only",
 		    sid);
 	ret = 0;
 out:
@@ -298,16 +282,16 @@ print_json(const struct triage_result *res, const char *state,
 	cJSON_Delete(o);
 }
 
-int
+static const struct option triage_options[] = {
+	{ "state", required_argument, NULL, 's' },
+	{ "exit", required_argument, NULL, 'e' },
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int
 cli_triage(struct cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "state", required_argument, NULL, 's' },
-		{ "exit", required_argument, NULL, 'e' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct triage_input	 in;
 	struct triage_result	 res;
 	struct logpart		*parts = NULL;
@@ -319,7 +303,7 @@ cli_triage(struct cli *cli, int argc, char **argv)
 
 	memset(&in, 0, sizeof in);
 	buf_init(&text);
-	while ((ch = getopt_long(argc, argv, "s:e:jh", longopts, NULL)) != -1) {
+	while ((ch = cli_getopt(cli, &cli_triage_entry, argc, argv)) != -1) {
 		switch (ch) {
 		case 's':
 			state = optarg;
@@ -330,12 +314,8 @@ cli_triage(struct cli *cli, int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
-		case 'h':
-			triage_usage(stdout);
-			return EXIT_OK;
 		default:
-			triage_usage(stderr);
-			return EXIT_USAGE;
+			return CLI_OPT_EXIT(ch);
 		}
 	}
 	argc -= optind;
@@ -343,8 +323,8 @@ cli_triage(struct cli *cli, int argc, char **argv)
 	/* triage ID: what it needs is fetched from the cluster. */
 	if (argc == 1 && is_job_arg(argv[0])) {
 		if (state != NULL || exitstr != NULL) {
-			cli_fprintf(stderr, "sqdeck: triage: --state and --exit go "
-			    "with LOGFILEs: for a job id they come from sacct\n");
+			cli_error("triage", "--state and --exit go "
+			    "with LOGFILEs: for a job id they come from sacct");
 			return EXIT_USAGE;
 		}
 		parts = xcalloc(3, sizeof *parts);
@@ -357,24 +337,24 @@ cli_triage(struct cli *cli, int argc, char **argv)
 		exitstr = jexit;
 	}
 	if (argc == 0 && state == NULL && exitstr == NULL) {
-		cli_fprintf(stderr, "sqdeck: triage: nothing to classify: give "
-		    "LOGFILEs, --state or --exit\n");
-		triage_usage(stderr);
+		cli_error("triage", "nothing to classify: give "
+		    "LOGFILEs, --state or --exit");
+		cli_usage(&cli_triage_entry, stderr);
 		return EXIT_USAGE;
 	}
 	if (exitstr != NULL) {
 		if (triage_parse_exit(exitstr, &in.exit_code, &in.exit_signal,
 		    &cause) != 0) {
-			cli_fprintf(stderr, "sqdeck: triage: --exit: %s\n", cause);
+			cli_error("triage", "--exit: %s", cause);
 			free(cause);
 			return EXIT_USAGE;
 		}
 		in.has_exit = 1;
 	}
 	if (state != NULL && !state_known(state)) {
-		cli_fprintf(stderr, "sqdeck: triage: warning: '%s' is not a "
+		cli_error("triage", "warning: '%s' is not a "
 		    "SLURM state sqdeck knows; only the exit status and "
-		    "logs are used\n", state);
+		    "logs are used", state);
 	}
 	in.state = state;
 
@@ -386,7 +366,7 @@ cli_triage(struct cli *cli, int argc, char **argv)
 		parts[i].name = argv[i];
 		parts[i].off = text.len;
 		if (read_tail(argv[i], &text, &cause) != 0) {
-			cli_fprintf(stderr, "sqdeck: triage: %s\n", cause);
+			cli_error("triage", "%s", cause);
 			free(cause);
 			goto out;
 		}
@@ -430,3 +410,25 @@ out:
 	buf_free(&text);
 	return rc;
 }
+
+const struct cli_entry cli_triage_entry = {
+	.name = "triage",
+	.usage = "[--state STATE] [--exit CODE[:SIGNAL]] [--json] "
+	    "[LOGFILE...]\n"
+	    "       sqdeck triage [--cluster NAME] [--json] ID",
+	.summary = "classify a failed job as INFRA, PROGRAM or CONFIG",
+	.help = "  --state  the SLURM state (sacct State), e.g. FAILED, "
+	    "NODE_FAIL\n"
+	    "  --exit   the exit status as sacct prints it, e.g. 3:0 "
+	    "or 0:9\n"
+	    "  LOGFILE  main.out, main.err (- for stdin); the last 256 "
+	    "KiB of each is read\n"
+	    "  ID       a SLURM job id or record id: its state and "
+	    "exit code from sacct\n"
+	    "           and the end of its main.out and main.err are "
+	    "fetched from the cluster\n",
+	.shortopts = "s:e:j",
+	.longopts = triage_options,
+	.flags = CLI_CLUSTER,
+	.exec = cli_triage,
+};

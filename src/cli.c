@@ -2,11 +2,13 @@
 #include "conn.h"
 #include "holder.h"
 #include "ops.h"
+#include "record.h"
 #include "tty.h"
 
 #include <sys/prctl.h>
 #include <sys/resource.h>
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,48 +18,34 @@
 #include "text.h"
 #include "util.h"
 
-struct verb {
-	const char	*name;
-	int		(*fn)(struct cli *, int, char **);
-	const char	*usage;
-	const char	*summary;
+/* The verbs, in the order sqdeck --help lists them. */
+const struct cli_entry *const cli_entries[] = {
+	&cli_preflight_entry,
+	&cli_submit_entry,
+	&cli_status_entry,
+	&cli_logs_entry,
+	&cli_cancel_entry,
+	&cli_jobs_entry,
+	&cli_history_entry,
+	&cli_creds_entry,
+	&cli_retry_entry,
+	&cli_login_entry,
+	&cli_logout_entry,
+	&cli_records_entry,
+	&cli_triage_entry,
+	NULL
 };
 
-/* One line per verb; `sqdeck help` and --help print this table. */
-static const struct verb verbs[] = {
-	{ "preflight", cli_preflight, "[--json | --raw | --script]",
-	  "check SSH, SLURM tools, Pyxis/Enroot, storage and partitions" },
-	{ "submit", cli_submit, "SPEC.yaml [--dry-run] [--json]",
-	  "stage and launch a job (preflight, image, secrets, sbatch)" },
-	{ "status", cli_status, "[ID] [--watch [--interval S]] [--json]",
-	  "update and show the state of jobs" },
-	{ "logs", cli_logs, "ID [-n N] [--err] [--follow [--interval S]]",
-	  "show the job's main.out (or main.err)" },
-	{ "cancel", cli_cancel, "ID...",
-	  "cancel jobs (an ended job counts as cancelled)" },
-	{ "jobs", cli_jobs, "[--all] [--json]",
-	  "the live queue of your jobs plus recent records" },
-	{ "history", cli_history, "[--days N] [--json]",
-	  "your jobs that ended recently, from accounting (sacct)" },
-	{ "creds", cli_creds, "install [--stdin] [--json]",
-	  "install Enroot registry credentials on the cluster (stdin only)" },
-	{ "retry", cli_retry, "[--json] ID",
-	  "resubmit a failed job by hand (same staged workload, bad nodes excluded)" },
-	{ "login", cli_login, "[CLUSTER]",
-	  "log in once (key, then any second factor) and keep the login" },
-	{ "logout", cli_logout, "[CLUSTER]",
-	  "end the kept login (of every cluster with no CLUSTER)" },
-	{ "records", cli_records, "[--json] [--all] [--chain ID]",
-	  "list the local job records" },
-	{ "triage", cli_triage, "[--state S] [--exit CODE[:SIG]] [--json] [LOGFILE...]",
-	  "classify a failed job as INFRA, PROGRAM or CONFIG" },
-	{ NULL, NULL, NULL, NULL }
-};
+/* The getopt value of --cluster after a verb: no character. */
+#define CLI_OPT_CLUSTER	256
+#define CLI_MAXOPTS	32
 
 static void
 usage(FILE *f)
 {
-	const struct verb	*v;
+	const struct cli_entry	*const *e;
+	const char		*u;
+	int			 len;
 
 	fprintf(f, "usage: sqdeck [-v] [-c FILE] [--cluster NAME] "
 	    "[VERB [ARGS]]\n"
@@ -65,17 +53,22 @@ usage(FILE *f)
 	    "With no verb, sqdeck opens the terminal UI.\n"
 	    "\n"
 	    "Verbs:\n");
-	for (v = verbs; v->name != NULL; v++)
-		fprintf(f, "  %-10s %s\n  %-10s   %s\n", v->name, v->usage, "",
-		    v->summary);
+	for (e = cli_entries; *e != NULL; e++) {
+		/* The usage's first line: the others are in VERB --help. */
+		u = (*e)->usage;
+		len = (int)strcspn(u, "\n");
+		fprintf(f, "  %-10s %.*s\n  %-10s   %s\n", (*e)->name, len, u,
+		    "", (*e)->summary);
+	}
 	fprintf(f, "\n"
 	    "Options:\n"
 	    "  -c FILE         clusters file (default "
 	    "$XDG_CONFIG_HOME/sqdeck/clusters.yaml)\n"
-	    "  --cluster NAME  cluster to use (default: the first one)\n"
+	    "  --cluster NAME  cluster to use (default: the first one); also "
+	    "after a verb\n"
 	    "  -v              say how each cluster is reached (shared login "
 	    "or own)\n"
-	    "  -h, --help      this help\n"
+	    "  -h, --help      this help (sqdeck VERB --help: the verb's)\n"
 	    "  -V, --version   print the version\n"
 	    "\n"
 	    "Environment: SLURM_USER, SLURM_HOSTNAME, SLURM_PARTITION, "
@@ -83,6 +76,76 @@ usage(FILE *f)
 	    "SLURM_BASE_RESULTS_DIR, SLURM_ACCOUNT, SLURM_TIME_HOURS, "
 	    "SLURM_USE_REQUEUE.\n"
 	    "See sqdeck(1) and sqdeck-clusters.yaml(5).\n");
+}
+
+void
+cli_usage(const struct cli_entry *e, FILE *f)
+{
+	cli_fprintf(f, "usage: sqdeck %s %s\n%s", e->name, e->usage,
+	    e->help != NULL ? e->help : "");
+}
+
+/* A bad option, named with its verb; then the verb's usage. */
+static int
+cli_badopt(const struct cli_entry *e, int ch, int argc, char **argv)
+{
+	const char	*arg = "";
+	int		 len;
+
+	if (optind > 0 && optind <= argc)
+		arg = argv[optind - 1];
+	if (strncmp(arg, "--", 2) == 0) {
+		len = (int)strcspn(arg, "=");
+		if (ch == ':')
+			cli_error(e->name, "option '%.*s' needs a value", len,
+			    arg);
+		else
+			cli_error(e->name, "unknown option '%.*s'", len, arg);
+	} else if (ch == ':')
+		cli_error(e->name, "option '-%c' needs a value", optopt);
+	else
+		cli_error(e->name, "unknown option '-%c'", optopt);
+	cli_usage(e, stderr);
+	return CLI_OPT_BAD;
+}
+
+int
+cli_getopt(struct cli *cli, const struct cli_entry *e, int argc, char **argv)
+{
+	struct option	lo[CLI_MAXOPTS + 3];
+	char		so[64];
+	size_t		n = 0;
+	int		ch;
+
+	while (e->longopts != NULL && e->longopts[n].name != NULL &&
+	    n < CLI_MAXOPTS) {
+		lo[n] = e->longopts[n];
+		n++;
+	}
+	if (e->flags & CLI_CLUSTER)
+		lo[n++] = (struct option){ "cluster", required_argument, NULL,
+		    CLI_OPT_CLUSTER };
+	lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	memset(&lo[n], 0, sizeof lo[n]);
+	/* ':' first: a missing value comes back as ':', not '?'. */
+	snprintf(so, sizeof so, ":%sh", e->shortopts != NULL ? e->shortopts :
+	    "");
+	opterr = 0;
+	for (;;) {
+		switch ((ch = getopt_long(argc, argv, so, lo, NULL))) {
+		case CLI_OPT_CLUSTER:
+			cli->cluster = optarg;
+			break;
+		case 'h':
+			cli_usage(e, stdout);
+			return CLI_OPT_HELP;
+		case '?':
+		case ':':
+			return cli_badopt(e, ch, argc, argv);
+		default:
+			return ch;
+		}
+	}
 }
 
 static void
@@ -120,6 +183,22 @@ cli_fprintf(FILE *f, const char *fmt, ...)
 }
 
 void
+cli_error(const char *verb, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (verb != NULL)
+		cli_fprintf(stderr, "sqdeck: %s: %s\n", verb, msg);
+	else
+		cli_fprintf(stderr, "sqdeck: %s\n", msg);
+	free(msg);
+}
+
+void
 cli_fputs(const char *s, FILE *f)
 {
 	char	*safe;
@@ -147,6 +226,31 @@ cli_json(FILE *f, const cJSON *o, int compact)
 	cJSON_free(raw);
 }
 
+int
+cli_number(const char *s, long min, long max, long *out)
+{
+	char	*end;
+	long	 l;
+
+	errno = 0;
+	l = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno != 0 || l < min || l > max)
+		return -1;
+	*out = l;
+	return 0;
+}
+
+const char *
+cli_state_text(const struct record *r, char *buf, size_t len)
+{
+	if (r->state == RSTATE_ERROR && r->err_class != ERR_NONE)
+		snprintf(buf, len, "%s/%s", state_word(r->state),
+		    err_class_name(r->err_class));
+	else
+		snprintf(buf, len, "%s", state_word(r->state));
+	return buf;
+}
+
 /*
  * No core files: a crash must not write HF_TOKEN or NGC_KEY (in the
  * environment and in memory) to disk, and a non-dumpable process cannot be
@@ -172,7 +276,7 @@ cli_adopt(const struct config *cfg)
 	memset(&said, 0, sizeof said);
 	ops_adopt(cfg, &said);
 	for (i = 0; i < said.n; i++)
-		cli_fprintf(stderr, "sqdeck: %s\n", said.v[i]);
+		cli_error(NULL, "%s", said.v[i]);
 	strv_free(&said);
 }
 
@@ -201,14 +305,14 @@ cli_load(struct cli *cli, struct config *cfg, struct cluster **cp)
 	if (cli->cluster != NULL)
 		setenv("SQDECK_CLUSTER", cli->cluster, 1);
 	if (config_load(cli->config_path, cfg, &cause) != 0) {
-		cli_fprintf(stderr, "sqdeck: %s\n", cause);
+		cli_error(NULL, "%s", cause);
 		free(cause);
 		return -1;
 	}
 	cli_adopt(cfg);
 	*cp = config_cluster(cfg, cli->cluster, &cause);
 	if (*cp == NULL) {
-		cli_fprintf(stderr, "sqdeck: %s\n", cause);
+		cli_error(NULL, "%s", cause);
 		free(cause);
 		config_free(cfg);
 		return -1;
@@ -226,7 +330,7 @@ cli_main(int argc, char **argv, int (*tui)(struct cli *))
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cli		 cli;
-	const struct verb	*v;
+	const struct cli_entry	*const *e;
 	char			*cause = NULL;
 	int			 ch;
 
@@ -261,7 +365,7 @@ cli_main(int argc, char **argv, int (*tui)(struct cli *))
 	argc -= optind;
 	argv += optind;
 	if (path_check(&cause) != 0) {
-		fprintf(stderr, "sqdeck: %s\n", cause);
+		cli_error(NULL, "%s", cause);
 		free(cause);
 		return EXIT_USAGE;
 	}
@@ -274,13 +378,12 @@ cli_main(int argc, char **argv, int (*tui)(struct cli *))
 		usage(stdout);
 		return EXIT_OK;
 	}
-	for (v = verbs; v->name != NULL; v++) {
-		if (strcmp(v->name, argv[0]) == 0) {
+	for (e = cli_entries; *e != NULL; e++) {
+		if (strcmp((*e)->name, argv[0]) == 0) {
 			optind = 0;	/* reset getopt for the verb */
-			return v->fn(&cli, argc, argv);
+			return (*e)->exec(&cli, argc, argv);
 		}
 	}
-	cli_fprintf(stderr, "sqdeck: unknown verb '%s' (try sqdeck --help)\n",
-	    argv[0]);
+	cli_error(NULL, "unknown verb '%s' (try sqdeck --help)", argv[0]);
 	return EXIT_USAGE;
 }

@@ -1,6 +1,7 @@
 #ifndef CLI_H
 #define CLI_H
 
+#include <getopt.h>
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
@@ -54,19 +55,74 @@ void	 cli_fputs(const char *, FILE *);
  */
 void	 cli_json(FILE *, const cJSON *, int compact);
 
-/* The verbs: argv[0] is the verb name; getopt-style from argv[1]. */
-int	 cli_preflight(struct cli *, int argc, char **argv);
-int	 cli_records(struct cli *, int argc, char **argv);
-int	 cli_triage(struct cli *, int argc, char **argv);
-int	 cli_submit(struct cli *, int argc, char **argv);
-int	 cli_status(struct cli *, int argc, char **argv);
-int	 cli_logs(struct cli *, int argc, char **argv);
-int	 cli_cancel(struct cli *, int argc, char **argv);
-int	 cli_jobs(struct cli *, int argc, char **argv);
-int	 cli_history(struct cli *, int argc, char **argv);
-int	 cli_creds(struct cli *, int argc, char **argv);
-int	 cli_retry(struct cli *, int argc, char **argv);
-int	 cli_login(struct cli *, int argc, char **argv);
-int	 cli_logout(struct cli *, int argc, char **argv);
+/*
+ * A verb, as tmux's cmd_entry: each cli-*.c exports one.  sqdeck --help
+ * lists them (name, usage, summary); sqdeck VERB --help prints
+ * "usage: sqdeck NAME USAGE" and the help lines.  exec gets argv[0] = the
+ * verb name and parses the rest with cli_getopt().
+ */
+struct cli_entry {
+	const char		*name;
+	const char		*usage;		/* after "sqdeck NAME " */
+	const char		*summary;	/* its line in sqdeck --help */
+	const char		*help;		/* under the usage, or NULL */
+	const char		*shortopts;	/* getopt's, without h */
+	const struct option	*longopts;	/* without help and cluster */
+	int			 flags;
+#define CLI_CLUSTER	0x1	/* uses a cluster: --cluster after it too */
+	int			(*exec)(struct cli *, int, char **);
+};
+
+/* Every verb, in the order of sqdeck --help; NULL at the end. */
+extern const struct cli_entry *const cli_entries[];
+
+extern const struct cli_entry cli_preflight_entry;
+extern const struct cli_entry cli_submit_entry;
+extern const struct cli_entry cli_status_entry;
+extern const struct cli_entry cli_logs_entry;
+extern const struct cli_entry cli_cancel_entry;
+extern const struct cli_entry cli_jobs_entry;
+extern const struct cli_entry cli_history_entry;
+extern const struct cli_entry cli_creds_entry;
+extern const struct cli_entry cli_retry_entry;
+extern const struct cli_entry cli_login_entry;
+extern const struct cli_entry cli_logout_entry;
+extern const struct cli_entry cli_records_entry;
+extern const struct cli_entry cli_triage_entry;
+
+/* What cli_getopt() returns besides an option of the verb and -1. */
+#define CLI_OPT_HELP	(-2)	/* --help printed on stdout */
+#define CLI_OPT_BAD	(-3)	/* a bad option said, with the usage */
+/* The verb's exit status for CLI_OPT_HELP and CLI_OPT_BAD. */
+#define CLI_OPT_EXIT(ch)	((ch) == CLI_OPT_HELP ? EXIT_OK : EXIT_USAGE)
+
+/*
+ * getopt_long() over the verb's options plus --help and, for CLI_CLUSTER
+ * verbs, --cluster NAME (the same as before the verb; the later one
+ * wins).  Returns the next option of the verb's own, -1 after the last,
+ * or CLI_OPT_HELP / CLI_OPT_BAD: a bad option is named with the verb
+ * ("sqdeck: logs: unknown option '--x'") and the usage follows.
+ */
+int	 cli_getopt(struct cli *, const struct cli_entry *, int argc,
+	     char **argv);
+/* "usage: sqdeck NAME USAGE" and the help lines. */
+void	 cli_usage(const struct cli_entry *, FILE *);
+
+/*
+ * A whole number from min to max (strtol's: base 10, nothing after it)
+ * into *out: 0, or -1 when s is not one.  *out is left alone on -1.
+ */
+int	 cli_number(const char *s, long min, long max, long *out);
+
+/* A record's state as the verbs print it: "ERROR/INFRA", "RUNNING". */
+struct record;
+const char	*cli_state_text(const struct record *, char *buf, size_t len);
+
+/*
+ * "sqdeck: VERB: MESSAGE" (or "sqdeck: MESSAGE" with verb NULL) and a
+ * newline on stderr, through the sanitiser like cli_fprintf().
+ */
+void	 cli_error(const char *verb, const char *, ...)
+	     __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -6,8 +6,8 @@
 #include "config.h"
 
 /*
- * One SSH connection to a cluster's login node (src/conn.c is the only file
- * that includes libssh).
+ * One SSH connection to a cluster's login node (src/conn.c and
+ * src/conn-auth.c are the only files that include libssh).
  *
  * - One session serves many commands: each conn_exec() is a channel on the
  *   same TCP connection; nothing opens a connection per command.

@@ -1,10 +1,9 @@
 /*
- * The holder process and its wire protocol (see holder.h).
- *
- * Wire: every message is a 4-byte big-endian length, then a type byte and
- * fields; numbers are 4-byte big-endian, strings a length and the bytes.
+ * The holder's wire protocol (holder-int.h), its socket directory and its
+ * client side (see holder.h); the holder process is in holder-server.c.
  */
 #include "holder.h"
+#include "holder-int.h"
 
 #include <sys/file.h>
 #include <sys/prctl.h>
@@ -28,24 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define HOLDER_MAXMSG	(1024u * 1024 * 1024)
-#define HOLDER_START_WAIT 10	/* seconds for a new holder to listen */
-#define HOLDER_GRACE	10	/* seconds a new holder waits for a client */
-
-enum {
-	M_OPTS = 1,	/* spawner -> holder, on the pipe */
-	M_LOGIN,	/* client -> holder: flags */
-	M_EXEC,		/* client -> holder: flags timeout maxout cmd in */
-	M_INFO,
-	M_STOP,
-	M_ANSWER,	/* client -> holder: ok, n answers | cause */
-	M_PROMPT,	/* holder -> client: name instr n (text echo)... */
-	M_REPLY,	/* holder -> client: see holder_reply */
-	M_CACHED,	/* client -> holder: flags max_age timeout maxout cmd in */
-	M_PUT,		/* client -> holder: flags gen status cmd in out err */
-};
-
-static double
+double
 holder_now(void)
 {
 	struct timespec	ts;
@@ -56,41 +38,41 @@ holder_now(void)
 
 /* ------------------------------------------------------------- wire */
 
-static void
-msg_u32(struct buf *b, uint32_t v)
+void
+hm_u32(struct buf *b, uint32_t v)
 {
 	unsigned char	c[4] = { v >> 24, v >> 16, v >> 8, v };
 
 	buf_add(b, c, 4);
 }
 
-static void
-msg_str(struct buf *b, const void *p, size_t len)
+void
+hm_str(struct buf *b, const void *p, size_t len)
 {
-	msg_u32(b, (uint32_t)len);
+	hm_u32(b, (uint32_t)len);
 	if (len != 0)
 		buf_add(b, p, len);
 }
 
-static void
-msg_cstr(struct buf *b, const char *s)
+void
+hm_cstr(struct buf *b, const char *s)
 {
-	msg_str(b, s != NULL ? s : "", s != NULL ? strlen(s) : 0);
+	hm_str(b, s != NULL ? s : "", s != NULL ? strlen(s) : 0);
 }
 
-static void
-msg_begin(struct buf *b, int type)
+void
+hm_begin(struct buf *b, int type)
 {
 	unsigned char	t = (unsigned char)type;
 
 	buf_init(b);
-	msg_u32(b, 0);
+	hm_u32(b, 0);
 	buf_add(b, &t, 1);
 }
 
 /* Wipe what a buffer held (it may carry answers or secrets). */
-static void
-msg_wipe(struct buf *b)
+void
+hm_wipe(struct buf *b)
 {
 	if (b->data != NULL)
 		explicit_bzero(b->data, b->cap ? b->cap : b->len);
@@ -98,7 +80,7 @@ msg_wipe(struct buf *b)
 }
 
 /* Wait for fd until the deadline; 1 ready, 0 timeout, -1 error. */
-static int
+int
 holder_wait_fd(int fd, short ev, double deadline)
 {
 	struct pollfd	pfd;
@@ -123,8 +105,8 @@ holder_wait_fd(int fd, short ev, double deadline)
 	}
 }
 
-static int
-msg_send(int fd, struct buf *b, double deadline)
+int
+hm_send(int fd, struct buf *b, double deadline)
 {
 	uint32_t	len = (uint32_t)(b->len - 4);
 	size_t		off = 0;
@@ -154,7 +136,7 @@ msg_send(int fd, struct buf *b, double deadline)
 }
 
 static int
-read_full(int fd, void *p, size_t len, double deadline)
+hm_read(int fd, void *p, size_t len, double deadline)
 {
 	size_t	off = 0;
 	ssize_t	n;
@@ -180,14 +162,14 @@ read_full(int fd, void *p, size_t len, double deadline)
 }
 
 /* One message into b (type in *type, fields after it). */
-static int
-msg_recv(int fd, struct buf *b, int *type, double deadline)
+int
+hm_recv(int fd, struct buf *b, int *type, double deadline)
 {
 	unsigned char	h[4];
 	uint32_t	len;
 
 	buf_init(b);
-	if (read_full(fd, h, 4, deadline) != 0)
+	if (hm_read(fd, h, 4, deadline) != 0)
 		return -1;
 	len = (uint32_t)h[0] << 24 | (uint32_t)h[1] << 16 |
 	    (uint32_t)h[2] << 8 | h[3];
@@ -196,8 +178,8 @@ msg_recv(int fd, struct buf *b, int *type, double deadline)
 	b->data = xmalloc(len + 1);
 	b->cap = len + 1;
 	b->len = len;
-	if (read_full(fd, b->data, len, deadline) != 0) {
-		msg_wipe(b);
+	if (hm_read(fd, b->data, len, deadline) != 0) {
+		hm_wipe(b);
 		return -1;
 	}
 	b->data[len] = '\0';
@@ -205,22 +187,16 @@ msg_recv(int fd, struct buf *b, int *type, double deadline)
 	return 0;
 }
 
-struct rd {
-	const unsigned char	*p;
-	size_t			 left;
-	int			 bad;
-};
-
-static void
-rd_init(struct rd *r, const struct buf *b)
+void
+hr_init(struct hrd *r, const struct buf *b)
 {
 	r->p = (const unsigned char *)b->data + 1;
 	r->left = b->len - 1;
 	r->bad = 0;
 }
 
-static uint32_t
-rd_u32(struct rd *r)
+uint32_t
+hr_u32(struct hrd *r)
 {
 	uint32_t	v;
 
@@ -236,10 +212,10 @@ rd_u32(struct rd *r)
 }
 
 /* A string (NUL-terminated copy); *lenp may be NULL. */
-static char *
-rd_str(struct rd *r, size_t *lenp)
+char *
+hr_str(struct hrd *r, size_t *lenp)
 {
-	uint32_t	 len = rd_u32(r);
+	uint32_t	 len = hr_u32(r);
 	char		*s;
 
 	if (r->bad || len > r->left) {
@@ -258,7 +234,7 @@ rd_str(struct rd *r, size_t *lenp)
 	return s;
 }
 
-static int
+int
 holder_peer_ok(int fd)
 {
 	struct ucred	uc;
@@ -271,7 +247,7 @@ holder_peer_ok(int fd)
 
 /* -------------------------------------------------------- directory */
 
-static int
+int
 holder_check_dir(const char *dir, char **cause)
 {
 	struct stat	sb;
@@ -372,7 +348,7 @@ holder_list(const char *dir, struct strv *paths, char **cause)
 
 /* ----------------------------------------------------------- client */
 
-static int
+int
 holder_connect(const char *path, char **cause)
 {
 	struct sockaddr_un	sun;
@@ -406,24 +382,24 @@ holder_put_opts(struct buf *b, const struct conn_opts *o, const char *path)
 {
 	size_t	i;
 
-	msg_begin(b, M_OPTS);
-	msg_cstr(b, path);
-	msg_cstr(b, o->name);
-	msg_u32(b, (uint32_t)o->persist);
-	msg_u32(b, (uint32_t)o->nhosts);
+	hm_begin(b, M_OPTS);
+	hm_cstr(b, path);
+	hm_cstr(b, o->name);
+	hm_u32(b, (uint32_t)o->persist);
+	hm_u32(b, (uint32_t)o->nhosts);
 	for (i = 0; i < o->nhosts; i++)
-		msg_cstr(b, o->hosts[i]);
-	msg_cstr(b, o->user);
-	msg_u32(b, o->user != NULL);
-	msg_u32(b, (uint32_t)o->port);
-	msg_cstr(b, o->key_path);
-	msg_u32(b, o->key_path != NULL);
-	msg_cstr(b, o->known_hosts);
-	msg_u32(b, o->known_hosts != NULL);
-	msg_cstr(b, o->ssh_config);
-	msg_u32(b, o->ssh_config != NULL);
-	msg_u32(b, (uint32_t)o->connect_timeout);
-	msg_u32(b, (uint32_t)o->command_timeout);
+		hm_cstr(b, o->hosts[i]);
+	hm_cstr(b, o->user);
+	hm_u32(b, o->user != NULL);
+	hm_u32(b, (uint32_t)o->port);
+	hm_cstr(b, o->key_path);
+	hm_u32(b, o->key_path != NULL);
+	hm_cstr(b, o->known_hosts);
+	hm_u32(b, o->known_hosts != NULL);
+	hm_cstr(b, o->ssh_config);
+	hm_u32(b, o->ssh_config != NULL);
+	hm_u32(b, (uint32_t)o->connect_timeout);
+	hm_u32(b, (uint32_t)o->command_timeout);
 }
 
 /* Start a holder: fork + exec, options on its stdin, "ok" on its stdout. */
@@ -466,7 +442,7 @@ holder_spawn(const char *path, const char *exe, const struct conn_opts *o,
 	close(out[1]);
 	in[0] = out[1] = -1;
 	deadline = holder_now() + HOLDER_START_WAIT;
-	n = msg_send(in[1], &b, deadline);
+	n = hm_send(in[1], &b, deadline);
 	buf_free(&b);
 	close(in[1]);
 	in[1] = -1;
@@ -543,7 +519,7 @@ holder_reply_free(struct holder_reply *r)
 }
 
 static int
-holder_answer(int fd, struct rd *r, conn_prompt_fn prompt, void *arg,
+holder_answer(int fd, struct hrd *r, conn_prompt_fn prompt, void *arg,
     const char *cluster, double deadline)
 {
 	struct conn_prompt	*pv = NULL;
@@ -553,17 +529,17 @@ holder_answer(int fd, struct rd *r, conn_prompt_fn prompt, void *arg,
 	struct buf		 b;
 	int			 rc = -1, ok;
 
-	name = rd_str(r, NULL);
-	instr = rd_str(r, NULL);
-	note = rd_str(r, NULL);
-	n = rd_u32(r);
+	name = hr_str(r, NULL);
+	instr = hr_str(r, NULL);
+	note = hr_str(r, NULL);
+	n = hr_u32(r);
 	if (r->bad || n > 64)
 		goto out;
 	pv = xcalloc(n ? n : 1, sizeof *pv);
 	answers = xcalloc(n ? n : 1, sizeof *answers);
 	for (i = 0; i < n; i++) {
-		pv[i].text = rd_str(r, NULL);
-		pv[i].echo = rd_u32(r) != 0;
+		pv[i].text = hr_str(r, NULL);
+		pv[i].echo = hr_u32(r) != 0;
 	}
 	if (r->bad)
 		goto out;
@@ -572,16 +548,16 @@ holder_answer(int fd, struct rd *r, conn_prompt_fn prompt, void *arg,
 	else
 		ok = prompt(arg, cluster, name, instr, *note ? note : NULL,
 		    pv, n, answers, &why) == 0;
-	msg_begin(&b, M_ANSWER);
-	msg_u32(&b, ok);
+	hm_begin(&b, M_ANSWER);
+	hm_u32(&b, ok);
 	if (ok) {
-		msg_u32(&b, n);
+		hm_u32(&b, n);
 		for (i = 0; i < n; i++)
-			msg_cstr(&b, answers[i] != NULL ? answers[i] : "");
+			hm_cstr(&b, answers[i] != NULL ? answers[i] : "");
 	} else
-		msg_cstr(&b, why != NULL ? why : "cancelled");
-	rc = msg_send(fd, &b, deadline);
-	msg_wipe(&b);
+		hm_cstr(&b, why != NULL ? why : "cancelled");
+	rc = hm_send(fd, &b, deadline);
+	hm_wipe(&b);
 out:
 	for (i = 0; pv != NULL && i < n; i++)
 		free((char *)pv[i].text);
@@ -597,27 +573,27 @@ out:
 }
 
 static void
-holder_read_reply(struct rd *r, struct holder_reply *rep)
+holder_read_reply(struct hrd *r, struct holder_reply *rep)
 {
-	rep->rc = (int)rd_u32(r);
-	rep->status = (int)rd_u32(r);
-	rep->truncated = rd_u32(r);
-	rep->connected = rd_u32(r);
-	rep->fresh = rd_u32(r);
-	rep->target = rd_str(r, NULL);
-	rep->host = rd_str(r, NULL);
-	rep->lport = rd_u32(r);
-	rep->pid = rd_u32(r);
-	rep->persist = rd_u32(r);
-	rep->out = rd_str(r, &rep->outlen);
-	rep->err = rd_str(r, &rep->errlen);
-	rep->cause = rd_str(r, NULL);
+	rep->rc = (int)hr_u32(r);
+	rep->status = (int)hr_u32(r);
+	rep->truncated = hr_u32(r);
+	rep->connected = hr_u32(r);
+	rep->fresh = hr_u32(r);
+	rep->target = hr_str(r, NULL);
+	rep->host = hr_str(r, NULL);
+	rep->lport = hr_u32(r);
+	rep->pid = hr_u32(r);
+	rep->persist = hr_u32(r);
+	rep->out = hr_str(r, &rep->outlen);
+	rep->err = hr_str(r, &rep->errlen);
+	rep->cause = hr_str(r, NULL);
 	if (*rep->cause == '\0') {
 		free(rep->cause);
 		rep->cause = NULL;
 	}
-	rep->gen = rd_u32(r);
-	rep->age = (int)rd_u32(r);
+	rep->gen = hr_u32(r);
+	rep->age = (int)hr_u32(r);
 }
 
 /* Send a request and wait for its reply, answering prompts meanwhile. */
@@ -625,39 +601,39 @@ static int
 holder_roundtrip(int fd, struct buf *b, int wait, conn_prompt_fn prompt,
     void *arg, const char *cluster, struct holder_reply *rep, char **cause)
 {
-	struct rd	 r;
+	struct hrd	 r;
 	double		 deadline;
 	int		 type;
 
 	deadline = holder_now() + wait;
-	if (msg_send(fd, b, deadline) != 0) {
-		msg_wipe(b);
+	if (hm_send(fd, b, deadline) != 0) {
+		hm_wipe(b);
 		return cause_set(cause, "the holder did not take the request");
 	}
-	msg_wipe(b);
+	hm_wipe(b);
 	for (;;) {
-		if (msg_recv(fd, b, &type, deadline) != 0)
+		if (hm_recv(fd, b, &type, deadline) != 0)
 			return cause_set(cause, "the holder went away");
-		rd_init(&r, b);
+		hr_init(&r, b);
 		if (type == M_PROMPT) {
 			if (holder_answer(fd, &r, prompt, arg, cluster,
 			    holder_now() + 10) != 0) {
-				msg_wipe(b);
+				hm_wipe(b);
 				return cause_set(cause, "the holder went away "
 				    "during the login");
 			}
-			msg_wipe(b);
+			hm_wipe(b);
 			/* A human took their time: the wait starts again. */
 			deadline = holder_now() + wait;
 			continue;
 		}
 		if (type != M_REPLY) {
-			msg_wipe(b);
+			hm_wipe(b);
 			return cause_set(cause, "the holder sent message %d",
 			    type);
 		}
 		holder_read_reply(&r, rep);
-		msg_wipe(b);
+		hm_wipe(b);
 		if (r.bad) {
 			holder_reply_free(rep);
 			return cause_set(cause, "the holder sent a bad reply");
@@ -679,16 +655,16 @@ holder_request(int fd, enum holder_req req, const char *cmd, const void *in,
 	memset(rep, 0, sizeof *rep);
 	rep->status = -1;
 	rep->age = -1;
-	msg_begin(&b, types[req]);
-	msg_u32(&b, prompt != NULL);
+	hm_begin(&b, types[req]);
+	hm_u32(&b, prompt != NULL);
 	if (req == HOLDER_CACHED)
-		msg_u32(&b, (uint32_t)(max_age > 0 ? max_age : 0));
+		hm_u32(&b, (uint32_t)(max_age > 0 ? max_age : 0));
 	if (req == HOLDER_EXEC || req == HOLDER_CACHED) {
-		msg_u32(&b, (uint32_t)timeout);
-		msg_u32(&b, maxout > UINT32_MAX ? UINT32_MAX :
+		hm_u32(&b, (uint32_t)timeout);
+		hm_u32(&b, maxout > UINT32_MAX ? UINT32_MAX :
 		    (uint32_t)maxout);
-		msg_cstr(&b, cmd);
-		msg_str(&b, in, inlen);
+		hm_cstr(&b, cmd);
+		hm_str(&b, in, inlen);
 	}
 	return holder_roundtrip(fd, &b, wait, prompt, arg, cluster, rep,
 	    cause);
@@ -702,14 +678,14 @@ holder_put(int fd, unsigned gen, const char *cmd, const void *in,
 	struct buf		 b;
 	int			 rc;
 
-	msg_begin(&b, M_PUT);
-	msg_u32(&b, 0);
-	msg_u32(&b, gen);
-	msg_u32(&b, (uint32_t)res->status);
-	msg_cstr(&b, cmd);
-	msg_str(&b, in, inlen);
-	msg_str(&b, res->out != NULL ? res->out : "", res->outlen);
-	msg_str(&b, res->err != NULL ? res->err : "", res->errlen);
+	hm_begin(&b, M_PUT);
+	hm_u32(&b, 0);
+	hm_u32(&b, gen);
+	hm_u32(&b, (uint32_t)res->status);
+	hm_cstr(&b, cmd);
+	hm_str(&b, in, inlen);
+	hm_str(&b, res->out != NULL ? res->out : "", res->outlen);
+	hm_str(&b, res->err != NULL ? res->err : "", res->errlen);
 	if (holder_roundtrip(fd, &b, wait, NULL, NULL, NULL, &rep,
 	    cause) != 0)
 		return -1;
@@ -721,603 +697,6 @@ holder_put(int fd, unsigned gen, const char *cmd, const void *in,
 	}
 	holder_reply_free(&rep);
 	return rc == 0 ? 0 : 1;
-}
-
-/* ----------------------------------------------------------- server */
-
-struct hclient {
-	int	fd;
-};
-
-/*
- * A kept answer (HOLDER_CACHED): the output of one command and its input,
- * valid while the session that produced it lives (gen), at most
- * HOLDER_CACHE_TTL seconds.  Only what a client judged good and sent back
- * (M_PUT) is kept.
- */
-struct hcache {
-	char		*key;		/* cmd, NUL, input */
-	size_t		 keylen;
-	char		*out;
-	size_t		 outlen;
-	char		*err;
-	size_t		 errlen;
-	int		 status;
-	unsigned	 gen;
-	double		 at;
-};
-
-static struct {
-	struct conn	*conn;
-	char		*path;
-	char		*name;
-	int		 lfd;
-	ino_t		 ino;
-	int		 persist;
-	double		 last_use;	/* last request */
-	double		 last_alive;	/* last proof the session lives */
-	struct hclient	*cl;
-	size_t		 ncl;
-	struct hcache	 cache[HOLDER_CACHE_MAX];
-	size_t		 ncache;
-	int		 cur_fd;	/* client being served */
-	int		 cur_prompt;	/* it can answer prompts */
-} H;
-
-static volatile sig_atomic_t holder_quit;
-
-static void
-holder_on_signal(int sig)
-{
-	(void)sig;
-	holder_quit = 1;
-}
-
-/* The conn's prompt callback: relay to the client being served. */
-static int
-holder_relay(void *arg, const char *cluster, const char *name,
-    const char *instr, const char *note, const struct conn_prompt *pv,
-    size_t n, char **answers, char **cause)
-{
-	struct buf	 b;
-	struct rd	 r;
-	size_t		 i;
-	uint32_t	 m;
-	int		 type;
-	double		 deadline = holder_now() + HOLDER_PROMPT_WAIT;
-
-	(void)arg;
-	(void)cluster;
-	if (H.cur_fd < 0 || !H.cur_prompt)
-		return cause_set(cause, "no terminal to answer it on");
-	msg_begin(&b, M_PROMPT);
-	msg_cstr(&b, name);
-	msg_cstr(&b, instr);
-	msg_cstr(&b, note);
-	msg_u32(&b, (uint32_t)n);
-	for (i = 0; i < n; i++) {
-		msg_cstr(&b, pv[i].text);
-		msg_u32(&b, pv[i].echo);
-	}
-	if (msg_send(H.cur_fd, &b, deadline) != 0) {
-		buf_free(&b);
-		return cause_set(cause, "the client went away");
-	}
-	buf_free(&b);
-	if (msg_recv(H.cur_fd, &b, &type, deadline) != 0)
-		return cause_set(cause, "no answer within %d s",
-		    HOLDER_PROMPT_WAIT);
-	rd_init(&r, &b);
-	if (type != M_ANSWER) {
-		msg_wipe(&b);
-		return cause_set(cause, "the client sent no answer");
-	}
-	if (rd_u32(&r) == 0) {
-		*cause = rd_str(&r, NULL);
-		msg_wipe(&b);
-		return -1;
-	}
-	m = rd_u32(&r);
-	if (r.bad || m != n) {
-		msg_wipe(&b);
-		return cause_set(cause, "the client sent %u answers for %zu "
-		    "prompts", m, n);
-	}
-	for (i = 0; i < n; i++)
-		answers[i] = rd_str(&r, NULL);
-	msg_wipe(&b);
-	return 0;
-}
-
-static unsigned holder_handshakes(void);
-
-static void
-holder_put_reply(struct buf *b, int rc, const struct conn_result *res,
-    unsigned fresh, const char *cause, int age)
-{
-	msg_begin(b, M_REPLY);
-	msg_u32(b, (uint32_t)rc);
-	msg_u32(b, (uint32_t)(res != NULL ? res->status : -1));
-	msg_u32(b, res != NULL ? res->truncated : 0);
-	msg_u32(b, conn_connected(H.conn));
-	msg_u32(b, fresh);
-	msg_cstr(b, conn_target(H.conn));
-	msg_cstr(b, conn_host(H.conn));
-	msg_u32(b, (uint32_t)conn_local_port(H.conn));
-	msg_u32(b, (uint32_t)getpid());
-	msg_u32(b, (uint32_t)H.persist);
-	if (res != NULL && res->out != NULL)
-		msg_str(b, res->out, res->outlen);
-	else
-		msg_str(b, "", 0);
-	if (res != NULL && res->err != NULL)
-		msg_str(b, res->err, res->errlen);
-	else
-		msg_str(b, "", 0);
-	msg_cstr(b, cause);
-	msg_u32(b, holder_handshakes());
-	msg_u32(b, (uint32_t)age);
-}
-
-static unsigned
-holder_handshakes(void)
-{
-	struct conn_stats	st;
-
-	conn_get_stats(H.conn, &st);
-	return st.handshakes;
-}
-
-static void
-holder_cache_drop(size_t i)
-{
-	struct hcache	*e = &H.cache[i];
-
-	explicit_bzero(e->key, e->keylen);
-	free(e->key);
-	free(e->out);
-	free(e->err);
-	H.cache[i] = H.cache[--H.ncache];
-}
-
-/* Forget answers of another session, or too old to be used. */
-static void
-holder_cache_expire(void)
-{
-	size_t	i;
-
-	for (i = H.ncache; i > 0; i--) {
-		if (!conn_connected(H.conn) ||
-		    H.cache[i - 1].gen != holder_handshakes() ||
-		    holder_now() - H.cache[i - 1].at > HOLDER_CACHE_TTL)
-			holder_cache_drop(i - 1);
-	}
-}
-
-static char *
-holder_cache_key(const char *cmd, const char *in, size_t inlen,
-    size_t *lenp)
-{
-	size_t	 n = strlen(cmd) + 1;
-	char	*k = xmalloc(n + inlen + 1);
-
-	memcpy(k, cmd, n);
-	if (inlen != 0)
-		memcpy(k + n, in, inlen);
-	*lenp = n + inlen;
-	return k;
-}
-
-static struct hcache *
-holder_cache_find(const char *key, size_t keylen)
-{
-	size_t	i;
-
-	holder_cache_expire();
-	for (i = 0; i < H.ncache; i++) {
-		if (H.cache[i].keylen == keylen &&
-		    memcmp(H.cache[i].key, key, keylen) == 0)
-			return &H.cache[i];
-	}
-	return NULL;
-}
-
-/* M_PUT: keep an answer of this session (replacing the same command's). */
-static int
-holder_cache_put(unsigned gen, int status, const char *cmd, const char *in,
-    size_t inlen, char *out, size_t outlen, char *err, size_t errlen,
-    char **cause)
-{
-	struct hcache	*e;
-	char		*key;
-	size_t		 keylen, i, old;
-
-	if (!conn_connected(H.conn) || gen != holder_handshakes()) {
-		free(out);
-		free(err);
-		return cause_set(cause, "the session that ran it was replaced");
-	}
-	key = holder_cache_key(cmd, in, inlen, &keylen);
-	if ((e = holder_cache_find(key, keylen)) != NULL)
-		holder_cache_drop(e - H.cache);
-	if (H.ncache == HOLDER_CACHE_MAX) {
-		for (old = 0, i = 1; i < H.ncache; i++) {
-			if (H.cache[i].at < H.cache[old].at)
-				old = i;
-		}
-		holder_cache_drop(old);
-	}
-	e = &H.cache[H.ncache++];
-	e->key = key;
-	e->keylen = keylen;
-	e->out = out;
-	e->outlen = outlen;
-	e->err = err;
-	e->errlen = errlen;
-	e->status = status;
-	e->gen = gen;
-	e->at = holder_now();
-	return 0;
-}
-
-/* Serve one request; -1 drops the client. */
-static int
-holder_serve(int fd, int *stop)
-{
-	struct buf		 b, out;
-	struct rd		 r;
-	struct conn_result	 res;
-	struct hcache		*e;
-	char			*cmd = NULL, *in = NULL, *cause = NULL;
-	char			*pout = NULL, *perr = NULL, *key;
-	size_t			 inlen = 0, poutlen = 0, perrlen = 0, keylen;
-	unsigned		 before, gen = 0;
-	int			 type, rc = -1, timeout = 0, sent, age = -1;
-	int			 pstatus = -1;
-	uint32_t		 maxout = 0, max_age = 0;
-
-	if (msg_recv(fd, &b, &type, holder_now() + 10) != 0)
-		return -1;
-	rd_init(&r, &b);
-	H.cur_fd = fd;
-	H.cur_prompt = rd_u32(&r) != 0;
-	if (type == M_CACHED)
-		max_age = rd_u32(&r);
-	if (type == M_PUT) {
-		gen = rd_u32(&r);
-		pstatus = (int)rd_u32(&r);
-	}
-	if (type == M_EXEC || type == M_CACHED) {
-		timeout = (int)rd_u32(&r);
-		maxout = rd_u32(&r);
-	}
-	if (type == M_EXEC || type == M_CACHED || type == M_PUT) {
-		cmd = rd_str(&r, NULL);
-		in = rd_str(&r, &inlen);
-	}
-	if (type == M_PUT) {
-		pout = rd_str(&r, &poutlen);
-		perr = rd_str(&r, &perrlen);
-	}
-	msg_wipe(&b);
-	if (r.bad) {
-		rc = -1;
-		goto out;
-	}
-	memset(&res, 0, sizeof res);
-	res.status = -1;
-	before = holder_handshakes();
-	switch (type) {
-	case M_LOGIN:
-		H.last_use = holder_now();
-		rc = conn_connect(H.conn, &cause);
-		if (rc == 0)
-			H.last_alive = holder_now();
-		break;
-	case M_CACHED:
-		H.last_use = holder_now();
-		key = holder_cache_key(cmd, in, inlen, &keylen);
-		/* A session the server closed takes its answers with it. */
-		conn_hung_up(H.conn);
-		e = holder_cache_find(key, keylen);
-		explicit_bzero(key, keylen);
-		free(key);
-		if (e != NULL && holder_now() - e->at <= max_age) {
-			age = (int)(holder_now() - e->at);
-			res.status = e->status;
-			res.out = xmalloc(e->outlen + 1);
-			memcpy(res.out, e->out, e->outlen + 1);
-			res.outlen = e->outlen;
-			res.err = xmalloc(e->errlen + 1);
-			memcpy(res.err, e->err, e->errlen + 1);
-			res.errlen = e->errlen;
-			rc = 0;
-			break;
-		}
-		/* FALLTHROUGH */
-	case M_EXEC:
-		H.last_use = holder_now();
-		rc = conn_exec_limit(H.conn, cmd, in, inlen, timeout, maxout,
-		    &res, &cause);
-		if (rc == 0)
-			H.last_alive = holder_now();
-		break;
-	case M_PUT:
-		H.last_use = holder_now();
-		rc = holder_cache_put(gen, pstatus, cmd, in, inlen, pout,
-		    poutlen, perr, perrlen, &cause);
-		pout = perr = NULL;
-		break;
-	case M_INFO:
-		/* A client just attached: do not expire under it. */
-		H.last_use = holder_now();
-		rc = 0;
-		break;
-	case M_STOP:
-		rc = 0;
-		*stop = 1;
-		break;
-	default:
-		rc = -1;
-		goto out;
-	}
-	holder_put_reply(&out, rc, &res, holder_handshakes() - before, cause,
-	    age);
-	sent = msg_send(fd, &out, holder_now() + 30);
-	msg_wipe(&out);
-	conn_result_free(&res);
-	rc = sent;
-out:
-	if (in != NULL) {
-		explicit_bzero(in, inlen);
-		free(in);
-	}
-	free(pout);
-	free(perr);
-	free(cmd);
-	free(cause);
-	H.cur_fd = -1;
-	return rc;
-}
-
-static void
-holder_drop(size_t i)
-{
-	close(H.cl[i].fd);
-	H.cl[i] = H.cl[--H.ncl];
-}
-
-/* Our socket is still ours (not removed or replaced). */
-static int
-holder_still_ours(void)
-{
-	struct stat	sb;
-
-	return lstat(H.path, &sb) == 0 && sb.st_ino == H.ino;
-}
-
-static void
-holder_loop(void)
-{
-	struct pollfd	*pfd = NULL;
-	size_t		 i, n;
-	double		 start = holder_now(), now;
-	int		 fd, stop = 0, served = 0;
-	char		*cause = NULL;
-
-	H.last_use = start;
-	while (!holder_quit && !stop) {
-		now = holder_now();
-		if (now - H.last_use >= H.persist)
-			break;
-		if (!holder_still_ours())
-			break;
-		/* Nothing held and no one asking: nothing to live for. */
-		if (!conn_connected(H.conn) && H.ncl == 0 &&
-		    (served || now - start >= HOLDER_GRACE))
-			break;
-		/* Keepalive: a dead session is dropped in bounded time. */
-		if (conn_connected(H.conn) &&
-		    now - H.last_alive >= HOLDER_KEEPALIVE) {
-			if (conn_check(H.conn, &cause) != 0) {
-				free(cause);
-				cause = NULL;
-			}
-			H.last_alive = holder_now();
-			continue;
-		}
-		pfd = xrealloc(pfd, (H.ncl + 1) * sizeof *pfd);
-		pfd[0].fd = H.lfd;
-		pfd[0].events = POLLIN;
-		for (i = 0; i < H.ncl; i++) {
-			pfd[i + 1].fd = H.cl[i].fd;
-			pfd[i + 1].events = POLLIN;
-		}
-		n = H.ncl + 1;
-		if (poll(pfd, n, 1000) <= 0)
-			continue;
-		for (i = H.ncl; i > 0; i--) {
-			if (pfd[i].revents == 0)
-				continue;
-			served = 1;
-			if (holder_serve(H.cl[i - 1].fd, &stop) != 0 || stop)
-				holder_drop(i - 1);
-			if (stop)
-				break;
-		}
-		if (!stop && (pfd[0].revents & POLLIN)) {
-			fd = accept4(H.lfd, NULL, NULL, SOCK_CLOEXEC);
-			if (fd >= 0 && !holder_peer_ok(fd))
-				close(fd);
-			else if (fd >= 0) {
-				H.cl = xrealloc(H.cl, (H.ncl + 1) *
-				    sizeof *H.cl);
-				H.cl[H.ncl++].fd = fd;
-			}
-		}
-	}
-	free(pfd);
-	while (H.ncl > 0)
-		holder_drop(0);
-	while (H.ncache > 0)
-		holder_cache_drop(0);
-	if (holder_still_ours())
-		unlink(H.path);
-	close(H.lfd);
-	conn_free(H.conn);
-}
-
-/* Bind the socket unless a live holder has it; 1 if one has. */
-static int
-holder_bind(const char *path, char **cause)
-{
-	struct sockaddr_un	 sun;
-	struct stat		 sb;
-	char			*lock, *why = NULL;
-	int			 lfd, fd, rc = -1;
-
-	lock = xasprintf("%s.lock", path);
-	lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	free(lock);
-	if (lfd < 0 || flock(lfd, LOCK_EX) != 0) {
-		cause_set(cause, "cannot lock %s: %s", path, strerror(errno));
-		goto out;
-	}
-	if ((fd = holder_connect(path, &why)) >= 0) {
-		close(fd);
-		rc = 1;
-		goto out;
-	}
-	free(why);
-	unlink(path);
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	strcpy(sun.sun_path, path);
-	H.lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (H.lfd < 0 || bind(H.lfd, (struct sockaddr *)&sun, sizeof sun) != 0 ||
-	    chmod(path, 0600) != 0 || listen(H.lfd, 16) != 0 ||
-	    lstat(path, &sb) != 0) {
-		cause_set(cause, "cannot listen on %s: %s", path,
-		    strerror(errno));
-		goto out;
-	}
-	H.ino = sb.st_ino;
-	rc = 0;
-out:
-	if (lfd >= 0)
-		close(lfd);
-	return rc;
-}
-
-int
-holder_main(void)
-{
-	struct conn_opts	 o;
-	struct rlimit		 rl = { 0, 0 };
-	struct sigaction	 sa;
-	struct buf		 b;
-	struct rd		 r;
-	struct strv		 hosts = { NULL, 0 };
-	char			*user, *key, *kh, *cfg, *cause = NULL, *dir;
-	char			*sl;
-	uint32_t		 i, n;
-	int			 type, rc, nul;
-	pid_t			 pid;
-
-	/* No core file, no ptrace by the same uid: answers pass here. */
-	prctl(PR_SET_DUMPABLE, 0);
-	setrlimit(RLIMIT_CORE, &rl);
-	signal(SIGPIPE, SIG_IGN);
-	memset(&o, 0, sizeof o);
-	if (msg_recv(0, &b, &type, holder_now() + HOLDER_START_WAIT) != 0 ||
-	    type != M_OPTS) {
-		printf("err no options on stdin (sqdeck runs this itself)\n");
-		return 1;
-	}
-	rd_init(&r, &b);
-	H.path = rd_str(&r, NULL);
-	H.name = rd_str(&r, NULL);
-	H.persist = (int)rd_u32(&r);
-	n = rd_u32(&r);
-	for (i = 0; i < n && !r.bad && i < 1024; i++) {
-		sl = rd_str(&r, NULL);
-		strv_add(&hosts, sl);
-		free(sl);
-	}
-	user = rd_str(&r, NULL);
-	o.user = rd_u32(&r) ? user : NULL;
-	o.port = (int)rd_u32(&r);
-	key = rd_str(&r, NULL);
-	o.key_path = rd_u32(&r) ? key : NULL;
-	kh = rd_str(&r, NULL);
-	o.known_hosts = rd_u32(&r) ? kh : NULL;
-	cfg = rd_str(&r, NULL);
-	o.ssh_config = rd_u32(&r) ? cfg : NULL;
-	o.connect_timeout = (int)rd_u32(&r);
-	o.command_timeout = (int)rd_u32(&r);
-	nul = r.bad;
-	msg_wipe(&b);
-	if (nul || H.persist <= 0 || strrchr(H.path, '/') == NULL) {
-		printf("err bad options\n");
-		return 1;
-	}
-	o.hosts = (const char *const *)hosts.v;
-	o.nhosts = hosts.n;
-	o.name = H.name;
-	o.persist = 0;		/* the holder itself holds the session */
-
-	/* The directory is checked again: it is where answers travel. */
-	dir = xstrndup(H.path, strrchr(H.path, '/') - H.path);
-	if (holder_check_dir(dir, &cause) != 0 ||
-	    (rc = holder_bind(H.path, &cause)) < 0) {
-		printf("err %s\n", cause);
-		return 1;
-	}
-	free(dir);
-	if (rc == 1) {
-		/* Another holder won the race: use that one. */
-		printf("ok\n");
-		return 0;
-	}
-	if ((pid = fork()) < 0) {
-		printf("err fork: %s\n", strerror(errno));
-		return 1;
-	}
-	if (pid != 0) {
-		printf("ok\n");
-		fflush(stdout);
-		_exit(0);
-	}
-	setsid();
-	/* Do not keep a directory busy; nothing depends on the cwd. */
-	(void)!chdir("/");
-	fflush(stdout);
-	if ((nul = open("/dev/null", O_RDWR)) >= 0) {
-		dup2(nul, 0);
-		dup2(nul, 1);
-		dup2(nul, 2);
-		if (nul > 2)
-			close(nul);
-	}
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = holder_on_signal;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-
-	H.conn = conn_new(&o);
-	conn_set_prompt(H.conn, holder_relay, NULL);
-	H.cur_fd = -1;
-	strv_free(&hosts);
-	free(user);
-	free(key);
-	free(kh);
-	free(cfg);
-	holder_loop();
-	free(H.path);
-	free(H.name);
-	free(H.cl);
-	return 0;
 }
 
 int

@@ -800,6 +800,14 @@ START_TEST(test_qos_memory)
 	    "= %s): tests/cluster/up sets associations,limits and restarts a "
 	    "slurmctld started without it", str_trim(enforce));
 	free(enforce);
+	/* Without memory counted a QOS memory cap refuses nothing. */
+	enforce = ssh_out("scontrol show config | "
+	    "sed -n 's/^SelectTypeParameters *= *//p'");
+	ck_assert_msg(strstr(enforce, "MEMORY") != NULL, "the cluster's "
+	    "slurmctld does not count memory (SelectTypeParameters = %s): "
+	    "tests/cluster/up sets CR_Core_Memory and restarts daemons "
+	    "started without it", str_trim(enforce));
+	free(enforce);
 	out = ssh_out("sinfo -h -p cpu -o %%N");
 	str_trim(out);
 	ck_assert_uint_gt(strlen(out), 0);
@@ -993,21 +1001,6 @@ containers_suite(void)
 		/* SQDECK_CX_ONLY=name,name: a developer's quick run. */
 		if (only != NULL && !str_in_list(only, tests[i].name))
 			continue;
-		/*
-		 * Not yet part of the run: the test cluster schedules cores
-		 * only (SelectTypeParameters=CR_Core), so slurmctld does not
-		 * count memory and a QOS memory cap refuses nothing; the case
-		 * fails there.  Opt in with SQDECK_CX_QOS=1 on a cluster that
-		 * counts memory (CR_Core_Memory).
-		 */
-		if (ts[i] == test_qos_memory &&
-		    (getenv("SQDECK_CX_QOS") == NULL ||
-		    strcmp(getenv("SQDECK_CX_QOS"), "1") != 0)) {
-			printf("not run: containers/%s: the test cluster does "
-			    "not count memory (CR_Core); SQDECK_CX_QOS=1 runs "
-			    "it\n", tests[i].name);
-			continue;
-		}
 		tcase_add_test(tc[tests[i].tcase], ts[i]);
 		qos_registered |= tests[i].tcase == 2;
 	}

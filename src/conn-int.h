@@ -1,0 +1,78 @@
+/*
+ * Inside the connection layer (conn.h): the struct conn that conn.c
+ * (sessions, commands, the holder) and conn-auth.c (host keys and login)
+ * share.  Nothing else includes this.
+ */
+#ifndef CONN_INT_H
+#define CONN_INT_H
+
+#include <libssh/callbacks.h>
+#include <libssh/libssh.h>
+
+#include "conn.h"
+#include "util.h"
+
+struct conn_host {
+	char	*name;		/* as given, for messages and conn_host() */
+	char	*host;		/* host or ssh_config alias */
+	int	 port;		/* from "host:port", 0 if none */
+};
+
+struct conn {
+	struct conn_host	*hosts;
+	size_t			 nhosts;
+	char			*user;
+	int			 port;
+	char			*key_path;
+	char			*known_hosts;
+	char			*ssh_config;
+	int			 connect_timeout;
+	int			 command_timeout;
+
+	ssh_session		 session;
+	size_t			 cur;		/* index of the host in use */
+	char			*target;	/* user@host:port in use */
+	struct ssh_callbacks_struct cb;		/* must outlive the session */
+	struct conn_stats	 stats;
+
+	char			*name;		/* cluster, for messages */
+	struct strv		 rawhosts;	/* as given, for the holder */
+	conn_prompt_fn		 prompt;
+	void			*prompt_arg;
+
+	/* The holder (persist > 0 and conn_holder_enable() called). */
+	int			 persist;
+	int			 direct;	/* fell back: own session */
+	int			 hfd;		/* socket, -1 if detached */
+	long			 hpid;
+	int			 hconnected;	/* its session was up */
+	int			 hlport;
+	char			*hhost;
+	unsigned		 hgen;		/* its session, for holder_put */
+	int			 hage;		/* age of a kept answer, or -1 */
+	unsigned		 nround;	/* round trips, for -v */
+};
+
+/* Outcome of one host: network failures move on to the next host. */
+enum {
+	TRY_OK = 0,
+	TRY_NEXT,	/* network: try the next host */
+	TRY_STOP,	/* host key, login, config: stop and tell the user */
+};
+
+/* The prompt callback of c (its own, or the default) and its argument. */
+conn_prompt_fn	 conn_prompt_of(const struct conn *, void **arg);
+/* The cluster's name, for messages. */
+const char	*conn_name(const struct conn *);
+
+/* libssh's passphrase callback: refuses (BatchMode). */
+int	 conn_auth_refuse(const char *prompt, char *buf, size_t len, int echo,
+	     int verify, void *userdata);
+/* Strict host key check against file: TRY_OK, or TRY_STOP and *why. */
+int	 conn_check_host_key(ssh_session, const char *host, unsigned int port,
+	     const char *file, char **why);
+/* Key login, then any second factor: TRY_OK, TRY_NEXT or TRY_STOP. */
+int	 conn_auth(struct conn *, ssh_session, const char *user,
+	     const char *host, unsigned int port, char **why);
+
+#endif

@@ -1,0 +1,267 @@
+/*
+ * The verbs as entries (cli.h): sqdeck --help and VERB --help are made
+ * from cli_entries, --cluster works after every verb that uses a cluster,
+ * and a bad option is named with its verb.  Runs the built binary on a
+ * local clusters file: nothing here reaches a cluster.
+ */
+#include "testutil.h"
+
+#include <sys/wait.h>
+
+#include "cli.h"
+#include "util.h"
+
+static char	*home;
+
+static void
+setup(void)
+{
+	home = xstrdup(test_tmpdir());
+	/* Nothing from the caller's environment picks a cluster. */
+	unsetenv("SQDECK_CLUSTER");
+	unsetenv("SLURM_HOSTNAME");
+	unsetenv("SLURM_USER");
+	unsetenv("XDG_RUNTIME_DIR");
+	setenv("HOME", home, 1);
+	setenv("XDG_STATE_HOME", home, 1);
+	setenv("XDG_CONFIG_HOME", home, 1);
+	setenv("NGC_KEY", "not-a-key", 1);
+}
+
+static void
+teardown(void)
+{
+	free(home);
+}
+
+/* Run sqdeck with args (from a directory of its own): exit status. */
+static int
+run(const char *args, char **out, char **err)
+{
+	const char	*bin = getenv("SQDECK_BIN");
+	char		*cmd, *po, *pe, *cause = NULL;
+	int		 st;
+
+	if (bin == NULL)
+		bin = TOP_BUILDDIR "/sqdeck";
+	po = xasprintf("%s/out", home);
+	pe = xasprintf("%s/err", home);
+	cmd = xasprintf("cd %s && %s %s >%s 2>%s </dev/null", home, bin, args,
+	    po, pe);
+	st = system(cmd);
+	ck_assert(st != -1 && WIFEXITED(st));
+	ck_assert_msg(file_read(po, out, NULL, &cause) == 0, "%s", cause);
+	ck_assert_msg(file_read(pe, err, NULL, &cause) == 0, "%s", cause);
+	free(po);
+	free(pe);
+	free(cmd);
+	return WEXITSTATUS(st);
+}
+
+/* The first line of an entry's usage. */
+static char *
+first_line(const char *s)
+{
+	return xstrndup(s, strcspn(s, "\n"));
+}
+
+START_TEST(test_help_lists_every_entry)
+{
+	const struct cli_entry	*const *e;
+	char			*out, *err, *want, *args, *verbs, *p;
+	size_t			 n = 0, listed = 0;
+
+	ck_assert_int_eq(run("--help", &out, &err), 0);
+	for (e = cli_entries; *e != NULL; e++, n++) {
+		p = first_line((*e)->usage);
+		want = xasprintf("\n  %-10s %s\n  %-10s   %s\n", (*e)->name, p,
+		    "", (*e)->summary);
+		ck_assert_msg(strstr(out, want) != NULL, "sqdeck --help has "
+		    "no lines for %s:\n%s", (*e)->name, out);
+		free(want);
+		free(p);
+
+		/* VERB --help: the entry's usage and help, exit 0. */
+		args = xasprintf("%s --help", (*e)->name);
+		free(err);
+		ck_assert_int_eq(run(args, &p, &err), 0);
+		want = xasprintf("usage: sqdeck %s %s\n%s", (*e)->name,
+		    (*e)->usage, (*e)->help != NULL ? (*e)->help : "");
+		ck_assert_str_eq(p, want);
+		ck_assert_str_eq(err, "");
+		free(want);
+		free(p);
+		free(args);
+	}
+	ck_assert_uint_ge(n, 13);
+	/* And no verb that is not an entry: one name line each. */
+	verbs = strstr(out, "\nVerbs:\n");
+	ck_assert_ptr_nonnull(verbs);
+	for (p = verbs + 8; strncmp(p, "\n", 1) != 0; p = strchr(p, '\n') + 1) {
+		if (strncmp(p, "  ", 2) == 0 && p[2] != ' ')
+			listed++;
+	}
+	ck_assert_uint_eq(listed, n);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* Arguments that bring each verb as far as choosing its cluster. */
+static const char *
+cluster_args(const char *verb)
+{
+	static const char *const v[][2] = {
+		{ "preflight", "--script" },
+		{ "submit", TESTS_SRCDIR "/data/spec/minimal.yaml" },
+		{ "status", "1" },
+		{ "logs", "1" },
+		{ "cancel", "1" },
+		{ "jobs", "" },
+		{ "history", "" },
+		{ "creds", "install" },
+		{ "retry", "1" },
+		{ "login", "" },
+		{ "logout", "" },
+		{ "triage", "1" },
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+		if (strcmp(v[i][0], verb) == 0)
+			return v[i][1];
+	}
+	return NULL;
+}
+
+START_TEST(test_cluster_after_every_verb)
+{
+	const struct cli_entry	*const *e;
+	const char		*a;
+	char			*out, *err, *args;
+	int			 rc, nclusters = 0;
+
+	for (e = cli_entries; *e != NULL; e++) {
+		if (((*e)->flags & CLI_CLUSTER) == 0) {
+			/* records is local: --cluster is not its option. */
+			args = xasprintf("-c %s %s --cluster nosuch",
+			    test_data("config/good.yaml"), (*e)->name);
+			ck_assert_int_eq(run(args, &out, &err), EXIT_USAGE);
+			ck_assert_msg(strstr(err, "unknown option "
+			    "'--cluster'") != NULL, "%s: %s", args, err);
+			free(args);
+			free(out);
+			free(err);
+			continue;
+		}
+		a = cluster_args((*e)->name);
+		ck_assert_msg(a != NULL, "a verb this test does not know: %s",
+		    (*e)->name);
+		/* The unknown name is taken as the cluster and refused. */
+		args = xasprintf("-c %s %s --cluster nosuch %s",
+		    test_data("config/good.yaml"), (*e)->name, a);
+		rc = run(args, &out, &err);
+		ck_assert_int_ne(rc, 0);
+		ck_assert_msg(strstr(err, "SQDECK_CLUSTER='nosuch' names no "
+		    "cluster") != NULL, "%s: %s", args, err);
+		ck_assert_ptr_null(strstr(err, "unknown option"));
+		free(args);
+		free(out);
+		free(err);
+		nclusters++;
+	}
+	ck_assert_int_ge(nclusters, 12);
+}
+END_TEST
+
+/* Before or after the verb it picks the cluster; the later one wins. */
+START_TEST(test_cluster_after_verb_picks_it)
+{
+	char	*out, *err, *args;
+
+	args = xasprintf("-c %s preflight --script --cluster polar",
+	    test_data("config/good.yaml"));
+	ck_assert_int_eq(run(args, &out, &err), 0);
+	ck_assert_ptr_nonnull(strstr(out, "/lustre/alice/results"));
+	free(args);
+	free(out);
+	free(err);
+
+	args = xasprintf("-c %s preflight --script --cluster lab",
+	    test_data("config/good.yaml"));
+	ck_assert_int_eq(run(args, &out, &err), 0);
+	ck_assert_ptr_null(strstr(out, "/lustre/alice/results"));
+	free(args);
+	free(out);
+	free(err);
+
+	args = xasprintf("-c %s --cluster lab preflight --cluster polar "
+	    "--script", test_data("config/good.yaml"));
+	ck_assert_int_eq(run(args, &out, &err), 0);
+	ck_assert_ptr_nonnull(strstr(out, "/lustre/alice/results"));
+	free(args);
+	free(out);
+	free(err);
+}
+END_TEST
+
+START_TEST(test_bad_option_names_verb)
+{
+	const struct cli_entry	*const *e;
+	char			*out, *err, *args, *want;
+
+	for (e = cli_entries; *e != NULL; e++) {
+		args = xasprintf("%s --no-such-option", (*e)->name);
+		ck_assert_int_eq(run(args, &out, &err), EXIT_USAGE);
+		want = xasprintf("sqdeck: %s: unknown option "
+		    "'--no-such-option'\nusage: sqdeck %s ", (*e)->name,
+		    (*e)->name);
+		ck_assert_msg(strncmp(err, want, strlen(want)) == 0,
+		    "%s:\n%s", args, err);
+		ck_assert_str_eq(out, "");
+		free(want);
+		free(args);
+		free(out);
+		free(err);
+	}
+
+	ck_assert_int_eq(run("logs -x", &out, &err), EXIT_USAGE);
+	ck_assert_ptr_nonnull(strstr(err, "sqdeck: logs: unknown option "
+	    "'-x'\n"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(run("logs --interval", &out, &err), EXIT_USAGE);
+	ck_assert_ptr_nonnull(strstr(err, "sqdeck: logs: option '--interval' "
+	    "needs a value\n"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(run("history --days=", &out, &err), EXIT_USAGE);
+	ck_assert_ptr_nonnull(strstr(err, "sqdeck: history: --days '': give "
+	    "a number of days from 1 to 365\n"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(run("nosuchverb", &out, &err), EXIT_USAGE);
+	ck_assert_str_eq(err, "sqdeck: unknown verb 'nosuchverb' (try sqdeck "
+	    "--help)\n");
+	free(out);
+	free(err);
+}
+END_TEST
+
+static Suite *
+cli_suite(void)
+{
+	Suite	*s = suite_create("cli");
+	TCase	*tc = tcase_create("entries");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_help_lists_every_entry);
+	tcase_add_test(tc, test_cluster_after_every_verb);
+	tcase_add_test(tc, test_cluster_after_verb_picks_it);
+	tcase_add_test(tc, test_bad_option_names_verb);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN(cli_suite)
