@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "conn.h"
+#include "creds.h"
 #include "submit.h"
 
 static struct termios	saved_tty;
@@ -81,7 +82,7 @@ static const struct option creds_options[] = {
 static int
 cli_creds(struct cli *cli, int argc, char **argv)
 {
-	struct submit_creds	 cr;
+	struct creds		 cr;
 	struct config		 cfg;
 	struct cluster		*cl;
 	struct conn		*c;
@@ -120,7 +121,7 @@ cli_creds(struct cli *cli, int argc, char **argv)
 	}
 	if (registry != NULL) {
 		/* Bad registry or missing login: said before asking. */
-		if ((m = submit_creds_machine(registry, &cause)) == NULL) {
+		if ((m = creds_machine(registry, &cause)) == NULL) {
 			cli_error("creds", "%s", cause);
 			free(cause);
 			return EXIT_USAGE;
@@ -157,7 +158,7 @@ cli_creds(struct cli *cli, int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	c = conn_new_cluster(cl);
-	if (submit_creds_install(c, registry, login, key, &cr, &cause) != 0) {
+	if (creds_install(c, registry, login, key, &cr, &cause) != 0) {
 		cli_error("creds", "cluster %s: %s", cl->name,
 		    cause);
 		free(cause);
@@ -178,7 +179,7 @@ cli_creds(struct cli *cli, int argc, char **argv)
 		    "machines kept\n", cl->name, cr.path ? cr.path : "?",
 		    cr.machines, cr.login, cr.kept, cr.kept == 1 ? "" : "s");
 	}
-	submit_creds_free(&cr);
+	creds_free(&cr);
 	ret = EXIT_OK;
 out:
 	memset(key, 0, strlen(key));

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "enc.h"
 #include "util.h"
 
 #define SIDECAR_FIX "secrets go in the env sidecar (ENV_FILE), never in the script"
@@ -156,22 +157,6 @@ has_password(const char *line, size_t len)
 	return 0;
 }
 
-static int
-b64_value(int c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+')
-		return 62;
-	if (c == '/')
-		return 63;
-	return -1;
-}
-
 /* Does s end in ":" followed by a UUID (8-4-4-4-12 hex)? */
 static int
 ends_in_uuid(const unsigned char *s, size_t n)
@@ -203,12 +188,12 @@ has_legacy_ngc(const char *line, size_t len)
 	int		 bits, v;
 
 	while (i < len) {
-		if (b64_value((unsigned char)line[i]) < 0) {
+		if (enc_base64_value((unsigned char)line[i]) < 0) {
 			i++;
 			continue;
 		}
 		start = i;
-		while (i < len && b64_value((unsigned char)line[i]) >= 0)
+		while (i < len && enc_base64_value((unsigned char)line[i]) >= 0)
 			i++;
 		n = i - start;
 		while (i < len && line[i] == '=')
@@ -219,7 +204,7 @@ has_legacy_ngc(const char *line, size_t len)
 		bits = 0;
 		o = 0;
 		for (size_t k = start; k < start + n; k++) {
-			v = b64_value((unsigned char)line[k]);
+			v = enc_base64_value((unsigned char)line[k]);
 			acc = (acc << 6) | (unsigned int)v;
 			bits += 6;
 			if (bits >= 8) {

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "config.h"
+#include "jobdir.h"
 #include "jobtable.h"
 #include "slurm.h"
 #include "text.h"
@@ -31,25 +32,7 @@ ops_log_dir(const struct record *r)
 		return xstrdup(r->log_dir);
 	if (empty(r->job_dir))
 		return NULL;
-	return ops_dir_logs(r->job_dir);
-}
-
-char *
-ops_dir_logs(const char *job_dir)
-{
-	return xasprintf("%s/logs", job_dir);
-}
-
-char *
-ops_dir_results(const char *job_dir)
-{
-	return xasprintf("%s/results", job_dir);
-}
-
-char *
-ops_dir_env_file(const char *job_dir, const char *record_id)
-{
-	return xasprintf("%s/job_%s.env", job_dir, record_id);
+	return jobdir_path(r->job_dir, JOBDIR_LOGS, NULL);
 }
 
 char *
@@ -58,8 +41,7 @@ ops_job_log_dir_for(const char *log_dir, const char *job_name,
 {
 	if (empty(log_dir) || empty(job_name) || empty(slurm_id))
 		return NULL;
-	/* sbatch's --output=<log_dir>/%x-%j/main.out */
-	return xasprintf("%s/%s-%s", log_dir, job_name, slurm_id);
+	return jobdir_job_logs(log_dir, job_name, slurm_id);
 }
 
 char *
@@ -79,7 +61,7 @@ ops_log_path(const struct record *r, int err)
 
 	if (dir == NULL)
 		return NULL;
-	out = xasprintf("%s/%s", dir, err ? "main.err" : "main.out");
+	out = jobdir_log_file(dir, err);
 	free(dir);
 	return out;
 }
@@ -91,7 +73,7 @@ ops_env_path(const struct record *r)
 		return xstrdup(r->env_file);
 	if (empty(r->job_dir) || empty(r->id))
 		return NULL;
-	return ops_dir_env_file(r->job_dir, r->id);
+	return jobdir_path(r->job_dir, JOBDIR_ENV, r->id);
 }
 
 char *
@@ -99,7 +81,7 @@ ops_results_dir(const struct record *r)
 {
 	if (empty(r->job_dir))
 		return NULL;
-	return ops_dir_results(r->job_dir);
+	return jobdir_path(r->job_dir, JOBDIR_RESULTS, NULL);
 }
 
 char *
@@ -107,7 +89,7 @@ ops_status_path(const struct record *r)
 {
 	if (empty(r->job_dir))
 		return NULL;
-	return xasprintf("%s/results/status.json", r->job_dir);
+	return jobdir_path(r->job_dir, JOBDIR_STATUS, NULL);
 }
 
 /* --- text from the cluster ----------------------------------------------- */

@@ -9,9 +9,9 @@
 #include "state.h"
 
 /*
- * Operations on one job that the verbs and the TUI workers share, and the
- * ONE definition of where a job's files live on shared storage.  Submit
- * writes there, the monitor and the verbs read there:
+ * Operations on one job that the verbs and the TUI workers share, and a
+ * record's paths on shared storage (the layout itself is jobdir.h's).
+ * Submit writes there, the monitor and the verbs read there:
  *
  *   <job_dir>/logs/<job_name>-<slurm_id>/main.out   and main.err (R14, R18)
  *   <job_dir>/job_<record id>.env      secrets sidecar, mode 600 (R8)
@@ -27,10 +27,6 @@
  * (no job_dir, no job_name or no SLURM id yet).
  */
 char	*ops_log_dir(const struct record *);
-/* The same layout from a job dir (submit uses these before a record exists). */
-char	*ops_dir_logs(const char *job_dir);
-char	*ops_dir_results(const char *job_dir);
-char	*ops_dir_env_file(const char *job_dir, const char *record_id);
 /* <log_dir>/<job_name>-<slurm_id>: the directory submit must create. */
 char	*ops_job_log_dir_for(const char *log_dir, const char *job_name,
 	     const char *slurm_id);

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jobdir.h"
 #include "lint.h"
 #include "ops.h"
 #include "slurm.h"
@@ -570,9 +571,8 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 	res->budget = old->retry_budget;
 	sid = strtol(record_slurm_id(old), NULL, 10);
 	root = retry_root_id(old);
-	res->sbatch_path = xasprintf("%s/sbatch/job_%s.sbatch", old->job_dir,
-	    root);
-	env_path = xasprintf("%s/job_%s.env", old->job_dir, root);
+	res->sbatch_path = jobdir_path(old->job_dir, JOBDIR_SBATCH, root);
+	env_path = jobdir_path(old->job_dir, JOBDIR_ENV, root);
 
 	/* 1. What SLURM says, in one round trip. */
 	retry_marker(marker, sizeof marker);

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "enc.h"
 #include "slurm.h"
 
 #define SQUEUE_NFIELDS	13
@@ -288,7 +289,6 @@ void
 slurm_sep_new(char *buf, size_t len)
 {
 	unsigned char	rnd[8];
-	size_t		i;
 
 	if (len < SLURM_SEP_SIZE) {
 		if (len > 0)
@@ -297,8 +297,7 @@ slurm_sep_new(char *buf, size_t len)
 	}
 	sep_random(rnd, sizeof rnd);
 	buf[0] = SLURM_SEP;
-	for (i = 0; i < sizeof rnd; i++)
-		snprintf(buf + 1 + 2 * i, 3, "%02x", rnd[i]);
+	enc_hex(buf + 1, rnd, sizeof rnd);
 }
 
 static int

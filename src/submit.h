@@ -14,7 +14,8 @@
 #include "util.h"
 
 /*
- * The submit pipeline (R6-R15) and the credentials installer (R7).
+ * The submit pipeline (R6-R15): submit.c walks the steps, one file each
+ * (submit-check.c, -image, -secrets, -render, -stage, -launch, -recover).
  *
  *	preflight	once per session (struct submit_session keeps it)
  *	check		ONE round trip: test -e of every dataset and mount
@@ -35,15 +36,7 @@
  *			<log_dir>/<name>-<id>, scontrol release; an empty or
  *			garbled reply or an SSH drop is reconciled by name
  *
- * Job dir layout (R13, the same convention as ops.h):
- *
- *	<results_root>/<job_name>/specs/spec.yaml, specs/spec.json
- *	                          files/...   supporting files (sha256 checked)
- *	                          env/env.json, meta/meta.json
- *	                          sbatch/job_<record id>.sbatch
- *	                          job_<record id>.env   (secrets, mode 600)
- *	                          logs/<job_name>-<slurm id>/main.out, .err
- *	                          results/status.json   (written by the job)
+ * Job dir layout (R13): jobdir.h.
  *
  * The job runs with its job dir as working directory, and gets
  * SQDECK_JOB_DIR and SQDECK_RESULTS_DIR in its environment.
@@ -120,26 +113,6 @@ void	 submit_session_free(struct submit_session *);
 /* "<prefix>-<record id without sd->": unique, names the job and its dir. */
 char	*submit_job_name(const char *prefix, const char *record_id);
 
-struct submit_layout {
-	char	*job_dir;
-	char	*spec_path;	/* specs/spec.yaml */
-	char	*log_dir;	/* logs: <log_dir>/<job_name>-<id>/main.out */
-	char	*results_dir;
-	char	*sbatch_path;	/* sbatch/job_<record id>.sbatch */
-	char	*env_path;	/* job_<record id>.env */
-	/* The same relative to job_dir, as the stage tar names them. */
-	char	*sbatch_rel;
-	char	*env_rel;
-};
-void	 submit_layout_make(struct submit_layout *, const char *results_root,
-	     const char *job_name, const char *record_id);
-void	 submit_layout_free(struct submit_layout *);
-
-/* ustar members for the stage stream; names must be < 100 bytes. */
-void	 submit_tar_add(struct buf *, const char *name, const void *,
-	     size_t, mode_t);
-void	 submit_tar_end(struct buf *);
-
 /*
  * Sidecar text: "NAME='value'" lines (the job sources it with set -a).
  * Refuses a name that is not a shell identifier.
@@ -147,8 +120,6 @@ void	 submit_tar_end(struct buf *);
 int	 submit_sidecar(const struct lint_secret *, size_t, char **out,
 	     char **cause);
 
-/* SHA-256 of data as 64 lower-case hex digits (supporting files, R13). */
-void	 submit_sha256_hex(const void *, size_t, char out[65]);
 /*
  * Where a supporting file goes in the job dir: "files/<path>" for a clean
  * relative path, "files/<base name>" otherwise.
@@ -261,33 +232,16 @@ void	 submit_launch_parse(const char *text, struct submit_launch *);
 void	 submit_launch_free(struct submit_launch *);
 
 /*
- * The sh script that writes enroot's credentials.  The caller's first
- * lines set key, login and machines (space-separated); the key is on
- * stdin with the script.
+ * Remote scripts (templates/remote/, embedded): each value is a
+ * quoted assignment (submit_var) before the script's text (submit_embed),
+ * and the whole runs on stdin of /bin/sh -s inside braces, so sh reads
+ * all of it before running anything (no command can eat the rest from
+ * stdin, and a secret in it is never in an argv).
  */
-char	*submit_creds_script(void);
-
-/* --- remote operations --------------------------------------------------- */
-
-struct submit_creds {
-	char	*path;		/* the credentials file on the cluster */
-	int	 kept;		/* lines for other machines kept */
-	char	*machines;	/* the machines written, space-separated */
-	char	*login;
-};
-/*
- * Install a registry password in Enroot's netrc (R7): one round trip, the
- * key only on stdin, umask 077, other machines' lines kept.  registry NULL:
- * the NGC key for nvcr.io and authn.nvidia.com, login $oauthtoken;
- * otherwise "HOST[:PORT]" (the line names HOST: Enroot's curl matches the
- * host without the port) with login (required).
- */
-int	 submit_creds_install(struct conn *, const char *registry,
-	     const char *login, const char *key, struct submit_creds *,
-	     char **cause);
-/* The netrc machine of a registry: "host:5000" -> "host"; NULL if bad. */
-char	*submit_creds_machine(const char *registry, char **cause);
-void	 submit_creds_free(struct submit_creds *);
+void	 submit_var(struct buf *, const char *name, const char *value);
+void	 submit_embed(struct buf *, const char *name);
+int	 submit_sh(struct conn *, const char *body, int timeout,
+	     struct conn_result *, char **cause);
 
 enum submit_step {
 	SUBMIT_STEP_PREFLIGHT = 0,

@@ -13,6 +13,7 @@
 #include "eff.h"
 #include "gres.h"
 #include "history.h"
+#include "jobdir.h"
 #include "joblog.h"
 #include "monitor.h"
 #include "ops.h"
@@ -847,7 +848,7 @@ do_spec(struct wstate *st, struct wcmd *c)
 	if (rec->spec_path != NULL)
 		path = xstrdup(rec->spec_path);
 	else if (rec->job_dir != NULL)
-		path = xasprintf("%s/specs/spec.yaml", rec->job_dir);
+		path = jobdir_path(rec->job_dir, JOBDIR_SPEC, NULL);
 	else {
 		cause = xasprintf("record %s has no job dir: nothing was "
 		    "staged", rec->id);

@@ -626,45 +626,6 @@ teardown(void)
 	free(out);
 }
 
-START_TEST(test_parse)
-{
-	struct submit_faults	 f;
-	char			*cause = NULL;
-
-	ck_assert_int_eq(submit_faults_parse(NULL, &f, &cause), 0);
-	ck_assert_int_eq(f.n, 0);
-	ck_assert_ptr_null(f.launch);
-	ck_assert_int_eq(submit_faults_parse("after-sbatch", &f, &cause), 0);
-	ck_assert_str_eq(f.launch, "after-sbatch");
-	ck_assert_int_eq(submit_faults_parse("empty-reply,cut-after:stage,"
-	    "kill:launch,stop-before:recover", &f, &cause), 0);
-	ck_assert_str_eq(f.launch, "empty-reply");
-	ck_assert_int_eq(f.n, 3);
-	ck_assert_int_eq(f.v[0].kind, SUBMIT_FAULT_CUT_AFTER);
-	ck_assert_str_eq(f.v[0].point, "stage");
-	ck_assert_int_eq(f.v[1].kind, SUBMIT_FAULT_KILL_AFTER);
-	ck_assert_str_eq(f.v[1].point, "launch");
-	ck_assert_int_eq(f.v[2].kind, SUBMIT_FAULT_STOP_BEFORE);
-	ck_assert_str_eq(f.v[2].point, "recover");
-	/* A typo must not pass as "no fault". */
-	ck_assert_int_eq(submit_faults_parse("cut-before:stag", &f, &cause),
-	    -1);
-	ck_assert_ptr_nonnull(strstr(cause, "cut-before:stag"));
-	free(cause);
-	cause = NULL;
-	ck_assert_int_eq(submit_faults_parse("cut-during:stage", &f, &cause),
-	    -1);
-	free(cause);
-	cause = NULL;
-	ck_assert_int_eq(submit_faults_parse("after-sbach", &f, &cause), -1);
-	free(cause);
-	cause = NULL;
-	ck_assert_int_eq(submit_faults_parse("kill:check,kill:check,"
-	    "kill:check,kill:check,kill:check", &f, &cause), -1);
-	free(cause);
-}
-END_TEST
-
 START_TEST(test_matrix)
 {
 	struct fcase	*c;
@@ -857,9 +818,6 @@ faults_suite(void)
 {
 	Suite	*s = suite_create("faults");
 	TCase	*tc;
-
-	tc = it_tcase(s, "pure", 0, setup, NULL);
-	tcase_add_test(tc, test_parse);
 
 	tc = tcase_create("cluster");
 	tcase_add_unchecked_fixture(tc, setup, teardown);

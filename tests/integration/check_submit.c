@@ -2,9 +2,9 @@
  * sqdeck submit and creds install against the real local cluster
  * (tests/cluster/up; source $SDTB_DIR/env.sh first).  Every test runs the
  * real binary ($SQDECK_BIN) and checks the result with the real ssh
- * client and SLURM commands on the cluster.  The "pure" case needs no
- * cluster: layout, tar stream, sidecar quoting, the check script run by
- * the local /bin/sh on real squashfs files, the launch/convert parsers.
+ * client and SLURM commands on the cluster.  The pure parts (layout, tar
+ * stream, sidecar quoting, the remote scripts run by the local /bin/sh,
+ * the parsers) are in tests/unit/check_submit.c.
  */
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -18,6 +18,7 @@
 #include <cjson/cJSON.h>
 
 #include "itutil.h"
+#include "enc.h"
 #include "image.h"
 #include "record.h"
 #include "submit.h"
@@ -67,232 +68,6 @@ jobs_named(const char *name)
 	free(out);
 	return n;
 }
-
-/* --- pure parts --------------------------------------------------------- */
-
-START_TEST(test_pure_layout)
-{
-	struct submit_layout	 l;
-	char			*name;
-
-	name = submit_job_name("train", "sd-20261129T164500-1a2b3c");
-	ck_assert_str_eq(name, "train-20261129T164500-1a2b3c");
-	free(name);
-	name = submit_job_name(NULL, "sd-x");
-	ck_assert_str_eq(name, "sqdeck-x");
-	free(name);
-
-	submit_layout_make(&l, "/lustre/r/", "train-1", "sd-1");
-	ck_assert_str_eq(l.job_dir, "/lustre/r/train-1");
-	ck_assert_str_eq(l.spec_path, "/lustre/r/train-1/specs/spec.yaml");
-	ck_assert_str_eq(l.log_dir, "/lustre/r/train-1/logs");
-	ck_assert_str_eq(l.results_dir, "/lustre/r/train-1/results");
-	ck_assert_str_eq(l.sbatch_path,
-	    "/lustre/r/train-1/sbatch/job_sd-1.sbatch");
-	ck_assert_str_eq(l.env_path, "/lustre/r/train-1/job_sd-1.env");
-	ck_assert_str_eq(l.env_rel, "job_sd-1.env");
-	submit_layout_free(&l);
-}
-END_TEST
-
-START_TEST(test_pure_sha256)
-{
-	char	 hex[65], big[1000], *m;
-
-	submit_sha256_hex("", 0, hex);
-	ck_assert_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb924"
-	    "27ae41e4649b934ca495991b7852b855");
-	submit_sha256_hex("abc", 3, hex);
-	ck_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223"
-	    "b00361a396177a9cb410ff61f20015ad");
-	/* 56 bytes: the padding spills into a second block. */
-	submit_sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopn"
-	    "opq", 56, hex);
-	ck_assert_str_eq(hex, "248d6a61d20638b8e5c026930c3e6039"
-	    "a33ce45964ff2167f6ecedd419db06c1");
-	memset(big, 'a', sizeof big);
-	submit_sha256_hex(big, sizeof big, hex);
-	ck_assert_str_eq(hex, "41edece42d63e8d9bf515a9ba6932e1c"
-	    "20cbc9f5a5d134645adb5db1b9737ea3");
-
-	m = submit_file_member("cfg/a.yaml");
-	ck_assert_str_eq(m, "files/cfg/a.yaml");
-	free(m);
-	m = submit_file_member("../up/b.txt");
-	ck_assert_str_eq(m, "files/b.txt");
-	free(m);
-	m = submit_file_member("/abs/c.txt");
-	ck_assert_str_eq(m, "files/c.txt");
-	free(m);
-}
-END_TEST
-
-/* The stage stream is a tar that GNU tar reads back byte for byte. */
-START_TEST(test_pure_tar)
-{
-	struct buf	 b;
-	char		 path[4200], *out = NULL, big[3000];
-	char		*argv[8];
-	struct stat	 sb;
-
-	memset(big, 'x', sizeof big);
-	big[sizeof big - 1] = '\0';
-	buf_init(&b);
-	submit_tar_add(&b, "specs/spec.yaml", "image: a\n", 9, 0644);
-	submit_tar_add(&b, "job_sd-1.env", "K='v'\n", 6, 0600);
-	submit_tar_add(&b, "big.txt", big, strlen(big), 0644);
-	submit_tar_end(&b);
-	ck_assert_int_eq(b.len % 512, 0);
-	snprintf(path, sizeof path, "%s/t.tar", tmpdir);
-	ck_assert_int_eq(file_write_atomic(path, b.data, b.len, 0600, NULL), 0);
-	buf_free(&b);
-
-	argv[0] = "tar"; argv[1] = "-tvf"; argv[2] = path; argv[3] = NULL;
-	ck_assert_int_eq(run(argv, NULL, &out, NULL), 0);
-	ck_assert_ptr_nonnull(strstr(out, "-rw------- "));
-	ck_assert_ptr_nonnull(strstr(out, "job_sd-1.env"));
-	ck_assert_ptr_nonnull(strstr(out, "specs/spec.yaml"));
-	free(out);
-	argv[0] = "tar"; argv[1] = "-xOf"; argv[2] = path;
-	argv[3] = "big.txt"; argv[4] = NULL;
-	ck_assert_int_eq(run(argv, NULL, &out, NULL), 0);
-	ck_assert_str_eq(out, big);
-	free(out);
-	ck_assert_int_eq(stat(path, &sb), 0);
-}
-END_TEST
-
-/* The sidecar is sourced by sh: awkward values come back unchanged. */
-START_TEST(test_pure_sidecar)
-{
-	struct lint_secret	 sec[] = {
-		{ "HF_TOKEN", "hf_it's \"quoted\" $HOME `x` \\n" },
-		{ "B", "line1\nline2" },
-	};
-	struct lint_secret	 bad = { "NOT-A-NAME", "v" };
-	char			*text, *cause = NULL, *out, *script;
-	char			*argv[4];
-
-	ck_assert_int_eq(submit_sidecar(sec, 2, &text, &cause), 0);
-	script = xasprintf("%sprintf '%%s|%%s' \"$HF_TOKEN\" \"$B\"", text);
-	argv[0] = "/bin/sh"; argv[1] = "-c"; argv[2] = script; argv[3] = NULL;
-	ck_assert_int_eq(run(argv, NULL, &out, NULL), 0);
-	ck_assert_str_eq(out, "hf_it's \"quoted\" $HOME `x` \\n|line1\nline2");
-	free(out);
-	free(script);
-	free(text);
-	ck_assert_int_eq(submit_sidecar(&bad, 1, &text, &cause), -1);
-	ck_assert_ptr_nonnull(strstr(cause, "NOT-A-NAME"));
-	free(cause);
-}
-END_TEST
-
-/*
- * The check script run by the local sh on real squashfs files: what it
- * reports feeds image_sqsh_check, which accepts the whole image and
- * refuses the truncated copy; paths are reported by index.
- */
-START_TEST(test_pure_check_script)
-{
-	struct submit_check	 ck;
-	const char		*paths[3];
-	char			 root[4200], img[4200], half[4200], *cmd;
-	char			*script, *out, *cause = NULL, *argv[4];
-	char			 odd[4200];
-
-	snprintf(root, sizeof root, "%s/root", tmpdir);
-	snprintf(img, sizeof img, "%s/img.sqsh", tmpdir);
-	snprintf(half, sizeof half, "%s/half.sqsh", tmpdir);
-	snprintf(odd, sizeof odd, "%s/it's a dir", tmpdir);
-	mkdir(root, 0700);
-	mkdir(odd, 0700);
-	cmd = xasprintf("head -c 50000 /dev/urandom >'%s/f' && "
-	    "mksquashfs '%s' '%s' -noappend -quiet -no-progress >/dev/null && "
-	    "head -c $(( $(stat -c %%s '%s') / 2 )) '%s' >'%s'", root, root,
-	    img, img, img, half);
-	ck_assert_int_eq(system(cmd), 0);
-	free(cmd);
-
-	paths[0] = root;
-	paths[1] = "/nonexistent/sqdeck/x";
-	paths[2] = odd;
-	script = submit_check_script(paths, 3, img, "nvcr.io");
-	argv[0] = "/bin/sh"; argv[1] = "-c"; argv[2] = script; argv[3] = NULL;
-	ck_assert_int_eq(run(argv, NULL, &out, NULL), 0);
-	ck_assert_int_eq(submit_check_parse(out, 3, &ck, &cause), 0);
-	ck_assert_int_eq(ck.exists[0], 1);
-	ck_assert_int_eq(ck.exists[1], 0);
-	ck_assert_int_eq(ck.exists[2], 1);
-	ck_assert_int_eq(ck.image_exists, 1);
-	ck_assert_uint_eq(ck.headlen, IMAGE_SQSH_HEADER);
-	ck_assert_int_eq(ck.creds, 0);
-	ck_assert_int_eq(image_sqsh_check(ck.head, ck.headlen, ck.image_size,
-	    img, &cause), 0);
-	submit_check_free(&ck);
-	free(script);
-	free(out);
-
-	script = submit_check_script(NULL, 0, half, NULL);
-	argv[2] = script;
-	ck_assert_int_eq(run(argv, NULL, &out, NULL), 0);
-	ck_assert_int_eq(submit_check_parse(out, 0, &ck, &cause), 0);
-	ck_assert_int_eq(ck.image_exists, 1);
-	ck_assert_int_eq(image_sqsh_check(ck.head, ck.headlen, ck.image_size,
-	    half, &cause), -1);
-	ck_assert_ptr_nonnull(strstr(cause, "truncated"));
-	free(cause);
-	submit_check_free(&ck);
-	free(script);
-	free(out);
-
-	/* A script cut short is an error, not "all paths missing". */
-	ck_assert_int_eq(submit_check_parse("path 0 1\n", 2, &ck, &cause), -1);
-	free(cause);
-	submit_check_free(&ck);
-}
-END_TEST
-
-START_TEST(test_pure_parsers)
-{
-	struct submit_launch		l;
-	struct submit_convert_result	c;
-
-	submit_launch_parse("sqdeck-sbatch-rc=0\nsqdeck-out=42\n"
-	    "sqdeck-release-rc=0\nsqdeck-state=PENDING None\n", &l);
-	ck_assert_int_eq(l.sbatch_rc, 0);
-	ck_assert_str_eq(l.out, "42");
-	ck_assert_int_eq(l.released, 1);
-	ck_assert_str_eq(l.state, "PENDING");
-	ck_assert_str_eq(l.reason, "None");
-	submit_launch_free(&l);
-
-	/* Release refused while still held: not released. */
-	submit_launch_parse("sqdeck-sbatch-rc=0\nsqdeck-out=42\n"
-	    "sqdeck-release-rc=1\nsqdeck-release-msg=boom\n"
-	    "sqdeck-state=PENDING JobHeldUser\n", &l);
-	ck_assert_int_eq(l.released, 0);
-	ck_assert_str_eq(l.release_msg, "boom");
-	submit_launch_free(&l);
-
-	/* Release refused because the job already ran: fine. */
-	submit_launch_parse("sqdeck-release-rc=1\n"
-	    "sqdeck-state=COMPLETED None\n", &l);
-	ck_assert_int_eq(l.released, 1);
-	ck_assert_int_eq(l.sbatch_rc, -1);
-	submit_launch_free(&l);
-
-	submit_convert_parse("[INFO] Fetching\nsqdeck-rc=1\n[ERROR] 404\n"
-	    "sqdeck-convert=failed\n", &c);
-	ck_assert_int_eq(c.verdict, SUBMIT_CONVERT_FAILED);
-	ck_assert_int_eq(c.rc, 1);
-	ck_assert_str_eq(c.output, "[INFO] Fetching\n[ERROR] 404");
-	submit_convert_free(&c);
-	/* No verdict line: the script died. */
-	submit_convert_parse("sqdeck-rc=0\n", &c);
-	ck_assert_int_eq(c.verdict, SUBMIT_CONVERT_ERROR);
-	submit_convert_free(&c);
-}
-END_TEST
 
 /* --- against the cluster ------------------------------------------------- */
 
@@ -710,7 +485,7 @@ START_TEST(test_files)
 	snprintf(path, sizeof path, "%s/train.yaml", dir);
 	ck_assert_int_eq(file_write_atomic(path, content, strlen(content),
 	    0644, NULL), 0);
-	submit_sha256_hex(content, strlen(content), hex);
+	enc_sha256_hex(content, strlen(content), hex);
 
 	/* Wrong checksum: refused before anything remote is written. */
 	spec = write_spec("name: sdsub-files-%s\n"
@@ -800,14 +575,6 @@ submit_suite(void)
 {
 	Suite	*s = suite_create("submit");
 	TCase	*tc;
-
-	tc = it_tcase(s, "pure", 0, setup, it_teardown);
-	tcase_add_test(tc, test_pure_layout);
-	tcase_add_test(tc, test_pure_sha256);
-	tcase_add_test(tc, test_pure_tar);
-	tcase_add_test(tc, test_pure_sidecar);
-	tcase_add_test(tc, test_pure_check_script);
-	tcase_add_test(tc, test_pure_parsers);
 
 	tc = it_tcase(s, "cluster", 240, setup, it_teardown);
 	it_add_job_test(tc, test_complete);

@@ -1,0 +1,495 @@
+/*
+ * Submit step launch (R14, R15): ONE round trip, sbatch --parsable
+ * --hold, mkdir of <log_dir>/<name>-<id>, scontrol release; an empty or
+ * garbled reply or an SSH drop is reconciled by the job's exact name, and
+ * a job found that way is adopted (released with its log dir).  Retry
+ * (retry.c) sends its sbatch with the same scripts.
+ */
+#include "submit-int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "record.h"
+#include "slurm.h"
+#include "state.h"
+
+/*
+ * The log directory must exist before the job starts, so jobs are
+ * submitted held and released after the mkdir (lib-release.sh).
+ * sbatch_cmd is a command line whose values are quoted (slurm.c); the
+ * script runs it with eval.
+ */
+char *
+submit_launch_script(const char *job_dir, const char *sbatch_cmd,
+    const char *log_dir, const char *job_name, const char *fault, int hold)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	/* --hold: the log dir is made, the job stays held for the user. */
+	submit_var(&b, "hold", hold ? "1" : "0");
+	submit_var(&b, "jd", job_dir);
+	submit_var(&b, "logs", log_dir);
+	submit_var(&b, "name", job_name);
+	submit_var(&b, "cmd", sbatch_cmd);
+	submit_var(&b, "fault", fault);
+	submit_embed(&b, "lib-release.sh");
+	if (fault != NULL && *fault != '\0')
+		submit_embed(&b, "lib-cut.sh");
+	submit_embed(&b, "launch.sh");
+	return buf_steal(&b);
+}
+
+char *
+submit_release_script(long id, const char *log_dir, const char *job_name)
+{
+	struct buf	b;
+	char		num[32];
+
+	snprintf(num, sizeof num, "%ld", id);
+	buf_init(&b);
+	submit_var(&b, "logs", log_dir);
+	submit_var(&b, "name", job_name);
+	submit_var(&b, "id", num);
+	submit_embed(&b, "lib-release.sh");
+	submit_embed(&b, "release.sh");
+	return buf_steal(&b);
+}
+
+void
+submit_launch_parse(const char *text, struct submit_launch *l)
+{
+	char		*copy, *line, *next, *v, *sp;
+	struct buf	 out, err, msg;
+	int		 release_rc = -1;
+
+	memset(l, 0, sizeof *l);
+	l->sbatch_rc = -1;
+	buf_init(&out);
+	buf_init(&err);
+	buf_init(&msg);
+	copy = xstrdup(text != NULL ? text : "");
+	for (line = copy; line != NULL; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if (!str_has_prefix(line, "sqdeck-") ||
+		    (v = strchr(line, '=')) == NULL)
+			continue;
+		*v++ = '\0';
+		if (strcmp(line, "sqdeck-sbatch-rc") == 0)
+			l->sbatch_rc = atoi(v);
+		else if (strcmp(line, "sqdeck-out") == 0)
+			submit_addline(&out, v);
+		else if (strcmp(line, "sqdeck-err") == 0)
+			submit_addline(&err, v);
+		else if (strcmp(line, "sqdeck-mkdir") == 0)
+			l->mkdir_failed = 1;
+		else if (strcmp(line, "sqdeck-release-rc") == 0)
+			release_rc = atoi(v);
+		else if (strcmp(line, "sqdeck-release-msg") == 0)
+			submit_addline(&msg, v);
+		else if (strcmp(line, "sqdeck-state") == 0 && *v != '\0') {
+			/* A repeated line replaces the earlier one. */
+			free(l->state);
+			free(l->reason);
+			l->reason = NULL;
+			if ((sp = strchr(v, ' ')) != NULL) {
+				*sp++ = '\0';
+				l->reason = xstrdup(sp);
+			}
+			l->state = xstrdup(v);
+		}
+	}
+	free(copy);
+	l->out = submit_lines(&out);
+	l->err = submit_lines(&err);
+	l->release_msg = submit_lines(&msg);
+	/*
+	 * A release that fails because the job is no longer held (someone
+	 * released it, or it already ended) is not a failure.
+	 */
+	if (release_rc == 0)
+		l->released = 1;
+	else if (release_rc > 0 && (l->reason == NULL ||
+	    strcmp(l->reason, "JobHeldUser") != 0))
+		l->released = 1;
+}
+
+void
+submit_launch_free(struct submit_launch *l)
+{
+	free(l->out);
+	free(l->err);
+	free(l->release_msg);
+	free(l->state);
+	free(l->reason);
+	memset(l, 0, sizeof *l);
+}
+
+/* Jobs named exactly name: squeue first (sacct lags), then sacct. */
+static int
+submit_lookup_skip(struct submit_faults *f, struct conn *c, const char *name,
+    time_t sent, const long *skip, size_t nskip, long *idp, char **cause);
+
+int
+submit_lookup(struct submit_faults *f, struct conn *c, const char *name,
+    time_t sent, long *idp, char **cause)
+{
+	return submit_lookup_skip(f, c, name, sent, NULL, 0, idp, cause);
+}
+
+int
+submit_find_by_name(struct conn *c, const char *name, time_t sent,
+    const long *skip, size_t nskip, long *idp, char **cause)
+{
+	struct submit_faults	none;
+
+	memset(&none, 0, sizeof none);
+	return submit_lookup_skip(&none, c, name, sent, skip, nskip, idp,
+	    cause);
+}
+
+/* skip: ids known to be other jobs of that name (a retry chain's). */
+static int
+submit_lookup_skip(struct submit_faults *f, struct conn *c, const char *name,
+    time_t sent, const long *skip, size_t nskip, long *idp, char **cause)
+{
+	struct slurm_jobs	 jobs;
+	struct conn_result	 res;
+	char			*cmd, *why = NULL, since[32];
+	char			 sep[SLURM_SEP_SIZE];
+	long			 found[8];
+	size_t			 i, j, n;
+	int			 sacct = 0;
+
+	for (;;) {
+		slurm_sep_new(sep, sizeof sep);
+		if (!sacct)
+			cmd = slurm_cmd_squeue_name(NULL, name, sep, &why);
+		else {
+			slurm_since(sent, since, sizeof since);
+			cmd = slurm_cmd_sacct_name(name, since, NULL, sep,
+			    &why);
+		}
+		if (cmd == NULL)
+			goto fail;
+		if (submit_remote_cmd(f, "reconcile", c, cmd, 1, 0, &res,
+		    &why) != 0) {
+			free(cmd);
+			goto fail;
+		}
+		free(cmd);
+		memset(&jobs, 0, sizeof jobs);
+		if (sacct)
+			slurm_parse_sacct(res.out, sep, &jobs, NULL);
+		else
+			slurm_parse_squeue(res.out, sep, &jobs, NULL);
+		conn_result_free(&res);
+		n = 0;
+		for (i = 0; i < jobs.n; i++) {
+			/* A placeholder row's name is not to be trusted. */
+			if (jobs.v[i].placeholder || jobs.v[i].name == NULL ||
+			    strcmp(jobs.v[i].name, name) != 0)
+				continue;
+			for (j = 0; j < nskip; j++) {
+				if (skip[j] == jobs.v[i].id)
+					break;
+			}
+			if (j < nskip)
+				continue;
+			for (j = 0; j < n; j++) {
+				if (found[j] == jobs.v[i].id)
+					break;
+			}
+			if (j == n && n < sizeof found / sizeof found[0])
+				found[n++] = jobs.v[i].id;
+		}
+		slurm_jobs_free(&jobs);
+		if (n > 0) {
+			*idp = found[0];
+			return (int)n;
+		}
+		if (sacct)
+			return 0;
+		/* sbatch may still be on its way: look again, then sacct. */
+		if (time(NULL) - sent >= SUBMIT_RECONCILE_WAIT)
+			sacct = 1;
+		else
+			sleep(2);
+	}
+fail:
+	cause_set(cause, "%s", why);
+	free(why);
+	return -1;
+}
+
+static int
+submit_reconcile(struct submit_ctx *x, time_t sent, long *idp, char **cause)
+{
+	return submit_lookup(&x->faults, x->s->conn, x->res->job_name, sent,
+	    idp, cause);
+}
+
+static int
+submit_adopt(struct submit_ctx *x, long id, struct submit_launch *l,
+    char **cause)
+{
+	struct conn_result	 res;
+	char			*script, *why = NULL;
+
+	script = submit_release_script(id, x->lay.log_dir, x->res->job_name);
+	if (submit_remote(&x->faults, "release", x->s->conn, script, 0, &res,
+	    &why) != 0) {
+		free(script);
+		cause_set(cause, "job %ld: creating its log directory and "
+		    "releasing it failed: %s; it is held: run 'scontrol "
+		    "release %ld' after 'mkdir -p %s/%s-%ld'", id, why, id,
+		    x->lay.log_dir, x->res->job_name, id);
+		free(why);
+		return -1;
+	}
+	free(script);
+	submit_launch_parse(res.out, l);
+	conn_result_free(&res);
+	return 0;
+}
+
+
+/*
+ * sbatch refused the job: remove the job dir staged for it (only ever the
+ * one this submit made under the results root), so a refused request
+ * leaves nothing behind on the cluster.  The record keeps the reason.
+ */
+static void
+submit_unstage(struct submit_ctx *x)
+{
+	struct conn_result	 res;
+	struct buf		 b;
+	char			*why = NULL;
+	size_t			 n = strlen(x->results_root);
+
+	if (x->lay.job_dir == NULL || strncmp(x->lay.job_dir,
+	    x->results_root, n) != 0 || x->lay.job_dir[n] != '/' ||
+	    strstr(x->lay.job_dir + n, "/..") != NULL)
+		return;
+	buf_init(&b);
+	submit_var(&b, "jd", x->lay.job_dir);
+	submit_embed(&b, "unstage.sh");
+	if (submit_remote(&x->faults, "unstage", x->s->conn, b.data, 0, &res,
+	    &why) == 0) {
+		if (res.status == 0)
+			submit_say(x, SUBMIT_STEP_LAUNCH, "removed the staged "
+			    "job dir %s (sbatch queued nothing)",
+			    x->lay.job_dir);
+		else
+			submit_say(x, SUBMIT_STEP_LAUNCH, "could not remove "
+			    "the staged job dir %s: %s", x->lay.job_dir,
+			    res.err);
+		conn_result_free(&res);
+	} else {
+		submit_say(x, SUBMIT_STEP_LAUNCH, "could not remove the staged "
+		    "job dir %s: %s", x->lay.job_dir, why);
+		free(why);
+	}
+	buf_free(&b);
+}
+
+int
+submit_step_launch(struct submit_ctx *x, char **cause)
+{
+	struct submit_launch	 l;
+	struct conn_result	 res;
+	enum slurm_submit	 v;
+	const char		*fault = x->faults.launch;
+	char			*cmd, *script, *why = NULL, *msg = NULL, *id_s;
+	long			 id = 0;
+	time_t			 sent;
+	int			 attempt, n;
+
+	memset(&l, 0, sizeof l);
+	/* From here a job may exist: an interrupted submit looks it up. */
+	msg = xasprintf("sending sbatch (job name %s)", x->res->job_name);
+	if (record_transition(x->record_id, RSTATE_PENDING, "",
+	    "submit:launch", msg, &why) != 0) {
+		free(msg);
+		submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "cannot update the "
+		    "record, so nothing is launched: %s", why);
+		free(why);
+		return -1;
+	}
+	free(msg);
+	msg = NULL;
+	for (attempt = 0; attempt < 2; attempt++) {
+		cmd = slurm_cmd_sbatch(x->lay.sbatch_path, x->res->job_name, 1,
+		    &why);
+		if (cmd == NULL)
+			goto fail_why;
+		script = submit_launch_script(x->lay.job_dir, cmd,
+		    x->lay.log_dir, x->res->job_name, attempt == 0 ? fault :
+		    NULL, x->o->hold);
+		free(cmd);
+		sent = time(NULL);
+		submit_launch_free(&l);
+		if (submit_xremote(x, script, 0, &res, &why) != 0) {
+			/* The job may or may not be queued. */
+			v = SLURM_SUBMIT_AMBIGUOUS;
+			msg = xasprintf("SSH failed during sbatch: %s", why);
+			free(why);
+			why = NULL;
+		} else {
+			submit_launch_parse(res.out, &l);
+			conn_result_free(&res);
+			if (attempt == 0 && fault != NULL &&
+			    strcmp(fault, "after-sbatch") == 0) {
+				/* TEST HOOK fallback: no sshd was found. */
+				conn_disconnect(x->s->conn);
+				v = SLURM_SUBMIT_AMBIGUOUS;
+				msg = xstrdup("connection dropped (test hook)");
+			} else if (l.sbatch_rc == -1) {
+				v = SLURM_SUBMIT_AMBIGUOUS;
+				msg = xstrdup("the launch script stopped before "
+				    "reporting sbatch's answer");
+			} else
+				v = slurm_parse_sbatch(l.out, l.err, &id, &msg);
+		}
+		free(script);
+
+		if (v == SLURM_SUBMIT_ERROR) {
+			/* Nothing was queued: what was staged is litter. */
+			submit_unstage(x);
+			submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "sbatch "
+			    "refused the job: %s", msg);
+			free(msg);
+			goto fail;
+		}
+		if (v == SLURM_SUBMIT_OK) {
+			free(msg);
+			msg = NULL;
+			if (!l.released && !l.mkdir_failed) {
+				submit_launch_free(&l);
+				if (submit_adopt(x, id, &l, &why) != 0)
+					goto fail_held;
+			}
+			break;
+		}
+
+		/* R15: never resubmit blindly. */
+		x->res->ambiguous = 1;
+		submit_say(x, SUBMIT_STEP_LAUNCH, "AMBIGUOUS: %s; looking the "
+		    "job up by its exact name %s", msg, x->res->job_name);
+		free(msg);
+		msg = NULL;
+		n = submit_reconcile(x, sent, &id, &why);
+		if (n < 0) {
+			x->unresolved = "submit:reconcile";
+			submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "the sbatch "
+			    "reply was lost and the lookup by name failed (%s): "
+			    "job %s may or may not exist; check with "
+			    "'squeue --me -n %s' before submitting again", why,
+			    x->res->job_name, x->res->job_name);
+			free(why);
+			goto fail;
+		}
+		if (n > 1) {
+			x->unresolved = "submit:reconcile";
+			submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "%d jobs are "
+			    "named %s: cancel all but one (scancel) and adopt "
+			    "it by hand", n, x->res->job_name);
+			goto fail;
+		}
+		if (n == 1) {
+			x->res->adopted = 1;
+			submit_say(x, SUBMIT_STEP_LAUNCH, "found exactly one job "
+			    "named %s: adopting SLURM job %ld", x->res->job_name,
+			    id);
+			if (submit_adopt(x, id, &l, &why) != 0)
+				goto fail_held;
+			break;
+		}
+		if (attempt == 1) {
+			submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "sbatch gave no "
+			    "usable answer twice and no job named %s exists",
+			    x->res->job_name);
+			goto fail;
+		}
+		x->res->resubmitted = 1;
+		submit_say(x, SUBMIT_STEP_LAUNCH, "no job named %s exists "
+		    "(squeue, then sacct after %d s): safe to submit again",
+		    x->res->job_name, SUBMIT_RECONCILE_WAIT);
+	}
+
+	if (l.mkdir_failed) {
+		submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "job %ld: could not "
+		    "create %s/%s-%ld, so the job was cancelled (SLURM would "
+		    "fail it with 0:53)", id, x->lay.log_dir, x->res->job_name,
+		    id);
+		goto fail;
+	}
+	id_s = xasprintf("%ld", id);
+	x->res->slurm_id = id_s;
+	if (record_set_slurm_id(x->record_id, id_s, &why) != 0) {
+		submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "job %ld was "
+		    "launched but the record could not be updated: %s", id, why);
+		free(why);
+		goto fail;
+	}
+	if (!l.released) {
+		x->unresolved = "submit:release";
+		submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "job %ld is held and "
+		    "could not be released: %s", id, l.release_msg != NULL ?
+		    l.release_msg : "no answer from scontrol");
+		goto fail;
+	}
+	{
+		struct state_map	 m;
+		enum rstate		 rs = RSTATE_PENDING;
+		char			*text;
+
+		if (l.state != NULL && state_map(l.state, STATUS_MISSING,
+		    &m) == 0 && m.state != RSTATE_UNKNOWN)
+			rs = m.state;
+		text = xasprintf("submitted as SLURM job %ld%s%s%s", id,
+		    x->o->hold ? " and left held (submit --hold: "
+		    "scontrol release starts it)" : "",
+		    x->res->adopted ? " (adopted after an ambiguous sbatch "
+		    "reply)" : "", x->res->resubmitted ? " (sent again after "
+		    "the first reply was lost and no job existed)" : "");
+		if (record_transition(x->record_id, rs, l.state != NULL ?
+		    l.state : "PENDING", "submit", text, &why) != 0) {
+			free(text);
+			submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "job %ld was "
+			    "launched but the record could not be updated: %s",
+			    id, why);
+			free(why);
+			goto fail;
+		}
+		free(text);
+		free(x->res->state);
+		x->res->state = xstrdup(state_name(rs));
+		free(x->res->native);
+		x->res->native = xstrdup(l.state != NULL ? l.state : "PENDING");
+	}
+	submit_say(x, SUBMIT_STEP_LAUNCH, "SLURM job %ld (%s), %s; logs in "
+	    "%s/%s-%ld/", id, x->res->job_name, x->res->native,
+	    x->lay.log_dir, x->res->job_name, id);
+	submit_launch_free(&l);
+	return 0;
+
+fail_held:
+	/* The job exists but is held: the record says which (recover). */
+	x->res->slurm_id = xasprintf("%ld", id);
+	if (record_set_slurm_id(x->record_id, x->res->slurm_id, NULL) == 0)
+		x->unresolved = "submit:release";
+	else
+		x->unresolved = "submit:reconcile";
+fail_why:
+	submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "%s", why);
+	free(why);
+fail:
+	submit_launch_free(&l);
+	return -1;
+}

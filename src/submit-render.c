@@ -1,0 +1,158 @@
+/*
+ * Submit step render (R9, R21): the NCCL probe or setting, the exports,
+ * the sbatch script from its template, linted with the secret values and
+ * checked with bash -n.
+ */
+#include "submit-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "template.h"
+
+/* NAME=value lines the script exports (EXTRA_ENV), no secrets. */
+static void
+submit_exports(struct submit_ctx *x, struct strv *sv)
+{
+	char	*s;
+	size_t	 i;
+
+	s = xasprintf("SQDECK_JOB_DIR=%s", x->lay.job_dir);
+	strv_add(sv, s);
+	free(s);
+	s = xasprintf("SQDECK_RESULTS_DIR=%s", x->lay.results_dir);
+	strv_add(sv, s);
+	free(s);
+	s = xasprintf("SQDECK_RECORD_ID=%s", x->record_id);
+	strv_add(sv, s);
+	free(s);
+	for (i = 0; i < x->s->cl->nccl_env.n; i++)
+		strv_add(sv, x->s->cl->nccl_env.v[i]);
+	for (i = 0; i < x->nccl.env.n; i++)
+		strv_add(sv, x->nccl.env.v[i]);
+	for (i = 0; i < x->sp->nenv; i++) {
+		s = xasprintf("%s=%s", x->sp->env[i].name,
+		    x->sp->env[i].value != NULL ? x->sp->env[i].value : "");
+		strv_add(sv, s);
+		free(s);
+	}
+}
+
+int
+submit_step_render(struct submit_ctx *x, char **cause)
+{
+	const struct strv	*exports = &x->exports;
+	struct template_vars	 tv;
+	struct buf		 extra;
+	const char		*tmpl;
+	char			*lines = NULL, *mounts, *out = NULL;
+	char			*why = NULL;
+	int			 pyxis = x->res->container == CONTAINER_PYXIS;
+
+	template_vars_init(&tv);
+	buf_init(&extra);
+	if (template_sbatch_line(&extra, "export", "ALL", &why) != 0 ||
+	    (x->plan.account != NULL && template_sbatch_line(&extra,
+	    "account", x->plan.account, &why) != 0) ||
+	    (x->plan.exclusive && template_sbatch_line(&extra, "exclusive",
+	    NULL, &why) != 0) ||
+	    template_export_lines(exports, &lines, &why) != 0)
+		goto fail;
+	template_set(&tv, "JOB_NAME", x->res->job_name);
+	template_set(&tv, "PARTITION", x->plan.partition);
+	template_setf(&tv, "NUM_NODES", "%d", x->plan.nodes);
+	template_setf(&tv, "NUM_GPUS", "%d", x->plan.gpus_per_node);
+	template_setf(&tv, "CPUS_PER_TASK", "%d", x->plan.cpus_per_task);
+	template_set(&tv, "TIME", x->plan.time_str);
+	template_set(&tv, "LOG_DIR", x->lay.log_dir);
+	template_set(&tv, "REQUEUE", x->plan.requeue ? "1" : "0");
+	template_set(&tv, "SBATCH_EXTRA", extra.data != NULL ? extra.data : "");
+	/* Mode none: no container, the command runs on the node itself. */
+	template_set(&tv, "IMAGE", pyxis ? x->res->image_sqsh : "");
+	mounts = spec_mounts_string(x->sp);
+	template_set(&tv, "CONTAINER_MOUNTS", pyxis ? mounts : "");
+	free(mounts);
+	/*
+	 * Pyxis mounts the job dir at the same path and starts the step
+	 * there; its --container-mounts list cannot carry ',' or ':'.
+	 */
+	if (pyxis && strpbrk(x->lay.job_dir, ",:") != NULL) {
+		why = xasprintf("job dir %s contains ',' or ':', which Pyxis "
+		    "--container-mounts cannot carry: choose a results_root "
+		    "without them", x->lay.job_dir);
+		goto fail;
+	}
+	template_set(&tv, "JOB_DIR", x->lay.job_dir);
+	template_set(&tv, "COMMAND", x->sp->command);
+	template_set(&tv, "ENV_FILE", x->nsec ? x->lay.env_path : "");
+	template_set(&tv, "RESULTS_DIR", x->lay.results_dir);
+	template_set(&tv, "EXTRA_ENV", lines);
+	template_set(&tv, "PRE_STEP", x->nccl.pre_step != NULL ?
+	    x->nccl.pre_step : "");
+	template_setf(&tv, "PROGRAM_TIMEOUT", "%d", x->plan.timeout_seconds);
+	template_setf(&tv, "PROGRAM_GRACE", "%d", x->plan.grace_seconds);
+	tmpl = template_sbatch_name(x->plan.nodes);
+	if (template_render_embedded(tmpl, &tv, &out, &why) != 0)
+		goto fail;
+	/* R9: no secret value, no token pattern, no xtrace, valid bash. */
+	if (lint_script(x->lay.sbatch_rel, out, x->sec, x->nsec, &why) != 0 ||
+	    lint_bash_syntax(x->lay.sbatch_rel, out, &why) != 0)
+		goto fail;
+	free(lines);
+	buf_free(&extra);
+	template_vars_free(&tv);
+	x->res->script = out;
+	submit_say(x, SUBMIT_STEP_RENDER, "%s from %s: lint clean, bash -n "
+	    "ok (%zu bytes)", x->lay.sbatch_path, tmpl, strlen(out));
+	return 0;
+fail:
+	free(out);
+	free(lines);
+	buf_free(&extra);
+	template_vars_free(&tv);
+	submit_fail(x, SUBMIT_STEP_RENDER, cause, "%s", why);
+	free(why);
+	return -1;
+}
+
+/* R21: probe NCCL first, or use the setting that worked before. */
+int
+submit_step_nccl(struct submit_ctx *x, char **cause)
+{
+	char	*why = NULL;
+
+	if (nccl_prepare(x->o->dry_run ? NULL : x->s->conn, x->s->cl,
+	    x->plan.partition, x->res->image, x->plan.nodes,
+	    x->plan.gpus_per_node, x->plan.time_minutes, &x->nccl,
+	    &why) != 0) {
+		submit_fail(x, SUBMIT_STEP_RENDER, cause, "%s", why);
+		free(why);
+		return -1;
+	}
+	if (x->nccl.cached)
+		submit_say(x, SUBMIT_STEP_RENDER, "NCCL: cached setting %s, "
+		    "no probe", x->nccl.setting);
+	else if (x->nccl.probe)
+		submit_say(x, SUBMIT_STEP_RENDER, "NCCL: the job probes an "
+		    "all-reduce first (R21), at most %d s in all (%d%% of "
+		    "its time, at least %d s), in the container the job then "
+		    "uses", x->nccl.budget, NCCL_PROBE_BUDGET_PERCENT,
+		    NCCL_PROBE_BUDGET_MIN);
+	submit_exports(x, &x->exports);
+	return SUBMIT_NEXT;
+}
+
+/* The job probes NCCL: its result is learnt once it ran (nccl.h). */
+int
+submit_step_pending(struct submit_ctx *x, char **cause)
+{
+	char	*why = NULL;
+
+	(void)cause;
+	if (x->nccl.probe && nccl_pending_add(x->record_id, x->s->cl->name,
+	    x->plan.partition, x->res->image, &why) != 0) {
+		/* Only learning is lost: the job itself is fine. */
+		submit_say(x, SUBMIT_STEP_RECORD, "warning: %s", why);
+		free(why);
+	}
+	return SUBMIT_NEXT;
+}

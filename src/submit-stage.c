@@ -1,0 +1,219 @@
+/*
+ * Submit step stage (R13): ONE round trip, a tar stream (base64 in the
+ * script) makes the job dir with specs/ env/ meta/ sbatch/ logs/
+ * results/ files/ and the mode-600 sidecar.
+ */
+#include "submit-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "enc.h"
+
+static void
+json_add_strv(cJSON *o, const char *key, const struct strv *sv)
+{
+	cJSON	*a = cJSON_AddArrayToObject(o, key);
+	size_t	 i;
+
+	for (i = 0; i < sv->n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(sv->v[i]));
+}
+
+static char *
+json_done(cJSON *o)
+{
+	char	*s = cJSON_PrintUnformatted(o), *out;
+
+	out = xasprintf("%s\n", s);
+	cJSON_free(s);
+	cJSON_Delete(o);
+	return out;
+}
+
+/* specs/spec.json: the spec (names of secrets only). */
+static char *
+submit_spec_json(const struct spec *sp)
+{
+	cJSON	*o = cJSON_CreateObject(), *a, *m;
+	size_t	 i;
+
+	cJSON_AddStringToObject(o, "name", sp->name ? sp->name : "sqdeck");
+	cJSON_AddStringToObject(o, "image", sp->image);
+	cJSON_AddStringToObject(o, "command", sp->command);
+	if (sp->network_arch != NULL)
+		cJSON_AddStringToObject(o, "network_arch", sp->network_arch);
+	if (sp->action != NULL)
+		cJSON_AddStringToObject(o, "action", sp->action);
+	json_add_strv(o, "datasets", &sp->datasets);
+	a = cJSON_AddArrayToObject(o, "mounts");
+	for (i = 0; i < sp->nmounts; i++) {
+		m = cJSON_CreateObject();
+		cJSON_AddStringToObject(m, "src", sp->mounts[i].src);
+		cJSON_AddStringToObject(m, "dst", sp->mounts[i].dst);
+		cJSON_AddBoolToObject(m, "ro", sp->mounts[i].ro);
+		cJSON_AddItemToArray(a, m);
+	}
+	json_add_strv(o, "secrets", &sp->secrets);
+	cJSON_AddBoolToObject(o, "force_reconvert", sp->force_reconvert);
+	return json_done(o);
+}
+
+/* env/env.json: what the job's environment gets (no secret values). */
+static char *
+submit_env_json(struct submit_ctx *x, const struct strv *exports)
+{
+	cJSON	*o = cJSON_CreateObject();
+
+	json_add_strv(o, "env", exports);
+	json_add_strv(o, "secret_names", &x->res->secrets);
+	cJSON_AddStringToObject(o, "secrets_file", x->nsec ?
+	    x->lay.env_path : "");
+	return json_done(o);
+}
+
+/* meta/meta.json: where and how it was submitted. */
+static char *
+submit_meta_json(struct submit_ctx *x)
+{
+	cJSON		*o = cJSON_CreateObject(), *p;
+	char		 stamp[32];
+	struct tm	 tm;
+	time_t		 t = time(NULL);
+
+	gmtime_r(&t, &tm);
+	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	cJSON_AddStringToObject(o, "record_id", x->record_id);
+	cJSON_AddStringToObject(o, "cluster", x->s->cl->name);
+	cJSON_AddStringToObject(o, "login_node", x->s->pf.login_host ?
+	    x->s->pf.login_host : "");
+	cJSON_AddStringToObject(o, "job_name", x->res->job_name);
+	cJSON_AddStringToObject(o, "job_dir", x->lay.job_dir);
+	cJSON_AddStringToObject(o, "results_root", x->results_root);
+	cJSON_AddStringToObject(o, "image", x->res->image);
+	cJSON_AddStringToObject(o, "image_sqsh", x->res->image_sqsh);
+	cJSON_AddStringToObject(o, "image_action",
+	    submit_image_action_name(x->res->image_action));
+	cJSON_AddStringToObject(o, "container_mode",
+	    config_container_name(x->res->container));
+	cJSON_AddStringToObject(o, "submitted", stamp);
+	cJSON_AddStringToObject(o, "sqdeck", PACKAGE_VERSION);
+	p = cJSON_AddObjectToObject(o, "plan");
+	cJSON_AddStringToObject(p, "partition", x->plan.partition);
+	cJSON_AddNumberToObject(p, "nodes", x->plan.nodes);
+	cJSON_AddNumberToObject(p, "gpus_per_node", x->plan.gpus_per_node);
+	cJSON_AddNumberToObject(p, "gpus", x->plan.gpus);
+	cJSON_AddNumberToObject(p, "cpus_per_task", x->plan.cpus_per_task);
+	cJSON_AddStringToObject(p, "time", x->plan.time_str);
+	cJSON_AddBoolToObject(p, "exclusive", x->plan.exclusive);
+	cJSON_AddBoolToObject(p, "requeue", x->plan.requeue);
+	return json_done(o);
+}
+
+int
+submit_step_stage(struct submit_ctx *x, char **cause)
+{
+	const struct strv	*exports = &x->exports;
+	struct conn_result	 res;
+	struct buf		 tar, sh, yaml;
+	char			*text, *why = NULL, *sidecar = NULL;
+	size_t			 i;
+	int			 rc = -1, ok = 0;
+
+	/* Once sent, the stage may have written the sidecar (reply or not). */
+	x->staged = 1;
+	buf_init(&tar);
+	buf_init(&yaml);
+	if (spec_write(x->sp, &yaml, &why) != 0) {
+		buf_free(&yaml);
+		submit_fail(x, SUBMIT_STEP_STAGE, cause, "%s", why);
+		free(why);
+		return -1;
+	}
+	enc_tar_add(&tar, "specs/spec.yaml", yaml.data, yaml.len, 0644);
+	buf_free(&yaml);
+	text = submit_spec_json(x->sp);
+	enc_tar_add(&tar, "specs/spec.json", text, strlen(text), 0644);
+	free(text);
+	text = submit_env_json(x, exports);
+	enc_tar_add(&tar, "env/env.json", text, strlen(text), 0644);
+	free(text);
+	text = submit_meta_json(x);
+	enc_tar_add(&tar, "meta/meta.json", text, strlen(text), 0644);
+	free(text);
+	enc_tar_add(&tar, x->lay.sbatch_rel, x->res->script,
+	    strlen(x->res->script), 0644);
+	for (i = 0; i < x->sp->nfiles; i++)
+		enc_tar_add(&tar, x->members[i], x->files[i].data,
+		    x->files[i].len, 0644);
+	if (x->nsec != 0) {
+		if (submit_sidecar(x->sec, x->nsec, &sidecar, &why) != 0) {
+			buf_free(&tar);
+			submit_fail(x, SUBMIT_STEP_STAGE, cause, "%s", why);
+			free(why);
+			return -1;
+		}
+		enc_tar_add(&tar, x->lay.env_rel, sidecar, strlen(sidecar),
+		    0600);
+		memset(sidecar, 0, strlen(sidecar));
+		free(sidecar);
+	}
+	enc_tar_end(&tar);
+
+	/* The script's umask 077 comes before any write (stage.sh). */
+	buf_init(&sh);
+	submit_var(&sh, "jd", x->lay.job_dir);
+	submit_var(&sh, "envf", x->nsec ? x->lay.env_rel : "");
+	/* Base64 needs no quoting: this is the quoted assignment. */
+	buf_adds(&sh, "payload='");
+	enc_base64(&sh, tar.data, tar.len);
+	buf_adds(&sh, "'\n");
+	submit_embed(&sh, "stage.sh");
+	memset(tar.data, 0, tar.len);
+	buf_free(&tar);
+	rc = submit_xremote(x, sh.data, 0, &res, &why);
+	memset(sh.data, 0, sh.len);
+	buf_free(&sh);
+	if (rc != 0) {
+		submit_fail(x, SUBMIT_STEP_STAGE, cause, "staging into %s: %s",
+		    x->lay.job_dir, why);
+		free(why);
+		return -1;
+	}
+	rc = -1;
+	if ((text = strstr(res.out, "sqdeck-stage-error=")) != NULL) {
+		text += strlen("sqdeck-stage-error=");
+		text[strcspn(text, "\n")] = '\0';
+		submit_fail(x, SUBMIT_STEP_STAGE, cause, "staging into %s: %s",
+		    x->lay.job_dir, text);
+		goto out;
+	}
+	ok = strstr(res.out, "sqdeck-stage=ok") != NULL;
+	if (!ok) {
+		submit_fail(x, SUBMIT_STEP_STAGE, cause, "staging into %s did "
+		    "not finish (exit %d%s%.300s)", x->lay.job_dir, res.status,
+		    res.errlen ? ", stderr: " : "", res.err);
+		goto out;
+	}
+	if (x->nsec != 0 && strstr(res.out, "sqdeck-env-mode=600\n") ==
+	    NULL) {
+		submit_fail(x, SUBMIT_STEP_STAGE, cause, "the secrets file %s "
+		    "is not mode 600 after staging; not launching",
+		    x->lay.env_path);
+		goto out;
+	}
+	submit_say(x, SUBMIT_STEP_STAGE, "%s: specs/spec.yaml, specs/spec.json, "
+	    "env/env.json, meta/meta.json, %s%s%s, %zu supporting file%s "
+	    "(sha256 checked) (one round trip)", x->lay.job_dir,
+	    x->lay.sbatch_rel, x->nsec ? ", " : "",
+	    x->nsec ? "secrets sidecar (mode 600)" : "", x->sp->nfiles,
+	    x->sp->nfiles == 1 ? "" : "s");
+	rc = 0;
+out:
+	conn_result_free(&res);
+	return rc;
+}
+

@@ -1,0 +1,29 @@
+# shellcheck shell=sh disable=SC2154
+# The launch round trip (R14, R15), after lib-release.sh (and lib-cut.sh
+# for the test hook): cd to the job dir (the job's working directory),
+# sbatch, then, when it printed a job id, the log dir and the release.
+# Set by the caller, quoted: hold (1: leave the job held, --hold), jd,
+# logs, name (the job dir, log dir and job name), cmd (the sbatch command
+# line, every value in it quoted), fault (SQDECK_TEST_FAULT's launch
+# fault, after-sbatch or empty-reply; empty: none).
+LC_ALL=C; export LC_ALL
+cd -- "$jd" || { echo sqdeck-sbatch-rc=-1; exit 0; }
+e=sbatch/.sbatch.err
+out=$(eval "$cmd" 2>"$e" </dev/null)
+rc=$?
+case $fault in
+after-sbatch)
+	# TEST HOOK: kill this SSH session's sshd, so the client sees the
+	# connection drop right after sbatch queued the job.
+	sd_cut ;;
+empty-reply)
+	# TEST HOOK: sbatch's answer is lost.
+	out=; : >"$e" ;;
+esac
+echo "sqdeck-sbatch-rc=$rc"
+[ -z "$out" ] || printf '%s\n' "$out" | sed '/^$/d; s/^/sqdeck-out=/'
+[ ! -s "$e" ] || sed '/^$/d; s/^/sqdeck-err=/' "$e"
+rm -f -- "$e"
+id=${out%%;*}
+case $id in ''|*[!0-9]*) exit 0 ;; esac
+release "$logs" "$name" "$id"

@@ -1,0 +1,483 @@
+/*
+ * The pure parts of submit, no cluster: the job dir layout, the tar
+ * stream, base64/hex/sha256, sidecar quoting, the remote scripts run by
+ * the local /bin/sh (the check script on real squashfs files, the launch
+ * script with stand-ins for sbatch, squeue and scontrol), the reply
+ * parsers and SQDECK_TEST_FAULT's parser.  Moved here from the
+ * integration suites so that `make check` runs them.
+ */
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <fcntl.h>
+
+#include "testutil.h"
+#include "enc.h"
+#include "image.h"
+#include "jobdir.h"
+#include "submit.h"
+#include "util.h"
+
+/* Run argv, stdout captured (no shell). */
+static int
+run(char *const argv[], char **out)
+{
+	const char	*dir = test_tmpdir();
+	char		*of;
+	pid_t		 pid;
+	int		 status, fd;
+
+	of = xasprintf("%s/run.out", dir);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		fd = open("/dev/null", O_RDWR);
+		dup2(fd, 0);
+		dup2(fd, 2);
+		fd = open(of, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		dup2(fd, 1);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(file_read(of, out, NULL, NULL), 0);
+	free(of);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* A remote script run by the local sh, as the login node would. */
+static int
+sh_run(const char *script, char **out)
+{
+	char	*argv[4];
+
+	argv[0] = "/bin/sh";
+	argv[1] = "-c";
+	argv[2] = (char *)script;
+	argv[3] = NULL;
+	return run(argv, out);
+}
+
+START_TEST(test_layout)
+{
+	struct jobdir	 l;
+	char		*name, *p;
+
+	name = submit_job_name("train", "sd-20261129T164500-1a2b3c");
+	ck_assert_str_eq(name, "train-20261129T164500-1a2b3c");
+	free(name);
+	name = submit_job_name(NULL, "sd-x");
+	ck_assert_str_eq(name, "sqdeck-x");
+	free(name);
+
+	jobdir_make(&l, "/lustre/r/", "train-1", "sd-1");
+	ck_assert_str_eq(l.job_dir, "/lustre/r/train-1");
+	ck_assert_str_eq(l.spec_path, "/lustre/r/train-1/specs/spec.yaml");
+	ck_assert_str_eq(l.log_dir, "/lustre/r/train-1/logs");
+	ck_assert_str_eq(l.results_dir, "/lustre/r/train-1/results");
+	ck_assert_str_eq(l.sbatch_path,
+	    "/lustre/r/train-1/sbatch/job_sd-1.sbatch");
+	ck_assert_str_eq(l.sbatch_rel, "sbatch/job_sd-1.sbatch");
+	ck_assert_str_eq(l.env_path, "/lustre/r/train-1/job_sd-1.env");
+	ck_assert_str_eq(l.env_rel, "job_sd-1.env");
+	/* The single paths the readers use are the same ones. */
+	p = jobdir_path(l.job_dir, JOBDIR_SBATCH, "sd-1");
+	ck_assert_str_eq(p, l.sbatch_path);
+	free(p);
+	p = jobdir_path(l.job_dir, JOBDIR_ENV, "sd-1");
+	ck_assert_str_eq(p, l.env_path);
+	free(p);
+	p = jobdir_path(l.job_dir, JOBDIR_STATUS, NULL);
+	ck_assert_str_eq(p, "/lustre/r/train-1/results/status.json");
+	free(p);
+	p = jobdir_job_logs(l.log_dir, "train-1", "42");
+	ck_assert_str_eq(p, "/lustre/r/train-1/logs/train-1-42");
+	free(p);
+	jobdir_free(&l);
+}
+END_TEST
+
+START_TEST(test_sha256)
+{
+	char	 hex[65], big[1000], *m;
+
+	enc_sha256_hex("", 0, hex);
+	ck_assert_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb924"
+	    "27ae41e4649b934ca495991b7852b855");
+	enc_sha256_hex("abc", 3, hex);
+	ck_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223"
+	    "b00361a396177a9cb410ff61f20015ad");
+	/* 56 bytes: the padding spills into a second block. */
+	enc_sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopn"
+	    "opq", 56, hex);
+	ck_assert_str_eq(hex, "248d6a61d20638b8e5c026930c3e6039"
+	    "a33ce45964ff2167f6ecedd419db06c1");
+	memset(big, 'a', sizeof big);
+	enc_sha256_hex(big, sizeof big, hex);
+	ck_assert_str_eq(hex, "41edece42d63e8d9bf515a9ba6932e1c"
+	    "20cbc9f5a5d134645adb5db1b9737ea3");
+
+	m = submit_file_member("cfg/a.yaml");
+	ck_assert_str_eq(m, "files/cfg/a.yaml");
+	free(m);
+	m = submit_file_member("../up/b.txt");
+	ck_assert_str_eq(m, "files/b.txt");
+	free(m);
+	m = submit_file_member("/abs/c.txt");
+	ck_assert_str_eq(m, "files/c.txt");
+	free(m);
+}
+END_TEST
+
+/* The stage stream is a tar that GNU tar reads back byte for byte. */
+START_TEST(test_tar)
+{
+	struct buf	 b;
+	char		 path[4200], *out = NULL, big[3000];
+	char		*argv[8];
+	struct stat	 sb;
+
+	memset(big, 'x', sizeof big);
+	big[sizeof big - 1] = '\0';
+	buf_init(&b);
+	enc_tar_add(&b, "specs/spec.yaml", "image: a\n", 9, 0644);
+	enc_tar_add(&b, "job_sd-1.env", "K='v'\n", 6, 0600);
+	enc_tar_add(&b, "big.txt", big, strlen(big), 0644);
+	enc_tar_end(&b);
+	ck_assert_int_eq(b.len % 512, 0);
+	snprintf(path, sizeof path, "%s/t.tar", test_tmpdir());
+	ck_assert_int_eq(file_write_atomic(path, b.data, b.len, 0600, NULL), 0);
+	buf_free(&b);
+
+	argv[0] = "tar"; argv[1] = "-tvf"; argv[2] = path; argv[3] = NULL;
+	ck_assert_int_eq(run(argv, &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "-rw------- "));
+	ck_assert_ptr_nonnull(strstr(out, "job_sd-1.env"));
+	ck_assert_ptr_nonnull(strstr(out, "specs/spec.yaml"));
+	free(out);
+	argv[0] = "tar"; argv[1] = "-xOf"; argv[2] = path;
+	argv[3] = "big.txt"; argv[4] = NULL;
+	ck_assert_int_eq(run(argv, &out), 0);
+	ck_assert_str_eq(out, big);
+	free(out);
+	ck_assert_int_eq(stat(path, &sb), 0);
+}
+END_TEST
+
+/* The sidecar is sourced by sh: awkward values come back unchanged. */
+START_TEST(test_sidecar)
+{
+	struct lint_secret	 sec[] = {
+		{ "HF_TOKEN", "hf_it's \"quoted\" $HOME `x` \\n" },
+		{ "B", "line1\nline2" },
+	};
+	struct lint_secret	 bad = { "NOT-A-NAME", "v" };
+	char			*text, *cause = NULL, *out, *script;
+	char			*argv[4];
+
+	ck_assert_int_eq(submit_sidecar(sec, 2, &text, &cause), 0);
+	script = xasprintf("%sprintf '%%s|%%s' \"$HF_TOKEN\" \"$B\"", text);
+	argv[0] = "/bin/sh"; argv[1] = "-c"; argv[2] = script; argv[3] = NULL;
+	ck_assert_int_eq(run(argv, &out), 0);
+	ck_assert_str_eq(out, "hf_it's \"quoted\" $HOME `x` \\n|line1\nline2");
+	free(out);
+	free(script);
+	free(text);
+	ck_assert_int_eq(submit_sidecar(&bad, 1, &text, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "NOT-A-NAME"));
+	free(cause);
+}
+END_TEST
+
+/*
+ * The check script run by the local sh on real squashfs files: what it
+ * reports feeds image_sqsh_check, which accepts the whole image and
+ * refuses the truncated copy; paths are reported by index.
+ */
+START_TEST(test_check_script)
+{
+	struct submit_check	 ck;
+	const char		*paths[3];
+	char			 root[4200], img[4200], half[4200], *cmd;
+	char			*script, *out, *cause = NULL, *argv[4];
+	char			 odd[4200];
+
+	snprintf(root, sizeof root, "%s/root", test_tmpdir());
+	snprintf(img, sizeof img, "%s/img.sqsh", test_tmpdir());
+	snprintf(half, sizeof half, "%s/half.sqsh", test_tmpdir());
+	snprintf(odd, sizeof odd, "%s/it's a dir", test_tmpdir());
+	mkdir(root, 0700);
+	mkdir(odd, 0700);
+	cmd = xasprintf("head -c 50000 /dev/urandom >'%s/f' && "
+	    "mksquashfs '%s' '%s' -noappend -quiet -no-progress >/dev/null && "
+	    "head -c $(( $(stat -c %%s '%s') / 2 )) '%s' >'%s'", root, root,
+	    img, img, img, half);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+
+	paths[0] = root;
+	paths[1] = "/nonexistent/sqdeck/x";
+	paths[2] = odd;
+	script = submit_check_script(paths, 3, img, "nvcr.io");
+	argv[0] = "/bin/sh"; argv[1] = "-c"; argv[2] = script; argv[3] = NULL;
+	ck_assert_int_eq(run(argv, &out), 0);
+	ck_assert_int_eq(submit_check_parse(out, 3, &ck, &cause), 0);
+	ck_assert_int_eq(ck.exists[0], 1);
+	ck_assert_int_eq(ck.exists[1], 0);
+	ck_assert_int_eq(ck.exists[2], 1);
+	ck_assert_int_eq(ck.image_exists, 1);
+	ck_assert_uint_eq(ck.headlen, IMAGE_SQSH_HEADER);
+	ck_assert_int_eq(ck.creds, 0);
+	ck_assert_int_eq(image_sqsh_check(ck.head, ck.headlen, ck.image_size,
+	    img, &cause), 0);
+	submit_check_free(&ck);
+	free(script);
+	free(out);
+
+	script = submit_check_script(NULL, 0, half, NULL);
+	argv[2] = script;
+	ck_assert_int_eq(run(argv, &out), 0);
+	ck_assert_int_eq(submit_check_parse(out, 0, &ck, &cause), 0);
+	ck_assert_int_eq(ck.image_exists, 1);
+	ck_assert_int_eq(image_sqsh_check(ck.head, ck.headlen, ck.image_size,
+	    half, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "truncated"));
+	free(cause);
+	submit_check_free(&ck);
+	free(script);
+	free(out);
+
+	/* A script cut short is an error, not "all paths missing". */
+	ck_assert_int_eq(submit_check_parse("path 0 1\n", 2, &ck, &cause), -1);
+	free(cause);
+	submit_check_free(&ck);
+}
+END_TEST
+
+START_TEST(test_parsers)
+{
+	struct submit_launch		l;
+	struct submit_convert_result	c;
+
+	submit_launch_parse("sqdeck-sbatch-rc=0\nsqdeck-out=42\n"
+	    "sqdeck-release-rc=0\nsqdeck-state=PENDING None\n", &l);
+	ck_assert_int_eq(l.sbatch_rc, 0);
+	ck_assert_str_eq(l.out, "42");
+	ck_assert_int_eq(l.released, 1);
+	ck_assert_str_eq(l.state, "PENDING");
+	ck_assert_str_eq(l.reason, "None");
+	submit_launch_free(&l);
+
+	/* Release refused while still held: not released. */
+	submit_launch_parse("sqdeck-sbatch-rc=0\nsqdeck-out=42\n"
+	    "sqdeck-release-rc=1\nsqdeck-release-msg=boom\n"
+	    "sqdeck-state=PENDING JobHeldUser\n", &l);
+	ck_assert_int_eq(l.released, 0);
+	ck_assert_str_eq(l.release_msg, "boom");
+	submit_launch_free(&l);
+
+	/* Release refused because the job already ran: fine. */
+	submit_launch_parse("sqdeck-release-rc=1\n"
+	    "sqdeck-state=COMPLETED None\n", &l);
+	ck_assert_int_eq(l.released, 1);
+	ck_assert_int_eq(l.sbatch_rc, -1);
+	submit_launch_free(&l);
+
+	submit_convert_parse("[INFO] Fetching\nsqdeck-rc=1\n[ERROR] 404\n"
+	    "sqdeck-convert=failed\n", &c);
+	ck_assert_int_eq(c.verdict, SUBMIT_CONVERT_FAILED);
+	ck_assert_int_eq(c.rc, 1);
+	ck_assert_str_eq(c.output, "[INFO] Fetching\n[ERROR] 404");
+	submit_convert_free(&c);
+	/* No verdict line: the script died. */
+	submit_convert_parse("sqdeck-rc=0\n", &c);
+	ck_assert_int_eq(c.verdict, SUBMIT_CONVERT_ERROR);
+	submit_convert_free(&c);
+}
+END_TEST
+
+START_TEST(test_encodings)
+{
+	struct buf	 b;
+	unsigned char	 bytes[4] = { 0x00, 0xab, 0x7f, 0xff }, back[8];
+	char		 hex[9];
+
+	enc_hex(hex, bytes, sizeof bytes);
+	ck_assert_str_eq(hex, "00ab7fff");
+	ck_assert_uint_eq(enc_unhex("00AB7fff", back, sizeof back), 4);
+	ck_assert_int_eq(memcmp(back, bytes, 4), 0);
+	/* od's output cut short or garbled stops at the first bad digit. */
+	ck_assert_uint_eq(enc_unhex("00a", back, sizeof back), 1);
+	ck_assert_uint_eq(enc_unhex("0g11", back, sizeof back), 0);
+	buf_init(&b);
+	enc_base64(&b, "Ma", 2);
+	enc_base64(&b, "n", 1);
+	enc_base64(&b, "Man", 3);
+	buf_add(&b, "", 1);
+	ck_assert_str_eq(b.data, "TWE=bg==TWFu");
+	buf_free(&b);
+}
+END_TEST
+
+/* A value reaches the remote sh as it was: quoted assignments. */
+START_TEST(test_var_quoting)
+{
+	static const char	*v = "it's \"q\" $HOME `id` \\ ;|&\nline2 *";
+	struct buf		 b;
+	char			*out;
+
+	buf_init(&b);
+	submit_var(&b, "v", v);
+	submit_var(&b, "none", NULL);
+	buf_adds(&b, "printf '%s|%s' \"$v\" \"$none\"");
+	ck_assert_int_eq(sh_run(b.data, &out), 0);
+	ck_assert_str_eq(out, "it's \"q\" $HOME `id` \\ ;|&\nline2 *|");
+	free(out);
+	buf_free(&b);
+}
+END_TEST
+
+/*
+ * The launch script (templates/remote/launch.sh) run by the local sh in
+ * a job dir whose name needs quoting, with stand-ins for sbatch, squeue
+ * and scontrol: what it prints is what submit_launch_parse reads.
+ */
+static void
+launch_case(const char *fault, int hold, const char *want_state)
+{
+	struct submit_launch	 l;
+	struct stat		 sb;
+	char			*bin, *jd, *logs, *script, *cmd, *out, *path;
+	char			*old;
+
+	bin = xasprintf("%s/bin", test_tmpdir());
+	jd = xasprintf("%s/it's a job", test_tmpdir());
+	logs = xasprintf("%s/logs", jd);
+	mkdir(bin, 0700);
+	mkdir(jd, 0700);
+	path = xasprintf("%s/sbatch", jd);
+	mkdir(path, 0700);
+	free(path);
+	cmd = xasprintf("cd '%s' && printf '#!/bin/sh\\necho \"PENDING "
+	    "JobHeldUser\"\\n' >squeue && printf '#!/bin/sh\\nexit 0\\n' "
+	    ">scontrol && chmod +x squeue scontrol", bin);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	old = xstrdup(getenv("PATH"));
+	path = xasprintf("%s:%s", bin, old);
+	setenv("PATH", path, 1);
+	free(path);
+	/* The sbatch command line: its values quoted by the caller. */
+	script = submit_launch_script(jd, "printf '%s\\n' '42;cl'; "
+	    "echo warn >&2", logs, "job-1", fault, hold);
+	ck_assert_int_eq(sh_run(script, &out), 0);
+	setenv("PATH", old, 1);
+	free(old);
+	submit_launch_parse(out, &l);
+	ck_assert_int_eq(l.sbatch_rc, 0);
+	if (fault != NULL && strcmp(fault, "empty-reply") == 0) {
+		ck_assert_ptr_null(l.out);
+		ck_assert_ptr_null(l.err);
+		ck_assert_int_eq(l.released, 0);
+	} else {
+		ck_assert_str_eq(l.out, "42;cl");
+		ck_assert_str_eq(l.err, "warn");
+		path = xasprintf("%s/job-1-42", logs);
+		ck_assert_int_eq(stat(path, &sb), 0);
+		free(path);
+		ck_assert_int_eq(l.mkdir_failed, 0);
+		if (want_state != NULL)
+			ck_assert_str_eq(l.state, want_state);
+		else
+			ck_assert_ptr_null(l.state);
+		ck_assert_int_eq(l.released, 1);
+	}
+	submit_launch_free(&l);
+	free(out);
+	free(script);
+	free(logs);
+	free(jd);
+	free(bin);
+}
+
+START_TEST(test_launch_script)
+{
+	launch_case(NULL, 0, NULL);
+}
+END_TEST
+
+START_TEST(test_launch_script_hold)
+{
+	/* Held on purpose: squeue says so, and nothing is released. */
+	launch_case(NULL, 1, "PENDING");
+}
+END_TEST
+
+START_TEST(test_launch_script_empty_reply)
+{
+	launch_case("empty-reply", 0, NULL);
+}
+END_TEST
+
+START_TEST(test_faults_parse)
+{
+	struct submit_faults	 f;
+	char			*cause = NULL;
+
+	ck_assert_int_eq(submit_faults_parse(NULL, &f, &cause), 0);
+	ck_assert_int_eq(f.n, 0);
+	ck_assert_ptr_null(f.launch);
+	ck_assert_int_eq(submit_faults_parse("after-sbatch", &f, &cause), 0);
+	ck_assert_str_eq(f.launch, "after-sbatch");
+	ck_assert_int_eq(submit_faults_parse("empty-reply,cut-after:stage,"
+	    "kill:launch,stop-before:recover", &f, &cause), 0);
+	ck_assert_str_eq(f.launch, "empty-reply");
+	ck_assert_int_eq(f.n, 3);
+	ck_assert_int_eq(f.v[0].kind, SUBMIT_FAULT_CUT_AFTER);
+	ck_assert_str_eq(f.v[0].point, "stage");
+	ck_assert_int_eq(f.v[1].kind, SUBMIT_FAULT_KILL_AFTER);
+	ck_assert_str_eq(f.v[1].point, "launch");
+	ck_assert_int_eq(f.v[2].kind, SUBMIT_FAULT_STOP_BEFORE);
+	ck_assert_str_eq(f.v[2].point, "recover");
+	/* A typo must not pass as "no fault". */
+	ck_assert_int_eq(submit_faults_parse("cut-before:stag", &f, &cause),
+	    -1);
+	ck_assert_ptr_nonnull(strstr(cause, "cut-before:stag"));
+	free(cause);
+	cause = NULL;
+	ck_assert_int_eq(submit_faults_parse("cut-during:stage", &f, &cause),
+	    -1);
+	free(cause);
+	cause = NULL;
+	ck_assert_int_eq(submit_faults_parse("after-sbach", &f, &cause), -1);
+	free(cause);
+	cause = NULL;
+	ck_assert_int_eq(submit_faults_parse("kill:check,kill:check,"
+	    "kill:check,kill:check,kill:check", &f, &cause), -1);
+	free(cause);
+}
+END_TEST
+
+static Suite *
+submit_suite(void)
+{
+	Suite	*s = suite_create("submit");
+	TCase	*tc = tcase_create("pure");
+
+	tcase_add_test(tc, test_layout);
+	tcase_add_test(tc, test_sha256);
+	tcase_add_test(tc, test_tar);
+	tcase_add_test(tc, test_sidecar);
+	tcase_add_test(tc, test_check_script);
+	tcase_add_test(tc, test_parsers);
+	tcase_add_test(tc, test_encodings);
+	tcase_add_test(tc, test_var_quoting);
+	tcase_add_test(tc, test_launch_script);
+	tcase_add_test(tc, test_launch_script_hold);
+	tcase_add_test(tc, test_launch_script_empty_reply);
+	tcase_add_test(tc, test_faults_parse);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN(submit_suite)
