@@ -263,30 +263,45 @@ hash_grow(struct jobtable *jt)
 
 /* Copy src's fields into e's row; the cluster and id (the key) stay. */
 /* *dst becomes a copy of src ("" for NULL), unless it is that already. */
-static void
+static int
 set_str(char **dst, const char *src)
 {
 	if (src == NULL)
 		src = "";
 	if (*dst != NULL && strcmp(*dst, src) == 0)
-		return;
+		return 0;
 	free(*dst);
 	*dst = xstrdup(src);
+	return 1;
 }
 
-static void
+/* What entry_set changed: nothing, values only, or what orders rows. */
+#define SET_VALUES	0x1	/* elapsed, limit, nodes */
+#define SET_KEYS	0x2	/* what the filter or the sort may read */
+
+static int
 entry_set(struct entry *e, const struct jobtable_row *src)
 {
+	int	ch = 0, fin;
+
 	/* A poll repeats most rows as they were: no copy then. */
-	set_str(&e->row.name, src->name);
-	set_str(&e->row.partition, src->partition);
-	set_str(&e->row.state, src->state);
-	set_str(&e->row.reason, src->reason);
+	if (set_str(&e->row.name, src->name) |
+	    set_str(&e->row.partition, src->partition) |
+	    set_str(&e->row.state, src->state) |
+	    set_str(&e->row.reason, src->reason))
+		ch |= SET_KEYS;
+	if (e->row.elapsed != src->elapsed || e->row.limit != src->limit ||
+	    e->row.nodes != src->nodes)
+		ch |= SET_VALUES;
 	e->row.elapsed = src->elapsed;
 	e->row.limit = src->limit;
 	e->row.nodes = src->nodes;
-	e->row.finished = src->finished || jobtable_state_final(src->state);
+	fin = src->finished || jobtable_state_final(src->state);
+	if (fin != e->row.finished)
+		ch |= SET_KEYS;
+	e->row.finished = fin;
 	e->class = jobtable_state_class(e->row.state);
+	return ch;
 }
 
 static struct entry *
@@ -296,7 +311,7 @@ entry_add(struct jobtable *jt, const char *cluster, const struct jobtable_row *s
 
 	e->row.cluster = jt_dup0(cluster);
 	e->row.id = jt_dup0(src->id);
-	entry_set(e, src);
+	(void)entry_set(e, src);
 	if (jt->nall == jt->aall) {
 		jt->aall = jt->aall ? jt->aall * 2 : 64;
 		jt->all = xrealloc(jt->all, jt->aall * sizeof *jt->all);
@@ -354,16 +369,18 @@ jobtable_merge(struct jobtable *jt, const char *cluster,
 {
 	struct entry	*e;
 	size_t		 i;
+	int		 ch = 0;
 
 	jt->gen++;
 	for (i = 0; i < n; i++) {
 		if (rows[i].id == NULL || *rows[i].id == '\0')
 			continue;
 		e = lookup(jt, cluster, rows[i].id);
-		if (e == NULL)
+		if (e == NULL) {
 			e = entry_add(jt, cluster, &rows[i]);
-		else
-			entry_set(e, &rows[i]);
+			ch |= SET_KEYS;
+		} else
+			ch |= entry_set(e, &rows[i]);
 		e->seen = jt->gen;
 	}
 	/* Live rows that left the queue: keep them, finished. */
@@ -372,6 +389,7 @@ jobtable_merge(struct jobtable *jt, const char *cluster,
 		if (e->seen == jt->gen || e->row.finished ||
 		    strcmp(e->row.cluster, cluster) != 0)
 			continue;
+		ch |= SET_KEYS;
 		/* A pending range ("12_[4-9]"): its tasks have rows now. */
 		if (strchr(e->row.id, '[') != NULL) {
 			entry_remove(jt, e);	/* refills slot i */
@@ -386,7 +404,18 @@ jobtable_merge(struct jobtable *jt, const char *cluster,
 		}
 	}
 	cluster_info(jt, cluster, 1)->polled = polled;
-	jt_stale(jt);
+	/*
+	 * A poll that repeats the rows as they were costs no filter and no
+	 * sort (32 clusters with a week of history each re-sorted 190,000
+	 * rows several times a second); one that only moved run times
+	 * re-sorts only when the rows are ordered by them, else the drawer
+	 * just sees a new version.
+	 */
+	if ((ch & SET_KEYS) ||
+	    ((ch & SET_VALUES) && (jt->sort == JT_TIME || jt->sort == JT_NODES)))
+		jt_stale(jt);
+	else if (ch & SET_VALUES)
+		jt->version++;
 }
 
 void
@@ -400,7 +429,7 @@ jobtable_upsert(struct jobtable *jt, const struct jobtable_row *r)
 	if (e == NULL)
 		entry_add(jt, r->cluster, r);
 	else
-		entry_set(e, r);
+		(void)entry_set(e, r);
 	jt_stale(jt);
 }
 
