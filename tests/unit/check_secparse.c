@@ -239,16 +239,16 @@ END_TEST
 START_TEST(test_reply_empty_section)
 {
 	static const char	 text[] = "\nSDMab squeue\nSDMab end 0\n";
-	struct monitor_reply	 rep;
-	const struct monitor_section *sq;
+	struct remote_reply	 rep;
+	const struct remote_section *sq;
 
-	ck_assert_int_eq(monitor_parse_reply(text, sizeof text - 1, "SDMab",
-	    &rep, NULL), 0);
-	sq = monitor_reply_find(&rep, "squeue", NULL);
+	ck_assert_int_eq(remote_reply_parse(text, sizeof text - 1, "SDMab",
+	    "the poll", &rep, NULL), 0);
+	sq = remote_reply_find(&rep, "squeue", NULL);
 	ck_assert_ptr_nonnull(sq);
 	ck_assert_uint_eq(sq->len, 0);
 	ck_assert_int_eq(rep.complete, 1);
-	monitor_reply_free(&rep);
+	remote_reply_free(&rep);
 }
 END_TEST
 
