@@ -585,6 +585,102 @@ START_TEST(test_retry_lost_reply)
 }
 END_TEST
 
+/*
+ * 7. A poll only observes (issue 17): "logs --follow" of a job whose
+ * failure is INFRA (gpu-xid) polls, sees the job end, records ERROR/INFRA
+ * and stops: no retry record, no new SLURM job of that name.  "status"
+ * reacts to the end "logs" saw: it retries the job.
+ */
+static int
+retries_of(const char *rid, char **retry_id)
+{
+	struct record_list	 list;
+	char			*cause = NULL;
+	size_t			 i;
+	int			 n = 0;
+
+	ck_assert_msg(record_list(&list, &cause) == 0, "%s", cause);
+	for (i = 0; i < list.n; i++) {
+		if (list.v[i]->retry_of != NULL &&
+		    strcmp(list.v[i]->retry_of, rid) == 0) {
+			n++;
+			if (retry_id != NULL) {
+				free(*retry_id);
+				*retry_id = xstrdup(list.v[i]->id);
+			}
+		}
+	}
+	record_list_free(&list);
+	return n;
+}
+
+START_TEST(test_follow_never_submits)
+{
+	struct record	*r = NULL;
+	cJSON		*j;
+	char		*spec, *out, *err, *state, *retry = NULL;
+	char		*cause = NULL;
+	const char	*sid, *rid, *name;
+
+	need_cluster();
+	spec = write_spec("name: sdproc-follow-%s\n"
+	    "image: %s\n"
+	    "command: |\n  echo 'NVRM: Xid (PCI:0000:3b:00): 79, GPU has "
+	    "fallen off the bus.'\n  exit 1\n"
+	    "gpus: 1\ncpus: 1\ntime: 5m\nretry_budget: 1\n",
+	    unique, test_image());
+	j = submit(spec, NULL, NULL);
+	sid = it_jstr(j, "slurm_id");
+	rid = it_jstr(j, "record_id");
+	name = it_jstr(j, "job_name");
+	state = wait_end(sid, 240);
+	ck_assert_str_eq(state, "FAILED|1:0");
+	free(state);
+
+	/* Follow it: the poll sees the end, the log is drained, it stops. */
+	ck_assert_int_eq(sd(&out, &err, "logs", rid, "--follow", "--interval",
+	    "1", NULL), 0);
+	ck_assert_msg(strstr(out, "fallen off the bus") != NULL &&
+	    strstr(err, "job ended") != NULL, "%s\n%s", out, err);
+	ck_assert_msg(strstr(err, "retried") == NULL, "%s", err);
+	free(out);
+	free(err);
+	ck_assert_msg(record_load(rid, &r, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(r->state, RSTATE_ERROR);
+	ck_assert_int_eq(r->err_class, ERR_INFRA);
+	record_free(r);
+	/* Nothing submitted: no retry record, one job of that name. */
+	ck_assert_int_eq(retries_of(rid, NULL), 0);
+	out = ssh_out("{ squeue -h -n '%s' -o %%i; sacct -n -X -P "
+	    "-S now-3600 --name='%s' -o JobID; } | sort -u | wc -l", name,
+	    name);
+	ck_assert_str_eq(out, "1\n");
+	free(out);
+
+	/* status acts on the end logs saw: the retry. */
+	ck_assert_int_eq(sd(&out, &err, "status", rid, NULL), 0);
+	ck_assert_msg(strstr(err, "INFRA failure, retried as") != NULL,
+	    "%s\n%s", out, err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(retries_of(rid, &retry), 1);
+	ck_assert_msg(record_load(retry, &r, &cause) == 0, "%s", cause);
+	ck_assert_ptr_nonnull(record_slurm_id(r));
+	ck_assert_str_ne(record_slurm_id(r), sid);
+	record_free(r);
+	/* A second status acts no more: the end was acted on once. */
+	ck_assert_int_eq(sd(&out, &err, "status", rid, NULL), 0);
+	ck_assert_msg(strstr(err, "INFRA failure, retried as") == NULL,
+	    "%s\n%s", out, err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(retries_of(rid, NULL), 1);
+	free(retry);
+	cJSON_Delete(j);
+	free(spec);
+}
+END_TEST
+
 static Suite *
 procedure_suite(void)
 {
@@ -597,6 +693,7 @@ procedure_suite(void)
 	tcase_add_test(tc, test_partition_list);
 	tcase_add_test(tc, test_logs_200);
 	tcase_add_test(tc, test_probe_shares_container);
+	tcase_add_test(tc, test_follow_never_submits);
 	/* Cases of their own, to run alone: each takes minutes. */
 	tc = it_tcase(s, "timeout", 900, setup, it_teardown);
 	tcase_add_test(tc, test_program_timeout);
