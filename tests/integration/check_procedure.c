@@ -502,95 +502,30 @@ START_TEST(test_preflight_deep)
 END_TEST
 
 /*
- * 6. An INFRA failure is retried by the poll; the retry's sbatch reply is
- * lost (SQDECK_TEST_FAULT=empty-reply: the job is queued, held, and its
- * id thrown away).  The retry finds it by its exact name, leaving out the
- * first job of that name, adopts and releases it: two jobs of that name
- * in all, never three, and the retry excludes the failed node.
+ * A job that fails as INFRA (triage rule gpu-xid) with a retry budget of
+ * 1, submitted as sdproc-TAG-* and waited for until it ended.
  */
-START_TEST(test_retry_lost_reply)
+static cJSON *
+infra_failure(const char *tag)
 {
-	struct record_list	 list;
-	struct record		*rr = NULL;
-	cJSON			*j;
-	char			*spec, *out, *err, *state, *node;
-	char			*cause = NULL;
-	const char		*id, *name;
-	size_t			 i, k;
-	int			 adopted = 0;
+	cJSON	*j;
+	char	*spec, *state;
 
-	need_cluster();
-	spec = write_spec("name: sdproc-retry-%s\n"
+	spec = write_spec("name: sdproc-%s-%s\n"
 	    "image: %s\n"
 	    "command: |\n  echo 'NVRM: Xid (PCI:0000:3b:00): 79, GPU has "
 	    "fallen off the bus.'\n  exit 1\n"
 	    "gpus: 1\ncpus: 1\ntime: 5m\nretry_budget: 1\n",
-	    unique, test_image());
+	    tag, unique, test_image());
 	j = submit(spec, NULL, NULL);
-	id = it_jstr(j, "slurm_id");
-	name = it_jstr(j, "job_name");
-	state = wait_end(id, 240);
+	state = wait_end(it_jstr(j, "slurm_id"), 240);
 	ck_assert_str_eq(state, "FAILED|1:0");
 	free(state);
-	node = ssh_out("sacct -j %s -X -n -P -o NodeList", id);
-	str_trim(node);
-
-	/* The poll sees INFRA (gpu-xid) and retries, its reply lost. */
-	setenv("SQDECK_TEST_FAULT", "empty-reply", 1);
-	ck_assert_int_eq(sd(&out, &err, "status", it_jstr(j, "record_id"),
-	    NULL), 0);
-	unsetenv("SQDECK_TEST_FAULT");
-	ck_assert_msg(strstr(err, "retried as") != NULL, "%s\n%s", out, err);
-	free(out);
-	free(err);
-
-	ck_assert_msg(record_list(&list, &cause) == 0, "%s", cause);
-	for (i = 0; i < list.n; i++) {
-		if (list.v[i]->retry_of != NULL &&
-		    strcmp(list.v[i]->retry_of, it_jstr(j, "record_id")) == 0)
-			rr = list.v[i];
-	}
-	ck_assert_ptr_nonnull(rr);
-	ck_assert_ptr_nonnull(record_slurm_id(rr));
-	for (k = 0; k < rr->nhistory; k++) {
-		if (rr->history[k].message != NULL && strstr(rr->history[k].
-		    message, "sbatch's reply was lost; found by name and "
-		    "adopted SLURM job") != NULL)
-			adopted = 1;
-	}
-	ck_assert_msg(adopted, "record %s: no adoption in its history",
-	    rr->id);
-
-	/* Released (it ends), and the failed node excluded. */
-	state = wait_end(record_slurm_id(rr), 240);
-	free(state);
-	/*
-	 * Exactly two jobs of that name: the first and the adopted retry
-	 * (sacct names a job right only a few seconds after it ended).
-	 */
-	sleep(5);
-	out = ssh_out("sacct -n -X -P -S now-3600 --name='%s' -o JobID | "
-	    "sort -u | wc -l", name);
-	ck_assert_str_eq(out, "2\n");
-	free(out);
-	out = ssh_out("sacct -j %s -X -n -P -o NodeList", record_slurm_id(rr));
-	str_trim(out);
-	ck_assert_msg(strcmp(out, node) != 0, "the retry ran on %s again",
-	    node);
-	free(out);
-	free(node);
-	record_list_free(&list);
-	cJSON_Delete(j);
 	free(spec);
+	return j;
 }
-END_TEST
 
-/*
- * 7. A poll only observes (issue 17): "logs --follow" of a job whose
- * failure is INFRA (gpu-xid) polls, sees the job end, records ERROR/INFRA
- * and stops: no retry record, no new SLURM job of that name.  "status"
- * reacts to the end "logs" saw: it retries the job.
- */
+/* How many records retry rid; *retry_id (may be NULL) gets the last. */
 static int
 retries_of(const char *rid, char **retry_id)
 {
@@ -614,28 +549,93 @@ retries_of(const char *rid, char **retry_id)
 	return n;
 }
 
+/*
+ * 6. An INFRA failure is retried by the poll; the retry's sbatch reply is
+ * lost (SQDECK_TEST_FAULT=empty-reply: the job is queued, held, and its
+ * id thrown away).  The retry finds it by its exact name, leaving out the
+ * first job of that name, adopts and releases it: two jobs of that name
+ * in all, never three, and the retry excludes the failed node.
+ */
+START_TEST(test_retry_lost_reply)
+{
+	struct record		*rr = NULL;
+	cJSON			*j;
+	char			*out, *err, *node, *rid = NULL;
+	char			*cause = NULL;
+	const char		*id, *name;
+	size_t			 k;
+	int			 adopted = 0;
+
+	need_cluster();
+	j = infra_failure("retry");
+	id = it_jstr(j, "slurm_id");
+	name = it_jstr(j, "job_name");
+	node = ssh_out("sacct -j %s -X -n -P -o NodeList", id);
+	str_trim(node);
+
+	/* The poll sees INFRA (gpu-xid) and retries, its reply lost. */
+	setenv("SQDECK_TEST_FAULT", "empty-reply", 1);
+	ck_assert_int_eq(sd(&out, &err, "status", it_jstr(j, "record_id"),
+	    NULL), 0);
+	unsetenv("SQDECK_TEST_FAULT");
+	ck_assert_msg(strstr(err, "retried as") != NULL, "%s\n%s", out, err);
+	free(out);
+	free(err);
+
+	ck_assert_int_eq(retries_of(it_jstr(j, "record_id"), &rid), 1);
+	ck_assert_msg(record_load(rid, &rr, &cause) == 0, "%s", cause);
+	ck_assert_ptr_nonnull(record_slurm_id(rr));
+	for (k = 0; k < rr->nhistory; k++) {
+		if (rr->history[k].message != NULL && strstr(rr->history[k].
+		    message, "sbatch's reply was lost; found by name and "
+		    "adopted SLURM job") != NULL)
+			adopted = 1;
+	}
+	ck_assert_msg(adopted, "record %s: no adoption in its history",
+	    rr->id);
+
+	/* Released (it ends), and the failed node excluded. */
+	free(wait_end(record_slurm_id(rr), 240));
+	/*
+	 * Exactly two jobs of that name: the first and the adopted retry
+	 * (sacct names a job right only a few seconds after it ended).
+	 */
+	sleep(5);
+	out = ssh_out("sacct -n -X -P -S now-3600 --name='%s' -o JobID | "
+	    "sort -u | wc -l", name);
+	ck_assert_str_eq(out, "2\n");
+	free(out);
+	out = ssh_out("sacct -j %s -X -n -P -o NodeList", record_slurm_id(rr));
+	str_trim(out);
+	ck_assert_msg(strcmp(out, node) != 0, "the retry ran on %s again",
+	    node);
+	free(out);
+	free(node);
+	record_free(rr);
+	free(rid);
+	cJSON_Delete(j);
+}
+END_TEST
+
+/*
+ * 7. A poll only observes (issue 17): "logs --follow" of a job whose
+ * failure is INFRA (gpu-xid) polls, sees the job end, records ERROR/INFRA
+ * and stops: no retry record, no new SLURM job of that name.  "status"
+ * reacts to the end "logs" saw: it retries the job.
+ */
 START_TEST(test_follow_never_submits)
 {
 	struct record	*r = NULL;
 	cJSON		*j;
-	char		*spec, *out, *err, *state, *retry = NULL;
+	char		*out, *err, *retry = NULL;
 	char		*cause = NULL;
 	const char	*sid, *rid, *name;
 
 	need_cluster();
-	spec = write_spec("name: sdproc-follow-%s\n"
-	    "image: %s\n"
-	    "command: |\n  echo 'NVRM: Xid (PCI:0000:3b:00): 79, GPU has "
-	    "fallen off the bus.'\n  exit 1\n"
-	    "gpus: 1\ncpus: 1\ntime: 5m\nretry_budget: 1\n",
-	    unique, test_image());
-	j = submit(spec, NULL, NULL);
+	j = infra_failure("follow");
 	sid = it_jstr(j, "slurm_id");
 	rid = it_jstr(j, "record_id");
 	name = it_jstr(j, "job_name");
-	state = wait_end(sid, 240);
-	ck_assert_str_eq(state, "FAILED|1:0");
-	free(state);
 
 	/* Follow it: the poll sees the end, the log is drained, it stops. */
 	ck_assert_int_eq(sd(&out, &err, "logs", rid, "--follow", "--interval",
@@ -677,7 +677,6 @@ START_TEST(test_follow_never_submits)
 	ck_assert_int_eq(retries_of(rid, NULL), 1);
 	free(retry);
 	cJSON_Delete(j);
-	free(spec);
 }
 END_TEST
 
