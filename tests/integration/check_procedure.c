@@ -692,7 +692,6 @@ procedure_suite(void)
 	tcase_add_test(tc, test_partition_list);
 	tcase_add_test(tc, test_logs_200);
 	tcase_add_test(tc, test_probe_shares_container);
-	tcase_add_test(tc, test_follow_never_submits);
 	/* Cases of their own, to run alone: each takes minutes. */
 	tc = it_tcase(s, "timeout", 900, setup, it_teardown);
 	tcase_add_test(tc, test_program_timeout);
@@ -700,6 +699,8 @@ procedure_suite(void)
 	tcase_add_test(tc, test_cancel_forgotten);
 	tc = it_tcase(s, "retry", 900, setup, it_teardown);
 	tcase_add_test(tc, test_retry_lost_reply);
+	tc = it_tcase(s, "follow", 900, setup, it_teardown);
+	tcase_add_test(tc, test_follow_never_submits);
 	return s;
 }
 
