@@ -2,8 +2,9 @@
  * The workers: following the watched job's log (where it is, from the
  * record or scontrol, then the bytes after the last offset).
  */
-#include "follow.h"
 #include "worker-int.h"
+
+#include "follow.h"
 
 static void	log_missing(struct wstate *, const char *);
 
