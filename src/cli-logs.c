@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "conn.h"
+#include "follow.h"
 #include "monitor.h"
 #include "ops.h"
 #include "record.h"
@@ -93,10 +94,11 @@ cli_logs(struct cli *cli, int argc, char **argv)
 	struct ops_log		 log;
 	struct sigaction	 sa, oldsa;
 	char			*cause = NULL, *path = NULL, *shown = NULL;
-	long			 lines = LOGS_DEFAULT_LINES, interval = 1, sid, offset;
+	struct follow		 f;
+	long			 lines = LOGS_DEFAULT_LINES, interval = 1, sid;
 	time_t			 last_poll = 0;
 	int			 ch, err = 0, follow = 0, rc, ret = EXIT_FAIL;
-	int			 waiting = 0, ended = 0, poll_every;
+	int			 waiting = 0, flags, poll_every;
 
 	memset(&log, 0, sizeof log);
 	while ((ch = cli_getopt(cli, &cli_logs_entry, argc, argv)) != -1) {
@@ -163,7 +165,8 @@ cli_logs(struct cli *cli, int argc, char **argv)
 	c = conn_new_cluster(cl);
 
 	/* R18: tail -n N first. */
-	if (ops_log_tail(c, path, (int)lines, &log, &cause) != 0) {
+	follow_init(&f, path, -1, (int)lines, LOGS_CHUNK);
+	if ((flags = follow_read(c, &f, &log, &cause)) < 0) {
 		cli_error("logs", "%s", cause);
 		goto out;
 	}
@@ -177,7 +180,6 @@ cli_logs(struct cli *cli, int argc, char **argv)
 		cli_error("logs", "the first line shown is cut at "
 		    "its start: it is longer than the last MiB that sqdeck "
 		    "reads (%s on the cluster has it whole)", shown);
-	offset = log.missing ? 0 : log.next;
 	if (log.missing) {
 		cli_error("logs", "waiting for log %s", shown);
 		waiting = 1;
@@ -192,33 +194,32 @@ cli_logs(struct cli *cli, int argc, char **argv)
 	sa.sa_handler = logs_sigint;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &oldsa);
-	poll_every = cl->poll_interval > 0 ? cl->poll_interval : 5;
+	poll_every = config_poll_interval(cl);
 	if (poll_every < interval)
 		poll_every = (int)interval;
-	ended = state_terminal(rec->state);
+	f.ended = state_terminal(rec->state);
 	while (!logs_stop) {
-		/* Ask SLURM now and then; the log itself every interval. */
-		if (!ended && time(NULL) - last_poll >= poll_every) {
-			ended = logs_job_ended(c, cl, rec->id);
+		/* Ask SLURM now and then (only look); the log every interval. */
+		if (!f.ended && time(NULL) - last_poll >= poll_every) {
+			f.ended = logs_job_ended(c, cl, rec->id);
 			last_poll = time(NULL);
 		}
-		if (ops_log_read(c, path, offset, LOGS_CHUNK, &log,
-		    &cause) != 0) {
-			/* A dropped read is retried; the offset is kept. */
+		if ((flags = follow_read(c, &f, &log, &cause)) < 0) {
+			/* A dropped read is retried; the place is kept. */
 			cli_fprintf(stderr, "sqdeck: logs: %s\n", cause);
 			free(cause);
 			cause = NULL;
-			if (ended)
+			ops_log_free(&log);
+			if (f.ended)
 				break;
 			logs_sleep((int)interval);
 			continue;
 		}
-		if (log.missing) {
+		if (flags & FOLLOW_MISSING) {
 			if (!waiting)
 				cli_fprintf(stderr, "sqdeck: logs: waiting for "
 				    "log %s\n", shown);
 			waiting = 1;
-			offset = 0;
 		} else {
 			if (log.truncated)
 				cli_fprintf(stderr, "sqdeck: logs: %s was "
@@ -226,20 +227,17 @@ cli_logs(struct cli *cli, int argc, char **argv)
 				    shown);
 			waiting = 0;
 			logs_write(&log);
-			offset = log.next;
-		}
-		/* A full chunk: more is waiting, read again at once. */
-		if (log.len == LOGS_CHUNK) {
-			ops_log_free(&log);
-			continue;
 		}
 		ops_log_free(&log);
-		if (ended)
+		if (flags & FOLLOW_DONE)
 			break;	/* the job is over and its log drained */
+		/* A full chunk: more is waiting, read again at once. */
+		if (!(flags & (FOLLOW_EOF | FOLLOW_MISSING)))
+			continue;
 		logs_sleep((int)interval);
 	}
 	sigaction(SIGINT, &oldsa, NULL);
-	if (ended && !logs_stop)
+	if (f.ended && !logs_stop)
 		cli_fprintf(stderr, "sqdeck: logs: job ended\n");
 	ret = EXIT_OK;
 out:

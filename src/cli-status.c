@@ -14,6 +14,7 @@
 #include "eff.h"
 #include "monitor.h"
 #include "ops.h"
+#include "react.h"
 #include "record.h"
 #include "submit.h"
 
@@ -195,14 +196,12 @@ status_json(const struct monitor_snapshot *snap, struct record **v, size_t n,
 	const struct jobtable_row	*row;
 	cJSON				*o, *a, *item, *sl;
 	char				*s, when[32];
-	struct tm			 tm;
 	size_t				 i;
 
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "cluster", snap->cluster);
 	if (snap->polled != 0) {
-		gmtime_r(&snap->polled, &tm);
-		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+		iso_time_fmt(snap->polled, when, sizeof when);
 		cJSON_AddStringToObject(o, "polled", when);
 	} else
 		cJSON_AddNullToObject(o, "polled");
@@ -319,12 +318,10 @@ status_events(const struct monitor_snapshot *snap, struct record **v,
 	cJSON				*o;
 	char				*s, when[32], *key;
 	const char			*from;
-	struct tm			 tm;
 	time_t				 now = time(NULL);
 	size_t				 i, k, idlen;
 
-	gmtime_r(&now, &tm);
-	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	iso_time_fmt(now, when, sizeof when);
 	if (cause != NULL) {
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "event", "poll_failed");
@@ -523,7 +520,7 @@ cli_status(struct cli *cli, int argc, char **argv)
 		}
 	}
 	if (interval == 0)
-		interval = cl->poll_interval > 0 ? cl->poll_interval : 5;
+		interval = config_poll_interval(cl);
 	/* The polling budget's floor holds for --watch too (budget.h). */
 	budget_init(&budget, cl->min_poll_interval, cl->max_scheduler_calls);
 	if (watch && interval < budget.min_interval)
@@ -542,6 +539,9 @@ cli_status(struct cli *cli, int argc, char **argv)
 		free(cause);
 		cause = NULL;
 		rc = monitor_poll(c, cl->name, &opts, &snap, &cause);
+		/* status acts on what it saw: INFRA retries, NCCL. */
+		if (rc == 0)
+			react_after_poll(c, &snap);
 		n = status_records(&snap, only, &v);
 		/* An ended job: how well it used what it asked for. */
 		if (rc == 0 && only != NULL && n == 1 &&

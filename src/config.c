@@ -936,3 +936,10 @@ config_container_name(enum container_mode m)
 		return "auto";
 	}
 }
+
+int
+config_poll_interval(const struct cluster *cl)
+{
+	return cl != NULL && cl->poll_interval > 0 ? cl->poll_interval :
+	    CONFIG_POLL_INTERVAL;
+}

@@ -43,7 +43,7 @@ struct cluster {
 	enum container_mode container;
 	double		 time_hours;	/* default job time, 0: plan default (4) */
 	int		 requeue;	/* -1: default (on), 0 off, 1 on */
-	int		 poll_interval;	/* seconds, 0: default (5) */
+	int		 poll_interval;	/* seconds, 0: default (config_poll_interval) */
 	int		 min_poll_interval; /* seconds, 0: default (5) */
 	int		 max_scheduler_calls; /* per minute, 0: default (20) */
 	int		 history_days;	/* sacct window, 0: default (7) */
@@ -77,6 +77,13 @@ int	 config_load(const char *path, struct config *, char **cause);
  */
 struct cluster *config_cluster(struct config *, const char *name, char **cause);
 void	 config_free(struct config *);
+/*
+ * Seconds between polls of the cluster: its poll_interval, else
+ * CONFIG_POLL_INTERVAL.  The one place the default is set (the worker,
+ * "status --watch", "logs --follow" and the TUI all ask here).
+ */
+#define CONFIG_POLL_INTERVAL	5
+int	 config_poll_interval(const struct cluster *);
 const char *config_container_name(enum container_mode);
 /* The path config_load(NULL) reads; caller frees. */
 char	*config_default_path(void);

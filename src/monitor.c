@@ -1,7 +1,5 @@
 #include "monitor.h"
 
-#include <sys/random.h>
-
 #include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
@@ -11,9 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nccl.h"
 #include "ops.h"
-#include "retry.h"
+#include "react.h"
+#include "remote.h"
 #include "triage.h"
 #include "util.h"
 
@@ -80,37 +78,12 @@ sacct_column(const char *name)
 	return -1;
 }
 
-static time_t
-iso_time(const char *s)
-{
-	struct tm	tm;
-	const char	*end;
-
-	if (s == NULL)
-		return (time_t)-1;
-	memset(&tm, 0, sizeof tm);
-	end = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
-	if (end == NULL)
-		return (time_t)-1;
-	return timegm(&tm);
-}
-
 static long
 record_sid(const struct record *r)
 {
 	const char	*sid = record_slurm_id(r);
 
 	return sid != NULL ? strtol(sid, NULL, 10) : 0;
-}
-
-static uint32_t
-random_u32(void)
-{
-	uint32_t	v;
-
-	if (getrandom(&v, sizeof v, GRND_NONBLOCK) != (ssize_t)sizeof v)
-		v = (uint32_t)time(NULL) ^ (uint32_t)getpid();
-	return v;
 }
 
 char *
@@ -124,6 +97,7 @@ monitor_script(struct record *const *tracked, size_t n, const char *user,
 	time_t		 oldest = time(NULL), t;
 	char		 since[16];
 	size_t		 i, k, start;
+	uint32_t	 rnd;
 	int		 idcol, stcol;
 
 	idcol = sacct_column("JobIDRaw");
@@ -137,7 +111,7 @@ monitor_script(struct record *const *tracked, size_t n, const char *user,
 		ids = xcalloc(n, sizeof *ids);
 		for (i = 0; i < n; i++) {
 			ids[i] = record_sid(tracked[i]);
-			t = iso_time(tracked[i]->created);
+			t = iso_time_parse(tracked[i]->created);
 			if (t != (time_t)-1 && t < oldest)
 				oldest = t;
 		}
@@ -161,13 +135,10 @@ monitor_script(struct record *const *tracked, size_t n, const char *user,
 	base = sacct;
 
 	buf_init(&b);
-	buf_adds(&b, "N=");
-	buf_add_quoted(&b, marker);
-	buf_adds(&b, "\nsep=");
+	remote_reply_prelude(&b, marker);
+	buf_adds(&b, "sep=");
 	buf_add_quoted(&b, sep);
-	buf_adds(&b, "\n"
-	    "nl='\n'\n"
-	    "sec() { printf '\\n%s %s %s\\n' \"$N\" \"$1\" \"$2\"; }\n");
+	buf_adds(&b, "\nnl='\n'\n");
 	buf_printf(&b, "q=$(%s 2>&1); rc=$?\n", squeue);
 	buf_adds(&b, "sec squeue \"$rc\"; printf '%s' \"$q\"\n"
 	    "[ \"$rc\" -eq 0 ] || { sec end 0; exit 0; }\n");
@@ -235,7 +206,11 @@ monitor_script(struct record *const *tracked, size_t n, const char *user,
 	free(term);
 	free(tri);
 	/* From a random start: the read budget never starves the same jobs. */
-	start = n > 1 ? (size_t)(random_u32() % n) : 0;
+	if (n > 1) {
+		random_bytes(&rnd, sizeof rnd);
+		start = (size_t)(rnd % n);
+	} else
+		start = 0;
 	for (k = 0; k < n; k++) {
 		i = (start + k) % n;
 		paths[0] = ops_status_path(tracked[i]);
@@ -255,77 +230,6 @@ done:
 	free(squeue);
 	free(sacct);
 	return buf_steal(&b);
-}
-
-/* --- the reply ------------------------------------------------------------ */
-
-int
-monitor_parse_reply(const char *text, size_t len, const char *marker,
-    struct monitor_reply *rep, char **cause)
-{
-	struct monitor_section	*s = NULL;
-	const char		*p = text, *end = text + len, *hit, *eol;
-	const char		*q;
-	char			*pat;
-	size_t			 plen, i;
-
-	memset(rep, 0, sizeof *rep);
-	pat = xasprintf("\n%s ", marker);
-	plen = strlen(pat);
-	for (;;) {
-		hit = memmem(p, (size_t)(end - p), pat, plen);
-		if (s != NULL) {
-			/* The data ends where the next marker's "\n" is (that
-			   "\n" may also end the header line: no data). */
-			q = hit != NULL ? hit : end;
-			s->len = q > s->data ? (size_t)(q - s->data) : 0;
-		}
-		if (hit == NULL)
-			break;
-		eol = memchr(hit + plen, '\n', (size_t)(end - hit - plen));
-		if (eol == NULL)
-			eol = end;
-		rep->v = xrealloc(rep->v, (rep->n + 1) * sizeof *rep->v);
-		s = &rep->v[rep->n++];
-		memset(s, 0, sizeof *s);
-		q = hit + plen;
-		for (i = 0; q < eol && *q != ' ' && i + 1 < sizeof s->kind; i++)
-			s->kind[i] = *q++;
-		if (q < eol && *q == ' ')
-			q++;
-		for (i = 0; q < eol && i + 1 < sizeof s->arg; i++)
-			s->arg[i] = *q++;
-		s->data = eol < end ? eol + 1 : end;
-		if (strcmp(s->kind, "end") == 0)
-			rep->complete = 1;
-		p = eol;
-	}
-	free(pat);
-	if (rep->n == 0)
-		return cause_set(cause, "the poll script printed none of its "
-		    "sections (is /bin/sh on the login node a POSIX shell?)");
-	return 0;
-}
-
-const struct monitor_section *
-monitor_reply_find(const struct monitor_reply *rep, const char *kind,
-    const char *arg)
-{
-	size_t	i;
-
-	for (i = 0; i < rep->n; i++) {
-		if (strcmp(rep->v[i].kind, kind) == 0 &&
-		    (arg == NULL || strcmp(rep->v[i].arg, arg) == 0))
-			return &rep->v[i];
-	}
-	return NULL;
-}
-
-void
-monitor_reply_free(struct monitor_reply *rep)
-{
-	free(rep->v);
-	memset(rep, 0, sizeof *rep);
 }
 
 /* --- the snapshot ----------------------------------------------------------- */
@@ -437,6 +341,9 @@ observe(struct monitor_snapshot *snap, struct record *r,
 		free(r->native);
 		r->native = xstrdup(ch->native != NULL ? ch->native : "");
 		info->changed = 1;
+		/* An end is noted for the reaction (react.h): no more. */
+		if (state_terminal(ch->state) && r->cluster != NULL)
+			react_due(r->cluster, r->id);
 	}
 	if (ch->has_elapsed)
 		r->elapsed = (int)ch->elapsed;
@@ -448,27 +355,6 @@ observe(struct monitor_snapshot *snap, struct record *r,
 		r->err_evidence = ch->err_evidence != NULL ?
 		    xstrdup(ch->err_evidence) : NULL;
 	}
-}
-
-static int
-make_marker(char *buf, size_t len)
-{
-	unsigned char	rnd[8];
-	size_t		i;
-
-	if (len < 2 * sizeof rnd + 4)
-		return -1;
-	if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
-		unsigned long v = (unsigned long)time(NULL) ^
-		    ((unsigned long)getpid() << 16) ^ (unsigned long)clock();
-
-		for (i = 0; i < sizeof rnd; i++)
-			rnd[i] = (unsigned char)(v >> (i * 8 % 64));
-	}
-	memcpy(buf, "SDM", 3);
-	for (i = 0; i < sizeof rnd; i++)
-		snprintf(buf + 3 + 2 * i, 3, "%02x", rnd[i]);
-	return 0;
 }
 
 static void
@@ -510,10 +396,10 @@ in_queue(struct monitor_snapshot *snap, const struct slurm_job *j,
 
 static void
 left_queue(struct monitor_snapshot *snap, struct slurm_jobs *acct,
-    const struct monitor_reply *rep, struct record *r, long grace,
+    const struct remote_reply *rep, struct record *r, long grace,
     const char *since, const char *source)
 {
-	const struct monitor_section	*st, *out, *err;
+	const struct remote_section	*st, *out, *err;
 	struct slurm_job		*j;
 	struct state_map		 m;
 	struct ops_change		 ch;
@@ -529,7 +415,7 @@ left_queue(struct monitor_snapshot *snap, struct slurm_jobs *acct,
 	snprintf(sid, sizeof sid, "%ld", record_sid(r));
 	i = snap_add(snap);
 	info_from_record(&snap->info[i], r);
-	if (monitor_reply_find(rep, "wiped", sid) != NULL)
+	if (remote_reply_find(rep, "wiped", sid) != NULL)
 		snap->info[i].wiped = 1;
 	memset(&ch, 0, sizeof ch);
 	ch.source = source;
@@ -539,7 +425,7 @@ left_queue(struct monitor_snapshot *snap, struct slurm_jobs *acct,
 		if (acct == NULL)
 			return;	/* sacct failed: that proves nothing */
 		/* sacct lags sbatch: give a new job time to show up. */
-		t = iso_time(r->updated);
+		t = iso_time_parse(r->updated);
 		if (t != (time_t)-1 && time(NULL) - t < grace)
 			return;
 		msg = xasprintf("job %s is in neither squeue nor sacct -S %s",
@@ -552,8 +438,8 @@ left_queue(struct monitor_snapshot *snap, struct slurm_jobs *acct,
 	}
 
 	/* Its files could not be read in time: decide at a later poll. */
-	if (monitor_reply_find(rep, "stuck", sid) != NULL ||
-	    monitor_reply_find(rep, "skipped", sid) != NULL) {
+	if (remote_reply_find(rep, "stuck", sid) != NULL ||
+	    remote_reply_find(rep, "skipped", sid) != NULL) {
 		free(snap->rows[i].id);
 		row_from_job(&snap->rows[i], j, j->state);
 		msg = xasprintf("job %s: its files on the cluster could not be "
@@ -562,7 +448,7 @@ left_queue(struct monitor_snapshot *snap, struct slurm_jobs *acct,
 		snap_error(snap, "", msg);
 		goto done;
 	}
-	if ((st = monitor_reply_find(rep, "status", sid)) != NULL)
+	if ((st = remote_reply_find(rep, "status", sid)) != NULL)
 		verdict = state_status_verdict(st->data, st->len);
 	state_map(j->state, verdict, &m);
 	free(snap->rows[i].id);
@@ -593,9 +479,9 @@ left_queue(struct monitor_snapshot *snap, struct slurm_jobs *acct,
 	}
 	if (m.state == RSTATE_ERROR) {
 		buf_init(&logs);
-		if ((out = monitor_reply_find(rep, "out", sid)) != NULL)
+		if ((out = remote_reply_find(rep, "out", sid)) != NULL)
 			buf_add(&logs, out->data, out->len);
-		if ((err = monitor_reply_find(rep, "err", sid)) != NULL) {
+		if ((err = remote_reply_find(rep, "err", sid)) != NULL) {
 			buf_adds(&logs, "\n");
 			buf_add(&logs, err->data, err->len);
 		}
@@ -627,29 +513,6 @@ done:
 	}
 }
 
-/*
- * What a job's end sets off (extra round trips only then): INFRA failures
- * are retried (R22, retry.c) and NCCL probe results are read (R21,
- * nccl.c).
- */
-static void
-monitor_after(struct conn *c, const char *cluster,
-    struct monitor_snapshot *snap)
-{
-	size_t	i;
-	int	ended = 0;
-
-	for (i = 0; i < snap->n; i++) {
-		if (snap->info[i].record_id != NULL && snap->info[i].changed &&
-		    state_terminal(snap->info[i].state))
-			ended = 1;
-	}
-	if (!ended)
-		return;
-	retry_after_poll(c, snap);
-	nccl_learn(c, cluster, NULL, NULL);
-}
-
 int
 monitor_poll(struct conn *c, const char *cluster,
     const struct monitor_opts *opts, struct monitor_snapshot *snap,
@@ -659,8 +522,8 @@ monitor_poll(struct conn *c, const char *cluster,
 	struct record_list		 list;
 	struct record			**tracked = NULL;
 	struct conn_result		 res;
-	struct monitor_reply		 rep;
-	const struct monitor_section	*sq, *sa;
+	struct remote_reply		 rep;
+	const struct remote_section	*sq, *sa;
 	struct slurm_jobs		 queue, acct;
 	char				 marker[32], since[16], *script = NULL;
 	char				 sep[SLURM_SEP_SIZE];
@@ -701,7 +564,7 @@ monitor_poll(struct conn *c, const char *cluster,
 		    record_sid(r) <= 0 || state_terminal(r->state))
 			continue;
 		tracked[ntracked++] = r;
-		t = iso_time(r->created);
+		t = iso_time_parse(r->created);
 		if (t != (time_t)-1 && t < oldest)
 			oldest = t;
 	}
@@ -710,7 +573,7 @@ monitor_poll(struct conn *c, const char *cluster,
 	seen = xcalloc(ntracked + 1, 1);
 
 	slurm_sep_new(sep, sizeof sep);
-	if (make_marker(marker, sizeof marker) != 0 ||
+	if (remote_marker(marker, sizeof marker) != 0 ||
 	    (script = monitor_script(tracked, ntracked, opts->user, marker,
 	    sep, cause)) == NULL)
 		goto fallback;
@@ -722,12 +585,13 @@ monitor_poll(struct conn *c, const char *cluster,
 		goto fallback;
 	}
 	snap->polled = time(NULL);
-	if (monitor_parse_reply(res.out, res.outlen, marker, &rep, &why) != 0) {
+	if (remote_reply_parse(res.out, res.outlen, marker, "the poll",
+	    &rep, &why) != 0) {
 		cause_set(cause, "poll of %s: %s (exit %d: %s)", cluster, why,
 		    res.status, res.errlen != 0 ? res.err : "");
 		goto fallback;
 	}
-	sq = monitor_reply_find(&rep, "squeue", NULL);
+	sq = remote_reply_find(&rep, "squeue", NULL);
 	if (sq == NULL || strcmp(sq->arg, "0") != 0) {
 		text = sq != NULL ? ops_sanitize(sq->data, sq->len, NULL) :
 		    xstrdup("no answer");
@@ -745,7 +609,7 @@ monitor_poll(struct conn *c, const char *cluster,
 	free(text);
 	snap->ok = 1;
 
-	sa = monitor_reply_find(&rep, "sacct", NULL);
+	sa = remote_reply_find(&rep, "sacct", NULL);
 	if (sa != NULL)
 		snap->sched_calls++;
 	if (sa != NULL && strcmp(sa->arg, "0") == 0) {
@@ -811,7 +675,7 @@ finished:
 			if (tracked[k] == r)
 				dup = 1;	/* ended in this poll: has a row */
 		}
-		t = iso_time(r->updated);
+		t = iso_time_parse(r->updated);
 		if (dup || (recent >= 0 && (t == (time_t)-1 ||
 		    t < recent_since)))
 			continue;
@@ -819,15 +683,13 @@ finished:
 		row_from_record(&snap->rows[k], r);
 		info_from_record(&snap->info[k], r);
 	}
-	if (rc == 0)
-		monitor_after(c, cluster, snap);
 	free(why);
 	free(seen);
 	free(script);
 	free(tracked);
 	slurm_jobs_free(&queue);
 	slurm_jobs_free(&acct);
-	monitor_reply_free(&rep);
+	remote_reply_free(&rep);
 	conn_result_free(&res);
 	record_list_free(&list);
 	return rc;

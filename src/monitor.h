@@ -7,6 +7,7 @@
 #include "conn.h"
 #include "jobtable.h"
 #include "record.h"
+#include "remote.h"
 #include "slurm.h"
 #include "state.h"
 
@@ -28,6 +29,12 @@
  * its record last changed, because sacct lags a few seconds behind sbatch.
  * A failed poll changes nothing and cancels nothing; the caller just polls
  * again (never giving up because of elapsed time is the caller's loop).
+ *
+ * A poll only observes: it writes what it saw into the records and never
+ * submits, retries or learns anything.  What a job's end sets off (INFRA
+ * retries, NCCL learning) is react_after_poll() (react.h), which the
+ * worker and "status" call on purpose; "logs --follow", "jobs", "cancel"
+ * and "retry" only poll.
  */
 
 /* What the poll knows about a row beyond the jobs pane's columns. */
@@ -102,24 +109,6 @@ void	 monitor_snapshot_free(struct monitor_snapshot *);
 char	*monitor_script(struct record *const *tracked, size_t n,
 	     const char *user, const char *marker, const char *sep,
 	     char **cause);
-
-/* The reply, cut into its sections. */
-struct monitor_section {
-	char		 kind[16];	/* squeue sacct status out err wiped
-					   stuck skipped end */
-	char		 arg[32];	/* exit code or SLURM id */
-	const char	*data;		/* into the reply; not NUL-terminated */
-	size_t		 len;
-};
-struct monitor_reply {
-	struct monitor_section	*v;
-	size_t			 n;
-	int			 complete;	/* the end section was seen */
-};
-int	 monitor_parse_reply(const char *text, size_t len, const char *marker,
-	     struct monitor_reply *, char **cause);
-const struct monitor_section *monitor_reply_find(const struct monitor_reply *,
-	     const char *kind, const char *arg);
-void	 monitor_reply_free(struct monitor_reply *);
+/* Its reply is a remote_reply (remote.h), parsed with "the poll". */
 
 #endif

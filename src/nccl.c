@@ -15,6 +15,7 @@
 
 #include "ops.h"
 #include "record.h"
+#include "remote.h"
 #include "template.h"
 
 /*
@@ -595,16 +596,6 @@ nccl_cache_drop(cJSON *o, const char *cluster, const char *partition,
 	return n;
 }
 
-static void
-nccl_now(char *buf, size_t len)
-{
-	struct tm	 tm;
-	time_t		 t = time(NULL);
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 int
 nccl_cache_store(const char *cluster, const char *partition,
     const char *image, const char *setting, const char *record_id,
@@ -631,7 +622,7 @@ nccl_cache_store(const char *cluster, const char *partition,
 	cJSON_AddStringToObject(e, "setting", setting);
 	cJSON_AddStringToObject(e, "record_id", record_id != NULL ?
 	    record_id : "");
-	nccl_now(stamp, sizeof stamp);
+	iso_time_fmt(time(NULL), stamp, sizeof stamp);
 	cJSON_AddStringToObject(e, "learned", stamp);
 	cJSON_AddItemToArray(cJSON_GetObjectItem(o, "entries"), e);
 	rc = nccl_cache_write(o, cause);
@@ -712,7 +703,7 @@ nccl_pending_add(const char *record_id, const char *cluster,
 	cJSON_AddStringToObject(o, "cluster", cluster);
 	cJSON_AddStringToObject(o, "partition", partition);
 	cJSON_AddStringToObject(o, "image", image);
-	nccl_now(stamp, sizeof stamp);
+	iso_time_fmt(time(NULL), stamp, sizeof stamp);
 	cJSON_AddStringToObject(o, "added", stamp);
 	text = cJSON_Print(o);
 	cJSON_Delete(o);
@@ -799,17 +790,22 @@ static int
 nccl_learn_some(struct conn *c, struct nccl_pending *v, size_t n,
     int *learned, char **cause)
 {
-	struct conn_result	 res;
-	struct buf		 sh;
-	enum nccl_verdict	 verdict;
-	const char		*id, *line, *p;
-	char			*tag, *value, *why = NULL;
-	size_t			 i, asked = 0;
+	struct conn_result		 res;
+	struct remote_reply		 rep;
+	const struct remote_section	*sec;
+	struct buf			 sh;
+	enum nccl_verdict		 verdict;
+	const char			*id;
+	char				 marker[REMOTE_MARKER_SIZE], idx[24];
+	char				*value, *why = NULL;
+	size_t				 i, asked = 0;
 	int			 rc = 0;
 
 	if (learned != NULL)
 		*learned = 0;
 	buf_init(&sh);
+	remote_marker(marker, sizeof marker);
+	remote_reply_prelude(&sh, marker);
 	for (i = 0; i < n; i++) {
 		id = json_str(v[i].o, "record_id");
 		if (record_load(id, &v[i].r, NULL) != 0) {
@@ -835,14 +831,15 @@ nccl_learn_some(struct conn *c, struct nccl_pending *v, size_t n,
 		buf_printf(&sh, "\nr=\nif [ -f \"$f\" ] && [ ! -L \"$f\" ]; then "
 		    "r=$(head -c 512 -- \"$f\" 2>/dev/null </dev/null | "
 		    "head -n 1 | "
-		    "tr -cd '[:print:]'); fi\nprintf 'sqdeck-nccl-%zu=%%s\\n' "
-		    "\"$r\"\n", i);
+		    "tr -cd '[:print:]'); fi\nsec result %zu\n"
+		    "printf '%%s' \"$r\"\n", i);
 		asked++;
 	}
 	if (asked == 0) {
 		buf_free(&sh);
 		return 0;
 	}
+	buf_adds(&sh, "sec end\n");
 	/* Bounded: a log line can be any size. */
 	if (conn_exec_limit(c, "/bin/sh -s", sh.data, sh.len, 0,
 	    (n + 1) * 2048, &res, &why) != 0) {
@@ -852,19 +849,15 @@ nccl_learn_some(struct conn *c, struct nccl_pending *v, size_t n,
 		return -1;
 	}
 	buf_free(&sh);
+	remote_reply_parse(res.out, res.outlen, marker, "the NCCL answers",
+	    &rep, NULL);
 	for (i = 0; i < n; i++) {
 		if (v[i].log == NULL)
 			continue;
-		tag = xasprintf("\nsqdeck-nccl-%zu=", i);
-		line = str_has_prefix(res.out, tag + 1) ? res.out :
-		    strstr(res.out, tag);
-		free(tag);
-		if (line == NULL)
+		snprintf(idx, sizeof idx, "%zu", i);
+		if ((sec = remote_reply_find(&rep, "result", idx)) == NULL)
 			continue;
-		line = strchr(line, '=') + 1;
-		p = strchr(line, '\n');
-		verdict = nccl_parse_log(line, p != NULL ? (size_t)(p - line) :
-		    strlen(line), &value);
+		verdict = nccl_parse_log(sec->data, sec->len, &value);
 		if (verdict == NCCL_OK) {
 			if (nccl_cache_store(json_str(v[i].o, "cluster"),
 			    json_str(v[i].o, "partition"),
@@ -886,6 +879,7 @@ nccl_learn_some(struct conn *c, struct nccl_pending *v, size_t n,
 			unlink(v[i].path);	/* settled, nothing to keep */
 		free(value);
 	}
+	remote_reply_free(&rep);
 	conn_result_free(&res);
 	return rc;
 }

@@ -10,6 +10,7 @@
 #include "jobdir.h"
 #include "lint.h"
 #include "ops.h"
+#include "remote.h"
 #include "slurm.h"
 #include "spec.h"
 #include "state.h"
@@ -397,25 +398,6 @@ retry_sh(struct conn *c, const char *body, struct conn_result *res,
 	return rc;
 }
 
-/* Text between "<marker> name" and the next marker line. */
-static char *
-retry_section(const char *out, const char *marker, const char *name)
-{
-	char		*head;
-	const char	*p, *end;
-
-	head = xasprintf("%s %s\n", marker, name);
-	p = strstr(out, head);
-	if (p == NULL) {
-		free(head);
-		return NULL;
-	}
-	p += strlen(head);
-	free(head);
-	end = strstr(p, marker);
-	return xstrndup(p, end != NULL ? (size_t)(end - p) : strlen(p));
-}
-
 static const char *
 retry_getenv(const char *name, void *arg)
 {
@@ -471,16 +453,6 @@ retry_existing(const char *id)
 	return found;
 }
 
-static void
-retry_marker(char *buf, size_t len)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	snprintf(buf, len, "@sqdeck-retry-%lx%lx%x@", (long)ts.tv_sec,
-	    ts.tv_nsec, (unsigned)getpid());
-}
-
 /*
  * A retry's job has its chain's name: look it up by name, the chain's
  * earlier jobs left out.  Returns how many were found, -1 on error.
@@ -524,7 +496,9 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 	struct lint_secret		*sec = NULL;
 	const char			*(*get)(const char *, void *);
 	const char			*source, *v;
-	char				 marker[64], since[16], *why = NULL;
+	struct remote_reply		 rep;
+	char				 marker[REMOTE_MARKER_SIZE];
+	char				 since[16], *why = NULL;
 	char				 sep[SLURM_SEP_SIZE];
 	char				*cmd = NULL, *text = NULL, *sinfo = NULL;
 	char				*queued = NULL;
@@ -575,21 +549,21 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 	env_path = jobdir_path(old->job_dir, JOBDIR_ENV, root);
 
 	/* 1. What SLURM says, in one round trip. */
-	retry_marker(marker, sizeof marker);
+	remote_marker(marker, sizeof marker);
 	slurm_since(time(NULL) - 7 * 24 * 3600, since, sizeof since);
 	slurm_sep_new(sep, sizeof sep);
 	if ((cmd = slurm_cmd_sacct(&sid, 1, since, NULL, sep, &why)) == NULL)
 		goto fail_why;
 	buf_init(&sh);
-	buf_printf(&sh, "LC_ALL=C; export LC_ALL\necho '%s sacct'\n%s "
-	    "2>&1\necho '%s squeue'\nsqueue -h -j %ld -o %%T 2>/dev/null\n"
-	    "echo '%s sinfo'\nsinfo -h -N -p ", marker, cmd, marker, sid,
-	    marker);
+	buf_adds(&sh, "LC_ALL=C; export LC_ALL\n");
+	remote_reply_prelude(&sh, marker);
+	buf_printf(&sh, "sec sacct\n%s 2>&1\nsec squeue\n"
+	    "squeue -h -j %ld -o %%T 2>/dev/null\nsec sinfo\nsinfo -h -N -p ",
+	    cmd, sid);
 	buf_add_quoted(&sh, old->partition != NULL ? old->partition : "");
-	buf_printf(&sh, " -o '%%N %%t' 2>&1\necho '%s sbatch'\ntest -f ",
-	    marker);
+	buf_adds(&sh, " -o '%N %t' 2>&1\nsec sbatch\ntest -f ");
 	buf_add_quoted(&sh, res->sbatch_path);
-	buf_printf(&sh, " && echo present\necho '%s end'\n", marker);
+	buf_adds(&sh, " && echo present\nsec end\n");
 	free(cmd);
 	cmd = NULL;
 	if (retry_sh(c, sh.data, &cr, &why) != 0) {
@@ -597,15 +571,19 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 		goto fail_why;
 	}
 	buf_free(&sh);
-	text = retry_section(cr.out, marker, "sacct");
+	/* No section at all: every answer below is missing. */
+	remote_reply_parse(cr.out, cr.outlen, marker, "the retry", &rep,
+	    NULL);
+	text = remote_reply_text(&rep, "sacct", NULL);
 	slurm_parse_sacct(text != NULL ? text : "", sep, &jobs, NULL);
 	j = slurm_jobs_find(&jobs, sid);
-	queued = retry_section(cr.out, marker, "squeue");
+	queued = remote_reply_text(&rep, "squeue", NULL);
 	if (queued != NULL)
 		str_trim(queued);
-	sinfo = retry_section(cr.out, marker, "sinfo");
+	sinfo = remote_reply_text(&rep, "sinfo", NULL);
 	free(text);
-	text = retry_section(cr.out, marker, "sbatch");
+	text = remote_reply_text(&rep, "sbatch", NULL);
+	remote_reply_free(&rep);
 
 	/* 2. The rules. */
 	retried = retry_existing(old->id);
@@ -865,43 +843,4 @@ retry_result_free(struct retry_result *r)
 	free(r->inherited);
 	free(r->sbatch_path);
 	memset(r, 0, sizeof *r);
-}
-
-int
-retry_after_poll(struct conn *c, struct monitor_snapshot *snap)
-{
-	struct retry_opts	 o;
-	struct retry_result	 res;
-	char			*cause = NULL, *line;
-	size_t			 i, n = snap->n;
-	int			 launched = 0, rc;
-
-	memset(&o, 0, sizeof o);
-	o.source = "retry:auto";
-	for (i = 0; i < n; i++) {
-		if (snap->info[i].record_id == NULL || !snap->info[i].changed ||
-		    snap->info[i].state != RSTATE_ERROR ||
-		    snap->info[i].err != ERR_INFRA)
-			continue;
-		rc = retry_run(c, snap->info[i].record_id, &o, &res, &cause);
-		if (rc == 0) {
-			launched++;
-			line = xasprintf("%s: INFRA failure, retried as %s "
-			    "(SLURM job %s, exclude=%s)",
-			    snap->info[i].record_id, res.record_id,
-			    res.slurm_id, *res.exclude ? res.exclude : "none");
-		} else if (rc == 1)
-			line = xasprintf("%s: %s", snap->info[i].record_id,
-			    res.why);
-		else {
-			line = xasprintf("%s: retry failed: %s",
-			    snap->info[i].record_id, cause);
-			free(cause);
-			cause = NULL;
-		}
-		strv_add(&snap->events, line);
-		free(line);
-		retry_result_free(&res);
-	}
-	return launched;
 }

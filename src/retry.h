@@ -4,7 +4,6 @@
 #include <stddef.h>
 
 #include "conn.h"
-#include "monitor.h"
 #include "record.h"
 #include "util.h"
 
@@ -109,12 +108,5 @@ struct retry_result {
 int	 retry_run(struct conn *, const char *record_id,
 	     const struct retry_opts *, struct retry_result *, char **cause);
 void	 retry_result_free(struct retry_result *);
-
-/*
- * After monitor_poll(): retry every record the poll moved to ERROR with
- * class INFRA; a line per retry (or refusal) goes to snap->events.
- * Returns the number of retries launched.
- */
-int	 retry_after_poll(struct conn *, struct monitor_snapshot *);
 
 #endif

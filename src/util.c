@@ -1,5 +1,7 @@
 #include "util.h"
 
+#include <sys/random.h>
+
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -8,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -590,4 +593,59 @@ char *
 path_state_dir(void)
 {
 	return xdg_dir("XDG_STATE_HOME", ".local/state");
+}
+
+char *
+iso_time_fmt(time_t t, char *buf, size_t len)
+{
+	struct tm	tm;
+
+	gmtime_r(&t, &tm);
+	if (strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0 && len > 0)
+		*buf = '\0';
+	return buf;
+}
+
+char *
+iso_time_now(void)
+{
+	char	buf[ISO_TIME_SIZE];
+
+	return xstrdup(iso_time_fmt(time(NULL), buf, sizeof buf));
+}
+
+time_t
+iso_time_parse(const char *s)
+{
+	struct tm	tm;
+
+	if (s == NULL)
+		return (time_t)-1;
+	memset(&tm, 0, sizeof tm);
+	if (strptime(s, "%Y-%m-%dT%H:%M:%S", &tm) == NULL)
+		return (time_t)-1;
+	return timegm(&tm);
+}
+
+void
+random_bytes(void *p, size_t n)
+{
+	unsigned char	*rnd = p;
+	struct timespec	 ts;
+	size_t		 i;
+	int		 fd;
+
+	if (getrandom(rnd, n, 0) == (ssize_t)n)
+		return;
+	if ((fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) >= 0) {
+		if (read(fd, rnd, n) == (ssize_t)n) {
+			close(fd);
+			return;
+		}
+		close(fd);
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	for (i = 0; i < n; i++)
+		rnd[i] = (unsigned char)((ts.tv_nsec >> (i % 4 * 8)) ^
+		    (getpid() >> (i % 2 * 8)) ^ (ts.tv_sec >> (i % 4)));
 }

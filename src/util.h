@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <time.h>
 
 /*
  * Small helpers shared by every module.  Allocation failure aborts (there is
@@ -88,5 +89,19 @@ int	 path_private_dir(const char *path, char **cause);
  * directory; and the sqdeck dirs there, when they exist, private.
  */
 int	 path_check(char **cause);
+
+/*
+ * Times in records, JSON and history: UTC, "2026-03-01T12:00:00Z".
+ * iso_time_fmt writes t into buf (ISO_TIME_SIZE bytes) and returns buf;
+ * iso_time_parse reads one back (the "Z" and anything after the seconds
+ * are ignored), or gives (time_t)-1 for NULL or a malformed string.
+ */
+#define ISO_TIME_SIZE	32
+char	*iso_time_fmt(time_t, char *buf, size_t len);
+char	*iso_time_now(void);		/* a new string */
+time_t	 iso_time_parse(const char *);
+
+/* Unpredictable bytes: getrandom, else /dev/urandom, else the clock. */
+void	 random_bytes(void *, size_t);
 
 #endif

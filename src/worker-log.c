@@ -4,6 +4,8 @@
  */
 #include "worker-int.h"
 
+#include "follow.h"
+
 static void	log_missing(struct wstate *, const char *);
 
 /* --- logs ----------------------------------------------------------------- */
@@ -167,37 +169,27 @@ void
 do_log(struct wstate *st)
 {
 	struct worker	*w = st->w;
+	struct follow	 f;
 	struct ops_log	 log;
 	struct msg	*m;
 	char		*cause = NULL;
-	int		 rc, flags = 0;
+	int		 flags;
 
 	st->next_log = mono_now() + WORKER_LOG_SECONDS;
-	if (st->log_next < 0)
-		rc = ops_log_tail(st->conn, st->log_path, WORKER_LOG_LINES,
-		    &log, &cause);
-	else
-		rc = ops_log_read(st->conn, st->log_path, st->log_next,
-		    WORKER_LOG_CHUNK, &log, &cause);
+	follow_init(&f, st->log_path, st->log_next, WORKER_LOG_LINES,
+	    WORKER_LOG_CHUNK);
+	f.tail_late = 1;
+	f.ended = st->log_ended;
+	flags = follow_read(st->conn, &f, &log, &cause);
 	check_new_session(st);
-	if (rc != 0) {
+	if (flags < 0) {
 		/* The poll reports the cluster's health; just try again. */
 		free(cause);
 		ops_log_free(&log);
 		return;
 	}
-	if (log.missing)
-		flags |= MSG_LOG_MISSING;
-	else {
-		st->log_next = log.next;
-		if (log.len < WORKER_LOG_CHUNK)
-			flags |= MSG_LOG_EOF;
-	}
-	/* An ended job with nothing more to read: stop asking. */
-	if (st->log_ended && (flags & (MSG_LOG_EOF | MSG_LOG_MISSING))) {
-		flags |= MSG_LOG_DONE;
-		st->log_done = 1;
-	}
+	st->log_next = f.next;
+	st->log_done = f.done;	/* flags are MSG_LOG_* (follow.h) */
 	if (log.len > 0 || flags != st->log_last_flags) {
 		m = msg_new(MSG_LOG);
 		m->u.log.cluster = xstrdup(w->cl->name);

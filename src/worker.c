@@ -19,6 +19,7 @@
 #include "ops.h"
 #include "pending.h"
 #include "plan.h"
+#include "react.h"
 #include "record.h"
 #include "slurm.h"
 #include "soonest.h"
@@ -455,6 +456,8 @@ do_poll(struct wstate *st)
 	opts.source = "poll:tui";
 	budget_polled(&st->budget, mono_now());
 	rc = monitor_poll(st->conn, w->cl->name, &opts, &snap, &cause);
+	if (rc == 0)
+		react_after_poll(st->conn, &snap);	/* retries, NCCL */
 	budget_spend(&st->budget, mono_now(), snap.sched_calls);
 	if (rc != 0) {
 		monitor_snapshot_free(&snap);
@@ -575,7 +578,7 @@ wstate_new(struct worker *w)
 
 	st->w = w;
 	st->conn = conn_new_cluster(w->cl);
-	st->interval = w->cl->poll_interval > 0 ? w->cl->poll_interval : 5;
+	st->interval = config_poll_interval(w->cl);
 	budget_init(&st->budget, w->cl->min_poll_interval,
 	    w->cl->max_scheduler_calls);
 	st->history_days = w->cl->history_days;

@@ -72,8 +72,7 @@ cluster_find(struct ui *ui, const char *name, int create)
 static int
 cluster_interval(const struct ucluster *c)
 {
-	return (c->conf != NULL && c->conf->poll_interval > 0) ?
-	    c->conf->poll_interval : 5;
+	return config_poll_interval(c->conf);
 }
 
 /*

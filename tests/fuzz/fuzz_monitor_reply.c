@@ -14,8 +14,8 @@
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct monitor_reply		 rep;
-	const struct monitor_section	*s;
+	struct remote_reply		 rep;
+	const struct remote_section	*s;
 	struct slurm_jobs		 jobs = { NULL, 0 };
 	char				*copy = fuzz_cstr(data, size), *part[2];
 	char				*cause = NULL, *text;
@@ -26,7 +26,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sep = n == 2 && *part[0] != '\0' ? part[0] : NULL;
 	reply = n == 2 ? part[1] : part[0];
 	len = size - (size_t)(reply - copy);
-	if (monitor_parse_reply(reply, len, "SDMab12", &rep, &cause) != 0) {
+	if (remote_reply_parse(reply, len, "SDMab12", "the poll", &rep,
+	    &cause) != 0) {
 		fuzz_check(cause != NULL, "no cause");
 		free(cause);
 		free(copy);
@@ -53,7 +54,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_check(strstr(jobs.v[i].name, sep != NULL ? sep :
 		    SLURM_SEP_DEFAULT) == NULL, "separator in a name");
 	slurm_jobs_free(&jobs);
-	monitor_reply_free(&rep);
+	remote_reply_free(&rep);
 	free(copy);
 	return 0;
 }

@@ -502,6 +502,54 @@ START_TEST(test_preflight_deep)
 END_TEST
 
 /*
+ * A job that fails as INFRA (triage rule gpu-xid) with a retry budget of
+ * 1, submitted as sdproc-TAG-* and waited for until it ended.
+ */
+static cJSON *
+infra_failure(const char *tag)
+{
+	cJSON	*j;
+	char	*spec, *state;
+
+	spec = write_spec("name: sdproc-%s-%s\n"
+	    "image: %s\n"
+	    "command: |\n  echo 'NVRM: Xid (PCI:0000:3b:00): 79, GPU has "
+	    "fallen off the bus.'\n  exit 1\n"
+	    "gpus: 1\ncpus: 1\ntime: 5m\nretry_budget: 1\n",
+	    tag, unique, test_image());
+	j = submit(spec, NULL, NULL);
+	state = wait_end(it_jstr(j, "slurm_id"), 240);
+	ck_assert_str_eq(state, "FAILED|1:0");
+	free(state);
+	free(spec);
+	return j;
+}
+
+/* How many records retry rid; *retry_id (may be NULL) gets the last. */
+static int
+retries_of(const char *rid, char **retry_id)
+{
+	struct record_list	 list;
+	char			*cause = NULL;
+	size_t			 i;
+	int			 n = 0;
+
+	ck_assert_msg(record_list(&list, &cause) == 0, "%s", cause);
+	for (i = 0; i < list.n; i++) {
+		if (list.v[i]->retry_of != NULL &&
+		    strcmp(list.v[i]->retry_of, rid) == 0) {
+			n++;
+			if (retry_id != NULL) {
+				free(*retry_id);
+				*retry_id = xstrdup(list.v[i]->id);
+			}
+		}
+	}
+	record_list_free(&list);
+	return n;
+}
+
+/*
  * 6. An INFRA failure is retried by the poll; the retry's sbatch reply is
  * lost (SQDECK_TEST_FAULT=empty-reply: the job is queued, held, and its
  * id thrown away).  The retry finds it by its exact name, leaving out the
@@ -510,28 +558,18 @@ END_TEST
  */
 START_TEST(test_retry_lost_reply)
 {
-	struct record_list	 list;
 	struct record		*rr = NULL;
 	cJSON			*j;
-	char			*spec, *out, *err, *state, *node;
+	char			*out, *err, *node, *rid = NULL;
 	char			*cause = NULL;
 	const char		*id, *name;
-	size_t			 i, k;
+	size_t			 k;
 	int			 adopted = 0;
 
 	need_cluster();
-	spec = write_spec("name: sdproc-retry-%s\n"
-	    "image: %s\n"
-	    "command: |\n  echo 'NVRM: Xid (PCI:0000:3b:00): 79, GPU has "
-	    "fallen off the bus.'\n  exit 1\n"
-	    "gpus: 1\ncpus: 1\ntime: 5m\nretry_budget: 1\n",
-	    unique, test_image());
-	j = submit(spec, NULL, NULL);
+	j = infra_failure("retry");
 	id = it_jstr(j, "slurm_id");
 	name = it_jstr(j, "job_name");
-	state = wait_end(id, 240);
-	ck_assert_str_eq(state, "FAILED|1:0");
-	free(state);
 	node = ssh_out("sacct -j %s -X -n -P -o NodeList", id);
 	str_trim(node);
 
@@ -544,13 +582,8 @@ START_TEST(test_retry_lost_reply)
 	free(out);
 	free(err);
 
-	ck_assert_msg(record_list(&list, &cause) == 0, "%s", cause);
-	for (i = 0; i < list.n; i++) {
-		if (list.v[i]->retry_of != NULL &&
-		    strcmp(list.v[i]->retry_of, it_jstr(j, "record_id")) == 0)
-			rr = list.v[i];
-	}
-	ck_assert_ptr_nonnull(rr);
+	ck_assert_int_eq(retries_of(it_jstr(j, "record_id"), &rid), 1);
+	ck_assert_msg(record_load(rid, &rr, &cause) == 0, "%s", cause);
 	ck_assert_ptr_nonnull(record_slurm_id(rr));
 	for (k = 0; k < rr->nhistory; k++) {
 		if (rr->history[k].message != NULL && strstr(rr->history[k].
@@ -562,8 +595,7 @@ START_TEST(test_retry_lost_reply)
 	    rr->id);
 
 	/* Released (it ends), and the failed node excluded. */
-	state = wait_end(record_slurm_id(rr), 240);
-	free(state);
+	free(wait_end(record_slurm_id(rr), 240));
 	/*
 	 * Exactly two jobs of that name: the first and the adopted retry
 	 * (sacct names a job right only a few seconds after it ended).
@@ -579,9 +611,72 @@ START_TEST(test_retry_lost_reply)
 	    node);
 	free(out);
 	free(node);
-	record_list_free(&list);
+	record_free(rr);
+	free(rid);
 	cJSON_Delete(j);
-	free(spec);
+}
+END_TEST
+
+/*
+ * 7. A poll only observes (issue 17): "logs --follow" of a job whose
+ * failure is INFRA (gpu-xid) polls, sees the job end, records ERROR/INFRA
+ * and stops: no retry record, no new SLURM job of that name.  "status"
+ * reacts to the end "logs" saw: it retries the job.
+ */
+START_TEST(test_follow_never_submits)
+{
+	struct record	*r = NULL;
+	cJSON		*j;
+	char		*out, *err, *retry = NULL;
+	char		*cause = NULL;
+	const char	*sid, *rid, *name;
+
+	need_cluster();
+	j = infra_failure("follow");
+	sid = it_jstr(j, "slurm_id");
+	rid = it_jstr(j, "record_id");
+	name = it_jstr(j, "job_name");
+
+	/* Follow it: the poll sees the end, the log is drained, it stops. */
+	ck_assert_int_eq(sd(&out, &err, "logs", rid, "--follow", "--interval",
+	    "1", NULL), 0);
+	ck_assert_msg(strstr(out, "fallen off the bus") != NULL &&
+	    strstr(err, "job ended") != NULL, "%s\n%s", out, err);
+	ck_assert_msg(strstr(err, "retried") == NULL, "%s", err);
+	free(out);
+	free(err);
+	ck_assert_msg(record_load(rid, &r, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(r->state, RSTATE_ERROR);
+	ck_assert_int_eq(r->err_class, ERR_INFRA);
+	record_free(r);
+	/* Nothing submitted: no retry record, one job of that name. */
+	ck_assert_int_eq(retries_of(rid, NULL), 0);
+	out = ssh_out("{ squeue -h -n '%s' -o %%i; sacct -n -X -P "
+	    "-S now-3600 --name='%s' -o JobID; } | sort -u | wc -l", name,
+	    name);
+	ck_assert_str_eq(out, "1\n");
+	free(out);
+
+	/* status acts on the end logs saw: the retry. */
+	ck_assert_int_eq(sd(&out, &err, "status", rid, NULL), 0);
+	ck_assert_msg(strstr(err, "INFRA failure, retried as") != NULL,
+	    "%s\n%s", out, err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(retries_of(rid, &retry), 1);
+	ck_assert_msg(record_load(retry, &r, &cause) == 0, "%s", cause);
+	ck_assert_ptr_nonnull(record_slurm_id(r));
+	ck_assert_str_ne(record_slurm_id(r), sid);
+	record_free(r);
+	/* A second status acts no more: the end was acted on once. */
+	ck_assert_int_eq(sd(&out, &err, "status", rid, NULL), 0);
+	ck_assert_msg(strstr(err, "INFRA failure, retried as") == NULL,
+	    "%s\n%s", out, err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(retries_of(rid, NULL), 1);
+	free(retry);
+	cJSON_Delete(j);
 }
 END_TEST
 
@@ -604,6 +699,8 @@ procedure_suite(void)
 	tcase_add_test(tc, test_cancel_forgotten);
 	tc = it_tcase(s, "retry", 900, setup, it_teardown);
 	tcase_add_test(tc, test_retry_lost_reply);
+	tc = it_tcase(s, "follow", 900, setup, it_teardown);
+	tcase_add_test(tc, test_follow_never_submits);
 	return s;
 }
 

@@ -371,8 +371,8 @@ END_TEST
 
 START_TEST(test_reply_sections)
 {
-	struct monitor_reply		 rep;
-	const struct monitor_section	*s;
+	struct remote_reply		 rep;
+	const struct remote_section	*s;
 	/* A log line that looks like a marker with another nonce is data. */
 	const char	text[] = "\nSDMab squeue 0\nrow1\nrow2"
 	    "\nSDMab out 42\nSDMzz end 0\nfake\n"
@@ -380,29 +380,31 @@ START_TEST(test_reply_sections)
 	    "\nSDMab end 0\n";
 	char		*cause = NULL;
 
-	ck_assert_int_eq(monitor_parse_reply(text, sizeof text - 1, "SDMab",
-	    &rep, &cause), 0);
+	ck_assert_int_eq(remote_reply_parse(text, sizeof text - 1, "SDMab",
+	    "the poll", &rep, &cause), 0);
 	ck_assert_int_eq(rep.complete, 1);
 	ck_assert_uint_eq(rep.n, 4);
-	s = monitor_reply_find(&rep, "squeue", NULL);
+	s = remote_reply_find(&rep, "squeue", NULL);
 	ck_assert_ptr_nonnull(s);
 	ck_assert_str_eq(s->arg, "0");
 	ck_assert_int_eq((int)s->len, 9);
 	ck_assert(memcmp(s->data, "row1\nrow2", 9) == 0);
-	s = monitor_reply_find(&rep, "out", "42");
+	s = remote_reply_find(&rep, "out", "42");
 	ck_assert_ptr_nonnull(s);
 	ck_assert_int_eq((int)s->len, (int)strlen("SDMzz end 0\nfake\n"));
-	s = monitor_reply_find(&rep, "status", "42");
+	s = remote_reply_find(&rep, "status", "42");
 	ck_assert_int_eq(state_status_verdict(s->data, s->len), STATUS_PASS);
-	monitor_reply_free(&rep);
+	remote_reply_free(&rep);
 
 	/* Cut short: no end section. */
-	ck_assert_int_eq(monitor_parse_reply("\nSDMab squeue 0\n", 16,
-	    "SDMab", &rep, &cause), 0);
+	ck_assert_int_eq(remote_reply_parse("\nSDMab squeue 0\n", 16,
+	    "SDMab", "the poll", &rep, &cause), 0);
 	ck_assert_int_eq(rep.complete, 0);
-	monitor_reply_free(&rep);
-	ck_assert_int_eq(monitor_parse_reply("Welcome!\n", 9, "SDMab", &rep,
-	    &cause), -1);
+	remote_reply_free(&rep);
+	ck_assert_int_eq(remote_reply_parse("Welcome!\n", 9, "SDMab",
+	    "the poll", &rep, &cause), -1);
+	ck_assert_msg(strstr(cause, "the poll script printed none") != NULL,
+	    "%s", cause);
 	free(cause);
 }
 END_TEST

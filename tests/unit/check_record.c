@@ -10,7 +10,9 @@
 
 #include <cjson/cJSON.h>
 
+#include "monitor.h"
 #include "ops.h"
+#include "react.h"
 #include "record.h"
 #include "util.h"
 
@@ -822,6 +824,46 @@ START_TEST(test_cli)
 }
 END_TEST
 
+/*
+ * The reaction's notes (react.h): a poll notes each end, the reaction of
+ * that cluster takes each note once, never another cluster's, and not
+ * after a failed poll.
+ */
+START_TEST(test_react_notes)
+{
+	struct monitor_snapshot	 snap;
+	struct stat		 st;
+	char			*a, *b;
+
+	a = xasprintf("%s/sqdeck/react-due/r-one.due", state_home);
+	b = xasprintf("%s/sqdeck/react-due/r-two.1.due", state_home);
+	react_due("one", "r-one");
+	react_due("two", "r-two.1");
+	ck_assert_int_eq(stat(a, &st), 0);
+	ck_assert_int_eq(st.st_mode & 077, 0);
+	ck_assert_int_eq(stat(b, &st), 0);
+
+	memset(&snap, 0, sizeof snap);
+	snap.cluster = xstrdup("one");
+	/* squeue did not answer: nothing is taken. */
+	ck_assert_int_eq(react_after_poll(NULL, &snap), 0);
+	ck_assert_int_eq(stat(a, &st), 0);
+	/* No such record: taken, nothing retried, the other cluster's kept. */
+	snap.ok = 1;
+	ck_assert_int_eq(react_after_poll(NULL, &snap), 0);
+	ck_assert_int_eq(stat(a, &st), -1);
+	ck_assert_int_eq(stat(b, &st), 0);
+	ck_assert_uint_eq(snap.events.n, 0);
+	free(snap.cluster);
+	snap.cluster = xstrdup("two");
+	ck_assert_int_eq(react_after_poll(NULL, &snap), 0);
+	ck_assert_int_eq(stat(b, &st), -1);
+	monitor_snapshot_free(&snap);
+	free(a);
+	free(b);
+}
+END_TEST
+
 static Suite *
 record_suite(void)
 {
@@ -840,6 +882,7 @@ record_suite(void)
 	tcase_add_test(tc, test_list_order);
 	tcase_add_test(tc, test_index);
 	tcase_add_test(tc, test_cli);
+	tcase_add_test(tc, test_react_notes);
 	suite_add_tcase(s, tc);
 
 	tcase_add_checked_fixture(conc, setup, teardown);

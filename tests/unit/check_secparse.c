@@ -239,16 +239,78 @@ END_TEST
 START_TEST(test_reply_empty_section)
 {
 	static const char	 text[] = "\nSDMab squeue\nSDMab end 0\n";
-	struct monitor_reply	 rep;
-	const struct monitor_section *sq;
+	struct remote_reply	 rep;
+	const struct remote_section *sq;
 
-	ck_assert_int_eq(monitor_parse_reply(text, sizeof text - 1, "SDMab",
-	    &rep, NULL), 0);
-	sq = monitor_reply_find(&rep, "squeue", NULL);
+	ck_assert_int_eq(remote_reply_parse(text, sizeof text - 1, "SDMab",
+	    "the poll", &rep, NULL), 0);
+	sq = remote_reply_find(&rep, "squeue", NULL);
 	ck_assert_ptr_nonnull(sq);
 	ck_assert_uint_eq(sq->len, 0);
 	ck_assert_int_eq(rep.complete, 1);
-	monitor_reply_free(&rep);
+	remote_reply_free(&rep);
+}
+END_TEST
+
+/*
+ * The reply protocol end to end through a real /bin/sh: the prelude's
+ * sec() headers cut the output, data keeps its bytes, and a line that
+ * looks like a header with another marker is data.
+ */
+START_TEST(test_reply_prelude_sh)
+{
+	struct remote_reply		 rep;
+	const struct remote_section	*s;
+	struct buf			 sh;
+	char				 marker[REMOTE_MARKER_SIZE], other[32];
+	char				*path, *cmd, *out = NULL, *cause = NULL;
+	size_t				 len;
+
+	ck_assert_int_eq(remote_marker(marker, sizeof marker), 0);
+	ck_assert_uint_eq(strlen(marker), 19);
+	ck_assert_int_eq(remote_marker(other, sizeof other), 0);
+	ck_assert_str_ne(marker, other);
+	buf_init(&sh);
+	remote_reply_prelude(&sh, marker);
+	buf_printf(&sh, "sec squeue 0\nprintf 'a\\nb\\n'\n"
+	    "sec out 42\nprintf '\\n%%s end 0\\nx' %s\n"
+	    "sec empty\nsec end\n", other);
+	path = xasprintf("%s/reply.sh", test_tmpdir());
+	ck_assert_int_eq(file_write_atomic(path, sh.data, sh.len, 0600, NULL),
+	    0);
+	buf_free(&sh);
+	cmd = xasprintf("/bin/sh '%s' >'%s.out'", path, path);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	cmd = xasprintf("%s.out", path);
+	ck_assert_int_eq(file_read(cmd, &out, &len, &cause), 0);
+	free(cmd);
+	ck_assert_int_eq(remote_reply_parse(out, len, marker, "the test",
+	    &rep, &cause), 0);
+	ck_assert_int_eq(rep.complete, 1);
+	ck_assert_uint_eq(rep.n, 4);
+	s = remote_reply_find(&rep, "squeue", "0");
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(s->len, 4);
+	ck_assert(memcmp(s->data, "a\nb\n", 4) == 0);
+	cmd = remote_reply_text(&rep, "out", "42");
+	ck_assert_ptr_nonnull(cmd);
+	ck_assert_ptr_nonnull(strstr(cmd, other));
+	ck_assert(str_has_suffix(cmd, " end 0\nx"));
+	free(cmd);
+	s = remote_reply_find(&rep, "empty", NULL);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(s->len, 0);
+	ck_assert_ptr_null(remote_reply_text(&rep, "sacct", NULL));
+	remote_reply_free(&rep);
+	/* No header at all: the cause names the script. */
+	ck_assert_int_eq(remote_reply_parse("hello\n", 6, marker, "the test",
+	    &rep, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "the test script printed none"));
+	remote_reply_free(&rep);
+	free(cause);
+	free(out);
+	free(path);
 }
 END_TEST
 
@@ -289,6 +351,7 @@ secparse_suite(void)
 	tcase_add_test(tc, test_retry_exclude_large);
 	tcase_add_test(tc, test_file_read_max);
 	tcase_add_test(tc, test_reply_empty_section);
+	tcase_add_test(tc, test_reply_prelude_sh);
 	tcase_add_test(tc, test_log_parse_huge_offset);
 	suite_add_tcase(s, tc);
 	return s;
