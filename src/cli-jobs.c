@@ -223,7 +223,6 @@ jobs_json(struct monitor_snapshot *snaps, size_t ns, char **causes)
 	struct jline			*lines;
 	const char			*task;
 	char				 when[32], base[32];
-	struct tm			 tm;
 	size_t				 i, k, n;
 
 	o = cJSON_CreateObject();
@@ -233,8 +232,7 @@ jobs_json(struct monitor_snapshot *snaps, size_t ns, char **causes)
 		cJSON_AddStringToObject(cl, "name", snaps[i].cluster);
 		cJSON_AddBoolToObject(cl, "ok", causes[i] == NULL);
 		if (snaps[i].polled != 0) {
-			gmtime_r(&snaps[i].polled, &tm);
-			strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+			iso_time_fmt(snaps[i].polled, when, sizeof when);
 			cJSON_AddStringToObject(cl, "polled", when);
 		} else
 			cJSON_AddNullToObject(cl, "polled");

@@ -177,8 +177,6 @@ cli_records(struct cli *cli, int argc, char **argv)
 {
 	struct record_list	  list;
 	struct record		**v;
-	struct tm		  tm;
-	time_t			  t;
 	char			 *cause = NULL, since[32];
 	const char		 *chain = NULL;
 	size_t			  i, n = 0;
@@ -214,9 +212,7 @@ cli_records(struct cli *cli, int argc, char **argv)
 		return EXIT_FAIL;
 	}
 
-	t = time(NULL) - RECENT_SECONDS;
-	gmtime_r(&t, &tm);
-	strftime(since, sizeof since, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	iso_time_fmt(time(NULL) - RECENT_SECONDS, since, sizeof since);
 	v = xcalloc(list.n + 1, sizeof *v);
 	for (i = 0; i < list.n; i++) {
 		if (all || shown(list.v[i], since))

@@ -208,12 +208,10 @@ deep_store(const char *cluster, const struct deep *d, char **cause)
 {
 	cJSON		*o;
 	char		*path, *dir, *text, when[32];
-	struct tm	 tm;
 	time_t		 now = time(NULL);
 	int		 rc;
 
-	gmtime_r(&now, &tm);
-	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	iso_time_fmt(now, when, sizeof when);
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "cluster", cluster);
 	cJSON_AddStringToObject(o, "passed", when);

@@ -291,18 +291,6 @@ ops_log_free(struct ops_log *log)
 
 /* --- records --------------------------------------------------------------- */
 
-static char *
-now_iso(void)
-{
-	char		buf[32];
-	struct tm	tm;
-	time_t		t = time(NULL);
-
-	gmtime_r(&t, &tm);
-	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return xstrdup(buf);
-}
-
 struct change_arg {
 	struct ops_change	*ch;
 	int			 skipped;	/* nothing to write: not an error */
@@ -350,7 +338,7 @@ change_fn(struct record *r, void *arg, char **cause)
 		r->history = xrealloc(r->history,
 		    (r->nhistory + 1) * sizeof *r->history);
 		e = &r->history[r->nhistory++];
-		e->time = now_iso();
+		e->time = iso_time_now();
 		e->state = ch->state;
 		e->native = xstrdup(native);
 		e->source = xstrdup(ch->source != NULL ? ch->source : "");

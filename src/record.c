@@ -86,18 +86,6 @@ set_str(char **dst, const char *value)
 	*dst = value != NULL ? xstrdup(value) : NULL;
 }
 
-static char *
-now_iso(void)
-{
-	char		buf[32];
-	struct tm	tm;
-	time_t		t = time(NULL);
-
-	gmtime_r(&t, &tm);
-	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return xstrdup(buf);
-}
-
 /* Ids become file names: no '/', no leading dot, nothing odd. */
 static int
 id_valid(const char *id, char **cause)
@@ -630,7 +618,7 @@ record_create(struct record *r, char **cause)
 		cause_set(cause, "record %s already exists (%s)", r->id, path);
 		goto out;
 	}
-	now = now_iso();
+	now = iso_time_now();
 	set_str(&r->created, now);
 	set_str(&r->updated, now);
 	if (r->nhistory == 0) {
@@ -684,7 +672,7 @@ record_update(const char *id, int (*fn)(struct record *, void *, char **),
 	if (fn(r, arg, cause) != 0)
 		goto out;
 	free(r->updated);
-	r->updated = now_iso();
+	r->updated = iso_time_now();
 	rc = record_write(path, r, cause);
 out:
 	lock_drop(fd);
@@ -716,7 +704,7 @@ do_transition(struct record *r, void *arg, char **cause)
 		    strcmp(last->message, t->message) == 0)
 			return 0;	/* the same observation again */
 	}
-	now = now_iso();
+	now = iso_time_now();
 	history_add(r, now, t->state, t->native, t->source, t->message);
 	free(now);
 	r->state = t->state;

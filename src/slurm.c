@@ -262,29 +262,6 @@ for_lines(const char *text, const char *what, char **cause,
 	return (bad);
 }
 
-/* Unpredictable bytes: getrandom, else /dev/urandom, else the clock. */
-static void
-sep_random(unsigned char *rnd, size_t n)
-{
-	struct timespec	ts;
-	size_t		i;
-	int		fd;
-
-	if (getrandom(rnd, n, 0) == (ssize_t)n)
-		return;
-	if ((fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) >= 0) {
-		if (read(fd, rnd, n) == (ssize_t)n) {
-			close(fd);
-			return;
-		}
-		close(fd);
-	}
-	clock_gettime(CLOCK_REALTIME, &ts);
-	for (i = 0; i < n; i++)
-		rnd[i] = (unsigned char)((ts.tv_nsec >> (i % 4 * 8)) ^
-		    (getpid() >> (i % 2 * 8)) ^ (ts.tv_sec >> (i % 4)));
-}
-
 void
 slurm_sep_new(char *buf, size_t len)
 {
@@ -295,7 +272,7 @@ slurm_sep_new(char *buf, size_t len)
 			*buf = '\0';
 		return;
 	}
-	sep_random(rnd, sizeof rnd);
+	random_bytes(rnd, sizeof rnd);
 	buf[0] = SLURM_SEP;
 	enc_hex(buf + 1, rnd, sizeof rnd);
 }

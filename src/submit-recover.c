@@ -152,19 +152,6 @@ submit_spec_sha(const struct spec *sp, const char *cluster, char out[65])
 	buf_free(&b);
 }
 
-static time_t
-submit_iso_time(const char *s)
-{
-	struct tm	tm;
-
-	if (s == NULL)
-		return (time_t)-1;
-	memset(&tm, 0, sizeof tm);
-	if (strptime(s, "%Y-%m-%dT%H:%M:%S", &tm) == NULL)
-		return (time_t)-1;
-	return timegm(&tm);
-}
-
 static void
 submit_rsay(const struct submit_opts *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -245,7 +232,7 @@ submit_recover_one(struct submit_faults *f, struct conn *c,
 		    "nothing was queued; submit again");
 		goto none;
 	}
-	t = submit_iso_time(launch->time);
+	t = iso_time_parse(launch->time);
 	n = submit_lookup(f, c, r->job_name, t != (time_t)-1 ? t : time(NULL),
 	    &id, &why);
 	if (n < 0) {

@@ -81,11 +81,9 @@ submit_meta_json(struct submit_ctx *x)
 {
 	cJSON		*o = cJSON_CreateObject(), *p;
 	char		 stamp[32];
-	struct tm	 tm;
 	time_t		 t = time(NULL);
 
-	gmtime_r(&t, &tm);
-	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	iso_time_fmt(t, stamp, sizeof stamp);
 	cJSON_AddStringToObject(o, "record_id", x->record_id);
 	cJSON_AddStringToObject(o, "cluster", x->s->cl->name);
 	cJSON_AddStringToObject(o, "login_node", x->s->pf.login_host ?
