@@ -106,8 +106,16 @@ submit_convert_parse(const char *out, struct submit_convert_result *r)
 			submit_addline(&detail, v);
 		else if (strcmp(line, "sqdeck-cache") == 0)
 			image_cache_stat_line(&r->cache, v);
-		else if (strcmp(line, "sqdeck-qos") == 0)
-			submit_addline(&qos, v);
+		else if (strcmp(line, "sqdeck-qos") == 0) {
+			/* One reason per refusal: "A", or "A, then B". */
+			if (qos.len == 0)
+				buf_adds(&qos, v);
+			else if (strcmp(qos.data + (qos.len > strlen(v) ?
+			    qos.len - strlen(v) : 0), v) != 0) {
+				buf_adds(&qos, ", then ");
+				buf_adds(&qos, v);
+			}
+		}
 		else if (strcmp(line, "sqdeck-file") == 0) {
 			hex[0] = '\0';
 			if (sscanf(v, "%llu %511s", &size, hex) >= 1) {
