@@ -550,7 +550,9 @@ monitor_poll(struct conn *c, const char *cluster,
 	grace = opts->grace > 0 ? opts->grace : MONITOR_GRACE;
 	snap->cluster = xstrdup(cluster);
 
-	if (record_list(&list, &why) != 0) {
+	if ((opts->index != NULL ? record_index_select(opts->index, cluster,
+	    recent < 0 ? (time_t)-1 : time(NULL) - recent, &list, &why) :
+	    record_list(&list, &why)) != 0) {
 		cause_set(cause, "%s", why);
 		free(why);
 		return -1;

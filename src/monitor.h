@@ -76,6 +76,9 @@ struct monitor_opts {
 	   last changed before it is called UNKNOWN; 0: 60. */
 	long		 grace;
 	const char	*source;	/* history source, NULL: "poll" */
+	/* The caller's record index (record.h), kept across polls: only the
+	   records the poll needs are read.  NULL: every record is read. */
+	struct record_index *index;
 };
 
 /*

@@ -901,6 +901,8 @@ struct rindex_entry {
 	char		*cluster;	/* NULL: unreadable */
 	char		*created;
 	struct strv	 slurm_ids;
+	char		*updated;
+	int		 terminal;	/* its state is an end state */
 	off_t		 size;
 	struct timespec	 mtime;
 	unsigned	 seen;		/* refresh generation */
@@ -926,6 +928,7 @@ rindex_entry_clear(struct rindex_entry *e)
 	free(e->id);
 	free(e->cluster);
 	free(e->created);
+	free(e->updated);
 	strv_free(&e->slurm_ids);
 }
 
@@ -977,7 +980,9 @@ rindex_read(struct record_index *ix, struct rindex_entry *e,
 
 	free(e->cluster);
 	free(e->created);
-	e->cluster = e->created = NULL;
+	free(e->updated);
+	e->cluster = e->created = e->updated = NULL;
+	e->terminal = 0;
 	strv_free(&e->slurm_ids);
 	if (record_read(path, e->id, &r, &why) != 0) {
 		/* Renamed away between readdir and open: gone next time. */
@@ -989,6 +994,8 @@ rindex_read(struct record_index *ix, struct rindex_entry *e,
 	}
 	e->cluster = r->cluster != NULL ? xstrdup(r->cluster) : NULL;
 	e->created = xstrdup(r->created != NULL ? r->created : "");
+	e->updated = xstrdup(r->updated != NULL ? r->updated : "");
+	e->terminal = state_terminal(r->state);
 	for (i = 0; i < r->slurm_ids.n; i++)
 		strv_add(&e->slurm_ids, r->slurm_ids.v[i]);
 	if (fresh == NULL) {
@@ -1101,4 +1108,48 @@ record_index_find(const struct record_index *ix, const char *cluster,
 		}
 	}
 	return best != NULL ? best->id : NULL;
+}
+
+int
+record_index_select(struct record_index *ix, const char *cluster,
+    time_t since, struct record_list *out, char **cause)
+{
+	const struct rindex_entry	*e;
+	struct record			*r;
+	char				*dir, *path, *why = NULL;
+	size_t				 i, a = 0;
+	time_t				 t;
+
+	memset(out, 0, sizeof *out);
+	if (record_index_refresh(ix, NULL, cause) != 0)
+		return -1;
+	dir = record_dir();
+	for (i = 0; i < ix->n; i++) {
+		e = &ix->v[i];
+		if (e->cluster == NULL || strcmp(e->cluster, cluster) != 0)
+			continue;
+		if (e->terminal && since != (time_t)-1) {
+			t = iso_time_parse(e->updated);
+			if (t == (time_t)-1 || t < since)
+				continue;
+		}
+		path = record_path(dir, e->id);
+		if (record_read(path, e->id, &r, &why) != 0) {
+			/* Gone or half-seen: the next refresh knows. */
+			free(why);
+			why = NULL;
+			free(path);
+			continue;
+		}
+		free(path);
+		if (out->n == a) {
+			a = a ? a * 2 : 16;
+			out->v = xrealloc(out->v, a * sizeof *out->v);
+		}
+		out->v[out->n++] = r;
+	}
+	free(dir);
+	if (out->n > 1)
+		qsort(out->v, out->n, sizeof *out->v, record_cmp);
+	return 0;
 }

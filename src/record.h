@@ -162,6 +162,16 @@ int		 record_index_refresh(struct record_index *,
 /* The id of the oldest record of SLURM job sid on cluster, or NULL. */
 const char	*record_index_find(const struct record_index *,
 		     const char *cluster, const char *sid);
+/*
+ * The records of cluster a poll needs, read from their files: every one
+ * not ended, and the ended ones updated at or after since ((time_t)-1:
+ * all of them).  The index is refreshed first (a stat per file); only
+ * the selected files are read, so a thousand old records cost no parse.
+ * Sorted as record_list sorts.
+ */
+int		 record_index_select(struct record_index *,
+		     const char *cluster, time_t since,
+		     struct record_list *out, char **cause);
 /* Records in the index. */
 size_t		 record_index_size(const struct record_index *);
 

@@ -125,6 +125,7 @@ struct workers {
 struct wstate {
 	struct worker	*w;
 	struct conn	*conn;
+	struct record_index *rindex;	/* this cluster's polls (monitor.h) */
 	unsigned	 sessions;	/* to notice a new connection */
 	int		 interval;
 	int		 backoff;	/* seconds, 0: none */

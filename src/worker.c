@@ -454,6 +454,10 @@ do_poll(struct wstate *st)
 	memset(&opts, 0, sizeof opts);
 	opts.user = w->cl->user;
 	opts.source = "poll:tui";
+	/* Kept across polls: a thousand old records cost a stat each. */
+	if (st->rindex == NULL)
+		st->rindex = record_index_new();
+	opts.index = st->rindex;
 	budget_polled(&st->budget, mono_now());
 	rc = monitor_poll(st->conn, w->cl->name, &opts, &snap, &cause);
 	if (rc == 0)
@@ -599,6 +603,7 @@ wstate_free(struct wstate *st)
 	budget_free(&st->budget);
 	hist_clear(st);
 	gres_free(&st->gres);
+	record_index_free(st->rindex);
 	conn_free(st->conn);
 	free(st);
 }

@@ -470,26 +470,34 @@ START_TEST(test_corrupt)
 }
 END_TEST
 
-/* One creation second, whatever the clock did between the creates. */
+/* Rewrite one string member in a record's file, as an old file has it. */
 static void
-same_created(const char *id)
+file_member(const char *id, const char *name, const char *value)
 {
-	char	*path = path_of(id), *text = NULL, *p, *q, *fixed;
+	char	*path = path_of(id), *text = NULL, *p, *q, *fixed, *key;
 
 	ck_assert_int_eq(file_read(path, &text, NULL, NULL), 0);
-	p = strstr(text, "\"created\"");
+	key = xasprintf("\"%s\"", name);
+	p = strstr(text, key);
 	ck_assert_ptr_nonnull(p);
-	p = strchr(p + strlen("\"created\""), '"');	/* its value */
+	p = strchr(p + strlen(key), '"');	/* its value */
 	ck_assert_ptr_nonnull(p);
 	p++;
 	q = strchr(p, '"');
 	ck_assert_ptr_nonnull(q);
-	fixed = xasprintf("%.*s2026-11-29T16:45:00Z%s", (int)(p - text), text,
-	    q);
+	fixed = xasprintf("%.*s%s%s", (int)(p - text), text, value, q);
 	write_file(path, fixed);
 	free(fixed);
+	free(key);
 	free(text);
 	free(path);
+}
+
+/* One creation second, whatever the clock did between the creates. */
+static void
+same_created(const char *id)
+{
+	file_member(id, "created", "2026-11-29T16:45:00Z");
 }
 
 START_TEST(test_list_order)
@@ -583,6 +591,58 @@ START_TEST(test_index)
 	record_index_free(ix);
 	free(a);
 	free(b);
+}
+END_TEST
+
+/*
+ * What a poll reads (issue 17): the cluster's records not ended and the
+ * ended ones updated since a time; the others cost a stat, not a parse.
+ */
+START_TEST(test_index_select)
+{
+	struct record_index	*ix = record_index_new();
+	struct record_list	 l;
+	char			*live, *old, *recent, *other, *cause = NULL;
+	unsigned long		 before;
+	size_t			 i;
+
+	live = new_record("polar", "live");
+	old = new_record("polar", "old");
+	recent = new_record("polar", "recent");
+	other = new_record("other", "live");
+	ck_assert_int_eq(record_transition(live, RSTATE_RUNNING, "RUNNING",
+	    "poll", "", &cause), 0);
+	ck_assert_int_eq(record_transition(old, RSTATE_COMPLETE, "COMPLETED",
+	    "poll", "", &cause), 0);
+	ck_assert_int_eq(record_transition(recent, RSTATE_COMPLETE,
+	    "COMPLETED", "poll", "", &cause), 0);
+	file_member(old, "updated", "2020-01-01T00:00:00Z");
+
+	ck_assert_int_eq(record_index_select(ix, "polar", time(NULL) - 3600,
+	    &l, &cause), 0);
+	ck_assert_uint_eq(l.n, 2);
+	for (i = 0; i < l.n; i++) {
+		ck_assert_str_ne(l.v[i]->id, old);
+		ck_assert_str_eq(l.v[i]->cluster, "polar");
+	}
+	record_list_free(&l);
+	/* Known files: the listing and the two selected ones are read. */
+	before = record_reads_here();
+	ck_assert_int_eq(record_index_select(ix, "polar", time(NULL) - 3600,
+	    &l, &cause), 0);
+	ck_assert_uint_eq(l.n, 2);
+	ck_assert_uint_eq(record_reads_here() - before, 3);
+	record_list_free(&l);
+	/* (time_t)-1: every record of the cluster. */
+	ck_assert_int_eq(record_index_select(ix, "polar", (time_t)-1, &l,
+	    &cause), 0);
+	ck_assert_uint_eq(l.n, 3);
+	record_list_free(&l);
+	record_index_free(ix);
+	free(live);
+	free(old);
+	free(recent);
+	free(other);
 }
 END_TEST
 
@@ -881,6 +941,7 @@ record_suite(void)
 	tcase_add_test(tc, test_corrupt);
 	tcase_add_test(tc, test_list_order);
 	tcase_add_test(tc, test_index);
+	tcase_add_test(tc, test_index_select);
 	tcase_add_test(tc, test_cli);
 	tcase_add_test(tc, test_react_notes);
 	suite_add_tcase(s, tc);
