@@ -421,21 +421,29 @@ hist_append(struct wstate *st, struct msg_jobs *jobs)
 	qsort(ids, n, sizeof *ids, id_cmp);
 	jobs->rows = xrealloc(jobs->rows, (n + st->nhist + 1) *
 	    sizeof *jobs->rows);
+	/*
+	 * The rows move into the message: the worker keeps only each
+	 * row's id (for the log of a job SLURM forgot), not a second copy
+	 * of a week of history per cluster.
+	 */
 	for (i = 0; i < st->nhist; i++) {
-		const struct jobtable_row	*h = &st->hist[i];
-		struct jobtable_row		*r;
+		struct jobtable_row	*h = &st->hist[i], *r, keep;
 
 		if (n > 0 && bsearch(&h->id, ids, n, sizeof *ids,
-		    id_cmp) != NULL)
+		    id_cmp) != NULL) {
+			keep = *h;
+			h->id = NULL;
+			jobtable_row_clear(h);
+			memset(h, 0, sizeof *h);
+			h->id = keep.id;
 			continue;
+		}
 		r = &jobs->rows[jobs->nrows++];
 		*r = *h;
-		r->cluster = xstrdup(h->cluster);
 		r->id = xstrdup(h->id);
-		r->name = xstrdup(h->name);
-		r->partition = xstrdup(h->partition);
-		r->state = xstrdup(h->state);
-		r->reason = xstrdup(h->reason);
+		keep.id = h->id;
+		memset(h, 0, sizeof *h);
+		h->id = keep.id;
 	}
 	free(ids);
 }
