@@ -12,15 +12,41 @@
 #include "util.h"
 
 static char	*home;
+extern char	**environ;
+
+/* Unset every variable whose name starts with prefix. */
+static void
+clear_env(const char *prefix)
+{
+	char	**e, *name;
+	size_t	  n;
+
+	for (;;) {
+		for (e = environ; *e != NULL; e++) {
+			if (str_has_prefix(*e, prefix))
+				break;
+		}
+		if (*e == NULL)
+			return;
+		n = strcspn(*e, "=");
+		name = xstrndup(*e, n);
+		unsetenv(name);
+		free(name);
+	}
+}
 
 static void
 setup(void)
 {
 	home = xstrdup(test_tmpdir());
-	/* Nothing from the caller's environment picks a cluster. */
-	unsetenv("SQDECK_CLUSTER");
-	unsetenv("SLURM_HOSTNAME");
-	unsetenv("SLURM_USER");
+	/*
+	 * Nothing from the caller's environment picks a cluster or changes
+	 * one: the test cluster's env.sh sets SLURM_BASE_RESULTS_DIR and
+	 * friends, which config.c reads over the file's values.
+	 */
+	clear_env("SLURM_");
+	clear_env("SSH_");
+	clear_env("SQDECK_CLUSTER");
 	unsetenv("XDG_RUNTIME_DIR");
 	setenv("HOME", home, 1);
 	setenv("XDG_STATE_HOME", home, 1);
