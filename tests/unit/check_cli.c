@@ -274,6 +274,35 @@ START_TEST(test_bad_option_names_verb)
 }
 END_TEST
 
+/*
+ * triage --json names the rule and quotes the evidence line (issue 16),
+ * on a log it reads locally: no cluster.
+ */
+START_TEST(test_triage_json_rule_evidence)
+{
+	const char	*text = "epoch 1\nTraceback (most recent call "
+	    "last):\n  File \"train.py\", line 3\nValueError: bad learning "
+	    "rate\n";
+	char		*out = NULL, *err = NULL, *log, *args;
+
+	log = xasprintf("%s/main.out", home);
+	ck_assert_int_eq(file_write_atomic(log, text, strlen(text), 0600,
+	    NULL), 0);
+	args = xasprintf("triage --json --state FAILED --exit 1:0 %s", log);
+	ck_assert_int_eq(run(args, &out, &err), 0);
+	ck_assert_msg(strstr(out, "\"class\":\t\"PROGRAM\"") != NULL, "%s",
+	    out);
+	ck_assert_msg(strstr(out, "\"rule\":\t\"python-exception\"") !=
+	    NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\"evidence\":\t\"ValueError: bad "
+	    "learning rate\"") != NULL, "%s", out);
+	free(args);
+	free(log);
+	free(out);
+	free(err);
+}
+END_TEST
+
 static Suite *
 cli_suite(void)
 {
@@ -286,6 +315,7 @@ cli_suite(void)
 	tcase_add_test(tc, test_cluster_after_every_verb);
 	tcase_add_test(tc, test_cluster_after_verb_picks_it);
 	tcase_add_test(tc, test_bad_option_names_verb);
+	tcase_add_test(tc, test_triage_json_rule_evidence);
 	suite_add_tcase(s, tc);
 	return s;
 }
