@@ -58,29 +58,30 @@ submit(const char *spec, const char *a1, const char *a2)
 /*
  * The image of these tests: a .sqsh on the cluster's shared storage, so
  * they need no conversion (the image tests are check_submit's):
- * SQDECK_TEST_IMAGE, else one made once with mksquashfs from the test
- * cluster's busybox+bash root ($SDTB_DIR/containers/shim-rootfs).
+ * SQDECK_TEST_IMAGE, else the test image as a file that
+ * tests/cluster/containers writes ($SDTB_IMAGE_SQSH).  Checked on the
+ * login node: a missing file fails here, naming what makes it.
  */
 static const char *
 test_image(void)
 {
-	static char	 img[4200];
 	const char	*e;
 	char		*out;
 
-	if ((e = getenv("SQDECK_TEST_IMAGE")) != NULL && *e != '\0')
-		return e;
-	snprintf(img, sizeof img, "%s/proc-test/sdproc-busybox.sqsh",
-	    getenv("SDTB_LUSTRE"));
-	out = ssh_out("f='%s'; r='%s/containers/shim-rootfs'; "
-	    "if [ ! -s \"$f\" ]; then [ -d \"$r\" ] || { echo \"no $r\"; "
-	    "exit 0; }; mkdir -p \"${f%%/*}\" && mksquashfs \"$r\" \"$f.$$\" "
-	    "-noappend -quiet >/dev/null && mv -f \"$f.$$\" \"$f\"; fi; "
-	    "head -c 4 \"$f\"", img, getenv("SDTB_DIR"));
-	ck_assert_msg(strcmp(out, "hsqs") == 0, "no test image %s: %s (set "
-	    "SQDECK_TEST_IMAGE to a .sqsh with bash on the cluster)", img, out);
+	if ((e = getenv("SQDECK_TEST_IMAGE")) == NULL || *e == '\0')
+		e = getenv("SDTB_IMAGE_SQSH");
+	ck_assert_msg(e != NULL && *e != '\0', "SDTB_IMAGE_SQSH is not set: "
+	    "source $SDTB_DIR/env.sh of a tests/cluster/up run with "
+	    "containers (%s), or set SQDECK_TEST_IMAGE to a .sqsh with bash "
+	    "on the cluster", getenv("SDTB_CONTAINERS_WHY") != NULL ?
+	    getenv("SDTB_CONTAINERS_WHY") : "SDTB_CONTAINERS not set");
+	out = ssh_out("head -c 4 '%s' 2>&1", e);
+	ck_assert_msg(strcmp(out, "hsqs") == 0, "no test image %s on the "
+	    "cluster (%s): tests/cluster/up writes it (tests/cluster/"
+	    "containers), or set SQDECK_TEST_IMAGE to a .sqsh with bash on "
+	    "the cluster", e, out);
 	free(out);
-	return img;
+	return e;
 }
 
 static int

@@ -39,6 +39,8 @@ need_cluster(void)
 	    "SDTB_REGISTRY_USER", "SDTB_REGISTRY_PASSWORD_FILE", NULL };
 
 	it_need_cluster(more);
+	/* The jobs convert $SDTB_IMAGE: Enroot needs the registry's login. */
+	it_registry_creds(tmpdir);
 }
 
 /* The queue may be busy: 15 min. */
