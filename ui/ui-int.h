@@ -25,7 +25,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <wchar.h>
-#include "cli.h"
 #include "ops.h"
 #include "pending.h"
 #include "record.h"

@@ -966,7 +966,7 @@ be_detail(void *arg, const char *cluster, const char *job_id, char **cause)
 static struct msgq	*ui_kept_q;
 
 int
-ui_main(struct cli *cli)
+ui_main(const char *config_path)
 {
 	static struct config	 cfg;	/* static: stuck workers read it */
 	struct msgq		*q;
@@ -992,7 +992,7 @@ ui_main(struct cli *cli)
 	mallopt(M_ARENA_MAX, 1);
 #endif
 	/* No cluster yet is not fatal: the screen says what to set. */
-	if (config_load(cli->config_path, &cfg, &cause) != 0)
+	if (config_load(config_path, &cfg, &cause) != 0)
 		memset(&cfg, 0, sizeof cfg);
 	if ((q = msgq_create(NULL)) == NULL) {
 		fprintf(stderr, "sqdeck: cannot create the message queue\n");

@@ -9,8 +9,6 @@
 #include "msgq.h"
 #include "spec.h"
 
-struct cli;
-
 /*
  * What the screen asks of the worker layer.  Every call returns at once
  * (the work happens in a worker thread) and its outcome comes back as a
@@ -87,7 +85,7 @@ struct ui_backend {
 };
 
 /* Run the terminal UI until the user quits; returns the exit code. */
-int	 ui_main(struct cli *);
+int	 ui_main(const char *config_path);
 
 /*
  * The screen itself, for a caller that has started the workers: they

@@ -6,6 +6,11 @@
 #include <sys/types.h>
 #include <time.h>
 
+/* Exit codes of every verb and of the TUI (the man page, EXIT STATUS). */
+#define EXIT_OK		0
+#define EXIT_FAIL	1	/* the operation failed (message printed) */
+#define EXIT_USAGE	2	/* bad command line or bad input file */
+
 /*
  * Small helpers shared by every module.  Allocation failure aborts (there is
  * no sane recovery in a TUI); everything else returns -1 and a cause.

@@ -321,7 +321,7 @@ cli_load(struct cli *cli, struct config *cfg, struct cluster **cp)
 }
 
 int
-cli_main(int argc, char **argv, int (*tui)(struct cli *))
+cli_main(int argc, char **argv, int (*tui)(const char *))
 {
 	static const struct option longopts[] = {
 		{ "cluster", required_argument, NULL, 'C' },
@@ -372,7 +372,7 @@ cli_main(int argc, char **argv, int (*tui)(struct cli *))
 	/* One login per cluster, shared through the holder (holder.h). */
 	conn_holder_enable("/proc/self/exe", argc != 0 && cli.verbose);
 	if (argc == 0)
-		return tui(&cli);
+		return tui(cli.config_path);
 	conn_set_default_prompt(tty_prompt, NULL);
 	if (strcmp(argv[0], "help") == 0) {
 		usage(stdout);

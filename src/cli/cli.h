@@ -8,11 +8,6 @@
 
 #include "config.h"
 
-/* Exit codes of every verb. */
-#define EXIT_OK		0
-#define EXIT_FAIL	1	/* the operation failed (message printed) */
-#define EXIT_USAGE	2	/* bad command line or bad input file */
-
 /* Options that come before the verb, shared by all verbs. */
 struct cli {
 	const char	*config_path;	/* -c FILE */
@@ -21,7 +16,7 @@ struct cli {
 };
 
 /* Parse global options; no verb runs tui (the screen lives in libui). */
-int	 cli_main(int argc, char **argv, int (*tui)(struct cli *));
+int	 cli_main(int argc, char **argv, int (*tui)(const char *config_path));
 
 /*
  * Load the config and select the cluster (--cluster, or the first one).

@@ -3,10 +3,11 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
 #include <regex.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "util.h"
 
@@ -551,7 +552,8 @@ copy_line(char *dst, size_t size, const char *line, size_t len)
 #define NRULES (sizeof rules / sizeof rules[0])
 static regex_t		 compiled[NRULES], compiled_unless[NRULES];
 static int		 compiled_ok[NRULES];
-static pthread_once_t	 compiled_once = PTHREAD_ONCE_INIT;
+/* 0: not compiled, 1: being compiled (by one thread), 2: ready. */
+static atomic_int	 compiled_state;
 
 static void
 compile_rules(void)
@@ -576,6 +578,24 @@ compile_rules(void)
 	}
 }
 
+/* compile_rules() once, whichever thread asks first; the others wait. */
+static void
+compile_once(void)
+{
+	struct timespec	 pause = { 0, 100000 };
+	int		 expect = 0;
+
+	if (atomic_load_explicit(&compiled_state, memory_order_acquire) == 2)
+		return;
+	if (atomic_compare_exchange_strong(&compiled_state, &expect, 1)) {
+		compile_rules();
+		atomic_store_explicit(&compiled_state, 2, memory_order_release);
+		return;
+	}
+	while (atomic_load_explicit(&compiled_state, memory_order_acquire) != 2)
+		nanosleep(&pause, NULL);
+}
+
 static long
 match_log(const struct triage_rule *r, const char *text, size_t *linelen)
 {
@@ -587,7 +607,7 @@ match_log(const struct triage_rule *r, const char *text, size_t *linelen)
 	int		 skip;
 	long		 found = -1;
 
-	pthread_once(&compiled_once, compile_rules);
+	compile_once();
 	if (i >= NRULES || !compiled_ok[i])
 		return -1;
 	re = &compiled[i];

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "submit.h"
+#include "rsh.h"
 #include "util.h"
 
 char *
@@ -107,11 +107,11 @@ creds_install(struct conn *c, const char *registry, const char *login,
 		    registry == NULL ? "NGC key" : "password");
 	}
 	buf_init(&b);
-	submit_var(&b, "key", key);
-	submit_var(&b, "login", cr->login);
-	submit_var(&b, "machines", cr->machines);
-	submit_embed(&b, "creds.sh");
-	if (submit_sh(c, b.data, 0, &res, &why) != 0) {
+	rsh_var(&b, "key", key);
+	rsh_var(&b, "login", cr->login);
+	rsh_var(&b, "machines", cr->machines);
+	rsh_embed(&b, "creds.sh");
+	if (rsh_run(c, b.data, 0, &res, &why) != 0) {
 		memset(b.data, 0, b.len);
 		buf_free(&b);
 		cause_set(cause, "installing enroot credentials: %s", why);

@@ -3,12 +3,6 @@
 
 #include <string.h>
 
-#include "msgq.h"
-
-/* The worker hands the flags to the TUI as they are. */
-_Static_assert(FOLLOW_EOF == MSG_LOG_EOF && FOLLOW_MISSING ==
-    MSG_LOG_MISSING && FOLLOW_DONE == MSG_LOG_DONE, "follow.h flags");
-
 void
 follow_init(struct follow *f, const char *path, long long offset, int lines,
     size_t chunk)

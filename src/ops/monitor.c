@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "ops.h"
-#include "react.h"
+#include "ends.h"
 #include "remote.h"
 #include "triage.h"
 #include "util.h"
@@ -341,9 +341,9 @@ observe(struct monitor_snapshot *snap, struct record *r,
 		free(r->native);
 		r->native = xstrdup(ch->native != NULL ? ch->native : "");
 		info->changed = 1;
-		/* An end is noted for the reaction (react.h): no more. */
+		/* An end is noted for the reaction (ends.h): no more. */
 		if (state_terminal(ch->state) && r->cluster != NULL)
-			react_due(r->cluster, r->id);
+			ends_note(r->cluster, r->id);
 	}
 	if (ch->has_elapsed)
 		r->elapsed = (int)ch->elapsed;

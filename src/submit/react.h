@@ -10,8 +10,8 @@ struct monitor_snapshot;
  * which only observes: an INFRA failure is retried (R22, retry.c) and
  * pending NCCL probe answers are read (R21, nccl.c).
  *
- * The poll notes each end it sees (react_due(): a file in the state
- * directory, nothing remote); react_after_poll() takes the notes of the
+ * The poll notes each end it sees (ends_note() of ends.h: a file in the
+ * state directory, nothing remote); react_after_poll() takes the notes of the
  * snapshot's cluster, each once (claimed by rename, so the TUI and a
  * "status" in another terminal never both act on one), and acts.  Extra
  * round trips happen only when there is a note.
@@ -22,9 +22,6 @@ struct monitor_snapshot;
  * log never submits anything; an end they saw is acted on by the next
  * status or TUI poll.
  */
-
-/* Note that record id of cluster ended: a reaction is due. */
-void	 react_due(const char *cluster, const char *id);
 
 /*
  * Act on the notes of snap->cluster: a line per retry (or refusal) goes to

@@ -23,17 +23,17 @@ submit_check_script(const char *const *paths, size_t n, const char *image,
 	size_t		i;
 
 	buf_init(&b);
-	submit_var(&b, "img", image);
-	submit_var(&b, "reg", registry);
+	rsh_var(&b, "img", image);
+	rsh_var(&b, "reg", registry);
 	buf_adds(&b, "set --");
 	for (i = 0; i < n; i++) {
 		buf_adds(&b, " ");
 		buf_add_quoted(&b, paths[i]);
 	}
 	buf_adds(&b, "\n");
-	submit_embed(&b, "lib-report.sh");
-	submit_embed(&b, "lib-cstat.sh");
-	submit_embed(&b, "check.sh");
+	rsh_embed(&b, "lib-report.sh");
+	rsh_embed(&b, "lib-cstat.sh");
+	rsh_embed(&b, "check.sh");
 	return buf_steal(&b);
 }
 

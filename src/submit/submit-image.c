@@ -34,26 +34,26 @@ submit_convert_script(const struct submit_convert_args *a)
 	if (a->max_minutes > 0 && minutes > a->max_minutes)
 		minutes = a->max_minutes;
 	buf_init(&b);
-	submit_var(&b, "mreg", a->digest_registry);
-	submit_var(&b, "mrepo", a->digest_repo);
-	submit_var(&b, "mref", a->digest_ref);
-	submit_var(&b, "pin", a->pinned);
-	submit_var(&b, "cache", a->cache_dir);
-	submit_var(&b, "name", a->cache_name);
-	submit_var(&b, "uri", a->uri);
-	submit_var(&b, "part", a->partition);
-	submit_var(&b, "acct", a->account);
-	submit_var(&b, "job", a->job_name);
+	rsh_var(&b, "mreg", a->digest_registry);
+	rsh_var(&b, "mrepo", a->digest_repo);
+	rsh_var(&b, "mref", a->digest_ref);
+	rsh_var(&b, "pin", a->pinned);
+	rsh_var(&b, "cache", a->cache_dir);
+	rsh_var(&b, "name", a->cache_name);
+	rsh_var(&b, "uri", a->uri);
+	rsh_var(&b, "part", a->partition);
+	rsh_var(&b, "acct", a->account);
+	rsh_var(&b, "job", a->job_name);
 	snprintf(num, sizeof num, "%d", a->timeout);
-	submit_var(&b, "tmo", num);
+	rsh_var(&b, "tmo", num);
 	snprintf(num, sizeof num, "%d", minutes);
-	submit_var(&b, "mins", num);
-	submit_var(&b, "force", a->force ? "1" : "0");
-	submit_embed(&b, "lib-report.sh");
-	submit_embed(&b, "lib-sqsh-ok.sh");
-	submit_embed(&b, "lib-cstat.sh");
-	submit_embed(&b, "lib-mdig.sh");
-	submit_embed(&b, "convert.sh");
+	rsh_var(&b, "mins", num);
+	rsh_var(&b, "force", a->force ? "1" : "0");
+	rsh_embed(&b, "lib-report.sh");
+	rsh_embed(&b, "lib-sqsh-ok.sh");
+	rsh_embed(&b, "lib-cstat.sh");
+	rsh_embed(&b, "lib-mdig.sh");
+	rsh_embed(&b, "convert.sh");
 	return buf_steal(&b);
 }
 

@@ -59,7 +59,7 @@ int	 submit_fail(struct submit_ctx *, enum submit_step, char **cause,
 int	 submit_preflight_refresh(struct submit_session *, char **cause);
 enum submit_fault_kind submit_fault_hit(struct submit_faults *,
 	     const char *point, int after, int remote);
-/* submit_sh with the faults of point applied; plain: body is a command. */
+/* rsh_run with the faults of point applied; plain: body is a command. */
 int	 submit_remote_cmd(struct submit_faults *, const char *point,
 	     struct conn *, const char *body, int plain, int timeout,
 	     struct conn_result *, char **cause);

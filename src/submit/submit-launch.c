@@ -31,16 +31,16 @@ submit_launch_script(const char *job_dir, const char *sbatch_cmd,
 
 	buf_init(&b);
 	/* --hold: the log dir is made, the job stays held for the user. */
-	submit_var(&b, "hold", hold ? "1" : "0");
-	submit_var(&b, "jd", job_dir);
-	submit_var(&b, "logs", log_dir);
-	submit_var(&b, "name", job_name);
-	submit_var(&b, "cmd", sbatch_cmd);
-	submit_var(&b, "fault", fault);
-	submit_embed(&b, "lib-release.sh");
+	rsh_var(&b, "hold", hold ? "1" : "0");
+	rsh_var(&b, "jd", job_dir);
+	rsh_var(&b, "logs", log_dir);
+	rsh_var(&b, "name", job_name);
+	rsh_var(&b, "cmd", sbatch_cmd);
+	rsh_var(&b, "fault", fault);
+	rsh_embed(&b, "lib-release.sh");
 	if (fault != NULL && *fault != '\0')
-		submit_embed(&b, "lib-cut.sh");
-	submit_embed(&b, "launch.sh");
+		rsh_embed(&b, "lib-cut.sh");
+	rsh_embed(&b, "launch.sh");
 	return buf_steal(&b);
 }
 
@@ -52,11 +52,11 @@ submit_release_script(long id, const char *log_dir, const char *job_name)
 
 	snprintf(num, sizeof num, "%ld", id);
 	buf_init(&b);
-	submit_var(&b, "logs", log_dir);
-	submit_var(&b, "name", job_name);
-	submit_var(&b, "id", num);
-	submit_embed(&b, "lib-release.sh");
-	submit_embed(&b, "release.sh");
+	rsh_var(&b, "logs", log_dir);
+	rsh_var(&b, "name", job_name);
+	rsh_var(&b, "id", num);
+	rsh_embed(&b, "lib-release.sh");
+	rsh_embed(&b, "release.sh");
 	return buf_steal(&b);
 }
 
@@ -277,8 +277,8 @@ submit_unstage(struct submit_ctx *x)
 	    strstr(x->lay.job_dir + n, "/..") != NULL)
 		return;
 	buf_init(&b);
-	submit_var(&b, "jd", x->lay.job_dir);
-	submit_embed(&b, "unstage.sh");
+	rsh_var(&b, "jd", x->lay.job_dir);
+	rsh_embed(&b, "unstage.sh");
 	if (submit_remote(&x->faults, "unstage", x->s->conn, b.data, 0, &res,
 	    &why) == 0) {
 		if (res.status == 0)

@@ -132,8 +132,8 @@ submit_rm_sidecar(struct submit_faults *f, struct conn *c, const char *path)
 	int			 rc = -1, try;
 
 	buf_init(&b);
-	submit_var(&b, "f", path);
-	submit_embed(&b, "wipe.sh");
+	rsh_var(&b, "f", path);
+	rsh_embed(&b, "wipe.sh");
 	for (try = 0; try < 2 && rc != 0; try++) {
 		if (submit_remote(f, "wipe", c, b.data, 0, &res, NULL) != 0)
 			continue;

@@ -163,13 +163,13 @@ submit_step_stage(struct submit_ctx *x, char **cause)
 
 	/* The script's umask 077 comes before any write (stage.sh). */
 	buf_init(&sh);
-	submit_var(&sh, "jd", x->lay.job_dir);
-	submit_var(&sh, "envf", x->nsec ? x->lay.env_rel : "");
+	rsh_var(&sh, "jd", x->lay.job_dir);
+	rsh_var(&sh, "envf", x->nsec ? x->lay.env_rel : "");
 	/* Base64 needs no quoting: this is the quoted assignment. */
 	buf_adds(&sh, "payload='");
 	enc_base64(&sh, tar.data, tar.len);
 	buf_adds(&sh, "'\n");
-	submit_embed(&sh, "stage.sh");
+	rsh_embed(&sh, "stage.sh");
 	memset(tar.data, 0, tar.len);
 	buf_free(&tar);
 	rc = submit_xremote(x, sh.data, 0, &res, &why);

@@ -142,55 +142,6 @@ submit_job_name(const char *prefix, const char *record_id)
 
 /* --- remote scripts ------------------------------------------------------ */
 
-void
-submit_var(struct buf *b, const char *name, const char *value)
-{
-	buf_printf(b, "%s=", name);
-	buf_add_quoted(b, value != NULL ? value : "");
-	buf_adds(b, "\n");
-}
-
-void
-submit_embed(struct buf *b, const char *name)
-{
-	const char	*text;
-	char		*path;
-
-	path = xasprintf("remote/%s", name);
-	text = template_embedded(path);
-	if (text == NULL) {
-		/* Makefile.am's EMBEDDED_FILES lacks it: a broken build. */
-		fprintf(stderr, "sqdeck: %s is not embedded\n", path);
-		abort();
-	}
-	free(path);
-	buf_adds(b, text);
-}
-
-/*
- * Run a script on the login node: on stdin of /bin/sh -s, inside braces
- * so sh reads all of it before running anything (no command can eat the
- * rest from stdin, and a secret in it is never in an argv).
- */
-int
-submit_sh(struct conn *c, const char *body, int timeout,
-    struct conn_result *res, char **cause)
-{
-	struct buf	b;
-	int		rc;
-
-	buf_init(&b);
-	buf_adds(&b, "{\n");
-	buf_adds(&b, body);
-	buf_adds(&b, "\n} </dev/null\n");
-	rc = conn_exec_limit(c, "/bin/sh -s", b.data, b.len, timeout, 0, res,
-	    cause);
-	/* The script may have held a secret: scrub our copy. */
-	memset(b.data, 0, b.len);
-	buf_free(&b);
-	return rc;
-}
-
 /* --- test hooks (SQDECK_TEST_FAULT, see submit.h) ---------------------- */
 
 static const char *submit_fault_points[] = {
@@ -305,15 +256,15 @@ submit_cut_now(struct conn *c)
 	struct buf		b;
 
 	buf_init(&b);
-	submit_embed(&b, "lib-cut.sh");
+	rsh_embed(&b, "lib-cut.sh");
 	buf_adds(&b, "sd_cut; exit 0\n");
-	if (submit_sh(c, b.data, 0, &res, NULL) == 0)
+	if (rsh_run(c, b.data, 0, &res, NULL) == 0)
 		conn_result_free(&res);
 	buf_free(&b);
 }
 
 /*
- * submit_sh with the faults of point applied; plain: body is one command
+ * rsh_run with the faults of point applied; plain: body is one command
  * run as is (conn_exec) when there is no cut.
  */
 int
@@ -329,17 +280,17 @@ submit_remote_cmd(struct submit_faults *f, const char *point, struct conn *c,
 	if (cut == 0 && plain)
 		rc = conn_exec(c, body, NULL, 0, res, cause);
 	else if (cut == 0)
-		rc = submit_sh(c, body, timeout, res, cause);
+		rc = rsh_run(c, body, timeout, res, cause);
 	else {
 		/* The work is done (or not at all); the reply never comes. */
 		buf_init(&b);
-		submit_embed(&b, "lib-cut.sh");
+		rsh_embed(&b, "lib-cut.sh");
 		if (cut == SUBMIT_FAULT_CUT_BEFORE)
 			buf_adds(&b, "sd_cut; exit 0\n");
 		buf_adds(&b, "(\n");
 		buf_adds(&b, body);
 		buf_adds(&b, "\n) >/dev/null 2>&1\nsd_cut; exit 0\n");
-		rc = submit_sh(c, b.data, timeout, res, cause);
+		rc = rsh_run(c, b.data, timeout, res, cause);
 		memset(b.data, 0, b.len);
 		buf_free(&b);
 	}

@@ -10,6 +10,7 @@
 #include "image.h"
 #include "lint.h"
 #include "remote.h"
+#include "rsh.h"
 #include "spec.h"
 #include "util.h"
 
@@ -230,18 +231,6 @@ struct submit_launch {
 };
 void	 submit_launch_parse(const char *text, struct submit_launch *);
 void	 submit_launch_free(struct submit_launch *);
-
-/*
- * Remote scripts (templates/remote/, embedded): each value is a
- * quoted assignment (submit_var) before the script's text (submit_embed),
- * and the whole runs on stdin of /bin/sh -s inside braces, so sh reads
- * all of it before running anything (no command can eat the rest from
- * stdin, and a secret in it is never in an argv).
- */
-void	 submit_var(struct buf *, const char *name, const char *value);
-void	 submit_embed(struct buf *, const char *name);
-int	 submit_sh(struct conn *, const char *body, int timeout,
-	     struct conn_result *, char **cause);
 
 enum submit_step {
 	SUBMIT_STEP_PREFLIGHT = 0,

@@ -6,6 +6,10 @@
 
 #include "follow.h"
 
+/* The worker hands the follower's flags to the TUI as they are. */
+_Static_assert(FOLLOW_EOF == MSG_LOG_EOF && FOLLOW_MISSING ==
+    MSG_LOG_MISSING && FOLLOW_DONE == MSG_LOG_DONE, "follow.h flags");
+
 static void	log_missing(struct wstate *, const char *);
 
 /* --- logs ----------------------------------------------------------------- */

@@ -1,5 +1,5 @@
 /*
- * ui/ui-text.c and the one sanitiser under it (src/text.c) on arbitrary
+ * ui/ui-text.c and the one sanitiser under it (src/base/text.c) on arbitrary
  * bytes: no crash, no leak, and what comes out is safe for a terminal in
  * every mode: no ESC, no C0 but \n and \t where kept, no C1 (raw or UTF-8),
  * no bidi control, valid UTF-8.  text_utf8() gives valid UTF-8 that keeps

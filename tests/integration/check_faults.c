@@ -3,7 +3,7 @@
  * (tests/cluster/up; source $SDTB_DIR/env.sh first).
  *
  * Each case runs the real binary ($SQDECK_BIN) with SQDECK_TEST_FAULT
- * (see src/submit.h): the SSH connection cut before or after the remote
+ * (see src/submit/submit.h): the SSH connection cut before or after the remote
  * command of each step (the login node's sshd of that session is killed:
  * a real drop), sqdeck SIGKILLed before or after each step, and the
  * cluster's sshd restarted while a submit is stopped half way.  After the

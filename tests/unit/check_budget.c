@@ -1,5 +1,5 @@
 /*
- * The polling budget (src/budget.c): the rolling count of scheduler
+ * The polling budget (src/core/budget.c): the rolling count of scheduler
  * calls, when the next poll may run, the minimum interval, and the
  * exponential back-off on slurmctld's own failure messages (as squeue
  * prints them on the local cluster with slurmctld stopped, and as SLURM's

@@ -1,5 +1,5 @@
 /*
- * Efficiency of an ended job (src/eff.c) from sacct output captured on the
+ * Efficiency of an ended job (src/slurm/eff.c) from sacct output captured on the
  * local cluster (tests/data/slurm/eff-sdtb.txt: job 12 ran 10 minutes and
  * had its memory sampled; job 146 failed after 2 s with no limit), and the
  * "far too large" hint.

@@ -1,5 +1,5 @@
 /*
- * Free GPUs per partition (src/gres.c): sinfo output captured on the local
+ * Free GPUs per partition (src/slurm/gres.c): sinfo output captured on the local
  * cluster with a job holding 3 of sdn1's 4 fake GPUs
  * (tests/data/slurm/gres-sdtb.txt), and the Gres / GresUsed forms of
  * other SLURM versions and sites.

@@ -1,5 +1,5 @@
 /*
- * History from accounting (src/history.c): the sacct command and the
+ * History from accounting (src/slurm/history.c): the sacct command and the
  * parser, on output captured from the local cluster
  * (tests/data/slurm/history-sdtb.txt, made with the separator
  * "\0370123456789abcdef": a job whose name holds a newline and 0x1f stays

@@ -1,8 +1,8 @@
 /*
- * Logs of jobs sqdeck did not submit (src/joblog.c): scontrol show job -o
+ * Logs of jobs sqdeck did not submit (src/core/joblog.c): scontrol show job -o
  * of an array task captured on the local cluster
  * (tests/data/slurm/scontrol-array-sdtb.txt), and the sbatch -o patterns
- * resolved; SLURM's start estimates for the wizard (src/soonest.c) from
+ * resolved; SLURM's start estimates for the wizard (src/core/soonest.c) from
  * sbatch --test-only as the local cluster printed it
  * (tests/data/slurm/testonly-sdtb.txt).
  */

@@ -10,12 +10,12 @@
 
 #include "testutil.h"
 
-#include "../../src/config.h"
-#include "../../src/lint.h"
-#include "../../src/nccl.h"
-#include "../../src/record.h"
-#include "../../src/retry.h"
-#include "../../src/template.h"
+#include "config.h"
+#include "lint.h"
+#include "nccl.h"
+#include "record.h"
+#include "retry.h"
+#include "template.h"
 
 static void
 setup(void)

@@ -1,5 +1,5 @@
 /*
- * Why pending, in words (src/pending.c): the reason codes squeue prints
+ * Why pending, in words (src/slurm/pending.c): the reason codes squeue prints
  * (as captured from the local cluster: "Dependency", "JobHeldUser",
  * "Resources", "Priority", "ReqNodeNotAvail, UnavailableNodes:sdn1") and
  * the limit families by prefix.

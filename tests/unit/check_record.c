@@ -12,6 +12,7 @@
 
 #include "monitor.h"
 #include "ops.h"
+#include "ends.h"
 #include "react.h"
 #include "record.h"
 #include "util.h"
@@ -897,8 +898,8 @@ START_TEST(test_react_notes)
 
 	a = xasprintf("%s/sqdeck/react-due/r-one.due", state_home);
 	b = xasprintf("%s/sqdeck/react-due/r-two.1.due", state_home);
-	react_due("one", "r-one");
-	react_due("two", "r-two.1");
+	ends_note("one", "r-one");
+	ends_note("two", "r-two.1");
 	ck_assert_int_eq(stat(a, &st), 0);
 	ck_assert_int_eq(st.st_mode & 077, 0);
 	ck_assert_int_eq(stat(b, &st), 0);

@@ -327,8 +327,8 @@ START_TEST(test_var_quoting)
 	char			*out;
 
 	buf_init(&b);
-	submit_var(&b, "v", v);
-	submit_var(&b, "none", NULL);
+	rsh_var(&b, "v", v);
+	rsh_var(&b, "none", NULL);
 	buf_adds(&b, "printf '%s|%s' \"$v\" \"$none\"");
 	ck_assert_int_eq(sh_run(b.data, &out), 0);
 	ck_assert_str_eq(out, "it's \"q\" $HOME `id` \\ ;|&\nline2 *|");

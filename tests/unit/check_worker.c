@@ -1,5 +1,5 @@
 /*
- * The worker layer (src/worker.c): the pure backoff rules, and what a
+ * The worker layer (src/worker/worker.c): the pure backoff rules, and what a
  * worker says about a cluster it cannot reach (a real refused connection
  * on loopback, port 1: no mock) -- requests fail at once instead of
  * waiting, and stopping joins every thread.

@@ -4,7 +4,7 @@
 #   scontrol-array-sdtb.txt  scontrol show job -o of task 2 of a plain
 #                            sbatch --array with -o out-%A_%a.txt and
 #                            -e 'err-%x-%a.txt' (a space in the job name)
-#   testonly-sdtb.txt        the soonest script (src/soonest.c) for 2 GPUs on
+#   testonly-sdtb.txt        the soonest script (src/core/soonest.c) for 2 GPUs on
 #                            cpu and gpu (both fit: the same two nodes), then
 #                            3 nodes on gpu (it has 2: refused), with the
 #                            section marker MARK

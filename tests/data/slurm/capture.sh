@@ -10,7 +10,7 @@
 # values asserted in check_slurm.c.
 #
 # The field lists below must stay identical to SLURM_SQUEUE_FIELDS,
-# SLURM_SACCT_FIELDS and SLURM_SINFO_FIELDS in src/slurm.h (check_slurm.c
+# SLURM_SACCT_FIELDS and SLURM_SINFO_FIELDS in src/slurm/slurm.h (check_slurm.c
 # compares them).  Fields are joined with the ASCII unit separator 0x1f,
 # put inside a single-quoted argument: it travels through ssh and the
 # remote shell untouched (the captured files contain the raw 0x1f bytes).
@@ -40,7 +40,7 @@ r() {
 }
 say() { echo "[capture] $*" >&2; }
 
-# The commands the product runs (see src/slurm.c).
+# The commands the product runs (see src/slurm/slurm.c).
 SQUEUE="squeue --me -h -o '$SQFMT'"
 SACCT="sacct -X -n -p --delimiter='$US' -u \"\`id -un\`\" -S $SINCE -o $SAFMT"
 SINFO="sinfo -h -o '$SIFMT'"
