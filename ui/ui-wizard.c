@@ -477,7 +477,7 @@ wz_split_list(const char *s, struct strv *out)
 
 /* "" is unset (-2); else a whole number or -1 for garbage. */
 static int
-parse_int(const char *s, long *out)
+wz_parse_long(const char *s, long *out)
 {
 	char	*end;
 
@@ -508,19 +508,19 @@ wz_build_resources(const struct wizard *w, struct spec *sp, char **why)
 			return -1;
 		sp->time_minutes = minutes;
 	}
-	if ((rc = parse_int(wz_val(w, WF_NODES), &n)) == 0)
+	if ((rc = wz_parse_long(wz_val(w, WF_NODES), &n)) == 0)
 		sp->nodes = (int)(n < 1 || n > 100000 ? 1 : n);
 	if (rc == -1 || (rc == 0 && (n < 1 || n > 100000))) {
 		*why = xstrdup("nodes must be a whole number of 1 or more");
 		return -1;
 	}
-	if ((rc = parse_int(wz_val(w, WF_GPUS), &n)) == 0)
+	if ((rc = wz_parse_long(wz_val(w, WF_GPUS), &n)) == 0)
 		sp->gpus = (int)(n < 0 || n > 100000 ? 0 : n);
 	if (rc == -1 || (rc == 0 && (n < 0 || n > 100000))) {
 		*why = xstrdup("gpus must be a whole number (0 for a CPU job)");
 		return -1;
 	}
-	if ((rc = parse_int(wz_val(w, WF_CPUS), &n)) == 0)
+	if ((rc = wz_parse_long(wz_val(w, WF_CPUS), &n)) == 0)
 		sp->cpus = (int)(n < 1 || n > 100000 ? 1 : n);
 	if (rc == -1 || (rc == 0 && (n < 1 || n > 100000))) {
 		*why = xstrdup("cpus/task must be a whole number of 1 or more");
@@ -532,7 +532,7 @@ wz_build_resources(const struct wizard *w, struct spec *sp, char **why)
 		    "(Left/Right)", wz_val(w, WF_REQUEUE));
 		return -1;
 	}
-	if ((rc = parse_int(wz_val(w, WF_RETRY_BUDGET), &n)) == 0 &&
+	if ((rc = wz_parse_long(wz_val(w, WF_RETRY_BUDGET), &n)) == 0 &&
 	    n >= 0 && n <= 100)
 		sp->retry_budget = (int)n;
 	else if (rc != -2) {

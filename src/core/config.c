@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include "yamldoc.h"
+#include "str.h"
 
 #include <sys/stat.h>
 
@@ -151,16 +152,6 @@ word_ok(const char *s, const char *extra)
 }
 
 static int
-has_control(const char *s)
-{
-	for (; *s != '\0'; s++) {
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return 1;
-	}
-	return 0;
-}
-
-static int
 env_name_ok(const char *s)
 {
 	if (!isalpha((unsigned char)*s) && *s != '_')
@@ -220,26 +211,6 @@ check_user(const char *s)
 		return xasprintf("'%s' is not a user name or uid (letters, "
 		    "digits, '.', '_', '-')", s);
 	return NULL;
-}
-
-static int
-parse_bool(const char *s, int *out)
-{
-	static const char *yes[] = { "true", "yes", "on", "1" };
-	static const char *no[] = { "false", "no", "off", "0" };
-	size_t	i;
-
-	for (i = 0; i < 4; i++) {
-		if (strcasecmp(s, yes[i]) == 0) {
-			*out = 1;
-			return 0;
-		}
-		if (strcasecmp(s, no[i]) == 0) {
-			*out = 0;
-			return 0;
-		}
-	}
-	return -1;
 }
 
 static char *
@@ -309,7 +280,7 @@ key_set(const struct ckey *k, struct cluster *c, const char *s, int append)
 	case K_ABS:
 		/* Control characters would reach remote commands and the
 		   screen: refuse them, and do not echo them back either. */
-		if (has_control(s))
+		if (str_has_control(s, 0))
 			return xasprintf("%s must be an absolute path "
 			    "without control characters", k->name);
 		if (*s != '/')
@@ -401,7 +372,7 @@ key_set(const struct ckey *k, struct cluster *c, const char *s, int append)
 		*(double *)field = d;
 		return NULL;
 	case K_BOOL:
-		if (parse_bool(s, &b) != 0)
+		if (str_bool(s, &b) != 0)
 			return xasprintf("%s must be true or false, not '%s'",
 			    k->name, s);
 		*(int *)field = b;
@@ -421,7 +392,7 @@ key_set(const struct ckey *k, struct cluster *c, const char *s, int append)
 		break;
 	case K_CMD:
 		/* It goes into the job script as a quoted bash -c string. */
-		if (*s == '\0' || has_control(s))
+		if (*s == '\0' || str_has_control(s, 0))
 			return xasprintf("%s must be one line of shell without "
 			    "control characters", k->name);
 		free(*sp);

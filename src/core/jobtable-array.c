@@ -3,6 +3,7 @@
  * job's tasks under one row, and opening or closing that group.
  */
 #include "jobtable-int.h"
+#include "str.h"
 
 /* --- job arrays --------------------------------------------------------- */
 
@@ -128,18 +129,6 @@ jobtable_array_text(const struct jobtable_array_count *c, char *buf,
 		    first ? ":" : ",", c->n[words[i].k], words[i].word);
 		first = 0;
 	}
-}
-
-static int
-strv_has(const struct strv *v, const char *s)
-{
-	size_t	i;
-
-	for (i = 0; i < v->n; i++) {
-		if (strcmp(v->v[i], s) == 0)
-			return 1;
-	}
-	return 0;
 }
 
 void

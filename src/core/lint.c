@@ -252,7 +252,7 @@ is_sep(int c)
 
 /* The base name of tok if it is a shell ("/bin/bash" -> "bash"), or NULL. */
 static const char *
-shell_name(const char *tok, size_t n)
+shell_of(const char *tok, size_t n)
 {
 	static const char	*shells[] = { "bash", "sh", "dash", "ksh", "zsh" };
 	const char		*base = tok;
@@ -296,7 +296,7 @@ check_xtrace(const char *line, size_t len)
 	for (i = 0; i < ntok; i++) {
 		if (tlen[i] == 3 && strncmp(tok[i], "set", 3) == 0)
 			cmd = "set";
-		else if ((cmd = shell_name(tok[i], tlen[i])) == NULL)
+		else if ((cmd = shell_of(tok[i], tlen[i])) == NULL)
 			continue;
 		for (j = i + 1; j < ntok; j++) {
 			if (tlen[j] < 2 || tok[j][0] != '-' || tok[j][1] == '-')

@@ -80,7 +80,7 @@ field_cptr(const struct record *r, const struct record_field *f)
 }
 
 static void
-set_str(char **dst, const char *value)
+replace_str(char **dst, const char *value)
 {
 	free(*dst);
 	*dst = value != NULL ? xstrdup(value) : NULL;
@@ -170,7 +170,7 @@ record_new_retry(const struct record *old)
 	for (i = 0; i < NFIELDS; i++) {
 		if (!record_fields[i].settable)
 			continue;
-		set_str(field_ptr(r, &record_fields[i]),
+		replace_str(field_ptr(r, &record_fields[i]),
 		    *field_cptr(old, &record_fields[i]));
 	}
 	r->nodes = old->nodes;
@@ -313,7 +313,7 @@ get_str(const cJSON *o, const char *name, int required, char **out,
 	}
 	if (!cJSON_IsString(v) || v->valuestring == NULL)
 		return cause_set(cause, "%s: \"%s\" is not a string", what, name);
-	set_str(out, v->valuestring);
+	replace_str(out, v->valuestring);
 	return 0;
 }
 
@@ -619,8 +619,8 @@ record_create(struct record *r, char **cause)
 		goto out;
 	}
 	now = iso_time_now();
-	set_str(&r->created, now);
-	set_str(&r->updated, now);
+	replace_str(&r->created, now);
+	replace_str(&r->updated, now);
 	if (r->nhistory == 0) {
 		history_add(r, now, r->state, r->native, "create",
 		    r->retry_of != NULL ? "record opened (retry)" :
@@ -708,7 +708,7 @@ do_transition(struct record *r, void *arg, char **cause)
 	history_add(r, now, t->state, t->native, t->source, t->message);
 	free(now);
 	r->state = t->state;
-	set_str(&r->native, t->native);
+	replace_str(&r->native, t->native);
 	return 0;
 }
 
@@ -756,7 +756,7 @@ do_err(struct record *r, void *arg, char **cause)
 
 	(void)cause;
 	r->err_class = e->class;
-	set_str(&r->err_rule, e->rule);
+	replace_str(&r->err_rule, e->rule);
 	return 0;
 }
 
@@ -780,7 +780,7 @@ do_set(struct record *r, void *arg, char **cause)
 	struct set_field	*s = arg;
 
 	(void)cause;
-	set_str(field_ptr(r, s->f), s->value);
+	replace_str(field_ptr(r, s->f), s->value);
 	return 0;
 }
 

@@ -4,6 +4,7 @@
  */
 #include "spec.h"
 #include "yamldoc.h"
+#include "str.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -127,30 +128,8 @@ ident_ok(const char *s)
 	return 1;
 }
 
-static int
-has_control(const char *s, int allow_newline)
-{
-	for (; *s != '\0'; s++) {
-		if (allow_newline && (*s == '\n' || *s == '\t'))
-			continue;
-		if (iscntrl((unsigned char)*s))
-			return 1;
-	}
-	return 0;
-}
-
-static int
-blank(const char *s)
-{
-	for (; *s != '\0'; s++) {
-		if (!isspace((unsigned char)*s))
-			return 0;
-	}
-	return 1;
-}
-
 static char *
-check_name(const char *s)
+check_spec_name(const char *s)
 {
 	const char	*p;
 
@@ -170,9 +149,9 @@ bad:
 static char *
 check_line(const char *what, const char *s)
 {
-	if (blank(s))
+	if (str_blank(s))
 		return xasprintf("%s must not be empty", what);
-	if (has_control(s, 0))
+	if (str_has_control(s, 0))
 		return xasprintf("%s must be one line without control "
 		    "characters", what);
 	return NULL;
@@ -269,7 +248,7 @@ check_env(const char *name, const char *value)
 		return xasprintf("env %s looks like a secret: list it under "
 		    "'secrets: [%s]' and export its value when you submit, "
 		    "instead of writing it in the file", name, name);
-	if (value != NULL && has_control(value, 1))
+	if (value != NULL && str_has_control(value, 1))
 		return xasprintf("env %s: the value must not contain control "
 		    "characters", name);
 	return NULL;
@@ -429,7 +408,7 @@ spec_parse_mount(const char *s, struct spec_mount *mt, char **cause)
 	memset(mt, 0, sizeof *mt);
 	memset(&parts, 0, sizeof parts);
 	if (*s == '\0' || strpbrk(s, ", \t\n\r") != NULL ||
-	    has_control(s, 0)) {
+	    str_has_control(s, 0)) {
 		cause_set(cause, "mount '%s' must not contain blanks or commas "
 		    "(Pyxis separates mounts with commas)", s);
 		goto out;
@@ -565,22 +544,6 @@ perr_take(struct parse *ps, yaml_node_t *n, char *err)
 {
 	perr(ps, n, "%s", err);
 	free(err);
-	return -1;
-}
-
-static int
-parse_bool(const char *s, int *out)
-{
-	if (strcasecmp(s, "true") == 0 || strcasecmp(s, "yes") == 0 ||
-	    strcasecmp(s, "on") == 0 || strcmp(s, "1") == 0) {
-		*out = 1;
-		return 0;
-	}
-	if (strcasecmp(s, "false") == 0 || strcasecmp(s, "no") == 0 ||
-	    strcasecmp(s, "off") == 0 || strcmp(s, "0") == 0) {
-		*out = 0;
-		return 0;
-	}
 	return -1;
 }
 
@@ -798,15 +761,15 @@ parse_value(struct parse *ps, struct spec *sp, const struct skey *sk,
 	s = yamldoc_scalar(v);
 	switch (sk->type) {
 	case S_NAME:
-		err = check_name(s);
+		err = check_spec_name(s);
 		break;
 	case S_LINE:
 		err = check_line(sk->name, s);
 		break;
 	case S_TEXT:
-		if (blank(s))
+		if (str_blank(s))
 			err = xasprintf("%s must not be empty", sk->name);
-		else if (has_control(s, 1))
+		else if (str_has_control(s, 1))
 			err = xasprintf("%s must not contain control "
 			    "characters", sk->name);
 		break;
@@ -827,7 +790,7 @@ parse_value(struct parse *ps, struct spec *sp, const struct skey *sk,
 			return perr_take(ps, v, err);
 		return 0;
 	case S_BOOL:
-		if (parse_bool(s, &b) != 0)
+		if (str_bool(s, &b) != 0)
 			return perr(ps, v, "%s must be true or false, not '%s'",
 			    sk->name, s);
 		*(int *)field = b;
@@ -998,11 +961,11 @@ spec_validate(const struct spec *sp, char **cause)
 	if (sp->command == NULL)
 		return cause_set(cause, "missing required key 'command': %s",
 		    required_hint("command"));
-	if (sp->name != NULL && (err = check_name(sp->name)) != NULL)
+	if (sp->name != NULL && (err = check_spec_name(sp->name)) != NULL)
 		goto fail;
 	if ((err = check_line("image", sp->image)) != NULL)
 		goto fail;
-	if (blank(sp->command) || has_control(sp->command, 1)) {
+	if (str_blank(sp->command) || str_has_control(sp->command, 1)) {
 		err = xstrdup("command must not be empty or contain control "
 		    "characters");
 		goto fail;

@@ -238,7 +238,7 @@ bad:
 }
 
 static int
-shell_name(const char *s, size_t n)
+is_shell_var(const char *s, size_t n)
 {
 	size_t	i;
 
@@ -285,7 +285,7 @@ check_export_lines(const char *var, const char *v, char **cause)
 		if (strncmp(p, "export ", 7) != 0)
 			goto bad;
 		if ((eq = strchr(p + 7, '=')) == NULL ||
-		    !shell_name(p + 7, eq - (p + 7)))
+		    !is_shell_var(p + 7, eq - (p + 7)))
 			goto bad;
 		/* The quoted word ends at the first newline outside quotes. */
 		q = eq + 1;
@@ -602,7 +602,7 @@ template_export_lines(const struct strv *sv, char **out, char **cause)
 	buf_adds(&b, "");
 	for (i = 0; i < sv->n; i++) {
 		eq = strchr(sv->v[i], '=');
-		if (eq == NULL || !shell_name(sv->v[i], eq - sv->v[i])) {
+		if (eq == NULL || !is_shell_var(sv->v[i], eq - sv->v[i])) {
 			buf_free(&b);
 			return cause_set(cause, "environment setting \"%.*s\" "
 			    "is not NAME=value with NAME a shell variable "

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "str.h"
 #include "util.h"
 
 /*
@@ -432,18 +433,9 @@ triage_rules(size_t *n)
 static int
 parse_num(const char *s, size_t len, int *out)
 {
-	char	 buf[16], *end;
-	long	 v;
+	long	v = str_digits_n(s, len);
 
-	if (len == 0 || len >= sizeof buf)
-		return -1;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	if (!isdigit((unsigned char)buf[0]))
-		return -1;
-	errno = 0;
-	v = strtol(buf, &end, 10);
-	if (*end != '\0' || errno != 0 || v > INT_MAX)
+	if (v < 0)
 		return -1;
 	*out = (int)v;
 	return 0;

@@ -70,7 +70,7 @@ add_who(struct buf *b, const char *user)
 }
 
 static int
-check_name(const char *what, const char *name, char **cause)
+check_job_name(const char *what, const char *name, char **cause)
 {
 	if (name == NULL || *name == '\0')
 		return (cause_set(cause, "%s: empty job name", what));
@@ -117,7 +117,7 @@ slurm_cmd_squeue_name(const char *user, const char *name, const char *sep,
 {
 	struct buf	b;
 
-	if (check_name("squeue", name, cause) != 0)
+	if (check_job_name("squeue", name, cause) != 0)
 		return (NULL);
 	buf_init(&b);
 	buf_adds(&b, "squeue");
@@ -193,7 +193,7 @@ slurm_cmd_sacct_name(const char *name, const char *since, const char *user,
 {
 	struct buf	b;
 
-	if (check_name("sacct", name, cause) != 0 ||
+	if (check_job_name("sacct", name, cause) != 0 ||
 	    check_since(since, cause) != 0)
 		return (NULL);
 	buf_init(&b);
@@ -224,7 +224,7 @@ slurm_cmd_sbatch(const char *script, const char *name, int hold,
 		cause_set(cause, "sbatch: no script path");
 		return (NULL);
 	}
-	if (name != NULL && check_name("sbatch", name, cause) != 0)
+	if (name != NULL && check_job_name("sbatch", name, cause) != 0)
 		return (NULL);
 	buf_init(&b);
 	buf_adds(&b, "sbatch --parsable");
@@ -268,7 +268,7 @@ slurm_cmd_scancel_name(const char *user, const char *name, char **cause)
 {
 	struct buf	b;
 
-	if (check_name("scancel", name, cause) != 0)
+	if (check_job_name("scancel", name, cause) != 0)
 		return (NULL);
 	buf_init(&b);
 	buf_adds(&b, "scancel");

@@ -19,6 +19,7 @@
 
 #include "enc.h"
 #include "slurm.h"
+#include "str.h"
 
 #define SQUEUE_NFIELDS	13
 #define SACCT_NFIELDS	14
@@ -26,23 +27,6 @@
 #define NODELIST_MAX	65536
 
 /* --- durations ---------------------------------------------------------- */
-
-/* Digits only, at least one, fitting a long; -1 otherwise. */
-static long
-parse_num(const char *s, size_t len)
-{
-	long	v = 0;
-	size_t	i;
-
-	if (len == 0 || len > 9)
-		return (-1);
-	for (i = 0; i < len; i++) {
-		if (!isdigit((unsigned char)s[i]))
-			return (-1);
-		v = v * 10 + (s[i] - '0');
-	}
-	return (v);
-}
 
 enum slurm_time
 slurm_time_parse(const char *s, long *secs)
@@ -81,7 +65,7 @@ slurm_time_parse(const char *s, long *secs)
 	p = s;
 	dash = memchr(s, '-', len);
 	if (dash != NULL) {
-		if ((days = parse_num(s, dash - s)) < 0)
+		if ((days = str_digits_n(s, dash - s)) < 0)
 			return (SLURM_TIME_ERROR);
 		p = dash + 1;
 	}
@@ -89,7 +73,7 @@ slurm_time_parse(const char *s, long *secs)
 		colon = memchr(p, ':', len - (p - s));
 		if (n == 3)
 			return (SLURM_TIME_ERROR);
-		v = parse_num(p, (colon != NULL ? colon : s + len) - p);
+		v = str_digits_n(p, (colon != NULL ? colon : s + len) - p);
 		if (v < 0)
 			return (SLURM_TIME_ERROR);
 		part[n++] = v;
@@ -277,18 +261,6 @@ slurm_sep_new(char *buf, size_t len)
 	enc_hex(buf + 1, rnd, sizeof rnd);
 }
 
-static int
-blank(const char *s, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++) {
-		if (!isspace((unsigned char)s[i]))
-			return (0);
-	}
-	return (1);
-}
-
 /*
  * Rows of nf fields, EACH followed by sep (squeue -o "%A<sep>...%j<sep>",
  * sacct -p --delimiter=<sep>), one row per line.  No field can hold sep
@@ -317,7 +289,7 @@ for_rows(const char *text, const char *sep, size_t nf, const char *what,
 	for (;;) {
 		why = NULL;
 		if ((q = memmem(p, (size_t)(end - p), sep, seplen)) == NULL) {
-			if (!blank(p, (size_t)(end - p)))
+			if (!str_blank_n(p, (size_t)(end - p)))
 				why = xstrdup("text after the last row");
 			show = line_show(p);
 			goto bad;
@@ -327,7 +299,7 @@ for_rows(const char *text, const char *sep, size_t nf, const char *what,
 		while (nl > p && nl[-1] != '\n')
 			nl--;
 		row++;
-		if (nl > p && !blank(p, (size_t)(nl - p))) {
+		if (nl > p && !str_blank_n(p, (size_t)(nl - p))) {
 			show = line_show(p);
 			why = xstrdup("text between rows");
 			if (bad++ == 0)
@@ -421,7 +393,7 @@ parse_id(const char *s)
 }
 
 static int
-parse_int(const char *s, int dflt)
+parse_int_or(const char *s, int dflt)
 {
 	char	*end;
 	long	 v;
@@ -496,7 +468,7 @@ squeue_row(char **f, void *arg, char **why)
 	j->state = xstrdup(f[3]);
 	j->elapsed = parse_elapsed(f[4]);
 	j->limit_kind = slurm_time_parse(f[5], &j->limit);
-	j->nnodes = parse_int(f[6], -1);
+	j->nnodes = parse_int_or(f[6], -1);
 	j->nodelist = field_none(f[7], none_words);
 	j->reason = xstrdup(f[8]);
 	j->submit = field_none(f[9], none_words);
@@ -526,8 +498,8 @@ parse_exitcode(const char *s, int *code, int *sig)
 	*code = *sig = -1;
 	if (colon == NULL)
 		return;
-	*code = parse_int(s, -1);
-	*sig = parse_int(colon + 1, -1);
+	*code = parse_int_or(s, -1);
+	*sig = parse_int_or(colon + 1, -1);
 	if (*code < 0 || *sig < 0)
 		*code = *sig = -1;
 }
@@ -557,7 +529,7 @@ sacct_row(char **f, void *arg, char **why)
 	j->partition = xstrdup(f[6]);
 	j->elapsed = parse_elapsed(f[7]);
 	j->limit_kind = slurm_time_parse(f[8], &j->limit);
-	j->nnodes = parse_int(f[9], -1);
+	j->nnodes = parse_int_or(f[9], -1);
 	j->submit = field_none(f[10], none_words);
 	j->start = field_none(f[11], none_words);
 	j->end = field_none(f[12], none_words);
@@ -814,7 +786,7 @@ sinfo_line(char *line, void *arg, char **why)
 		*why = cause;
 		return (-1);
 	}
-	if ((nodes = parse_int(f[3], -1)) < 0) {
+	if ((nodes = parse_int_or(f[3], -1)) < 0) {
 		*why = xasprintf("bad node count \"%s\"", f[3]);
 		return (-1);
 	}
@@ -823,7 +795,7 @@ sinfo_line(char *line, void *arg, char **why)
 		return (-1);
 	}
 	/* "64+" means 64 or more: the smallest node counts. */
-	cpus = parse_int(f[5], -1);
+	cpus = parse_int_or(f[5], -1);
 	mem = parse_long_prefix(f[6]);
 
 	for (i = 0; i < parts->n; i++) {
@@ -947,13 +919,13 @@ expand_one(const char *prefix, const char *expr, struct strv *out,
 		end = comma != NULL ? comma : close;
 		dash = memchr(p, '-', end - p);
 		len = (dash != NULL ? dash : end) - p;
-		if ((lo = parse_num(p, len)) < 0)
+		if ((lo = str_digits_n(p, len)) < 0)
 			return (cause_set(cause, "bad range \"%.*s\"",
 			    (int)(end - p), p));
 		width = (int)len;
 		hi = lo;
 		if (dash != NULL &&
-		    (hi = parse_num(dash + 1, end - dash - 1)) < 0)
+		    (hi = str_digits_n(dash + 1, end - dash - 1)) < 0)
 			return (cause_set(cause, "bad range \"%.*s\"",
 			    (int)(end - p), p));
 		if (hi < lo)
@@ -1007,8 +979,8 @@ scan_groups(const char *expr, size_t *count, char **cause)
 			end = comma != NULL ? comma : close;
 			dash = memchr(p, '-', end - p);
 			len = (dash != NULL ? dash : end) - p;
-			if ((lo = parse_num(p, len)) < 0 || (hi = dash != NULL ?
-			    parse_num(dash + 1, end - dash - 1) : lo) < 0)
+			if ((lo = str_digits_n(p, len)) < 0 || (hi = dash != NULL ?
+			    str_digits_n(dash + 1, end - dash - 1) : lo) < 0)
 				return (cause_set(cause, "bad range \"%.*s\"",
 				    (int)(end - p), p));
 			if (hi < lo)

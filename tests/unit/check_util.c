@@ -2,6 +2,7 @@
 
 #include "testutil.h"
 #include "util.h"
+#include "str.h"
 #include "remote.h"
 
 #include <sys/wait.h>
@@ -41,6 +42,41 @@ START_TEST(test_shell_quote_roundtrip)
 	ck_assert_str_eq(line, nasty);
 	free(q);
 	free(cmd);
+}
+END_TEST
+
+/* str.c: the helpers config, spec, slurm and triage share. */
+START_TEST(test_str)
+{
+	struct strv	v = { 0 };
+	int		b = 7;
+
+	ck_assert_int_eq(str_bool("Yes", &b), 0);
+	ck_assert_int_eq(b, 1);
+	ck_assert_int_eq(str_bool("OFF", &b), 0);
+	ck_assert_int_eq(b, 0);
+	b = 7;
+	ck_assert_int_eq(str_bool("2", &b), -1);
+	ck_assert_int_eq(b, 7);
+	ck_assert(str_has_control("a\x1b[31m", 1));
+	ck_assert(str_has_control("a\x7f", 0));
+	ck_assert(str_has_control("a\nb", 0));
+	ck_assert(!str_has_control("a\nb\tc", 1));
+	ck_assert(!str_has_control("caf\xc3\xa9", 0));
+	ck_assert(str_blank(" \t\n"));
+	ck_assert(str_blank(""));
+	ck_assert(!str_blank(" x"));
+	ck_assert(str_blank_n("  x", 2));
+	ck_assert_int_eq(str_digits_n("0042:", 4), 42);
+	ck_assert_int_eq(str_digits_n("123456789", 9), 123456789);
+	ck_assert_int_eq(str_digits_n("1234567890", 10), -1);
+	ck_assert_int_eq(str_digits_n("12a", 3), -1);
+	ck_assert_int_eq(str_digits_n("", 0), -1);
+	strv_add(&v, "gpu");
+	strv_add(&v, "cpu");
+	ck_assert(strv_has(&v, "cpu"));
+	ck_assert(!strv_has(&v, "cp"));
+	strv_free(&v);
 }
 END_TEST
 
@@ -290,6 +326,7 @@ util_suite(void)
 	tcase_add_test(tc, test_atomic_write);
 	tcase_add_test(tc, test_atomic_write_symlink);
 	tcase_add_test(tc, test_path_check);
+	tcase_add_test(tc, test_str);
 	tcase_add_test(tc, test_preflight_probe_symlink);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,0 +1,84 @@
+/* Small tests and parses of strings (str.h). */
+#include "str.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+int
+str_bool(const char *s, int *out)
+{
+	static const char *const yes[] = { "true", "yes", "on", "1" };
+	static const char *const no[] = { "false", "no", "off", "0" };
+	size_t	i;
+
+	for (i = 0; i < sizeof yes / sizeof yes[0]; i++) {
+		if (strcasecmp(s, yes[i]) == 0) {
+			*out = 1;
+			return 0;
+		}
+		if (strcasecmp(s, no[i]) == 0) {
+			*out = 0;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int
+str_has_control(const char *s, int allow_newline)
+{
+	for (; *s != '\0'; s++) {
+		if (allow_newline && (*s == '\n' || *s == '\t'))
+			continue;
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	}
+	return 0;
+}
+
+int
+str_blank(const char *s)
+{
+	return str_blank_n(s, strlen(s));
+}
+
+int
+str_blank_n(const char *s, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (!isspace((unsigned char)s[i]))
+			return 0;
+	}
+	return 1;
+}
+
+long
+str_digits_n(const char *s, size_t n)
+{
+	long	v = 0;
+	size_t	i;
+
+	if (n == 0 || n > 9)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+int
+strv_has(const struct strv *v, const char *s)
+{
+	size_t	i;
+
+	for (i = 0; i < v->n; i++) {
+		if (strcmp(v->v[i], s) == 0)
+			return 1;
+	}
+	return 0;
+}

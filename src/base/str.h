@@ -1,0 +1,31 @@
+#ifndef STR_H
+#define STR_H
+
+#include <stddef.h>
+
+#include "util.h"
+
+/*
+ * Small tests and parses of strings that several layers need (each was
+ * written twice before it came here).
+ */
+
+/* "true", "yes", "on", "1" -> 1; "false", "no", "off", "0" -> 0 (any
+   case); 0, or -1 for any other word (*out left alone). */
+int	 str_bool(const char *s, int *out);
+
+/* Any control character (C0 or DEL)?  With allow_newline, '\n' and
+   '\t' are allowed. */
+int	 str_has_control(const char *s, int allow_newline);
+
+/* Only white space (or nothing) in s, or in its first n bytes. */
+int	 str_blank(const char *s);
+int	 str_blank_n(const char *s, size_t n);
+
+/* The value of the n bytes at s if they are 1 to 9 digits, else -1. */
+long	 str_digits_n(const char *s, size_t n);
+
+/* Is s one of v's strings? */
+int	 strv_has(const struct strv *v, const char *s);
+
+#endif
