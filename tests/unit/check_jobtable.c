@@ -404,6 +404,106 @@ START_TEST(test_marks_and_targets)
 }
 END_TEST
 
+/* What jobtable_foreach_row visited, as "cluster/id" joined by spaces. */
+static void
+visit(const struct jobtable_row *r, void *arg)
+{
+	struct buf	*b = arg;
+
+	buf_printf(b, "%s%s/%s", b->len ? " " : "", r->cluster, r->id);
+}
+
+#define ck_walk(jt, want_n, want_marked, want) do {			\
+	struct buf	b_;						\
+	int		m_ = -1;					\
+	char		*got_;						\
+									\
+	buf_init(&b_);							\
+	buf_add(&b_, "", 0);						\
+	ck_assert_uint_eq(jobtable_foreach_row(jt, visit, &b_, &m_),	\
+	    want_n);							\
+	ck_assert_int_eq(m_, want_marked);				\
+	got_ = buf_steal(&b_);						\
+	ck_assert_str_eq(got_, want);					\
+	free(got_);							\
+} while (0)
+
+/*
+ * The one row-walk of cancel, hold and release (README, Terminal UI: "Space
+ * marks several jobs"): the marked rows in the table's order, not in the
+ * order they were marked; none marked, the cursor's row; no row, nothing.
+ */
+START_TEST(test_foreach_row)
+{
+	struct jobtable		*jt = jobtable_create();
+	struct jobtable_row	 a[4], b[1];
+
+	/* Empty table: nothing visited, and no marks said. */
+	ck_walk(jt, 0, 0, "");
+
+	a[0] = row("10", "one", "PENDING");
+	a[1] = row("11", "two", "PENDING");
+	a[2] = row("12", "three", "RUNNING");
+	a[3] = row("13", "four", "PENDING");
+	b[0] = row("20", "five", "PENDING");
+	jobtable_merge(jt, "x", a, 4, 1);
+	jobtable_merge(jt, "y", b, 1, 1);
+	ck_order(jt, "x/10 x/11 x/12 x/13 y/20");
+
+	/* No mark: the current row alone. */
+	jobtable_move_to(jt, 2);
+	ck_walk(jt, 1, 0, "x/12");
+
+	/* Marked bottom-up and across clusters: visited top-down. */
+	jobtable_move_to(jt, 4);
+	ck_assert_int_eq(jobtable_toggle_mark(jt), 1);
+	jobtable_move_to(jt, 3);
+	ck_assert_int_eq(jobtable_toggle_mark(jt), 1);
+	jobtable_move_to(jt, 0);
+	ck_assert_int_eq(jobtable_toggle_mark(jt), 1);
+	jobtable_move_to(jt, 1);	/* the cursor's row is not marked */
+	ck_walk(jt, 3, 1, "x/10 x/13 y/20");
+
+	/* The table's order is the sort's: reversed, so is the walk. */
+	jobtable_set_sort(jt, JT_ID, 1);
+	ck_order(jt, "y/20 x/13 x/12 x/11 x/10");
+	ck_walk(jt, 3, 1, "y/20 x/13 x/10");
+	jobtable_set_sort(jt, JT_ID, 0);
+
+	/* Marked rows the filter hides are not acted on: the current row. */
+	ck_assert_int_eq(jobtable_set_filter(jt, "three", NULL), 0);
+	ck_walk(jt, 1, 0, "x/12");
+	ck_assert_int_eq(jobtable_set_filter(jt, "/^(x 1[0-2]|y)", NULL), 0);
+	ck_order(jt, "x/10 x/11 x/12 y/20");
+	ck_walk(jt, 2, 1, "x/10 y/20");
+	jobtable_set_filter(jt, NULL, NULL);
+
+	/* The keys of an action are the same rows. */
+	{
+		struct jobtable_key	*k;
+		size_t			 n, i;
+
+		k = jobtable_targets(jt, &n);
+		ck_assert_uint_eq(n, 3);
+		ck_assert_str_eq(k[0].id, "10");
+		ck_assert_str_eq(k[1].id, "13");
+		ck_assert_str_eq(k[2].cluster, "y");
+		ck_assert_str_eq(k[2].name, "five");
+		for (i = 0; i < n; i++)
+			jobtable_key_clear(&k[i]);
+		free(k);
+	}
+
+	/* Marks cleared: the current row again; nothing visible: nothing. */
+	jobtable_clear_marks(jt);
+	jobtable_move_to(jt, 3);
+	ck_walk(jt, 1, 0, "x/13");
+	ck_assert_int_eq(jobtable_set_filter(jt, "nomatch", NULL), 0);
+	ck_walk(jt, 0, 0, "");
+	jobtable_free(jt);
+}
+END_TEST
+
 START_TEST(test_cells_and_states)
 {
 	struct jobtable_row	r = row("42", "n", "RUNNING");
@@ -729,6 +829,7 @@ jobtable_suite(void)
 	tcase_add_test(tc, test_filter);
 	tcase_add_test(tc, test_sort);
 	tcase_add_test(tc, test_marks_and_targets);
+	tcase_add_test(tc, test_foreach_row);
 	tcase_add_test(tc, test_cells_and_states);
 	tcase_add_test(tc, test_ten_thousand);
 	tcase_add_test(tc, test_linear_work);
