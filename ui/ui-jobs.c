@@ -455,7 +455,7 @@ act_mark(struct ui *ui)
 	const struct jobtable_row	*r = jobtable_current(ui->jt);
 	int				 on;
 
-	/* Marks are for a batch cancel: a finished job has nothing to stop. */
+	/* Marks are for c, H and U: a finished job has nothing to act on. */
 	if (r != NULL && r->finished && !jobtable_marked(ui->jt,
 	    jobtable_cursor(ui->jt))) {
 		ui_message(ui, 1, "%s %s has ended (%s): nothing to cancel, "
