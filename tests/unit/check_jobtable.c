@@ -22,7 +22,16 @@ row(const char *id, const char *name, const char *state)
 	return r;
 }
 
-/* The visible rows as "cluster/id" joined by spaces. */
+/* Add "cluster/id" to a list joined by spaces (a jobtable_row_fn too). */
+static void
+add_row(const struct jobtable_row *r, void *arg)
+{
+	struct buf	*b = arg;
+
+	buf_printf(b, "%s%s/%s", b->len ? " " : "", r->cluster, r->id);
+}
+
+/* The visible rows, as add_row lists them. */
 static char *
 order(const struct jobtable *jt)
 {
@@ -30,19 +39,33 @@ order(const struct jobtable *jt)
 	size_t		i;
 
 	buf_init(&b);
-	for (i = 0; i < jobtable_nvisible(jt); i++) {
-		const struct jobtable_row	*r = jobtable_visible(jt, i);
-
-		buf_printf(&b, "%s%s/%s", i ? " " : "", r->cluster, r->id);
-	}
+	buf_add(&b, "", 0);
+	for (i = 0; i < jobtable_nvisible(jt); i++)
+		add_row(jobtable_visible(jt, i), &b);
 	return buf_steal(&b);
 }
 
-#define ck_order(jt, want) do {						\
-	char	*got_ = order(jt);					\
+/* The rows jobtable_foreach_row visits, with its count and marked. */
+static char *
+walked(const struct jobtable *jt, size_t want_n, int want_marked)
+{
+	struct buf	b;
+	int		m = -1;
+
+	buf_init(&b);
+	buf_add(&b, "", 0);
+	ck_assert_uint_eq(jobtable_foreach_row(jt, add_row, &b, &m), want_n);
+	ck_assert_int_eq(m, want_marked);
+	return buf_steal(&b);
+}
+
+#define ck_text(got, want) do {						\
+	char	*got_ = (got);						\
 	ck_assert_str_eq(got_, want);					\
 	free(got_);							\
 } while (0)
+#define ck_order(jt, want)	ck_text(order(jt), want)
+#define ck_walk(jt, n, marked, want) ck_text(walked(jt, n, marked), want)
 
 START_TEST(test_merge_replaces_cluster)
 {
@@ -404,30 +427,6 @@ START_TEST(test_marks_and_targets)
 }
 END_TEST
 
-/* What jobtable_foreach_row visited, as "cluster/id" joined by spaces. */
-static void
-visit(const struct jobtable_row *r, void *arg)
-{
-	struct buf	*b = arg;
-
-	buf_printf(b, "%s%s/%s", b->len ? " " : "", r->cluster, r->id);
-}
-
-#define ck_walk(jt, want_n, want_marked, want) do {			\
-	struct buf	b_;						\
-	int		m_ = -1;					\
-	char		*got_;						\
-									\
-	buf_init(&b_);							\
-	buf_add(&b_, "", 0);						\
-	ck_assert_uint_eq(jobtable_foreach_row(jt, visit, &b_, &m_),	\
-	    want_n);							\
-	ck_assert_int_eq(m_, want_marked);				\
-	got_ = buf_steal(&b_);						\
-	ck_assert_str_eq(got_, want);					\
-	free(got_);							\
-} while (0)
-
 /*
  * The one row-walk of cancel, hold and release (README, Terminal UI: "Space
  * marks several jobs"): the marked rows in the table's order, not in the
@@ -437,14 +436,17 @@ START_TEST(test_foreach_row)
 {
 	struct jobtable		*jt = jobtable_create();
 	struct jobtable_row	 a[4], b[1];
+	static const char *const xs[4][3] = {
+		{ "10", "one", "PENDING" }, { "11", "two", "PENDING" },
+		{ "12", "three", "RUNNING" }, { "13", "four", "PENDING" },
+	};
+	size_t			 i;
 
 	/* Empty table: nothing visited, and no marks said. */
 	ck_walk(jt, 0, 0, "");
 
-	a[0] = row("10", "one", "PENDING");
-	a[1] = row("11", "two", "PENDING");
-	a[2] = row("12", "three", "RUNNING");
-	a[3] = row("13", "four", "PENDING");
+	for (i = 0; i < 4; i++)
+		a[i] = row(xs[i][0], xs[i][1], xs[i][2]);
 	b[0] = row("20", "five", "PENDING");
 	jobtable_merge(jt, "x", a, 4, 1);
 	jobtable_merge(jt, "y", b, 1, 1);
@@ -481,7 +483,7 @@ START_TEST(test_foreach_row)
 	/* The keys of an action are the same rows. */
 	{
 		struct jobtable_key	*k;
-		size_t			 n, i;
+		size_t			 n;
 
 		k = jobtable_targets(jt, &n);
 		ck_assert_uint_eq(n, 3);

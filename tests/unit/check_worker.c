@@ -193,7 +193,18 @@ START_TEST(test_refused_cluster)
 			{ (char *)"refusing", (char *)"123", (char *)"a" },
 			{ (char *)"refusing", (char *)"124_2", (char *)"b" },
 		};
+		static const struct {
+			const char	*cluster, *id;
+			int		 release;
+			const char	*why;
+		} bad[] = {
+			{ "refusing", "124_[3-5]", 1, "job 124_[3-5]: scontrol "
+			    "release takes a job id" },
+			{ "nowhere", "125", 0, "cluster nowhere is not in the "
+			    "configuration" },
+		};
 		int			got123 = 0, got124 = 0;
+		size_t			i;
 
 		ck_assert_int_eq(workers_hold(ws, hk, 2, 0, &cause), 0);
 		while ((m = next_msg(q, MSG_ACTION, 5000)) != NULL) {
@@ -209,19 +220,15 @@ START_TEST(test_refused_cluster)
 		ck_assert_int_eq(got123, 1);
 		ck_assert_int_eq(got124, 1);
 		/* All or nothing: a range or an unknown cluster queues none. */
-		hk[1].id = (char *)"124_[3-5]";
-		ck_assert_int_eq(workers_hold(ws, hk, 2, 1, &cause), -1);
-		ck_assert_str_eq(cause, "job 124_[3-5]: scontrol release takes "
-		    "a job id");
-		free(cause);
-		cause = NULL;
-		hk[1].id = (char *)"125";
-		hk[1].cluster = (char *)"nowhere";
-		ck_assert_int_eq(workers_hold(ws, hk, 2, 0, &cause), -1);
-		ck_assert_str_eq(cause, "cluster nowhere is not in the "
-		    "configuration");
-		free(cause);
-		cause = NULL;
+		for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+			hk[1].cluster = (char *)bad[i].cluster;
+			hk[1].id = (char *)bad[i].id;
+			ck_assert_int_eq(workers_hold(ws, hk, 2, bad[i].release,
+			    &cause), -1);
+			ck_assert_str_eq(cause, bad[i].why);
+			free(cause);
+			cause = NULL;
+		}
 		ck_assert_ptr_null(next_msg(q, MSG_ACTION, 1500));
 	}
 
