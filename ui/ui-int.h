@@ -174,6 +174,18 @@ struct ui {
 	int				 detail_start_failed;
 	int				 config_error;	/* it is in the footer */
 
+	/* H or U on marked rows: the answers still awaited. */
+	struct hold_batch {
+		int		 release;
+		size_t		 n;		/* jobs asked */
+		size_t		 ok;
+		size_t		 nfailed;
+		struct buf	 failed;	/* "cluster id: why; ..." */
+		size_t		 nskipped;
+		char		*skipped;	/* said again at the end */
+		struct strv	 wait;		/* "cluster\tid" */
+	}				 hb;
+
 	struct jobtable_key		*dkeys;	/* pinned dialog targets */
 	size_t				 ndkeys;
 	int				 dbutton; /* 0: cancel them, 1: keep */
@@ -287,6 +299,10 @@ int
 act_array_close(struct ui *ui);
 int
 act_hold(struct ui *ui);
+void
+hold_batch_free(struct ui *ui);
+int
+hold_batch_answer(struct ui *ui, const struct msg_action *m);
 int
 act_release(struct ui *ui);
 int

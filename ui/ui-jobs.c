@@ -4,14 +4,6 @@
  */
 #include "ui-int.h"
 
-/* A pending job held by its user or an admin (SLURM: JobHeld*). */
-static int
-row_held(const struct jobtable_row *r)
-{
-	return jobtable_state_class(r->state) == JC_PENDING &&
-	    r->reason != NULL && strncmp(r->reason, "JobHeld", 7) == 0;
-}
-
 /* ------------------------------------------------------- notifications */
 
 #define NOTIFY_BELL	0x1
@@ -335,7 +327,7 @@ draw_jobs(struct ui *ui, int y, int h, time_t now)
 			if (i == JT_STATE && base != ST_CURSOR)
 				st = state_style(r);
 			ui_put(ui, y + 2 + row, x, w[i], i == JT_STATE &&
-			    row_held(r) ? "HELD" :
+			    uitext_row_held(r) ? "HELD" :
 			    jobtable_cell(r, i, cell, sizeof cell), st,
 			    i == JT_NODES ? UITEXT_RIGHT : 0);
 			x += w[i] + 1;
@@ -463,7 +455,7 @@ act_mark(struct ui *ui)
 	const struct jobtable_row	*r = jobtable_current(ui->jt);
 	int				 on;
 
-	/* Marks are for a batch cancel: a finished job has nothing to stop. */
+	/* Marks are for c, H and U: a finished job has nothing to act on. */
 	if (r != NULL && r->finished && !jobtable_marked(ui->jt,
 	    jobtable_cursor(ui->jt))) {
 		ui_message(ui, 1, "%s %s has ended (%s): nothing to cancel, "
@@ -503,36 +495,178 @@ act_array_close(struct ui *ui)
 	return array_open(ui, 0);
 }
 
-/* H and U: scontrol hold or release the selected job. */
+/*
+ * H and U: what the walk (jobtable_foreach_row) gives to hold or release,
+ * each row checked as a single row always was; a task whose array's row
+ * is asked too is left to it.
+ */
+struct hold_walk {
+	int			 release;
+	struct jobtable_key	*keys;		/* asked of the workers */
+	size_t			 nkeys;
+	struct buf		 skipped;	/* why, "; "-joined */
+	size_t			 nskipped;
+	char			*skip1;		/* the last reason, whole */
+};
+
+static int
+hold_has_array(const struct hold_walk *hw, const char *cluster,
+    const char *base)
+{
+	size_t	i;
+
+	for (i = 0; i < hw->nkeys; i++) {
+		if (strcmp(hw->keys[i].cluster, cluster) == 0 &&
+		    strcmp(hw->keys[i].id, base) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static void
+hold_visit(const struct jobtable_row *r, void *arg)
+{
+	struct hold_walk	*hw = arg;
+	struct jobtable_key	*k;
+	const char		*task;
+	char			*why, base[64];
+
+	why = uitext_hold_skip(r, hw->release);
+	if (why == NULL && jobtable_array_split(r->id, base, sizeof base,
+	    &task) && hold_has_array(hw, r->cluster, base))
+		why = xasprintf("%s %s: its array's row %s is marked too "
+		    "(the whole array)", r->cluster, r->id, base);
+	if (why != NULL) {
+		buf_printf(&hw->skipped, "%s%s", hw->nskipped++ ? "; " : "",
+		    why);
+		free(hw->skip1);
+		hw->skip1 = why;
+		return;
+	}
+	hw->keys = xrealloc(hw->keys, (hw->nkeys + 1) * sizeof *hw->keys);
+	k = &hw->keys[hw->nkeys++];
+	k->cluster = xstrdup(r->cluster);
+	k->id = xstrdup(r->id);
+	k->name = xstrdup(r->name != NULL ? r->name : "");
+}
+
+/* Forget the answers a hold on marked rows still waits for. */
+void
+hold_batch_free(struct ui *ui)
+{
+	strv_free(&ui->hb.wait);
+	buf_free(&ui->hb.failed);
+	free(ui->hb.skipped);
+	memset(&ui->hb, 0, sizeof ui->hb);
+}
+
+/*
+ * An answer to a hold on marked rows: counted, and the footer says the
+ * sum once every job answered.  0 if m is not one of them (it is then
+ * shown as any answer is).
+ */
+int
+hold_batch_answer(struct ui *ui, const struct msg_action *m)
+{
+	struct hold_batch	*hb = &ui->hb;
+	char			*key, *text;
+	size_t			 i;
+
+	if (m->kind != ACTION_HOLD || !m->done || m->cluster == NULL ||
+	    m->job_id == NULL || hb->wait.n == 0)
+		return 0;
+	key = xasprintf("%s\t%s", m->cluster, m->job_id);
+	for (i = 0; i < hb->wait.n && strcmp(hb->wait.v[i], key) != 0; i++)
+		;
+	free(key);
+	if (i == hb->wait.n)
+		return 0;
+	free(hb->wait.v[i]);
+	hb->wait.v[i] = hb->wait.v[--hb->wait.n];
+	hb->wait.v[hb->wait.n] = NULL;
+	if (m->failed)
+		buf_printf(&hb->failed, "%s%s %s: %s", hb->nfailed++ ? "; " :
+		    "", m->cluster, m->job_id, m->message != NULL ?
+		    m->message : "failed");
+	else
+		hb->ok++;
+	if (hb->wait.n > 0) {
+		ui_message(ui, 0, "%s %zu jobs\xe2\x80\xa6 %zu of %zu "
+		    "answered", hb->release ? "releasing" : "holding", hb->n,
+		    hb->n - hb->wait.n, hb->n);
+		return 1;
+	}
+	text = uitext_hold_summary(hb->release, hb->ok, hb->n, hb->nfailed,
+	    hb->failed.data, hb->nskipped, hb->skipped);
+	ui_message(ui, hb->nfailed > 0, "%s", text);
+	free(text);
+	hold_batch_free(ui);
+	return 1;
+}
+
+/* H and U: scontrol hold or release the marked jobs, else the selected. */
 static int
 act_hold_release(struct ui *ui, int release)
 {
-	const struct jobtable_row	*r = jobtable_current(ui->jt);
-	const char			*verb = release ? "release" : "hold";
-	char				*cause = NULL;
+	struct hold_walk	 hw;
+	const char		*verb = release ? "release" : "hold";
+	char			*cause = NULL;
+	size_t			 i, n;
+	int			 marked;
 
-	if (r == NULL)
+	memset(&hw, 0, sizeof hw);
+	hw.release = release;
+	buf_init(&hw.skipped);
+	buf_add(&hw.skipped, "", 0);
+	n = jobtable_foreach_row(ui->jt, hold_visit, &hw, &marked);
+	if (n == 0)
 		ui_message(ui, 1, "no job selected to %s", verb);
-	else if (r->finished)
-		ui_message(ui, 1, "%s %s has ended (%s): nothing to %s", r->cluster,
-		    r->id, r->state, verb);
-	else if (!release && jobtable_state_class(r->state) != JC_PENDING)
-		ui_message(ui, 1, "%s %s is %s: SLURM holds only pending jobs",
-		    r->cluster, r->id, r->state);
-	else if (release && !row_held(r))
-		ui_message(ui, 1, "%s %s is not held (%s%s%s): nothing to "
-		    "release", r->cluster, r->id, r->state, r->reason != NULL &&
-		    *r->reason != '\0' ? ", " : "", r->reason != NULL ?
-		    r->reason : "");
+	else if (hw.nkeys == 0 && !marked)
+		ui_message(ui, 1, "%s", hw.skip1);
+	else if (hw.nkeys == 0)
+		ui_message(ui, 1, "nothing to %s of the %zu marked jobs: %s",
+		    verb, n, hw.skipped.data);
 	else if (ui->be == NULL || ui->be->hold == NULL)
 		ui_message(ui, 1, "%s: not connected (no worker)", verb);
-	else if (ui->be->hold(ui->be->arg, r->cluster, r->id, release,
+	else if (ui->be->hold(ui->be->arg, hw.keys, hw.nkeys, release,
 	    &cause) != 0) {
-		ui_message(ui, 1, "%s %s: %s", verb, r->id, cause);
+		if (marked)
+			ui_message(ui, 1, "%s: %s", verb, cause);
+		else
+			ui_message(ui, 1, "%s %s: %s", verb, hw.keys[0].id,
+			    cause);
 		free(cause);
-	} else
+	} else if (!marked)
 		ui_message(ui, 0, "%s %s %s\xe2\x80\xa6", release ? "releasing" :
-		    "holding", r->cluster, r->id);
+		    "holding", hw.keys[0].cluster, hw.keys[0].id);
+	else {
+		/* Each job answers on its own: the footer sums them up. */
+		hold_batch_free(ui);
+		ui->hb.release = release;
+		ui->hb.n = hw.nkeys;
+		for (i = 0; i < hw.nkeys; i++) {
+			char	*key = xasprintf("%s\t%s", hw.keys[i].cluster,
+				    hw.keys[i].id);
+
+			strv_add(&ui->hb.wait, key);
+			free(key);
+		}
+		ui->hb.nskipped = hw.nskipped;
+		ui->hb.skipped = xstrdup(hw.skipped.data);
+		buf_init(&ui->hb.failed);
+		buf_add(&ui->hb.failed, "", 0);
+		ui_message(ui, 0, "%s %zu job%s\xe2\x80\xa6%s%s",
+		    release ? "releasing" : "holding", hw.nkeys,
+		    hw.nkeys == 1 ? "" : "s", hw.nskipped ? " skipped: " : "",
+		    hw.skipped.data);
+		/* As after a cancel: the marks were for this action. */
+		jobtable_clear_marks(ui->jt);
+	}
+	for (i = 0; i < hw.nkeys; i++)
+		jobtable_key_clear(&hw.keys[i]);
+	free(hw.keys);
+	buf_free(&hw.skipped);
+	free(hw.skip1);
 	return UIF_REDRAW;
 }
 

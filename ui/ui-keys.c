@@ -176,8 +176,8 @@ static const struct {
 	    NULL },
 	[UIA_CANCEL] = { "cancel the job (or every marked job)", "cancel",
 	    NULL },
-	[UIA_MARK] = { "mark or unmark the job (batch cancel; its end "
-	    "notifies)", "mark", NULL },
+	[UIA_MARK] = { "mark or unmark the job (c, H and U act on every "
+	    "marked job; its end notifies)", "mark", NULL },
 	[UIA_NEW] = { "submit a new job (wizard)", "new", NULL },
 	[UIA_EDIT] = { "edit the job and submit it again", NULL, NULL },
 	[UIA_TOGGLE_ERR] = { "log: switch between main.out and main.err",
@@ -219,10 +219,10 @@ static const struct {
 	[UIA_ZOOM] = { "log: zoom to the full screen, or back", "zoom",
 	    NULL },
 	[UIA_LOG_ESC] = { "leave the zoom, forget the search", NULL, NULL },
-	[UIA_HOLD] = { "hold the pending job (scontrol hold; STATE says "
-	    "HELD)", NULL, NULL },
-	[UIA_RELEASE] = { "release the held job (scontrol release)", NULL,
-	    NULL },
+	[UIA_HOLD] = { "hold the pending job, or every marked one "
+	    "(scontrol hold; STATE says HELD)", NULL, NULL },
+	[UIA_RELEASE] = { "release the held job, or every marked one "
+	    "(scontrol release)", NULL, NULL },
 	[UIA_ARRAY_OPEN] = { "job array: list its tasks under it ([+]ID "
 	    "row; c on it cancels the whole array, on a task that task)",
 	    "tasks", "+/-" },

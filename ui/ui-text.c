@@ -229,3 +229,57 @@ uitext_jobs_layout(int width, const int want[JT_NCOLS], int out[JT_NCOLS])
 	for (i = 0; i < JT_NCOLS; i++)
 		out[i] = c[i].width;
 }
+
+int
+uitext_row_held(const struct jobtable_row *r)
+{
+	return jobtable_state_class(r->state) == JC_PENDING &&
+	    r->reason != NULL && strncmp(r->reason, "JobHeld", 7) == 0;
+}
+
+char *
+uitext_hold_skip(const struct jobtable_row *r, int release)
+{
+	const char	*verb = release ? "release" : "hold", *task;
+	char		 base[64];
+
+	if (r->finished)
+		return xasprintf("%s %s has ended (%s): nothing to %s",
+		    r->cluster, r->id, r->state, verb);
+	if (!release && jobtable_state_class(r->state) != JC_PENDING)
+		return xasprintf("%s %s is %s: SLURM holds only pending jobs",
+		    r->cluster, r->id, r->state);
+	if (release && !uitext_row_held(r))
+		return xasprintf("%s %s is not held (%s%s%s): nothing to "
+		    "release", r->cluster, r->id, r->state, r->reason != NULL &&
+		    *r->reason != '\0' ? ", " : "", r->reason != NULL ?
+		    r->reason : "");
+	/* "12_[4-9]": the pending tasks of an array, not one job. */
+	if (jobtable_array_split(r->id, base, sizeof base, &task) &&
+	    *task == '[')
+		return xasprintf("%s %s is a range of pending tasks: scontrol "
+		    "%s takes one job id (the array's row, or a task)",
+		    r->cluster, r->id, verb);
+	return NULL;
+}
+
+char *
+uitext_hold_summary(int release, size_t ok, size_t n, size_t nfailed,
+    const char *failed, size_t nskipped, const char *skipped)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_printf(&b, "%s ", release ? "released" : "held");
+	if (ok == n)
+		buf_printf(&b, "%zu job%s", n, n == 1 ? "" : "s");
+	else
+		buf_printf(&b, "%zu of %zu job%s", ok, n, n == 1 ? "" : "s");
+	if (nfailed > 0)
+		buf_printf(&b, "; failed %zu: %s", nfailed,
+		    failed != NULL ? failed : "");
+	if (nskipped > 0)
+		buf_printf(&b, "; skipped %zu: %s", nskipped,
+		    skipped != NULL ? skipped : "");
+	return buf_steal(&b);
+}

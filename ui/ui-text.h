@@ -98,4 +98,23 @@ int	 uitext_layout(struct uitext_col *, size_t n, int total, int gap);
 void	 uitext_jobs_layout(int width, const int want[JT_NCOLS],
 	     int out[JT_NCOLS]);
 
+/* A pending job held by its user or an admin (SLURM: JobHeld*). */
+int	 uitext_row_held(const struct jobtable_row *);
+/*
+ * Why H (release 0) or U (release 1) leaves a row alone, or NULL when
+ * scontrol may be asked: a job that ended, one that is not pending (hold)
+ * or not held (release), a range of pending array tasks (scontrol takes
+ * one job id).  The text names the cluster and the job; free it.
+ */
+char	*uitext_hold_skip(const struct jobtable_row *, int release);
+/*
+ * The footer once H or U on marked jobs has every answer: how many of the
+ * n asked were held (released), then which failed and which were skipped
+ * ("; "-joined lists, NULL or "" for none), e.g. "held 2 of 3 jobs;
+ * failed 1: sdtb 14: scontrol hold failed: ...; skipped 1: sdtb 12 has
+ * ended (COMPLETED): nothing to hold".  Free it.
+ */
+char	*uitext_hold_summary(int release, size_t ok, size_t n, size_t nfailed,
+	     const char *failed, size_t nskipped, const char *skipped);
+
 #endif

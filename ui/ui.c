@@ -187,6 +187,8 @@ apply_action(struct ui *ui, struct msg_action *m)
 		ui->log.note = ui_san(m->message);
 		return UIF_REDRAW;
 	}
+	if (hold_batch_answer(ui, m))
+		return UIF_REDRAW;
 	if (m->done && !m->failed && m->kind == ACTION_CANCEL &&
 	    m->cluster != NULL && m->job_id != NULL)
 		jobtable_set_state(ui->jt, m->cluster, m->job_id, "CANCELLED");
@@ -731,6 +733,7 @@ ui_free(struct ui *ui)
 	free(ui->view_title);
 	detail_forget(ui);
 	dialog_free(ui);
+	hold_batch_free(ui);
 	buf_free(&ui->input);
 	free(ui->msg);
 	wizard_free(&ui->wiz);
@@ -923,10 +926,10 @@ be_efficiency(void *arg, const char *cluster, const char *job_id,
 }
 
 static int
-be_hold(void *arg, const char *cluster, const char *job_id, int release,
+be_hold(void *arg, const struct jobtable_key *k, size_t n, int release,
     char **cause)
 {
-	return workers_hold(arg, cluster, job_id, release, cause);
+	return workers_hold(arg, k, n, release, cause);
 }
 
 static int

@@ -59,10 +59,11 @@ struct ui_backend {
 	int	(*efficiency)(void *arg, const char *cluster,
 		    const char *job_id, char **cause);
 	/*
-	 * Hold or release a job (H, U): ACTION_OTHER step "hold".  May be
-	 * NULL.
+	 * Hold or release these jobs (H, U: the marked ones, else the
+	 * selected one): one ACTION_HOLD message a job.  -1 and a cause if
+	 * the request cannot be queued (nothing is).  May be NULL.
 	 */
-	int	(*hold)(void *arg, const char *cluster, const char *job_id,
+	int	(*hold)(void *arg, const struct jobtable_key *, size_t n,
 		    int release, char **cause);
 	/*
 	 * Where the wizard's request (the resources of the spec) would start

@@ -897,40 +897,55 @@ jobtable_nmarked(const struct jobtable *jt)
 	return jt->nmarked;
 }
 
-static void
-key_fill(struct jobtable_key *k, const struct jobtable_row *r)
+size_t
+jobtable_foreach_row(const struct jobtable *cjt, jobtable_row_fn fn,
+    void *arg, int *marked)
 {
+	struct jobtable	*jt = jt_fresh(cjt);
+	size_t		 i, n = 0;
+
+	for (i = 0; i < jt->nvis; i++) {
+		if (jt->vis[i]->marked) {
+			fn(&jt->vis[i]->row, arg);
+			n++;
+		}
+	}
+	if (marked != NULL)
+		*marked = n > 0;
+	if (n == 0 && jt->cursor < jt->nvis) {
+		fn(&jt->vis[jt->cursor]->row, arg);
+		n = 1;
+	}
+	return n;
+}
+
+/* The keys of the rows visited, grown as they come. */
+struct key_list {
+	struct jobtable_key	*v;
+	size_t			 n;
+};
+
+static void
+key_add(const struct jobtable_row *r, void *arg)
+{
+	struct key_list		*l = arg;
+	struct jobtable_key	*k;
+
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof *l->v);
+	k = &l->v[l->n++];
 	k->cluster = xstrdup(r->cluster);
 	k->id = xstrdup(r->id);
 	k->name = xstrdup(r->name);
 }
 
 struct jobtable_key *
-jobtable_targets(const struct jobtable *cjt, size_t *n)
+jobtable_targets(const struct jobtable *jt, size_t *n)
 {
-	struct jobtable		*jt = jt_fresh(cjt);
-	struct jobtable_key	*keys;
-	size_t			 i, k = 0;
+	struct key_list	l = { NULL, 0 };
 
-	/* Marked rows in screen order; hidden ones are not acted on. */
-	for (i = 0; i < jt->nvis; i++)
-		k += jt->vis[i]->marked != 0;
-	if (k == 0) {
-		*n = 0;
-		if (jt->cursor >= jt->nvis)
-			return NULL;
-		keys = xcalloc(1, sizeof *keys);
-		key_fill(&keys[0], &jt->vis[jt->cursor]->row);
-		*n = 1;
-		return keys;
-	}
-	keys = xcalloc(k, sizeof *keys);
-	*n = 0;
-	for (i = 0; i < jt->nvis; i++) {
-		if (jt->vis[i]->marked)
-			key_fill(&keys[(*n)++], &jt->vis[i]->row);
-	}
-	return keys;
+	jobtable_foreach_row(jt, key_add, &l, NULL);
+	*n = l.n;
+	return l.v;
 }
 
 void

@@ -168,9 +168,22 @@ void		 jobtable_clear_marks(struct jobtable *);
 /* Number of marked rows (visible or not). */
 size_t		 jobtable_nmarked(const struct jobtable *);
 /*
- * The targets of an action: the marked rows if any, else the current row.
- * Returns an allocated array of keys (free each with jobtable_key_clear,
- * then the array), count in *n; NULL if there is nothing.
+ * The one row-walk of every action on rows (cancel, hold, release; as
+ * htop's MainPanel_foreachRow): fn is called for each marked row in
+ * table order (the visible order) if any visible row is marked, else for
+ * the current row, else never (nothing visible).  Marked rows that the
+ * filter hides are not acted on.  Returns the number of rows visited;
+ * *marked (if not NULL) says whether they were the marked ones.  fn must
+ * not change the table.
+ */
+typedef void	(*jobtable_row_fn)(const struct jobtable_row *, void *arg);
+size_t		 jobtable_foreach_row(const struct jobtable *,
+		     jobtable_row_fn fn, void *arg, int *marked);
+/*
+ * The targets of an action as pinned keys: the rows jobtable_foreach_row
+ * visits.  Returns an allocated array of keys (free each with
+ * jobtable_key_clear, then the array), count in *n; NULL if there is
+ * nothing.
  */
 struct jobtable_key *jobtable_targets(const struct jobtable *, size_t *n);
 

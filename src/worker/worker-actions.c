@@ -134,40 +134,52 @@ out:
 	free(reason);
 }
 
-/* H and U in the jobs pane: scontrol hold or release of one job. */
-void
-do_hold(struct wstate *st, struct wcmd *c)
+/*
+ * H and U in the jobs pane: scontrol hold or release of each job of the
+ * request, one command a job, each answered on its own.
+ */
+static void
+hold_one(struct wstate *st, const char *job_id, int release)
 {
 	struct worker		*w = st->w;
 	struct conn_result	 res;
 	char			*cmd, *q, *cause = NULL, *err;
-	const char		*verb = c->release ? "release" : "hold";
+	const char		*verb = release ? "release" : "hold";
 
 	memset(&res, 0, sizeof res);
-	q = shell_quote(c->job_id);
+	q = shell_quote(job_id);
 	cmd = xasprintf("scontrol %s %s", verb, q);
 	free(q);
 	budget_spend(&st->budget, mono_now(), 1);
 	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0) {
-		post_action(w, ACTION_HOLD, c->job_id, NULL,
+		post_action(w, ACTION_HOLD, job_id, NULL,
 		    ACTION_FAILED, "%s", cause);
 	} else if (res.status != 0) {
 		err = text_sanitize(res.err != NULL ? res.err : "",
 		    res.err != NULL ? strlen(res.err) : 0, 0, NULL);
-		post_action(w, ACTION_HOLD, c->job_id, NULL, ACTION_FAILED,
+		post_action(w, ACTION_HOLD, job_id, NULL, ACTION_FAILED,
 		    "scontrol %s failed: %s", verb, *err != '\0' ? err :
 		    "no message");
 		free(err);
 	} else
-		post_action(w, ACTION_HOLD, c->job_id, NULL, ACTION_DONE, "%s",
-		    c->release ? "released: it may start when SLURM "
+		post_action(w, ACTION_HOLD, job_id, NULL, ACTION_DONE, "%s",
+		    release ? "released: it may start when SLURM "
 		    "schedules it" : "held: it stays pending until released "
 		    "(U)");
 	check_new_session(st);
 	conn_result_free(&res);
 	free(cmd);
 	free(cause);
-	st->next_poll = 0;	/* show the new reason at once */
+}
+
+void
+do_hold(struct wstate *st, struct wcmd *c)
+{
+	size_t	i;
+
+	for (i = 0; i < c->ids.n && !st->w->ws->quit; i++)
+		hold_one(st, c->ids.v[i], c->release);
+	st->next_poll = 0;	/* show the new reasons at once */
 }
 
 /* The detail view's efficiency of an ended job: one sacct (eff.h). */

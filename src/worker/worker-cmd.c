@@ -178,28 +178,58 @@ workers_start_estimate(struct workers *ws, const char *cluster,
 	return 0;
 }
 
-int
-workers_hold(struct workers *ws, const char *cluster, const char *job_id,
-    int release, char **cause)
+/* "123" or an array task "123_4": what scontrol hold and release take. */
+static int
+hold_id_ok(const char *id)
 {
-	struct worker	*w;
-	struct wcmd	*c;
 	const char	*p;
 
-	if ((w = worker_find(ws, cluster)) == NULL)
-		return cause_set(cause, "cluster %s is not in the "
-		    "configuration", cluster);
-	/* "123" or an array task "123_4". */
-	for (p = job_id; (*p >= '0' && *p <= '9') || *p == '_'; p++)
+	for (p = id; (*p >= '0' && *p <= '9') || *p == '_'; p++)
 		;
-	if (*p != '\0' || *job_id < '0' || *job_id > '9')
-		return cause_set(cause, "job %s: scontrol %s takes a job id",
-		    job_id, release ? "release" : "hold");
-	c = xcalloc(1, sizeof *c);
-	c->type = WCMD_HOLD;
-	c->job_id = xstrdup(job_id);
-	c->release = release;
-	post_cmd(ws, w, c);
+	return *p == '\0' && *id >= '0' && *id <= '9';
+}
+
+int
+workers_hold(struct workers *ws, const struct jobtable_key *keys, size_t n,
+    int release, char **cause)
+{
+	struct worker	*w, **ws_of;
+	struct wcmd	**cs;
+	size_t		 i, j, nc = 0;
+
+	/* All or nothing: check every key before queueing any. */
+	for (i = 0; i < n; i++) {
+		if (worker_find(ws, keys[i].cluster) == NULL)
+			return cause_set(cause, "cluster %s is not in the "
+			    "configuration", keys[i].cluster);
+		if (!hold_id_ok(keys[i].id))
+			return cause_set(cause, "job %s: scontrol %s takes a "
+			    "job id", keys[i].id, release ? "release" :
+			    "hold");
+	}
+	/* One request per cluster, its ids in the order given. */
+	ws_of = xcalloc(n + 1, sizeof *ws_of);
+	cs = xcalloc(n + 1, sizeof *cs);
+	for (i = 0; i < n; i++) {
+		w = worker_find(ws, keys[i].cluster);
+		for (j = 0; j < nc && ws_of[j] != w; j++)
+			;
+		if (j == nc) {
+			ws_of[nc] = w;
+			cs[nc] = xcalloc(1, sizeof *cs[nc]);
+			cs[nc]->type = WCMD_HOLD;
+			cs[nc]->release = release;
+			nc++;
+		}
+		strv_add(&cs[j]->ids, keys[i].id);
+	}
+	pthread_mutex_lock(&ws->lock);
+	for (j = 0; j < nc; j++)
+		queue_cmd(ws_of[j], cs[j]);
+	pthread_cond_broadcast(&ws->cond);
+	pthread_mutex_unlock(&ws->lock);
+	free(ws_of);
+	free(cs);
 	return 0;
 }
 

@@ -37,7 +37,8 @@ enum wcmd_type {
 	WCMD_SPEC,
 	WCMD_START,
 	WCMD_EFF,
-	WCMD_HOLD,	/* scontrol hold, or release when release is set */
+	WCMD_HOLD,	/* scontrol hold (release when release is set)
+			   of each job in ids */
 	WCMD_SOONEST,
 };
 
@@ -45,6 +46,7 @@ enum wcmd_type {
 struct wcmd {
 	enum wcmd_type	 type;
 	char		*job_id;	/* cancel */
+	struct strv	 ids;		/* hold: the jobs of this cluster */
 	char		*name;
 	char		*spec_yaml;	/* submit: the spec, serialised */
 	char		*user;		/* submit: login user, NULL: the

@@ -84,6 +84,7 @@ wcmd_free(struct wcmd *c)
 	free(c->name);
 	free(c->spec_yaml);
 	free(c->user);
+	strv_free(&c->ids);
 	free(c);
 }
 
@@ -664,10 +665,17 @@ worker_turn(struct worker *w, struct wtake *t)
 	if (ensure_connected(st) != 0) {
 		/* Requests cannot wait for a cluster that is down. */
 		while ((c = cmds) != NULL) {
+			size_t	i = 0;
+
 			cmds = c->next;
-			post_action(w, wcmd_action[c->type], c->job_id, NULL,
-			    ACTION_FAILED, "%s is not connected: try again "
-			    "when its state is ok", w->cl->name);
+			/* A hold answers for each of its jobs. */
+			do {
+				post_action(w, wcmd_action[c->type],
+				    c->ids.n > 0 ? c->ids.v[i] : c->job_id,
+				    NULL, ACTION_FAILED, "%s is not connected: "
+				    "try again when its state is ok",
+				    w->cl->name);
+			} while (++i < c->ids.n);
 			wcmd_free(c);
 		}
 		return;

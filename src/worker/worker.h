@@ -144,12 +144,14 @@ int		 workers_fetch_spec(struct workers *, const char *cluster,
 int		 workers_start_estimate(struct workers *, const char *cluster,
 		     const char *job_id, char **cause);
 /*
- * Hold (scontrol hold) or release a job: an ACTION_OTHER message step
- * "hold" says how it went.  -1 and a cause if the cluster has no worker
- * or the id is not a job id.
+ * Hold (scontrol hold) or release these jobs: one request per cluster
+ * carrying its ids, which its worker runs one scontrol a job for.  Each
+ * job answers with an ACTION_HOLD message (its cluster and job id) that
+ * says how it went.  All or nothing: -1 and a cause, and nothing queued,
+ * if a cluster has no worker or an id is not a job id ("123", "123_4").
  */
-int		 workers_hold(struct workers *, const char *cluster,
-		     const char *job_id, int release, char **cause);
+int		 workers_hold(struct workers *, const struct jobtable_key *,
+		     size_t n, int release, char **cause);
 /*
  * Efficiency of an ended job (eff.h), one sacct: an ACTION_OTHER message
  * with step "efficiency" whose message is "usage" then, on a second line,

@@ -22,7 +22,16 @@ row(const char *id, const char *name, const char *state)
 	return r;
 }
 
-/* The visible rows as "cluster/id" joined by spaces. */
+/* Add "cluster/id" to a list joined by spaces (a jobtable_row_fn too). */
+static void
+add_row(const struct jobtable_row *r, void *arg)
+{
+	struct buf	*b = arg;
+
+	buf_printf(b, "%s%s/%s", b->len ? " " : "", r->cluster, r->id);
+}
+
+/* The visible rows, as add_row lists them. */
 static char *
 order(const struct jobtable *jt)
 {
@@ -30,19 +39,33 @@ order(const struct jobtable *jt)
 	size_t		i;
 
 	buf_init(&b);
-	for (i = 0; i < jobtable_nvisible(jt); i++) {
-		const struct jobtable_row	*r = jobtable_visible(jt, i);
-
-		buf_printf(&b, "%s%s/%s", i ? " " : "", r->cluster, r->id);
-	}
+	buf_add(&b, "", 0);
+	for (i = 0; i < jobtable_nvisible(jt); i++)
+		add_row(jobtable_visible(jt, i), &b);
 	return buf_steal(&b);
 }
 
-#define ck_order(jt, want) do {						\
-	char	*got_ = order(jt);					\
+/* The rows jobtable_foreach_row visits, with its count and marked. */
+static char *
+walked(const struct jobtable *jt, size_t want_n, int want_marked)
+{
+	struct buf	b;
+	int		m = -1;
+
+	buf_init(&b);
+	buf_add(&b, "", 0);
+	ck_assert_uint_eq(jobtable_foreach_row(jt, add_row, &b, &m), want_n);
+	ck_assert_int_eq(m, want_marked);
+	return buf_steal(&b);
+}
+
+#define ck_text(got, want) do {						\
+	char	*got_ = (got);						\
 	ck_assert_str_eq(got_, want);					\
 	free(got_);							\
 } while (0)
+#define ck_order(jt, want)	ck_text(order(jt), want)
+#define ck_walk(jt, n, marked, want) ck_text(walked(jt, n, marked), want)
 
 START_TEST(test_merge_replaces_cluster)
 {
@@ -404,6 +427,85 @@ START_TEST(test_marks_and_targets)
 }
 END_TEST
 
+/*
+ * The one row-walk of cancel, hold and release (README, Terminal UI: "Space
+ * marks several jobs"): the marked rows in the table's order, not in the
+ * order they were marked; none marked, the cursor's row; no row, nothing.
+ */
+START_TEST(test_foreach_row)
+{
+	struct jobtable		*jt = jobtable_create();
+	struct jobtable_row	 a[4], b[1];
+	static const char *const xs[4][3] = {
+		{ "10", "one", "PENDING" }, { "11", "two", "PENDING" },
+		{ "12", "three", "RUNNING" }, { "13", "four", "PENDING" },
+	};
+	size_t			 i;
+
+	/* Empty table: nothing visited, and no marks said. */
+	ck_walk(jt, 0, 0, "");
+
+	for (i = 0; i < 4; i++)
+		a[i] = row(xs[i][0], xs[i][1], xs[i][2]);
+	b[0] = row("20", "five", "PENDING");
+	jobtable_merge(jt, "x", a, 4, 1);
+	jobtable_merge(jt, "y", b, 1, 1);
+	ck_order(jt, "x/10 x/11 x/12 x/13 y/20");
+
+	/* No mark: the current row alone. */
+	jobtable_move_to(jt, 2);
+	ck_walk(jt, 1, 0, "x/12");
+
+	/* Marked bottom-up and across clusters: visited top-down. */
+	jobtable_move_to(jt, 4);
+	ck_assert_int_eq(jobtable_toggle_mark(jt), 1);
+	jobtable_move_to(jt, 3);
+	ck_assert_int_eq(jobtable_toggle_mark(jt), 1);
+	jobtable_move_to(jt, 0);
+	ck_assert_int_eq(jobtable_toggle_mark(jt), 1);
+	jobtable_move_to(jt, 1);	/* the cursor's row is not marked */
+	ck_walk(jt, 3, 1, "x/10 x/13 y/20");
+
+	/* The table's order is the sort's: reversed, so is the walk. */
+	jobtable_set_sort(jt, JT_ID, 1);
+	ck_order(jt, "y/20 x/13 x/12 x/11 x/10");
+	ck_walk(jt, 3, 1, "y/20 x/13 x/10");
+	jobtable_set_sort(jt, JT_ID, 0);
+
+	/* Marked rows the filter hides are not acted on: the current row. */
+	ck_assert_int_eq(jobtable_set_filter(jt, "three", NULL), 0);
+	ck_walk(jt, 1, 0, "x/12");
+	ck_assert_int_eq(jobtable_set_filter(jt, "/^(x 1[0-2]|y)", NULL), 0);
+	ck_order(jt, "x/10 x/11 x/12 y/20");
+	ck_walk(jt, 2, 1, "x/10 y/20");
+	jobtable_set_filter(jt, NULL, NULL);
+
+	/* The keys of an action are the same rows. */
+	{
+		struct jobtable_key	*k;
+		size_t			 n;
+
+		k = jobtable_targets(jt, &n);
+		ck_assert_uint_eq(n, 3);
+		ck_assert_str_eq(k[0].id, "10");
+		ck_assert_str_eq(k[1].id, "13");
+		ck_assert_str_eq(k[2].cluster, "y");
+		ck_assert_str_eq(k[2].name, "five");
+		for (i = 0; i < n; i++)
+			jobtable_key_clear(&k[i]);
+		free(k);
+	}
+
+	/* Marks cleared: the current row again; nothing visible: nothing. */
+	jobtable_clear_marks(jt);
+	jobtable_move_to(jt, 3);
+	ck_walk(jt, 1, 0, "x/13");
+	ck_assert_int_eq(jobtable_set_filter(jt, "nomatch", NULL), 0);
+	ck_walk(jt, 0, 0, "");
+	jobtable_free(jt);
+}
+END_TEST
+
 START_TEST(test_cells_and_states)
 {
 	struct jobtable_row	r = row("42", "n", "RUNNING");
@@ -729,6 +831,7 @@ jobtable_suite(void)
 	tcase_add_test(tc, test_filter);
 	tcase_add_test(tc, test_sort);
 	tcase_add_test(tc, test_marks_and_targets);
+	tcase_add_test(tc, test_foreach_row);
 	tcase_add_test(tc, test_cells_and_states);
 	tcase_add_test(tc, test_ten_thousand);
 	tcase_add_test(tc, test_linear_work);

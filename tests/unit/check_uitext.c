@@ -303,6 +303,80 @@ START_TEST(test_jobs_layout)
 }
 END_TEST
 
+/*
+ * H and U (man sqdeck, TERMINAL UI): which rows are left alone and why, the
+ * same words for the selected row as for each marked one, and the sum the
+ * footer gives once every marked job answered.
+ */
+static struct jobtable_row
+hrow(const char *id, const char *state, const char *reason, int finished)
+{
+	struct jobtable_row	r;
+
+	memset(&r, 0, sizeof r);
+	r.cluster = (char *)"sdtb";
+	r.id = (char *)id;
+	r.state = (char *)state;
+	r.reason = (char *)reason;
+	r.finished = finished;
+	return r;
+}
+
+static void
+ck_skip(struct jobtable_row r, int release, const char *want)
+{
+	char	*got = uitext_hold_skip(&r, release);
+
+	if (want == NULL)
+		ck_assert_msg(got == NULL, "skipped: %s", got);
+	else {
+		ck_assert_ptr_nonnull(got);
+		ck_assert_str_eq(got, want);
+	}
+	free(got);
+}
+
+START_TEST(test_hold_skip)
+{
+	char	*s;
+
+	ck_skip(hrow("101", "PENDING", "Priority", 0), 0, NULL);
+	ck_skip(hrow("101", "PENDING", "JobHeldUser", 0), 1, NULL);
+	ck_skip(hrow("12_3", "PENDING", "Resources", 0), 0, NULL);
+	ck_skip(hrow("102", "COMPLETED", "", 1), 0,
+	    "sdtb 102 has ended (COMPLETED): nothing to hold");
+	ck_skip(hrow("102", "CANCELLED", "", 1), 1,
+	    "sdtb 102 has ended (CANCELLED): nothing to release");
+	ck_skip(hrow("103", "RUNNING", "sdn1", 0), 0,
+	    "sdtb 103 is RUNNING: SLURM holds only pending jobs");
+	ck_skip(hrow("104", "PENDING", "Priority", 0), 1,
+	    "sdtb 104 is not held (PENDING, Priority): nothing to release");
+	ck_skip(hrow("104", "PENDING", NULL, 0), 1,
+	    "sdtb 104 is not held (PENDING): nothing to release");
+	ck_skip(hrow("12_[4-9%2]", "PENDING", "JobArrayTaskLimit", 0), 0,
+	    "sdtb 12_[4-9%2] is a range of pending tasks: scontrol hold "
+	    "takes one job id (the array's row, or a task)");
+	ck_assert_int_eq(uitext_row_held(&(struct jobtable_row){ .state =
+	    (char *)"PENDING", .reason = (char *)"JobHeldAdmin" }), 1);
+	ck_assert_int_eq(uitext_row_held(&(struct jobtable_row){ .state =
+	    (char *)"RUNNING", .reason = (char *)"JobHeldAdmin" }), 0);
+
+	s = uitext_hold_summary(0, 3, 3, 0, "", 0, "");
+	ck_assert_str_eq(s, "held 3 jobs");
+	free(s);
+	s = uitext_hold_summary(1, 1, 1, 0, NULL, 0, NULL);
+	ck_assert_str_eq(s, "released 1 job");
+	free(s);
+	s = uitext_hold_summary(0, 1, 2, 1, "sdtb 105: scontrol hold failed: "
+	    "Invalid job id specified", 1, "sdtb 103 is RUNNING: SLURM holds "
+	    "only pending jobs");
+	ck_assert_str_eq(s, "held 1 of 2 jobs; failed 1: sdtb 105: scontrol "
+	    "hold failed: Invalid job id specified; skipped 1: sdtb 103 is "
+	    "RUNNING: SLURM holds only pending jobs");
+	free(s);
+}
+END_TEST
+
 static Suite *
 uitext_suite(void)
 {
@@ -318,6 +392,7 @@ uitext_suite(void)
 	tcase_add_test(tc, test_age);
 	tcase_add_test(tc, test_layout_generic);
 	tcase_add_test(tc, test_jobs_layout);
+	tcase_add_test(tc, test_hold_skip);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -184,6 +184,54 @@ START_TEST(test_refused_cluster)
 	ck_assert_int_eq(m->u.action.failed, 1);
 	msg_free(m);
 
+	/*
+	 * H on marked rows: one request for the cluster carrying both ids,
+	 * and each job answers on its own (the footer sums them up).
+	 */
+	{
+		struct jobtable_key	hk[2] = {
+			{ (char *)"refusing", (char *)"123", (char *)"a" },
+			{ (char *)"refusing", (char *)"124_2", (char *)"b" },
+		};
+		static const struct {
+			const char	*cluster, *id;
+			int		 release;
+			const char	*why;
+		} bad[] = {
+			{ "refusing", "124_[3-5]", 1, "job 124_[3-5]: scontrol "
+			    "release takes a job id" },
+			{ "nowhere", "125", 0, "cluster nowhere is not in the "
+			    "configuration" },
+		};
+		int			got123 = 0, got124 = 0;
+		size_t			i;
+
+		ck_assert_int_eq(workers_hold(ws, hk, 2, 0, &cause), 0);
+		while ((m = next_msg(q, MSG_ACTION, 5000)) != NULL) {
+			ck_assert_int_eq(m->u.action.kind, ACTION_HOLD);
+			ck_assert_int_eq(m->u.action.failed, 1);
+			ck_assert_str_eq(m->u.action.cluster, "refusing");
+			got123 += strcmp(m->u.action.job_id, "123") == 0;
+			got124 += strcmp(m->u.action.job_id, "124_2") == 0;
+			msg_free(m);
+			if (got123 + got124 == 2)
+				break;
+		}
+		ck_assert_int_eq(got123, 1);
+		ck_assert_int_eq(got124, 1);
+		/* All or nothing: a range or an unknown cluster queues none. */
+		for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+			hk[1].cluster = (char *)bad[i].cluster;
+			hk[1].id = (char *)bad[i].id;
+			ck_assert_int_eq(workers_hold(ws, hk, 2, bad[i].release,
+			    &cause), -1);
+			ck_assert_str_eq(cause, bad[i].why);
+			free(cause);
+			cause = NULL;
+		}
+		ck_assert_ptr_null(next_msg(q, MSG_ACTION, 1500));
+	}
+
 	/* Unknown clusters are refused before anything is queued. */
 	k.cluster = (char *)"nowhere";
 	ck_assert_int_eq(workers_cancel(ws, &k, 1, &cause), -1);
