@@ -168,8 +168,10 @@ workers_start_estimate(struct workers *ws, const char *cluster,
 {
 	struct worker	*w;
 	struct wcmd	*c;
+	struct jobid	 jid;
 
-	if (worker_find(ws, cluster) != NULL && !all_digits(job_id))
+	if (worker_find(ws, cluster) != NULL &&
+	    jobid_parse(job_id, &jid) != JOBID_JOB)
 		return cause_set(cause, "job %s: squeue --start takes a plain "
 		    "job id", job_id);
 	if ((c = cmd_new(ws, cluster, WCMD_START, job_id, &w, cause)) == NULL)
@@ -184,15 +186,14 @@ workers_hold(struct workers *ws, const char *cluster, const char *job_id,
 {
 	struct worker	*w;
 	struct wcmd	*c;
-	const char	*p;
+	struct jobid	 jid;
 
 	if ((w = worker_find(ws, cluster)) == NULL)
 		return cause_set(cause, "cluster %s is not in the "
 		    "configuration", cluster);
-	/* "123" or an array task "123_4". */
-	for (p = job_id; (*p >= '0' && *p <= '9') || *p == '_'; p++)
-		;
-	if (*p != '\0' || *job_id < '0' || *job_id > '9')
+	/* "123", an array task "123_4" or pending tasks "123_[4-9]". */
+	jobid_parse(job_id, &jid);
+	if (!jobid_slurm(&jid))
 		return cause_set(cause, "job %s: scontrol %s takes a job id",
 		    job_id, release ? "release" : "hold");
 	c = xcalloc(1, sizeof *c);
@@ -209,8 +210,10 @@ workers_efficiency(struct workers *ws, const char *cluster,
 {
 	struct worker	*w;
 	struct wcmd	*c;
+	struct jobid	 jid;
 
-	if (worker_find(ws, cluster) != NULL && !all_digits(job_id))
+	if (worker_find(ws, cluster) != NULL &&
+	    jobid_parse(job_id, &jid) != JOBID_JOB)
 		return cause_set(cause, "job %s: efficiency takes a plain job "
 		    "id", job_id);
 	if ((c = cmd_new(ws, cluster, WCMD_EFF, job_id, &w, cause)) == NULL)
