@@ -336,66 +336,73 @@ static const struct option jobs_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+struct jobs_opts {
+	int	all;
+	int	json;
+};
+
 static int
-cli_jobs(struct cli *cli, int argc, char **argv)
+jobs_option(struct cli_ctx *ctx, int ch, const char *arg)
 {
-	struct config		 cfg;
-	struct cluster		*one = NULL, *cl;
-	struct monitor_snapshot	*snaps = NULL;
+	struct jobs_opts	*o = ctx->opts;
+
+	if (ch == 'a')
+		o->all = 1;
+	else
+		o->json = 1;
+	return CLI_GO;
+}
+
+/* One poll (one remote command) of a cluster: 0, or -1 said. */
+static int
+jobs_poll(struct cluster *cl, int all, struct monitor_snapshot *snap,
+    char **cause)
+{
 	struct monitor_opts	 opts;
 	struct conn		*c;
-	char			**causes = NULL, *s;
-	size_t			 i, ns = 0;
-	int			 ch, all = 0, json = 0, ret = EXIT_OK;
+	char			*s;
+	int			 ret = 0;
 
-	while ((ch = cli_getopt(cli, &cli_jobs_entry, argc, argv)) != -1) {
-		switch (ch) {
-		case 'a':
-			all = 1;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		default:
-			return CLI_OPT_EXIT(ch);
-		}
+	memset(&opts, 0, sizeof opts);
+	opts.user = cl->user;
+	opts.recent = all ? -1 : 0;
+	c = conn_new_cluster(cl);
+	if (monitor_poll(c, cl->name, &opts, snap, cause) != 0) {
+		s = ops_clean(*cause);
+		cli_error("jobs", "%s", s);
+		free(s);
+		ret = -1;
+	} else if (snap->error != NULL) {
+		s = ops_clean(snap->error);
+		cli_error("jobs", "cluster %s: %s", cl->name, s);
+		free(s);
+		ret = -1;
 	}
-	if (optind != argc) {
-		cli_error("jobs", "unexpected argument '%s'",
-		    argv[optind]);
-		cli_usage(&cli_jobs_entry, stderr);
-		return EXIT_USAGE;
-	}
-	if (cli_load(cli, &cfg, &one) != 0)
-		return EXIT_FAIL;
-	snaps = xcalloc(cfg.nclusters + 1, sizeof *snaps);
-	causes = xcalloc(cfg.nclusters + 1, sizeof *causes);
-	/* One poll (one remote command) per cluster. */
-	for (i = 0; i < cfg.nclusters; i++) {
-		cl = &cfg.clusters[i];
-		if (cli->cluster != NULL && cl != one)
+	conn_free(c);
+	return ret;
+}
+
+static int
+cli_jobs(struct cli_ctx *ctx)
+{
+	const struct jobs_opts	*o = ctx->opts;
+	struct config		*cfg = &ctx->cfg;
+	struct monitor_snapshot	*snaps;
+	char			**causes;
+	size_t			 i, ns = 0;
+	int			 ret = EXIT_OK;
+
+	snaps = xcalloc(cfg->nclusters + 1, sizeof *snaps);
+	causes = xcalloc(cfg->nclusters + 1, sizeof *causes);
+	for (i = 0; i < cfg->nclusters; i++) {
+		if (ctx->cli->cluster != NULL && &cfg->clusters[i] != ctx->cl)
 			continue;
-		memset(&opts, 0, sizeof opts);
-		opts.user = cl->user;
-		opts.recent = all ? -1 : 0;
-		c = conn_new_cluster(cl);
-		if (monitor_poll(c, cl->name, &opts, &snaps[ns],
-		    &causes[ns]) != 0) {
-			s = ops_clean(causes[ns]);
-			cli_error("jobs", "%s", s);
-			free(s);
+		if (jobs_poll(&cfg->clusters[i], o->all, &snaps[ns],
+		    &causes[ns]) != 0)
 			ret = EXIT_FAIL;
-		} else if (snaps[ns].error != NULL) {
-			s = ops_clean(snaps[ns].error);
-			cli_error("jobs", "cluster %s: %s",
-			    cl->name, s);
-			free(s);
-			ret = EXIT_FAIL;
-		}
-		conn_free(c);
 		ns++;
 	}
-	if (json)
+	if (o->json)
 		jobs_json(snaps, ns, causes);
 	else
 		jobs_table(snaps, ns, causes);
@@ -405,7 +412,6 @@ cli_jobs(struct cli *cli, int argc, char **argv)
 	}
 	free(snaps);
 	free(causes);
-	config_free(&cfg);
 	return ret;
 }
 
@@ -420,6 +426,9 @@ const struct cli_entry cli_jobs_entry = {
 	    "  --json  as JSON\n",
 	.shortopts = "aj",
 	.longopts = jobs_options,
-	.flags = CLI_CLUSTER,
+	.flags = CLI_CLUSTER | CLI_CONFIG,
+	.args_many = "unexpected argument",
+	.optsize = sizeof (struct jobs_opts),
+	.option = jobs_option,
 	.exec = cli_jobs,
 };

@@ -333,103 +333,105 @@ static const struct option preflight_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static int
-cli_preflight(struct cli *cli, int argc, char **argv)
-{
-	struct config	 cfg;
-	struct cluster	*cl;
-	struct conn	*c;
-	struct preflight pf;
-	char		*cause = NULL, *raw = NULL;
-	double		 t0;
-	int		 ch, json = 0, want_raw = 0, want_script = 0;
-	int		 want_deep = 0;
-	struct deep	 d;
-	int		 ret = EXIT_FAIL;
+struct preflight_opts {
+	int	json;
+	int	raw;		/* the script's key=value lines */
+	int	script;		/* the script itself: connect to nothing */
+	int	deep;
+};
 
-	while ((ch = cli_getopt(cli, &cli_preflight_entry, argc, argv)) != -1) {
-		switch (ch) {
-		case 'j':
-			json = 1;
-			break;
-		case 'r':
-			want_raw = 1;
-			break;
-		case 's':
-			want_script = 1;
-			break;
-		case 'd':
-			want_deep = 1;
-			break;
-		default:
-			return CLI_OPT_EXIT(ch);
-		}
-	}
-	if (optind != argc || json + want_raw + want_script > 1) {
-		cli_usage(&cli_preflight_entry, stderr);
+static int
+preflight_option(struct cli_ctx *ctx, int ch, const char *arg)
+{
+	struct preflight_opts	*o = ctx->opts;
+
+	if (ch == 'j')
+		o->json = 1;
+	else if (ch == 'r')
+		o->raw = 1;
+	else if (ch == 's')
+		o->script = 1;
+	else
+		o->deep = 1;
+	return CLI_GO;
+}
+
+static int
+preflight_check(struct cli_ctx *ctx)
+{
+	const struct preflight_opts	*o = ctx->opts;
+
+	if (o->json + o->raw + o->script > 1) {
+		cli_usage(ctx->entry, stderr);
 		return EXIT_USAGE;
 	}
-	if (cli_load(cli, &cfg, &cl) != 0)
-		return EXIT_FAIL;
-	if (want_script) {
+	return CLI_GO;
+}
+
+/* --deep: one tiny job; remembered when it passes.  0, or -1 said. */
+static int
+preflight_deep(struct cluster *cl, struct conn *c, struct deep *d)
+{
+	char	*cause = NULL;
+
+	if (deep_run(c, cl, d, &cause) != 0) {
+		cli_error(NULL, "preflight of cluster %s: %s", cl->name, cause);
+		free(cause);
+		return -1;
+	}
+	if (d->ok && deep_store(cl->name, d, &cause) != 0) {
+		cli_error("preflight", "the deep check passed but could not "
+		    "be remembered: %s", cause);
+		free(cause);
+	}
+	return 0;
+}
+
+static int
+cli_preflight(struct cli_ctx *ctx)
+{
+	const struct preflight_opts *o = ctx->opts;
+	struct cluster		*cl = ctx->cl;
+	struct conn		*c = ctx->conn;
+	struct preflight	 pf;
+	struct deep		 d;
+	char			*cause = NULL, *raw = NULL;
+	double			 t0 = preflight_now();
+	int			 ssh, ret = EXIT_FAIL;
+
+	if (o->script) {
 		/* What would run, for review: nothing is contacted. */
 		raw = preflight_script(cl->results_root);
 		fputs(raw, stdout);
 		free(raw);
-		config_free(&cfg);
 		return EXIT_OK;
 	}
-
 	memset(&pf, 0, sizeof pf);
-	c = conn_new_cluster(cl);
-	t0 = preflight_now();
-	if (conn_connect(c, &cause) != 0) {
-		if (json)
-			print_json(cl, c, &pf, preflight_now() - t0, cause,
-			    NULL);
-		else
-			cli_error(NULL, "preflight of cluster %s: "
-			    "SSH failed: %s", cl->name, cause);
-		goto out;
-	}
-	if (preflight_run(c, cl, &pf, want_raw ? &raw : NULL, &cause) != 0) {
-		if (json)
-			print_json(cl, c, &pf, preflight_now() - t0, cause,
-			    NULL);
-		else
-			cli_error(NULL, "preflight of cluster %s: "
-			    "%s", cl->name, cause);
-		goto out;
-	}
 	memset(&d, 0, sizeof d);
-	if (want_deep && deep_run(c, cl, &d, &cause) != 0) {
-		cli_error(NULL, "preflight of cluster %s: %s",
-		    cl->name, cause);
-		goto out;
+	if ((ssh = conn_connect(c, &cause)) != 0 ||
+	    preflight_run(c, cl, &pf, o->raw ? &raw : NULL, &cause) != 0) {
+		if (o->json)
+			print_json(cl, c, &pf, preflight_now() - t0, cause,
+			    NULL);
+		else
+			cli_error(NULL, "preflight of cluster %s: %s%s",
+			    cl->name, ssh != 0 ? "SSH failed: " : "", cause);
+	} else if (!o->deep || preflight_deep(cl, c, &d) == 0) {
+		if (o->raw)
+			fputs(raw, stdout);
+		else if (o->json)
+			print_json(cl, c, &pf, preflight_now() - t0, NULL,
+			    o->deep ? &d : NULL);
+		else {
+			print_table(cl, c, &pf, preflight_now() - t0);
+			print_deep(cl, o->deep ? &d : NULL);
+		}
+		ret = pf.ok && (!o->deep || d.ok) ? EXIT_OK : EXIT_FAIL;
 	}
-	if (want_deep && d.ok && deep_store(cl->name, &d, &cause) != 0) {
-		cli_error("preflight", "the deep check passed but "
-		    "could not be remembered: %s", cause);
-		free(cause);
-		cause = NULL;
-	}
-	if (want_raw)
-		fputs(raw, stdout);
-	else if (json)
-		print_json(cl, c, &pf, preflight_now() - t0, NULL,
-		    want_deep ? &d : NULL);
-	else {
-		print_table(cl, c, &pf, preflight_now() - t0);
-		print_deep(cl, want_deep ? &d : NULL);
-	}
-	ret = pf.ok && (!want_deep || d.ok) ? EXIT_OK : EXIT_FAIL;
 	deep_free(&d);
-out:
 	free(raw);
 	free(cause);
 	preflight_free(&pf);
-	conn_free(c);
-	config_free(&cfg);
 	return ret;
 }
 
@@ -447,6 +449,9 @@ const struct cli_entry cli_preflight_entry = {
 	    "node; connect to nothing\n",
 	.shortopts = "",
 	.longopts = preflight_options,
-	.flags = CLI_CLUSTER,
+	.flags = CLI_CLUSTER | CLI_CONFIG | CLI_CONN,
+	.optsize = sizeof (struct preflight_opts),
+	.option = preflight_option,
+	.check = preflight_check,
 	.exec = cli_preflight,
 };
