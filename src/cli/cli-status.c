@@ -125,6 +125,24 @@ status_table(const struct monitor_snapshot *snap, struct record **v, size_t n)
 	free(cells);
 }
 
+/* Why a job ended ERROR: triage's class and rule, and the line. */
+static void
+status_detail_error(const struct record *r)
+{
+	char	*s;
+
+	if (r->err_class == ERR_NONE)
+		return;
+	s = ops_clean(r->err_rule);
+	cli_printf("error:    %s (rule %s)\n", err_class_name(r->err_class), s);
+	free(s);
+	if (r->err_evidence != NULL && *r->err_evidence != '\0') {
+		s = ops_clean(r->err_evidence);
+		printf("evidence: %s\n", s);
+		free(s);
+	}
+}
+
 static void
 status_detail(const struct record *r, const struct monitor_snapshot *snap,
     int stale)
@@ -149,17 +167,7 @@ status_detail(const struct record *r, const struct monitor_snapshot *snap,
 	    stale && !state_terminal(r->state) ? " last known: the poll "
 	    "failed" : "");
 	free(s);
-	if (r->err_class != ERR_NONE) {
-		s = ops_clean(r->err_rule);
-		cli_printf("error:    %s (rule %s)\n", err_class_name(r->err_class),
-		    s);
-		free(s);
-		if (r->err_evidence != NULL && *r->err_evidence != '\0') {
-			s = ops_clean(r->err_evidence);
-			printf("evidence: %s\n", s);
-			free(s);
-		}
-	}
+	status_detail_error(r);
 	s = ops_clean(r->job_name);
 	cli_printf("name:     %s\n", s);
 	free(s);
@@ -305,6 +313,51 @@ eff_json(cJSON *item, const struct eff *e)
 		cJSON_AddNullToObject(o, "hint");
 }
 
+/* A JSON event on one line of its own, then freed. */
+static void
+status_event_put(cJSON *o)
+{
+	char	*s = cJSON_PrintUnformatted(o);
+
+	printf("%s\n", s);
+	cJSON_free(s);
+	cJSON_Delete(o);
+}
+
+/* The event of a record's new state (from: the one said before, or NULL). */
+static cJSON *
+status_event(const struct monitor_snapshot *snap, const struct record *r,
+    const char *from, const char *when)
+{
+	const struct jobtable_row	*row = row_of(snap, r->id);
+	cJSON				*o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "event", "state");
+	cJSON_AddStringToObject(o, "time", when);
+	cJSON_AddStringToObject(o, "cluster", snap->cluster);
+	cJSON_AddStringToObject(o, "record", r->id);
+	if (record_slurm_id(r) != NULL)
+		cJSON_AddStringToObject(o, "slurm_id", record_slurm_id(r));
+	else
+		cJSON_AddNullToObject(o, "slurm_id");
+	cJSON_AddStringToObject(o, "name", r->job_name != NULL ?
+	    r->job_name : "");
+	if (from != NULL)
+		cJSON_AddStringToObject(o, "from", from);
+	else
+		cJSON_AddNullToObject(o, "from");
+	cJSON_AddStringToObject(o, "to", state_name(r->state));
+	cJSON_AddStringToObject(o, "native", r->native != NULL ? r->native :
+	    "");
+	cJSON_AddBoolToObject(o, "ended", state_terminal(r->state));
+	if (r->err_class != ERR_NONE)
+		cJSON_AddStringToObject(o, "err_class",
+		    err_class_name(r->err_class));
+	if (row != NULL && row->reason != NULL && *row->reason != '\0')
+		cJSON_AddStringToObject(o, "reason", row->reason);
+	return o;
+}
+
 /*
  * status --watch --json: one line per state change (issue 15.7), so a
  * script reacts without polling itself.  seen holds "record-id STATE"
@@ -314,70 +367,35 @@ static void
 status_events(const struct monitor_snapshot *snap, struct record **v,
     size_t n, const char *cause, struct strv *seen, const struct eff *eff)
 {
-	const struct jobtable_row	*row;
-	cJSON				*o;
-	char				*s, when[32], *key;
-	const char			*from;
-	time_t				 now = time(NULL);
-	size_t				 i, k, idlen;
+	cJSON		*o;
+	char		 when[32], *key;
+	const char	*from;
+	size_t		 i, k, idlen;
 
-	iso_time_fmt(now, when, sizeof when);
+	iso_time_fmt(time(NULL), when, sizeof when);
 	if (cause != NULL) {
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "event", "poll_failed");
 		cJSON_AddStringToObject(o, "time", when);
 		cJSON_AddStringToObject(o, "cluster", snap->cluster);
 		cJSON_AddStringToObject(o, "error", cause);
-		s = cJSON_PrintUnformatted(o);
-		printf("%s\n", s);
-		cJSON_free(s);
-		cJSON_Delete(o);
+		status_event_put(o);
 		return;
 	}
 	for (i = 0; i < n; i++) {
 		idlen = strlen(v[i]->id);
-		from = NULL;
 		for (k = 0; k < seen->n; k++) {
 			if (strncmp(seen->v[k], v[i]->id, idlen) == 0 &&
-			    seen->v[k][idlen] == ' ') {
-				from = seen->v[k] + idlen + 1;
+			    seen->v[k][idlen] == ' ')
 				break;
-			}
 		}
+		from = k < seen->n ? seen->v[k] + idlen + 1 : NULL;
 		if (from != NULL && strcmp(from, state_name(v[i]->state)) == 0)
 			continue;
-		o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "event", "state");
-		cJSON_AddStringToObject(o, "time", when);
-		cJSON_AddStringToObject(o, "cluster", snap->cluster);
-		cJSON_AddStringToObject(o, "record", v[i]->id);
-		if (record_slurm_id(v[i]) != NULL)
-			cJSON_AddStringToObject(o, "slurm_id",
-			    record_slurm_id(v[i]));
-		else
-			cJSON_AddNullToObject(o, "slurm_id");
-		cJSON_AddStringToObject(o, "name", v[i]->job_name != NULL ?
-		    v[i]->job_name : "");
-		if (from != NULL)
-			cJSON_AddStringToObject(o, "from", from);
-		else
-			cJSON_AddNullToObject(o, "from");
-		cJSON_AddStringToObject(o, "to", state_name(v[i]->state));
-		cJSON_AddStringToObject(o, "native", v[i]->native != NULL ?
-		    v[i]->native : "");
-		cJSON_AddBoolToObject(o, "ended", state_terminal(v[i]->state));
-		if (v[i]->err_class != ERR_NONE)
-			cJSON_AddStringToObject(o, "err_class",
-			    err_class_name(v[i]->err_class));
-		row = row_of(snap, v[i]->id);
-		if (row != NULL && row->reason != NULL && *row->reason != '\0')
-			cJSON_AddStringToObject(o, "reason", row->reason);
+		o = status_event(snap, v[i], from, when);
 		if (eff != NULL && n == 1 && state_terminal(v[i]->state))
 			eff_json(o, eff);
-		s = cJSON_PrintUnformatted(o);
-		printf("%s\n", s);
-		cJSON_free(s);
-		cJSON_Delete(o);
+		status_event_put(o);
 		/* Remember the new state. */
 		key = xasprintf("%s %s", v[i]->id, state_name(v[i]->state));
 		if (from != NULL) {

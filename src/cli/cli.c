@@ -478,6 +478,26 @@ cli_run(struct cli *cli, const struct cli_entry *e, int argc, char **argv)
 	return ret;
 }
 
+/* The verb argv[0] names, or help. */
+static int
+cli_verb(struct cli *cli, int argc, char **argv)
+{
+	const struct cli_entry	*const *e;
+
+	if (strcmp(argv[0], "help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	for (e = cli_entries; *e != NULL; e++) {
+		if (strcmp((*e)->name, argv[0]) == 0) {
+			optind = 0;	/* reset getopt for the verb */
+			return cli_run(cli, *e, argc, argv);
+		}
+	}
+	cli_error(NULL, "unknown verb '%s' (try sqdeck --help)", argv[0]);
+	return EXIT_USAGE;
+}
+
 int
 cli_main(int argc, char **argv, int (*tui)(const char *))
 {
@@ -487,10 +507,9 @@ cli_main(int argc, char **argv, int (*tui)(const char *))
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct cli		 cli;
-	const struct cli_entry	*const *e;
-	char			*cause = NULL;
-	int			 ch;
+	struct cli	 cli;
+	char		*cause = NULL;
+	int		 ch;
 
 	cli_nocore();
 	memset(&cli, 0, sizeof cli);
@@ -532,16 +551,5 @@ cli_main(int argc, char **argv, int (*tui)(const char *))
 	if (argc == 0)
 		return tui(cli.config_path);
 	conn_set_default_prompt(tty_prompt, NULL);
-	if (strcmp(argv[0], "help") == 0) {
-		usage(stdout);
-		return EXIT_OK;
-	}
-	for (e = cli_entries; *e != NULL; e++) {
-		if (strcmp((*e)->name, argv[0]) == 0) {
-			optind = 0;	/* reset getopt for the verb */
-			return cli_run(&cli, *e, argc, argv);
-		}
-	}
-	cli_error(NULL, "unknown verb '%s' (try sqdeck --help)", argv[0]);
-	return EXIT_USAGE;
+	return cli_verb(&cli, argc, argv);
 }
