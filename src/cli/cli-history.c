@@ -85,16 +85,6 @@ history_table(struct hrow *rows, size_t n)
 	free(cells);
 }
 
-/* A string, or null when there is none. */
-static void
-history_add(cJSON *o, const char *key, const char *value)
-{
-	if (value != NULL)
-		cJSON_AddStringToObject(o, key, value);
-	else
-		cJSON_AddNullToObject(o, key);
-}
-
 /* One row as JSON, with the record and the log it names. */
 static cJSON *
 history_item(const struct hrow *row)
@@ -109,7 +99,7 @@ history_item(const struct hrow *row)
 	cJSON_AddStringToObject(item, "name", j->name);
 	cJSON_AddStringToObject(item, "partition", j->partition);
 	cJSON_AddStringToObject(item, "state", j->state);
-	history_add(item, "exit", j->exit_code >= 0 ? history_exit(j, ex,
+	cli_json_str(item, "exit", j->exit_code >= 0 ? history_exit(j, ex,
 	    sizeof ex) : NULL);
 	if (j->exit_code >= 0)
 		cJSON_AddNumberToObject(item, "exit_code", j->exit_code);
@@ -117,11 +107,11 @@ history_item(const struct hrow *row)
 		cJSON_AddNullToObject(item, "exit_code");
 	cJSON_AddNumberToObject(item, "elapsed", (double)j->elapsed);
 	cJSON_AddNumberToObject(item, "limit", (double)j->limit);
-	history_add(item, "end", *j->end != '\0' ? j->end : NULL);
+	cli_json_str(item, "end", *j->end != '\0' ? j->end : NULL);
 	cJSON_AddStringToObject(item, "workdir", j->workdir);
-	history_add(item, "record", row->rec != NULL ? row->rec->id : NULL);
-	history_add(item, "log", row->log);
-	history_add(item, "log_source", row->log != NULL ? row->log_source :
+	cli_json_str(item, "record", row->rec != NULL ? row->rec->id : NULL);
+	cli_json_str(item, "log", row->log);
+	cli_json_str(item, "log_source", row->log != NULL ? row->log_source :
 	    NULL);
 	return item;
 }

@@ -44,9 +44,9 @@ cli_login(struct cli_ctx *ctx)
 	c = ctx->conn;
 	persist = cl->persist < 0 ? 600 : cl->persist;
 	if (persist == 0) {
-		cli_error(NULL, "persist: is off for cluster %s, so no login is "
-		    "held: every command logs in on its own. Set persist: 10m "
-		    "in its entry of %s to keep one", cl->name,
+		cli_error(NULL, "persist: is off for cluster %s, so no login "
+		    "is held: every command logs in on its own. Set persist: "
+		    "10m in its entry of %s to keep one", cl->name,
 		    ctx->cfg.path != NULL ? ctx->cfg.path : "clusters.yaml");
 		return EXIT_USAGE;
 	}

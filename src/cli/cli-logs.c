@@ -186,7 +186,7 @@ logs_follow(struct logs_run *lr, const struct record *rec)
 		poll_every = (int)lr->interval;
 	lr->f.ended = state_terminal(rec->state);
 	while (!logs_stop) {
-		/* Ask SLURM now and then (only look); the log every interval. */
+		/* SLURM now and then (only look); the log every interval. */
 		if (!lr->f.ended && time(NULL) - last_poll >= poll_every) {
 			lr->f.ended = logs_job_ended(lr->ctx->conn, cl,
 			    rec->id);

@@ -50,15 +50,6 @@ progress(void *arg, enum submit_step step, const char *text)
 }
 
 static void
-add_str(cJSON *o, const char *key, const char *s)
-{
-	if (s != NULL)
-		cJSON_AddStringToObject(o, key, s);
-	else
-		cJSON_AddNullToObject(o, key);
-}
-
-static void
 print_json(const struct cluster *cl, const struct submit_result *r,
     int dry_run, cJSON *steps, const char *error)
 {
@@ -67,21 +58,21 @@ print_json(const struct cluster *cl, const struct submit_result *r,
 
 	cJSON_AddBoolToObject(o, "ok", error == NULL);
 	cJSON_AddBoolToObject(o, "dry_run", dry_run);
-	add_str(o, "cluster", cl != NULL ? cl->name : NULL);
-	add_str(o, "record_id", r->record_id);
-	add_str(o, "job_name", r->job_name);
-	add_str(o, "job_dir", r->job_dir);
-	add_str(o, "slurm_id", r->slurm_id);
-	add_str(o, "state", r->state);
-	add_str(o, "native", r->native);
-	add_str(o, "container_mode", config_container_name(r->container));
-	add_str(o, "image", r->image);
-	add_str(o, "image_sqsh", r->image_sqsh);
-	add_str(o, "image_action", r->image != NULL ?
+	cli_json_str(o, "cluster", cl != NULL ? cl->name : NULL);
+	cli_json_str(o, "record_id", r->record_id);
+	cli_json_str(o, "job_name", r->job_name);
+	cli_json_str(o, "job_dir", r->job_dir);
+	cli_json_str(o, "slurm_id", r->slurm_id);
+	cli_json_str(o, "state", r->state);
+	cli_json_str(o, "native", r->native);
+	cli_json_str(o, "container_mode", config_container_name(r->container));
+	cli_json_str(o, "image", r->image);
+	cli_json_str(o, "image_sqsh", r->image_sqsh);
+	cli_json_str(o, "image_action", r->image != NULL ?
 	    submit_image_action_name(r->image_action) : NULL);
-	add_str(o, "import_job", r->import_job);
-	add_str(o, "sbatch_path", r->sbatch_path);
-	add_str(o, "env_path", r->env_path);
+	cli_json_str(o, "import_job", r->import_job);
+	cli_json_str(o, "sbatch_path", r->sbatch_path);
+	cli_json_str(o, "env_path", r->env_path);
 	a = cJSON_AddArrayToObject(o, "secrets");
 	for (i = 0; i < r->secrets.n; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(r->secrets.v[i]));
@@ -89,10 +80,10 @@ print_json(const struct cluster *cl, const struct submit_result *r,
 	cJSON_AddBoolToObject(o, "adopted", r->adopted);
 	cJSON_AddBoolToObject(o, "resubmitted", r->resubmitted);
 	if (error != NULL)
-		add_str(o, "failed_step", submit_step_name(r->failed_step));
-	add_str(o, "error", error);
+		cli_json_str(o, "failed_step", submit_step_name(r->failed_step));
+	cli_json_str(o, "error", error);
 	if (dry_run)
-		add_str(o, "script", r->script);
+		cli_json_str(o, "script", r->script);
 	cJSON_AddItemToObject(o, "steps", steps);
 	cli_json(stdout, o, 0);
 	cJSON_Delete(o);

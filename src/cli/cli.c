@@ -226,6 +226,15 @@ cli_json(FILE *f, const cJSON *o, int compact)
 	cJSON_free(raw);
 }
 
+void
+cli_json_str(cJSON *o, const char *key, const char *value)
+{
+	if (value != NULL)
+		cJSON_AddStringToObject(o, key, value);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
 int
 cli_number(const char *s, long min, long max, long *out)
 {

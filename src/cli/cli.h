@@ -43,6 +43,8 @@ void	 cli_fputs(const char *, FILE *);
  * cluster put in a job name or a log.
  */
 void	 cli_json(FILE *, const cJSON *, int compact);
+/* A string member of o, or null when value is NULL. */
+void	 cli_json_str(cJSON *o, const char *key, const char *value);
 
 /*
  * A verb, as tmux's cmd_entry: each cli-*.c exports one.  sqdeck --help

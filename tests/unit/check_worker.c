@@ -210,6 +210,19 @@ START_TEST(test_refused_cluster)
 	    "id");
 	free(cause);
 	cause = NULL;
+	/* Hold takes what scontrol takes: a task or a pending range too. */
+	ck_assert_int_eq(workers_hold(ws, "refusing", "12_x", 0, &cause), -1);
+	ck_assert_str_eq(cause, "job 12_x: scontrol hold takes a job id");
+	free(cause);
+	cause = NULL;
+	ck_assert_int_eq(workers_hold(ws, "refusing", "12_[4-9]", 1, &cause),
+	    0);
+	m = next_msg(q, MSG_ACTION, 5000);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(m->u.action.kind, ACTION_HOLD);
+	ck_assert_str_eq(m->u.action.job_id, "12_[4-9]");
+	ck_assert_int_eq(m->u.action.failed, 1);
+	msg_free(m);
 
 	/* Stopping joins the thread (not stuck: refused at once). */
 	ck_assert_int_eq(workers_stop(ws, 3000), 0);
