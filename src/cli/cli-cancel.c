@@ -5,7 +5,6 @@
 
 #include "cli.h"
 #include "conn.h"
-#include "jobtable.h"
 #include "monitor.h"
 #include "ops.h"
 #include "record.h"
