@@ -5,188 +5,125 @@
 
 #include "cli.h"
 #include "conn.h"
-#include "jobtable.h"
 #include "monitor.h"
 #include "ops.h"
 #include "record.h"
 
-struct target {
-	const char	*arg;
-	struct record	*rec;		/* NULL: a SLURM id without a record */
-	long		 sid;
-	int		 task;		/* an array task: "12_3", "12_[4-9]" */
-	struct cluster	*cl;
-};
-
-/* One connection per cluster, however many jobs are cancelled there. */
-struct cconn {
-	struct cluster	*cl;
-	struct conn	*c;
-	int		 poll;		/* a job there had already ended */
-};
-
-static struct cconn *
-cconn_get(struct cconn **v, size_t *n, struct cluster *cl)
+/* What scancel did to an array task (sqdeck keeps no record of arrays). */
+static void
+cancel_said_task(const struct cli_target *t, const struct ops_cancel *oc)
 {
-	size_t	i;
+	char	*s = ops_clean(oc->was_live ? oc->live_state : oc->acct_state);
 
-	for (i = 0; i < *n; i++) {
-		if ((*v)[i].cl == cl)
-			return &(*v)[i];
+	if (oc->was_live)
+		cli_printf("cancelled SLURM array task %s (was %s)\n", t->arg,
+		    s);
+	else
+		cli_printf("SLURM array task %s had already ended (sacct: %s): "
+		    "counts as cancelled\n", t->arg, s);
+	free(s);
+}
+
+/* What scancel did to a job; 1 when it had already ended. */
+static int
+cancel_said_job(const struct cli_target *t, const struct ops_cancel *oc)
+{
+	const char	*rec = t->rec != NULL ? t->rec->id : "";
+	const char	*with = t->rec != NULL ? ", record " : "";
+	char		*s;
+
+	if (oc->was_live) {
+		s = ops_clean(oc->live_state);
+		cli_printf("cancelled SLURM job %ld%s%s (was %s)\n", t->sid,
+		    with, rec, s);
+	} else {
+		s = ops_clean(oc->acct_state);
+		cli_printf("SLURM job %ld%s%s had already ended%s%s%s: counts "
+		    "as cancelled\n", t->sid, with, rec, oc->forgotten ?
+		    " (SLURM no longer lists it; sacct: " : "",
+		    oc->forgotten ? (oc->acct_state != NULL &&
+		    *oc->acct_state != '\0' ? s : "nothing") : "",
+		    oc->forgotten ? ")" : "");
 	}
-	*v = xrealloc(*v, (*n + 1) * sizeof **v);
-	(*v)[*n].cl = cl;
-	(*v)[*n].c = conn_new_cluster(cl);
-	(*v)[*n].poll = 0;
-	return &(*v)[(*n)++];
+	if (oc->wiped)
+		cli_printf("removed the secrets sidecar of record %s\n", rec);
+	free(s);
+	return !oc->was_live;
+}
+
+/* Ended jobs with records: let sacct say how, once per cluster. */
+static void
+cancel_poll(struct cli_ctx *ctx, const int *ended)
+{
+	struct monitor_opts	 opts;
+	struct monitor_snapshot	 snap;
+	struct cluster		*cl;
+	char			*cause = NULL;
+	int			 i, k;
+
+	for (i = 0; i < ctx->argc; i++) {
+		cl = ctx->targets[i].cl;
+		for (k = 0; k < i && (!ended[k] || ctx->targets[k].cl != cl);
+		    k++)
+			;
+		if (!ended[i] || k < i)
+			continue;
+		memset(&opts, 0, sizeof opts);
+		opts.user = cl->user;
+		if (monitor_poll(cli_conn(ctx, cl), cl->name, &opts, &snap,
+		    &cause) != 0)
+			cli_error("cancel", "%s", cause);
+		free(cause);
+		cause = NULL;
+		monitor_snapshot_free(&snap);
+	}
 }
 
 static int
-cli_cancel(struct cli *cli, int argc, char **argv)
+cli_cancel(struct cli_ctx *ctx)
 {
-	struct config		 cfg;
-	struct cluster		*cl;
-	struct target		*t = NULL;
-	struct cconn		*cc = NULL, *x;
+	struct cli_target	*t;
 	struct ops_cancel	 oc;
-	struct monitor_opts	 opts;
-	const char		*task;
-	char			 base[32];
-	struct monitor_snapshot	 snap;
+	struct conn		*c;
 	char			*cause = NULL, *s;
-	size_t			 i, n = 0, ncc = 0;
-	int			 ch, rc, ret = EXIT_OK;
-
-	if ((ch = cli_getopt(cli, &cli_cancel_entry, argc, argv)) != -1)
-		return CLI_OPT_EXIT(ch);
-	if (optind == argc) {
-		cli_error("cancel", "which jobs? give record ids "
-		    "or SLURM job ids");
-		cli_usage(&cli_cancel_entry, stderr);
-		return EXIT_USAGE;
-	}
-	if (cli_load(cli, &cfg, &cl) != 0)
-		return EXIT_FAIL;
+	int			 i, rc, *ended, ret = EXIT_OK;
 
 	/* Every id is checked before anything is cancelled. */
-	t = xcalloc((size_t)(argc - optind), sizeof *t);
-	for (i = (size_t)optind; i < (size_t)argc; i++) {
-		struct target *tg = &t[n++];
-
-		tg->arg = argv[i];
-		tg->cl = cl;
-		/* An array task: sqdeck keeps no record of arrays. */
-		if (jobtable_array_split(argv[i], base, sizeof base, &task)) {
-			tg->task = 1;
-			continue;
-		}
-		if (argv[i][strspn(argv[i], "0123456789")] == '_' &&
-		    argv[i][0] != '_') {
-			cli_error("cancel", "invalid array task "
-			    "id '%s': give JOBID_TASK, e.g. 12_3, or a range of "
-			    "tasks, 12_[4-9]", argv[i]);
-			ret = EXIT_USAGE;
-			goto out;
-		}
-		rc = ops_find(argv[i], cl->name, &tg->rec, &tg->sid, &cause);
-		if (rc < 0) {
-			cli_error("cancel", "%s", cause);
-			ret = EXIT_USAGE;
-			goto out;
-		}
-		if (tg->rec != NULL && tg->sid <= 0) {
-			cli_error("cancel", "record %s has no "
-			    "SLURM job id: nothing was launched",
-			    tg->rec->id);
-			ret = EXIT_USAGE;
-			goto out;
-		}
-		if (tg->rec != NULL && tg->rec->cluster != NULL &&
-		    strcmp(tg->rec->cluster, cl->name) != 0 &&
-		    (tg->cl = cli_record_cluster(&cfg, tg->rec,
-		    &cause)) == NULL) {
-			cli_error("cancel", "record %s: %s",
-			    tg->rec->id, cause);
-			ret = EXIT_FAIL;
-			goto out;
+	for (i = 0; i < ctx->argc; i++) {
+		t = &ctx->targets[i];
+		if (t->rec != NULL && t->sid <= 0) {
+			cli_error("cancel", "record %s has no SLURM job id: "
+			    "nothing was launched", t->rec->id);
+			return EXIT_USAGE;
 		}
 	}
-
-	for (i = 0; i < n; i++) {
-		x = cconn_get(&cc, &ncc, t[i].cl);
-		free(cause);
-		cause = NULL;
-		if ((t[i].task ? ops_cancel_task(x->c, t[i].arg, "cancel:cli",
-		    &oc, &cause) : ops_cancel(x->c, t[i].rec, t[i].sid,
-		    "cancel:cli", &oc, &cause)) != 0) {
+	ended = xcalloc((size_t)ctx->argc, sizeof *ended);
+	for (i = 0; i < ctx->argc; i++) {
+		t = &ctx->targets[i];
+		c = cli_conn(ctx, t->cl);
+		if (t->id.kind == JOBID_TASK || t->id.kind == JOBID_RANGE)
+			rc = ops_cancel_task(c, t->arg, "cancel:cli", &oc,
+			    &cause);
+		else
+			rc = ops_cancel(c, t->rec, t->sid, "cancel:cli", &oc,
+			    &cause);
+		if (rc != 0) {
 			s = ops_clean(cause);
 			cli_error("cancel", "%s", s);
 			free(s);
+			free(cause);
+			cause = NULL;
 			ret = EXIT_FAIL;
 			continue;
 		}
-		if (t[i].task) {
-			s = ops_clean(oc.was_live ? oc.live_state :
-			    oc.acct_state);
-			if (oc.was_live)
-				cli_printf("cancelled SLURM array task %s (was "
-				    "%s)\n", t[i].arg, s);
-			else
-				cli_printf("SLURM array task %s had already "
-				    "ended (sacct: %s): counts as cancelled\n",
-				    t[i].arg, s);
-			free(s);
-			ops_cancel_free(&oc);
-			continue;
-		}
-		s = ops_clean(oc.live_state);
-		if (oc.was_live)
-			cli_printf("cancelled SLURM job %ld%s%s (was %s)\n", t[i].sid,
-			    t[i].rec != NULL ? ", record " : "",
-			    t[i].rec != NULL ? t[i].rec->id : "", s);
-		else {
-			free(s);
-			s = ops_clean(oc.acct_state);
-			cli_printf("SLURM job %ld%s%s had already ended%s%s%s: "
-			    "counts as cancelled\n", t[i].sid,
-			    t[i].rec != NULL ? ", record " : "",
-			    t[i].rec != NULL ? t[i].rec->id : "",
-			    oc.forgotten ? " (SLURM no longer lists it; sacct: "
-			    : "", oc.forgotten ? (oc.acct_state != NULL &&
-			    *oc.acct_state != '\0' ? s : "nothing") : "",
-			    oc.forgotten ? ")" : "");
-			if (t[i].rec != NULL)
-				x->poll = 1;
-		}
-		if (oc.wiped)
-			cli_printf("removed the secrets sidecar of record %s\n",
-			    t[i].rec->id);
-		free(s);
+		if (t->id.kind == JOBID_TASK || t->id.kind == JOBID_RANGE)
+			cancel_said_task(t, &oc);
+		else
+			ended[i] = cancel_said_job(t, &oc) && t->rec != NULL;
 		ops_cancel_free(&oc);
 	}
-
-	/* Ended jobs: let sacct say how, so the record is not left behind. */
-	for (i = 0; i < ncc; i++) {
-		if (!cc[i].poll)
-			continue;
-		memset(&opts, 0, sizeof opts);
-		opts.user = cc[i].cl->user;
-		free(cause);
-		cause = NULL;
-		if (monitor_poll(cc[i].c, cc[i].cl->name, &opts, &snap,
-		    &cause) != 0)
-			cli_error("cancel", "%s", cause);
-		monitor_snapshot_free(&snap);
-	}
-out:
-	for (i = 0; i < n; i++)
-		record_free(t[i].rec);
-	free(t);
-	for (i = 0; i < ncc; i++)
-		conn_free(cc[i].c);
-	free(cc);
-	free(cause);
-	config_free(&cfg);
+	cancel_poll(ctx, ended);
+	free(ended);
 	return ret;
 }
 
@@ -200,6 +137,9 @@ const struct cli_entry cli_cancel_entry = {
 	    "task, 12_[4-9] for some\n",
 	.shortopts = "",
 	.longopts = NULL,
-	.flags = CLI_CLUSTER,
+	.flags = CLI_CLUSTER | CLI_CONFIG | CLI_TARGET | CLI_TASKS,
+	.args_min = 1,
+	.args_max = -1,
+	.args_few = "which jobs? give record ids or SLURM job ids",
 	.exec = cli_cancel,
 };

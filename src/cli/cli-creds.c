@@ -79,113 +79,131 @@ static const struct option creds_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static int
-cli_creds(struct cli *cli, int argc, char **argv)
-{
-	struct creds		 cr;
-	struct config		 cfg;
-	struct cluster		*cl;
-	struct conn		*c;
-	cJSON			*o;
-	const char		*env;
-	const char		*registry = NULL, *login = NULL;
-	char			*key = NULL, *cause = NULL, *m;
-	int			 ch, from_stdin = 0, json = 0, ret = EXIT_FAIL;
+struct creds_opts {
+	int		 from_stdin;
+	const char	*registry;
+	const char	*login;
+	int		 json;
+};
 
-	while ((ch = cli_getopt(cli, &cli_creds_entry, argc, argv)) != -1) {
-		switch (ch) {
-		case 's':
-			from_stdin = 1;
-			break;
-		case 'r':
-			registry = optarg;
-			break;
-		case 'l':
-			login = optarg;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		default:
-			return CLI_OPT_EXIT(ch);
-		}
-	}
-	if (optind + 1 != argc || strcmp(argv[optind], "install") != 0) {
-		cli_usage(&cli_creds_entry, stderr);
+static int
+creds_option(struct cli_ctx *ctx, int ch, const char *arg)
+{
+	struct creds_opts	*o = ctx->opts;
+
+	if (ch == 's')
+		o->from_stdin = 1;
+	else if (ch == 'r')
+		o->registry = arg;
+	else if (ch == 'l')
+		o->login = arg;
+	else
+		o->json = 1;
+	return CLI_GO;
+}
+
+/* Bad registry or missing login: said before the key is asked for. */
+static int
+creds_check(struct cli_ctx *ctx)
+{
+	const struct creds_opts	*o = ctx->opts;
+	char			*m, *cause = NULL;
+	int			 ret = CLI_GO;
+
+	if (strcmp(ctx->argv[0], "install") != 0) {
+		cli_usage(ctx->entry, stderr);
 		return EXIT_USAGE;
 	}
-	if (login != NULL && registry == NULL) {
-		cli_error("creds", "--login needs --registry (the "
-		    "NGC login is $oauthtoken)");
+	if (o->login != NULL && o->registry == NULL) {
+		cli_error("creds", "--login needs --registry (the NGC login "
+		    "is $oauthtoken)");
 		return EXIT_USAGE;
 	}
-	if (registry != NULL) {
-		/* Bad registry or missing login: said before asking. */
-		if ((m = creds_machine(registry, &cause)) == NULL) {
-			cli_error("creds", "%s", cause);
-			free(cause);
-			return EXIT_USAGE;
-		}
-		if (login == NULL && strcmp(m, "nvcr.io") != 0) {
-			cli_error("creds", "registry %s needs a "
-			    "login: give --login USER", registry);
-			free(m);
-			return EXIT_USAGE;
-		}
-		free(m);
+	if (o->registry == NULL)
+		return CLI_GO;
+	if ((m = creds_machine(o->registry, &cause)) == NULL) {
+		cli_error("creds", "%s", cause);
+		free(cause);
+		return EXIT_USAGE;
 	}
-	if (from_stdin)
-		key = read_key(registry != NULL ? "registry password" :
+	if (o->login == NULL && strcmp(m, "nvcr.io") != 0) {
+		cli_error("creds", "registry %s needs a login: give --login "
+		    "USER", o->registry);
+		ret = EXIT_USAGE;
+	}
+	free(m);
+	return ret;
+}
+
+/* The key or password: stdin, else the environment; NULL if none. */
+static char *
+creds_key(const struct creds_opts *o)
+{
+	const char	*env;
+
+	if (o->from_stdin)
+		return read_key(o->registry != NULL ? "registry password" :
 		    "NGC key");
-	else if (registry != NULL) {
-		if ((env = getenv("SQDECK_REGISTRY_PASSWORD")) != NULL &&
-		    *env != '\0')
-			key = xstrdup(env);
-	} else if ((env = getenv("NGC_KEY")) != NULL && *env != '\0')
-		key = xstrdup(env);
-	else if ((env = getenv("NGC_API_KEY")) != NULL && *env != '\0')
-		key = xstrdup(env);
-	if (key == NULL || *key == '\0') {
-		cli_error("creds", "no %s: export %s, or give it "
-		    "with --stdin", registry != NULL ? "password" : "key",
-		    registry != NULL ? "SQDECK_REGISTRY_PASSWORD" : "NGC_KEY");
+	if (o->registry != NULL)
+		env = getenv("SQDECK_REGISTRY_PASSWORD");
+	else if ((env = getenv("NGC_KEY")) == NULL || *env == '\0')
+		env = getenv("NGC_API_KEY");
+	return env != NULL && *env != '\0' ? xstrdup(env) : NULL;
+}
+
+static void
+creds_said(const struct cluster *cl, const struct creds *cr, int json)
+{
+	cJSON	*o;
+
+	if (!json) {
+		cli_printf("enroot credentials installed on cluster %s: %s "
+		    "(mode 600)\n  machine %s (login %s); %d line%s for other "
+		    "machines kept\n", cl->name, cr->path ? cr->path : "?",
+		    cr->machines, cr->login, cr->kept, cr->kept == 1 ? "" :
+		    "s");
+		return;
+	}
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "cluster", cl->name);
+	cJSON_AddStringToObject(o, "path", cr->path ? cr->path : "");
+	cJSON_AddNumberToObject(o, "kept_lines", cr->kept);
+	cJSON_AddStringToObject(o, "machines", cr->machines);
+	cJSON_AddStringToObject(o, "login", cr->login);
+	cli_json(stdout, o, 0);
+	cJSON_Delete(o);
+}
+
+static int
+cli_creds(struct cli_ctx *ctx)
+{
+	const struct creds_opts	*o = ctx->opts;
+	struct creds		 cr;
+	char			*key, *cause = NULL;
+	int			 ret = EXIT_FAIL;
+
+	if ((key = creds_key(o)) == NULL || *key == '\0') {
+		cli_error("creds", "no %s: export %s, or give it with --stdin",
+		    o->registry != NULL ? "password" : "key", o->registry !=
+		    NULL ? "SQDECK_REGISTRY_PASSWORD" : "NGC_KEY");
 		free(key);
 		return EXIT_USAGE;
 	}
-	if (cli_load(cli, &cfg, &cl) != 0) {
-		memset(key, 0, strlen(key));
-		free(key);
-		return EXIT_FAIL;
-	}
-	c = conn_new_cluster(cl);
-	if (creds_install(c, registry, login, key, &cr, &cause) != 0) {
-		cli_error("creds", "cluster %s: %s", cl->name,
-		    cause);
+	/* After the key is read: it is zeroed on every way out. */
+	if (cli_need(ctx, CLI_CONFIG | CLI_CONN) != CLI_GO)
+		goto out;
+	if (creds_install(ctx->conn, o->registry, o->login, key, &cr,
+	    &cause) != 0) {
+		cli_error("creds", "cluster %s: %s", ctx->cl->name, cause);
 		free(cause);
 		goto out;
 	}
-	if (json) {
-		o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "cluster", cl->name);
-		cJSON_AddStringToObject(o, "path", cr.path ? cr.path : "");
-		cJSON_AddNumberToObject(o, "kept_lines", cr.kept);
-		cJSON_AddStringToObject(o, "machines", cr.machines);
-		cJSON_AddStringToObject(o, "login", cr.login);
-		cli_json(stdout, o, 0);
-		cJSON_Delete(o);
-	} else {
-		cli_printf("enroot credentials installed on cluster %s: %s (mode "
-		    "600)\n  machine %s (login %s); %d line%s for other "
-		    "machines kept\n", cl->name, cr.path ? cr.path : "?",
-		    cr.machines, cr.login, cr.kept, cr.kept == 1 ? "" : "s");
-	}
+	creds_said(ctx->cl, &cr, o->json);
 	creds_free(&cr);
 	ret = EXIT_OK;
 out:
 	memset(key, 0, strlen(key));
 	free(key);
-	conn_free(c);
-	config_free(&cfg);
 	return ret;
 }
 
@@ -211,6 +229,11 @@ const struct cli_entry cli_creds_entry = {
 	    "  command line.\n",
 	.shortopts = "",
 	.longopts = creds_options,
-	.flags = CLI_CLUSTER,
+	.flags = CLI_CLUSTER,	/* the config after the key: cli_need() */
+	.args_min = 1,
+	.args_max = 1,
+	.optsize = sizeof (struct creds_opts),
+	.option = creds_option,
+	.check = creds_check,
 	.exec = cli_creds,
 };

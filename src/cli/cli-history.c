@@ -40,94 +40,95 @@ struct hrow {
 	const char			*log_source;
 };
 
+/* The exit status as sacct prints it, or "-". */
+static const char *
+history_exit(const struct history_job *j, char *buf, size_t len)
+{
+	if (j->exit_code < 0)
+		return "-";
+	snprintf(buf, len, "%d:%d", j->exit_code, j->exit_signal);
+	return buf;
+}
+
 static void
-history_print(struct hrow *rows, size_t n, int json, cJSON *clusters)
+history_table(struct hrow *rows, size_t n)
 {
 	static const char *const head[] = {
 		"CLUSTER", "JOBID", "NAME", "STATE", "EXIT", "ELAPSED", "END",
 		"LOG"
 	};
-	cJSON		*o, *a, *item;
-	char		**cells, el[32], ex[32], *s;
-	size_t		  i, k, nc = sizeof head / sizeof head[0];
+	const struct history_job *j;
+	char			**cells, el[32], ex[32];
+	size_t			  i, k, nc = sizeof head / sizeof head[0];
 
-	if (!json) {
-		if (n == 0) {
-			printf("no finished jobs in the window\n");
-			return;
-		}
-		cells = xcalloc(n * nc, sizeof *cells);
-		for (i = 0; i < n; i++) {
-			const struct history_job *j = rows[i].j;
-
-			slurm_time_format(j->elapsed, el, sizeof el);
-			if (j->exit_code >= 0)
-				snprintf(ex, sizeof ex, "%d:%d", j->exit_code,
-				    j->exit_signal);
-			else
-				snprintf(ex, sizeof ex, "-");
-			k = i * nc;
-			cells[k] = xstrdup(rows[i].cluster);
-			cells[k + 1] = xstrdup(j->id);
-			cells[k + 2] = xstrdup(j->name);
-			cells[k + 3] = xstrdup(j->state);
-			cells[k + 4] = xstrdup(ex);
-			cells[k + 5] = xstrdup(el);
-			cells[k + 6] = xstrdup(*j->end != '\0' ? j->end : "-");
-			cells[k + 7] = xstrdup(rows[i].log != NULL ?
-			    rows[i].log : "-");
-		}
-		ops_table_print(stdout, head, nc, cells, n);
-		for (i = 0; i < n * nc; i++)
-			free(cells[i]);
-		free(cells);
+	if (n == 0) {
+		printf("no finished jobs in the window\n");
 		return;
 	}
+	cells = xcalloc(n * nc, sizeof *cells);
+	for (i = 0; i < n; i++) {
+		j = rows[i].j;
+		slurm_time_format(j->elapsed, el, sizeof el);
+		k = i * nc;
+		cells[k] = xstrdup(rows[i].cluster);
+		cells[k + 1] = xstrdup(j->id);
+		cells[k + 2] = xstrdup(j->name);
+		cells[k + 3] = xstrdup(j->state);
+		cells[k + 4] = xstrdup(history_exit(j, ex, sizeof ex));
+		cells[k + 5] = xstrdup(el);
+		cells[k + 6] = xstrdup(*j->end != '\0' ? j->end : "-");
+		cells[k + 7] = xstrdup(rows[i].log != NULL ? rows[i].log : "-");
+	}
+	ops_table_print(stdout, head, nc, cells, n);
+	for (i = 0; i < n * nc; i++)
+		free(cells[i]);
+	free(cells);
+}
+
+/* One row as JSON, with the record and the log it names. */
+static cJSON *
+history_item(const struct hrow *row)
+{
+	const struct history_job	*j = row->j;
+	cJSON				*item = cJSON_CreateObject();
+	char				 ex[32];
+
+	cJSON_AddStringToObject(item, "cluster", row->cluster);
+	cJSON_AddStringToObject(item, "id", j->id);
+	cJSON_AddNumberToObject(item, "id_raw", (double)j->raw);
+	cJSON_AddStringToObject(item, "name", j->name);
+	cJSON_AddStringToObject(item, "partition", j->partition);
+	cJSON_AddStringToObject(item, "state", j->state);
+	cli_json_str(item, "exit", j->exit_code >= 0 ? history_exit(j, ex,
+	    sizeof ex) : NULL);
+	if (j->exit_code >= 0)
+		cJSON_AddNumberToObject(item, "exit_code", j->exit_code);
+	else
+		cJSON_AddNullToObject(item, "exit_code");
+	cJSON_AddNumberToObject(item, "elapsed", (double)j->elapsed);
+	cJSON_AddNumberToObject(item, "limit", (double)j->limit);
+	cli_json_str(item, "end", *j->end != '\0' ? j->end : NULL);
+	cJSON_AddStringToObject(item, "workdir", j->workdir);
+	cli_json_str(item, "record", row->rec != NULL ? row->rec->id : NULL);
+	cli_json_str(item, "log", row->log);
+	cli_json_str(item, "log_source", row->log != NULL ? row->log_source :
+	    NULL);
+	return item;
+}
+
+/* The JSON of history --json: the clusters asked (taken) and the rows. */
+static void
+history_json(struct hrow *rows, size_t n, cJSON *clusters)
+{
+	cJSON	*o, *a;
+	char	*s;
+	size_t	 i;
+
 	o = cJSON_CreateObject();
 	cJSON_AddItemToObject(o, "clusters", clusters);
 	a = cJSON_AddArrayToObject(o, "jobs");
-	for (i = 0; i < n; i++) {
-		const struct history_job *j = rows[i].j;
-
-		item = cJSON_CreateObject();
-		cJSON_AddStringToObject(item, "cluster", rows[i].cluster);
-		cJSON_AddStringToObject(item, "id", j->id);
-		cJSON_AddNumberToObject(item, "id_raw", (double)j->raw);
-		cJSON_AddStringToObject(item, "name", j->name);
-		cJSON_AddStringToObject(item, "partition", j->partition);
-		cJSON_AddStringToObject(item, "state", j->state);
-		if (j->exit_code >= 0) {
-			snprintf(ex, sizeof ex, "%d:%d", j->exit_code,
-			    j->exit_signal);
-			cJSON_AddStringToObject(item, "exit", ex);
-			cJSON_AddNumberToObject(item, "exit_code",
-			    j->exit_code);
-		} else {
-			cJSON_AddNullToObject(item, "exit");
-			cJSON_AddNullToObject(item, "exit_code");
-		}
-		cJSON_AddNumberToObject(item, "elapsed", (double)j->elapsed);
-		cJSON_AddNumberToObject(item, "limit", (double)j->limit);
-		if (*j->end != '\0')
-			cJSON_AddStringToObject(item, "end", j->end);
-		else
-			cJSON_AddNullToObject(item, "end");
-		cJSON_AddStringToObject(item, "workdir", j->workdir);
-		if (rows[i].rec != NULL)
-			cJSON_AddStringToObject(item, "record",
-			    rows[i].rec->id);
-		else
-			cJSON_AddNullToObject(item, "record");
-		if (rows[i].log != NULL) {
-			cJSON_AddStringToObject(item, "log", rows[i].log);
-			cJSON_AddStringToObject(item, "log_source",
-			    rows[i].log_source);
-		} else {
-			cJSON_AddNullToObject(item, "log");
-			cJSON_AddNullToObject(item, "log_source");
-		}
-		cJSON_AddItemToArray(a, item);
-	}
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, history_item(&rows[i]));
 	s = cJSON_Print(o);
 	printf("%s\n", s);
 	cJSON_free(s);
@@ -140,128 +141,145 @@ static const struct option history_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static int
-cli_history(struct cli *cli, int argc, char **argv)
-{
-	struct config		 cfg;
-	struct cluster		*one = NULL, *cl;
-	struct history		*hs = NULL;
-	struct record_list	 list;
-	struct conn_result	 res;
-	struct conn		*c;
-	struct hrow		*rows = NULL;
-	cJSON			*clusters, *co;
-	char			*cause = NULL, *cmd, *s;
-	char			 sep[SLURM_SEP_SIZE];
-	size_t			 i, k, nrows = 0;
-	long			 days = 0;
-	int			 ch, json = 0, ret = EXIT_OK, d;
+struct history_opts {
+	long	days;	/* 0: the cluster's history_days */
+	int	json;
+};
 
-	while ((ch = cli_getopt(cli, &cli_history_entry, argc, argv)) != -1) {
-		switch (ch) {
-		case 'd':
-			if (cli_number(optarg, 1, 365, &days) != 0) {
-				cli_error("history", "--days "
-				    "'%s': give a number of days from 1 to "
-				    "365", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'j':
-			json = 1;
-			break;
-		default:
-			return CLI_OPT_EXIT(ch);
-		}
-	}
-	if (optind != argc) {
-		cli_error("history", "unexpected argument '%s'",
-		    argv[optind]);
-		cli_usage(&cli_history_entry, stderr);
+static int
+history_option(struct cli_ctx *ctx, int ch, const char *arg)
+{
+	struct history_opts	*o = ctx->opts;
+
+	if (ch == 'j')
+		o->json = 1;
+	else if (cli_number(arg, 1, 365, &o->days) != 0) {
+		cli_error("history", "--days '%s': give a number of days from "
+		    "1 to 365", arg);
 		return EXIT_USAGE;
 	}
-	if (cli_load(cli, &cfg, &one) != 0)
-		return EXIT_FAIL;
-	memset(&list, 0, sizeof list);
-	if (record_list(&list, &cause) != 0) {
-		/* Without records every log is SLURM's default one. */
-		free(cause);
-		cause = NULL;
+	return CLI_GO;
+}
+
+/* history's rows over the clusters, and the records they name. */
+struct history_run {
+	struct record_list	 list;	/* the records, to find logs */
+	struct hrow		*rows;
+	size_t			 nrows;
+};
+
+static void
+history_rows(struct history_run *hr, const struct cluster *cl,
+    const struct history *h)
+{
+	struct hrow	*r;
+	size_t		 k;
+
+	for (k = 0; k < h->n; k++) {
+		hr->rows = xrealloc(hr->rows, (hr->nrows + 1) *
+		    sizeof *hr->rows);
+		r = &hr->rows[hr->nrows++];
+		r->cluster = cl->name;
+		r->j = &h->v[k];
+		r->rec = history_record(&hr->list, cl->name, r->j->raw);
+		r->log = r->rec != NULL ? ops_log_path(r->rec, 0) : NULL;
+		r->log_source = "record";
+		if (r->log == NULL) {
+			r->log = history_default_log(r->j);
+			r->log_source = "default";
+		}
 	}
-	hs = xcalloc(cfg.nclusters + 1, sizeof *hs);
+}
+
+/* One sacct on a cluster into h: 0, or -1 with a cause. */
+static int
+history_fetch(const struct cluster *cl, int days, struct history *h,
+    char **cause)
+{
+	struct conn_result	 res;
+	struct conn		*c = conn_new_cluster(cl);
+	char			*cmd, *s, sep[SLURM_SEP_SIZE];
+	int			 ret = -1;
+
+	memset(&res, 0, sizeof res);
+	slurm_sep_new(sep, sizeof sep);
+	if ((cmd = history_cmd(cl->user, days, time(NULL), sep, cause)) ==
+	    NULL || conn_exec(c, cmd, NULL, 0, &res, cause) != 0)
+		goto out;
+	if (res.status != 0) {
+		*cause = xasprintf("sacct failed (exit %d): %s", res.status,
+		    res.err != NULL ? res.err : "");
+		goto out;
+	}
+	ret = 0;
+	if (history_parse(res.out, sep, h, cause) != 0) {
+		/* What parsed is shown; the rest is said. */
+		s = ops_clean(*cause);
+		cli_error("history", "cluster %s: %s", cl->name, s);
+		free(s);
+		free(*cause);
+		*cause = NULL;
+	}
+out:
+	free(cmd);
+	conn_result_free(&res);
+	conn_free(c);
+	return ret;
+}
+
+static int
+cli_history(struct cli_ctx *ctx)
+{
+	const struct history_opts *o = ctx->opts;
+	struct history_run	 hr;
+	struct history		*hs;
+	struct cluster		*cl;
+	cJSON			*clusters, *co;
+	char			*cause = NULL, *s;
+	size_t			 i;
+	int			 d, ret = EXIT_OK;
+
+	memset(&hr, 0, sizeof hr);
+	/* Without records every log is SLURM's default one. */
+	if (record_list(&hr.list, &cause) != 0)
+		free(cause);
+	hs = xcalloc(ctx->cfg.nclusters + 1, sizeof *hs);
 	clusters = cJSON_CreateArray();
-	for (i = 0; i < cfg.nclusters; i++) {
-		cl = &cfg.clusters[i];
-		if (cli->cluster != NULL && cl != one)
+	for (i = 0; i < ctx->cfg.nclusters; i++) {
+		cl = &ctx->cfg.clusters[i];
+		if (ctx->cli->cluster != NULL && cl != ctx->cl)
 			continue;
-		d = days > 0 ? (int)days : cl->history_days;
+		d = o->days > 0 ? (int)o->days : cl->history_days;
 		co = cJSON_CreateObject();
 		cJSON_AddStringToObject(co, "name", cl->name);
 		cJSON_AddNumberToObject(co, "days", d > 0 ? d : HISTORY_DAYS);
 		cJSON_AddItemToArray(clusters, co);
-		memset(&res, 0, sizeof res);
-		c = conn_new_cluster(cl);
-		slurm_sep_new(sep, sizeof sep);
-		if ((cmd = history_cmd(cl->user, d, time(NULL), sep, &cause)) ==
-		    NULL || conn_exec(c, cmd, NULL, 0, &res, &cause) != 0)
-			goto failed;
-		if (res.status != 0) {
-			cause = xasprintf("sacct failed (exit %d): %s",
-			    res.status, res.err != NULL ? res.err : "");
-			goto failed;
+		cause = NULL;
+		if (history_fetch(cl, d, &hs[i], &cause) == 0) {
+			cJSON_AddNullToObject(co, "error");
+			history_rows(&hr, cl, &hs[i]);
+			continue;
 		}
-		if (history_parse(res.out, sep, &hs[i], &cause) != 0) {
-			s = ops_clean(cause);
-			cli_error("history", "cluster %s: %s",
-			    cl->name, s);
-			free(s);
-			free(cause);
-			cause = NULL;
-		}
-		cJSON_AddNullToObject(co, "error");
-		for (k = 0; k < hs[i].n; k++) {
-			struct hrow *r;
-
-			rows = xrealloc(rows, (nrows + 1) * sizeof *rows);
-			r = &rows[nrows++];
-			r->cluster = cl->name;
-			r->j = &hs[i].v[k];
-			r->rec = history_record(&list, cl->name, r->j->raw);
-			r->log = r->rec != NULL ? ops_log_path(r->rec, 0) :
-			    NULL;
-			r->log_source = "record";
-			if (r->log == NULL) {
-				r->log = history_default_log(r->j);
-				r->log_source = "default";
-			}
-		}
-		goto next;
-failed:
 		s = ops_clean(cause);
-		cli_error("history", "cluster %s: %s", cl->name,
-		    s);
+		cli_error("history", "cluster %s: %s", cl->name, s);
 		cJSON_AddStringToObject(co, "error", s);
 		free(s);
 		free(cause);
-		cause = NULL;
 		ret = EXIT_FAIL;
-next:
-		free(cmd);
-		cmd = NULL;
-		conn_result_free(&res);
-		conn_free(c);
 	}
-	history_print(rows, nrows, json, clusters);
-	if (!json)
+	if (o->json)
+		history_json(hr.rows, hr.nrows, clusters);
+	else {
+		history_table(hr.rows, hr.nrows);
 		cJSON_Delete(clusters);
-	for (k = 0; k < nrows; k++)
-		free(rows[k].log);
-	free(rows);
-	for (i = 0; i < cfg.nclusters; i++)
+	}
+	for (i = 0; i < hr.nrows; i++)
+		free(hr.rows[i].log);
+	free(hr.rows);
+	for (i = 0; i < ctx->cfg.nclusters; i++)
 		history_free(&hs[i]);
 	free(hs);
-	record_list_free(&list);
-	config_free(&cfg);
+	record_list_free(&hr.list);
 	return ret;
 }
 
@@ -279,6 +297,9 @@ const struct cli_entry cli_history_entry = {
 	    "  --json    as JSON\n",
 	.shortopts = "d:j",
 	.longopts = history_options,
-	.flags = CLI_CLUSTER,
+	.flags = CLI_CLUSTER | CLI_CONFIG,
+	.args_many = "unexpected argument",
+	.optsize = sizeof (struct history_opts),
+	.option = history_option,
 	.exec = cli_history,
 };

@@ -62,6 +62,84 @@ jitem_cmp(const void *pa, const void *pb)
 }
 
 /*
+ * The arrays of one snapshot: it[] the array tasks sorted by array and
+ * task, gof[k] the group of row k (-1: in none), a group starting at
+ * gfirst[g] in it[] with gcount[g] tasks (two or more).
+ */
+struct jgroups {
+	struct jitem	*it;
+	long		*gof;
+	size_t		*gfirst;
+	size_t		*gcount;
+	unsigned char	*done;		/* its lines are out */
+};
+
+static void
+jobs_groups(const struct monitor_snapshot *s, struct jgroups *g)
+{
+	size_t	k, m, ng, run;
+
+	g->it = xcalloc(s->n + 1, sizeof *g->it);
+	g->gof = xcalloc(s->n + 1, sizeof *g->gof);
+	g->gfirst = xcalloc(s->n + 1, sizeof *g->gfirst);
+	g->gcount = xcalloc(s->n + 1, sizeof *g->gcount);
+	g->done = xcalloc(s->n + 1, 1);
+	for (k = 0, m = 0; k < s->n; k++) {
+		g->gof[k] = -1;
+		if (jobtable_array_split(s->rows[k].id, g->it[m].base,
+		    sizeof g->it[m].base, &g->it[m].task))
+			g->it[m++].k = k;
+	}
+	qsort(g->it, m, sizeof *g->it, jitem_cmp);
+	for (k = 0, ng = 0; k < m; k += run) {
+		for (run = 1; k + run < m && strcmp(g->it[k + run].base,
+		    g->it[k].base) == 0; run++)
+			/* nothing */;
+		if (run < 2)
+			continue;
+		g->gfirst[ng] = k;
+		g->gcount[ng] = run;
+		while (run-- > 0)
+			g->gof[g->it[k + run].k] = (long)ng;
+		run = g->gcount[ng++];
+	}
+}
+
+static void
+jobs_groups_free(struct jgroups *g)
+{
+	free(g->it);
+	free(g->gof);
+	free(g->gfirst);
+	free(g->gcount);
+	free(g->done);
+}
+
+/* Group gi's lines from v[n]: the whole array, then its tasks. */
+static size_t
+jobs_group_lines(const struct monitor_snapshot *s, const struct jgroups *g,
+    size_t gi, struct jline *v, size_t n)
+{
+	const struct jobtable_row	**grows;
+	size_t				 t, k;
+
+	grows = xcalloc(g->gcount[gi] + 1, sizeof *grows);
+	for (t = 0; t < g->gcount[gi]; t++)
+		grows[t] = &s->rows[g->it[g->gfirst[gi] + t].k];
+	jobtable_array_summary(grows, g->gcount[gi], &v[n].array);
+	free(grows);
+	v[n].row = &v[n].array;
+	n++;
+	for (t = 0; t < g->gcount[gi]; t++) {
+		k = g->it[g->gfirst[gi] + t].k;
+		v[n].row = &s->rows[k];
+		v[n].info = &s->info[k];
+		v[n++].task = 1;
+	}
+	return n;
+}
+
+/*
  * The rows in their order, except that the tasks of one array (two rows
  * or more in a cluster) come together in task order under a line for the
  * whole array with the counts by state, where the first of them was.
@@ -69,74 +147,28 @@ jitem_cmp(const void *pa, const void *pb)
 static struct jline *
 jobs_lines(const struct monitor_snapshot *snaps, size_t ns, size_t *np)
 {
+	const struct monitor_snapshot	*s;
 	struct jline			*v;
-	struct jitem			*it;
-	const struct jobtable_row	**grows;
-	long				*gof;
-	size_t				*gfirst, *gcount, i, k, n = 0, m, run;
-	size_t				 total = 0, ng;
-	unsigned char			*done;
+	struct jgroups			 g;
+	size_t				 i, k, n = 0, total = 0;
+	long				 gi;
 
 	for (i = 0; i < ns; i++)
 		total += snaps[i].n;
 	v = xcalloc(2 * total + 1, sizeof *v);
 	for (i = 0; i < ns; i++) {
-		const struct monitor_snapshot	*s = &snaps[i];
-
-		it = xcalloc(s->n + 1, sizeof *it);
-		gof = xcalloc(s->n + 1, sizeof *gof);
-		gfirst = xcalloc(s->n + 1, sizeof *gfirst);
-		gcount = xcalloc(s->n + 1, sizeof *gcount);
-		done = xcalloc(s->n + 1, 1);
-		for (k = 0, m = 0; k < s->n; k++) {
-			gof[k] = -1;
-			if (jobtable_array_split(s->rows[k].id, it[m].base,
-			    sizeof it[m].base, &it[m].task))
-				it[m++].k = k;
-		}
-		qsort(it, m, sizeof *it, jitem_cmp);
-		for (k = 0, ng = 0; k < m; k += run) {
-			for (run = 1; k + run < m && strcmp(it[k + run].base,
-			    it[k].base) == 0; run++)
-				/* nothing */;
-			if (run < 2)
-				continue;
-			gfirst[ng] = k;
-			gcount[ng] = run;
-			while (run-- > 0)
-				gof[it[k + run].k] = (long)ng;
-			run = gcount[ng++];
-		}
+		s = &snaps[i];
+		jobs_groups(s, &g);
 		for (k = 0; k < s->n; k++) {
-			long	g = gof[k];
-			size_t	t;
-
-			if (g < 0) {
+			if ((gi = g.gof[k]) < 0) {
 				v[n].row = &s->rows[k];
 				v[n++].info = &s->info[k];
-				continue;
-			}
-			if (done[g])
-				continue;
-			done[g] = 1;
-			grows = xcalloc(gcount[g] + 1, sizeof *grows);
-			for (t = 0; t < gcount[g]; t++)
-				grows[t] = &s->rows[it[gfirst[g] + t].k];
-			jobtable_array_summary(grows, gcount[g], &v[n].array);
-			free(grows);
-			v[n].row = &v[n].array;
-			n++;
-			for (t = 0; t < gcount[g]; t++) {
-				v[n].row = &s->rows[it[gfirst[g] + t].k];
-				v[n].info = &s->info[it[gfirst[g] + t].k];
-				v[n++].task = 1;
+			} else if (!g.done[gi]) {
+				g.done[gi] = 1;
+				n = jobs_group_lines(s, &g, (size_t)gi, v, n);
 			}
 		}
-		free(it);
-		free(gof);
-		free(gfirst);
-		free(gcount);
-		free(done);
+		jobs_groups_free(&g);
 	}
 	*np = n;
 	return v;
@@ -212,20 +244,15 @@ jobs_table(struct monitor_snapshot *snaps, size_t ns, char **causes)
 	jobs_lines_free(lines, n);
 }
 
+/* Each cluster asked: polled when, and whether it answered. */
 static void
-jobs_json(struct monitor_snapshot *snaps, size_t ns, char **causes)
+jobs_json_clusters(cJSON *o, struct monitor_snapshot *snaps, size_t ns,
+    char **causes)
 {
-	cJSON				*o, *a, *item, *cl;
-	const struct jobtable_row	*row;
-	const struct monitor_info	*info;
-	struct pending_why		 why;
-	cJSON				*wp;
-	struct jline			*lines;
-	const char			*task;
-	char				 when[32], base[32];
-	size_t				 i, k, n;
+	cJSON	*a, *cl;
+	char	 when[32];
+	size_t	 i;
 
-	o = cJSON_CreateObject();
 	a = cJSON_AddArrayToObject(o, "clusters");
 	for (i = 0; i < ns; i++) {
 		cl = cJSON_CreateObject();
@@ -243,57 +270,71 @@ jobs_json(struct monitor_snapshot *snaps, size_t ns, char **causes)
 			cJSON_AddNullToObject(cl, "error");
 		cJSON_AddItemToArray(a, cl);
 	}
-	a = cJSON_AddArrayToObject(o, "jobs");
-	for (i = 0; i < ns; i++) {
-		for (k = 0; k < snaps[i].n; k++) {
-			row = &snaps[i].rows[k];
-			info = &snaps[i].info[k];
-			item = cJSON_CreateObject();
-			cJSON_AddStringToObject(item, "cluster", row->cluster);
-			cJSON_AddStringToObject(item, "id", row->id);
-			cJSON_AddStringToObject(item, "name", row->name);
-			cJSON_AddStringToObject(item, "partition",
-			    row->partition);
-			cJSON_AddStringToObject(item, "state", row->state);
-			cJSON_AddNumberToObject(item, "elapsed", row->elapsed);
-			cJSON_AddNumberToObject(item, "limit", row->limit);
-			cJSON_AddNumberToObject(item, "nodes", row->nodes);
-			cJSON_AddStringToObject(item, "reason", row->reason);
-			cJSON_AddBoolToObject(item, "finished", row->finished);
-			/* An array task: its array's job id and task part. */
-			if (jobtable_array_split(row->id, base, sizeof base,
-			    &task)) {
-				cJSON_AddStringToObject(item, "array_job",
-				    base);
-				cJSON_AddStringToObject(item, "array_task",
-				    task);
-			} else {
-				cJSON_AddNullToObject(item, "array_job");
-				cJSON_AddNullToObject(item, "array_task");
-			}
-			if (!row->finished && jobtable_state_class(row->state) ==
-			    JC_PENDING && pending_explain(row->reason,
-			    &why) == 0) {
-				wp = cJSON_AddObjectToObject(item,
-				    "why_pending");
-				cJSON_AddStringToObject(wp, "code", why.code);
-				cJSON_AddStringToObject(wp, "meaning",
-				    why.sentence);
-				cJSON_AddStringToObject(wp, "fix", why.fix);
-			}
-			if (info->record_id != NULL) {
-				cJSON_AddStringToObject(item, "record",
-				    info->record_id);
-				cJSON_AddStringToObject(item, "record_state",
-				    state_name(info->state));
-				cJSON_AddStringToObject(item, "err_class",
-				    err_class_name(info->err));
-			} else
-				cJSON_AddNullToObject(item, "record");
-			cJSON_AddItemToArray(a, item);
-		}
+}
+
+/* What squeue or the record says of one job, why it is pending. */
+static void
+jobs_json_more(cJSON *item, const struct jobtable_row *row,
+    const struct monitor_info *info)
+{
+	struct pending_why	 why;
+	cJSON			*wp;
+
+	if (!row->finished && jobtable_state_class(row->state) ==
+	    JC_PENDING && pending_explain(row->reason, &why) == 0) {
+		wp = cJSON_AddObjectToObject(item, "why_pending");
+		cJSON_AddStringToObject(wp, "code", why.code);
+		cJSON_AddStringToObject(wp, "meaning", why.sentence);
+		cJSON_AddStringToObject(wp, "fix", why.fix);
 	}
-	/* Each array (two rows or more) once, with its counts by state. */
+	if (info->record_id != NULL) {
+		cJSON_AddStringToObject(item, "record", info->record_id);
+		cJSON_AddStringToObject(item, "record_state",
+		    state_name(info->state));
+		cJSON_AddStringToObject(item, "err_class",
+		    err_class_name(info->err));
+	} else
+		cJSON_AddNullToObject(item, "record");
+}
+
+static cJSON *
+jobs_json_job(const struct jobtable_row *row, const struct monitor_info *info)
+{
+	cJSON		*item = cJSON_CreateObject();
+	const char	*task;
+	char		 base[32];
+
+	cJSON_AddStringToObject(item, "cluster", row->cluster);
+	cJSON_AddStringToObject(item, "id", row->id);
+	cJSON_AddStringToObject(item, "name", row->name);
+	cJSON_AddStringToObject(item, "partition", row->partition);
+	cJSON_AddStringToObject(item, "state", row->state);
+	cJSON_AddNumberToObject(item, "elapsed", row->elapsed);
+	cJSON_AddNumberToObject(item, "limit", row->limit);
+	cJSON_AddNumberToObject(item, "nodes", row->nodes);
+	cJSON_AddStringToObject(item, "reason", row->reason);
+	cJSON_AddBoolToObject(item, "finished", row->finished);
+	/* An array task: its array's job id and task part. */
+	if (jobtable_array_split(row->id, base, sizeof base, &task)) {
+		cJSON_AddStringToObject(item, "array_job", base);
+		cJSON_AddStringToObject(item, "array_task", task);
+	} else {
+		cJSON_AddNullToObject(item, "array_job");
+		cJSON_AddNullToObject(item, "array_task");
+	}
+	jobs_json_more(item, row, info);
+	return item;
+}
+
+/* Each array (two rows or more) once, with its counts by state. */
+static void
+jobs_json_arrays(cJSON *o, struct monitor_snapshot *snaps, size_t ns)
+{
+	const struct jobtable_row	*row;
+	struct jline			*lines;
+	cJSON				*a, *item;
+	size_t				 i, n;
+
 	a = cJSON_AddArrayToObject(o, "arrays");
 	lines = jobs_lines(snaps, ns, &n);
 	for (i = 0; i < n; i++) {
@@ -326,6 +367,22 @@ jobs_json(struct monitor_snapshot *snaps, size_t ns, char **causes)
 		cJSON_AddItemToArray(a, item);
 	}
 	jobs_lines_free(lines, n);
+}
+
+static void
+jobs_json(struct monitor_snapshot *snaps, size_t ns, char **causes)
+{
+	cJSON	*o = cJSON_CreateObject(), *a;
+	size_t	 i, k;
+
+	jobs_json_clusters(o, snaps, ns, causes);
+	a = cJSON_AddArrayToObject(o, "jobs");
+	for (i = 0; i < ns; i++) {
+		for (k = 0; k < snaps[i].n; k++)
+			cJSON_AddItemToArray(a, jobs_json_job(
+			    &snaps[i].rows[k], &snaps[i].info[k]));
+	}
+	jobs_json_arrays(o, snaps, ns);
 	cli_json(stdout, o, 0);
 	cJSON_Delete(o);
 }
@@ -336,66 +393,73 @@ static const struct option jobs_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+struct jobs_opts {
+	int	all;
+	int	json;
+};
+
 static int
-cli_jobs(struct cli *cli, int argc, char **argv)
+jobs_option(struct cli_ctx *ctx, int ch, const char *arg)
 {
-	struct config		 cfg;
-	struct cluster		*one = NULL, *cl;
-	struct monitor_snapshot	*snaps = NULL;
+	struct jobs_opts	*o = ctx->opts;
+
+	if (ch == 'a')
+		o->all = 1;
+	else
+		o->json = 1;
+	return CLI_GO;
+}
+
+/* One poll (one remote command) of a cluster: 0, or -1 said. */
+static int
+jobs_poll(struct cluster *cl, int all, struct monitor_snapshot *snap,
+    char **cause)
+{
 	struct monitor_opts	 opts;
 	struct conn		*c;
-	char			**causes = NULL, *s;
-	size_t			 i, ns = 0;
-	int			 ch, all = 0, json = 0, ret = EXIT_OK;
+	char			*s;
+	int			 ret = 0;
 
-	while ((ch = cli_getopt(cli, &cli_jobs_entry, argc, argv)) != -1) {
-		switch (ch) {
-		case 'a':
-			all = 1;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		default:
-			return CLI_OPT_EXIT(ch);
-		}
+	memset(&opts, 0, sizeof opts);
+	opts.user = cl->user;
+	opts.recent = all ? -1 : 0;
+	c = conn_new_cluster(cl);
+	if (monitor_poll(c, cl->name, &opts, snap, cause) != 0) {
+		s = ops_clean(*cause);
+		cli_error("jobs", "%s", s);
+		free(s);
+		ret = -1;
+	} else if (snap->error != NULL) {
+		s = ops_clean(snap->error);
+		cli_error("jobs", "cluster %s: %s", cl->name, s);
+		free(s);
+		ret = -1;
 	}
-	if (optind != argc) {
-		cli_error("jobs", "unexpected argument '%s'",
-		    argv[optind]);
-		cli_usage(&cli_jobs_entry, stderr);
-		return EXIT_USAGE;
-	}
-	if (cli_load(cli, &cfg, &one) != 0)
-		return EXIT_FAIL;
-	snaps = xcalloc(cfg.nclusters + 1, sizeof *snaps);
-	causes = xcalloc(cfg.nclusters + 1, sizeof *causes);
-	/* One poll (one remote command) per cluster. */
-	for (i = 0; i < cfg.nclusters; i++) {
-		cl = &cfg.clusters[i];
-		if (cli->cluster != NULL && cl != one)
+	conn_free(c);
+	return ret;
+}
+
+static int
+cli_jobs(struct cli_ctx *ctx)
+{
+	const struct jobs_opts	*o = ctx->opts;
+	struct config		*cfg = &ctx->cfg;
+	struct monitor_snapshot	*snaps;
+	char			**causes;
+	size_t			 i, ns = 0;
+	int			 ret = EXIT_OK;
+
+	snaps = xcalloc(cfg->nclusters + 1, sizeof *snaps);
+	causes = xcalloc(cfg->nclusters + 1, sizeof *causes);
+	for (i = 0; i < cfg->nclusters; i++) {
+		if (ctx->cli->cluster != NULL && &cfg->clusters[i] != ctx->cl)
 			continue;
-		memset(&opts, 0, sizeof opts);
-		opts.user = cl->user;
-		opts.recent = all ? -1 : 0;
-		c = conn_new_cluster(cl);
-		if (monitor_poll(c, cl->name, &opts, &snaps[ns],
-		    &causes[ns]) != 0) {
-			s = ops_clean(causes[ns]);
-			cli_error("jobs", "%s", s);
-			free(s);
+		if (jobs_poll(&cfg->clusters[i], o->all, &snaps[ns],
+		    &causes[ns]) != 0)
 			ret = EXIT_FAIL;
-		} else if (snaps[ns].error != NULL) {
-			s = ops_clean(snaps[ns].error);
-			cli_error("jobs", "cluster %s: %s",
-			    cl->name, s);
-			free(s);
-			ret = EXIT_FAIL;
-		}
-		conn_free(c);
 		ns++;
 	}
-	if (json)
+	if (o->json)
 		jobs_json(snaps, ns, causes);
 	else
 		jobs_table(snaps, ns, causes);
@@ -405,7 +469,6 @@ cli_jobs(struct cli *cli, int argc, char **argv)
 	}
 	free(snaps);
 	free(causes);
-	config_free(&cfg);
 	return ret;
 }
 
@@ -420,6 +483,9 @@ const struct cli_entry cli_jobs_entry = {
 	    "  --json  as JSON\n",
 	.shortopts = "aj",
 	.longopts = jobs_options,
-	.flags = CLI_CLUSTER,
+	.flags = CLI_CLUSTER | CLI_CONFIG,
+	.args_many = "unexpected argument",
+	.optsize = sizeof (struct jobs_opts),
+	.option = jobs_option,
 	.exec = cli_jobs,
 };

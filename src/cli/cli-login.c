@@ -10,25 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * [CLUSTER] or --cluster NAME, before or after the verb (CLUSTER wins).
- * Returns -1 to go on, or the verb's exit status.
- */
+/* [CLUSTER] or --cluster NAME, before or after the verb (CLUSTER wins). */
 static int
-login_cluster_arg(struct cli *cli, const struct cli_entry *e, int argc,
-    char **argv)
+login_check(struct cli_ctx *ctx)
 {
-	int	ch;
-
-	if ((ch = cli_getopt(cli, e, argc, argv)) != -1)
-		return CLI_OPT_EXIT(ch);
-	if (argc - optind > 1) {
-		cli_usage(e, stderr);
-		return EXIT_USAGE;
-	}
-	if (optind < argc)
-		cli->cluster = argv[optind];
-	return -1;
+	if (ctx->argc == 1)
+		ctx->cli->cluster = ctx->argv[0];
+	return CLI_GO;
 }
 
 static char *
@@ -42,33 +30,30 @@ login_minutes(int secs)
 }
 
 static int
-cli_login(struct cli *cli, int argc, char **argv)
+cli_login(struct cli_ctx *ctx)
 {
-	struct config	 cfg;
 	struct cluster	*cl;
 	struct conn	*c;
 	char		*cause = NULL, *idle;
-	int		 persist, rc = EXIT_FAIL;
+	int		 persist;
 
-	if ((rc = login_cluster_arg(cli, &cli_login_entry, argc, argv)) != -1)
-		return rc;
-	rc = EXIT_FAIL;
-	if (cli_load(cli, &cfg, &cl) != 0)
+	/* A cluster that is not there is a usage error here. */
+	if (cli_need(ctx, CLI_CONFIG | CLI_CONN) != CLI_GO)
 		return EXIT_USAGE;
+	cl = ctx->cl;
+	c = ctx->conn;
 	persist = cl->persist < 0 ? 600 : cl->persist;
 	if (persist == 0) {
-		cli_error(NULL, "persist: is off for cluster %s, so "
-		    "no login is held: every command logs in on its own. Set "
-		    "persist: 10m in its entry of %s to keep one", cl->name,
-		    cfg.path != NULL ? cfg.path : "clusters.yaml");
-		config_free(&cfg);
+		cli_error(NULL, "persist: is off for cluster %s, so no login "
+		    "is held: every command logs in on its own. Set persist: "
+		    "10m in its entry of %s to keep one", cl->name,
+		    ctx->cfg.path != NULL ? ctx->cfg.path : "clusters.yaml");
 		return EXIT_USAGE;
 	}
-	c = conn_new_cluster(cl);
 	if (conn_connect(c, &cause) != 0) {
 		cli_error(NULL, "%s", cause);
 		free(cause);
-		goto out;
+		return EXIT_FAIL;
 	}
 	idle = login_minutes(persist);
 	if (conn_holder_pid(c) != 0)
@@ -81,47 +66,31 @@ cli_login(struct cli *cli, int argc, char **argv)
 		    "(run with -v to see why): each command will log in on "
 		    "its own\n", cl->name, conn_target(c));
 	free(idle);
-	rc = EXIT_OK;
-out:
-	conn_free(c);
-	config_free(&cfg);
-	return rc;
+	return EXIT_OK;
 }
 
 static int
-cli_logout(struct cli *cli, int argc, char **argv)
+cli_logout(struct cli_ctx *ctx)
 {
-	struct config	 cfg;
-	struct cluster	*cl;
-	struct conn	*c;
-	char		*cause = NULL;
-	int		 n;
+	char	*cause = NULL;
+	int	 n;
 
-	if ((n = login_cluster_arg(cli, &cli_logout_entry, argc, argv)) != -1)
-		return n;
-	if (cli->cluster == NULL) {
-		if ((n = conn_holder_stop_all(&cause)) < 0) {
-			cli_error(NULL, "%s", cause);
-			free(cause);
-			return EXIT_FAIL;
-		}
-		printf("%d login%s ended\n", n, n == 1 ? "" : "s");
-		return EXIT_OK;
-	}
-	if (cli_load(cli, &cfg, &cl) != 0)
+	if (ctx->cli->cluster == NULL)
+		n = conn_holder_stop_all(&cause);
+	else if (cli_need(ctx, CLI_CONFIG | CLI_CONN) != CLI_GO)
 		return EXIT_USAGE;
-	c = conn_new_cluster(cl);
-	n = conn_holder_stop(c, &cause);
-	conn_free(c);
+	else
+		n = conn_holder_stop(ctx->conn, &cause);
 	if (n < 0) {
 		cli_error(NULL, "%s", cause);
 		free(cause);
-		config_free(&cfg);
 		return EXIT_FAIL;
 	}
-	printf(n > 0 ? "logged out of %s\n" : "no login held for %s\n",
-	    cl->name);
-	config_free(&cfg);
+	if (ctx->cli->cluster == NULL)
+		printf("%d login%s ended\n", n, n == 1 ? "" : "s");
+	else
+		printf(n > 0 ? "logged out of %s\n" : "no login held for "
+		    "%s\n", ctx->cl->name);
 	return EXIT_OK;
 }
 
@@ -132,7 +101,9 @@ const struct cli_entry cli_login_entry = {
 	    "login",
 	.help = "  CLUSTER  the cluster to log in to (default: the first "
 	    "one)\n",
-	.flags = CLI_CLUSTER,
+	.flags = CLI_CLUSTER,	/* the config from cli_need() */
+	.args_max = 1,
+	.check = login_check,
 	.exec = cli_login,
 };
 
@@ -142,6 +113,8 @@ const struct cli_entry cli_logout_entry = {
 	.summary = "end the kept login (of every cluster with no CLUSTER)",
 	.help = "  CLUSTER  the cluster whose kept login ends (default: every "
 	    "cluster's)\n",
-	.flags = CLI_CLUSTER,
+	.flags = CLI_CLUSTER,	/* the config only for one cluster */
+	.args_max = 1,
+	.check = login_check,
 	.exec = cli_logout,
 };

@@ -84,170 +84,189 @@ static const struct option logs_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+struct logs_opts {
+	int		 err;		/* --err: main.err */
+	int		 follow;
+	long		 interval;	/* 0: 1 s */
+	long		 lines;
+	int		 has_lines;	/* -n given (0 is a count) */
+};
+
 static int
-cli_logs(struct cli *cli, int argc, char **argv)
+logs_option(struct cli_ctx *ctx, int ch, const char *arg)
 {
-	struct config		 cfg;
-	struct cluster		*cl;
-	struct conn		*c = NULL;
-	struct record		*rec = NULL;
-	struct ops_log		 log;
-	struct sigaction	 sa, oldsa;
-	char			*cause = NULL, *path = NULL, *shown = NULL;
-	struct follow		 f;
-	long			 lines = LOGS_DEFAULT_LINES, interval = 1, sid;
-	time_t			 last_poll = 0;
-	int			 ch, err = 0, follow = 0, rc, ret = EXIT_FAIL;
-	int			 waiting = 0, flags, poll_every;
+	struct logs_opts	*o = ctx->opts;
+
+	switch (ch) {
+	case 'e':
+		o->err = 1;
+		break;
+	case 'f':
+		o->follow = 1;
+		break;
+	case 'i':
+		if (cli_number(arg, 1, 3600, &o->interval) != 0) {
+			cli_error("logs", "--interval must be whole seconds "
+			    "from 1 to 3600, not '%s'", arg);
+			return EXIT_USAGE;
+		}
+		break;
+	case 'n':
+		if (cli_number(arg, 0, 1000000, &o->lines) != 0) {
+			cli_error("logs", "-n must be a line count from 0 to "
+			    "1000000, not '%s'", arg);
+			return EXIT_USAGE;
+		}
+		o->has_lines = 1;
+		break;
+	}
+	return CLI_GO;
+}
+
+/* What following a log needs between reads. */
+struct logs_run {
+	struct cli_ctx	*ctx;
+	struct follow	 f;
+	const char	*shown;		/* the path, cleaned */
+	long		 interval;
+	int		 waiting;	/* said "waiting for log" */
+};
+
+/* One read while following: 0 to read again at once, 1 to sleep, -1 to
+   stop. */
+static int
+logs_step(struct logs_run *lr)
+{
+	struct ops_log	 log;
+	char		*cause = NULL;
+	int		 flags;
 
 	memset(&log, 0, sizeof log);
-	while ((ch = cli_getopt(cli, &cli_logs_entry, argc, argv)) != -1) {
-		switch (ch) {
-		case 'e':
-			err = 1;
-			break;
-		case 'f':
-			follow = 1;
-			break;
-		case 'i':
-			if (cli_number(optarg, 1, 3600, &interval) != 0) {
-				cli_error("logs", "--interval "
-				    "must be whole seconds from 1 to 3600, not "
-				    "'%s'", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'n':
-			if (cli_number(optarg, 0, 1000000, &lines) != 0) {
-				cli_error("logs", "-n must be a "
-				    "line count from 0 to 1000000, not '%s'",
-				    optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		default:
-			return CLI_OPT_EXIT(ch);
-		}
+	if ((flags = follow_read(lr->ctx->conn, &lr->f, &log, &cause)) < 0) {
+		/* A dropped read is retried; the place is kept. */
+		cli_fprintf(stderr, "sqdeck: logs: %s\n", cause);
+		free(cause);
+		ops_log_free(&log);
+		return lr->f.ended ? -1 : 1;
 	}
-	if (argc - optind != 1) {
-		cli_error("logs", "%s", argc == optind ?
-		    "which job? give one record id or SLURM job id" :
-		    "one job at a time");
-		cli_usage(&cli_logs_entry, stderr);
-		return EXIT_USAGE;
-	}
-	if (cli_load(cli, &cfg, &cl) != 0)
-		return EXIT_FAIL;
-	rc = ops_find(argv[optind], cl->name, &rec, &sid, &cause);
-	if (rc != 0) {
-		if (rc == 1)
-			cli_error("logs", "SLURM job %ld has no "
-			    "sqdeck record, so its log path is not known",
-			    sid);
-		else
-			cli_error("logs", "%s", cause);
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	if (rec->cluster != NULL && strcmp(rec->cluster, cl->name) != 0 &&
-	    (cl = cli_record_cluster(&cfg, rec, &cause)) == NULL) {
-		cli_error("logs", "record %s: %s", rec->id,
-		    cause);
-		goto out;
-	}
-	if ((path = ops_log_path(rec, err)) == NULL) {
-		cli_error("logs", "record %s has no %s yet, so "
-		    "it has no log", rec->id, record_slurm_id(rec) == NULL ?
-		    "SLURM job id" : "job_dir or job_name");
-		goto out;
-	}
-	shown = ops_clean(path);
-	c = conn_new_cluster(cl);
-
-	/* R18: tail -n N first. */
-	follow_init(&f, path, -1, (int)lines, LOGS_CHUNK);
-	if ((flags = follow_read(c, &f, &log, &cause)) < 0) {
-		cli_error("logs", "%s", cause);
-		goto out;
-	}
-	if (log.missing && !follow) {
-		cli_error("logs", "%s does not exist (yet): the "
-		    "job is %s", shown, state_word(rec->state));
-		goto out;
-	}
-	logs_write(&log);
-	if (log.cut)
-		cli_error("logs", "the first line shown is cut at "
-		    "its start: it is longer than the last MiB that sqdeck "
-		    "reads (%s on the cluster has it whole)", shown);
-	if (log.missing) {
-		cli_error("logs", "waiting for log %s", shown);
-		waiting = 1;
+	if (flags & FOLLOW_MISSING) {
+		if (!lr->waiting)
+			cli_fprintf(stderr, "sqdeck: logs: waiting for log "
+			    "%s\n", lr->shown);
+		lr->waiting = 1;
+	} else {
+		if (log.truncated)
+			cli_fprintf(stderr, "sqdeck: logs: %s was truncated; "
+			    "reading it from the start\n", lr->shown);
+		lr->waiting = 0;
+		logs_write(&log);
 	}
 	ops_log_free(&log);
-	if (!follow) {
-		ret = EXIT_OK;
-		goto out;
-	}
+	if (flags & FOLLOW_DONE)
+		return -1;	/* the job is over and its log drained */
+	/* A full chunk: more is waiting, read again at once. */
+	return (flags & (FOLLOW_EOF | FOLLOW_MISSING)) ? 1 : 0;
+}
+
+/* --follow: print what is appended until the job ends or SIGINT. */
+static void
+logs_follow(struct logs_run *lr, const struct record *rec)
+{
+	struct cluster		*cl = lr->ctx->cl;
+	struct sigaction	 sa, oldsa;
+	time_t			 last_poll = 0;
+	int			 poll_every, rc;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = logs_sigint;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &oldsa);
 	poll_every = config_poll_interval(cl);
-	if (poll_every < interval)
-		poll_every = (int)interval;
-	f.ended = state_terminal(rec->state);
+	if (poll_every < lr->interval)
+		poll_every = (int)lr->interval;
+	lr->f.ended = state_terminal(rec->state);
 	while (!logs_stop) {
-		/* Ask SLURM now and then (only look); the log every interval. */
-		if (!f.ended && time(NULL) - last_poll >= poll_every) {
-			f.ended = logs_job_ended(c, cl, rec->id);
+		/* SLURM now and then (only look); the log every interval. */
+		if (!lr->f.ended && time(NULL) - last_poll >= poll_every) {
+			lr->f.ended = logs_job_ended(lr->ctx->conn, cl,
+			    rec->id);
 			last_poll = time(NULL);
 		}
-		if ((flags = follow_read(c, &f, &log, &cause)) < 0) {
-			/* A dropped read is retried; the place is kept. */
-			cli_fprintf(stderr, "sqdeck: logs: %s\n", cause);
-			free(cause);
-			cause = NULL;
-			ops_log_free(&log);
-			if (f.ended)
-				break;
-			logs_sleep((int)interval);
-			continue;
-		}
-		if (flags & FOLLOW_MISSING) {
-			if (!waiting)
-				cli_fprintf(stderr, "sqdeck: logs: waiting for "
-				    "log %s\n", shown);
-			waiting = 1;
-		} else {
-			if (log.truncated)
-				cli_fprintf(stderr, "sqdeck: logs: %s was "
-				    "truncated; reading it from the start\n",
-				    shown);
-			waiting = 0;
-			logs_write(&log);
-		}
-		ops_log_free(&log);
-		if (flags & FOLLOW_DONE)
-			break;	/* the job is over and its log drained */
-		/* A full chunk: more is waiting, read again at once. */
-		if (!(flags & (FOLLOW_EOF | FOLLOW_MISSING)))
-			continue;
-		logs_sleep((int)interval);
+		if ((rc = logs_step(lr)) < 0)
+			break;
+		if (rc > 0)
+			logs_sleep((int)lr->interval);
 	}
 	sigaction(SIGINT, &oldsa, NULL);
-	if (f.ended && !logs_stop)
+	if (lr->f.ended && !logs_stop)
 		cli_fprintf(stderr, "sqdeck: logs: job ended\n");
-	ret = EXIT_OK;
-out:
+}
+
+/* The last lines first (tail -n N, the procedure's): 0, or -1 said. */
+static int
+logs_tail(struct logs_run *lr, const struct record *rec, int follow)
+{
+	struct ops_log	 log;
+	char		*cause = NULL;
+	int		 ret = -1;
+
+	memset(&log, 0, sizeof log);
+	if (follow_read(lr->ctx->conn, &lr->f, &log, &cause) < 0) {
+		cli_error("logs", "%s", cause);
+		free(cause);
+	} else if (log.missing && !follow)
+		cli_error("logs", "%s does not exist (yet): the job is %s",
+		    lr->shown, state_word(rec->state));
+	else {
+		logs_write(&log);
+		if (log.cut)
+			cli_error("logs", "the first line shown is cut at its "
+			    "start: it is longer than the last MiB that "
+			    "sqdeck reads (%s on the cluster has it whole)",
+			    lr->shown);
+		if (log.missing) {
+			cli_error("logs", "waiting for log %s", lr->shown);
+			lr->waiting = 1;
+		}
+		ret = 0;
+	}
 	ops_log_free(&log);
+	return ret;
+}
+
+static int
+cli_logs(struct cli_ctx *ctx)
+{
+	const struct logs_opts	*o = ctx->opts;
+	struct record		*rec = ctx->target->rec;
+	struct logs_run		 lr;
+	char			*path, *shown;
+	int			 ret = EXIT_FAIL;
+
+	if (rec == NULL) {
+		cli_error("logs", "SLURM job %ld has no sqdeck record, so its "
+		    "log path is not known", ctx->target->sid);
+		return EXIT_USAGE;
+	}
+	if ((path = ops_log_path(rec, o->err)) == NULL) {
+		cli_error("logs", "record %s has no %s yet, so it has no log",
+		    rec->id, record_slurm_id(rec) == NULL ? "SLURM job id" :
+		    "job_dir or job_name");
+		return EXIT_FAIL;
+	}
+	memset(&lr, 0, sizeof lr);
+	lr.ctx = ctx;
+	lr.shown = shown = ops_clean(path);
+	lr.interval = o->interval != 0 ? o->interval : 1;
+	follow_init(&lr.f, path, -1, o->has_lines ? (int)o->lines :
+	    LOGS_DEFAULT_LINES, LOGS_CHUNK);
+	if (logs_tail(&lr, rec, o->follow) == 0) {
+		if (o->follow)
+			logs_follow(&lr, rec);
+		ret = EXIT_OK;
+	}
 	free(shown);
 	free(path);
-	free(cause);
-	record_free(rec);
-	conn_free(c);
-	config_free(&cfg);
 	return ret;
 }
 
@@ -266,6 +285,12 @@ const struct cli_entry cli_logs_entry = {
 	    "(default 1)\n",
 	.shortopts = "efi:n:",
 	.longopts = logs_options,
-	.flags = CLI_CLUSTER,
+	.flags = CLI_CLUSTER | CLI_CONFIG | CLI_TARGET | CLI_CONN,
+	.args_min = 1,
+	.args_max = 1,
+	.args_few = "which job? give one record id or SLURM job id",
+	.args_many = "one job at a time",
+	.optsize = sizeof (struct logs_opts),
+	.option = logs_option,
 	.exec = cli_logs,
 };

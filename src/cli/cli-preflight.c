@@ -79,26 +79,13 @@ container_text(const struct preflight *pf, enum container_mode wanted)
 	    "'container: none' to run commands directly on the nodes)";
 }
 
+/* The SLURM tools and Pyxis, one row each. */
 static void
-print_table(const struct cluster *cl, struct conn *c,
-    const struct preflight *pf, double secs)
+print_tools(const struct preflight *pf)
 {
 	const struct preflight_tool_info	*ti;
-	const struct preflight_partition	*w;
-	struct conn_stats			 st;
-	char					 b1[512], b2[512];
-	size_t					 i;
 	unsigned				 t;
 
-	conn_get_stats(c, &st);
-	cli_printf("preflight of cluster %s: %s", cl->name, conn_target(c));
-	if (pf->login_host != NULL)
-		cli_printf(" (login node %s)", clean(pf->login_host, b1,
-		    sizeof b1));
-	cli_printf("\n\n  %-10s %-8s %s\n", "CHECK", "RESULT", "DETAIL");
-	row("ssh", "ok", "key login as %s, host key known; %.2f s, %u "
-	    "connection, %u channel", pf->user ? pf->user : "?", secs,
-	    st.handshakes, st.channels);
 	for (t = 0; t < PF_NTOOLS; t++) {
 		ti = &pf->tools[t];
 		if (ti->path != NULL)
@@ -121,6 +108,15 @@ print_table(const struct cluster *cl, struct conn *c,
 				    "--container-image");
 		}
 	}
+}
+
+/* The storage root and the partitions asked for. */
+static void
+print_storage(const struct preflight *pf)
+{
+	const struct preflight_partition	*w;
+	size_t					 i;
+
 	if (pf->storage_root == NULL)
 		row("storage", "UNKNOWN", "not checked");
 	else if (pf->storage_exists && pf->storage_writable)
@@ -148,19 +144,43 @@ print_table(const struct cluster *cl, struct conn *c,
 			row("partition", "MISSING", "%s: not on this cluster%s",
 			    w->name, i == 0 ? " (default)" : "");
 	}
+}
+
+/* Warnings, then problems, as lists. */
+static void
+print_list(const char *title, const struct strv *v)
+{
+	char	b[512];
+	size_t	i;
+
+	if (v->n == 0)
+		return;
+	cli_printf("\n%s:\n", title);
+	for (i = 0; i < v->n; i++)
+		cli_printf("  - %s\n", clean(v->v[i], b, sizeof b));
+}
+
+static void
+print_table(const struct cluster *cl, struct conn *c,
+    const struct preflight *pf, double secs)
+{
+	struct conn_stats	 st;
+	char			 b1[512];
+
+	conn_get_stats(c, &st);
+	cli_printf("preflight of cluster %s: %s", cl->name, conn_target(c));
+	if (pf->login_host != NULL)
+		cli_printf(" (login node %s)", clean(pf->login_host, b1,
+		    sizeof b1));
+	cli_printf("\n\n  %-10s %-8s %s\n", "CHECK", "RESULT", "DETAIL");
+	row("ssh", "ok", "key login as %s, host key known; %.2f s, %u "
+	    "connection, %u channel", pf->user ? pf->user : "?", secs,
+	    st.handshakes, st.channels);
+	print_tools(pf);
+	print_storage(pf);
 	cli_printf("\ncontainer mode: %s\n", container_text(pf, cl->container));
-	if (pf->warnings.n != 0) {
-		cli_printf("\nwarnings:\n");
-		for (i = 0; i < pf->warnings.n; i++)
-			cli_printf("  - %s\n", clean(pf->warnings.v[i], b2,
-			    sizeof b2));
-	}
-	if (pf->problems.n != 0) {
-		cli_printf("\nproblems (a submit would fail):\n");
-		for (i = 0; i < pf->problems.n; i++)
-			cli_printf("  - %s\n", clean(pf->problems.v[i], b2,
-			    sizeof b2));
-	}
+	print_list("warnings", &pf->warnings);
+	print_list("problems (a submit would fail)", &pf->problems);
 	if (pf->ok)
 		cli_printf("\nresult: OK, ready to submit\n");
 	else
@@ -239,33 +259,14 @@ json_part(const struct preflight_partition *p)
 	return o;
 }
 
+/* What the script found: tools, storage, partitions, problems. */
 static void
-print_json(const struct cluster *cl, struct conn *c,
-    const struct preflight *pf, double secs, const char *ssh_error,
-    const struct deep *d)
+json_found(cJSON *root, const struct preflight *pf)
 {
-	cJSON			*root, *ssh, *tools, *o, *a;
-	struct conn_stats	 st;
-	size_t			 i;
-	unsigned		 t;
+	cJSON		*tools, *o, *a;
+	size_t		 i;
+	unsigned	 t;
 
-	conn_get_stats(c, &st);
-	root = cJSON_CreateObject();
-	cJSON_AddStringToObject(root, "cluster", cl->name);
-	cJSON_AddBoolToObject(root, "ok", ssh_error == NULL && pf->ok);
-	ssh = cJSON_AddObjectToObject(root, "ssh");
-	cJSON_AddBoolToObject(ssh, "ok", ssh_error == NULL);
-	cJSON_AddItemToObject(ssh, "error", json_str(ssh_error));
-	cJSON_AddItemToObject(ssh, "host", json_str(conn_host(c)));
-	cJSON_AddItemToObject(ssh, "target", json_str(conn_target(c)));
-	cJSON_AddNumberToObject(ssh, "seconds", secs);
-	cJSON_AddNumberToObject(ssh, "handshakes", st.handshakes);
-	cJSON_AddNumberToObject(ssh, "channels", st.channels);
-	if (ssh_error != NULL) {
-		a = cJSON_AddArrayToObject(root, "problems");
-		cJSON_AddItemToArray(a, cJSON_CreateString(ssh_error));
-		goto print;
-	}
 	cJSON_AddItemToObject(root, "login_node", json_str(pf->login_host));
 	cJSON_AddItemToObject(root, "user", json_str(pf->user));
 	tools = cJSON_AddObjectToObject(root, "tools");
@@ -297,6 +298,15 @@ print_json(const struct cluster *cl, struct conn *c,
 	cJSON_AddItemToObject(root, "sinfo_error", json_str(pf->sinfo_error));
 	cJSON_AddItemToObject(root, "problems", json_strv(&pf->problems));
 	cJSON_AddItemToObject(root, "warnings", json_strv(&pf->warnings));
+}
+
+/* The deep check, when it ran, and when it last passed. */
+static void
+json_deep(cJSON *root, const struct cluster *cl, const struct deep *d)
+{
+	cJSON	*o;
+	char	*when, *node;
+
 	o = cJSON_AddObjectToObject(root, "deep");
 	if (d != NULL) {
 		cJSON_AddBoolToObject(o, "ran", d->ran);
@@ -311,15 +321,40 @@ print_json(const struct cluster *cl, struct conn *c,
 			cJSON_ReplaceItemInObject(root, "ok",
 			    cJSON_CreateFalse());
 	}
-	{
-		char	*when, *node;
+	deep_last(cl->name, &when, &node);
+	cJSON_AddItemToObject(o, "last_passed", json_str(when));
+	cJSON_AddItemToObject(o, "last_node", json_str(node));
+	free(when);
+	free(node);
+}
 
-		deep_last(cl->name, &when, &node);
-		cJSON_AddItemToObject(o, "last_passed", json_str(when));
-		cJSON_AddItemToObject(o, "last_node", json_str(node));
-		free(when);
-		free(node);
+static void
+print_json(const struct cluster *cl, struct conn *c,
+    const struct preflight *pf, double secs, const char *ssh_error,
+    const struct deep *d)
+{
+	cJSON			*root, *ssh, *a;
+	struct conn_stats	 st;
+
+	conn_get_stats(c, &st);
+	root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "cluster", cl->name);
+	cJSON_AddBoolToObject(root, "ok", ssh_error == NULL && pf->ok);
+	ssh = cJSON_AddObjectToObject(root, "ssh");
+	cJSON_AddBoolToObject(ssh, "ok", ssh_error == NULL);
+	cJSON_AddItemToObject(ssh, "error", json_str(ssh_error));
+	cJSON_AddItemToObject(ssh, "host", json_str(conn_host(c)));
+	cJSON_AddItemToObject(ssh, "target", json_str(conn_target(c)));
+	cJSON_AddNumberToObject(ssh, "seconds", secs);
+	cJSON_AddNumberToObject(ssh, "handshakes", st.handshakes);
+	cJSON_AddNumberToObject(ssh, "channels", st.channels);
+	if (ssh_error != NULL) {
+		a = cJSON_AddArrayToObject(root, "problems");
+		cJSON_AddItemToArray(a, cJSON_CreateString(ssh_error));
+		goto print;
 	}
+	json_found(root, pf);
+	json_deep(root, cl, d);
 print:
 	cli_json(stdout, root, 0);
 	cJSON_Delete(root);
@@ -333,103 +368,105 @@ static const struct option preflight_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static int
-cli_preflight(struct cli *cli, int argc, char **argv)
-{
-	struct config	 cfg;
-	struct cluster	*cl;
-	struct conn	*c;
-	struct preflight pf;
-	char		*cause = NULL, *raw = NULL;
-	double		 t0;
-	int		 ch, json = 0, want_raw = 0, want_script = 0;
-	int		 want_deep = 0;
-	struct deep	 d;
-	int		 ret = EXIT_FAIL;
+struct preflight_opts {
+	int	json;
+	int	raw;		/* the script's key=value lines */
+	int	script;		/* the script itself: connect to nothing */
+	int	deep;
+};
 
-	while ((ch = cli_getopt(cli, &cli_preflight_entry, argc, argv)) != -1) {
-		switch (ch) {
-		case 'j':
-			json = 1;
-			break;
-		case 'r':
-			want_raw = 1;
-			break;
-		case 's':
-			want_script = 1;
-			break;
-		case 'd':
-			want_deep = 1;
-			break;
-		default:
-			return CLI_OPT_EXIT(ch);
-		}
-	}
-	if (optind != argc || json + want_raw + want_script > 1) {
-		cli_usage(&cli_preflight_entry, stderr);
+static int
+preflight_option(struct cli_ctx *ctx, int ch, const char *arg)
+{
+	struct preflight_opts	*o = ctx->opts;
+
+	if (ch == 'j')
+		o->json = 1;
+	else if (ch == 'r')
+		o->raw = 1;
+	else if (ch == 's')
+		o->script = 1;
+	else
+		o->deep = 1;
+	return CLI_GO;
+}
+
+static int
+preflight_check(struct cli_ctx *ctx)
+{
+	const struct preflight_opts	*o = ctx->opts;
+
+	if (o->json + o->raw + o->script > 1) {
+		cli_usage(ctx->entry, stderr);
 		return EXIT_USAGE;
 	}
-	if (cli_load(cli, &cfg, &cl) != 0)
-		return EXIT_FAIL;
-	if (want_script) {
+	return CLI_GO;
+}
+
+/* --deep: one tiny job; remembered when it passes.  0, or -1 said. */
+static int
+preflight_deep(struct cluster *cl, struct conn *c, struct deep *d)
+{
+	char	*cause = NULL;
+
+	if (deep_run(c, cl, d, &cause) != 0) {
+		cli_error(NULL, "preflight of cluster %s: %s", cl->name, cause);
+		free(cause);
+		return -1;
+	}
+	if (d->ok && deep_store(cl->name, d, &cause) != 0) {
+		cli_error("preflight", "the deep check passed but could not "
+		    "be remembered: %s", cause);
+		free(cause);
+	}
+	return 0;
+}
+
+static int
+cli_preflight(struct cli_ctx *ctx)
+{
+	const struct preflight_opts *o = ctx->opts;
+	struct cluster		*cl = ctx->cl;
+	struct conn		*c = ctx->conn;
+	struct preflight	 pf;
+	struct deep		 d;
+	char			*cause = NULL, *raw = NULL;
+	double			 t0 = preflight_now();
+	int			 ssh, ret = EXIT_FAIL;
+
+	if (o->script) {
 		/* What would run, for review: nothing is contacted. */
 		raw = preflight_script(cl->results_root);
 		fputs(raw, stdout);
 		free(raw);
-		config_free(&cfg);
 		return EXIT_OK;
 	}
-
 	memset(&pf, 0, sizeof pf);
-	c = conn_new_cluster(cl);
-	t0 = preflight_now();
-	if (conn_connect(c, &cause) != 0) {
-		if (json)
-			print_json(cl, c, &pf, preflight_now() - t0, cause,
-			    NULL);
-		else
-			cli_error(NULL, "preflight of cluster %s: "
-			    "SSH failed: %s", cl->name, cause);
-		goto out;
-	}
-	if (preflight_run(c, cl, &pf, want_raw ? &raw : NULL, &cause) != 0) {
-		if (json)
-			print_json(cl, c, &pf, preflight_now() - t0, cause,
-			    NULL);
-		else
-			cli_error(NULL, "preflight of cluster %s: "
-			    "%s", cl->name, cause);
-		goto out;
-	}
 	memset(&d, 0, sizeof d);
-	if (want_deep && deep_run(c, cl, &d, &cause) != 0) {
-		cli_error(NULL, "preflight of cluster %s: %s",
-		    cl->name, cause);
-		goto out;
+	if ((ssh = conn_connect(c, &cause)) != 0 ||
+	    preflight_run(c, cl, &pf, o->raw ? &raw : NULL, &cause) != 0) {
+		if (o->json)
+			print_json(cl, c, &pf, preflight_now() - t0, cause,
+			    NULL);
+		else
+			cli_error(NULL, "preflight of cluster %s: %s%s",
+			    cl->name, ssh != 0 ? "SSH failed: " : "", cause);
+	} else if (!o->deep || preflight_deep(cl, c, &d) == 0) {
+		if (o->raw)
+			fputs(raw, stdout);
+		else if (o->json)
+			print_json(cl, c, &pf, preflight_now() - t0, NULL,
+			    o->deep ? &d : NULL);
+		else {
+			print_table(cl, c, &pf, preflight_now() - t0);
+			print_deep(cl, o->deep ? &d : NULL);
+		}
+		ret = pf.ok && (!o->deep || d.ok) ? EXIT_OK : EXIT_FAIL;
 	}
-	if (want_deep && d.ok && deep_store(cl->name, &d, &cause) != 0) {
-		cli_error("preflight", "the deep check passed but "
-		    "could not be remembered: %s", cause);
-		free(cause);
-		cause = NULL;
-	}
-	if (want_raw)
-		fputs(raw, stdout);
-	else if (json)
-		print_json(cl, c, &pf, preflight_now() - t0, NULL,
-		    want_deep ? &d : NULL);
-	else {
-		print_table(cl, c, &pf, preflight_now() - t0);
-		print_deep(cl, want_deep ? &d : NULL);
-	}
-	ret = pf.ok && (!want_deep || d.ok) ? EXIT_OK : EXIT_FAIL;
 	deep_free(&d);
-out:
 	free(raw);
 	free(cause);
 	preflight_free(&pf);
-	conn_free(c);
-	config_free(&cfg);
 	return ret;
 }
 
@@ -447,6 +484,9 @@ const struct cli_entry cli_preflight_entry = {
 	    "node; connect to nothing\n",
 	.shortopts = "",
 	.longopts = preflight_options,
-	.flags = CLI_CLUSTER,
+	.flags = CLI_CLUSTER | CLI_CONFIG | CLI_CONN,
+	.optsize = sizeof (struct preflight_opts),
+	.option = preflight_option,
+	.check = preflight_check,
 	.exec = cli_preflight,
 };

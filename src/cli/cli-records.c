@@ -91,27 +91,63 @@ print_json(struct record **v, size_t n, const struct strv *corrupt)
 	cJSON_Delete(o);
 }
 
-/* R22: the chain from the first submit through every retry. */
-static int
-print_chain(const char *id, int json)
+/* The chain as a table: #, ID, SLURM ID, STATE, RULE, RETRY OF, EXCLUDED. */
+static void
+print_chain_table(struct record **v, size_t n)
 {
 	static const char *head[] = { "#", "ID", "SLURM ID", "STATE", "RULE",
 			    "RETRY OF", "EXCLUDED" };
 	enum { NCOL = 7 };
+	char		**cells, **c, *x, st[64];
+	size_t		  i, k, w[NCOL];
+
+	cells = xcalloc(n * NCOL + 1, sizeof *cells);
+	for (k = 0; k < NCOL; k++)
+		w[k] = strlen(head[k]);
+	for (i = 0; i < n; i++) {
+		c = &cells[i * NCOL];
+		c[0] = xasprintf("%d", v[i]->retry_count);
+		c[1] = clean(v[i]->id);
+		c[2] = clean(record_slurm_id(v[i]));
+		c[3] = xstrdup(cli_state_text(v[i], st, sizeof st));
+		c[4] = clean(v[i]->err_rule);
+		c[5] = clean(v[i]->retry_of);
+		x = retry_inherited(v[i]);
+		c[6] = clean(x);
+		free(x);
+		for (k = 0; k < NCOL; k++) {
+			if (strlen(c[k]) > w[k])
+				w[k] = strlen(c[k]);
+		}
+	}
+	for (k = 0; k < NCOL; k++)
+		cli_printf("%-*s%s", (int)w[k], head[k], k + 1 < NCOL ? "  " :
+		    "\n");
+	for (i = 0; i < n * NCOL; i++) {
+		k = i % NCOL;
+		cli_printf("%-*s%s", (int)w[k], cells[i], k + 1 < NCOL ? "  " :
+		    "\n");
+		free(cells[i]);
+	}
+	free(cells);
+}
+
+/* The chain from the first submit through every retry (man/sqdeck.1). */
+static int
+print_chain(const char *id, int json)
+{
 	struct strv	  none;
-	struct record	**v;
-	char		 *cause = NULL, **cells, *x, st[64];
-	struct record	 *found = NULL;
-	size_t		  n, i, k, w[NCOL];
+	struct record	**v, *found = NULL;
+	char		 *cause = NULL;
+	size_t		  n, i;
 	long		  sid;
 	int		  rc;
 
 	/* A SLURM id, like the other verbs take: its record's chain. */
 	if ((rc = ops_find(id, NULL, &found, &sid, &cause)) != 0) {
 		if (rc == 1)
-			cli_error("records", "SLURM job %ld has "
-			    "no sqdeck record, so it has no retry chain",
-			    sid);
+			cli_error("records", "SLURM job %ld has no sqdeck "
+			    "record, so it has no retry chain", sid);
 		else
 			cli_error("records", "%s", cause);
 		free(cause);
@@ -127,38 +163,8 @@ print_chain(const char *id, int json)
 	memset(&none, 0, sizeof none);
 	if (json)
 		print_json(v, n, &none);
-	else {
-		cells = xcalloc(n * NCOL + 1, sizeof *cells);
-		for (k = 0; k < NCOL; k++)
-			w[k] = strlen(head[k]);
-		for (i = 0; i < n; i++) {
-			char **c = &cells[i * NCOL];
-
-			c[0] = xasprintf("%d", v[i]->retry_count);
-			c[1] = clean(v[i]->id);
-			c[2] = clean(record_slurm_id(v[i]));
-			c[3] = xstrdup(cli_state_text(v[i], st, sizeof st));
-			c[4] = clean(v[i]->err_rule);
-			c[5] = clean(v[i]->retry_of);
-			x = retry_inherited(v[i]);
-			c[6] = clean(x);
-			free(x);
-			for (k = 0; k < NCOL; k++) {
-				if (strlen(c[k]) > w[k])
-					w[k] = strlen(c[k]);
-			}
-		}
-		for (k = 0; k < NCOL; k++)
-			cli_printf("%-*s%s", (int)w[k], head[k], k + 1 < NCOL ?
-			    "  " : "\n");
-		for (i = 0; i < n * NCOL; i++) {
-			k = i % NCOL;
-			cli_printf("%-*s%s", (int)w[k], cells[i], k + 1 < NCOL ?
-			    "  " : "\n");
-			free(cells[i]);
-		}
-		free(cells);
-	}
+	else
+		print_chain_table(v, n);
 	for (i = 0; i < n; i++)
 		record_free(v[i]);
 	free(v);
@@ -172,66 +178,63 @@ static const struct option records_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+struct records_opts {
+	int		 json;
+	int		 all;
+	const char	*chain;
+};
+
 static int
-cli_records(struct cli *cli, int argc, char **argv)
+records_option(struct cli_ctx *ctx, int ch, const char *arg)
 {
+	struct records_opts	*o = ctx->opts;
+
+	if (ch == 'j')
+		o->json = 1;
+	else if (ch == 'a')
+		o->all = 1;
+	else
+		o->chain = arg;
+	return CLI_GO;
+}
+
+static int
+cli_records(struct cli_ctx *ctx)
+{
+	const struct records_opts *o = ctx->opts;
 	struct record_list	  list;
 	struct record		**v;
 	char			 *cause = NULL, since[32];
-	const char		 *chain = NULL;
 	size_t			  i, n = 0;
-	int			  ch, json = 0, all = 0;
+	int			  ret;
 
-	(void)cli;
-	while ((ch = cli_getopt(cli, &cli_records_entry, argc, argv)) != -1) {
-		switch (ch) {
-		case 'j':
-			json = 1;
-			break;
-		case 'a':
-			all = 1;
-			break;
-		case 'c':
-			chain = optarg;
-			break;
-		default:
-			return CLI_OPT_EXIT(ch);
-		}
-	}
-	if (optind != argc) {
-		cli_error("records", "unexpected argument '%s'",
-		    argv[optind]);
-		cli_usage(&cli_records_entry, stderr);
-		return EXIT_USAGE;
-	}
-	if (chain != NULL)
-		return print_chain(chain, json);
+	if (o->chain != NULL)
+		return print_chain(o->chain, o->json);
 	if (record_list(&list, &cause) != 0) {
 		cli_error("records", "%s", cause);
 		free(cause);
 		return EXIT_FAIL;
 	}
-
 	iso_time_fmt(time(NULL) - RECENT_SECONDS, since, sizeof since);
 	v = xcalloc(list.n + 1, sizeof *v);
 	for (i = 0; i < list.n; i++) {
-		if (all || shown(list.v[i], since))
+		if (o->all || shown(list.v[i], since))
 			v[n++] = list.v[i];
 	}
-	if (json)
+	if (o->json)
 		print_json(v, n, &list.corrupt);
 	else if (n == 0 && list.corrupt.n == 0)
-		cli_printf("no records%s\n", all ? "" : " (--all shows older ones)");
+		cli_printf("no records%s\n", o->all ? "" :
+		    " (--all shows older ones)");
 	else if (n != 0)
 		print_table(v, n);
 	/* Never silently: a record that does not parse is named. */
 	for (i = 0; i < list.corrupt.n; i++)
-		cli_error("records", "corrupt record %s",
-		    list.corrupt.v[i]);
+		cli_error("records", "corrupt record %s", list.corrupt.v[i]);
 	free(v);
-	ch = list.corrupt.n != 0 ? EXIT_FAIL : EXIT_OK;
+	ret = list.corrupt.n != 0 ? EXIT_FAIL : EXIT_OK;
 	record_list_free(&list);
-	return ch;
+	return ret;
 }
 
 const struct cli_entry cli_records_entry = {
@@ -246,5 +249,8 @@ const struct cli_entry cli_records_entry = {
 	.shortopts = "jac:",
 	.longopts = records_options,
 	.flags = 0,
+	.args_many = "unexpected argument",
+	.optsize = sizeof (struct records_opts),
+	.option = records_option,
 	.exec = cli_records,
 };

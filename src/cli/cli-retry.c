@@ -38,133 +38,126 @@ static const struct option retry_options[] = {
 };
 
 static int
-cli_retry(struct cli *cli, int argc, char **argv)
+retry_option(struct cli_ctx *ctx, int ch, const char *arg)
 {
-	struct config		 cfg;
-	struct cluster		*cl;
-	struct record		*r = NULL;
-	struct conn		*c = NULL;
+	*(int *)ctx->opts = 1;	/* --json, its only option */
+	return CLI_GO;
+}
+
+/*
+ * A record still live locally: let sacct and triage say how it ended
+ * before deciding.  0, or -1 said.
+ */
+static int
+retry_poll(struct cli_ctx *ctx, const struct record *r, int json)
+{
 	struct monitor_opts	 mo;
 	struct monitor_snapshot	 snap;
+	char			*cause = NULL, *s;
+	size_t			 i;
+	int			 rc;
+
+	if (state_terminal(r->state))
+		return 0;
+	memset(&mo, 0, sizeof mo);
+	mo.user = ctx->cl->user;
+	mo.source = "poll";
+	if ((rc = monitor_poll(ctx->conn, ctx->cl->name, &mo, &snap,
+	    &cause)) != 0)
+		cli_error("retry", "%s", cause);
+	for (i = 0; rc == 0 && i < snap.events.n; i++) {
+		s = ops_clean(snap.events.v[i]);
+		if (!json)
+			cli_printf("%s\n", s);
+		free(s);
+	}
+	free(cause);
+	monitor_snapshot_free(&snap);
+	return rc != 0 ? -1 : 0;
+}
+
+static void
+retry_json(const struct record *r, int rc, const struct retry_result *res,
+    const char *cause)
+{
+	cJSON	*j = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(j, "record_id", r->id);
+	cJSON_AddStringToObject(j, "decision", rc < 0 ? "error" :
+	    decision_name(res->decision));
+	cJSON_AddStringToObject(j, "message", rc < 0 ? cause :
+	    res->why != NULL ? res->why : "");
+	if (res->record_id != NULL)
+		cJSON_AddStringToObject(j, "retry_record_id", res->record_id);
+	if (res->slurm_id != NULL)
+		cJSON_AddStringToObject(j, "slurm_id", res->slurm_id);
+	if (res->exclude != NULL)
+		cJSON_AddStringToObject(j, "exclude", res->exclude);
+	if (res->note != NULL)
+		cJSON_AddStringToObject(j, "note", res->note);
+	if (res->inherited != NULL)
+		cJSON_AddStringToObject(j, "inherited", res->inherited);
+	cJSON_AddBoolToObject(j, "adopted", res->adopted);
+	cJSON_AddBoolToObject(j, "resubmitted", res->resubmitted);
+	cJSON_AddNumberToObject(j, "budget", res->budget);
+	cli_json(stdout, j, 0);
+	cJSON_Delete(j);
+}
+
+static void
+retry_text(int rc, const struct retry_result *res, const char *cause)
+{
+	char	*s;
+
+	if (rc != 0) {
+		s = ops_clean(rc == 1 ? res->why : cause);
+		cli_error("retry", "%s", s);
+		free(s);
+		return;
+	}
+	cli_printf("%s\nretry record %s: SLURM job %s (%s), same sbatch %s, "
+	    "exclude %s\n", res->why, res->record_id, res->slurm_id,
+	    res->state, res->sbatch_path, *res->exclude ? res->exclude :
+	    "none");
+	if (res->inherited != NULL)
+		cli_printf("inherited from the retry chain (nodes that failed "
+		    "earlier): %s\n", res->inherited);
+	if (res->adopted)
+		cli_printf("sbatch's reply was lost: the job was found by its "
+		    "name and adopted, not submitted twice\n");
+	if (res->resubmitted)
+		cli_printf("sbatch's reply was lost and no job had its name: "
+		    "it was submitted once more\n");
+	if (res->note != NULL)
+		cli_printf("note: %s\n", res->note);
+}
+
+static int
+cli_retry(struct cli_ctx *ctx)
+{
+	const struct record	*r = ctx->target->rec;
 	struct retry_opts	 o;
 	struct retry_result	 res;
-	cJSON			*j;
-	char			*cause = NULL, *s;
-	long			 sid;
-	size_t			 i;
-	int			 ch, json = 0, rc, ret = EXIT_FAIL;
+	char			*cause = NULL;
+	int			 json = *(int *)ctx->opts, rc;
 
-	while ((ch = cli_getopt(cli, &cli_retry_entry, argc, argv)) != -1) {
-		switch (ch) {
-		case 'j':
-			json = 1;
-			break;
-		default:
-			return CLI_OPT_EXIT(ch);
-		}
-	}
-	if (optind + 1 != argc) {
-		cli_usage(&cli_retry_entry, stderr);
+	if (r == NULL) {
+		cli_error("retry", "that SLURM job has no record: only "
+		    "sqdeck's own jobs can be retried");
 		return EXIT_USAGE;
 	}
-	if (cli_load(cli, &cfg, &cl) != 0)
+	if (retry_poll(ctx, r, json) != 0)
 		return EXIT_FAIL;
-	rc = ops_find(argv[optind], cl->name, &r, &sid, &cause);
-	if (rc != 0) {
-		cli_error("retry", "%s", rc < 0 ? cause :
-		    "that SLURM job has no record: only sqdeck's own jobs "
-		    "can be retried");
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	if (r->cluster != NULL && strcmp(r->cluster, cl->name) != 0 &&
-	    (cl = cli_record_cluster(&cfg, r, &cause)) == NULL) {
-		cli_error("retry", "record %s: %s", r->id,
-		    cause);
-		goto out;
-	}
-	c = conn_new_cluster(cl);
-
-	/* A record still live locally: let sacct and triage say how it ended. */
-	if (!state_terminal(r->state)) {
-		memset(&mo, 0, sizeof mo);
-		mo.user = cl->user;
-		mo.source = "poll";
-		if (monitor_poll(c, cl->name, &mo, &snap, &cause) != 0) {
-			cli_error("retry", "%s", cause);
-			monitor_snapshot_free(&snap);
-			goto out;
-		}
-		for (i = 0; i < snap.events.n; i++) {
-			s = ops_clean(snap.events.v[i]);
-			if (!json)
-				cli_printf("%s\n", s);
-			free(s);
-		}
-		monitor_snapshot_free(&snap);
-	}
-
 	memset(&o, 0, sizeof o);
 	o.source = "retry:cli";
-	free(cause);
-	cause = NULL;
-	rc = retry_run(c, r->id, &o, &res, &cause);
-	if (json) {
-		j = cJSON_CreateObject();
-		cJSON_AddStringToObject(j, "record_id", r->id);
-		cJSON_AddStringToObject(j, "decision", rc < 0 ? "error" :
-		    decision_name(res.decision));
-		cJSON_AddStringToObject(j, "message", rc < 0 ? cause :
-		    res.why != NULL ? res.why : "");
-		if (res.record_id != NULL)
-			cJSON_AddStringToObject(j, "retry_record_id",
-			    res.record_id);
-		if (res.slurm_id != NULL)
-			cJSON_AddStringToObject(j, "slurm_id", res.slurm_id);
-		if (res.exclude != NULL)
-			cJSON_AddStringToObject(j, "exclude", res.exclude);
-		if (res.note != NULL)
-			cJSON_AddStringToObject(j, "note", res.note);
-		if (res.inherited != NULL)
-			cJSON_AddStringToObject(j, "inherited", res.inherited);
-		cJSON_AddBoolToObject(j, "adopted", res.adopted);
-		cJSON_AddBoolToObject(j, "resubmitted", res.resubmitted);
-		cJSON_AddNumberToObject(j, "budget", res.budget);
-		cli_json(stdout, j, 0);
-		cJSON_Delete(j);
-	} else if (rc == 0) {
-		cli_printf("%s\nretry record %s: SLURM job %s (%s), same sbatch "
-		    "%s, exclude %s\n", res.why, res.record_id, res.slurm_id,
-		    res.state, res.sbatch_path, *res.exclude ? res.exclude :
-		    "none");
-		if (res.inherited != NULL)
-			cli_printf("inherited from the retry chain (nodes that "
-			    "failed earlier): %s\n", res.inherited);
-		if (res.adopted)
-			cli_printf("sbatch's reply was lost: the job was found by "
-			    "its name and adopted, not submitted twice\n");
-		if (res.resubmitted)
-			cli_printf("sbatch's reply was lost and no job had its "
-			    "name: it was submitted once more\n");
-		if (res.note != NULL)
-			cli_printf("note: %s\n", res.note);
-	} else if (rc == 1) {
-		s = ops_clean(res.why);
-		cli_error("retry", "%s", s);
-		free(s);
-	} else {
-		s = ops_clean(cause);
-		cli_error("retry", "%s", s);
-		free(s);
-	}
-	ret = rc == 0 ? EXIT_OK : EXIT_FAIL;
+	rc = retry_run(ctx->conn, r->id, &o, &res, &cause);
+	if (json)
+		retry_json(r, rc, &res, cause);
+	else
+		retry_text(rc, &res, cause);
 	retry_result_free(&res);
-out:
-	conn_free(c);
-	record_free(r);
 	free(cause);
-	config_free(&cfg);
-	return ret;
+	return rc == 0 ? EXIT_OK : EXIT_FAIL;
 }
 
 const struct cli_entry cli_retry_entry = {
@@ -178,6 +171,10 @@ const struct cli_entry cli_retry_entry = {
 	    "record, the failed nodes excluded\n",
 	.shortopts = "j",
 	.longopts = retry_options,
-	.flags = CLI_CLUSTER,
+	.flags = CLI_CLUSTER | CLI_CONFIG | CLI_TARGET | CLI_CONN,
+	.args_min = 1,
+	.args_max = 1,
+	.optsize = sizeof (int),
+	.option = retry_option,
 	.exec = cli_retry,
 };

@@ -125,6 +125,24 @@ status_table(const struct monitor_snapshot *snap, struct record **v, size_t n)
 	free(cells);
 }
 
+/* Why a job ended ERROR: triage's class and rule, and the line. */
+static void
+status_detail_error(const struct record *r)
+{
+	char	*s;
+
+	if (r->err_class == ERR_NONE)
+		return;
+	s = ops_clean(r->err_rule);
+	cli_printf("error:    %s (rule %s)\n", err_class_name(r->err_class), s);
+	free(s);
+	if (r->err_evidence != NULL && *r->err_evidence != '\0') {
+		s = ops_clean(r->err_evidence);
+		printf("evidence: %s\n", s);
+		free(s);
+	}
+}
+
 static void
 status_detail(const struct record *r, const struct monitor_snapshot *snap,
     int stale)
@@ -149,17 +167,7 @@ status_detail(const struct record *r, const struct monitor_snapshot *snap,
 	    stale && !state_terminal(r->state) ? " last known: the poll "
 	    "failed" : "");
 	free(s);
-	if (r->err_class != ERR_NONE) {
-		s = ops_clean(r->err_rule);
-		cli_printf("error:    %s (rule %s)\n", err_class_name(r->err_class),
-		    s);
-		free(s);
-		if (r->err_evidence != NULL && *r->err_evidence != '\0') {
-			s = ops_clean(r->err_evidence);
-			printf("evidence: %s\n", s);
-			free(s);
-		}
-	}
+	status_detail_error(r);
 	s = ops_clean(r->job_name);
 	cli_printf("name:     %s\n", s);
 	free(s);
@@ -305,6 +313,51 @@ eff_json(cJSON *item, const struct eff *e)
 		cJSON_AddNullToObject(o, "hint");
 }
 
+/* A JSON event on one line of its own, then freed. */
+static void
+status_event_put(cJSON *o)
+{
+	char	*s = cJSON_PrintUnformatted(o);
+
+	printf("%s\n", s);
+	cJSON_free(s);
+	cJSON_Delete(o);
+}
+
+/* The event of a record's new state (from: the one said before, or NULL). */
+static cJSON *
+status_event(const struct monitor_snapshot *snap, const struct record *r,
+    const char *from, const char *when)
+{
+	const struct jobtable_row	*row = row_of(snap, r->id);
+	cJSON				*o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "event", "state");
+	cJSON_AddStringToObject(o, "time", when);
+	cJSON_AddStringToObject(o, "cluster", snap->cluster);
+	cJSON_AddStringToObject(o, "record", r->id);
+	if (record_slurm_id(r) != NULL)
+		cJSON_AddStringToObject(o, "slurm_id", record_slurm_id(r));
+	else
+		cJSON_AddNullToObject(o, "slurm_id");
+	cJSON_AddStringToObject(o, "name", r->job_name != NULL ?
+	    r->job_name : "");
+	if (from != NULL)
+		cJSON_AddStringToObject(o, "from", from);
+	else
+		cJSON_AddNullToObject(o, "from");
+	cJSON_AddStringToObject(o, "to", state_name(r->state));
+	cJSON_AddStringToObject(o, "native", r->native != NULL ? r->native :
+	    "");
+	cJSON_AddBoolToObject(o, "ended", state_terminal(r->state));
+	if (r->err_class != ERR_NONE)
+		cJSON_AddStringToObject(o, "err_class",
+		    err_class_name(r->err_class));
+	if (row != NULL && row->reason != NULL && *row->reason != '\0')
+		cJSON_AddStringToObject(o, "reason", row->reason);
+	return o;
+}
+
 /*
  * status --watch --json: one line per state change (issue 15.7), so a
  * script reacts without polling itself.  seen holds "record-id STATE"
@@ -314,70 +367,35 @@ static void
 status_events(const struct monitor_snapshot *snap, struct record **v,
     size_t n, const char *cause, struct strv *seen, const struct eff *eff)
 {
-	const struct jobtable_row	*row;
-	cJSON				*o;
-	char				*s, when[32], *key;
-	const char			*from;
-	time_t				 now = time(NULL);
-	size_t				 i, k, idlen;
+	cJSON		*o;
+	char		 when[32], *key;
+	const char	*from;
+	size_t		 i, k, idlen;
 
-	iso_time_fmt(now, when, sizeof when);
+	iso_time_fmt(time(NULL), when, sizeof when);
 	if (cause != NULL) {
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "event", "poll_failed");
 		cJSON_AddStringToObject(o, "time", when);
 		cJSON_AddStringToObject(o, "cluster", snap->cluster);
 		cJSON_AddStringToObject(o, "error", cause);
-		s = cJSON_PrintUnformatted(o);
-		printf("%s\n", s);
-		cJSON_free(s);
-		cJSON_Delete(o);
+		status_event_put(o);
 		return;
 	}
 	for (i = 0; i < n; i++) {
 		idlen = strlen(v[i]->id);
-		from = NULL;
 		for (k = 0; k < seen->n; k++) {
 			if (strncmp(seen->v[k], v[i]->id, idlen) == 0 &&
-			    seen->v[k][idlen] == ' ') {
-				from = seen->v[k] + idlen + 1;
+			    seen->v[k][idlen] == ' ')
 				break;
-			}
 		}
+		from = k < seen->n ? seen->v[k] + idlen + 1 : NULL;
 		if (from != NULL && strcmp(from, state_name(v[i]->state)) == 0)
 			continue;
-		o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "event", "state");
-		cJSON_AddStringToObject(o, "time", when);
-		cJSON_AddStringToObject(o, "cluster", snap->cluster);
-		cJSON_AddStringToObject(o, "record", v[i]->id);
-		if (record_slurm_id(v[i]) != NULL)
-			cJSON_AddStringToObject(o, "slurm_id",
-			    record_slurm_id(v[i]));
-		else
-			cJSON_AddNullToObject(o, "slurm_id");
-		cJSON_AddStringToObject(o, "name", v[i]->job_name != NULL ?
-		    v[i]->job_name : "");
-		if (from != NULL)
-			cJSON_AddStringToObject(o, "from", from);
-		else
-			cJSON_AddNullToObject(o, "from");
-		cJSON_AddStringToObject(o, "to", state_name(v[i]->state));
-		cJSON_AddStringToObject(o, "native", v[i]->native != NULL ?
-		    v[i]->native : "");
-		cJSON_AddBoolToObject(o, "ended", state_terminal(v[i]->state));
-		if (v[i]->err_class != ERR_NONE)
-			cJSON_AddStringToObject(o, "err_class",
-			    err_class_name(v[i]->err_class));
-		row = row_of(snap, v[i]->id);
-		if (row != NULL && row->reason != NULL && *row->reason != '\0')
-			cJSON_AddStringToObject(o, "reason", row->reason);
+		o = status_event(snap, v[i], from, when);
 		if (eff != NULL && n == 1 && state_terminal(v[i]->state))
 			eff_json(o, eff);
-		s = cJSON_PrintUnformatted(o);
-		printf("%s\n", s);
-		cJSON_free(s);
-		cJSON_Delete(o);
+		status_event_put(o);
 		/* Remember the new state. */
 		key = xasprintf("%s %s", v[i]->id, state_name(v[i]->state));
 		if (from != NULL) {
@@ -430,215 +448,218 @@ static const struct option status_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+/* status's options and what one run keeps from poll to poll. */
+struct status_opts {
+	int		 watch;
+	int		 json;
+	long		 interval;
+};
+
+struct status_run {
+	struct cli_ctx		*ctx;
+	const struct status_opts *o;
+	const char		*only;	/* the record asked for, or NULL */
+	struct eff		*eff;	/* of the ended job asked for */
+	struct strv		 seen;	/* --watch --json: states said */
+	struct budget		 budget;
+	int			 done;	/* the job asked for has ended */
+};
+
 static int
-cli_status(struct cli *cli, int argc, char **argv)
+status_option(struct cli_ctx *ctx, int ch, const char *arg)
 {
-	struct config		 cfg;
-	struct cluster		*cl;
-	struct conn		*c = NULL;
-	struct record		*rec = NULL, **v;
+	struct status_opts	*o = ctx->opts;
+
+	if (ch == 'w')
+		o->watch = 1;
+	else if (ch == 'j')
+		o->json = 1;
+	else if (cli_number(arg, 1, 86400, &o->interval) != 0) {
+		cli_error("status", "--interval must be whole seconds from 1 "
+		    "to 86400, not '%s'", arg);
+		return EXIT_USAGE;
+	}
+	return CLI_GO;
+}
+
+static int
+status_check(struct cli_ctx *ctx)
+{
+	const struct status_opts	*o = ctx->opts;
+
+	if (ctx->argc > 1) {
+		cli_error("status", "one ID at most (got '%s' and '%s')",
+		    ctx->argv[0], ctx->argv[1]);
+		return EXIT_USAGE;
+	}
+	if (o->interval != 0 && !o->watch) {
+		cli_error("status", "--interval goes with --watch");
+		return EXIT_USAGE;
+	}
+	return CLI_GO;
+}
+
+/* The text of one poll: its events, then the job or the table. */
+static void
+status_text(struct status_run *st, const struct monitor_snapshot *snap,
+    struct record **v, size_t n, int failed)
+{
+	const struct eff	*eff = st->eff;
+	char			*s;
+	size_t			 i;
+
+	if (st->o->watch)
+		cli_printf("-- %s, cluster %s\n", snap->polled != 0 ?
+		    "polled" : "poll failed", st->ctx->cl->name);
+	for (i = 0; i < snap->events.n; i++) {
+		s = ops_clean(snap->events.v[i]);
+		cli_error(NULL, "%s", s);
+		free(s);
+	}
+	if (st->only == NULL) {
+		status_table(snap, v, n);
+		return;
+	}
+	if (n != 1)
+		return;
+	status_detail(v[0], snap, failed);
+	if (eff != NULL) {
+		s = eff_text(eff);
+		printf("usage:    %s\n", s);
+		free(s);
+		if (eff->hint != NULL)
+			printf("hint:     %s\n", eff->hint);
+	}
+}
+
+/* An ended job asked for: how well it used what it asked for, once. */
+static void
+status_eff_once(struct status_run *st, const struct record *r)
+{
+	char	*why = NULL;
+
+	if (st->eff != NULL || !state_terminal(r->state))
+		return;
+	if ((st->eff = status_eff(st->ctx->conn, r, &why)) == NULL &&
+	    why != NULL) {
+		cli_error("status", "efficiency not known: %s", why);
+		free(why);
+	}
+}
+
+/* One poll and what it shows: the exit status; *cause why it failed. */
+static int
+status_once(struct status_run *st, char **cause)
+{
 	struct monitor_opts	 opts;
 	struct monitor_snapshot	 snap;
-	struct eff		*eff = NULL;
-	struct strv		 seen;
-	struct budget		 budget;
-	enum budget_fault	 fault;
-	struct sigaction	 sa, oldsa;
-	char			*cause = NULL;
-	const char		*only = NULL;
+	struct record		**v;
 	size_t			 i, n;
-	long			 sid, interval = 0;
-	int			 ch, watch = 0, json = 0, rc, ret = EXIT_OK;
-	int			 done;
+	int			 rc, ret = EXIT_OK;
 
-	memset(&seen, 0, sizeof seen);
-	memset(&budget, 0, sizeof budget);
-
-	while ((ch = cli_getopt(cli, &cli_status_entry, argc, argv)) != -1) {
-		switch (ch) {
-		case 'w':
-			watch = 1;
-			break;
-		case 'i':
-			if (cli_number(optarg, 1, 86400, &interval) != 0) {
-				cli_error("status", "--interval "
-				    "must be whole seconds from 1 to 86400, "
-				    "not '%s'", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'j':
-			json = 1;
-			break;
-		default:
-			return CLI_OPT_EXIT(ch);
-		}
+	memset(&opts, 0, sizeof opts);
+	opts.user = st->ctx->cl->user;
+	rc = monitor_poll(st->ctx->conn, st->ctx->cl->name, &opts, &snap,
+	    cause);
+	/* status acts on what it saw: INFRA retries, NCCL. */
+	if (rc == 0)
+		react_after_poll(st->ctx->conn, &snap);
+	n = status_records(&snap, st->only, &v);
+	if (rc == 0 && st->only != NULL && n == 1)
+		status_eff_once(st, v[0]);
+	if (st->o->json && st->o->watch)
+		status_events(&snap, v, n, rc != 0 ? *cause : NULL, &st->seen,
+		    st->eff);
+	else if (st->o->json)
+		status_json(&snap, v, n, *cause, st->o->watch, st->eff);
+	else
+		status_text(st, &snap, v, n, rc != 0 || snap.error != NULL);
+	/* Monitoring failures never cancel anything; a failed sacct after
+	   a good squeue is as much a failure as a failed squeue. */
+	if (rc != 0 || snap.error != NULL) {
+		cli_error("status", "%s (records show the last known state)",
+		    rc != 0 ? *cause : snap.error);
+		ret = EXIT_FAIL;
 	}
-	if (argc - optind > 1) {
-		cli_error("status", "one ID at most (got '%s' "
-		    "and '%s')", argv[optind], argv[optind + 1]);
+	st->done = st->only != NULL && n == 1 && state_terminal(v[0]->state);
+	for (i = 0; i < n; i++)
+		record_free(v[i]);
+	free(v);
+	monitor_snapshot_free(&snap);
+	fflush(stdout);
+	return ret;
+}
+
+/* Until the job ends or SIGINT; slurmctld timing out or down: back off. */
+static int
+status_watch(struct status_run *st, long interval)
+{
+	enum budget_fault	 fault;
+	char			*cause = NULL;
+	int			 ret, wait;
+
+	for (;;) {
+		free(cause);
+		cause = NULL;
+		ret = status_once(st, &cause);
+		if (!st->o->watch || st->done || status_stop)
+			break;
+		wait = (int)interval;
+		if (ret != EXIT_OK && cause != NULL &&
+		    (fault = budget_classify(cause)) != BUDGET_FAULT_NONE) {
+			wait = budget_fail(&st->budget, wait, fault);
+			cli_error("status", "%s: next poll in %d s",
+			    budget_fault_text(fault), wait);
+		} else
+			budget_ok(&st->budget);
+		status_sleep(wait);
+		if (status_stop)
+			break;
+	}
+	free(cause);
+	return st->o->watch && status_stop ? EXIT_OK : ret;
+}
+
+static int
+cli_status(struct cli_ctx *ctx)
+{
+	const struct status_opts *o = ctx->opts;
+	struct cluster		*cl = ctx->cl;
+	struct status_run	 st;
+	struct sigaction	 sa, oldsa;
+	long			 interval = o->interval;
+	int			 ret;
+
+	if (ctx->target != NULL && ctx->target->rec == NULL) {
+		cli_error("status", "SLURM job %ld has no sqdeck record "
+		    "(sqdeck jobs lists every job in the queue)",
+		    ctx->target->sid);
 		return EXIT_USAGE;
 	}
-	if (interval != 0 && !watch) {
-		cli_error("status", "--interval goes with "
-		    "--watch");
-		return EXIT_USAGE;
-	}
-	if (cli_load(cli, &cfg, &cl) != 0)
-		return EXIT_FAIL;
-	if (optind < argc) {
-		rc = ops_find(argv[optind], cl->name, &rec, &sid, &cause);
-		if (rc != 0) {
-			if (rc == 1)
-				cli_error("status", "SLURM job "
-				    "%ld has no sqdeck record (sqdeck "
-				    "jobs lists every job in the queue)",
-				    sid);
-			else
-				cli_error("status", "%s",
-				    cause);
-			ret = EXIT_USAGE;
-			goto out;
-		}
-		only = rec->id;
-		/* A record knows its cluster; --cluster must agree. */
-		if (rec->cluster != NULL && strcmp(rec->cluster, cl->name)) {
-			if (cli->cluster != NULL) {
-				cli_error("status", "record %s "
-				    "belongs to cluster %s, not %s", rec->id,
-				    rec->cluster, cl->name);
-				ret = EXIT_USAGE;
-				goto out;
-			}
-			if ((cl = cli_record_cluster(&cfg, rec,
-			    &cause)) == NULL) {
-				cli_error("status", "record %s: "
-				    "%s", rec->id, cause);
-				ret = EXIT_FAIL;
-				goto out;
-			}
-		}
-	}
+	memset(&st, 0, sizeof st);
+	st.ctx = ctx;
+	st.o = o;
+	st.only = ctx->target != NULL ? ctx->target->rec->id : NULL;
 	if (interval == 0)
 		interval = config_poll_interval(cl);
 	/* The polling budget's floor holds for --watch too (budget.h). */
-	budget_init(&budget, cl->min_poll_interval, cl->max_scheduler_calls);
-	if (watch && interval < budget.min_interval)
-		interval = budget.min_interval;
-
+	budget_init(&st.budget, cl->min_poll_interval,
+	    cl->max_scheduler_calls);
+	if (o->watch && interval < st.budget.min_interval)
+		interval = st.budget.min_interval;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = status_sigint;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &oldsa);
-
-	memset(&opts, 0, sizeof opts);
-	opts.user = cl->user;
-	c = conn_new_cluster(cl);
-	status_recover(c, cl);
-	for (;;) {
-		free(cause);
-		cause = NULL;
-		rc = monitor_poll(c, cl->name, &opts, &snap, &cause);
-		/* status acts on what it saw: INFRA retries, NCCL. */
-		if (rc == 0)
-			react_after_poll(c, &snap);
-		n = status_records(&snap, only, &v);
-		/* An ended job: how well it used what it asked for. */
-		if (rc == 0 && only != NULL && n == 1 &&
-		    state_terminal(v[0]->state) && eff == NULL) {
-			char	*why = NULL;
-
-			if ((eff = status_eff(c, v[0], &why)) == NULL &&
-			    why != NULL) {
-				cli_error("status", "efficiency "
-				    "not known: %s", why);
-				free(why);
-			}
-		}
-		if (json && watch)
-			status_events(&snap, v, n, rc != 0 ? cause : NULL,
-			    &seen, eff);
-		else if (json)
-			status_json(&snap, v, n, cause, watch, eff);
-		else {
-			if (watch)
-				cli_printf("-- %s, cluster %s\n", snap.polled != 0 ?
-				    "polled" : "poll failed", cl->name);
-			for (i = 0; i < snap.events.n; i++) {
-				char *s = ops_clean(snap.events.v[i]);
-
-				cli_error(NULL, "%s", s);
-				free(s);
-			}
-			if (only != NULL && n == 1) {
-				status_detail(v[0], &snap, rc != 0 ||
-				    snap.error != NULL);
-				if (eff != NULL) {
-					char *t = eff_text(eff);
-
-					printf("usage:    %s\n", t);
-					free(t);
-					if (eff->hint != NULL)
-						printf("hint:     %s\n",
-						    eff->hint);
-				}
-			}
-			else if (only == NULL)
-				status_table(&snap, v, n);
-		}
-		if (rc != 0) {
-			/* Monitoring failures never cancel anything. */
-			cli_error("status", "%s (records show "
-			    "the last known state)", cause);
-			ret = EXIT_FAIL;
-		} else if (snap.error != NULL) {
-			/* squeue answered but sacct (or a record) did not:
-			   as much a failure as a failed squeue. */
-			cli_error("status", "%s (records show "
-			    "the last known state)", snap.error);
-			ret = EXIT_FAIL;
-		} else
-			ret = EXIT_OK;
-		done = only != NULL && n == 1 && state_terminal(v[0]->state);
-		for (i = 0; i < n; i++)
-			record_free(v[i]);
-		free(v);
-		monitor_snapshot_free(&snap);
-		fflush(stdout);
-		if (!watch || done || status_stop)
-			break;
-		/* slurmctld timing out, rate-limiting or down: back off. */
-		if (rc != 0 && (fault = budget_classify(cause)) !=
-		    BUDGET_FAULT_NONE) {
-			int	wait = budget_fail(&budget, (int)interval,
-				    fault);
-
-			cli_error("status", "%s: next poll in "
-			    "%d s", budget_fault_text(fault), wait);
-			status_sleep(wait);
-			if (status_stop)
-				break;
-			continue;
-		}
-		budget_ok(&budget);
-		status_sleep((int)interval);
-		if (status_stop)
-			break;
-	}
+	status_recover(ctx->conn, cl);
+	ret = status_watch(&st, interval);
 	sigaction(SIGINT, &oldsa, NULL);
-	if (watch && status_stop)
-		ret = EXIT_OK;
-out:
-	strv_free(&seen);
-	budget_free(&budget);
-	if (eff != NULL) {
-		eff_free(eff);
-		free(eff);
+	strv_free(&st.seen);
+	budget_free(&st.budget);
+	if (st.eff != NULL) {
+		eff_free(st.eff);
+		free(st.eff);
 	}
-	free(cause);
-	record_free(rec);
-	conn_free(c);
-	config_free(&cfg);
 	return ret;
 }
 
@@ -655,6 +676,10 @@ const struct cli_entry cli_status_entry = {
 	    "  --json      the records and what SLURM said, as JSON\n",
 	.shortopts = "wi:j",
 	.longopts = status_options,
-	.flags = CLI_CLUSTER,
+	.flags = CLI_CLUSTER | CLI_CONFIG | CLI_TARGET | CLI_OWN | CLI_CONN,
+	.args_max = -1,
+	.optsize = sizeof (struct status_opts),
+	.option = status_option,
+	.check = status_check,
 	.exec = cli_status,
 };

@@ -50,15 +50,6 @@ progress(void *arg, enum submit_step step, const char *text)
 }
 
 static void
-add_str(cJSON *o, const char *key, const char *s)
-{
-	if (s != NULL)
-		cJSON_AddStringToObject(o, key, s);
-	else
-		cJSON_AddNullToObject(o, key);
-}
-
-static void
 print_json(const struct cluster *cl, const struct submit_result *r,
     int dry_run, cJSON *steps, const char *error)
 {
@@ -67,21 +58,21 @@ print_json(const struct cluster *cl, const struct submit_result *r,
 
 	cJSON_AddBoolToObject(o, "ok", error == NULL);
 	cJSON_AddBoolToObject(o, "dry_run", dry_run);
-	add_str(o, "cluster", cl != NULL ? cl->name : NULL);
-	add_str(o, "record_id", r->record_id);
-	add_str(o, "job_name", r->job_name);
-	add_str(o, "job_dir", r->job_dir);
-	add_str(o, "slurm_id", r->slurm_id);
-	add_str(o, "state", r->state);
-	add_str(o, "native", r->native);
-	add_str(o, "container_mode", config_container_name(r->container));
-	add_str(o, "image", r->image);
-	add_str(o, "image_sqsh", r->image_sqsh);
-	add_str(o, "image_action", r->image != NULL ?
+	cli_json_str(o, "cluster", cl != NULL ? cl->name : NULL);
+	cli_json_str(o, "record_id", r->record_id);
+	cli_json_str(o, "job_name", r->job_name);
+	cli_json_str(o, "job_dir", r->job_dir);
+	cli_json_str(o, "slurm_id", r->slurm_id);
+	cli_json_str(o, "state", r->state);
+	cli_json_str(o, "native", r->native);
+	cli_json_str(o, "container_mode", config_container_name(r->container));
+	cli_json_str(o, "image", r->image);
+	cli_json_str(o, "image_sqsh", r->image_sqsh);
+	cli_json_str(o, "image_action", r->image != NULL ?
 	    submit_image_action_name(r->image_action) : NULL);
-	add_str(o, "import_job", r->import_job);
-	add_str(o, "sbatch_path", r->sbatch_path);
-	add_str(o, "env_path", r->env_path);
+	cli_json_str(o, "import_job", r->import_job);
+	cli_json_str(o, "sbatch_path", r->sbatch_path);
+	cli_json_str(o, "env_path", r->env_path);
 	a = cJSON_AddArrayToObject(o, "secrets");
 	for (i = 0; i < r->secrets.n; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(r->secrets.v[i]));
@@ -89,10 +80,10 @@ print_json(const struct cluster *cl, const struct submit_result *r,
 	cJSON_AddBoolToObject(o, "adopted", r->adopted);
 	cJSON_AddBoolToObject(o, "resubmitted", r->resubmitted);
 	if (error != NULL)
-		add_str(o, "failed_step", submit_step_name(r->failed_step));
-	add_str(o, "error", error);
+		cli_json_str(o, "failed_step", submit_step_name(r->failed_step));
+	cli_json_str(o, "error", error);
 	if (dry_run)
-		add_str(o, "script", r->script);
+		cli_json_str(o, "script", r->script);
 	cJSON_AddItemToObject(o, "steps", steps);
 	cli_json(stdout, o, 0);
 	cJSON_Delete(o);
@@ -110,13 +101,23 @@ count_arg(const char *opt, const char *s, int min, int *out, char **cause)
 	return 0;
 }
 
+struct submit_args {
+	int		 dry_run;
+	int		 hold;
+	int		 json;
+	const char	*time;
+	const char	*part;
+	const char	*gpus;
+	const char	*nodes;
+};
+
 /* --time, --partition, --gpus, --nodes beat the spec; then it is checked. */
 static int
-overrides(struct spec *sp, const char *t, const char *p, const char *g,
-    const char *n, char **cause)
+overrides(struct spec *sp, const struct submit_args *o, char **cause)
 {
-	char	*why = NULL;
-	int	 v;
+	const char	*t = o->time, *p = o->part, *g = o->gpus, *n = o->nodes;
+	char		*why = NULL;
+	int		 v;
 
 	if (t != NULL) {
 		if (spec_parse_time(t, &v, &why) != 0) {
@@ -161,133 +162,132 @@ static const struct option submit_options[] = {
 };
 
 static int
-cli_submit(struct cli *cli, int argc, char **argv)
+submit_option(struct cli_ctx *ctx, int ch, const char *arg)
 {
+	struct submit_args	*o = ctx->opts;
+
+	switch (ch) {
+	case 'n':
+		o->dry_run = 1;
+		break;
+	case 'H':
+		o->hold = 1;
+		break;
+	case 'j':
+		o->json = 1;
+		break;
+	case 't':
+		o->time = arg;
+		break;
+	case 'p':
+		o->part = arg;
+		break;
+	case 'G':
+		o->gpus = arg;
+		break;
+	case 'N':
+		o->nodes = arg;
+		break;
+	}
+	return CLI_GO;
+}
+
+/* What a dry run rendered, or where the submitted job is. */
+static void
+submit_said(const struct submit_result *r, int dry_run)
+{
+	size_t	i;
+
+	if (!dry_run) {
+		cli_printf("\nsubmitted: record %s, SLURM job %s (%s)\n",
+		    r->record_id, r->slurm_id, r->state);
+		cli_printf("  job dir  %s\n", r->job_dir);
+		cli_printf("  status   sqdeck status %s\n", r->record_id);
+		cli_printf("  logs     sqdeck logs %s\n", r->record_id);
+		return;
+	}
+	cli_fputs(r->script, stdout);
+	cli_fprintf(stderr, "dry run: rendered %s; nothing was written on the "
+	    "cluster and no record was opened\n", r->sbatch_path);
+	if (r->env_path == NULL)
+		return;
+	cli_fprintf(stderr, "the secrets file %s would hold the values of:",
+	    r->env_path);
+	for (i = 0; i < r->secrets.n; i++)
+		cli_fprintf(stderr, " %s", r->secrets.v[i]);
+	cli_fprintf(stderr, "\n");
+}
+
+/* submit's steps on the cluster: the exit status. */
+static int
+submit_go(struct cli_ctx *ctx, struct spec *sp)
+{
+	const struct submit_args *a = ctx->opts;
 	struct cli_submit_out	 out;
 	struct submit_session	 s;
 	struct submit_opts	 o;
 	struct submit_result	 r;
-	struct config		 cfg;
-	struct cluster		*cl;
-	struct spec		 sp;
-	struct conn		*c;
-	cJSON			*steps;
 	char			*cause = NULL, *msg;
-	const char		*o_time = NULL, *o_part = NULL;
-	const char		*o_gpus = NULL, *o_nodes = NULL;
-	size_t			 i;
-	int			 ch, json = 0, dry_run = 0, hold = 0, ret;
+	int			 ret = EXIT_OK;
 
-	while ((ch = cli_getopt(cli, &cli_submit_entry, argc, argv)) != -1) {
-		switch (ch) {
-		case 'n':
-			dry_run = 1;
-			break;
-		case 'H':
-			hold = 1;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 't':
-			o_time = optarg;
-			break;
-		case 'p':
-			o_part = optarg;
-			break;
-		case 'G':
-			o_gpus = optarg;
-			break;
-		case 'N':
-			o_nodes = optarg;
-			break;
-		default:
-			return CLI_OPT_EXIT(ch);
-		}
-	}
-	if (optind + 1 != argc) {
-		cli_usage(&cli_submit_entry, stderr);
-		return EXIT_USAGE;
-	}
-	if (spec_load(argv[optind], &sp, &cause) != 0) {
-		cli_error("submit", "%s", cause);
-		free(cause);
-		return EXIT_USAGE;
-	}
-	if (overrides(&sp, o_time, o_part, o_gpus, o_nodes, &cause) != 0) {
-		cli_error("submit", "%s", cause);
-		free(cause);
-		spec_free(&sp);
-		return EXIT_USAGE;
-	}
-	if (cli->cluster == NULL && sp.cluster != NULL)
-		cli->cluster = sp.cluster;
-	if (cli_load(cli, &cfg, &cl) != 0) {
-		spec_free(&sp);
-		return EXIT_FAIL;
-	}
-
-	steps = cJSON_CreateArray();
-	memset(&out, 0, sizeof out);
 	/* stdout carries only the script or the JSON in those modes. */
-	out.f = (json || dry_run) ? stderr : stdout;
-	out.steps = steps;
+	out.f = (a->json || a->dry_run) ? stderr : stdout;
+	out.steps = cJSON_CreateArray();
 	memset(&o, 0, sizeof o);
-	o.dry_run = dry_run;
-	o.hold = hold;
+	o.dry_run = a->dry_run;
+	o.hold = a->hold;
 	o.progress = progress;
 	o.arg = &out;
-
-	cli_fprintf(out.f, "submit %s to cluster %s%s\n", argv[optind], cl->name,
-	    dry_run ? " (dry run)" : "");
-	c = conn_new_cluster(cl);
-	submit_session_init(&s, c, cl);
-	if (submit_run(&s, &sp, &o, &r, &cause) != 0) {
+	cli_fprintf(out.f, "submit %s to cluster %s%s\n", ctx->argv[0],
+	    ctx->cl->name, a->dry_run ? " (dry run)" : "");
+	submit_session_init(&s, ctx->conn, ctx->cl);
+	if (submit_run(&s, sp, &o, &r, &cause) != 0) {
 		msg = clean(cause);
-		if (json)
-			print_json(cl, &r, dry_run, steps, cause);
-		else
-			cJSON_Delete(steps);
 		cli_error(NULL, "submit failed at step %s: %s",
 		    submit_step_name(r.failed_step), msg);
 		if (r.record_id != NULL && r.state != NULL)
 			cli_fprintf(stderr, "record %s is %s\n", r.record_id,
 			    r.state);
 		free(msg);
-		free(cause);
 		ret = EXIT_FAIL;
-		goto out;
-	}
-	if (json)
-		print_json(cl, &r, dry_run, steps, NULL);
-	else {
-		cJSON_Delete(steps);
-		if (dry_run) {
-			cli_fputs(r.script, stdout);
-			cli_fprintf(stderr, "dry run: rendered %s; nothing was "
-			    "written on the cluster and no record was opened\n",
-			    r.sbatch_path);
-			if (r.env_path != NULL) {
-				cli_fprintf(stderr, "the secrets file %s would hold "
-				    "the values of:", r.env_path);
-				for (i = 0; i < r.secrets.n; i++)
-					cli_fprintf(stderr, " %s", r.secrets.v[i]);
-				cli_fprintf(stderr, "\n");
-			}
-		} else {
-			cli_printf("\nsubmitted: record %s, SLURM job %s (%s)\n",
-			    r.record_id, r.slurm_id, r.state);
-			cli_printf("  job dir  %s\n", r.job_dir);
-			cli_printf("  status   sqdeck status %s\n", r.record_id);
-			cli_printf("  logs     sqdeck logs %s\n", r.record_id);
-		}
-	}
-	ret = EXIT_OK;
-out:
+	} else if (!a->json)
+		submit_said(&r, a->dry_run);
+	if (a->json)
+		print_json(ctx->cl, &r, a->dry_run, out.steps,
+		    ret == EXIT_OK ? NULL : cause);
+	else
+		cJSON_Delete(out.steps);
+	free(cause);
 	submit_result_free(&r);
 	submit_session_free(&s);
-	conn_free(c);
-	config_free(&cfg);
+	return ret;
+}
+
+static int
+cli_submit(struct cli_ctx *ctx)
+{
+	struct spec	 sp;
+	char		*cause = NULL;
+	int		 ret = EXIT_USAGE;
+
+	if (spec_load(ctx->argv[0], &sp, &cause) != 0) {
+		cli_error("submit", "%s", cause);
+		free(cause);
+		return EXIT_USAGE;
+	}
+	if (overrides(&sp, ctx->opts, &cause) != 0) {
+		cli_error("submit", "%s", cause);
+		free(cause);
+		goto out;
+	}
+	/* The spec's cluster, unless --cluster says otherwise. */
+	if (ctx->cli->cluster == NULL && sp.cluster != NULL)
+		ctx->cli->cluster = sp.cluster;
+	if (cli_need(ctx, CLI_CONFIG | CLI_CONN) != CLI_GO)
+		ret = EXIT_FAIL;
+	else
+		ret = submit_go(ctx, &sp);
+out:
 	spec_free(&sp);
 	return ret;
 }
@@ -311,6 +311,10 @@ const struct cli_entry cli_submit_entry = {
 	    "environment.\n",
 	.shortopts = "n",
 	.longopts = submit_options,
-	.flags = CLI_CLUSTER,
+	.flags = CLI_CLUSTER,	/* the config after the spec: cli_need() */
+	.args_min = 1,
+	.args_max = 1,
+	.optsize = sizeof (struct submit_args),
+	.option = submit_option,
 	.exec = cli_submit,
 };

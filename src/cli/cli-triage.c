@@ -107,111 +107,90 @@ read_tail(const char *path, struct buf *b, char **cause)
 static int
 is_job_arg(const char *a)
 {
-	const char	*p;
+	struct jobid	j;
 
 	if (strcmp(a, "-") == 0 || access(a, F_OK) == 0)
 		return 0;
 	if (strncmp(a, "sd-", 3) == 0)
 		return 1;
-	for (p = a; *p >= '0' && *p <= '9'; p++)
-		;
-	return p != a && *p == '\0';
+	/* Digits, even no job id's ("0"): ops_find says why. */
+	jobid_parse(a, &j);
+	return j.kind == JOBID_JOB || (j.kind == JOBID_BAD && j.joblen > 0 &&
+	    a[j.joblen] == '\0');
 }
 
-/*
- * triage ID: the job's state and exit code from sacct (the record's when
- * sacct has none) and the end of its main.out and main.err from the
- * cluster, as the job's own files (parts, at most 2).  Returns 0, or -1
- * after saying why on stderr.
- */
+/* What triage ID fetched besides the logs. */
+struct triage_job {
+	char	*state;		/* sacct's State, or the record's */
+	char	*exitstr;	/* sacct's ExitCode, or the record's */
+	char	*job;		/* "12 on polar" */
+};
+
+/* The job's state and exit code from sacct, else the record's: 0, or -1
+   said. */
 static int
-fetch_job(struct cli *cli, const char *arg, struct buf *text,
-    struct logpart *parts, int *nparts, char **state, char **exitstr,
-    char **job)
+triage_sacct(struct cli_ctx *ctx, struct triage_job *tj)
 {
-	struct config		 cfg;
-	struct cluster		*cl;
-	struct record		*rec = NULL;
-	struct conn		*c = NULL;
+	const struct cli_target	*t = ctx->target;
 	struct conn_result	 res;
 	struct eff		 e;
-	struct ops_log		 log;
-	struct state_map	 sm;
-	char			*cmd = NULL, *path, *cause = NULL, *sp;
-	long			 sid = 0;
-	int			 rc, k, ret = -1;
+	char			*cmd, *cause = NULL, *sp;
+	int			 ret = 0;
 
 	memset(&res, 0, sizeof res);
 	memset(&e, 0, sizeof e);
-	memset(&log, 0, sizeof log);
-	*nparts = 0;
-	if (cli_load(cli, &cfg, &cl) != 0)
-		return -1;
-	if ((rc = ops_find(arg, cl->name, &rec, &sid, &cause)) < 0) {
-		cli_error("triage", "%s", cause);
-		goto out;
-	}
-	if (rec != NULL && rec->cluster != NULL &&
-	    strcmp(rec->cluster, cl->name) != 0 &&
-	    (cl = cli_record_cluster(&cfg, rec, &cause)) == NULL) {
-		cli_error("triage", "record %s: %s", rec->id,
-		    cause);
-		goto out;
-	}
-	if (sid <= 0) {
-		cli_error("triage", "record %s has no SLURM job "
-		    "id: nothing was launched, so nothing ended", rec->id);
-		goto out;
-	}
-	*job = xasprintf("%ld on %s", sid, cl->name);
-	c = conn_new_cluster(cl);
-	if ((cmd = eff_cmd(sid, &cause)) == NULL ||
-	    conn_exec(c, cmd, NULL, 0, &res, &cause) != 0) {
-		cli_error("triage", "job %ld: %s", sid, cause);
-		goto out;
-	}
-	if (res.status == 0 && eff_parse(res.out, sid, &e, &cause) == 0) {
+	if ((cmd = eff_cmd(t->sid, &cause)) == NULL ||
+	    conn_exec(ctx->conn, cmd, NULL, 0, &res, &cause) != 0) {
+		cli_error("triage", "job %ld: %s", t->sid, cause);
+		ret = -1;
+	} else if (res.status == 0 && eff_parse(res.out, t->sid, &e,
+	    &cause) == 0) {
 		/* "CANCELLED by 1000": the state is the first word. */
-		*state = xstrdup(e.state);
-		if ((sp = strchr(*state, ' ')) != NULL)
+		tj->state = xstrdup(e.state);
+		if ((sp = strchr(tj->state, ' ')) != NULL)
 			*sp = '\0';
-		*exitstr = e.exit_code != NULL ? xstrdup(e.exit_code) : NULL;
-	} else if (rec == NULL) {
-		cli_error("triage", "job %ld: %s, and no sqdeck "
-		    "record has it: nothing to triage", sid, cause != NULL ?
-		    cause : "sacct failed");
-		goto out;
+		tj->exitstr = e.exit_code != NULL ? xstrdup(e.exit_code) : NULL;
+	} else if (t->rec == NULL) {
+		cli_error("triage", "job %ld: %s, and no sqdeck record has it: "
+		    "nothing to triage", t->sid, cause != NULL ? cause :
+		    "sacct failed");
+		ret = -1;
 	} else {
-		cli_error("triage", "sacct has no state for job "
-		    "%ld (%s): the record's last known state is used", sid,
-		    cause != NULL ? cause : "sacct failed");
-		if (rec->native != NULL && *rec->native != '\0')
-			*state = xstrdup(rec->native);
-		if (rec->exit_code != NULL)
-			*exitstr = xstrdup(rec->exit_code);
+		cli_error("triage", "sacct has no state for job %ld (%s): the "
+		    "record's last known state is used", t->sid, cause != NULL ?
+		    cause : "sacct failed");
+		if (t->rec->native != NULL && *t->rec->native != '\0')
+			tj->state = xstrdup(t->rec->native);
+		if (t->rec->exit_code != NULL)
+			tj->exitstr = xstrdup(t->rec->exit_code);
 	}
+	free(cmd);
 	free(cause);
-	cause = NULL;
-	if (*state != NULL && state_map(*state, STATUS_MISSING, &sm) == 0 &&
-	    !sm.terminal)
-		cli_error("triage", "job %ld is %s: it has not "
-		    "ended, so this is a verdict on its logs so far", sid,
-		    *state);
-	if (rec == NULL) {
-		cli_error("triage", "SLURM job %ld has no sqdeck "
-		    "record, so its logs are not known: classified by its "
-		    "state and exit code only", sid);
-		ret = 0;
-		goto out;
-	}
+	conn_result_free(&res);
+	eff_free(&e);
+	return ret;
+}
+
+/* The end of the job's main.out and main.err, as parts: 0 or -1 said. */
+static int
+triage_logs(struct cli_ctx *ctx, struct buf *text, struct logpart *parts,
+    int *nparts)
+{
+	struct ops_log	 log;
+	char		*path, *cause = NULL;
+	int		 k, rc;
+
 	for (k = 0; k < 2; k++) {
-		if ((path = ops_log_path(rec, k)) == NULL)
+		if ((path = ops_log_path(ctx->target->rec, k)) == NULL)
 			continue;
-		rc = ops_log_tail(c, path, 1000000, &log, &cause);
+		memset(&log, 0, sizeof log);
+		rc = ops_log_tail(ctx->conn, path, 1000000, &log, &cause);
 		free(path);
 		if (rc != 0) {
 			cli_error("triage", "%s", cause);
-			goto out;
+			free(cause);
+			ops_log_free(&log);
+			return -1;
 		}
 		if (!log.missing) {
 			parts[*nparts].name = k ? "main.err" : "main.out";
@@ -221,23 +200,51 @@ fetch_job(struct cli *cli, const char *arg, struct buf *text,
 			    log.cut);
 		}
 		ops_log_free(&log);
-		memset(&log, 0, sizeof log);
 	}
+	return 0;
+}
+
+/*
+ * triage ID: the job's state and exit code from sacct (the record's when
+ * sacct has none) and the end of its main.out and main.err from the
+ * cluster, as the job's own files (parts, at most 2).  Returns 0, or -1
+ * after saying why on stderr.
+ */
+static int
+fetch_job(struct cli_ctx *ctx, struct buf *text, struct logpart *parts,
+    int *nparts, struct triage_job *tj)
+{
+	const struct cli_target	*t;
+	struct state_map	 sm;
+
+	*nparts = 0;
+	if (cli_need(ctx, CLI_CONFIG | CLI_TARGET | CLI_CONN) != CLI_GO)
+		return -1;
+	t = ctx->target;
+	if (t->sid <= 0) {
+		cli_error("triage", "record %s has no SLURM job id: nothing "
+		    "was launched, so nothing ended", t->rec->id);
+		return -1;
+	}
+	tj->job = xasprintf("%ld on %s", t->sid, ctx->cl->name);
+	if (triage_sacct(ctx, tj) != 0)
+		return -1;
+	if (tj->state != NULL && state_map(tj->state, STATUS_MISSING,
+	    &sm) == 0 && !sm.terminal)
+		cli_error("triage", "job %ld is %s: it has not ended, so this "
+		    "is a verdict on its logs so far", t->sid, tj->state);
+	if (t->rec == NULL) {
+		cli_error("triage", "SLURM job %ld has no sqdeck record, so its "
+		    "logs are not known: classified by its state and exit code "
+		    "only", t->sid);
+		return 0;
+	}
+	if (triage_logs(ctx, text, parts, nparts) != 0)
+		return -1;
 	if (*nparts == 0)
-		cli_error("triage", "job %ld has no main.out or "
-		    "main.err: classified by its state and exit code only",
-		    sid);
-	ret = 0;
-out:
-	ops_log_free(&log);
-	conn_result_free(&res);
-	eff_free(&e);
-	free(cmd);
-	free(cause);
-	record_free(rec);
-	conn_free(c);
-	config_free(&cfg);
-	return ret;
+		cli_error("triage", "job %ld has no main.out or main.err: "
+		    "classified by its state and exit code only", t->sid);
+	return 0;
 }
 
 static void
@@ -289,124 +296,148 @@ static const struct option triage_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static int
-cli_triage(struct cli *cli, int argc, char **argv)
-{
-	struct triage_input	 in;
-	struct triage_result	 res;
-	struct logpart		*parts = NULL;
-	struct buf		 text;
-	const char		*state = NULL, *exitstr = NULL, *file = NULL;
-	char			*cause = NULL, *jstate = NULL, *jexit = NULL;
-	char			*job = NULL;
-	int			 ch, json = 0, i, nfiles, rc = EXIT_USAGE;
+struct triage_opts {
+	const char	*state;		/* --state */
+	const char	*exitstr;	/* --exit */
+	int		 json;
+};
 
-	memset(&in, 0, sizeof in);
-	buf_init(&text);
-	while ((ch = cli_getopt(cli, &cli_triage_entry, argc, argv)) != -1) {
-		switch (ch) {
-		case 's':
-			state = optarg;
-			break;
-		case 'e':
-			exitstr = optarg;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		default:
-			return CLI_OPT_EXIT(ch);
-		}
-	}
-	argc -= optind;
-	argv += optind;
-	/* triage ID: what it needs is fetched from the cluster. */
-	if (argc == 1 && is_job_arg(argv[0])) {
-		if (state != NULL || exitstr != NULL) {
-			cli_error("triage", "--state and --exit go "
-			    "with LOGFILEs: for a job id they come from sacct");
-			return EXIT_USAGE;
-		}
-		parts = xcalloc(3, sizeof *parts);
-		if (fetch_job(cli, argv[0], &text, parts, &nfiles, &jstate,
-		    &jexit, &job) != 0) {
-			rc = EXIT_FAIL;
-			goto out;
-		}
-		state = jstate;
-		exitstr = jexit;
-	}
-	if (argc == 0 && state == NULL && exitstr == NULL) {
-		cli_error("triage", "nothing to classify: give "
-		    "LOGFILEs, --state or --exit");
-		cli_usage(&cli_triage_entry, stderr);
-		return EXIT_USAGE;
-	}
+static int
+triage_option(struct cli_ctx *ctx, int ch, const char *arg)
+{
+	struct triage_opts	*o = ctx->opts;
+
+	if (ch == 's')
+		o->state = arg;
+	else if (ch == 'e')
+		o->exitstr = arg;
+	else
+		o->json = 1;
+	return CLI_GO;
+}
+
+/* The state and exit status into in: CLI_GO, or the exit status said. */
+static int
+triage_in(struct triage_input *in, const char *state, const char *exitstr)
+{
+	char	*cause = NULL;
+
+	memset(in, 0, sizeof *in);
 	if (exitstr != NULL) {
-		if (triage_parse_exit(exitstr, &in.exit_code, &in.exit_signal,
-		    &cause) != 0) {
+		if (triage_parse_exit(exitstr, &in->exit_code,
+		    &in->exit_signal, &cause) != 0) {
 			cli_error("triage", "--exit: %s", cause);
 			free(cause);
 			return EXIT_USAGE;
 		}
-		in.has_exit = 1;
+		in->has_exit = 1;
 	}
-	if (state != NULL && !state_known(state)) {
-		cli_error("triage", "warning: '%s' is not a "
-		    "SLURM state sqdeck knows; only the exit status and "
-		    "logs are used", state);
-	}
-	in.state = state;
+	if (state != NULL && !state_known(state))
+		cli_error("triage", "warning: '%s' is not a SLURM state sqdeck "
+		    "knows; only the exit status and logs are used", state);
+	in->state = state;
+	return CLI_GO;
+}
 
-	if (job == NULL) {
-		nfiles = argc;
-		parts = xcalloc((size_t)nfiles + 1, sizeof *parts);
-	}
-	for (i = 0; job == NULL && i < nfiles; i++) {
-		parts[i].name = argv[i];
-		parts[i].off = text.len;
-		if (read_tail(argv[i], &text, &cause) != 0) {
+/* LOGFILEs, each a part of text: 0, or -1 said. */
+static int
+triage_files(struct cli_ctx *ctx, struct buf *text, struct logpart *parts)
+{
+	char	*cause = NULL;
+	int	 i;
+
+	for (i = 0; i < ctx->argc; i++) {
+		parts[i].name = ctx->argv[i];
+		parts[i].off = text->len;
+		if (read_tail(ctx->argv[i], text, &cause) != 0) {
 			cli_error("triage", "%s", cause);
 			free(cause);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The verdict on text, with the file of the matching line. */
+static void
+triage_report(const struct triage_opts *o, struct triage_input *in,
+    const struct buf *text, const struct logpart *parts, int nparts,
+    const struct triage_job *tj)
+{
+	struct triage_result	 res;
+	const char		*file = NULL;
+	int			 i;
+
+	in->log = text->data;
+	in->loglen = text->len;
+	triage_classify(in, &res);
+	for (i = nparts - 1; res.has_line && file == NULL && i >= 0; i--) {
+		if (res.line_off >= parts[i].off)
+			file = parts[i].name;
+	}
+	if (o->json) {
+		print_json(&res, in->state, tj->exitstr != NULL ? tj->exitstr :
+		    o->exitstr, file != NULL ? file : "", tj->job);
+		return;
+	}
+	if (tj->job != NULL)
+		cli_printf("job:   %s (%s, exit %s)\n", tj->job, in->state !=
+		    NULL ? in->state : "state unknown", tj->exitstr != NULL ?
+		    tj->exitstr : "unknown");
+	cli_printf("class: %s\n", err_class_name(res.class));
+	cli_printf("rule:  %s\n", res.rule->name);
+	cli_printf("retry: %s\n", res.retry ? "yes (infrastructure: "
+	    "resubmit within the retry budget)" : "no");
+	cli_printf("why:   %s\n", res.rule->why);
+	if (res.has_line)
+		cli_printf("match: %s: %s\n", file != NULL ? file : "-",
+		    res.line);
+	for (i = 0; i < res.ntail; i++)
+		cli_printf("last:  %s\n", res.tail[i]);
+}
+
+static int
+cli_triage(struct cli_ctx *ctx)
+{
+	const struct triage_opts *o = ctx->opts;
+	struct triage_job	 tj;
+	struct triage_input	 in;
+	struct logpart		*parts;
+	struct buf		 text;
+	int			 nparts = ctx->argc, rc = EXIT_USAGE;
+
+	memset(&tj, 0, sizeof tj);
+	buf_init(&text);
+	parts = xcalloc((size_t)ctx->argc + 3, sizeof *parts);
+	/* triage ID: what it needs is fetched from the cluster. */
+	if (ctx->argc == 1 && is_job_arg(ctx->argv[0])) {
+		if (o->state != NULL || o->exitstr != NULL) {
+			cli_error("triage", "--state and --exit go with "
+			    "LOGFILEs: for a job id they come from sacct");
 			goto out;
 		}
-	}
-	in.log = text.data;
-	in.loglen = text.len;
-	triage_classify(&in, &res);
-
-	if (res.has_line) {
-		for (i = nfiles - 1; i >= 0; i--) {
-			if (res.line_off >= parts[i].off) {
-				file = parts[i].name;
-				break;
-			}
+		if (fetch_job(ctx, &text, parts, &nparts, &tj) != 0) {
+			rc = EXIT_FAIL;
+			goto out;
 		}
+	} else if (ctx->argc == 0 && o->state == NULL && o->exitstr == NULL) {
+		cli_error("triage", "nothing to classify: give LOGFILEs, "
+		    "--state or --exit");
+		cli_usage(ctx->entry, stderr);
+		goto out;
 	}
-	if (json)
-		print_json(&res, state, exitstr, file != NULL ? file : "", job);
-	else {
-		if (job != NULL)
-			cli_printf("job:   %s (%s, exit %s)\n", job,
-			    state != NULL ? state : "state unknown",
-			    exitstr != NULL ? exitstr : "unknown");
-		cli_printf("class: %s\n", err_class_name(res.class));
-		cli_printf("rule:  %s\n", res.rule->name);
-		cli_printf("retry: %s\n", res.retry ? "yes (infrastructure: "
-		    "resubmit within the retry budget)" : "no");
-		cli_printf("why:   %s\n", res.rule->why);
-		if (res.has_line)
-			cli_printf("match: %s: %s\n", file != NULL ? file : "-",
-			    res.line);
-		for (i = 0; i < res.ntail; i++)
-			cli_printf("last:  %s\n", res.tail[i]);
-	}
+	if (triage_in(&in, tj.job != NULL ? tj.state : o->state, tj.job !=
+	    NULL ? tj.exitstr : o->exitstr) != CLI_GO)
+		goto out;
+	if (tj.job == NULL && triage_files(ctx, &text, parts) != 0)
+		goto out;
+	triage_report(o, &in, &text, parts, nparts, &tj);
 	rc = EXIT_OK;
 out:
 	free(parts);
-	free(jstate);
-	free(jexit);
-	free(job);
+	free(tj.state);
+	free(tj.exitstr);
+	free(tj.job);
 	buf_free(&text);
 	return rc;
 }
@@ -429,6 +460,9 @@ const struct cli_entry cli_triage_entry = {
 	    "fetched from the cluster\n",
 	.shortopts = "s:e:j",
 	.longopts = triage_options,
-	.flags = CLI_CLUSTER,
+	.flags = CLI_CLUSTER,	/* the config for an ID only: cli_need() */
+	.args_max = -1,
+	.optsize = sizeof (struct triage_opts),
+	.option = triage_option,
 	.exec = cli_triage,
 };

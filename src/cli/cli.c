@@ -226,6 +226,15 @@ cli_json(FILE *f, const cJSON *o, int compact)
 	cJSON_free(raw);
 }
 
+void
+cli_json_str(cJSON *o, const char *key, const char *value)
+{
+	if (value != NULL)
+		cJSON_AddStringToObject(o, key, value);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
 int
 cli_number(const char *s, long min, long max, long *out)
 {
@@ -266,8 +275,11 @@ cli_nocore(void)
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
 
-/* Records of a cluster name now gone, moved by host and user (ops.h). */
-void
+/*
+ * Records made under a cluster name now gone: moved by host and user,
+ * said on stderr (ops_adopt).
+ */
+static void
 cli_adopt(const struct config *cfg)
 {
 	struct strv	said;
@@ -278,22 +290,6 @@ cli_adopt(const struct config *cfg)
 	for (i = 0; i < said.n; i++)
 		cli_error(NULL, "%s", said.v[i]);
 	strv_free(&said);
-}
-
-struct cluster *
-cli_record_cluster(struct config *cfg, const struct record *rec,
-    char **cause)
-{
-	struct cluster	*cl;
-	char		*why;
-
-	if ((why = ops_orphan_why(cfg, rec)) != NULL) {
-		free(*cause);
-		*cause = why;
-		return NULL;
-	}
-	cl = config_cluster(cfg, rec->cluster, cause);
-	return cl;
 }
 
 int
@@ -320,6 +316,197 @@ cli_load(struct cli *cli, struct config *cfg, struct cluster **cp)
 	return 0;
 }
 
+/* --- the entries' framework: what a verb needs, made once -------------- */
+
+struct cli_conn {
+	struct cluster	*cl;
+	struct conn	*c;
+};
+
+struct conn *
+cli_conn(struct cli_ctx *ctx, struct cluster *cl)
+{
+	size_t	i;
+
+	for (i = 0; i < ctx->nconns; i++) {
+		if (ctx->conns[i].cl == cl)
+			return ctx->conns[i].c;
+	}
+	ctx->conns = xrealloc(ctx->conns, (ctx->nconns + 1) *
+	    sizeof *ctx->conns);
+	ctx->conns[ctx->nconns].cl = cl;
+	ctx->conns[ctx->nconns].c = conn_new_cluster(cl);
+	return ctx->conns[ctx->nconns++].c;
+}
+
+/*
+ * The job one argument names, in the picked cluster's records first; a
+ * record elsewhere brings its own cluster (it knows where it ran).
+ */
+static int
+cli_target(struct cli_ctx *ctx, struct cli_target *t)
+{
+	const char	*verb = ctx->entry->name;
+	char		*cause = NULL;
+	int		 rc;
+
+	t->cl = ctx->cl;
+	jobid_parse(t->arg, &t->id);
+	if (ctx->entry->flags & CLI_TASKS) {
+		/* sqdeck keeps no record of arrays: a task is its own. */
+		if (t->id.kind == JOBID_TASK || t->id.kind == JOBID_RANGE)
+			return CLI_GO;
+		if (t->id.kind == JOBID_BAD && t->arg[t->id.joblen] == '_') {
+			cli_error(verb, "invalid array task id '%s': give "
+			    "JOBID_TASK, e.g. 12_3, or a range of tasks, "
+			    "12_[4-9]", t->arg);
+			return EXIT_USAGE;
+		}
+	}
+	if ((rc = ops_find(t->arg, ctx->cl->name, &t->rec, &t->sid,
+	    &cause)) < 0) {
+		cli_error(verb, "%s", cause);
+		free(cause);
+		return EXIT_USAGE;
+	}
+	if (rc == 1 || t->rec->cluster == NULL ||
+	    strcmp(t->rec->cluster, ctx->cl->name) == 0)
+		return CLI_GO;
+	if ((ctx->entry->flags & CLI_OWN) && ctx->cli->cluster != NULL) {
+		cli_error(verb, "record %s belongs to cluster %s, not %s",
+		    t->rec->id, t->rec->cluster, ctx->cl->name);
+		return EXIT_USAGE;
+	}
+	if ((cause = ops_orphan_why(&ctx->cfg, t->rec)) == NULL &&
+	    (t->cl = config_cluster(&ctx->cfg, t->rec->cluster, &cause)) != NULL)
+		return CLI_GO;
+	cli_error(verb, "record %s: %s", t->rec->id, cause);
+	free(cause);
+	return EXIT_FAIL;
+}
+
+int
+cli_need(struct cli_ctx *ctx, int flags)
+{
+	int	i, ret;
+
+	flags &= ~ctx->have;
+	if ((flags & (CLI_CONFIG | CLI_TARGET | CLI_CONN)) &&
+	    !(ctx->have & CLI_CONFIG)) {
+		if (cli_load(ctx->cli, &ctx->cfg, &ctx->cl) != 0)
+			return EXIT_FAIL;
+		ctx->have |= CLI_CONFIG;
+	}
+	if (flags & CLI_TARGET) {
+		ctx->have |= CLI_TARGET;
+		ctx->targets = xcalloc((size_t)ctx->argc + 1,
+		    sizeof *ctx->targets);
+		for (i = 0; i < ctx->argc; i++) {
+			ctx->targets[i].arg = ctx->argv[i];
+			if ((ret = cli_target(ctx, &ctx->targets[i])) !=
+			    CLI_GO)
+				return ret;
+		}
+		if (ctx->argc > 0) {
+			ctx->target = &ctx->targets[0];
+			ctx->cl = ctx->target->cl;
+		}
+	}
+	if (flags & CLI_CONN) {
+		ctx->have |= CLI_CONN;
+		ctx->conn = cli_conn(ctx, ctx->cl);
+	}
+	return CLI_GO;
+}
+
+/* Too few or too many arguments: said, with the usage. */
+static int
+cli_args(struct cli_ctx *ctx)
+{
+	const struct cli_entry	*e = ctx->entry;
+
+	if (ctx->argc >= e->args_min &&
+	    (e->args_max < 0 || ctx->argc <= e->args_max))
+		return CLI_GO;
+	if (ctx->argc < e->args_min) {
+		if (e->args_few != NULL)
+			cli_error(e->name, "%s", e->args_few);
+	} else if (e->args_many != NULL && e->args_max == 0)
+		cli_error(e->name, "%s '%s'", e->args_many, ctx->argv[0]);
+	else if (e->args_many != NULL)
+		cli_error(e->name, "%s", e->args_many);
+	cli_usage(e, stderr);
+	return EXIT_USAGE;
+}
+
+static void
+cli_ctx_free(struct cli_ctx *ctx)
+{
+	int	i;
+
+	for (i = 0; ctx->targets != NULL && i < ctx->argc; i++)
+		record_free(ctx->targets[i].rec);
+	free(ctx->targets);
+	for (i = 0; i < (int)ctx->nconns; i++)
+		conn_free(ctx->conns[i].c);
+	free(ctx->conns);
+	if (ctx->have & CLI_CONFIG)
+		config_free(&ctx->cfg);
+	free(ctx->opts);
+}
+
+/* A verb from its entry: options, arguments, what it needs, the action. */
+static int
+cli_run(struct cli *cli, const struct cli_entry *e, int argc, char **argv)
+{
+	struct cli_ctx	ctx;
+	int		ch, ret = CLI_GO;
+
+	memset(&ctx, 0, sizeof ctx);
+	ctx.cli = cli;
+	ctx.entry = e;
+	ctx.opts = xcalloc(1, e->optsize + 1);
+	while (ret == CLI_GO &&
+	    (ch = cli_getopt(cli, e, argc, argv)) != -1) {
+		if (ch == CLI_OPT_HELP || ch == CLI_OPT_BAD)
+			ret = CLI_OPT_EXIT(ch);
+		else
+			ret = e->option(&ctx, ch, optarg);
+	}
+	ctx.argc = argc - optind;
+	ctx.argv = argv + optind;
+	if (ret == CLI_GO)
+		ret = cli_args(&ctx);
+	if (ret == CLI_GO && e->check != NULL)
+		ret = e->check(&ctx);
+	if (ret == CLI_GO)
+		ret = cli_need(&ctx, e->flags);
+	if (ret == CLI_GO)
+		ret = e->exec(&ctx);
+	cli_ctx_free(&ctx);
+	return ret;
+}
+
+/* The verb argv[0] names, or help. */
+static int
+cli_verb(struct cli *cli, int argc, char **argv)
+{
+	const struct cli_entry	*const *e;
+
+	if (strcmp(argv[0], "help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	for (e = cli_entries; *e != NULL; e++) {
+		if (strcmp((*e)->name, argv[0]) == 0) {
+			optind = 0;	/* reset getopt for the verb */
+			return cli_run(cli, *e, argc, argv);
+		}
+	}
+	cli_error(NULL, "unknown verb '%s' (try sqdeck --help)", argv[0]);
+	return EXIT_USAGE;
+}
+
 int
 cli_main(int argc, char **argv, int (*tui)(const char *))
 {
@@ -329,10 +516,9 @@ cli_main(int argc, char **argv, int (*tui)(const char *))
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct cli		 cli;
-	const struct cli_entry	*const *e;
-	char			*cause = NULL;
-	int			 ch;
+	struct cli	 cli;
+	char		*cause = NULL;
+	int		 ch;
 
 	cli_nocore();
 	memset(&cli, 0, sizeof cli);
@@ -374,16 +560,5 @@ cli_main(int argc, char **argv, int (*tui)(const char *))
 	if (argc == 0)
 		return tui(cli.config_path);
 	conn_set_default_prompt(tty_prompt, NULL);
-	if (strcmp(argv[0], "help") == 0) {
-		usage(stdout);
-		return EXIT_OK;
-	}
-	for (e = cli_entries; *e != NULL; e++) {
-		if (strcmp((*e)->name, argv[0]) == 0) {
-			optind = 0;	/* reset getopt for the verb */
-			return (*e)->exec(&cli, argc, argv);
-		}
-	}
-	cli_error(NULL, "unknown verb '%s' (try sqdeck --help)", argv[0]);
-	return EXIT_USAGE;
+	return cli_verb(&cli, argc, argv);
 }

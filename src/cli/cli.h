@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 
 #include "config.h"
+#include "jobid.h"
 
 /* Options that come before the verb, shared by all verbs. */
 struct cli {
@@ -20,16 +21,9 @@ int	 cli_main(int argc, char **argv, int (*tui)(const char *config_path));
 
 /*
  * Load the config and select the cluster (--cluster, or the first one).
- * Prints the error and returns -1 on failure.
+ * Prints the error and returns -1 on failure.  CLI_CONFIG calls it.
  */
 int	 cli_load(struct cli *, struct config *, struct cluster **);
-/* Records made under a cluster name now gone: moved by host and user,
-   said on stderr (ops_adopt). */
-void	 cli_adopt(const struct config *);
-/* The cluster of a record, or NULL with a cause saying how to fix it. */
-struct record;
-struct cluster	*cli_record_cluster(struct config *, const struct record *,
-		     char **cause);
 
 /*
  * Every line a verb prints on a terminal goes through these: the text is
@@ -49,13 +43,23 @@ void	 cli_fputs(const char *, FILE *);
  * cluster put in a job name or a log.
  */
 void	 cli_json(FILE *, const cJSON *, int compact);
+/* A string member of o, or null when value is NULL. */
+void	 cli_json_str(cJSON *o, const char *key, const char *value);
 
 /*
  * A verb, as tmux's cmd_entry: each cli-*.c exports one.  sqdeck --help
  * lists them (name, usage, summary); sqdeck VERB --help prints
- * "usage: sqdeck NAME USAGE" and the help lines.  exec gets argv[0] = the
- * verb name and parses the rest with cli_getopt().
+ * "usage: sqdeck NAME USAGE" and the help lines.  The entry says what the
+ * verb needs and cli.c makes it, once, for every verb alike: it parses
+ * the options (cli_getopt(), each of the verb's own handed to option()),
+ * checks the number of arguments, runs check(), loads clusters.yaml and
+ * picks the cluster (CLI_CONFIG), looks up the jobs the arguments name
+ * (CLI_TARGET), makes the connection (CLI_CONN), calls exec() with all of
+ * it in a struct cli_ctx, and frees it all after.  A verb whose needs
+ * depend on its arguments (triage ID or LOGFILE, logout with or without a
+ * cluster) asks for them from exec() with cli_need().
  */
+struct cli_ctx;
 struct cli_entry {
 	const char		*name;
 	const char		*usage;		/* after "sqdeck NAME " */
@@ -64,9 +68,69 @@ struct cli_entry {
 	const char		*shortopts;	/* getopt's, without h */
 	const struct option	*longopts;	/* without help and cluster */
 	int			 flags;
-#define CLI_CLUSTER	0x1	/* uses a cluster: --cluster after it too */
-	int			(*exec)(struct cli *, int, char **);
+#define CLI_CLUSTER	0x01	/* uses a cluster: --cluster after it too */
+#define CLI_CONFIG	0x02	/* clusters.yaml loaded, the cluster picked */
+#define CLI_TARGET	0x04	/* each argument a job (jobid.h) and its record;
+				   the cluster follows the first record's */
+#define CLI_TASKS	0x08	/* CLI_TARGET: array tasks taken as they are */
+#define CLI_OWN		0x10	/* CLI_TARGET: a record of a cluster other
+				   than --cluster's is refused */
+#define CLI_CONN	0x20	/* a connection to the cluster (made lazily) */
+	int			 args_min;	/* positional arguments */
+	int			 args_max;	/* -1: any number */
+	const char		*args_few;	/* said before the usage, or NULL */
+	const char		*args_many;	/* idem; names the argument when
+						   the verb takes none */
+	size_t			 optsize;	/* the verb's options, zeroed */
+	/* One option of the verb's (arg: its value): CLI_GO, or the exit
+	   status after saying why. */
+	int			(*option)(struct cli_ctx *, int ch,
+				    const char *arg);
+	/* The options and arguments together, before anything is loaded:
+	   CLI_GO or the exit status.  NULL: nothing to check. */
+	int			(*check)(struct cli_ctx *);
+	int			(*exec)(struct cli_ctx *);	/* the action */
 };
+
+/* What option, check and cli_need return to go on (an exit status else). */
+#define CLI_GO	(-1)
+
+/* A job an argument names, looked up once (CLI_TARGET). */
+struct cli_target {
+	const char	*arg;
+	struct jobid	 id;	/* what the argument is */
+	struct record	*rec;	/* NULL: an array task, or a SLURM job
+				   without a record */
+	long		 sid;	/* its SLURM job id, 0 if none */
+	struct cluster	*cl;	/* the record's cluster, else the picked one */
+};
+
+/* One run of a verb: made by cli.c, freed there after exec(). */
+struct cli_ctx {
+	struct cli		*cli;
+	const struct cli_entry	*entry;
+	void			*opts;		/* entry->optsize bytes */
+	int			 argc;		/* the positional arguments */
+	char			**argv;
+	int			 have;		/* the CLI_* made so far */
+	struct config		 cfg;		/* CLI_CONFIG */
+	struct cluster		*cl;		/* CLI_CONFIG (the target's) */
+	struct cli_target	*targets;	/* CLI_TARGET, argc of them */
+	struct cli_target	*target;	/* the first, or NULL */
+	struct conn		*conn;		/* CLI_CONN, to cl */
+	struct cli_conn		*conns;		/* every one cli_conn() made */
+	size_t			 nconns;
+};
+
+/*
+ * Make what flags ask for (CLI_CONFIG, CLI_TARGET, CLI_CONN) and is not
+ * made yet: CLI_GO, or the exit status after saying why (EXIT_FAIL for
+ * the config or a record's cluster, EXIT_USAGE for a job id).
+ */
+int	 cli_need(struct cli_ctx *, int flags);
+/* The connection to a cluster, one per cluster for the run (made lazily:
+   nothing is contacted until it is used). */
+struct conn	*cli_conn(struct cli_ctx *, struct cluster *);
 
 /* Every verb, in the order of sqdeck --help; NULL at the end. */
 extern const struct cli_entry *const cli_entries[];

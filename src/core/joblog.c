@@ -4,20 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jobtable.h"
+#include "jobid.h"
 #include "util.h"
 
 char *
 joblog_cmd(const char *id, char **cause)
 {
 	struct buf	 b;
-	const char	*task, *p;
-	char		 base[32];
+	struct jobid	 j;
 
-	for (p = id; *p >= '0' && *p <= '9'; p++)
-		/* nothing */;
-	if (p == id || (*p != '\0' && !jobtable_array_split(id, base,
-	    sizeof base, &task))) {
+	jobid_parse(id, &j);
+	if (!jobid_slurm(&j)) {
 		cause_set(cause, "invalid job id '%s': give digits or an array "
 		    "task (12_3)", id);
 		return NULL;

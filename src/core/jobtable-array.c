@@ -3,6 +3,7 @@
  * job's tasks under one row, and opening or closing that group.
  */
 #include "jobtable-int.h"
+#include "jobid.h"
 #include "str.h"
 
 /* --- job arrays --------------------------------------------------------- */
@@ -11,79 +12,15 @@ int
 jobtable_array_split(const char *id, char *base, size_t len,
     const char **task)
 {
-	const char	*u;
-	size_t		 n;
+	struct jobid	j;
 
-	if (id == NULL || (u = strchr(id, '_')) == NULL || u == id)
+	jobid_parse(id, &j);
+	if ((j.kind != JOBID_TASK && j.kind != JOBID_RANGE) || j.joblen >= len)
 		return 0;
-	for (n = 0; id + n < u; n++) {
-		if (id[n] < '0' || id[n] > '9')
-			return 0;
-	}
-	if (n >= len || jobtable_array_ntasks(u + 1) == 0)
-		return 0;
-	memcpy(base, id, n);
-	base[n] = '\0';
-	*task = u + 1;
+	memcpy(base, id, j.joblen);
+	base[j.joblen] = '\0';
+	*task = j.tasks;
 	return 1;
-}
-
-long
-jobtable_array_ntasks(const char *t)
-{
-	unsigned long	 a, b;
-	long		 n = 0;
-	char		*end;
-	int		 bracket;
-
-	if ((bracket = *t == '[') != 0)
-		t++;
-	for (;;) {
-		if (*t < '0' || *t > '9')
-			return 0;
-		a = strtoul(t, &end, 10);
-		b = a;
-		t = end;
-		if (*t == '-' && bracket) {
-			if (t[1] < '0' || t[1] > '9')
-				return 0;
-			b = strtoul(t + 1, &end, 10);
-			t = end;
-			if (b < a)
-				return 0;
-		}
-		/* A step: "1-9:2". */
-		if (*t == ':' && bracket) {
-			unsigned long	step;
-
-			if (t[1] < '0' || t[1] > '9')
-				return 0;
-			step = strtoul(t + 1, &end, 10);
-			t = end;
-			if (step == 0)
-				return 0;
-			n += (long)((b - a) / step + 1);
-		} else
-			n += (long)(b - a + 1);
-		if (n > 100000000L)
-			return 0;
-		if (*t == ',' && bracket) {
-			t++;
-			continue;
-		}
-		break;
-	}
-	/* The throttle ("%2") says nothing about the count. */
-	if (*t == '%' && bracket) {
-		for (t++; *t >= '0' && *t <= '9'; t++)
-			/* nothing */;
-	}
-	if (bracket) {
-		if (*t != ']')
-			return 0;
-		t++;
-	}
-	return *t == '\0' ? n : 0;
 }
 
 void
@@ -96,7 +33,7 @@ jobtable_array_add(struct jobtable_array_count *c,
 	enum jobtable_class	 k = jobtable_state_class(r->state);
 
 	if (jobtable_array_split(r->id, base, sizeof base, &task))
-		n = jobtable_array_ntasks(task);
+		n = jobid_ntasks(task);
 	c->tasks += n;
 	if ((int)k >= 0 && k <= JC_OTHER)
 		c->n[k] += n;

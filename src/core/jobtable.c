@@ -1,4 +1,5 @@
 #include "jobtable.h"
+#include "jobid.h"
 #include "slurm.h"
 
 #include <regex.h>
@@ -368,6 +369,7 @@ jobtable_merge(struct jobtable *jt, const char *cluster,
     const struct jobtable_row *rows, size_t n, time_t polled)
 {
 	struct entry	*e;
+	struct jobid	 jid;
 	size_t		 i;
 	int		 ch = 0;
 
@@ -391,7 +393,7 @@ jobtable_merge(struct jobtable *jt, const char *cluster,
 			continue;
 		ch |= SET_KEYS;
 		/* A pending range ("12_[4-9]"): its tasks have rows now. */
-		if (strchr(e->row.id, '[') != NULL) {
+		if (jobid_parse(e->row.id, &jid) == JOBID_RANGE) {
 			entry_remove(jt, e);	/* refills slot i */
 			i--;
 			continue;

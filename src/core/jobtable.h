@@ -204,14 +204,13 @@ void		 jobtable_get_stats(const struct jobtable *,
 /* --- job arrays --------------------------------------------------------- */
 
 /*
- * An array task id: "12_3" or "12_[4-9,11%2]" gives 1, the array's job id
- * ("12") in base and the task part ("3", "[4-9,11%2]") in *task.  0 for
- * any other id (base and *task untouched).
+ * An array task id (JOBID_TASK or JOBID_RANGE of jobid.h): "12_3" or
+ * "12_[4-9,11%2]" gives 1, the array's job id ("12") in base and the task
+ * part ("3", "[4-9,11%2]") in *task.  0 for any other id (base and *task
+ * untouched).  jobid_ntasks() counts the tasks of a task part.
  */
 int		 jobtable_array_split(const char *id, char *base, size_t len,
 		     const char **task);
-/* Tasks a task part stands for: "3" 1, "[4-9,11%2]" 7; 0 if malformed. */
-long		 jobtable_array_ntasks(const char *task);
 
 /* Tasks of an array by state class, for the group row and the CLI. */
 struct jobtable_array_count {

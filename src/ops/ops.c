@@ -12,7 +12,7 @@
 
 #include "config.h"
 #include "jobdir.h"
-#include "jobtable.h"
+#include "jobid.h"
 #include "slurm.h"
 #include "text.h"
 #include "util.h"
@@ -377,18 +377,6 @@ ops_record_change(const char *id, struct ops_change *ch, char **cause)
 }
 
 static int
-all_digits(const char *s)
-{
-	if (*s == '\0')
-		return 0;
-	for (; *s != '\0'; s++) {
-		if (!isdigit((unsigned char)*s))
-			return 0;
-	}
-	return 1;
-}
-
-static int
 has_slurm_id(const struct record *r, const char *sid)
 {
 	size_t	i;
@@ -406,17 +394,21 @@ ops_find(const char *arg, const char *cluster, struct record **rp,
 {
 	struct record_list	 list;
 	struct record		*found = NULL;
+	struct jobid		 j;
 	const char		*sid;
-	char			*why = NULL, *end;
+	char			*why = NULL;
 	size_t			 i;
-	long			 v;
 	int			 pass;
 
 	*rp = NULL;
 	*slurm_id = 0;
 	if (arg == NULL || *arg == '\0')
 		return cause_set(cause, "empty job id");
-	if (!all_digits(arg)) {
+	jobid_parse(arg, &j);
+	if (j.kind == JOBID_BAD && arg[j.joblen] == '\0')
+		return cause_set(cause, "'%s' is not a SLURM job id", arg);
+	/* An array task has no record either: record_load says so. */
+	if (j.kind != JOBID_JOB) {
 		if (record_load(arg, rp, &why) != 0) {
 			cause_set(cause, "%s", why);
 			free(why);
@@ -427,11 +419,7 @@ ops_find(const char *arg, const char *cluster, struct record **rp,
 			*slurm_id = strtol(sid, NULL, 10);
 		return 0;
 	}
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno != 0 || *end != '\0' || v <= 0 || v > (long)UINT32_MAX)
-		return cause_set(cause, "'%s' is not a SLURM job id", arg);
-	*slurm_id = v;
+	*slurm_id = (long)j.job;
 	if (record_list(&list, &why) != 0) {
 		cause_set(cause, "%s", why);
 		free(why);
@@ -756,13 +744,11 @@ int
 ops_cancel_task(struct conn *c, const char *id, const char *source,
     struct ops_cancel *oc, char **cause)
 {
-	const char	*task;
-	char		 base[32];
-	long		 n;
+	struct jobid	j;
 
 	memset(oc, 0, sizeof *oc);
-	if (!jobtable_array_split(id, base, sizeof base, &task) ||
-	    (n = strtol(base, NULL, 10)) <= 0 || n > (long)UINT32_MAX)
+	jobid_parse(id, &j);
+	if (j.kind != JOBID_TASK && j.kind != JOBID_RANGE)
 		return cause_set(cause, "invalid array task id '%s': give "
 		    "JOBID_TASK, e.g. 12_3 or 12_[4-9]", id);
 	return cancel_id(c, NULL, id, source, oc, cause);

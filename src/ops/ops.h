@@ -125,8 +125,9 @@ struct ops_change {
 int	 ops_record_change(const char *id, struct ops_change *, char **cause);
 
 /*
- * Find the job an argument names: a record id, or a SLURM job id (digits;
- * an array task by its own numeric id, squeue %A).  A SLURM id is looked up in the records
+ * Find the job an argument names (jobid.h): a record id, or a SLURM job id
+ * (an array task by its own numeric id, squeue %A; "12_3" is looked for as
+ * a record, sqdeck keeps none of arrays).  A SLURM id is looked up in the records
  * of cluster first, then of any cluster.  Returns 0 with *rp set (caller
  * frees) and *slurm_id; 1 when a SLURM id has no record (*rp NULL,
  * *slurm_id set); -1 with a cause for a malformed or unknown id.

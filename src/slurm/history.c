@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobid.h"
 #include "slurm.h"
 #include "util.h"
 
@@ -186,15 +187,14 @@ history_free(struct history *h)
 char *
 history_default_log(const struct history_job *j)
 {
-	const char	*p;
+	struct jobid	 id;
 
 	if (j->workdir == NULL || j->workdir[0] != '/')
 		return NULL;
 	/* An id that is not "N" or "N_M" (a never-started array) has none. */
-	for (p = j->id; *p != '\0'; p++) {
-		if ((*p < '0' || *p > '9') && *p != '_')
-			return NULL;
-	}
+	jobid_parse(j->id, &id);
+	if (id.kind != JOBID_JOB && id.kind != JOBID_TASK)
+		return NULL;
 	return xasprintf("%s%sslurm-%s.out", j->workdir,
 	    j->workdir[strlen(j->workdir) - 1] == '/' ? "" : "/", j->id);
 }

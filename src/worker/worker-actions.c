@@ -6,30 +6,19 @@
 
 /* --- requests ------------------------------------------------------------- */
 
-int
-all_digits(const char *s)
-{
-	if (*s == '\0')
-		return 0;
-	for (; *s != '\0'; s++) {
-		if (*s < '0' || *s > '9')
-			return 0;
-	}
-	return 1;
-}
-
 void
 do_cancel(struct wstate *st, struct wcmd *c)
 {
 	struct worker		*w = st->w;
 	struct record		*rec = NULL;
 	struct ops_cancel	 oc;
+	struct jobid		 jid;
 	char			*cause = NULL;
 	long			 sid;
 	int			 rc;
 
 	memset(&oc, 0, sizeof oc);
-	if (!all_digits(c->job_id)) {
+	if (jobid_parse(c->job_id, &jid) != JOBID_JOB) {
 		/* An array task or pending range: sqdeck keeps no record. */
 		budget_spend(&st->budget, mono_now(), 1);	/* scancel */
 		rc = ops_cancel_task(st->conn, c->job_id, "cancel:tui", &oc,

@@ -168,8 +168,10 @@ workers_start_estimate(struct workers *ws, const char *cluster,
 {
 	struct worker	*w;
 	struct wcmd	*c;
+	struct jobid	 jid;
 
-	if (worker_find(ws, cluster) != NULL && !all_digits(job_id))
+	if (worker_find(ws, cluster) != NULL &&
+	    jobid_parse(job_id, &jid) != JOBID_JOB)
 		return cause_set(cause, "job %s: squeue --start takes a plain "
 		    "job id", job_id);
 	if ((c = cmd_new(ws, cluster, WCMD_START, job_id, &w, cause)) == NULL)
@@ -178,15 +180,14 @@ workers_start_estimate(struct workers *ws, const char *cluster,
 	return 0;
 }
 
-/* "123" or an array task "123_4": what scontrol hold and release take. */
+/* "123", an array task "123_4" or pending tasks "123_[4-9]" (jobid.h). */
 static int
 hold_id_ok(const char *id)
 {
-	const char	*p;
+	struct jobid	jid;
 
-	for (p = id; (*p >= '0' && *p <= '9') || *p == '_'; p++)
-		;
-	return *p == '\0' && *id >= '0' && *id <= '9';
+	jobid_parse(id, &jid);
+	return jobid_slurm(&jid);
 }
 
 int
@@ -239,8 +240,10 @@ workers_efficiency(struct workers *ws, const char *cluster,
 {
 	struct worker	*w;
 	struct wcmd	*c;
+	struct jobid	 jid;
 
-	if (worker_find(ws, cluster) != NULL && !all_digits(job_id))
+	if (worker_find(ws, cluster) != NULL &&
+	    jobid_parse(job_id, &jid) != JOBID_JOB)
 		return cause_set(cause, "job %s: efficiency takes a plain job "
 		    "id", job_id);
 	if ((c = cmd_new(ws, cluster, WCMD_EFF, job_id, &w, cause)) == NULL)

@@ -18,6 +18,7 @@
 #include "eff.h"
 #include "gres.h"
 #include "history.h"
+#include "jobid.h"
 #include "joblog.h"
 #include "monitor.h"
 #include "ops.h"
@@ -192,8 +193,6 @@ void
 do_log(struct wstate *st);
 
 /* worker-actions.c */
-int
-all_digits(const char *s);
 void
 do_cancel(struct wstate *st, struct wcmd *c);
 void

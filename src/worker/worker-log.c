@@ -32,8 +32,8 @@ log_take(struct wstate *st, const char *id, enum log_stream stream,
 {
 	struct worker	*w = st->w;
 	struct record	*rec = NULL;
-	const char	*task;
-	char		*cause = NULL, base[32];
+	struct jobid	 jid;
+	char		*cause = NULL;
 	long		 sid;
 	int		 rc;
 
@@ -46,7 +46,8 @@ log_take(struct wstate *st, const char *id, enum log_stream stream,
 	st->next_log = 0;
 
 	/* An array task has no record: sqdeck submits no arrays. */
-	if (jobtable_array_split(id, base, sizeof base, &task))
+	jobid_parse(id, &jid);
+	if (jid.kind == JOBID_TASK || jid.kind == JOBID_RANGE)
 		rc = 1;
 	else
 		rc = ops_find(id, w->cl->name, &rec, &sid, &cause);

@@ -3,6 +3,7 @@
 
 #include "testutil.h"
 #include "jobtable.h"
+#include "jobid.h"
 #include "util.h"
 
 static struct jobtable_row
@@ -702,9 +703,9 @@ START_TEST(test_array_ids)
 	ck_assert_int_eq(jobtable_array_split("12_[4-9,11%2]", base,
 	    sizeof base, &task), 1);
 	ck_assert_str_eq(task, "[4-9,11%2]");
-	ck_assert_int_eq(jobtable_array_ntasks(task), 7);
-	ck_assert_int_eq(jobtable_array_ntasks("[1-9:2]"), 5);
-	ck_assert_int_eq(jobtable_array_ntasks("3"), 1);
+	ck_assert_int_eq(jobid_ntasks(task), 7);
+	ck_assert_int_eq(jobid_ntasks("[1-9:2]"), 5);
+	ck_assert_int_eq(jobid_ntasks("3"), 1);
 	/* Not array ids: plain, heterogeneous, record ids, junk. */
 	ck_assert_int_eq(jobtable_array_split("12", base, sizeof base, &task),
 	    0);

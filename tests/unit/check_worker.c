@@ -119,7 +119,7 @@ START_TEST(test_refused_cluster)
 	struct msgq		*q;
 	struct workers		*ws;
 	struct msg		*m;
-	struct jobtable_key	 k;
+	struct jobtable_key	 k, rk;
 	struct spec		 sp;
 	char			*cause = NULL;
 	int			 errors = 0, connecting = 0;
@@ -198,7 +198,7 @@ START_TEST(test_refused_cluster)
 			int		 release;
 			const char	*why;
 		} bad[] = {
-			{ "refusing", "124_[3-5]", 1, "job 124_[3-5]: scontrol "
+			{ "refusing", "124_x", 1, "job 124_x: scontrol "
 			    "release takes a job id" },
 			{ "nowhere", "125", 0, "cluster nowhere is not in the "
 			    "configuration" },
@@ -258,6 +258,21 @@ START_TEST(test_refused_cluster)
 	    "id");
 	free(cause);
 	cause = NULL;
+	/* Hold takes what scontrol takes: a task or a pending range too. */
+	rk.cluster = (char *)"refusing";
+	rk.id = (char *)"12_x";
+	ck_assert_int_eq(workers_hold(ws, &rk, 1, 0, &cause), -1);
+	ck_assert_str_eq(cause, "job 12_x: scontrol hold takes a job id");
+	free(cause);
+	cause = NULL;
+	rk.id = (char *)"12_[4-9]";
+	ck_assert_int_eq(workers_hold(ws, &rk, 1, 1, &cause), 0);
+	m = next_msg(q, MSG_ACTION, 5000);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(m->u.action.kind, ACTION_HOLD);
+	ck_assert_str_eq(m->u.action.job_id, "12_[4-9]");
+	ck_assert_int_eq(m->u.action.failed, 1);
+	msg_free(m);
 
 	/* Stopping joins the thread (not stuck: refused at once). */
 	ck_assert_int_eq(workers_stop(ws, 3000), 0);
