@@ -252,7 +252,8 @@ START_TEST(test_partition_list)
 	state = wait_end(id, 240);
 	ck_assert_str_eq(state, "COMPLETED|0:0");
 	free(state);
-	out = ssh_out("sacct -j %s -X -n -P -o Partition", id);
+	out = it_ssh_until(30, "^(gpu|cpu)$", "sacct -j %s -X -n -P -o "
+	    "Partition", id);
 	str_trim(out);
 	ck_assert_msg(strcmp(out, "gpu") == 0 || strcmp(out, "cpu") == 0,
 	    "ran in '%s'", out);
@@ -473,8 +474,9 @@ START_TEST(test_preflight_deep)
 	free(out);
 	free(err);
 	/* It was a real job: SLURM's accounting has it. */
-	out = ssh_out("sacct -n -X -P -S now-3600 -o JobName,Partition,State "
-	    "| grep '^sqdeck-deep-' | tail -n 1");
+	out = it_ssh_until(30, "\\|cpu\\|COMPLETED", "sacct -n -X -P -S "
+	    "now-3600 -o JobName,Partition,State | grep '^sqdeck-deep-' | "
+	    "tail -n 1");
 	ck_assert_msg(strstr(out, "|cpu|COMPLETED") != NULL, "%s", out);
 	free(out);
 	ck_assert_int_eq(sd(&out, &err, "preflight", NULL), 0);

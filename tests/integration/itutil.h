@@ -18,6 +18,8 @@
 
 #include <cjson/cJSON.h>
 
+#include <regex.h>
+
 #include "testutil.h"
 #include "record.h"
 #include "util.h"
@@ -195,6 +197,46 @@ it_ssh_out(const char *dir, const char *fmt, ...)
 	it_ssh_run(dir, cmd, NULL, &out);
 	free(cmd);
 	return out;
+}
+
+/*
+ * it_ssh_out() of the command every second until its output matches the
+ * extended regex re, at most secs tries; the last output either way.
+ * SLURM's accounting lags a job's end by seconds (longer while a new
+ * database warms up: the first jobs of a purged testbed showed an empty
+ * Partition and the transient JobName "allocation" right after sacct
+ * said COMPLETED), so a test that reads a field other than the state
+ * waits for it the same way.
+ */
+static inline char *
+it_ssh_until(int secs, const char *re, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static inline char *
+it_ssh_until(int secs, const char *re, const char *fmt, ...)
+{
+	regex_t	 rx;
+	va_list	 ap;
+	char	*cmd, *out = NULL;
+	int	 i;
+
+	ck_assert_int_eq(regcomp(&rx, re, REG_EXTENDED | REG_NOSUB |
+	    REG_NEWLINE), 0);
+	va_start(ap, fmt);
+	cmd = xvasprintf(fmt, ap);
+	va_end(ap);
+	for (i = 0; i < secs; i++) {
+		if (i != 0)
+			sleep(1);
+		free(out);
+		out = NULL;
+		it_ssh_run(tmpdir, cmd, NULL, &out);
+		if (out != NULL && regexec(&rx, out, 0, NULL, 0) == 0)
+			break;
+	}
+	regfree(&rx);
+	free(cmd);
+	return out != NULL ? out : xstrdup("");
 }
 
 /*
