@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "rsh.h"
 #include "slurm.h"
 
 #define PREFLIGHT_MARK	"sqdeck-preflight=1"
@@ -582,9 +583,8 @@ remote_marker(char *buf, size_t len)
 void
 remote_reply_prelude(struct buf *b, const char *marker)
 {
-	buf_adds(b, "N=");
-	buf_add_quoted(b, marker);
-	buf_adds(b, "\nsec() { printf '\\n%s %s %s\\n' \"$N\" \"$1\" \"$2\"; }\n");
+	rsh_var(b, "N", marker);
+	rsh_embed(b, "lib-sec.sh");
 }
 
 int
