@@ -1,8 +1,8 @@
 /*
- * Batched remote scripts.  Preflight: one script over one channel; its
- * key=value output is parsed and judged by pure functions.
+ * Preflight: one script (templates/remote/preflight.sh) over one channel;
+ * its key=value output is parsed and judged by pure functions.
  */
-#include "remote.h"
+#include "preflight.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -26,73 +26,22 @@ preflight_tool_name(enum preflight_tool t)
 }
 
 /*
- * Sent on stdin of "/bin/sh -s", so it runs the same under any login shell
- * (csh included).  The braces make sh read the whole script before running
- * it, so no command can eat the rest of it from stdin.  Values are printed
- * with printf: dash's echo would interpret backslashes.
+ * Sent on stdin of "/bin/sh -s" (rsh_wrap), so it runs the same under any
+ * login shell (csh included); it is not run by rsh_run because its answer
+ * may be kept by the shared login (conn_exec_cached).
  */
-static const char preflight_body[] =
-	"LC_ALL=C; export LC_ALL\n"
-	"echo " PREFLIGHT_MARK "\n"
-	"printf 'user=%s\\n' \"$(id -un 2>/dev/null)\"\n"
-	"printf 'home=%s\\n' \"$HOME\"\n"
-	"printf 'hostname=%s\\n' \"$(hostname 2>/dev/null)\"\n"
-	"for t in sbatch squeue sacct scancel sinfo srun enroot; do\n"
-	"\tp=$(command -v \"$t\" 2>/dev/null)\n"
-	"\tcase $p in /*) ;; *) echo \"tool.$t=\"; continue ;; esac\n"
-	"\tprintf 'tool.%s=%s\\n' \"$t\" \"$p\"\n"
-	"\tif [ \"$t\" = enroot ]; then v=$(\"$p\" version 2>&1 | head -n 1)\n"
-	"\telse v=$(\"$p\" --version 2>&1 | head -n 1); fi\n"
-	"\tprintf 'version.%s=%s\\n' \"$t\" \"$v\"\n"
-	"done\n"
-	/* Pyxis adds --container-image; srun 22.05 has its own --container. */
-	"if command -v srun >/dev/null 2>&1; then\n"
-	"\tsrun --help 2>&1 | grep -e --container | sed 's/^/srun.help=/'\n"
-	"fi\n"
-	"if [ -z \"$root\" ]; then\n"
-	"\troot=$HOME/sqdeck\n"
-	"\techo storage.default=1\n"
-	"\tif [ ! -d \"$root\" ]; then\n"
-	"\t\tif err=$(mkdir -p \"$root\" 2>&1); then echo storage.created=1\n"
-	"\t\telse printf 'storage.error=%s\\n' \"$(printf '%s' \"$err\" | tr '\\n' ' ')\"; fi\n"
-	"\tfi\n"
-	"fi\n"
-	"printf 'storage.root=%s\\n' \"$root\"\n"
-	"if [ -d \"$root\" ]; then\n"
-	"\techo storage.exists=1\n"
-	/* A new name, created exclusively: never through a planted link. */
-	"\tif err=$( (umask 077\n"
-	"\t    if command -v mktemp >/dev/null 2>&1; then\n"
-	"\t\tp=$(mktemp \"$root/.sqdeck-preflight.XXXXXXXX\")\n"
-	"\t    else\n"
-	"\t\tp=$root/.sqdeck-preflight.$$; set -C; : >\"$p\"\n"
-	"\t    fi && rm -f -- \"$p\") 2>&1 ); then\n"
-	"\t\techo storage.writable=1\n"
-	"\telse\n"
-	"\t\techo storage.writable=0\n"
-	"\t\tprintf 'storage.error=%s\\n' \"$(printf '%s' \"$err\" | tr '\\n' ' ')\"\n"
-	"\tfi\n"
-	"else\n"
-	"\techo storage.exists=0\n"
-	"fi\n"
-	"out=$(sinfo -h -a -o '%R|%l|%a|%D|%c|%G' 2>&1); rc=$?\n"
-	"echo \"sinfo.rc=$rc\"\n"
-	"if [ \"$rc\" -eq 0 ]; then printf '%s\\n' \"$out\" | sed '/^$/d; s/^/sinfo=/'\n"
-	"else printf '%s\\n' \"$out\" | sed '/^$/d; s/^/sinfo.error=/'; fi\n"
-	"echo end=1\n";
-
 char *
 preflight_script(const char *results_root)
 {
-	struct buf	b;
+	struct buf	 b;
+	char		*s;
 
 	buf_init(&b);
-	buf_adds(&b, "{\nroot=");
-	buf_add_quoted(&b, results_root != NULL ? results_root : "");
-	buf_adds(&b, "\n");
-	buf_adds(&b, preflight_body);
-	buf_adds(&b, "} </dev/null\n");
-	return buf_steal(&b);
+	rsh_var(&b, "root", results_root);
+	rsh_embed(&b, "preflight.sh");
+	s = rsh_wrap(b.data);
+	buf_free(&b);
+	return s;
 }
 
 int
@@ -561,109 +510,4 @@ preflight_free(struct preflight *pf)
 	strv_free(&pf->problems);
 	strv_free(&pf->warnings);
 	memset(pf, 0, sizeof *pf);
-}
-
-/* --- one batched reply ----------------------------------------------------- */
-
-int
-remote_marker(char *buf, size_t len)
-{
-	unsigned char	rnd[8];
-	size_t		i;
-
-	if (len < 2 * sizeof rnd + 4)
-		return -1;
-	random_bytes(rnd, sizeof rnd);
-	memcpy(buf, "SDM", 3);
-	for (i = 0; i < sizeof rnd; i++)
-		snprintf(buf + 3 + 2 * i, 3, "%02x", rnd[i]);
-	return 0;
-}
-
-void
-remote_reply_prelude(struct buf *b, const char *marker)
-{
-	rsh_var(b, "N", marker);
-	rsh_embed(b, "lib-sec.sh");
-}
-
-int
-remote_reply_parse(const char *text, size_t len, const char *marker,
-    const char *what, struct remote_reply *rep, char **cause)
-{
-	struct remote_section	*s = NULL;
-	const char		*p = text, *end = text + len, *hit, *eol;
-	const char		*q;
-	char			*pat;
-	size_t			 plen, i;
-
-	memset(rep, 0, sizeof *rep);
-	pat = xasprintf("\n%s ", marker);
-	plen = strlen(pat);
-	for (;;) {
-		hit = memmem(p, (size_t)(end - p), pat, plen);
-		if (s != NULL) {
-			/* The data ends where the next marker's "\n" is (that
-			   "\n" may also end the header line: no data). */
-			q = hit != NULL ? hit : end;
-			s->len = q > s->data ? (size_t)(q - s->data) : 0;
-		}
-		if (hit == NULL)
-			break;
-		eol = memchr(hit + plen, '\n', (size_t)(end - hit - plen));
-		if (eol == NULL)
-			eol = end;
-		rep->v = xrealloc(rep->v, (rep->n + 1) * sizeof *rep->v);
-		s = &rep->v[rep->n++];
-		memset(s, 0, sizeof *s);
-		q = hit + plen;
-		for (i = 0; q < eol && *q != ' ' && i + 1 < sizeof s->kind; i++)
-			s->kind[i] = *q++;
-		if (q < eol && *q == ' ')
-			q++;
-		for (i = 0; q < eol && i + 1 < sizeof s->arg; i++)
-			s->arg[i] = *q++;
-		s->data = eol < end ? eol + 1 : end;
-		if (strcmp(s->kind, "end") == 0)
-			rep->complete = 1;
-		p = eol;
-	}
-	free(pat);
-	if (rep->n == 0)
-		return cause_set(cause, "%s script printed none of its "
-		    "sections (is /bin/sh on the login node a POSIX shell?)",
-		    what != NULL ? what : "the remote");
-	return 0;
-}
-
-const struct remote_section *
-remote_reply_find(const struct remote_reply *rep, const char *kind,
-    const char *arg)
-{
-	size_t	i;
-
-	for (i = 0; i < rep->n; i++) {
-		if (strcmp(rep->v[i].kind, kind) == 0 &&
-		    (arg == NULL || strcmp(rep->v[i].arg, arg) == 0))
-			return &rep->v[i];
-	}
-	return NULL;
-}
-
-char *
-remote_reply_text(const struct remote_reply *rep, const char *kind,
-    const char *arg)
-{
-	const struct remote_section	*s;
-
-	if ((s = remote_reply_find(rep, kind, arg)) == NULL)
-		return NULL;
-	return xstrndup(s->data, s->len);
-}
-
-void
-remote_reply_free(struct remote_reply *rep)
-{
-	free(rep->v);
-	memset(rep, 0, sizeof *rep);
 }

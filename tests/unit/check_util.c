@@ -2,7 +2,7 @@
 
 #include "testutil.h"
 #include "util.h"
-#include "remote.h"
+#include "preflight.h"
 
 #include <sys/wait.h>
 
