@@ -15,7 +15,7 @@
 #include "conn.h"
 #include "deep.h"
 #include "ops.h"
-#include "remote.h"
+#include "preflight.h"
 
 static double
 preflight_now(void)

@@ -8,45 +8,21 @@
 
 #include <cjson/cJSON.h>
 
+#include "rsh.h"
 #include "util.h"
 
-/* Runs on the compute node; its lines are key=value. */
-static const char deep_node[] =
-    "echo \"node=$(hostname)\"\n"
-    "if e=$(command -v enroot 2>/dev/null); then\n"
-    "\techo \"enroot=$e\"\n"
-    "\techo \"enroot.version=$(enroot version 2>&1 | head -n 1)\"\n"
-    "\tenroot list >/dev/null 2>&1; echo \"enroot.list=$?\"\n"
-    "else\n"
-    "\techo enroot=\n"
-    "fi\n"
-    "if srun --help 2>/dev/null | grep -q -e --container-image; then\n"
-    "\techo pyxis=1\n"
-    "else\n"
-    "\techo pyxis=0\n"
-    "fi\n"
-    "echo deep.end=1\n";
-
+/* templates/remote/deep.sh, with deep-node.sh as the node's script. */
 char *
 deep_script(const char *partition, const char *account, const char *job_name)
 {
 	struct buf	b;
 
 	buf_init(&b);
-	buf_adds(&b, "LC_ALL=C; export LC_ALL\nout=$(srun --quiet -N1 -n1 -c1 "
-	    "-t 2 -p ");
-	buf_add_quoted(&b, partition);
-	if (account != NULL && *account != '\0') {
-		buf_adds(&b, " -A ");
-		buf_add_quoted(&b, account);
-	}
-	buf_adds(&b, " -J ");
-	buf_add_quoted(&b, job_name);
-	buf_adds(&b, " /bin/sh -c ");
-	buf_add_quoted(&b, deep_node);
-	buf_adds(&b, " 2>&1 </dev/null); rc=$?\n"
-	    "echo \"srun.rc=$rc\"\n"
-	    "printf '%s\\n' \"$out\"\n");
+	rsh_var(&b, "part", partition);
+	rsh_var(&b, "acct", account);
+	rsh_var(&b, "job", job_name);
+	rsh_var(&b, "node", rsh_text("deep-node.sh"));
+	rsh_embed(&b, "deep.sh");
 	return buf_steal(&b);
 }
 
@@ -152,8 +128,7 @@ deep_run(struct conn *c, const struct cluster *cl, struct deep *d,
 	    (long)getpid());
 	script = deep_script(part, cl->account, name);
 	free(name);
-	rc = conn_exec_limit(c, "/bin/sh -s", script, strlen(script),
-	    DEEP_JOB_TIMEOUT, 65536, &res, &why);
+	rc = rsh_run_limit(c, script, DEEP_JOB_TIMEOUT, 65536, &res, &why);
 	free(script);
 	if (rc != 0) {
 		cause_set(cause, "deep check: %s", why);

@@ -12,6 +12,7 @@
 #include "ops.h"
 #include "ends.h"
 #include "remote.h"
+#include "rsh.h"
 #include "triage.h"
 #include "util.h"
 
@@ -86,14 +87,24 @@ record_sid(const struct record *r)
 	return sid != NULL ? strtol(sid, NULL, 10) : 0;
 }
 
+static void
+monitor_num(struct buf *b, const char *name, long value)
+{
+	char	num[32];
+
+	snprintf(num, sizeof num, "%ld", value);
+	rsh_var(b, name, num);
+}
+
+/* The poll's script: templates/remote/poll.sh and its values. */
 char *
 monitor_script(struct record *const *tracked, size_t n, const char *user,
     const char *marker, const char *sep, char **cause)
 {
-	struct buf	 b;
+	struct buf	 b, ids;
 	char		*squeue, *sacct = NULL, *base, *term, *tri, *p;
 	char		*paths[4];
-	long		*ids = NULL;
+	long		*sids = NULL;
 	time_t		 oldest = time(NULL), t;
 	char		 since[16];
 	size_t		 i, k, start;
@@ -108,16 +119,16 @@ monitor_script(struct record *const *tracked, size_t n, const char *user,
 	}
 	squeue = slurm_cmd_squeue(user, sep);
 	if (n != 0) {
-		ids = xcalloc(n, sizeof *ids);
+		sids = xcalloc(n, sizeof *sids);
 		for (i = 0; i < n; i++) {
-			ids[i] = record_sid(tracked[i]);
+			sids[i] = record_sid(tracked[i]);
 			t = iso_time_parse(tracked[i]->created);
 			if (t != (time_t)-1 && t < oldest)
 				oldest = t;
 		}
 		slurm_since(oldest, since, sizeof since);
-		sacct = slurm_cmd_sacct(ids, n, since, user, sep, cause);
-		free(ids);
+		sacct = slurm_cmd_sacct(sids, n, since, user, sep, cause);
+		free(sids);
 		if (sacct == NULL) {
 			free(squeue);
 			return NULL;
@@ -136,97 +147,49 @@ monitor_script(struct record *const *tracked, size_t n, const char *user,
 
 	buf_init(&b);
 	remote_reply_prelude(&b, marker);
-	buf_adds(&b, "sep=");
-	buf_add_quoted(&b, sep);
-	buf_adds(&b, "\nnl='\n'\n");
-	buf_printf(&b, "q=$(%s 2>&1); rc=$?\n", squeue);
-	buf_adds(&b, "sec squeue \"$rc\"; printf '%s' \"$q\"\n"
-	    "[ \"$rc\" -eq 0 ] || { sec end 0; exit 0; }\n");
-	if (n == 0) {
-		buf_adds(&b, "sec end 0\n");
-		goto done;
-	}
-	buf_adds(&b, "miss=\nfor id in");
+	rsh_var(&b, "sq", squeue);
+	rsh_var(&b, "sa", base);
+	rsh_var(&b, "sep", sep);
+	buf_init(&ids);
+	buf_adds(&ids, "");
 	for (i = 0; i < n; i++)
-		buf_printf(&b, " %ld", record_sid(tracked[i]));
-	buf_adds(&b, "; do\n"
-	    "\tcase \"$q\" in\n"
-	    "\t\"$id$sep\"*|*\"$nl$id$sep\"*) ;;\n"
-	    "\t*) miss=\"$miss${miss:+,}$id\" ;;\n"
-	    "\tesac\n"
-	    "done\n"
-	    "[ -n \"$miss\" ] || { sec end 0; exit 0; }\n");
-	buf_printf(&b, "a=$(%s -j \"$miss\" 2>&1); rc=$?\n", base);
-	buf_adds(&b, "sec sacct \"$rc\"; printf '%s' \"$a\"\n"
-	    "[ \"$rc\" -eq 0 ] || { sec end 0; exit 0; }\n");
+		buf_printf(&ids, "%s%ld", i ? " " : "", record_sid(tracked[i]));
+	rsh_var(&b, "ids", ids.data);
+	buf_free(&ids);
+	monitor_num(&b, "ic", idcol);
+	monitor_num(&b, "sc", stcol);
 	term = word_pattern(0);
 	tri = word_pattern(1);
-	/*
-	 * rd KIND ID head|tail MAX PATH: a regular file only (a FIFO, a
-	 * device or a symlink to one is not opened), in a process of its own
-	 * killed after MONITOR_READ_SECS.
-	 */
-	buf_printf(&b, "if command -v timeout >/dev/null 2>&1; then "
-	    "T='timeout -s KILL %d'; else T=; fi\n"
-	    "t0=$(date +%%s)\n"
-	    "rd() {\n"
-	    "\t[ -n \"$5\" ] || return 0\n"
-	    "\t$T sh -c 'if [ -f \"$6\" ]; then printf \"\\n%%s %%s %%s\\n\" "
-	    "\"$1\" \"$2\" \"$3\"; exec \"$4\" -c \"$5\" -- \"$6\"; fi' "
-	    "rd \"$N\" \"$1\" \"$2\" \"$3\" \"$4\" \"$5\" </dev/null\n"
-	    "\tcase $? in 124|137) stuck=1; sec stuck \"$2\" ;; esac\n"
-	    "}\n", MONITOR_READ_SECS);
-	buf_printf(&b, "j() {\n"
-	    "\tcase \",$miss,\" in *\",$1,\"*) ;; *) return 0 ;; esac\n"
-	    "\ts=$(printf '%%s\\n' \"$a\" | awk -F\"$sep\" -v id=\"$1\" "
-	    "'$%d == id { print $%d; exit }')\n"
-	    "\tw=${s%%%% *}; w=${w%%+}\n"
-	    "\tcase \"$w\" in COMPLETED|%s|%s) ;; *) return 0 ;; esac\n"
-	    "\tif [ $(( $(date +%%s) - t0 )) -ge %d ]; then "
-	    "sec skipped \"$1\"; return 0; fi\n"
-	    "\tstuck=\n"
-	    "\tcase \"$w\" in COMPLETED) rd status \"$1\" head %d \"$2\" ;; esac\n"
-	    "\tcase \"$w\" in %s)\n"
-	    "\t\trd out \"$1\" tail %d \"$3\"; rd err \"$1\" tail %d \"$4\" ;;\n"
-	    "\tesac\n"
-	    "\t[ -z \"$stuck\" ] || return 0\n"
-	    "\tcase \"$w\" in %s)\n"
-	    "\t\tif [ -n \"$5\" ] && [ -f \"$5\" ]; then\n"
-	    "\t\t\t$T shred -u -- \"$5\" 2>/dev/null </dev/null || "
-	    "rm -f -- \"$5\"\n"
-	    "\t\telif [ -n \"$5\" ] && { [ -e \"$5\" ] || [ -L \"$5\" ]; }; "
-	    "then\n"
-	    "\t\t\trm -f -- \"$5\"\n"
-	    "\t\tfi\n"
-	    "\t\t[ -z \"$5\" ] || [ -e \"$5\" ] || [ -L \"$5\" ] || "
-	    "sec wiped \"$1\" ;;\n"
-	    "\tesac\n"
-	    "}\n", idcol, stcol, tri, term, MONITOR_READ_BUDGET, STATUS_MAX,
-	    tri, LOGTAIL_MAX, LOGTAIL_MAX, term);
+	rsh_var(&b, "term", term);
+	rsh_var(&b, "tri", tri);
 	free(term);
 	free(tri);
+	monitor_num(&b, "rs", MONITOR_READ_SECS);
+	monitor_num(&b, "rb", MONITOR_READ_BUDGET);
+	monitor_num(&b, "smax", STATUS_MAX);
+	monitor_num(&b, "lmax", LOGTAIL_MAX);
 	/* From a random start: the read budget never starves the same jobs. */
 	if (n > 1) {
 		random_bytes(&rnd, sizeof rnd);
 		start = (size_t)(rnd % n);
 	} else
 		start = 0;
+	buf_adds(&b, "set --");
 	for (k = 0; k < n; k++) {
 		i = (start + k) % n;
 		paths[0] = ops_status_path(tracked[i]);
 		paths[1] = ops_log_path(tracked[i], 0);
 		paths[2] = ops_log_path(tracked[i], 1);
 		paths[3] = ops_env_path(tracked[i]);
-		buf_printf(&b, "j %ld", record_sid(tracked[i]));
+		buf_printf(&b, " %ld", record_sid(tracked[i]));
 		for (i = 0; i < 4; i++) {
 			buf_adds(&b, " ");
 			buf_add_quoted(&b, paths[i] != NULL ? paths[i] : "");
 			free(paths[i]);
 		}
-		buf_adds(&b, "\n");
 	}
-	buf_adds(&b, "sec end 0\n");
-done:
+	buf_adds(&b, "\n");
+	rsh_embed(&b, "poll.sh");
 	free(squeue);
 	free(sacct);
 	return buf_steal(&b);
@@ -581,8 +544,7 @@ monitor_poll(struct conn *c, const char *cluster,
 		goto fallback;
 	snap->commands++;
 	snap->sched_calls++;	/* squeue, even if its answer is lost */
-	if (conn_exec(c, "/bin/sh -s", script, strlen(script), &res,
-	    &why) != 0) {
+	if (rsh_run_limit(c, script, 0, CONN_MAXOUT, &res, &why) != 0) {
 		cause_set(cause, "poll of %s: %s", cluster, why);
 		goto fallback;
 	}

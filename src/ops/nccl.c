@@ -16,6 +16,7 @@
 #include "ops.h"
 #include "record.h"
 #include "remote.h"
+#include "rsh.h"
 #include "template.h"
 
 /*
@@ -793,7 +794,7 @@ nccl_learn_some(struct conn *c, struct nccl_pending *v, size_t n,
 	struct conn_result		 res;
 	struct remote_reply		 rep;
 	const struct remote_section	*sec;
-	struct buf			 sh;
+	struct buf			 sh, args;
 	enum nccl_verdict		 verdict;
 	const char			*id;
 	char				 marker[REMOTE_MARKER_SIZE], idx[24];
@@ -803,9 +804,8 @@ nccl_learn_some(struct conn *c, struct nccl_pending *v, size_t n,
 
 	if (learned != NULL)
 		*learned = 0;
-	buf_init(&sh);
-	remote_marker(marker, sizeof marker);
-	remote_reply_prelude(&sh, marker);
+	buf_init(&args);
+	buf_adds(&args, "set --");
 	for (i = 0; i < n; i++) {
 		id = json_str(v[i].o, "record_id");
 		if (record_load(id, &v[i].r, NULL) != 0) {
@@ -821,28 +821,27 @@ nccl_learn_some(struct conn *c, struct nccl_pending *v, size_t n,
 			continue;
 		v[i].log = xasprintf("%s/" NCCL_RESULT_DIR "/result-%s",
 		    v[i].r->job_dir, record_slurm_id(v[i].r));
-		/*
-		 * This job's own answer file, a regular file, its first
-		 * line, bounded; one reply line per job, so no job's text
-		 * can stand for another's.
-		 */
-		buf_adds(&sh, "f=");
-		buf_add_quoted(&sh, v[i].log);
-		buf_printf(&sh, "\nr=\nif [ -f \"$f\" ] && [ ! -L \"$f\" ]; then "
-		    "r=$(head -c 512 -- \"$f\" 2>/dev/null </dev/null | "
-		    "head -n 1 | "
-		    "tr -cd '[:print:]'); fi\nsec result %zu\n"
-		    "printf '%%s' \"$r\"\n", i);
+		/* This job's own answer file (nccl-read.sh reads it). */
+		snprintf(idx, sizeof idx, "%zu", i);
+		buf_adds(&args, " ");
+		buf_adds(&args, idx);
+		buf_adds(&args, " ");
+		buf_add_quoted(&args, v[i].log);
 		asked++;
 	}
 	if (asked == 0) {
-		buf_free(&sh);
+		buf_free(&args);
 		return 0;
 	}
-	buf_adds(&sh, "sec end\n");
+	buf_init(&sh);
+	remote_marker(marker, sizeof marker);
+	remote_reply_prelude(&sh, marker);
+	buf_add(&sh, args.data, args.len);
+	buf_adds(&sh, "\n");
+	buf_free(&args);
+	rsh_embed(&sh, "nccl-read.sh");
 	/* Bounded: a log line can be any size. */
-	if (conn_exec_limit(c, "/bin/sh -s", sh.data, sh.len, 0,
-	    (n + 1) * 2048, &res, &why) != 0) {
+	if (rsh_run_limit(c, sh.data, 0, (n + 1) * 2048, &res, &why) != 0) {
 		buf_free(&sh);
 		cause_set(cause, "reading NCCL probe results: %s", why);
 		free(why);

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "jobdir.h"
 #include "jobid.h"
+#include "rsh.h"
 #include "slurm.h"
 #include "text.h"
 #include "util.h"
@@ -194,6 +195,7 @@ ops_log_parse(const char *path, const struct conn_result *res, int tail,
 	return 0;
 }
 
+/* Run a log script (templates/remote/log-*.sh); its reply is bounded. */
 static int
 log_run(struct conn *c, const char *path, const char *script, int tail,
     size_t maxout, struct ops_log *log, char **cause)
@@ -203,8 +205,7 @@ log_run(struct conn *c, const char *path, const char *script, int tail,
 	int			 rc;
 
 	memset(log, 0, sizeof *log);
-	rc = conn_exec_limit(c, "/bin/sh -s", script, strlen(script), 0,
-	    maxout, &res, &why);
+	rc = rsh_run_limit(c, script, 0, maxout, &res, &why);
 	if (rc != 0) {
 		cause_set(cause, "reading %s: %s", path, why);
 		free(why);
@@ -220,27 +221,22 @@ int
 ops_log_read(struct conn *c, const char *path, long long offset, size_t max,
     struct ops_log *log, char **cause)
 {
-	char	*q, *script;
-	int	 rc;
+	struct buf	b;
+	char		num[32];
+	int		rc;
 
 	if (offset < 0)
 		offset = 0;
-	q = shell_quote(path);
-	/* wc -c of a regular file is an fstat; tail -c +N seeks. */
-	script = xasprintf("f=%s; o=%lld; m=%zu\n"
-	    "[ -e \"$f\" ] || { echo missing; exit 0; }\n"
-	    "[ -r \"$f\" ] || { echo unreadable; exit 0; }\n"
-	    "s=$(wc -c < \"$f\") || exit 3\n"
-	    "s=$((s + 0)); t=0\n"
-	    "if [ \"$s\" -lt \"$o\" ]; then o=0; t=1; fi\n"
-	    "echo \"size $s $o $t\"\n"
-	    "[ \"$m\" -gt 0 ] || exit 0\n"
-	    "tail -c +$((o + 1)) -- \"$f\" | head -c \"$m\"\n"
-	    "exit 0\n", q, offset, max);
-	free(q);
+	buf_init(&b);
+	rsh_var(&b, "f", path);
+	snprintf(num, sizeof num, "%lld", offset);
+	rsh_var(&b, "o", num);
+	snprintf(num, sizeof num, "%zu", max);
+	rsh_var(&b, "m", num);
+	rsh_embed(&b, "log-read.sh");
 	/* The cap is a guard only: head -c already stops at max. */
-	rc = log_run(c, path, script, 0, max + 4096, log, cause);
-	free(script);
+	rc = log_run(c, path, b.data, 0, max + 4096, log, cause);
+	buf_free(&b);
 	return rc;
 }
 
@@ -248,37 +244,20 @@ int
 ops_log_tail(struct conn *c, const char *path, int lines, struct ops_log *log,
     char **cause)
 {
-	char	*q, *script;
-	int	 rc;
+	struct buf	b;
+	char		num[32];
+	int		rc;
 
 	if (lines < 0)
 		lines = 0;
-	q = shell_quote(path);
-	script = xasprintf("f=%s; n=%d\n"
-	    "[ -e \"$f\" ] || { echo missing; exit 0; }\n"
-	    "[ -r \"$f\" ] || { echo unreadable; exit 0; }\n"
-	    "s=$(wc -c < \"$f\") || exit 3\n"
-	    "s=$((s + 0)); b=0\n"
-	    "[ \"$s\" -le 1048576 ] || b=$((s - 1048576))\n"
-	    /* Whether the first line shown starts before the last MiB. */
-	    "cut=0\n"
-	    "if [ \"$b\" -gt 0 ] && [ \"$n\" -gt 0 ]; then\n"
-	    "\tl=$(tail -c +$((b + 1)) -- \"$f\" | head -c $((s - b)) | "
-	    "wc -l)\n"
-	    "\t[ \"$(tail -c 1 -- \"$f\" | od -An -tx1 | tr -d ' ')\" = 0a ] "
-	    "|| l=$((l + 1))\n"
-	    "\tp=$(tail -c +$b -- \"$f\" | head -c 1 | od -An -tx1 | "
-	    "tr -d ' ')\n"
-	    "\t[ \"$l\" -le \"$n\" ] && [ \"$p\" != 0a ] && cut=1\n"
-	    "fi\n"
-	    "echo \"size $s $b 0 $cut\"\n"
-	    "[ \"$n\" -gt 0 ] || exit 0\n"
-	    "tail -c +$((b + 1)) -- \"$f\" | head -c $((s - b)) | "
-	    "tail -n \"$n\"\n"
-	    "exit 0\n", q, lines);
-	free(q);
-	rc = log_run(c, path, script, 1, 1048576 + 4096, log, cause);
-	free(script);
+	buf_init(&b);
+	rsh_var(&b, "f", path);
+	snprintf(num, sizeof num, "%d", lines);
+	rsh_var(&b, "n", num);
+	rsh_embed(&b, "log-tail.sh");
+	/* The script sends at most the file's last MiB. */
+	rc = log_run(c, path, b.data, 1, 1048576 + 4096, log, cause);
+	buf_free(&b);
 	return rc;
 }
 
@@ -597,10 +576,10 @@ cancel_id(struct conn *c, const struct record *r, const char *slurm_id,
 	struct state_map	 m;
 	struct ops_change	 ch;
 	struct buf		 b;
-	char			*env = NULL, *cmd, *why = NULL, *line, *p;
+	char			*env = NULL, *why = NULL, *line, *p;
 	char			*msg, *sp;
 	long			 ran = -1;
-	int			 rc = -1, scancel_rc = -1;
+	int			 rc = -1, scancel_rc = -1, sent;
 
 	memset(oc, 0, sizeof *oc);
 	memset(&res, 0, sizeof res);
@@ -609,37 +588,12 @@ cancel_id(struct conn *c, const struct record *r, const char *slurm_id,
 
 	/* One round trip: was it live, scancel, wipe the sidecar. */
 	buf_init(&b);
-	/*
-	 * A job SLURM has forgotten (MinJobAge) is in neither squeue nor
-	 * scontrol, and scancel says "Invalid job id specified" (exit 1) or
-	 * nothing (exit 0), depending on the version: sacct says whether it
-	 * ever existed.
-	 */
-	/* An array task ("12_3", "12_[4-9]") as well as a plain id. */
-	buf_adds(&b, "j=");
-	buf_add_quoted(&b, slurm_id);
-	buf_adds(&b, "\n"
-	    "st=$(squeue -h -j \"$j\" -o '%T %M' 2>/dev/null | head -n 1)\n"
-	    "printf 'live %s\\n' \"$st\"\n"
-	    "out=$(scancel \"$j\" 2>&1); rc=$?\n"
-	    "case \"$out\" in *'Invalid job id'*) rc=0; out= ;; esac\n"
-	    "a=\n"
-	    "if [ -z \"$st\" ]; then\n"
-	    "\ta=$(sacct -n -X -P -j \"$j\" -o State 2>/dev/null | "
-	    "head -n 1)\n"
-	    "fi\n"
-	    "printf 'acct %s\\n' \"$a\"\n");
-	buf_adds(&b, "e=");
-	buf_add_quoted(&b, env != NULL ? env : "");
-	buf_adds(&b, "\n"
-	    "w=0\n"
-	    "if [ -n \"$e\" ] && [ -e \"$e\" ]; then\n"
-	    "\tshred -u -- \"$e\" 2>/dev/null || rm -f -- \"$e\"\n"
-	    "\t[ -e \"$e\" ] || w=1\n"
-	    "fi\n"
-	    "printf 'wiped %s\\nrc %s\\n%s\\n' \"$w\" \"$rc\" \"$out\"\n");
-	cmd = buf_steal(&b);
-	if (conn_exec(c, "/bin/sh -s", cmd, strlen(cmd), &res, &why) != 0) {
+	rsh_var(&b, "j", slurm_id);
+	rsh_var(&b, "e", env);
+	rsh_embed(&b, "cancel.sh");
+	sent = rsh_run_limit(c, b.data, 0, CONN_MAXOUT, &res, &why);
+	buf_free(&b);
+	if (sent != 0) {
 		cause_set(cause, "scancel %s: %s", slurm_id, why);
 		goto out;
 	}
@@ -721,7 +675,6 @@ out:
 	if (rc != 0)
 		ops_cancel_free(oc);
 	free(why);
-	free(cmd);
 	free(env);
 	conn_result_free(&res);
 	return rc;

@@ -18,8 +18,8 @@ rsh_var(struct buf *b, const char *name, const char *value)
 	buf_adds(b, "\n");
 }
 
-void
-rsh_embed(struct buf *b, const char *name)
+const char *
+rsh_text(const char *name)
 {
 	const char	*text;
 	char		*path;
@@ -32,7 +32,25 @@ rsh_embed(struct buf *b, const char *name)
 		abort();
 	}
 	free(path);
-	buf_adds(b, text);
+	return text;
+}
+
+void
+rsh_embed(struct buf *b, const char *name)
+{
+	buf_adds(b, rsh_text(name));
+}
+
+char *
+rsh_wrap(const char *body)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_adds(&b, "{\n");
+	buf_adds(&b, body);
+	buf_adds(&b, "\n} </dev/null\n");
+	return buf_steal(&b);
 }
 
 /*
@@ -41,20 +59,26 @@ rsh_embed(struct buf *b, const char *name)
  * rest from stdin, and a secret in it is never in an argv).
  */
 int
+rsh_run_limit(struct conn *c, const char *body, int timeout, size_t maxout,
+    struct conn_result *res, char **cause)
+{
+	char	*script;
+	size_t	 len;
+	int	 rc;
+
+	script = rsh_wrap(body);
+	len = strlen(script);
+	rc = conn_exec_limit(c, "/bin/sh -s", script, len, timeout, maxout,
+	    res, cause);
+	/* The script may have held a secret: scrub our copy. */
+	memset(script, 0, len);
+	free(script);
+	return rc;
+}
+
+int
 rsh_run(struct conn *c, const char *body, int timeout,
     struct conn_result *res, char **cause)
 {
-	struct buf	b;
-	int		rc;
-
-	buf_init(&b);
-	buf_adds(&b, "{\n");
-	buf_adds(&b, body);
-	buf_adds(&b, "\n} </dev/null\n");
-	rc = conn_exec_limit(c, "/bin/sh -s", b.data, b.len, timeout, 0, res,
-	    cause);
-	/* The script may have held a secret: scrub our copy. */
-	memset(b.data, 0, b.len);
-	buf_free(&b);
-	return rc;
+	return rsh_run_limit(c, body, timeout, 0, res, cause);
 }

@@ -14,7 +14,15 @@
  */
 void	 rsh_var(struct buf *, const char *name, const char *value);
 void	 rsh_embed(struct buf *, const char *name);
+/* The text of templates/remote/NAME (a script that runs elsewhere, such
+   as on a compute node, is passed to the one sent as a value). */
+const char *rsh_text(const char *name);
+/* "{", body, "} </dev/null": what rsh_run sends; the caller frees it. */
+char	*rsh_wrap(const char *body);
 int	 rsh_run(struct conn *, const char *body, int timeout,
 	     struct conn_result *, char **cause);
+/* The same with a cap on the reply in bytes (0: none, conn_exec_limit). */
+int	 rsh_run_limit(struct conn *, const char *body, int timeout,
+	     size_t maxout, struct conn_result *, char **cause);
 
 #endif

@@ -11,6 +11,7 @@
 #include "lint.h"
 #include "ops.h"
 #include "remote.h"
+#include "rsh.h"
 #include "slurm.h"
 #include "spec.h"
 #include "state.h"
@@ -168,15 +169,50 @@ strv_join(const struct strv *sv)
 	return buf_steal(&b);
 }
 
+/* "NODE STATE" lines of sinfo -N: every node, and the bad ones. */
+static void
+retry_sinfo_nodes(const char *sinfo, struct nodeset *all,
+    struct nodeset *bad)
+{
+	char	*copy, *line, *next, *sp;
+
+	copy = xstrdup(sinfo != NULL ? sinfo : "");
+	for (line = copy; line != NULL; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		str_trim(line);
+		if ((sp = strchr(line, ' ')) == NULL)
+			continue;
+		*sp++ = '\0';
+		str_trim(sp);
+		strv_add_new(all, line);
+		if (retry_node_bad(sp))
+			strv_add_new(bad, line);
+	}
+	free(copy);
+}
+
+/* Would excluding out leave no node of the partition? */
+static int
+retry_covers(const struct nodeset *all, const struct nodeset *out)
+{
+	size_t	i;
+
+	for (i = 0; i < all->list.n; i++) {
+		if (!strv_has(out, all->list.v[i]))
+			return 0;
+	}
+	return all->list.n != 0;
+}
+
 char *
 retry_exclude(const char *failed, const char *sinfo, const char *inherited,
     char **note)
 {
 	struct strv	 nodes, inh;
 	struct nodeset	 all, badset, out;
-	char		*copy, *line, *next, *sp, *s;
+	char		*s;
 	size_t		 i;
-	int		 covers;
 
 	memset(&nodes, 0, sizeof nodes);
 	memset(&all, 0, sizeof all);
@@ -187,20 +223,7 @@ retry_exclude(const char *failed, const char *sinfo, const char *inherited,
 		*note = NULL;
 	if (failed != NULL)
 		slurm_nodelist_expand(failed, &nodes, NULL);
-	copy = xstrdup(sinfo != NULL ? sinfo : "");
-	for (line = copy; line != NULL; line = next) {
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
-		str_trim(line);
-		if ((sp = strchr(line, ' ')) == NULL)
-			continue;
-		*sp++ = '\0';
-		str_trim(sp);
-		strv_add_new(&all, line);
-		if (retry_node_bad(sp))
-			strv_add_new(&badset, line);
-	}
-	free(copy);
+	retry_sinfo_nodes(sinfo, &all, &badset);
 
 	/* The failing nodes of the job, else all of its nodes. */
 	for (i = 0; i < nodes.n; i++) {
@@ -217,12 +240,7 @@ retry_exclude(const char *failed, const char *sinfo, const char *inherited,
 		strv_add_new(&out, inh.v[i]);
 
 	/* Never exclude the whole partition: the job could not run. */
-	covers = all.list.n != 0;
-	for (i = 0; i < all.list.n; i++) {
-		if (!strv_has(&out, all.list.v[i]))
-			covers = 0;
-	}
-	if (covers) {
+	if (retry_covers(&all, &out)) {
 		nodeset_free(&out);
 		for (i = 0; i < nodes.n; i++) {
 			if (strv_has(&badset, nodes.v[i]))
@@ -306,6 +324,26 @@ retry_inherited_chain(const struct record *r)
 	return s;
 }
 
+/* Keep the chain's records, free the rest of the list. */
+static void
+retry_chain_keep(struct record_list *list, struct record **v, size_t n)
+{
+	size_t	i, j;
+	int	keep;
+
+	for (i = 0; i < list->n; i++) {
+		keep = 0;
+		for (j = 0; j < n; j++)
+			keep |= v[j] == list->v[i];
+		if (!keep)
+			record_free(list->v[i]);
+	}
+	free(list->v);
+	list->v = NULL;
+	list->n = 0;
+	record_list_free(list);
+}
+
 int
 retry_chain(const char *id, struct record ***out, size_t *np, char **cause)
 {
@@ -355,20 +393,7 @@ retry_chain(const char *id, struct record ***out, size_t *np, char **cause)
 			}
 		}
 	}
-	/* Keep the chain's records, free the rest. */
-	for (i = 0; i < list.n; i++) {
-		size_t	j;
-		int	keep = 0;
-
-		for (j = 0; j < n; j++)
-			keep |= v[j] == list.v[i];
-		if (!keep)
-			record_free(list.v[i]);
-	}
-	free(list.v);
-	list.v = NULL;
-	list.n = 0;
-	record_list_free(&list);
+	retry_chain_keep(&list, v, n);
 	*out = v;
 	*np = n;
 	return 0;
@@ -378,24 +403,12 @@ retry_chain(const char *id, struct record ***out, size_t *np, char **cause)
 
 #define RETRY_MAXOUT	(8 * 1024 * 1024)	/* bytes of the whole reply */
 
+/* The reply holds the job's own files: never read it unbounded. */
 static int
 retry_sh(struct conn *c, const char *body, struct conn_result *res,
     char **cause)
 {
-	struct buf	b;
-	int		rc;
-
-	/* On stdin inside braces: a secret in it is never in an argv. */
-	buf_init(&b);
-	buf_adds(&b, "{\n");
-	buf_adds(&b, body);
-	buf_adds(&b, "\n} </dev/null\n");
-	/* The reply holds the job's own files: never read it unbounded. */
-	rc = conn_exec_limit(c, "/bin/sh -s", b.data, b.len, 0, RETRY_MAXOUT,
-	    res, cause);
-	memset(b.data, 0, b.len);
-	buf_free(&b);
-	return rc;
+	return rsh_run_limit(c, body, 0, RETRY_MAXOUT, res, cause);
 }
 
 static const char *
@@ -482,53 +495,48 @@ retry_reconcile(struct conn *c, const struct record *old, time_t sent,
 	return rc;
 }
 
-int
-retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
-    struct retry_result *res, char **cause)
+/* --- the steps of a retry ------------------------------------------------- */
+
+/* What the steps of one retry share. */
+struct retry_ctx {
+	struct conn		*c;
+	const struct retry_opts	*o;
+	struct retry_result	*res;
+	const char		*source;
+	struct record		*old, *nr;
+	int			 opened;	/* nr is on disk */
+	long			 sid, newid;
+	char			*env_path;
+	struct slurm_jobs	 jobs;		/* sacct's row of the job */
+	char			*nodes;		/* its nodes, from that row */
+	char			*queued, *sinfo, *present;
+	struct buf		 side;		/* sidecar + launch script */
+	char			*sbatch;	/* the sbatch command line */
+	struct submit_launch	 l;
+	struct conn_result	 cr;
+	enum slurm_submit	 verdict;
+	char			*msg;		/* sbatch's words, or SSH's */
+	time_t			 sent;		/* when sbatch was sent */
+	const char		*id;		/* the record to retry */
+	char			*why;
+};
+
+/* The record to retry, and where its staged files are. */
+static int
+retry_step_load(struct retry_ctx *x)
 {
-	static const struct retry_opts	 none;
-	struct record			*old = NULL, *nr = NULL;
-	struct conn_result		 cr;
-	struct slurm_jobs		 jobs;
-	struct slurm_job		*j;
-	struct submit_launch		 l;
-	struct buf			 sh, side;
-	struct lint_secret		*sec = NULL;
-	const char			*(*get)(const char *, void *);
-	const char			*source, *v;
-	struct remote_reply		 rep;
-	char				 marker[REMOTE_MARKER_SIZE];
-	char				 since[16], *why = NULL;
-	char				 sep[SLURM_SEP_SIZE];
-	char				*cmd = NULL, *text = NULL, *sinfo = NULL;
-	char				*queued = NULL;
-	char				*root = NULL, *env_path = NULL;
-	char				*retried = NULL, *inh = NULL, *msg;
-	char				*script, *sbatch;
-	enum slurm_submit		 verdict;
-	struct submit_faults		 faults;
-	time_t				 sent;
-	int				 ssh_failed, n;
-	long				 sid, newid = 0;
-	size_t				 i, nsec = 0;
-	int				 rc = -1;
+	struct record	*old;
+	char		*root;
 
-	o = o != NULL ? o : &none;
-	source = o->source != NULL ? o->source : "retry";
-	memset(res, 0, sizeof *res);
-	memset(&jobs, 0, sizeof jobs);
-	memset(&l, 0, sizeof l);
-	memset(&cr, 0, sizeof cr);
-	res->budget = SPEC_RETRY_BUDGET;
-
-	if (record_load(record_id, &old, cause) != 0)
+	if (record_load(x->id, &x->old, &x->why) != 0)
 		return -1;
+	old = x->old;
 	if (record_slurm_id(old) == NULL || old->job_dir == NULL ||
 	    old->job_name == NULL || old->log_dir == NULL) {
-		cause_set(cause, "record %s has no SLURM job or job directory: "
-		    "it never ran, so there is nothing staged to submit again",
-		    old->id);
-		goto out;
+		x->why = xasprintf("record %s has no SLURM job or job "
+		    "directory: it never ran, so there is nothing staged to "
+		    "submit again", old->id);
+		return -1;
 	}
 	/*
 	 * The secret names and the budget come from the record written at
@@ -537,297 +545,394 @@ retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
 	 * variables are sent to the cluster.
 	 */
 	if (!old->retry_known) {
-		cause_set(cause, "record %s was written by an older sqdeck and "
-		    "does not hold its spec's secret names and retry budget: "
-		    "it is not retried; submit the spec again", old->id);
-		goto out;
+		x->why = xasprintf("record %s was written by an older sqdeck "
+		    "and does not hold its spec's secret names and retry "
+		    "budget: it is not retried; submit the spec again",
+		    old->id);
+		return -1;
 	}
-	res->budget = old->retry_budget;
-	sid = strtol(record_slurm_id(old), NULL, 10);
+	x->res->budget = old->retry_budget;
+	x->sid = strtol(record_slurm_id(old), NULL, 10);
 	root = retry_root_id(old);
-	res->sbatch_path = jobdir_path(old->job_dir, JOBDIR_SBATCH, root);
-	env_path = jobdir_path(old->job_dir, JOBDIR_ENV, root);
+	x->res->sbatch_path = jobdir_path(old->job_dir, JOBDIR_SBATCH, root);
+	x->env_path = jobdir_path(old->job_dir, JOBDIR_ENV, root);
+	free(root);
+	return 0;
+}
 
-	/* 1. What SLURM says, in one round trip. */
+/* What SLURM says, in one round trip (templates/remote/retry-look.sh). */
+static int
+retry_step_look(struct retry_ctx *x)
+{
+	struct remote_reply	 rep;
+	struct slurm_job	*j;
+	struct buf		 sh;
+	char			 marker[REMOTE_MARKER_SIZE], num[32];
+	char			 since[16], sep[SLURM_SEP_SIZE];
+	char			*cmd, *text;
+	int			 rc;
+
 	remote_marker(marker, sizeof marker);
 	slurm_since(time(NULL) - 7 * 24 * 3600, since, sizeof since);
 	slurm_sep_new(sep, sizeof sep);
-	if ((cmd = slurm_cmd_sacct(&sid, 1, since, NULL, sep, &why)) == NULL)
-		goto fail_why;
+	cmd = slurm_cmd_sacct(&x->sid, 1, since, NULL, sep, &x->why);
+	if (cmd == NULL)
+		return -1;
 	buf_init(&sh);
-	buf_adds(&sh, "LC_ALL=C; export LC_ALL\n");
 	remote_reply_prelude(&sh, marker);
-	buf_printf(&sh, "sec sacct\n%s 2>&1\nsec squeue\n"
-	    "squeue -h -j %ld -o %%T 2>/dev/null\nsec sinfo\nsinfo -h -N -p ",
-	    cmd, sid);
-	buf_add_quoted(&sh, old->partition != NULL ? old->partition : "");
-	buf_adds(&sh, " -o '%N %t' 2>&1\nsec sbatch\ntest -f ");
-	buf_add_quoted(&sh, res->sbatch_path);
-	buf_adds(&sh, " && echo present\nsec end\n");
+	rsh_var(&sh, "sa", cmd);
+	snprintf(num, sizeof num, "%ld", x->sid);
+	rsh_var(&sh, "sid", num);
+	rsh_var(&sh, "part", x->old->partition);
+	rsh_var(&sh, "sbf", x->res->sbatch_path);
+	rsh_embed(&sh, "retry-look.sh");
 	free(cmd);
-	cmd = NULL;
-	if (retry_sh(c, sh.data, &cr, &why) != 0) {
-		buf_free(&sh);
-		goto fail_why;
-	}
+	rc = retry_sh(x->c, sh.data, &x->cr, &x->why);
 	buf_free(&sh);
+	if (rc != 0)
+		return -1;
 	/* No section at all: every answer below is missing. */
-	remote_reply_parse(cr.out, cr.outlen, marker, "the retry", &rep,
+	remote_reply_parse(x->cr.out, x->cr.outlen, marker, "the retry", &rep,
 	    NULL);
 	text = remote_reply_text(&rep, "sacct", NULL);
-	slurm_parse_sacct(text != NULL ? text : "", sep, &jobs, NULL);
-	j = slurm_jobs_find(&jobs, sid);
-	queued = remote_reply_text(&rep, "squeue", NULL);
-	if (queued != NULL)
-		str_trim(queued);
-	sinfo = remote_reply_text(&rep, "sinfo", NULL);
+	slurm_parse_sacct(text != NULL ? text : "", sep, &x->jobs, NULL);
 	free(text);
-	text = remote_reply_text(&rep, "sbatch", NULL);
+	j = slurm_jobs_find(&x->jobs, x->sid);
+	if (j != NULL && j->nodelist != NULL)
+		x->nodes = xstrdup(j->nodelist);
+	x->queued = remote_reply_text(&rep, "squeue", NULL);
+	if (x->queued != NULL)
+		str_trim(x->queued);
+	x->sinfo = remote_reply_text(&rep, "sinfo", NULL);
+	x->present = remote_reply_text(&rep, "sbatch", NULL);
 	remote_reply_free(&rep);
+	return 0;
+}
 
-	/* 2. The rules. */
-	retried = retry_existing(old->id);
-	res->decision = retry_decide(old, res->budget, retried, queued,
+/* The rules; then the nodes to leave out. */
+static int
+retry_step_decide(struct retry_ctx *x)
+{
+	struct retry_result	*res = x->res;
+	char			*retried, *inh;
+
+	retried = retry_existing(x->old->id);
+	res->decision = retry_decide(x->old, res->budget, retried, x->queued,
 	    &res->why);
-	if (res->decision != RETRY_GO) {
-		rc = 1;
-		goto out;
-	}
-	if (text == NULL || strstr(text, "present") == NULL) {
-		cause_set(cause, "%s is gone from the cluster: the staged "
+	free(retried);
+	if (res->decision != RETRY_GO)
+		return 1;
+	if (x->present == NULL || strstr(x->present, "present") == NULL) {
+		x->why = xasprintf("%s is gone from the cluster: the staged "
 		    "workload cannot be submitted again; submit the spec anew",
 		    res->sbatch_path);
-		goto out;
+		return -1;
 	}
 	/* Every node that failed earlier in the chain stays excluded. */
-	inh = retry_inherited_chain(old);
+	inh = retry_inherited_chain(x->old);
 	if (inh != NULL)
 		res->inherited = xstrdup(inh);
-	res->exclude = retry_exclude(j != NULL ? j->nodelist : NULL, sinfo,
-	    inh, &res->note);
+	res->exclude = retry_exclude(x->nodes, x->sinfo, inh, &res->note);
+	free(inh);
+	return 0;
+}
 
-	/* 3. Secrets again: the sidecar was wiped when the job ended (R8). */
-	get = o->secret != NULL ? o->secret : retry_getenv;
-	buf_init(&side);
-	if (old->secrets.n != 0) {
-		sec = xcalloc(old->secrets.n, sizeof *sec);
-		for (i = 0; i < old->secrets.n; i++) {
-			v = get(old->secrets.v[i], o->arg);
-			if (v == NULL || *v == '\0') {
-				buf_free(&side);
-				cause_set(cause, "secret %s of the spec is not "
-				    "set in this environment: export it and "
-				    "run 'sqdeck retry %s' (values go only "
-				    "over SSH stdin)", old->secrets.v[i],
-				    old->id);
-				goto out;
-			}
-			sec[nsec].name = old->secrets.v[i];
-			sec[nsec++].value = v;
+/* Secrets again: the sidecar was wiped when the job ended. */
+static int
+retry_step_secrets(struct retry_ctx *x)
+{
+	const char		*(*get)(const char *, void *);
+	const struct strv	*names = &x->old->secrets;
+	struct lint_secret	*sec;
+	const char		*v;
+	char			*text = NULL;
+	size_t			 i;
+	int			 rc;
+
+	if (names->n == 0)
+		return 0;
+	get = x->o->secret != NULL ? x->o->secret : retry_getenv;
+	sec = xcalloc(names->n, sizeof *sec);
+	for (i = 0; i < names->n; i++) {
+		v = get(names->v[i], x->o->arg);
+		if (v == NULL || *v == '\0') {
+			x->why = xasprintf("secret %s of the spec is not set "
+			    "in this environment: export it and run 'sqdeck "
+			    "retry %s' (values go only over SSH stdin)",
+			    names->v[i], x->old->id);
+			free(sec);
+			return -1;
 		}
-		if (submit_sidecar(sec, nsec, &text, &why) != 0) {
-			buf_free(&side);
-			goto fail_why;
-		}
-		buf_adds(&side, "umask 077\nprintf '%s' ");
-		buf_add_quoted(&side, text);
-		buf_adds(&side, " >");
-		buf_add_quoted(&side, env_path);
-		buf_adds(&side, " && chmod 600 -- ");
-		buf_add_quoted(&side, env_path);
-		buf_adds(&side, "\n");
-		memset(text, 0, strlen(text));
-		free(text);
-		text = NULL;
+		sec[i].name = names->v[i];
+		sec[i].value = v;
 	}
+	rc = submit_sidecar(sec, names->n, &text, &x->why);
+	free(sec);
+	if (rc != 0)
+		return -1;
+	rsh_var(&x->side, "side", text);
+	rsh_var(&x->side, "sidef", x->env_path);
+	rsh_embed(&x->side, "sidecar.sh");
+	memset(text, 0, strlen(text));
+	free(text);
+	return 0;
+}
 
-	/* 4. The new record before the launch (R12). */
-	nr = record_new_retry(old);
-	if (record_create(nr, &why) != 0) {
-		buf_free(&side);
-		cause_set(cause, "cannot open the retry's record, so nothing "
+/* The new record before the launch (README: a record before sbatch). */
+static int
+retry_step_record(struct retry_ctx *x)
+{
+	struct retry_result	*res = x->res;
+	struct record		*old = x->old;
+	char			*why = NULL, *msg;
+
+	x->nr = record_new_retry(old);
+	if (record_create(x->nr, &why) != 0) {
+		x->why = xasprintf("cannot open the retry's record, so nothing "
 		    "is launched: %s", why);
 		free(why);
-		goto out;
+		return -1;
 	}
-	res->record_id = xstrdup(nr->id);
+	x->opened = 1;
+	res->record_id = xstrdup(x->nr->id);
 	msg = xasprintf("retry %d of %d of %s (SLURM job %ld, %s, rule %s); "
-	    "exclude=%s%s%s", nr->retry_count, res->budget, old->id, sid,
+	    "exclude=%s%s%s", x->nr->retry_count, res->budget, old->id, x->sid,
 	    old->native != NULL && *old->native ? old->native : "ERROR",
 	    old->err_rule != NULL ? old->err_rule : "-", *res->exclude ?
 	    res->exclude : "none", res->inherited != NULL ?
 	    "; inherited from the chain: " : "", res->inherited != NULL ?
 	    res->inherited : "");
-	record_transition(nr->id, RSTATE_PENDING, "", source, msg, NULL);
+	record_transition(x->nr->id, RSTATE_PENDING, "", x->source, msg, NULL);
 	free(msg);
+	return 0;
+}
 
-	/* 5. The same sbatch file, the failed nodes excluded. */
+/* The same sbatch file, the failed nodes excluded. */
+static int
+retry_step_launch(struct retry_ctx *x)
+{
+	struct submit_faults	 faults;
+	struct buf		 sh;
+	char			*script;
+
 	buf_init(&sh);
 	buf_adds(&sh, "sbatch --parsable --hold");
-	if (*res->exclude != '\0') {
+	if (*x->res->exclude != '\0') {
 		buf_adds(&sh, " --exclude=");
-		buf_add_quoted(&sh, res->exclude);
+		buf_add_quoted(&sh, x->res->exclude);
 	}
 	buf_adds(&sh, " -J ");
-	buf_add_quoted(&sh, old->job_name);
+	buf_add_quoted(&sh, x->old->job_name);
 	buf_adds(&sh, " ");
-	buf_add_quoted(&sh, res->sbatch_path);
-	sbatch = buf_steal(&sh);
+	buf_add_quoted(&sh, x->res->sbatch_path);
+	x->sbatch = buf_steal(&sh);
 	/* The test hook of submit.h: empty-reply, after-sbatch. */
 	memset(&faults, 0, sizeof faults);
 	if (submit_faults_parse(getenv("SQDECK_TEST_FAULT"), &faults,
-	    &why) != 0) {
-		free(sbatch);
-		memset(side.data != NULL ? side.data : "", 0, side.len);
-		buf_free(&side);
-		goto fail_new;
-	}
-	script = submit_launch_script(old->job_dir, sbatch, old->log_dir,
-	    old->job_name, faults.launch, 0);
-	buf_adds(&side, script);
+	    &x->why) != 0)
+		return -1;
+	script = submit_launch_script(x->old->job_dir, x->sbatch,
+	    x->old->log_dir, x->old->job_name, faults.launch, 0);
+	buf_adds(&x->side, script);
 	free(script);
-	conn_result_free(&cr);
-	sent = time(NULL);
-	ssh_failed = retry_sh(c, side.data, &cr, &why) != 0;
-	if (!ssh_failed) {
-		submit_launch_parse(cr.out, &l);
-		msg = NULL;
-		verdict = l.sbatch_rc == -1 ? SLURM_SUBMIT_AMBIGUOUS :
-		    slurm_parse_sbatch(l.out, l.err, &newid, &msg);
-	} else {
-		verdict = SLURM_SUBMIT_AMBIGUOUS;
-		msg = why;
-		why = NULL;
+	conn_result_free(&x->cr);
+	x->sent = time(NULL);
+	if (retry_sh(x->c, x->side.data, &x->cr, &x->why) != 0) {
+		x->verdict = SLURM_SUBMIT_AMBIGUOUS;
+		x->msg = x->why;
+		x->why = NULL;
+		return 0;
 	}
-	if (verdict == SLURM_SUBMIT_AMBIGUOUS) {
-		/*
-		 * R15: the reply was lost, the job may be queued.  Look it up
-		 * by its exact name, as submit does, leaving out the chain's
-		 * own earlier jobs (same name); adopt it, or send once more
-		 * when there is none.
-		 */
-		n = retry_reconcile(c, old, sent, &newid, &why);
-		if (n < 0 || n > 1) {
-			free(sbatch);
-			if (n > 1) {
-				free(why);
-				why = xasprintf("sbatch gave no usable answer "
-				    "(%s) and %d jobs are named %s: check "
-				    "'squeue --me -n %s' and cancel the extra "
-				    "ones", msg != NULL ? msg : "no reply", n,
-				    old->job_name, old->job_name);
-			}
-			free(msg);
-			memset(side.data, 0, side.len);
-			buf_free(&side);
-			goto fail_new;
-		}
-		free(msg);
-		msg = NULL;
-		submit_launch_free(&l);
-		memset(&l, 0, sizeof l);
-		conn_result_free(&cr);
-		if (n == 1) {
-			res->adopted = 1;
-			script = submit_release_script(newid, old->log_dir,
-			    old->job_name);
-		} else {
-			res->resubmitted = 1;
-			script = submit_launch_script(old->job_dir, sbatch,
-			    old->log_dir, old->job_name, NULL, 0);
-		}
-		if (retry_sh(c, script, &cr, &why) != 0) {
-			free(script);
-			free(sbatch);
-			memset(side.data, 0, side.len);
-			buf_free(&side);
-			msg = xasprintf("SSH failed while %s the retry (%s); "
-			    "check 'squeue --me -n %s'", n == 1 ? "releasing" :
-			    "submitting again", why, old->job_name);
-			free(why);
-			why = msg;
-			goto fail_new;
-		}
-		free(script);
-		submit_launch_parse(cr.out, &l);
-		if (n == 0) {
-			verdict = l.sbatch_rc == -1 ? SLURM_SUBMIT_AMBIGUOUS :
-			    slurm_parse_sbatch(l.out, l.err, &newid, &msg);
-		} else
-			verdict = SLURM_SUBMIT_OK;
+	submit_launch_parse(x->cr.out, &x->l);
+	x->verdict = x->l.sbatch_rc == -1 ? SLURM_SUBMIT_AMBIGUOUS :
+	    slurm_parse_sbatch(x->l.out, x->l.err, &x->newid, &x->msg);
+	return 0;
+}
+
+/*
+ * The reply was lost, the job may be queued (README, "Submit"): look it
+ * up by its exact name, as submit does, leaving out the chain's own
+ * earlier jobs (same name); adopt it, or send once more when there is
+ * none.
+ */
+static int
+retry_step_reconcile(struct retry_ctx *x)
+{
+	struct record	*old = x->old;
+	char		*script;
+	int		 n;
+
+	if (x->verdict != SLURM_SUBMIT_AMBIGUOUS)
+		return 0;
+	n = retry_reconcile(x->c, old, x->sent, &x->newid, &x->why);
+	if (n < 0)
+		return -1;
+	if (n > 1) {
+		free(x->why);
+		x->why = xasprintf("sbatch gave no usable answer (%s) and %d "
+		    "jobs are named %s: check 'squeue --me -n %s' and cancel "
+		    "the extra ones", x->msg != NULL ? x->msg : "no reply", n,
+		    old->job_name, old->job_name);
+		return -1;
 	}
-	free(sbatch);
-	memset(side.data, 0, side.len);
-	buf_free(&side);
-	if (verdict != SLURM_SUBMIT_OK) {
-		/* R15: never resubmit blindly; the user checks by name. */
-		why = xasprintf("sbatch %s: %s; check 'squeue --me -n %s' "
-		    "before retrying again", verdict == SLURM_SUBMIT_ERROR ?
-		    "refused the retry" : "gave no usable answer", l.sbatch_rc
-		    == -1 || msg == NULL ? "the launch script stopped early" :
-		    msg,
+	free(x->msg);
+	x->msg = NULL;
+	submit_launch_free(&x->l);
+	memset(&x->l, 0, sizeof x->l);
+	conn_result_free(&x->cr);
+	if (n == 1) {
+		x->res->adopted = 1;
+		script = submit_release_script(x->newid, old->log_dir,
 		    old->job_name);
-		free(msg);
-		goto fail_new;
+	} else {
+		x->res->resubmitted = 1;
+		script = submit_launch_script(old->job_dir, x->sbatch,
+		    old->log_dir, old->job_name, NULL, 0);
 	}
-	free(msg);
-	res->slurm_id = xasprintf("%ld", newid);
-	if (record_set_slurm_id(nr->id, res->slurm_id, &why) != 0)
-		goto fail_new;
-	if (l.mkdir_failed || !l.released) {
-		why = xasprintf("job %ld: %s", newid, l.mkdir_failed ?
+	if (retry_sh(x->c, script, &x->cr, &x->why) != 0) {
+		free(script);
+		script = xasprintf("SSH failed while %s the retry (%s); check "
+		    "'squeue --me -n %s'", n == 1 ? "releasing" :
+		    "submitting again", x->why, old->job_name);
+		free(x->why);
+		x->why = script;
+		return -1;
+	}
+	free(script);
+	submit_launch_parse(x->cr.out, &x->l);
+	if (n == 0)
+		x->verdict = x->l.sbatch_rc == -1 ? SLURM_SUBMIT_AMBIGUOUS :
+		    slurm_parse_sbatch(x->l.out, x->l.err, &x->newid, &x->msg);
+	else
+		x->verdict = SLURM_SUBMIT_OK;
+	return 0;
+}
+
+/* sbatch's verdict, then the job's id and its release. */
+static int
+retry_step_verdict(struct retry_ctx *x)
+{
+	if (x->verdict != SLURM_SUBMIT_OK) {
+		/* Never resubmit blindly; the user checks by name. */
+		x->why = xasprintf("sbatch %s: %s; check 'squeue --me -n %s' "
+		    "before retrying again", x->verdict == SLURM_SUBMIT_ERROR ?
+		    "refused the retry" : "gave no usable answer",
+		    x->l.sbatch_rc == -1 || x->msg == NULL ?
+		    "the launch script stopped early" : x->msg,
+		    x->old->job_name);
+		return -1;
+	}
+	x->res->slurm_id = xasprintf("%ld", x->newid);
+	if (record_set_slurm_id(x->nr->id, x->res->slurm_id, &x->why) != 0)
+		return -1;
+	if (x->l.mkdir_failed || !x->l.released) {
+		x->why = xasprintf("job %ld: %s", x->newid, x->l.mkdir_failed ?
 		    "could not create its log directory (cancelled)" :
 		    "is held and could not be released");
-		goto fail_new;
+		return -1;
 	}
-	{
-		struct state_map	m;
-		enum rstate		rs = RSTATE_PENDING;
+	return 0;
+}
 
-		if (l.state != NULL && state_map(l.state, STATUS_MISSING,
-		    &m) == 0 && m.state != RSTATE_UNKNOWN)
-			rs = m.state;
-		msg = xasprintf("%s SLURM job %ld (retry of %s, "
-		    "exclude=%s%s%s)", res->adopted ? "sbatch's reply was lost; found by name "
-		    "and adopted" : res->resubmitted ? "sbatch's reply was "
-		    "lost and no job had the name; submitted again as" :
-		    "submitted as", newid, old->id, *res->exclude ?
-		    res->exclude : "none", res->inherited != NULL ?
-		    "; inherited from the chain: " : "",
-		    res->inherited != NULL ? res->inherited : "");
-		record_transition(nr->id, rs, l.state != NULL ? l.state :
-		    "PENDING", source, msg, NULL);
-		free(msg);
-		res->state = xstrdup(state_name(rs));
-	}
-	msg = xasprintf("retried as %s (SLURM job %ld)", nr->id, newid);
-	record_transition(old->id, old->state, old->native, source, msg, NULL);
+/* Both records say what happened. */
+static int
+retry_step_note(struct retry_ctx *x)
+{
+	struct retry_result	*res = x->res;
+	struct state_map	 m;
+	enum rstate		 rs = RSTATE_PENDING;
+	char			*msg;
+
+	if (x->l.state != NULL && state_map(x->l.state, STATUS_MISSING,
+	    &m) == 0 && m.state != RSTATE_UNKNOWN)
+		rs = m.state;
+	msg = xasprintf("%s SLURM job %ld (retry of %s, exclude=%s%s%s)",
+	    res->adopted ? "sbatch's reply was lost; found by name and "
+	    "adopted" : res->resubmitted ? "sbatch's reply was lost and no "
+	    "job had the name; submitted again as" : "submitted as",
+	    x->newid, x->old->id, *res->exclude ? res->exclude : "none",
+	    res->inherited != NULL ? "; inherited from the chain: " : "",
+	    res->inherited != NULL ? res->inherited : "");
+	record_transition(x->nr->id, rs, x->l.state != NULL ? x->l.state :
+	    "PENDING", x->source, msg, NULL);
 	free(msg);
-	rc = 0;
-	goto out;
+	res->state = xstrdup(state_name(rs));
+	msg = xasprintf("retried as %s (SLURM job %ld)", x->nr->id, x->newid);
+	record_transition(x->old->id, x->old->state, x->old->native,
+	    x->source, msg, NULL);
+	free(msg);
+	return 0;
+}
 
-fail_new:
-	record_transition(nr->id, RSTATE_ERROR, "", source, why, NULL);
-	record_set_err(nr->id, ERR_INFRA, "retry-launch", NULL);
-	res->state = xstrdup(state_name(RSTATE_ERROR));
-fail_why:
-	cause_set(cause, "%s", why);
-	free(why);
-out:
-	free(sec);
-	free(cmd);
-	free(text);
-	free(sinfo);
-	free(queued);
-	free(root);
-	free(env_path);
-	free(retried);
-	free(inh);
-	slurm_jobs_free(&jobs);
-	submit_launch_free(&l);
-	conn_result_free(&cr);
-	record_free(old);
-	record_free(nr);
+/*
+ * A retry, in order, as submit walks its table (submit.c): each step
+ * returns 0 to go on, 1 when the rules say no (not an error), -1 with
+ * why set.
+ */
+static int (*const retry_steps[])(struct retry_ctx *) = {
+	retry_step_load,
+	retry_step_look,
+	retry_step_decide,
+	retry_step_secrets,
+	retry_step_record,
+	retry_step_launch,
+	retry_step_reconcile,
+	retry_step_verdict,
+	retry_step_note,
+};
+
+static void
+retry_ctx_free(struct retry_ctx *x)
+{
+	/* The sidecar's text was in the script: scrub our copy. */
+	if (x->side.data != NULL)
+		memset(x->side.data, 0, x->side.len);
+	buf_free(&x->side);
+	free(x->env_path);
+	free(x->nodes);
+	free(x->queued);
+	free(x->sinfo);
+	free(x->present);
+	free(x->sbatch);
+	free(x->msg);
+	free(x->why);
+	slurm_jobs_free(&x->jobs);
+	submit_launch_free(&x->l);
+	conn_result_free(&x->cr);
+	record_free(x->old);
+	record_free(x->nr);
+}
+
+int
+retry_run(struct conn *c, const char *record_id, const struct retry_opts *o,
+    struct retry_result *res, char **cause)
+{
+	static const struct retry_opts	 none;
+	struct retry_ctx		 x;
+	size_t				 i;
+	int				 rc = 0;
+
+	memset(res, 0, sizeof *res);
+	res->budget = SPEC_RETRY_BUDGET;
+	memset(&x, 0, sizeof x);
+	x.c = c;
+	x.o = o != NULL ? o : &none;
+	x.source = x.o->source != NULL ? x.o->source : "retry";
+	x.res = res;
+	x.id = record_id;
+	buf_init(&x.side);
+	for (i = 0; rc == 0 && i < sizeof retry_steps / sizeof retry_steps[0];
+	    i++)
+		rc = retry_steps[i](&x);
+	if (rc < 0 && x.opened) {
+		record_transition(x.nr->id, RSTATE_ERROR, "", x.source, x.why,
+		    NULL);
+		record_set_err(x.nr->id, ERR_INFRA, "retry-launch", NULL);
+		res->state = xstrdup(state_name(RSTATE_ERROR));
+	}
+	if (rc < 0)
+		cause_set(cause, "%s", x.why);
+	retry_ctx_free(&x);
 	return rc;
 }
 

@@ -9,7 +9,7 @@
 #include "conn.h"
 #include "image.h"
 #include "lint.h"
-#include "remote.h"
+#include "preflight.h"
 #include "rsh.h"
 #include "spec.h"
 #include "util.h"

@@ -3,7 +3,7 @@
  * no leak, -1 iff *cause is set.
  */
 #include "fuzz.h"
-#include "remote.h"
+#include "preflight.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -19,7 +19,7 @@
 #include "testutil.h"
 
 #include "conn.h"
-#include "remote.h"
+#include "preflight.h"
 
 static char	tmp[4096];
 

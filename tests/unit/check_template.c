@@ -564,8 +564,8 @@ START_TEST(test_embedded_matches_files)
 
 	for (f = embedded_files; f->name != NULL; f++, n++)
 		same_bytes(f, "templates");
-	/* 2 sbatch templates, the probe, 14 remote scripts. */
-	ck_assert_uint_eq(n, 17);
+	/* 2 sbatch templates, the probe, 25 remote scripts. */
+	ck_assert_uint_eq(n, 28);
 }
 END_TEST
 

@@ -3,7 +3,7 @@
 #include "testutil.h"
 #include "util.h"
 #include "str.h"
-#include "remote.h"
+#include "preflight.h"
 
 #include <sys/wait.h>
 
