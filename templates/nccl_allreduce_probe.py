@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""NCCL all-reduce probe (sqdeck, R21).
+"""NCCL all-reduce probe of sqdeck (sqdeck(1): NCCL PROBE AND RETRIES).
 
 Run under torchrun in the job's container on every node before the real
 work:

@@ -45,10 +45,10 @@ enum wizard_field {
 	WF_COMMAND,
 	WF_DATASETS,
 	WF_MOUNTS,
-	WF_NETWORK_ARCH,	/* the record's network_arch (R12) */
+	WF_NETWORK_ARCH,	/* the record's network_arch */
 	WF_ACTION,		/* ... and action */
 	WF_REQUEUE,		/* yes/no: #SBATCH --requeue */
-	WF_RETRY_BUDGET,	/* infra retries (R22) */
+	WF_RETRY_BUDGET,	/* infra retries (sqdeck(1): retries) */
 	WF_FORCE_RECONVERT,	/* yes/no: convert even a cached :latest */
 	WF_SECRETS,		/* stays last: Enter there asks the preview */
 	WF_COUNT

@@ -1,6 +1,6 @@
 /*
- * sqdeck creds install: Enroot registry credentials on the cluster (R7).
- * The key comes from NGC_KEY (or stdin with --stdin) and leaves this
+ * sqdeck creds install: Enroot registry credentials on the cluster (sqdeck(1):
+ * creds). The key comes from NGC_KEY (or stdin with --stdin) and leaves this
  * machine only inside the script sent on the SSH channel's stdin.
  */
 #include <errno.h>

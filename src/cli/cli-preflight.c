@@ -1,7 +1,7 @@
 /*
 #include <stdarg.h>
- * sqdeck preflight: SSH, then one remote script (R4, R5).  Exit 0 only
- * when a submit would have what it needs.
+ * sqdeck preflight: SSH, then one remote script (sqdeck(1): preflight).  Exit
+ * 0 only when a submit would have what it needs.
  */
 #include <getopt.h>
 #include <stdio.h>

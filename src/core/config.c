@@ -1,6 +1,7 @@
 /*
  * clusters.yaml (libyaml document API, so every node keeps its line and
- * column) and the environment overrides of R1-R3.
+ * column) and the environment overrides (README, "Clusters, job specs
+ * and resource defaults").
  */
 #include "config.h"
 #include "yamldoc.h"
@@ -778,7 +779,7 @@ config_load(const char *path, struct config *cfg, char **cause)
 			goto fail;
 	}
 
-	/* Pick the cluster the environment describes (R1). */
+	/* Pick the cluster the environment describes (README). */
 	target = env_get("SQDECK_CLUSTER");
 	for (i = 0; target != NULL && i < cfg->nclusters; i++) {
 		if (strcmp(cfg->clusters[i].name, target) == 0)

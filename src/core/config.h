@@ -7,7 +7,7 @@
 
 /*
  * Clusters come from ~/.config/sqdeck/clusters.yaml (or -c FILE) and the
- * environment (R1-R3).  Environment variables override the file for one
+ * environment (README).  Environment variables override the file for one
  * cluster: the one named by SQDECK_CLUSTER, else the first in the file.
  * With no file and SLURM_HOSTNAME set, there is one implicit cluster called
  * "default" (or $SQDECK_CLUSTER).  The format is in
@@ -16,8 +16,8 @@
 
 #define CONFIG_DEFAULT_PARTITIONS "polar,polar3,polar4,grizzly"
 #define CONFIG_MAX_TIME_HOURS	720	/* a typo guard: the partition's
-					   MaxTime decides at submit (R3) */
-#define CONFIG_GPUS_PER_NODE	8	/* default max GPUs per node (R3) */
+					   MaxTime decides at submit */
+#define CONFIG_GPUS_PER_NODE	8	/* default max GPUs per node */
 
 enum container_mode {
 	CONTAINER_AUTO = 0,	/* pick from preflight: pyxis if present */
@@ -55,7 +55,7 @@ struct cluster {
 					   holder (a connection per run) */
 	int		 gpus_per_node;	/* max GPUs per node, 0: default (8) */
 	struct strv	 nccl_env;	/* NAME=value, known-good NCCL settings */
-	char		*nccl_probe_command; /* R21 probe, NULL: torchrun default */
+	char		*nccl_probe_command; /* NULL: torchrun default */
 	int		 nccl_probe_timeout; /* seconds per try, 0: 120 */
 };
 

@@ -7,7 +7,7 @@
 #include "util.h"
 
 /*
- * Container image references (R10).  Accepted forms:
+ * Container image references (sqdeck(1): IMAGES AND STORAGE).  Accepted forms:
  *
  *	/abs/path/x.sqsh			(also lustre:///abs/path/x.sqsh)
  *	registry#repo/name:tag			(Pyxis/enroot form)
@@ -20,7 +20,7 @@
 
 enum image_kind {
 	IMAGE_SQSH = 0,		/* a squashfs file on shared storage */
-	IMAGE_REGISTRY,		/* must be converted to .sqsh once (R10) */
+	IMAGE_REGISTRY,		/* must be converted to .sqsh once */
 };
 
 struct image_ref {

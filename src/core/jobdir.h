@@ -2,17 +2,17 @@
 #define JOBDIR_H
 
 /*
- * The ONE definition of a job directory's layout on shared storage (R13).
- * Submit writes there; the monitor, the verbs, retry and the TUI workers
- * read there (ops.h turns a record into these paths):
+ * The ONE definition of a job directory's layout on shared storage (sqdeck(1):
+ * IMAGES AND STORAGE). Submit writes there; the monitor, the verbs, retry and
+ * the TUI workers read there (ops.h turns a record into these paths):
  *
  *	<results_root>/<job_name>/specs/spec.yaml, specs/spec.json
  *	                          files/...   supporting files (sha256 checked)
  *	                          env/env.json, meta/meta.json
  *	                          sbatch/job_<record id>.sbatch
- *	                          job_<record id>.env   (secrets, mode 600, R8)
+ *	                          job_<record id>.env   (secrets, mode 600)
  *	                          logs/<job_name>-<slurm id>/main.out, main.err
- *	                          results/status.json   (by the job, R16)
+ *	                          results/status.json   (by the job)
  *
  * Every function returns a new string.
  */

@@ -4,8 +4,9 @@
 #include <stddef.h>
 
 /*
- * Gate for a rendered job script before it leaves this machine (R9).
- * Messages name the script, the line and what matched, never the secret.
+ * Gate for a rendered job script before it leaves this machine (sqdeck(1):
+ * TEMPLATES). Messages name the script, the line and what matched, never the
+ * secret.
  */
 
 struct lint_secret {

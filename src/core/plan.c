@@ -1,9 +1,9 @@
 /*
- * Resource planning (R3).  Defaults: 1 node, 4 GPUs, at most 8 per node,
- * 16 CPUs per task, 4 h, child timeout 0.95 of the time, requeue on, sqsh
- * on.  A job of >= a node's GPUs takes whole exclusive nodes.  The default
- * time never exceeds 4 h; more is only for an explicit time on a partition
- * known to allow it -- never a 12 h default.
+ * Resource planning (README: resource defaults).  Defaults: 1 node, 4 GPUs, at
+ * most 8 per node, 16 CPUs per task, 4 h, child timeout 0.95 of the time,
+ * requeue on, sqsh on.  A job of >= a node's GPUs takes whole exclusive nodes.
+ *  The default time never exceeds 4 h; more is only for an explicit time on a
+ * partition known to allow it -- never a 12 h default.
  */
 #include "plan.h"
 
@@ -86,7 +86,7 @@ state_unusable(const char *state)
 }
 
 /*
- * One partition of several (SLURM_PARTITION is a list, R1): each is
+ * One partition of several (SLURM_PARTITION is a list): each is
  * checked against its limits, the ones that cannot take the job are
  * dropped with the reason, and SLURM gets the rest as -p a,b,c (it
  * starts the job where it can first run).

@@ -7,8 +7,9 @@
 #include "spec.h"
 
 /*
- * The planner (R3): spec + cluster + partition limits -> the resources to
- * ask SLURM for.  Pure: no I/O, every branch reachable from a unit test.
+ * The planner (README: resource defaults): spec + cluster + partition limits
+ * -> the resources to ask SLURM for.  Pure: no I/O, every branch reachable
+ * from a unit test.
  */
 
 #define PLAN_UNLIMITED		(-1)	/* a partition without MaxTime */

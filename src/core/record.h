@@ -8,8 +8,8 @@
 #include "util.h"
 
 /*
- * Local job records (R12): one JSON file per job under
- * $XDG_STATE_HOME/sqdeck/records/<id>.json.  A record is opened before
+ * Local job records (sqdeck(1): JOB RECORDS AND STATES): one JSON file per job
+ * under $XDG_STATE_HOME/sqdeck/records/<id>.json.  A record is opened before
  * the launch (no record, no launch) and every state change is appended to
  * its history.  Writes are temp + fsync + rename, and every update is a
  * read-modify-write under an flock on records/.lock, so the TUI and CLI
@@ -100,8 +100,8 @@ char		*record_new_id(void);
 /* A new in-memory record: state PENDING, platform slurm, tier A. */
 struct record	*record_new(const char *cluster);
 /*
- * A new in-memory record that retries old (R22): same workload, retry_of
- * old's id, retry_count + 1, no SLURM id yet.
+ * A new in-memory record that retries old (sqdeck(1): retries): same workload,
+ * retry_of old's id, retry_count + 1, no SLURM id yet.
  */
 struct record	*record_new_retry(const struct record *old);
 /*

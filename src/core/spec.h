@@ -7,10 +7,11 @@
 
 /*
  * The job spec: the YAML a user writes or the wizard produces, staged as
- * <job_dir>/specs/spec.yaml (R13).  Parsing checks shapes and names; the
- * image and uri modules check images and datasets, plan checks resources
- * against the cluster.  Secret VALUES never appear here: secrets are names
- * whose values come from the environment at submit time (R8).
+ * <job_dir>/specs/spec.yaml (sqdeck(1): IMAGES AND STORAGE).  Parsing checks
+ * shapes and names; the image and uri modules check images and datasets, plan
+ * checks resources against the cluster.  Secret VALUES never appear here:
+ * secrets are names whose values come from the environment at submit time
+ * (README: secrets).
  */
 
 #define SPEC_RETRY_BUDGET	2	/* default retries of infra failures */

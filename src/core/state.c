@@ -11,8 +11,9 @@
 
 /*
  * Every base state SLURM 22.05+ prints (sacct, squeue %T and %t, scontrol),
- * with R16's mapping.  Order does not matter except for the prefix match of
- * truncated words, which must stay unambiguous (checked by the tests).
+ * with the mapping of sqdeck(1), JOB RECORDS AND STATES.  Order does not
+ * matter except for the prefix match of truncated words, which must stay
+ * unambiguous (checked by the tests).
  */
 static const struct state_entry {
 	const char	*name;
@@ -159,7 +160,8 @@ state_map(const char *slurm, enum status_verdict verdict, struct state_map *m)
 	m->err = e->err;
 	m->needs_triage = e->triage;
 	if (strcmp(e->name, "COMPLETED") == 0) {
-		/* The batch script exited 0; only the workload can say it worked. */
+		/* The batch script exited 0; only the workload can say it
+		   worked. */
 		m->needs_status = 1;
 		if (verdict != STATUS_PASS) {
 			m->state = RSTATE_ERROR;

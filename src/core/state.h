@@ -4,7 +4,8 @@
 #include <stddef.h>
 
 /*
- * SLURM job state -> record state (R16).  Pure: no I/O.
+ * SLURM job state -> record state (sqdeck(1): JOB RECORDS AND STATES).  Pure:
+ * no I/O.
  *
  * The record knows six states; SLURM knows dozens.  The native SLURM word is
  * kept next to the record state (the "sub-state") so nothing is lost.

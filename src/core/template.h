@@ -6,9 +6,9 @@
 #include "util.h"
 
 /*
- * sbatch templates (R14): every @@NAME@@ is replaced.  The renderer knows
- * the kind of every variable and quotes or checks the value itself, so a
- * caller passes plain values and never quotes:
+ * sbatch templates (sqdeck(1): submit): every @@NAME@@ is replaced.  The
+ * renderer knows the kind of every variable and quotes or checks the value
+ * itself, so a caller passes plain values and never quotes:
  *
  *	JOB_NAME PARTITION		#SBATCH value: [A-Za-z0-9._,:/+=@-]
  *	LOG_DIR				#SBATCH value, absolute path
@@ -25,7 +25,7 @@
  *	ENV_FILE			"" or absolute path; shell-quoted
  *	RESULTS_DIR			"" or absolute path; shell-quoted; the
  *					script writes status.json there when
- *					the workload did not (R16 verdict)
+ *					the workload did not (its verdict)
  *	EXTRA_ENV			export lines (template_export_lines())
  *	PRE_STEP			shell lines written by our own code,
  *					run before the main step (NCCL probe)

@@ -176,8 +176,9 @@ static const struct triage_rule rules[] = {
 	  "the NCCL probe (step 0) hung or failed with every NCCL setting "
 	  "(default, NCCL_P2P_DISABLE, NCCL_SOCKET_IFNAME, NCCL_IB_DISABLE), "
 	  "so the workload was not started: the nodes' GPU/network transport "
-	  "is broken; the retry excludes them (R21)" },
-	/* sqdeck's own 0.95 program timeout stopped it (R3). */
+	  "is broken; the retry excludes them" },
+	/* sqdeck's own 0.95 program timeout stopped it (README: resource
+	   defaults). */
 	{ "program-timeout", ERR_PROGRAM, NULL, NULL,
 	  "^sqdeck: program timeout:", NULL, 0,
 	  "the program ran out of its own time (0.95 of the job's) and was "
@@ -190,7 +191,7 @@ static const struct triage_rule rules[] = {
 	  "Could not process JSON input", NULL, 0,
 	  "enroot could not authenticate to the registry while pulling the "
 	  "image: the cluster has no registry credentials for this user "
-	  "(~/.config/enroot/.credentials, R7); install them with "
+	  "(~/.config/enroot/.credentials); install them with "
 	  "`sqdeck creds install` (the key goes over SSH stdin only)" },
 	{ "image-auth", ERR_CONFIG, NULL, NULL,
 	  "401 Unauthorized|403 Forbidden|returned error code: 40[13]|"
@@ -367,7 +368,7 @@ static const struct triage_rule rules[] = {
 	  "network error|NET/Socket ?:.*(fail|error)|socketProgress|"
 	  "socketStartConnect|Connection closed by remote peer", NULL, 0,
 	  "NCCL lost its transport between GPUs or nodes (network/P2P); a "
-	  "retry may need the cluster's NCCL settings (R21)" },
+	  "retry may need the cluster's NCCL settings" },
 	{ "nccl-watchdog", ERR_INFRA, NULL, NULL,
 	  "Watchdog caught collective operation timeout|NCCL watchdog|"
 	  "ProcessGroupNCCL.*[Tt]imeout|Some NCCL operations have failed or "
@@ -674,7 +675,8 @@ tail_lines(const char *text, size_t len, struct triage_result *res)
 	while (end > text && k < TRIAGE_TAIL_MAX) {
 		while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
 			end--;
-		/* A progress bar redraws with \r: its last state is the line. */
+		/* A progress bar redraws with \r: its last state is the line.
+		   */
 		s = end;
 		while (s > text && s[-1] != '\n' && s[-1] != '\r')
 			s--;

@@ -6,10 +6,10 @@
 #include "state.h"
 
 /*
- * Failure triage (R22): why did a job fail?  INFRA failures (the node, the
- * GPU, the fabric) get a new record and a resubmit within the retry budget;
- * PROGRAM and CONFIG failures surface at once.  Pure: the caller reads the
- * logs.  The rules are one table in triage.c, tried in order.
+ * Failure triage (sqdeck(1): retries): why did a job fail?  INFRA failures
+ * (the node, the GPU, the fabric) get a new record and a resubmit within the
+ * retry budget; PROGRAM and CONFIG failures surface at once.  Pure: the caller
+ * reads the logs.  The rules are one table in triage.c, tried in order.
  */
 
 struct triage_rule {

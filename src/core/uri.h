@@ -2,7 +2,7 @@
 #define URI_H
 
 /*
- * Storage URIs for a remote cluster (R11).  Pure: no I/O.
+ * Storage URIs for a remote cluster (sqdeck(1): submit).  Pure: no I/O.
  *
  *	lustre:///abs/path		-> /abs/path
  *	slurm://results/rel/path	-> <results_root>/rel/path

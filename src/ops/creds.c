@@ -1,5 +1,5 @@
 /*
- * Enroot registry credentials on the cluster (R7), see creds.h.
+ * Enroot registry credentials on the cluster (sqdeck(1): creds), see creds.h.
  */
 #include "creds.h"
 

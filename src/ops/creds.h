@@ -4,8 +4,8 @@
 #include "conn.h"
 
 /*
- * Registry credentials for Enroot on the cluster (R7), for the creds verb
- * (cli-creds.c); submit reads the machine name for its hints.
+ * Registry credentials for Enroot on the cluster (sqdeck(1): creds), for the
+ * creds verb (cli-creds.c); submit reads the machine name for its hints.
  */
 struct creds {
 	char	*path;		/* the credentials file on the cluster */

@@ -5,10 +5,10 @@
 #include "conn.h"
 
 /*
- * preflight --deep (R5 where jobs really run): one tiny job on the CPU
- * partition (srun -N1 -n1 -c1 -t 2) checks on a compute node that enroot
- * is there and works (enroot version, enroot list) and that srun there
- * knows Pyxis (--container-image in srun --help, which loads the node's
+ * preflight --deep (the checks of preflight where jobs really run): one tiny
+ * job on the CPU partition (srun -N1 -n1 -c1 -t 2) checks on a compute node
+ * that enroot is there and works (enroot version, enroot list) and that srun
+ * there knows Pyxis (--container-image in srun --help, which loads the node's
  * plugstack).  The login node can have both and the nodes neither.
  *
  * When it passes, the time, node and versions are kept in

@@ -12,13 +12,13 @@
 #include "state.h"
 
 /*
- * The poll of one cluster (R16, R17): ONE remote script per call, run by
- * /bin/sh -s on the login node.  It runs one squeue for all of the user's
- * jobs; for the tracked jobs (records of this cluster with a SLURM id that
- * are not terminal) that are no longer in the queue it runs one batched
- * sacct with an explicit -S; for those sacct calls COMPLETED it reads
- * status.json, for failures the tail of main.out/main.err (triage), and
- * for every one that ended it wipes the env sidecar.  The reply comes back
+ * The poll of one cluster (sqdeck(1): JOB RECORDS AND STATES): ONE remote
+ * script per call, run by /bin/sh -s on the login node.  It runs one squeue
+ * for all of the user's jobs; for the tracked jobs (records of this cluster
+ * with a SLURM id that are not terminal) that are no longer in the queue it
+ * runs one batched sacct with an explicit -S; for those sacct calls COMPLETED
+ * it reads status.json, for failures the tail of main.out/main.err (triage),
+ * and for every one that ended it wipes the env sidecar.  The reply comes back
  * in sections behind a random per-poll marker, so nothing a job prints can
  * forge one.
  *

@@ -232,7 +232,7 @@ nccl_probe_step_budget(const char *command, int timeout, int budget,
 	if (budget < 0)
 		budget = 0;	/* no total budget, only the tries' */
 	buf_init(&b);
-	buf_adds(&b, "# NCCL probe (R21): step 0 of this allocation, before "
+	buf_adds(&b, "# NCCL probe: step 0 of this allocation, before "
 	    "the workload.\nsqdeck_nccl_cmd=");
 	buf_add_quoted(&b, command);
 	buf_printf(&b, "\nsqdeck_nccl_timeout=%d\n", timeout);
@@ -273,7 +273,7 @@ nccl_skip_step(const char *setting, const struct strv *env)
 	size_t		 i, n;
 
 	buf_init(&b);
-	buf_adds(&b, "# NCCL probe (R21) skipped: this cluster, partition "
+	buf_adds(&b, "# NCCL probe skipped: this cluster, partition "
 	    "and image have a cached setting.\necho ");
 	buf_add_quoted(&b, "sqdeck: NCCL probe skipped: cached setting ");
 	buf_add_quoted(&b, setting);
@@ -654,7 +654,8 @@ out:
 	return rc;
 }
 
-/* --- pending probes -------------------------------------------------------- */
+/* --- pending probes --------------------------------------------------------
+   */
 
 static char *
 nccl_pending_dir(void)
@@ -899,7 +900,8 @@ nccl_learn(struct conn *c, const char *cluster, int *learned, char **cause)
 	return rc;
 }
 
-/* --- what submit calls ----------------------------------------------------- */
+/* --- what submit calls -----------------------------------------------------
+   */
 
 int
 nccl_prepare(struct conn *c, const struct cluster *cl, const char *partition,

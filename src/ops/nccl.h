@@ -8,9 +8,9 @@
 #include "util.h"
 
 /*
- * The NCCL probe (R21).  A job that needs NCCL between GPUs (nodes > 1, or
- * more than one GPU per node) first runs a cheap all-reduce as step 0 of
- * its OWN allocation (the PRE_STEP of the sbatch template), under
+ * The NCCL probe (sqdeck(1): NCCL probe).  A job that needs NCCL between GPUs
+ * (nodes > 1, or more than one GPU per node) first runs a cheap all-reduce as
+ * step 0 of its OWN allocation (the PRE_STEP of the sbatch template), under
  * "timeout T".  A probe that hangs or fails is tried again with the next
  * setting of a fixed ladder, each adding to the one before:
  *
@@ -40,7 +40,7 @@
  * (nccl_learn(), called by the monitor and by the next submit).
  */
 
-#define NCCL_PROBE_TIMEOUT	120	/* seconds per try (R21) */
+#define NCCL_PROBE_TIMEOUT	120	/* seconds per try */
 #define NCCL_PROBE_BUDGET_PERCENT 5	/* of the job's time, for all tries */
 #define NCCL_PROBE_BUDGET_MIN	60	/* seconds, whatever the share */
 #define NCCL_PROBE_PORT		29510	/* + try number: never MASTER_PORT */
@@ -64,8 +64,9 @@ char	*nccl_probe_step(const char *command, int timeout, int nodes,
 /*
  * The same with a total budget in seconds for all tries (each try gets at
  * most what is left; 0: four tries' worth, -1: none, as nccl_probe_step),
- * stated in the job's log with job_minutes (0: not stated).  The probe and the job share one Pyxis container (named
- * sqdeck-<job id>), removed on every node when the script ends.  Pure.
+ * stated in the job's log with job_minutes (0: not stated).  The probe and the
+ * job share one Pyxis container (named sqdeck-<job id>), removed on every node
+ * when the script ends.  Pure.
  */
 char	*nccl_probe_step_budget(const char *command, int timeout, int budget,
 	     int job_minutes, int nodes, int gpus_per_node);
@@ -112,7 +113,8 @@ int	 nccl_cache_store(const char *cluster, const char *partition,
 int	 nccl_cache_forget(const char *cluster, const char *partition,
 	     const char *image, char **cause);
 
-/* --- what submit calls ----------------------------------------------------- */
+/* --- what submit calls -----------------------------------------------------
+   */
 
 struct nccl_job {
 	int		 probe;		/* PRE_STEP runs the probe */

@@ -140,7 +140,8 @@ ops_table_print(FILE *f, const char *const *head, size_t ncol,
 	free(w);
 }
 
-/* --- logs ------------------------------------------------------------------ */
+/* --- logs ------------------------------------------------------------------
+   */
 
 /*
  * The reply of the log scripts: a header line, then the bytes.  "missing",
@@ -268,7 +269,8 @@ ops_log_free(struct ops_log *log)
 	memset(log, 0, sizeof *log);
 }
 
-/* --- records --------------------------------------------------------------- */
+/* --- records ---------------------------------------------------------------
+   */
 
 struct change_arg {
 	struct ops_change	*ch;
@@ -427,7 +429,8 @@ ops_find(const char *arg, const char *cluster, struct record **rp,
 	return found != NULL ? 0 : 1;
 }
 
-/* --- records of a cluster the configuration no longer names ---------------- */
+/* --- records of a cluster the configuration no longer names ----------------
+   */
 
 static int
 config_has(const struct config *cfg, const char *name)
@@ -566,7 +569,8 @@ ops_orphan_why(const struct config *cfg, const struct record *r)
 	return why;
 }
 
-/* --- cancel ------------------------------------------------------------------ */
+/* --- cancel
+   ------------------------------------------------------------------ */
 
 static int
 cancel_id(struct conn *c, const struct record *r, const char *slurm_id,
@@ -639,8 +643,9 @@ cancel_id(struct conn *c, const struct record *r, const char *slurm_id,
 	oc->was_live = *oc->live_state != '\0' && !m.terminal;
 	oc->forgotten = *oc->live_state == '\0';
 	/*
-	 * Not found counts as cancelled (R19) for a job someone knew: its
-	 * record, or SLURM's accounting.  An id nobody knew is a typo.
+	 * Not found counts as cancelled (sqdeck(1): cancel) for a job someone
+	 * knew: its record, or SLURM's accounting.  An id nobody knew is a
+	 * typo.
 	 */
 	if (oc->forgotten && r == NULL && (oc->acct_state == NULL ||
 	    *oc->acct_state == '\0')) {

@@ -13,9 +13,12 @@
  * record's paths on shared storage (the layout itself is jobdir.h's).
  * Submit writes there, the monitor and the verbs read there:
  *
- *   <job_dir>/logs/<job_name>-<slurm_id>/main.out   and main.err (R14, R18)
- *   <job_dir>/job_<record id>.env      secrets sidecar, mode 600 (R8)
- *   <job_dir>/results/status.json      the workload's verdict (R16)
+ *   <job_dir>/logs/<job_name>-<slurm_id>/main.out   and main.err (sqdeck(1):
+ * submit)
+ *   <job_dir>/job_<record id>.env      secrets sidecar, mode 600 (README:
+ * secrets)
+ *   <job_dir>/results/status.json      the workload's verdict (sqdeck(1): JOB
+ * RECORDS AND STATES)
  *
  * status.json is one JSON object (or JSON lines, the last verdict wins);
  * the minimal content is {"status": "SUCCESS"} or {"status": "FAILURE"},
@@ -93,7 +96,8 @@ void	 ops_log_free(struct ops_log *);
 int	 ops_log_parse(const char *path, const struct conn_result *, int tail,
 	     struct ops_log *, char **cause);
 
-/* --- records --------------------------------------------------------------- */
+/* --- records ---------------------------------------------------------------
+   */
 
 /*
  * A guarded record change: one read-modify-write under the records lock.
@@ -127,9 +131,9 @@ int	 ops_record_change(const char *id, struct ops_change *, char **cause);
 /*
  * Find the job an argument names (jobid.h): a record id, or a SLURM job id
  * (an array task by its own numeric id, squeue %A; "12_3" is looked for as
- * a record, sqdeck keeps none of arrays).  A SLURM id is looked up in the records
- * of cluster first, then of any cluster.  Returns 0 with *rp set (caller
- * frees) and *slurm_id; 1 when a SLURM id has no record (*rp NULL,
+ * a record, sqdeck keeps none of arrays).  A SLURM id is looked up in the
+ * records of cluster first, then of any cluster.  Returns 0 with *rp set
+ * (caller frees) and *slurm_id; 1 when a SLURM id has no record (*rp NULL,
  * *slurm_id set); -1 with a cause for a malformed or unknown id.
  */
 int	 ops_find(const char *arg, const char *cluster, struct record **rp,
@@ -139,8 +143,9 @@ int	 ops_find(const char *arg, const char *cluster, struct record **rp,
  * Records made under the implicit cluster "default" (SLURM_HOSTNAME, no
  * clusters.yaml) when the configuration no longer has it are moved to
  * the configured cluster with the same login host, user and port, when
- * exactly one matches.  Records of a named cluster are never moved.  Each move is said in *said (one line
- * each; the caller shows them).  Returns how many moved.
+ * exactly one matches.  Records of a named cluster are never moved.  Each move
+ * is said in *said (one line each; the caller shows them).  Returns how many
+ * moved.
  */
 struct config;
 size_t	 ops_adopt(const struct config *, struct strv *said);
@@ -150,7 +155,8 @@ size_t	 ops_adopt(const struct config *, struct strv *said);
  */
 char	*ops_orphan_why(const struct config *, const struct record *);
 
-/* --- cancel ----------------------------------------------------------------- */
+/* --- cancel -----------------------------------------------------------------
+   */
 
 struct ops_cancel {
 	int		 was_live;	/* in squeue when scancel ran */
@@ -163,11 +169,11 @@ struct ops_cancel {
 };
 
 /*
- * Cancel one job (R19) in one round trip: look it up in squeue, scancel it,
- * remove the env sidecar.  A job that has already ended counts as success
- * (scancel prints nothing and exits 0 for it, or "Invalid job id specified"
- * once SLURM forgot it after MinJobAge); but a job that is not in squeue,
- * has no record r and is not in sacct never existed: -1, "no such job".
+ * Cancel one job (sqdeck(1): cancel) in one round trip: look it up in squeue,
+ * scancel it, remove the env sidecar.  A job that has already ended counts as
+ * success (scancel prints nothing and exits 0 for it, or "Invalid job id
+ * specified" once SLURM forgot it after MinJobAge); but a job that is not in
+ * squeue, has no record r and is not in sacct never existed: -1, "no such job".
  * Its record is not forced to
  * CANCELED then, the next poll reads its real end from sacct.  r may be NULL
  * for a job sqdeck does not track (nothing to record or wipe).  A live

@@ -7,8 +7,8 @@ struct monitor_snapshot;
 
 /*
  * What a job's end sets off, as a step of its own after monitor_poll(),
- * which only observes: an INFRA failure is retried (R22, retry.c) and
- * pending NCCL probe answers are read (R21, nccl.c).
+ * which only observes: an INFRA failure is retried (retry.c) and
+ * pending NCCL probe answers are read (nccl.c).
  *
  * The poll notes each end it sees (ends_note() of ends.h: a file in the
  * state directory, nothing remote); react_after_poll() takes the notes of the

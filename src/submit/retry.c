@@ -116,7 +116,7 @@ nodeset_find(const struct nodeset *ns, const char *s)
 }
 
 static int
-strv_has(const struct nodeset *ns, const char *s)
+nodeset_has(const struct nodeset *ns, const char *s)
 {
 	size_t	*p = nodeset_find(ns, s);
 
@@ -129,7 +129,7 @@ strv_add_new(struct nodeset *ns, const char *s)
 	size_t	*p, i, old;
 	size_t	*oslot;
 
-	if (strv_has(ns, s))
+	if (nodeset_has(ns, s))
 		return;
 	if ((ns->list.n + 1) * 2 > ns->cap) {
 		oslot = ns->slot;
@@ -199,7 +199,7 @@ retry_covers(const struct nodeset *all, const struct nodeset *out)
 	size_t	i;
 
 	for (i = 0; i < all->list.n; i++) {
-		if (!strv_has(out, all->list.v[i]))
+		if (!nodeset_has(out, all->list.v[i]))
 			return 0;
 	}
 	return all->list.n != 0;
@@ -227,7 +227,7 @@ retry_exclude(const char *failed, const char *sinfo, const char *inherited,
 
 	/* The failing nodes of the job, else all of its nodes. */
 	for (i = 0; i < nodes.n; i++) {
-		if (strv_has(&badset, nodes.v[i]))
+		if (nodeset_has(&badset, nodes.v[i]))
 			strv_add_new(&out, nodes.v[i]);
 	}
 	if (out.list.n == 0) {
@@ -243,7 +243,7 @@ retry_exclude(const char *failed, const char *sinfo, const char *inherited,
 	if (retry_covers(&all, &out)) {
 		nodeset_free(&out);
 		for (i = 0; i < nodes.n; i++) {
-			if (strv_has(&badset, nodes.v[i]))
+			if (nodeset_has(&badset, nodes.v[i]))
 				strv_add_new(&out, nodes.v[i]);
 		}
 		if (out.list.n == all.list.n) {
@@ -399,7 +399,8 @@ retry_chain(const char *id, struct record ***out, size_t *np, char **cause)
 	return 0;
 }
 
-/* --- the remote part ------------------------------------------------------- */
+/* --- the remote part -------------------------------------------------------
+   */
 
 #define RETRY_MAXOUT	(8 * 1024 * 1024)	/* bytes of the whole reply */
 

@@ -8,8 +8,8 @@
 #include "util.h"
 
 /*
- * Retries of infrastructure failures (R22).  A job that ended ERROR with
- * triage class INFRA gets a NEW record (retry_of = the failed one,
+ * Retries of infrastructure failures (sqdeck(1): retries).  A job that ended
+ * ERROR with triage class INFRA gets a NEW record (retry_of = the failed one,
  * retry_count + 1) and the workload already staged on the cluster is
  * submitted again: the same sbatch file in the same job dir (inputs are
  * not staged again, the image is not converted again), with the nodes of

@@ -1,8 +1,8 @@
 /*
  * Submit steps before anything is written: the local reading of the spec
  * (image reference, supporting files), the preflight and the plan, and
- * the check round trip (R6): every dataset and mount source, the image
- * (or its cache file) header and size, the registry's credentials.
+ * the check round trip (sqdeck(1): submit): every dataset and mount source,
+ * the image (or its cache file) header and size, the registry's credentials.
  */
 #include "submit-int.h"
 
@@ -132,8 +132,8 @@ submit_step_local(struct submit_ctx *x, char **cause)
 }
 
 /*
- * Supporting files are staged only when closed by a checksum (R13): read
- * them here, before anything remote, and compare.
+ * Supporting files are staged only when closed by a checksum (sqdeck(1):
+ * IMAGES AND STORAGE): read them here, before anything remote, and compare.
  */
 int
 submit_step_files(struct submit_ctx *x, char **cause)
@@ -228,7 +228,7 @@ submit_plan(struct submit_ctx *x, char **cause)
 	return 0;
 }
 
-/* The paths R6 wants checked: datasets (resolved) and mount sources. */
+/* The paths submit checks: datasets (resolved) and mount sources. */
 static int
 submit_paths(struct submit_ctx *x, struct strv *paths, struct strv *what,
     char **cause)
@@ -319,7 +319,7 @@ submit_step_plan(struct submit_ctx *x, char **cause)
 	return SUBMIT_NEXT;
 }
 
-/* 2. One round trip: every path and the image (R6). */
+/* 2. One round trip: every path and the image (sqdeck(1): submit). */
 static int
 submit_check_paths(struct submit_ctx *x, const struct strv *paths,
     const struct strv *what, char **cause)

@@ -1,8 +1,8 @@
 /*
- * Submit step image (R10): a .sqsh is validated; a registry image is
- * converted once with enroot import inside srun on the CPU partition,
- * under flock, into a temp name, validated and renamed into the cache
- * (never a registry URI to --container-image).
+ * Submit step image (sqdeck(1): IMAGES AND STORAGE): a .sqsh is validated; a
+ * registry image is converted once with enroot import inside srun on the CPU
+ * partition, under flock, into a temp name, validated and renamed into the
+ * cache (never a registry URI to --container-image).
  */
 #include "submit-int.h"
 
@@ -150,8 +150,8 @@ submit_cache_dir(struct submit_ctx *x)
 }
 
 /*
- * Explain enroot's credential failures (R7).  Enroot prints no error of
- * its own when the registry refuses it: its last words are who it
+ * Explain enroot's credential failures (sqdeck(1): creds).  Enroot prints no
+ * error of its own when the registry refuses it: its last words are who it
  * authenticated as.  Returns a hint to free, or NULL.
  */
 static char *
@@ -353,7 +353,7 @@ out:
 	return rc;
 }
 
-/* 3. Image (R10). */
+/* 3. Image (sqdeck(1): IMAGES AND STORAGE). */
 int
 submit_step_image(struct submit_ctx *x, char **cause)
 {

@@ -29,7 +29,7 @@ struct submit_ctx {
 	size_t				 nsec;
 	int				 pf_cached;	/* preflight was had */
 	int				 record_open;
-	struct nccl_job			 nccl;	/* R21 probe or cached setting */
+	struct nccl_job			 nccl;	/* probe or cached setting */
 	struct buf			*files;	/* contents, one per spec file */
 	char				**members;	/* their tar names */
 	struct submit_check		 ck;	/* the check's answer */

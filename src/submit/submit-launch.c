@@ -1,5 +1,5 @@
 /*
- * Submit step launch (R14, R15): ONE round trip, sbatch --parsable
+ * Submit step launch (sqdeck(1): submit): ONE round trip, sbatch --parsable
  * --hold, mkdir of <log_dir>/<name>-<id>, scontrol release; an empty or
  * garbled reply or an SSH drop is reconciled by the job's exact name, and
  * a job found that way is adopted (released with its log dir).  Retry
@@ -377,7 +377,7 @@ submit_step_launch(struct submit_ctx *x, char **cause)
 			break;
 		}
 
-		/* R15: never resubmit blindly. */
+		/* Never resubmit blindly. */
 		x->res->ambiguous = 1;
 		submit_say(x, SUBMIT_STEP_LAUNCH, "AMBIGUOUS: %s; looking the "
 		    "job up by its exact name %s", msg, x->res->job_name);

@@ -1,7 +1,8 @@
 /*
  * Interrupted submits (see submit.h): the record and its lock file, made
- * before anything is written for the job (R12), and the recover that
- * finishes a submit that was killed or cut off, by its record's history.
+ * before anything is written for the job (sqdeck(1): JOB RECORDS AND STATES),
+ * and the recover that finishes a submit that was killed or cut off, by its
+ * record's history.
  */
 #include "submit-int.h"
 
@@ -74,7 +75,8 @@ submit_lock(struct submit_ctx *x, char **cause)
 	return 0;
 }
 
-/* 5. Record before anything is written for the job (R12). */
+/* 5. Record before anything is written for the job (sqdeck(1): JOB RECORDS AND
+   STATES). */
 int
 submit_step_record(struct submit_ctx *x, char **cause)
 {
@@ -121,7 +123,7 @@ submit_step_record(struct submit_ctx *x, char **cause)
 	rc = record_create(r, &why);
 	record_free(r);
 	if (rc != 0) {
-		/* R12: no record, no launch. */
+		/* No record, no launch. */
 		submit_fail(x, SUBMIT_STEP_RECORD, cause, "cannot open the "
 		    "local record, so nothing is launched: %s", why);
 		free(why);
@@ -448,7 +450,7 @@ submit_recover_f(struct submit_session *s, const struct submit_opts *o,
 			*resume = xstrdup(r->id);
 		}
 		/* Its job may exist: submitting this spec again could
-		   make two (R15). */
+		   make two (sqdeck(1): submit). */
 		if (same && rc == -1 && blocked != NULL && *blocked == NULL)
 			*blocked = xstrdup(r->id);
 		record_free(r);

@@ -1,7 +1,7 @@
 /*
- * Submit step render (R9, R21): the NCCL probe or setting, the exports,
- * the sbatch script from its template, linted with the secret values and
- * checked with bash -n.
+ * Submit step render (sqdeck(1): TEMPLATES): the NCCL probe or setting, the
+ * exports, the sbatch script from its template, linted with the secret values
+ * and checked with bash -n.
  */
 #include "submit-int.h"
 
@@ -93,7 +93,7 @@ submit_step_render(struct submit_ctx *x, char **cause)
 	tmpl = template_sbatch_name(x->plan.nodes);
 	if (template_render_embedded(tmpl, &tv, &out, &why) != 0)
 		goto fail;
-	/* R9: no secret value, no token pattern, no xtrace, valid bash. */
+	/* No secret value, no token pattern, no xtrace, valid bash. */
 	if (lint_script(x->lay.sbatch_rel, out, x->sec, x->nsec, &why) != 0 ||
 	    lint_bash_syntax(x->lay.sbatch_rel, out, &why) != 0)
 		goto fail;
@@ -114,7 +114,7 @@ fail:
 	return -1;
 }
 
-/* R21: probe NCCL first, or use the setting that worked before. */
+/* Probe NCCL first, or use the setting that worked before. */
 int
 submit_step_nccl(struct submit_ctx *x, char **cause)
 {
@@ -133,7 +133,7 @@ submit_step_nccl(struct submit_ctx *x, char **cause)
 		    "no probe", x->nccl.setting);
 	else if (x->nccl.probe)
 		submit_say(x, SUBMIT_STEP_RENDER, "NCCL: the job probes an "
-		    "all-reduce first (R21), at most %d s in all (%d%% of "
+		    "all-reduce first, at most %d s in all (%d%% of "
 		    "its time, at least %d s), in the container the job then "
 		    "uses", x->nccl.budget, NCCL_PROBE_BUDGET_PERCENT,
 		    NCCL_PROBE_BUDGET_MIN);

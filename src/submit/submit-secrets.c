@@ -1,6 +1,6 @@
 /*
- * Submit step secrets (R8): the spec's secret NAMES, values from the
- * local environment (a missing one stops the submit), the sidecar the
+ * Submit step secrets (README: secrets): the spec's secret NAMES, values from
+ * the local environment (a missing one stops the submit), the sidecar the
  * job sources, and its removal when the job will not run.
  */
 #include "submit-int.h"
@@ -98,7 +98,7 @@ submit_step_values(struct submit_ctx *x, char **cause)
 	return 0;
 }
 
-/* 4. Secrets: names only on the screen (R8). */
+/* 4. Secrets: names only on the screen (README: secrets). */
 int
 submit_step_secrets(struct submit_ctx *x, char **cause)
 {
@@ -173,5 +173,6 @@ submit_wipe(struct submit_ctx *x)
 	return 0;
 }
 
-/* --- interrupted submits (see submit.h) ------------------------------------ */
+/* --- interrupted submits (see submit.h) ------------------------------------
+   */
 

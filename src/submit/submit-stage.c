@@ -1,7 +1,7 @@
 /*
- * Submit step stage (R13): ONE round trip, a tar stream (base64 in the
- * script) makes the job dir with specs/ env/ meta/ sbatch/ logs/
- * results/ files/ and the mode-600 sidecar.
+ * Submit step stage (sqdeck(1): IMAGES AND STORAGE): ONE round trip, a tar
+ * stream (base64 in the script) makes the job dir with specs/ env/ meta/
+ * sbatch/ logs/ results/ files/ and the mode-600 sidecar.
  */
 #include "submit-int.h"
 

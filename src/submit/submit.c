@@ -1,5 +1,5 @@
 /*
- * The submit pipeline (R6-R15): the table of steps and its walk, the
+ * The submit pipeline (sqdeck(1): submit): the table of steps and its walk, the
  * session, the remote-script transport and the test faults.  Each step
  * is in its own file (submit-int.h lists them); see submit.h for the
  * order and jobdir.h for the layout.

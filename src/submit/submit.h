@@ -15,8 +15,8 @@
 #include "util.h"
 
 /*
- * The submit pipeline (R6-R15): submit.c walks the steps, one file each
- * (submit-check.c, -image, -secrets, -render, -stage, -launch, -recover).
+ * The submit pipeline (sqdeck(1): submit): submit.c walks the steps, one file
+ * each (submit-check.c, -image, -secrets, -render, -stage, -launch, -recover).
  *
  *	preflight	once per session (struct submit_session keeps it)
  *	check		ONE round trip: test -e of every dataset and mount
@@ -37,7 +37,7 @@
  *			<log_dir>/<name>-<id>, scontrol release; an empty or
  *			garbled reply or an SSH drop is reconciled by name
  *
- * Job dir layout (R13): jobdir.h.
+ * Job dir layout (sqdeck(1): IMAGES AND STORAGE): jobdir.h.
  *
  * The job runs with its job dir as working directory, and gets
  * SQDECK_JOB_DIR and SQDECK_RESULTS_DIR in its environment.

@@ -10,7 +10,7 @@
 #include "spec.h"
 
 /*
- * The worker threads of the terminal UI (DESIGN.md "Threads"): a bounded
+ * The worker threads of the terminal UI (src/worker/README.md): a bounded
  * pool of at most WORKER_POOL_MAX threads, however many clusters are
  * configured (a clusters.yaml of 10 000 entries once started 10 001
  * threads).  Each cluster keeps its own struct conn (one SSH session) and

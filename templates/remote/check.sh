@@ -1,7 +1,7 @@
 # shellcheck shell=sh disable=SC2154
-# The check round trip (R6), after lib-report.sh and lib-cstat.sh.
-# Set by the caller, quoted: img (the image file, may be empty), reg (the
-# registry whose enroot credentials are looked for, may be empty); the
+# The check round trip (sqdeck(1): submit), after lib-report.sh and
+# lib-cstat.sh. Set by the caller, quoted: img (the image file, may be empty),
+# reg (the registry whose enroot credentials are looked for, may be empty); the
 # positional parameters are the paths to test -e.
 LC_ALL=C; export LC_ALL
 # Indexes, not paths, come back: nothing to unquote.

@@ -1,9 +1,9 @@
 # shellcheck shell=sh disable=SC2154
-# Convert a registry image to .sqsh once (R10), after lib-report.sh,
-# lib-sqsh-ok.sh, lib-cstat.sh and lib-mdig.sh: enroot import inside srun
-# on the CPU partition, under flock, into a temp name, validated and
-# renamed into the cache.  Set by the caller, quoted: mreg mrepo mref
-# (the manifest the digest is taken from), pin (a pinned sha256:..., may
+# Convert a registry image to .sqsh once (sqdeck(1): IMAGES AND STORAGE),
+# after lib-report.sh, lib-sqsh-ok.sh, lib-cstat.sh and lib-mdig.sh: enroot
+# import inside srun on the CPU partition, under flock, into a temp name,
+# validated and renamed into the cache.  Set by the caller, quoted: mreg mrepo
+# mref (the manifest the digest is taken from), pin (a pinned sha256:..., may
 # be empty), cache name (the cache dir and file), uri (docker://...),
 # part acct job (srun -p, --account, -J), tmo (seconds), mins (--time),
 # force (1: convert even if a valid file is there).

@@ -1,7 +1,7 @@
 # shellcheck shell=sh disable=SC2154
-# Write enroot's credentials (R7).  Set by the caller, quoted: key (only
-# builtins see it), login, machines (space-separated).  Lines for other
-# machines are kept; ours are replaced.
+# Write enroot's credentials (sqdeck(1): creds).  Set by the caller, quoted:
+# key (only builtins see it), login, machines (space-separated).  Lines for
+# other machines are kept; ours are replaced.
 umask 077
 dir=${ENROOT_CONFIG_PATH:-${XDG_CONFIG_HOME:-$HOME/.config}/enroot}
 f=$dir/.credentials

@@ -1,8 +1,8 @@
 # shellcheck shell=sh disable=SC2154
-# The launch round trip (R14, R15), after lib-release.sh (and lib-cut.sh
-# for the test hook): cd to the job dir (the job's working directory),
-# sbatch, then, when it printed a job id, the log dir and the release.
-# Set by the caller, quoted: hold (1: leave the job held, --hold), jd,
+# The launch round trip (sqdeck(1): submit), after lib-release.sh (and
+# lib-cut.sh for the test hook): cd to the job dir (the job's working
+# directory), sbatch, then, when it printed a job id, the log dir and the
+# release. Set by the caller, quoted: hold (1: leave the job held, --hold), jd,
 # logs, name (the job dir, log dir and job name), cmd (the sbatch command
 # line, every value in it quoted), fault (SQDECK_TEST_FAULT's launch
 # fault, after-sbatch or empty-reply; empty: none).

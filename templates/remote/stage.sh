@@ -1,9 +1,9 @@
 # shellcheck shell=sh disable=SC2154
-# The stage round trip (R13): the job dir with specs/ env/ meta/ sbatch/
-# logs/ results/ files/ and the mode-600 sidecar, from a tar stream.  Set
-# by the caller, quoted: jd (the job dir), envf (the sidecar relative to
-# it, empty: none), payload (the tar, base64; it may hold the sidecar, so
-# only builtins and pipes see it).
+# The stage round trip (sqdeck(1): IMAGES AND STORAGE): the job dir with
+# specs/ env/ meta/ sbatch/ logs/ results/ files/ and the mode-600 sidecar,
+# from a tar stream.  Set by the caller, quoted: jd (the job dir), envf (the
+# sidecar relative to it, empty: none), payload (the tar, base64; it may hold
+# the sidecar, so only builtins and pipes see it).
 LC_ALL=C; export LC_ALL
 # umask 077 before anything is written: the sidecar is never readable.
 umask 077

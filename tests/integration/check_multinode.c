@@ -1,5 +1,5 @@
 /*
- * multinode suite (issue 6: R20-R22) on the real local cluster, through
+ * multinode suite (issue 6) on the real local cluster, through
  * the real binary ($SQDECK_BIN) with a private HOME, config and state
  * dir per test.  Needs the env of $SDTB_DIR/env.sh.
  *
@@ -130,7 +130,7 @@ step_delay(const char *sid, int step)
 
 /* --- tests ---------------------------------------------------------------- */
 
-/* R20: per-task rank in the step, node count as WORLD_SIZE. */
+/* Per-task rank in the step, node count as WORLD_SIZE. */
 START_TEST(test_rendezvous)
 {
 	struct it_sub	 s;
@@ -173,7 +173,7 @@ START_TEST(test_rendezvous)
 }
 END_TEST
 
-/* R21: timeout, fallback, cache, and the skip on the next job. */
+/* Timeout, fallback, cache, and the skip on the next job. */
 START_TEST(test_probe_fallback_cache)
 {
 	struct it_sub	 a, b;
@@ -269,7 +269,7 @@ START_TEST(test_probe_fallback_cache)
 }
 END_TEST
 
-/* R22: a program failure surfaces at once and spends no retry. */
+/* A program failure surfaces at once and spends no retry. */
 START_TEST(test_program_not_retried)
 {
 	static const char *cmds[] = {
@@ -320,7 +320,7 @@ START_TEST(test_program_not_retried)
 END_TEST
 
 /*
- * R22 with a real NODE_FAIL.  The trigger: slurmd of the node running the
+ * Retries with a real NODE_FAIL.  The trigger: slurmd of the node running the
  * job is killed (SIGKILL, its pid file) and the node is set DOWN with
  * scontrol, which is what slurmctld itself does after SlurmdTimeout (60 s
  * here) when a node stops answering; the job then ends NODE_FAIL at once
@@ -469,7 +469,7 @@ START_TEST(test_node_fail_retry)
 END_TEST
 
 /*
- * R22, the other half: with --requeue (the default) SLURM requeues a
+ * Retries, the other half: with --requeue (the default) SLURM requeues a
  * NODE_FAIL itself under the same id.  The record follows it through the
  * restart: no ERROR, no INFRA, no retry record; RUNNING, back to PENDING
  * (or a requeue sub-state), RUNNING again, COMPLETE.  Same trigger and

@@ -289,8 +289,8 @@ wait_forgotten(const char *id)
 }
 
 /*
- * 4. A job SLURM has forgotten counts as cancelled (R19), with a record
- * or without (sacct knows it); an id nobody knew fails: "no such job".
+ * 4. A job SLURM has forgotten counts as cancelled (sqdeck(1): cancel), with a
+ * record or without (sacct knows it); an id nobody knew fails: "no such job".
  */
 START_TEST(test_cancel_forgotten)
 {

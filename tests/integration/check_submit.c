@@ -24,7 +24,8 @@
 #include "submit.h"
 #include "util.h"
 
-/* --- process helpers --------------------------------------------------------- */
+/* --- process helpers
+   --------------------------------------------------------- */
 
 static int
 jbool(cJSON *j, const char *key)
@@ -32,7 +33,8 @@ jbool(cJSON *j, const char *key)
 	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, key));
 }
 
-/* --- fixtures --------------------------------------------------------------- */
+/* --- fixtures ---------------------------------------------------------------
+   */
 
 static void
 need_cluster(void)
@@ -472,7 +474,7 @@ START_TEST(test_creds_merge)
 }
 END_TEST
 
-/* R13: supporting files are staged only with a matching sha256. */
+/* Supporting files are staged only with a matching sha256. */
 START_TEST(test_files)
 {
 	cJSON	*j;

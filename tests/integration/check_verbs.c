@@ -1,5 +1,5 @@
 /*
- * status, logs, cancel, jobs (issue 4, R16-R19) against the real local
+ * status, logs, cancel, jobs (issue 4) against the real local
  * cluster.  Needs the env of $SDTB_DIR/env.sh and SQDECK_BIN.  submit
  * does not exist yet, so the fixture launches jobs itself over the conn
  * layer, following the conventions of ops.h: a record, <job_dir>/logs,
@@ -25,7 +25,8 @@
 
 static char	 tmproot[4096];
 
-/* --- helpers ---------------------------------------------------------------- */
+/* --- helpers ----------------------------------------------------------------
+   */
 
 static struct config	 cfg;
 
@@ -315,7 +316,8 @@ event_from(const struct record *r, const char *source)
 	return NULL;
 }
 
-/* --- pure parts ------------------------------------------------------------- */
+/* --- pure parts -------------------------------------------------------------
+   */
 
 START_TEST(test_conventions)
 {
@@ -445,7 +447,8 @@ START_TEST(test_bad_args)
 }
 END_TEST
 
-/* --- against the cluster ------------------------------------------------------ */
+/* --- against the cluster
+   ------------------------------------------------------ */
 
 START_TEST(test_log_read_offsets)
 {
@@ -644,7 +647,8 @@ START_TEST(test_error_program)
 
 	launch(c, "fail", "sleep 2\necho 'about to fail'\nexit 1", NULL, 0,
 	    &j);
-	/* --watch with an ID polls until the job ends (R17), then stops. */
+	/* --watch with an ID polls until the job ends (sqdeck(1): status),
+	   then stops. */
 	ck_assert_int_eq(run(&out, &err, "status --watch --interval 1 %s",
 	    j.rid), 0);
 	ck_assert_msg(count(out, "-- polled") >= 2, "%s", out);

@@ -1,4 +1,4 @@
-/* clusters.yaml and the environment overrides (R1-R3). */
+/* clusters.yaml and the environment overrides (README). */
 #include <sys/stat.h>
 
 #include "testutil.h"
@@ -332,7 +332,7 @@ START_TEST(test_nccl_null_and_partial)
 }
 END_TEST
 
-/* R21: the probe command is free shell text on one line. */
+/* The probe command is free shell text on one line. */
 START_TEST(test_nccl_probe_keys)
 {
 	struct config	 cfg;

@@ -50,7 +50,8 @@ START_TEST(test_forms)
 	struct image_ref	 ref;
 	char			*cause = NULL;
 
-	/* The four forms of R10 for the same image give the same result. */
+	/* The four forms of an image reference for the same image give the
+	   same result. */
 	expect_image("nvcr.io#nvidia/tao/tao-toolkit:5.5.0-pyt",
 	    "docker://nvcr.io#nvidia/tao/tao-toolkit:5.5.0-pyt",
 	    "nvcr.io+nvidia+tao+tao-toolkit+5.5.0-pyt.sqsh", 0);

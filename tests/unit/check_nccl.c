@@ -1,7 +1,7 @@
 /*
- * nccl suite (R21): the probe ladder as rendered shell, run for real by
- * bash on this machine (the srun prefix empty, so the probe runs locally
- * under timeout), the result lines, the cache and the pending list.
+ * nccl suite (sqdeck(1): NCCL probe): the probe ladder as rendered shell, run
+ * for real by bash on this machine (the srun prefix empty, so the probe runs
+ * locally under timeout), the result lines, the cache and the pending list.
  */
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -250,8 +250,8 @@ START_TEST(test_default_render)
 	    cause);
 	/* The probe comes after the rendezvous and before the main step. */
 	ck_assert(strstr(out, "export MASTER_ADDR") < strstr(out,
-	    "NCCL probe (R21)"));
-	ck_assert(strstr(out, "NCCL probe (R21)") < strstr(out, "step='set"));
+	    "# NCCL probe: step"));
+	ck_assert(strstr(out, "# NCCL probe: step") < strstr(out, "step='set"));
 	free(out);
 	free(pre);
 	template_vars_free(&tv);
@@ -486,7 +486,8 @@ START_TEST(test_prepare)
 END_TEST
 
 
-/* --- retry (R22): the pure rules, kept here with their R21 neighbour --- */
+/* --- retry (sqdeck(1): retries): the pure rules, kept here with their NCCL
+   neighbour --- */
 
 static struct record *
 failed(const char *id, enum err_class cls, const char *rule, int count)

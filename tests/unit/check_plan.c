@@ -1,4 +1,5 @@
-/* The planner (R3): defaults, whole nodes, time caps per partition. */
+/* The planner (README: resource defaults): defaults, whole nodes, time caps
+   per partition. */
 #include "testutil.h"
 #include "plan.h"
 
@@ -437,7 +438,8 @@ START_TEST(test_partition_list)
 }
 END_TEST
 
-/* Program timeout (R3): 0.95 of the time, TERM then KILL after grace. */
+/* Program timeout (README: resource defaults): 0.95 of the time, TERM then
+   KILL after grace. */
 START_TEST(test_program_timeout)
 {
 	struct plan	pl;

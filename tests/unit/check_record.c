@@ -1,4 +1,5 @@
-/* record: local job records, atomic updates under flock (R12). */
+/* record: local job records, atomic updates under flock (sqdeck(1): JOB
+   RECORDS AND STATES). */
 #include "testutil.h"
 
 #include <sys/stat.h>
@@ -737,7 +738,8 @@ START_TEST(test_kill_mid_update)
 		ck_assert_int_ge(count_tag(r, tag), n);
 		record_free(r);
 
-		/* The lock died with the child: the next update goes through. */
+		/* The lock died with the child: the next update goes through.
+		   */
 		ck_assert_msg(record_transition(id, RSTATE_UNKNOWN, "", "test",
 		    "after kill", &cause) == 0, "%s", cause);
 		ck_assert_int_eq(record_load(id, &r, NULL), 0);

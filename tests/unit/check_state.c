@@ -1,4 +1,5 @@
-/* state: SLURM state -> record state (R16), status.json verdicts. */
+/* state: SLURM state -> record state (sqdeck(1): JOB RECORDS AND STATES),
+   status.json verdicts. */
 #include "testutil.h"
 
 #include "state.h"
@@ -13,7 +14,8 @@ struct row {
 	int		 triage;
 };
 
-/* R16's table, row by row, plus the extra 22.05 states and short forms. */
+/* The table of sqdeck(1), JOB RECORDS AND STATES, row by row, plus the extra
+   22.05 states and short forms. */
 static const struct row rows[] = {
 	{ "PENDING",		STATUS_MISSING,	RSTATE_PENDING,	"PENDING", ERR_NONE, 0 },
 	{ "RUNNING",		STATUS_MISSING,	RSTATE_RUNNING,	"RUNNING", ERR_NONE, 0 },
@@ -34,7 +36,7 @@ static const struct row rows[] = {
 	{ "CANCELLED+",		STATUS_MISSING,	RSTATE_CANCELED, "CANCELLED", ERR_NONE, 0 },
 	{ "PREEMPTED",		STATUS_MISSING,	RSTATE_CANCELED, "PREEMPTED", ERR_NONE, 0 },
 	{ "REVOKED",		STATUS_MISSING,	RSTATE_CANCELED, "REVOKED", ERR_NONE, 0 },
-	/* Not in R16's table: squeue's transient states. */
+	/* Not in that table: squeue's transient states. */
 	{ "CONFIGURING",	STATUS_MISSING,	RSTATE_RUNNING,	"CONFIGURING", ERR_NONE, 0 },
 	{ "RESIZING",		STATUS_MISSING,	RSTATE_RUNNING,	"RESIZING", ERR_NONE, 0 },
 	{ "SIGNALING",		STATUS_MISSING,	RSTATE_RUNNING,	"SIGNALING", ERR_NONE, 0 },

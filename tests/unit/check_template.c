@@ -110,7 +110,7 @@ START_TEST(test_golden_multi)
 }
 END_TEST
 
-/* Required lines of R14/R20 are in the rendered scripts. */
+/* Required lines (sqdeck(1), TEMPLATES) are in the rendered scripts. */
 START_TEST(test_required_lines)
 {
 	struct template_vars	 tv;

@@ -1,4 +1,5 @@
-/* triage: INFRA / PROGRAM / CONFIG from state, exit status and logs (R22). */
+/* triage: INFRA / PROGRAM / CONFIG from state, exit status and logs
+   (sqdeck(1): retries). */
 #include "testutil.h"
 
 #include <sys/wait.h>
