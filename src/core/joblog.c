@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "jobid.h"
+#include "slurm.h"
 #include "util.h"
 
 char *
@@ -20,6 +21,7 @@ joblog_cmd(const char *id, char **cause)
 		return NULL;
 	}
 	buf_init(&b);
+	buf_adds(&b, slurm_env_clean(SLURM_TOOL_SCONTROL));
 	buf_adds(&b, "scontrol show job -o ");
 	buf_add_quoted(&b, id);
 	return buf_steal(&b);
@@ -79,6 +81,11 @@ joblog_parse(const char *text, struct joblog *j, char **cause)
 	j->workdir = field(line, "WorkDir");
 	j->out = field(line, "StdOut");
 	j->err = field(line, "StdErr");
+	/* 26.05 prints "StdErr=" for a job given -o only: it shares StdOut. */
+	if (j->err != NULL && *j->err == '\0' && j->out != NULL) {
+		free(j->err);
+		j->err = xstrdup(j->out);
+	}
 	free(line);
 	return 0;
 }

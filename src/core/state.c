@@ -80,7 +80,9 @@ state_base(const char *slurm, char *buf, size_t len)
 		return;
 	while (isspace((unsigned char)*p))
 		p++;
-	for (end = p; *end != '\0' && !isspace((unsigned char)*end); end++)
+	/* Flags may follow a ',' ("RUNNING,EXPEDITING" on 25.11 and later). */
+	for (end = p; *end != '\0' && *end != ',' &&
+	    !isspace((unsigned char)*end); end++)
 		/* nothing */;
 	/* sacct marks a cut-off column with '+': "CANCELLED+", "OUT_OF_ME+". */
 	while (end > p && end[-1] == '+')

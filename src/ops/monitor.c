@@ -333,7 +333,12 @@ in_queue(struct monitor_snapshot *snap, const struct slurm_job *j,
 	i = snap_add(snap);
 	row_from_job(&snap->rows[i], j, m.native[0] != '\0' ? m.native :
 	    j->state);
-	snap->info[i].state = m.state;
+	/*
+	 * A word we do not know (a newer release's EXPEDITING) is shown as
+	 * it is; squeue still lists the job, so it is in the queue.
+	 */
+	snap->info[i].state = m.state == RSTATE_UNKNOWN && m.raw[0] != '\0' ?
+	    RSTATE_PENDING : m.state;
 	if (r == NULL)
 		return;
 	info_from_record(&snap->info[i], r);
@@ -371,6 +376,7 @@ left_queue(struct monitor_snapshot *snap, struct slurm_jobs *acct,
 	enum status_verdict		 verdict = STATUS_MISSING;
 	struct buf			 logs;
 	char				 sid[32], exitbuf[32], *msg = NULL;
+	char				 printed[32] = "";
 	char				*evidence;
 	size_t				 i;
 	time_t				 t;
@@ -421,13 +427,17 @@ left_queue(struct monitor_snapshot *snap, struct slurm_jobs *acct,
 	/* The placeholder row's state may still say PENDING: wait. */
 	if (m.state == RSTATE_UNKNOWN || (j->placeholder && !m.terminal))
 		goto done;
+	/* What sacct printed, when it is not what is kept. */
+	if (j->exit_folded)
+		snprintf(printed, sizeof printed, " (sacct: %d:%d)",
+		    j->exit_code + 128, j->exit_signal);
 	if (m.needs_status)
-		msg = xasprintf("sacct: %s, exit %d:%d, status.json: %s",
-		    m.raw, j->exit_code, j->exit_signal,
+		msg = xasprintf("sacct: %s, exit %d:%d%s, status.json: %s",
+		    m.raw, j->exit_code, j->exit_signal, printed,
 		    status_verdict_name(verdict));
 	else
-		msg = xasprintf("sacct: %s, exit %d:%d", m.raw, j->exit_code,
-		    j->exit_signal);
+		msg = xasprintf("sacct: %s, exit %d:%d%s", m.raw, j->exit_code,
+		    j->exit_signal, printed);
 	ch.state = m.state;
 	ch.native = m.native;
 	ch.message = msg;

@@ -388,6 +388,11 @@ ops_find(const char *arg, const char *cluster, struct record **rp,
 	jobid_parse(arg, &j);
 	if (j.kind == JOBID_BAD && arg[j.joblen] == '\0')
 		return cause_set(cause, "'%s' is not a SLURM job id", arg);
+	/* Records and the queue know jobs by number. */
+	if (j.kind == JOBID_SLUID)
+		return cause_set(cause, "'%s' is a SLUID (SLURM 26.05): give "
+		    "the job's number (squeue -j %s -o %%A, or sacct -j %s "
+		    "-X -n -o JobIDRaw)", arg, arg, arg);
 	/* An array task has no record either: record_load says so. */
 	if (j.kind != JOBID_JOB) {
 		if (record_load(arg, rp, &why) != 0) {

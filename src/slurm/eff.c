@@ -25,12 +25,27 @@ eff_cmd(long id, char **cause)
 		return NULL;
 	}
 	buf_init(&b);
+	buf_adds(&b, slurm_env_clean(SLURM_TOOL_SACCT));
 	buf_adds(&b, "sacct -n -P --delimiter=");
 	buf_add_quoted(&b, sep);
 	buf_printf(&b, " -j %ld -o ", id);
 	for (p = EFF_FIELDS; *p != '\0'; p++)
 		buf_printf(&b, "%c", *p == ' ' ? ',' : *p);
 	return buf_steal(&b);
+}
+
+/* ExitCode as every release reads it (slurm_exit_parse()), NULL: none. */
+static char *
+eff_exit(const char *s)
+{
+	int	code, sig;
+
+	if (*s == '\0')
+		return NULL;
+	slurm_exit_parse(s, &code, &sig);
+	if (code < 0)
+		return xstrdup(s);
+	return xasprintf("%d:%d", code, sig);
 }
 
 long long
@@ -212,7 +227,7 @@ eff_parse(const char *text, long id, struct eff *e, char **cause)
 		e->cpu_used = eff_cpu_time(f[5]);
 		e->req_mem = eff_size(f[6]);
 		free(e->exit_code);
-		e->exit_code = i > 8 && *f[8] != '\0' ? xstrdup(f[8]) : NULL;
+		e->exit_code = i > 8 ? eff_exit(f[8]) : NULL;
 	}
 	free(copy);
 	if (!found)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "slurm.h"
 #include "util.h"
 
 #define GRES_SEP	'\037'
@@ -20,6 +21,7 @@ gres_cmd(void)
 
 	/* -O "field:0<sep>": no padding, our separator after each field. */
 	buf_init(&b);
+	buf_adds(&b, slurm_env_clean(SLURM_TOOL_SINFO));
 	buf_adds(&b, "sinfo -h -N -O ");
 	for (i = 0; i < GRES_NFIELDS; i++) {
 		char *f = xasprintf("%s:0%s", fields[i],

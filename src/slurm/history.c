@@ -46,6 +46,7 @@ history_cmd(const char *user, int days, time_t now, const char *sep,
 
 	buf_init(&b);
 	/* -p: the separator after every field, the last one too. */
+	buf_adds(&b, slurm_env_clean(SLURM_TOOL_SACCT));
 	buf_adds(&b, "sacct -X -n -p --delimiter=");
 	buf_add_quoted(&b, sep);
 	buf_adds(&b, " -S ");
@@ -76,7 +77,6 @@ static int
 history_row(char **f, struct history *h)
 {
 	struct history_job	*j;
-	char			*colon;
 	long			 raw;
 
 	if ((raw = number(f[0])) <= 0 || *f[1] == '\0')
@@ -90,12 +90,8 @@ history_row(char **f, struct history *h)
 	j->raw = raw;
 	j->id = xstrdup(f[1]);
 	j->state = xstrdup(f[2]);
-	j->exit_code = j->exit_signal = -1;
-	if ((colon = strchr(f[3], ':')) != NULL) {
-		*colon = '\0';
-		j->exit_code = (int)number(f[3]);
-		j->exit_signal = (int)number(colon + 1);
-	}
+	/* The same on every release: slurm_exit_parse(). */
+	slurm_exit_parse(f[3], &j->exit_code, &j->exit_signal);
 	j->elapsed = number(f[4]);
 	/* TimelimitRaw is in minutes. */
 	j->limit = number(f[5]);

@@ -60,12 +60,33 @@ jobid_ntasks(const char *t)
 	return *t == '\0' ? n : 0;
 }
 
+int
+jobid_is_sluid(const char *s)
+{
+	static const char	 b32[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+	size_t			 i;
+	char			 c;
+
+	if (s == NULL || s[0] != 's')
+		return 0;
+	for (i = 1; i <= 13; i++) {
+		c = s[i];
+		if (c >= 'a' && c <= 'z')
+			c = (char)(c - 'a' + 'A');
+		if (c == '\0' || strchr(b32, c) == NULL)
+			return 0;
+	}
+	return s[14] == '\0';
+}
+
 enum jobid_kind
 jobid_parse(const char *s, struct jobid *j)
 {
 	memset(j, 0, sizeof *j);
 	if (s == NULL || *s == '\0')
 		return j->kind = JOBID_BAD;
+	if (jobid_is_sluid(s))
+		return j->kind = JOBID_SLUID;
 	j->joblen = strspn(s, "0123456789");
 	/* Not SLURM's: "sd-...", or "12+0" (a part of a heterogeneous job). */
 	if (j->joblen == 0 || (s[j->joblen] != '\0' && s[j->joblen] != '_'))
@@ -87,5 +108,5 @@ int
 jobid_slurm(const struct jobid *j)
 {
 	return j->kind == JOBID_JOB || j->kind == JOBID_TASK ||
-	    j->kind == JOBID_RANGE;
+	    j->kind == JOBID_RANGE || j->kind == JOBID_SLUID;
 }

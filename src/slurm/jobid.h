@@ -10,6 +10,11 @@
  * ("12_[4-9,11:2%2]", as squeue shows pending ones; scancel and scontrol
  * hold and release take it as it is), or else a sqdeck record
  * ("sd-20261129T164500-1a2b3c"; record.h says whether one exists).
+ * SLURM 26.05 gives every job a SLUID too, "s" and 13 characters of
+ * Crockford's base32 (sacct -o SLUID; squeue -O SLUID), which its
+ * commands take wherever they take a job id (README.md, "SLURM
+ * releases"); the numeric id stays what squeue %A and sacct JobIDRaw
+ * print.
  */
 enum jobid_kind {
 	JOBID_BAD,	/* empty; digits that are no job id (0, over 2^32-1);
@@ -17,6 +22,7 @@ enum jobid_kind {
 	JOBID_JOB,	/* "12" */
 	JOBID_TASK,	/* "12_3" */
 	JOBID_RANGE,	/* "12_[4-9]", "12_[3]" */
+	JOBID_SLUID,	/* "sFMSM8SXV8E000": 26.05's other name of a job */
 	JOBID_RECORD,	/* anything else */
 };
 
@@ -32,7 +38,9 @@ struct jobid {
 enum jobid_kind	 jobid_parse(const char *s, struct jobid *j);
 /* A task list after the '_': "3" 1, "[4-9,11%2]" 7; 0 if malformed. */
 long		 jobid_ntasks(const char *tasks);
-/* A job, a task or tasks: something scancel and scontrol hold take. */
+/* "s" and 13 of 0-9 A-Z but I L O U (either case): a SLUID. */
+int		 jobid_is_sluid(const char *s);
+/* A job, a task, tasks or a SLUID: what scancel and scontrol take. */
 int		 jobid_slurm(const struct jobid *j);
 
 #endif

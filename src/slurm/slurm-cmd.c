@@ -9,6 +9,35 @@
 
 #include "slurm.h"
 
+/* --- environment --------------------------------------------------------- */
+
+#define ENV_COMMON	"-u SLURM_TIME_FORMAT -u SLURM_BITSTR_LEN "
+
+const char *
+slurm_env_clean(enum slurm_tool tool)
+{
+	switch (tool) {
+	case SLURM_TOOL_SQUEUE:
+		return ("env -u SQUEUE_ACCOUNT -u SQUEUE_ALL -u SQUEUE_ARRAY "
+		    "-u SQUEUE_FEDERATION -u SQUEUE_FORMAT -u SQUEUE_FORMAT2 "
+		    "-u SQUEUE_LICENSES -u SQUEUE_LOCAL -u SQUEUE_NAMES "
+		    "-u SQUEUE_PARTITION -u SQUEUE_PRIORITY -u SQUEUE_QOS "
+		    "-u SQUEUE_SIBLING -u SQUEUE_SORT -u SQUEUE_STATES "
+		    "-u SQUEUE_USERS " ENV_COMMON);
+	case SLURM_TOOL_SACCT:
+		return ("env -u SACCT_FEDERATION -u SACCT_FORMAT "
+		    "-u SACCT_LOCAL " ENV_COMMON);
+	case SLURM_TOOL_SINFO:
+		return ("env -u SINFO_ALL -u SINFO_FEDERATION -u SINFO_FORMAT "
+		    "-u SINFO_LOCAL -u SINFO_PARTITION -u SINFO_SORT "
+		    ENV_COMMON);
+	case SLURM_TOOL_SCONTROL:
+		return ("env -u SCONTROL_ALL -u SCONTROL_FEDERATION "
+		    "-u SCONTROL_LOCAL " ENV_COMMON);
+	}
+	return ("");
+}
+
 /* --- commands ------------------------------------------------------------ */
 
 /* Field list with spaces replaced by sep. */
@@ -104,6 +133,7 @@ slurm_cmd_squeue(const char *user, const char *sep)
 	struct buf	b;
 
 	buf_init(&b);
+	buf_adds(&b, slurm_env_clean(SLURM_TOOL_SQUEUE));
 	buf_adds(&b, "squeue");
 	add_who(&b, user);
 	buf_adds(&b, " -h -o ");
@@ -120,6 +150,7 @@ slurm_cmd_squeue_name(const char *user, const char *name, const char *sep,
 	if (check_job_name("squeue", name, cause) != 0)
 		return (NULL);
 	buf_init(&b);
+	buf_adds(&b, slurm_env_clean(SLURM_TOOL_SQUEUE));
 	buf_adds(&b, "squeue");
 	add_who(&b, user);
 	buf_adds(&b, " -h -t all -n ");
@@ -137,6 +168,7 @@ slurm_cmd_start(long id, const char *sep, char **cause)
 	if (check_id("squeue --start", id, cause) != 0)
 		return (NULL);
 	buf_init(&b);
+	buf_adds(&b, slurm_env_clean(SLURM_TOOL_SQUEUE));
 	buf_printf(&b, "squeue --me --start -h -j %ld -o ", id);
 	add_row_format(&b, SLURM_SQUEUE_FIELDS, sep);
 	return (buf_steal(&b));
@@ -152,6 +184,7 @@ add_sacct_base(struct buf *b, const char *since, const char *user,
 	if (sep == NULL || *sep == '\0')
 		sep = SLURM_SEP_DEFAULT;
 	d = xasprintf("--delimiter=%s", sep);
+	buf_adds(b, slurm_env_clean(SLURM_TOOL_SACCT));
 	buf_adds(b, "sacct -X -n -p ");
 	buf_add_quoted(b, d);
 	free(d);
@@ -209,6 +242,7 @@ slurm_cmd_sinfo(void)
 	struct buf	b;
 
 	buf_init(&b);
+	buf_adds(&b, slurm_env_clean(SLURM_TOOL_SINFO));
 	buf_adds(&b, "sinfo -h -o ");
 	add_format(&b, SLURM_SINFO_FIELDS, SLURM_SEP);
 	return (buf_steal(&b));
@@ -283,5 +317,6 @@ slurm_cmd_release(long id, char **cause)
 {
 	if (check_id("scontrol release", id, cause) != 0)
 		return (NULL);
-	return (xasprintf("scontrol release %ld", id));
+	return (xasprintf("%sscontrol release %ld",
+	    slurm_env_clean(SLURM_TOOL_SCONTROL), id));
 }

@@ -178,6 +178,78 @@ line_show(const char *line)
 	return (s);
 }
 
+int
+slurm_line_is_note(const char *line, size_t len)
+{
+	static const char *const words[] = { "warning:", "note:", NULL };
+	const char *const	*w;
+	const char		*p = line, *end = line + len;
+	int			 tool = 0;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	for (;;) {
+		for (w = words; *w != NULL; w++) {
+			if ((size_t)(end - p) >= strlen(*w) &&
+			    strncasecmp(p, *w, strlen(*w)) == 0)
+				return (1);
+		}
+		/* One "squeue: " (a program's name) may come first. */
+		if (tool++ != 0)
+			return (0);
+		while (p < end && (islower((unsigned char)*p) || *p == '_' ||
+		    *p == '-'))
+			p++;
+		if (p == line || p + 1 >= end || p[0] != ':' || p[1] != ' ')
+			return (0);
+		p += 2;
+	}
+}
+
+/*
+ * Text outside the rows [p, p + len): every line blank or a note (added to
+ * *notes, one a line)?  Returns 0 if so, else -1 (nothing added).
+ */
+static int
+only_notes(const char *p, size_t len, char **notes)
+{
+	const char	*end = p + len, *q, *eol;
+	struct buf	 b;
+
+	for (q = p; q < end; q = eol + 1) {
+		if ((eol = memchr(q, '\n', (size_t)(end - q))) == NULL)
+			eol = end;
+		if (!str_blank_n(q, (size_t)(eol - q)) &&
+		    !slurm_line_is_note(q, (size_t)(eol - q)))
+			return (-1);
+		if (eol == end)
+			break;
+	}
+	buf_init(&b);
+	if (*notes != NULL)
+		buf_adds(&b, *notes);
+	for (q = p; q < end; q = eol + 1) {
+		if ((eol = memchr(q, '\n', (size_t)(end - q))) == NULL)
+			eol = end;
+		if (!str_blank_n(q, (size_t)(eol - q))) {
+			char *show = xstrndup(q, (size_t)(eol - q)), *l;
+
+			l = line_show(show);
+			buf_printf(&b, "%s%s", b.len != 0 ? "\n" : "",
+			    str_trim(l));
+			free(l);
+			free(show);
+		}
+		if (eol == end)
+			break;
+	}
+	free(*notes);
+	*notes = b.len != 0 ? buf_steal(&b) : NULL;
+	if (*notes == NULL)
+		buf_free(&b);
+	return (0);
+}
+
 /*
  * Split line in place into exactly n fields.  The last field takes the rest
  * of the line, separators included.  Returns the number of fields found;
@@ -203,7 +275,7 @@ split_fields(char *line, int sep, char **f, size_t n)
  * Returns the number of bad lines; the first one's message is in *cause.
  */
 static size_t
-for_lines(const char *text, const char *what, char **cause,
+for_lines(const char *text, const char *what, char **notes, char **cause,
     int (*fn)(char *, void *, char **), void *arg)
 {
 	char	*copy, *line, *next, *why, *show;
@@ -221,7 +293,7 @@ for_lines(const char *text, const char *what, char **cause,
 		while (len > 0 && (line[len - 1] == ' ' ||
 		    line[len - 1] == '\t' || line[len - 1] == '\r'))
 			line[--len] = '\0';
-		if (len == 0)
+		if (len == 0 || only_notes(line, len, notes) == 0)
 			continue;
 		/* fn may cut the line up: keep a copy to show. */
 		show = line_show(line);
@@ -272,7 +344,8 @@ slurm_sep_new(char *buf, size_t len)
  */
 static size_t
 for_rows(const char *text, const char *sep, size_t nf, const char *what,
-    char **cause, int (*fn)(char **, void *, char **), void *arg)
+    char **notes, char **cause, int (*fn)(char **, void *, char **),
+    void *arg)
 {
 	const char	*p, *end, *q, *nl;
 	char		**f, *why, *first = NULL, *show;
@@ -289,7 +362,7 @@ for_rows(const char *text, const char *sep, size_t nf, const char *what,
 	for (;;) {
 		why = NULL;
 		if ((q = memmem(p, (size_t)(end - p), sep, seplen)) == NULL) {
-			if (!str_blank_n(p, (size_t)(end - p)))
+			if (only_notes(p, (size_t)(end - p), notes) != 0)
 				why = xstrdup("text after the last row");
 			show = line_show(p);
 			goto bad;
@@ -299,7 +372,7 @@ for_rows(const char *text, const char *sep, size_t nf, const char *what,
 		while (nl > p && nl[-1] != '\n')
 			nl--;
 		row++;
-		if (nl > p && !str_blank_n(p, (size_t)(nl - p))) {
+		if (nl > p && only_notes(p, (size_t)(nl - p), notes) != 0) {
 			show = line_show(p);
 			why = xstrdup("text between rows");
 			if (bad++ == 0)
@@ -483,25 +556,32 @@ int
 slurm_parse_squeue(const char *text, const char *sep, struct slurm_jobs *jobs,
     char **cause)
 {
-	if (for_rows(text, sep, SQUEUE_NFIELDS, "squeue", cause, squeue_row,
-	    jobs) != 0)
+	if (for_rows(text, sep, SQUEUE_NFIELDS, "squeue", &jobs->notes, cause,
+	    squeue_row, jobs) != 0)
 		return (-1);
 	return (0);
 }
 
-/* "3:0" -> 3 and 0. */
-static void
-parse_exitcode(const char *s, int *code, int *sig)
+int
+slurm_exit_parse(const char *s, int *code, int *sig)
 {
-	const char	*colon = strchr(s, ':');
+	const char	*colon;
+	long		 c, g;
 
 	*code = *sig = -1;
-	if (colon == NULL)
-		return;
-	*code = parse_int_or(s, -1);
-	*sig = parse_int_or(colon + 1, -1);
-	if (*code < 0 || *sig < 0)
-		*code = *sig = -1;
+	if (s == NULL || (colon = strchr(s, ':')) == NULL)
+		return (0);
+	if ((c = str_digits_n(s, (size_t)(colon - s))) < 0 ||
+	    (g = str_digits_n(colon + 1, strlen(colon + 1))) < 0 ||
+	    c > 255 || g > 255)
+		return (0);
+	*code = (int)c;
+	*sig = (int)g;
+	if (*code >= 128 && *sig == 0) {
+		*code -= 128;
+		return (1);
+	}
+	return (0);
 }
 
 /*
@@ -523,7 +603,8 @@ sacct_row(char **f, void *arg, char **why)
 	j->id = id;
 	j->jobid = xstrdup(f[0]);
 	j->state = xstrdup(f[2]);
-	parse_exitcode(f[3], &j->exit_code, &j->exit_signal);
+	j->exit_folded = slurm_exit_parse(f[3], &j->exit_code,
+	    &j->exit_signal);
 	j->reason = xstrdup(f[4]);
 	j->nodelist = field_none(f[5], none_words);
 	j->partition = xstrdup(f[6]);
@@ -545,8 +626,8 @@ int
 slurm_parse_sacct(const char *text, const char *sep, struct slurm_jobs *jobs,
     char **cause)
 {
-	if (for_rows(text, sep, SACCT_NFIELDS, "sacct", cause, sacct_row,
-	    jobs) != 0)
+	if (for_rows(text, sep, SACCT_NFIELDS, "sacct", &jobs->notes, cause,
+	    sacct_row, jobs) != 0)
 		return (-1);
 	return (0);
 }
@@ -571,8 +652,10 @@ slurm_jobs_free(struct slurm_jobs *jobs)
 	for (i = 0; i < jobs->n; i++)
 		job_free(&jobs->v[i]);
 	free(jobs->v);
+	free(jobs->notes);
 	jobs->v = NULL;
 	jobs->n = 0;
+	jobs->notes = NULL;
 }
 
 const char *
@@ -687,7 +770,7 @@ int
 slurm_parse_start(const char *text, const char *sep, char **when,
     char **reason, char **cause)
 {
-	struct slurm_jobs	jobs = { NULL, 0 };
+	struct slurm_jobs	jobs = { NULL, 0, NULL };
 	int			found = 0;
 
 	*when = NULL;
@@ -836,7 +919,8 @@ int
 slurm_parse_sinfo(const char *text, struct slurm_partitions *parts,
     char **cause)
 {
-	if (for_lines(text, "sinfo", cause, sinfo_line, parts) != 0)
+	if (for_lines(text, "sinfo", &parts->notes, cause, sinfo_line,
+	    parts) != 0)
 		return (-1);
 	return (0);
 }
@@ -876,8 +960,10 @@ slurm_partitions_free(struct slurm_partitions *parts)
 		free(parts->v[i].gres);
 	}
 	free(parts->v);
+	free(parts->notes);
 	parts->v = NULL;
 	parts->n = 0;
+	parts->notes = NULL;
 }
 
 /* --- node lists ---------------------------------------------------------- */

@@ -45,6 +45,27 @@ void	 slurm_sep_new(char *buf, size_t len);
 	"Timelimit NNodes Submit Start End JobName"
 #define SLURM_SINFO_FIELDS	"%P %a %l %D %F %c %m %G"
 
+/*
+ * The environment a user's login may carry that changes what squeue,
+ * sacct, sinfo and scontrol print (their man pages, ENVIRONMENT
+ * VARIABLES): which jobs and partitions (SQUEUE_STATES, SQUEUE_PARTITION,
+ * SINFO_PARTITION, ...), the time format (SLURM_TIME_FORMAT=relative prints
+ * "23:08:33" for a submit time, "%s" seconds since 1970), the width of
+ * array task lists (SLURM_BITSTR_LEN), the default formats.  Every command
+ * sqdeck builds for one of those tools starts with "env -u VAR ..." for
+ * that tool's variables (checked on 24.11 and 26.05, README.md "SLURM
+ * releases").  SLURM_CLUSTERS and SLURM_CONF stay: they say which cluster
+ * sbatch submits to, and the queries must ask the same one.
+ */
+enum slurm_tool {
+	SLURM_TOOL_SQUEUE,
+	SLURM_TOOL_SACCT,
+	SLURM_TOOL_SINFO,
+	SLURM_TOOL_SCONTROL,
+};
+/* "env -u ... " (a trailing space) to put before the tool's name. */
+const char *slurm_env_clean(enum slurm_tool);
+
 /* --- durations ---------------------------------------------------------- */
 
 enum slurm_time {
@@ -97,6 +118,7 @@ struct slurm_job {
 	char	*gres;		/* squeue %b ("gres:gpu:2"), "" none or sacct */
 	int	 exit_code;	/* sacct ExitCode "3:0" -> 3; -1 unknown */
 	int	 exit_signal;	/* ... and 0; -1 unknown */
+	int	 exit_folded;	/* 128 taken off exit_code (slurm_exit_parse) */
 	/*
 	 * sacct's first row for a new job: JobName "allocation", empty
 	 * Partition, only the first node, State maybe PENDING.  Name,
@@ -109,20 +131,45 @@ struct slurm_job {
 struct slurm_jobs {
 	struct slurm_job *v;
 	size_t		  n;
+	char		 *notes;	/* skipped warning lines, NULL: none */
 };
 
 /*
  * Parse the output of slurm_cmd_squeue*() / slurm_cmd_sacct*() made with
  * the same sep (NULL: SLURM_SEP_DEFAULT, for captured files only).  Blank
- * text between rows is ignored.  Rows are appended to jobs (which must
- * start zeroed or hold earlier rows).  Returns 0 when every row parsed; -1
- * when some did not (cut short, bad id, other text between rows): the good
+ * text between rows is ignored, and so are the warnings a site's SLURM
+ * prints on stderr, which the poll reads with stdout (slurm_line_is_note():
+ * "squeue: warning: ...", "NOTE: ..."): they go to jobs->notes, one a
+ * line.  Rows are appended to jobs (which must start zeroed or hold
+ * earlier rows).  Returns 0 when every row parsed; -1 when some did not
+ * (cut short, bad id, other text between rows, an error line): the good
  * rows are still in jobs and *cause names the first bad row and the count.
  */
 int	 slurm_parse_squeue(const char *text, const char *sep,
 	     struct slurm_jobs *, char **cause);
 int	 slurm_parse_sacct(const char *text, const char *sep,
 	     struct slurm_jobs *, char **cause);
+/*
+ * A line SLURM prints to say something, not a row: "TOOL: warning: ...",
+ * "warning: ...", "NOTE: ...", "TOOL: NOTE: ..." (any case).  An error
+ * ("squeue: error: ...") is not one: it means the answer may be wrong.
+ */
+int	 slurm_line_is_note(const char *line, size_t len);
+
+/*
+ * sacct's ExitCode "CODE:SIGNAL" into *code and *sig (-1 both when it is
+ * not that).  Releases before 25.11 print an exit status of 128 or more
+ * less 128 (a batch script that exits 137 because its program was killed
+ * by SIGKILL reads 9:0, the same as "exit 9"); 25.11 and later print it as
+ * it is (137:0); tests/data/slurm-24.11/exit137.txt and slurm-26.05/ show
+ * both.  On the older releases the two cannot be told apart, so the value
+ * is kept in their form on every release: a CODE of 128 or more with
+ * signal 0 loses 128, and the return value is 1 (else 0).  A record, its
+ * triage and the history then read the same whatever the cluster's
+ * release; 0:9 (the batch shell itself killed) is the same on all.
+ */
+int	 slurm_exit_parse(const char *s, int *code, int *sig);
+
 /* First row with this numeric id, or NULL. */
 struct slurm_job *slurm_jobs_find(struct slurm_jobs *, long id);
 void	 slurm_jobs_free(struct slurm_jobs *);
@@ -237,6 +284,7 @@ struct slurm_partition {
 struct slurm_partitions {
 	struct slurm_partition *v;
 	size_t		 n;
+	char		*notes;	/* skipped warning lines, NULL: none */
 };
 
 /*

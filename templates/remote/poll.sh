@@ -49,7 +49,7 @@ inw() {
 j() {
 	case ",$miss," in *",$1,"*) ;; *) return 0 ;; esac
 	s=$(printf '%s\n' "$a" | awk -F"$sep" -v id="$1" -v ic="$ic" -v sc="$sc" '$ic == id { print $sc; exit }')
-	w=${s%% *}; w=${w%+}
+	w=${s%% *}; w=${w%%,*}; w=${w%+}
 	[ "$w" = COMPLETED ] || inw "$w" "$tri" || inw "$w" "$term" || return 0
 	if [ $(( $(date +%s) - t0 )) -ge "$rb" ]; then sec skipped "$1"; return 0; fi
 	stuck=

@@ -16,7 +16,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct remote_reply		 rep;
 	const struct remote_section	*s;
-	struct slurm_jobs		 jobs = { NULL, 0 };
+	struct slurm_jobs		 jobs = { NULL, 0, NULL };
 	char				*copy = fuzz_cstr(data, size), *part[2];
 	char				*cause = NULL, *text;
 	const char			*reply, *sep;

@@ -8,7 +8,7 @@
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct slurm_jobs	 jobs = { NULL, 0 };
+	struct slurm_jobs	 jobs = { NULL, 0, NULL };
 	char			*text = fuzz_cstr(data, size), *cause = NULL;
 	char			 base[64];
 	size_t			 i;

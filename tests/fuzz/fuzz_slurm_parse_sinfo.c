@@ -9,7 +9,7 @@
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct slurm_partitions	 parts = { NULL, 0 };
+	struct slurm_partitions	 parts = { NULL, 0, NULL };
 	char			*text = fuzz_cstr(data, size), *cause = NULL;
 	size_t			 i;
 	int			 rc;

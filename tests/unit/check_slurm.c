@@ -250,7 +250,7 @@ END_TEST
 /* Real rows, then damaged copies of them. */
 START_TEST(test_squeue_robust)
 {
-	struct slurm_jobs	 jobs = { NULL, 0 };
+	struct slurm_jobs	 jobs = { NULL, 0, NULL };
 	struct buf		 b;
 	char			*text = slurp("squeue_me.txt"), *first, *cause = NULL;
 	char			*nl = strchr(text, '\n');
@@ -307,7 +307,7 @@ END_TEST
  */
 START_TEST(test_squeue_forged_row)
 {
-	struct slurm_jobs	 jobs = { NULL, 0 };
+	struct slurm_jobs	 jobs = { NULL, 0, NULL };
 	struct buf		 b;
 	const char		*forged = "x\n999999\037999999\037gpu\037"
 	    "RUNNING\0370:01\0374:00:00\0371\037sdn1\037None\037"
@@ -515,7 +515,7 @@ END_TEST
 
 START_TEST(test_sacct_robust)
 {
-	struct slurm_jobs	 jobs = { NULL, 0 };
+	struct slurm_jobs	 jobs = { NULL, 0, NULL };
 	char			*cause = NULL;
 
 	/* A job really named "allocation" has a partition: trusted. */
@@ -567,7 +567,7 @@ END_TEST
 
 START_TEST(test_sinfo)
 {
-	struct slurm_partitions		 parts = { NULL, 0 };
+	struct slurm_partitions		 parts = { NULL, 0, NULL };
 	const struct slurm_partition	*p;
 	char				*text = slurp("sinfo.txt"), *cause = NULL;
 
@@ -601,7 +601,7 @@ END_TEST
 /* One partition over two node configurations, and damaged lines. */
 START_TEST(test_sinfo_merge)
 {
-	struct slurm_partitions		 parts = { NULL, 0 };
+	struct slurm_partitions		 parts = { NULL, 0, NULL };
 	const struct slurm_partition	*p;
 	char				*cause = NULL;
 
