@@ -63,6 +63,9 @@ joblog_parse(const char *text, struct joblog *j, char **cause)
 
 	memset(j, 0, sizeof *j);
 	len = strcspn(text, "\n");
+	/* 24.11 ends the line with a blank after StdOut's value. */
+	while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\r'))
+		len--;
 	line = xstrndup(text, len);
 	if ((j->job_id = field(line, "JobId")) == NULL || *j->job_id == '\0') {
 		p = xstrndup(text, len > 200 ? 200 : len);

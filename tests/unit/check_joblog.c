@@ -10,6 +10,7 @@
 
 #include "testutil.h"
 #include "joblog.h"
+#include "slurm.h"
 #include "soonest.h"
 #include "util.h"
 
@@ -87,7 +88,8 @@ START_TEST(test_joblog_resolve)
 	free(cause);
 	cause = NULL;
 	p = joblog_cmd("12_[4-9]", &cause);
-	ck_assert_str_eq(p, "scontrol show job -o '12_[4-9]'");
+	ck_assert_str_eq(p + strlen(slurm_env_clean(SLURM_TOOL_SCONTROL)),
+	    "scontrol show job -o '12_[4-9]'");
 	free(p);
 }
 END_TEST

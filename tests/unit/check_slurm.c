@@ -9,7 +9,11 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "gres.h"
+#include "jobid.h"
+#include "joblog.h"
 #include "slurm.h"
+#include "state.h"
 
 #define TAG	"sdslurm23147"
 
@@ -846,23 +850,36 @@ joined(const char *fields, int sep)
 	return (s);
 }
 
+/* The command after slurm_env_clean()'s "env -u ..." (test_cmd_env). */
+static const char *
+bare(const char *cmd)
+{
+	const char	*p = cmd;
+
+	if (strncmp(p, "env ", 4) == 0) {
+		for (p += 4; strncmp(p, "-u ", 3) == 0; p++)
+			p = strchr(p + 3, ' ');
+	}
+	return (p);
+}
+
 START_TEST(test_cmd_squeue)
 {
 	char	*cmd, *argv, *want, *fmt;
 
 	fmt = joined(SLURM_SQUEUE_FIELDS, SLURM_SEP);
 	cmd = slurm_cmd_squeue(NULL, NULL);
-	argv = shell_argv(cmd);
+	argv = shell_argv(bare(cmd));
 	/* Every field, the last one too, is followed by the separator. */
 	want = xasprintf("[--me]\n[-h]\n[-o]\n[%s\037]\n", fmt);
 	ck_assert_str_eq(argv, want);		/* 0x1f survived sh */
-	ck_assert(str_has_prefix(cmd, "squeue "));
+	ck_assert(str_has_prefix(bare(cmd), "squeue "));
 	free(cmd);
 	free(argv);
 	free(want);
 
 	cmd = slurm_cmd_squeue("o'brien", NULL);
-	argv = shell_argv(cmd);
+	argv = shell_argv(bare(cmd));
 	ck_assert(str_has_prefix(argv, "[-u]\n[o'brien]\n[-h]\n"));
 	free(cmd);
 	free(argv);
@@ -876,7 +893,7 @@ START_TEST(test_cmd_name_lookup)
 	char		*cmd, *argv, *want, *cause = NULL;
 
 	cmd = slurm_cmd_squeue_name(NULL, name, NULL, NULL);
-	argv = shell_argv(cmd);
+	argv = shell_argv(bare(cmd));
 	want = xasprintf("[--me]\n[-h]\n[-t]\n[all]\n[-n]\n[%s]\n", name);
 	ck_assert(str_has_prefix(argv, want));
 	free(want);
@@ -884,8 +901,8 @@ START_TEST(test_cmd_name_lookup)
 	free(cmd);
 
 	cmd = slurm_cmd_sacct_name(name, "2026-11-28", "u1", NULL, NULL);
-	ck_assert(str_has_prefix(cmd, "sacct -X -n -p '--delimiter="));
-	argv = shell_argv(cmd);
+	ck_assert(str_has_prefix(bare(cmd), "sacct -X -n -p '--delimiter="));
+	argv = shell_argv(bare(cmd));
 	want = xasprintf("[--name=%s]\n", name);
 	ck_assert(str_has_suffix(argv, want));
 	ck_assert_ptr_nonnull(strstr(argv, "[-S]\n[2026-11-28]\n"));
@@ -911,7 +928,7 @@ START_TEST(test_cmd_sacct)
 
 	fmt = joined(SLURM_SACCT_FIELDS, ',');
 	cmd = slurm_cmd_sacct(ids, 3, "2026-11-28", "o'brien", NULL, NULL);
-	argv = shell_argv(cmd);
+	argv = shell_argv(bare(cmd));
 	/* -p: a delimiter after the last field too; -u: never another
 	 * user's job under a reused id. */
 	want = xasprintf("[-X]\n[-n]\n[-p]\n[--delimiter=\037]\n[-u]\n"
@@ -953,7 +970,7 @@ START_TEST(test_cmd_misc)
 	free(cause);
 
 	cmd = slurm_cmd_scancel_name(NULL, "a b|c", NULL);
-	argv = shell_argv(cmd);
+	argv = shell_argv(bare(cmd));
 	ck_assert_str_eq(argv, "[--me]\n[-n]\n[a b|c]\n");
 	free(argv);
 	free(cmd);
@@ -964,7 +981,7 @@ START_TEST(test_cmd_misc)
 	free(cmd);
 
 	cmd = slurm_cmd_release(33, NULL);
-	ck_assert_str_eq(cmd, "scontrol release 33");
+	ck_assert_str_eq(bare(cmd), "scontrol release 33");
 	free(cmd);
 	ck_assert_ptr_null(slurm_cmd_release(-1, &cause));
 	ck_assert_ptr_nonnull(strstr(cause, "-1"));
@@ -972,7 +989,7 @@ START_TEST(test_cmd_misc)
 
 	fmt = joined(SLURM_SQUEUE_FIELDS, SLURM_SEP);
 	cmd = slurm_cmd_start(33, NULL, NULL);
-	argv = shell_argv(cmd);
+	argv = shell_argv(bare(cmd));
 	want = xasprintf("[--me]\n[--start]\n[-h]\n[-j]\n[33]\n[-o]\n"
 	    "[%s\037]\n", fmt);
 	ck_assert_str_eq(argv, want);
@@ -983,7 +1000,7 @@ START_TEST(test_cmd_misc)
 
 	fmt = joined(SLURM_SINFO_FIELDS, SLURM_SEP);
 	cmd = slurm_cmd_sinfo();
-	argv = shell_argv(cmd);
+	argv = shell_argv(bare(cmd));
 	want = xasprintf("[-h]\n[-o]\n[%s]\n", fmt);
 	ck_assert_str_eq(argv, want);
 	free(want);
@@ -992,13 +1009,13 @@ START_TEST(test_cmd_misc)
 	free(fmt);
 
 	cmd = slurm_cmd_sbatch("/l/job dir/job_1.sbatch", "sd-1", 1, NULL);
-	argv = shell_argv(cmd);
+	argv = shell_argv(bare(cmd));
 	ck_assert_str_eq(argv, "[--parsable]\n[--hold]\n[-J]\n[sd-1]\n"
 	    "[/l/job dir/job_1.sbatch]\n");
 	free(argv);
 	free(cmd);
 	cmd = slurm_cmd_sbatch("-x.sbatch", NULL, 0, NULL);
-	argv = shell_argv(cmd);
+	argv = shell_argv(bare(cmd));
 	ck_assert_str_eq(argv, "[--parsable]\n[./-x.sbatch]\n");
 	free(argv);
 	free(cmd);
@@ -1022,6 +1039,505 @@ START_TEST(test_capture_fields)
 	ck_assert_msg(strstr(text, want) != NULL, "capture.sh: %s", want);
 	free(want);
 	free(text);
+}
+END_TEST
+
+
+/* --- releases (tests/data/slurm-24.11, slurm-26.05, capture-release.sh) --- */
+
+/*
+ * A captured file without its '#' header; *cmd (may be NULL) gets the
+ * command of its last header line, "# $ COMMAND".
+ */
+static char *
+slurp_rel(const char *rel, const char *name, char **cmd)
+{
+	char		 path[256], *text = NULL, *cause = NULL, *body, *eol;
+	const char	*p = NULL;
+
+	snprintf(path, sizeof path, "%s/%s", rel, name);
+	if (file_read(test_data(path), &text, NULL, &cause) != 0)
+		ck_abort_msg("%s", cause);
+	if (cmd != NULL)
+		*cmd = NULL;
+	body = text;
+	while (*body == '#') {
+		eol = strchr(body, '\n');
+		if (strncmp(body, "# $ ", 4) == 0)
+			p = body + 4;
+		if (p == body + 4 && cmd != NULL)
+			*cmd = xstrndup(p, (size_t)((eol != NULL ? eol :
+			    body + strlen(body)) - p));
+		body = eol != NULL ? eol + 1 : body + strlen(body);
+	}
+	body = xstrdup(body);
+	free(text);
+	return (body);
+}
+
+/* The id of an outcome in RELEASE/jobs.txt ("failed 6"). */
+static long
+rel_id(const char *rel, const char *outcome)
+{
+	char		*text = slurp_rel(rel, "jobs.txt", NULL), *want;
+	const char	*p;
+	long		 id;
+
+	want = xasprintf("%s ", outcome);
+	for (p = text; p != NULL && *p != '\0'; p = strchr(p, '\n')) {
+		if (*p == '\n')
+			p++;
+		if (strncmp(p, want, strlen(want)) == 0)
+			break;
+	}
+	ck_assert_msg(p != NULL && *p != '\0', "%s: no %s", rel, outcome);
+	id = strtol(p + strlen(want), NULL, 10);
+	free(want);
+	free(text);
+	return (id);
+}
+
+static const char *const releases[] = { "slurm-24.11", "slurm-26.05" };
+
+/* The squeue captures: the same jobs read the same on both releases. */
+START_TEST(test_release_squeue)
+{
+	const char		*rel = releases[_i];
+	struct slurm_jobs	 jobs;
+	struct slurm_job	*j;
+	char			*text, *cmd, *cause = NULL, *want, base[32];
+	long			 pend = rel_id(rel, "pending");
+	long			 run = rel_id(rel, "running");
+	long			 arr = rel_id(rel, "array");
+	size_t			 i;
+	int			 tasks = 0;
+
+	text = slurp_rel(rel, "squeue.txt", &cmd);
+	/* Exactly the command sqdeck runs. */
+	want = slurm_cmd_squeue(NULL, NULL);
+	ck_assert_str_eq(cmd, want);
+	free(want);
+	free(cmd);
+	memset(&jobs, 0, sizeof jobs);
+	ck_assert_msg(slurm_parse_squeue(text, NULL, &jobs, &cause) == 0,
+	    "%s: %s", rel, cause);
+	ck_assert_ptr_null(jobs.notes);
+	j = must_find(&jobs, pend);
+	ck_assert_str_eq(j->state, "PENDING");
+	ck_assert_str_eq(j->reason, "JobHeldUser");
+	ck_assert_str_eq(j->nodelist, "");
+	ck_assert_str_eq(j->start, "");
+	ck_assert_str_eq(j->name, "p23-pending");
+	j = must_find(&jobs, run);
+	ck_assert_str_eq(j->state, "RUNNING");
+	ck_assert_str_eq(j->nodelist, "rn1");
+	/* Over 20 characters and not cut: -o, not a bare -O field. */
+	ck_assert_str_eq(j->name,
+	    "p23-running-job-with-a-name-longer-than-twenty");
+	ck_assert_int_eq(j->limit_kind, SLURM_TIME_SET);
+	ck_assert_int_eq(j->limit, 4 * 3600);
+	ck_assert_int_eq((int)strlen(j->submit), 19);
+	for (i = 0; i < jobs.n; i++) {
+		struct jobid	id;
+
+		if (jobid_parse(jobs.v[i].jobid, &id) == JOBID_JOB ||
+		    id.job != (unsigned long)arr)
+			continue;
+		tasks++;
+		slurm_state_base(jobs.v[i].state, base, sizeof base);
+		if (id.kind == JOBID_RANGE) {
+			ck_assert_str_eq(base, "PENDING");
+			ck_assert_int_eq(id.ntasks, 2);	/* [2-3%1] */
+		} else {
+			ck_assert_int_eq(id.kind, JOBID_TASK);
+			ck_assert_str_eq(base, "RUNNING");
+		}
+	}
+	ck_assert_int_eq(tasks, 2);
+	slurm_jobs_free(&jobs);
+	free(text);
+
+	text = slurp_rel(rel, "squeue_name.txt", &cmd);
+	want = slurm_cmd_squeue_name(NULL,
+	    "p23-running-job-with-a-name-longer-than-twenty", NULL, NULL);
+	ck_assert_str_eq(cmd, want);
+	free(want);
+	free(cmd);
+	ck_assert_int_eq(slurm_parse_squeue(text, NULL, &jobs, NULL), 0);
+	ck_assert_int_eq(jobs.n, 1);
+	ck_assert_int_eq(jobs.v[0].id, run);
+	slurm_jobs_free(&jobs);
+	free(text);
+
+	/* --start of a held job: no estimate; of an unknown one: nothing. */
+	text = slurp_rel(rel, "squeue_start.txt", &cmd);
+	want = slurm_cmd_start(pend, NULL, NULL);
+	ck_assert_str_eq(cmd, want);
+	free(want);
+	free(cmd);
+	ck_assert_int_eq(slurm_parse_start(text, NULL, &want, &cmd, NULL), 0);
+	ck_assert_ptr_null(want);
+	ck_assert_str_eq(cmd, "JobHeldUser");
+	free(cmd);
+	free(text);
+	text = slurp_rel(rel, "squeue_start_gone.out", NULL);
+	ck_assert_int_eq(slurm_parse_start(text, NULL, &want, NULL, NULL), 0);
+	free(text);
+	text = slurp_rel(rel, "squeue_start_gone.err", NULL);
+	ck_assert_str_eq(text, "slurm_load_jobs error: Invalid job id "
+	    "specified\n");
+	free(text);
+}
+END_TEST
+
+/*
+ * The sacct captures: every outcome reads the same on 24.11 and 26.05,
+ * the SIGKILLed program too (sacct prints 9:0 on 24.11, 137:0 on 26.05).
+ */
+START_TEST(test_release_sacct)
+{
+	static const struct {
+		const char	*outcome;
+		const char	*state;		/* base word */
+		int		 code, sig;
+		enum rstate	 rstate;
+	} want[] = {
+		{ "pending",	   "PENDING",	 0, 0, RSTATE_PENDING },
+		{ "running",	   "RUNNING",	 0, 0, RSTATE_RUNNING },
+		{ "cancelled",	   "CANCELLED",	 0, 0, RSTATE_CANCELED },
+		{ "completed",	   "COMPLETED",	 0, 0, RSTATE_COMPLETE },
+		{ "failed",	   "FAILED",	 3, 0, RSTATE_ERROR },
+		{ "exit9",	   "FAILED",	 9, 0, RSTATE_ERROR },
+		{ "sigkill",	   "FAILED",	 9, 0, RSTATE_ERROR },
+		{ "sigkill_batch", "FAILED",	 0, 9, RSTATE_ERROR },
+	};
+	const char		*rel = releases[_i];
+	struct slurm_jobs	 jobs;
+	struct slurm_job	*j;
+	struct state_map	 m;
+	char			*text, *cmd, *cause = NULL, *since, *ids, *c;
+	char			 base[32];
+	long			 idv[16];
+	size_t			 i, n = 0;
+
+	text = slurp_rel(rel, "sacct.txt", &cmd);
+	/* The command: sqdeck's, for the captured date and ids. */
+	since = strstr(cmd, " -S '");
+	ids = strstr(cmd, " -j ");
+	ck_assert_ptr_nonnull(since);
+	ck_assert_ptr_nonnull(ids);
+	since = xstrndup(since + 5, 10);
+	for (c = ids + 4; *c != '\0'; c++) {
+		idv[n++] = strtol(c, &c, 10);
+		if (*c == '\0')
+			break;
+	}
+	c = slurm_cmd_sacct(idv, n, since, NULL, NULL, NULL);
+	ck_assert_str_eq(cmd, c);
+	free(c);
+	free(since);
+	free(cmd);
+
+	memset(&jobs, 0, sizeof jobs);
+	ck_assert_msg(slurm_parse_sacct(text, NULL, &jobs, &cause) == 0,
+	    "%s: %s", rel, cause);
+	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+		j = must_find(&jobs, rel_id(rel, want[i].outcome));
+		slurm_state_base(j->state, base, sizeof base);
+		ck_assert_msg(strcmp(base, want[i].state) == 0, "%s %s: %s",
+		    rel, want[i].outcome, j->state);
+		ck_assert_msg(j->exit_code == want[i].code &&
+		    j->exit_signal == want[i].sig, "%s %s: %d:%d", rel,
+		    want[i].outcome, j->exit_code, j->exit_signal);
+		/* Only 26.05 printed 137:0. */
+		ck_assert_int_eq(j->exit_folded, strcmp(want[i].outcome,
+		    "sigkill") == 0 && strcmp(rel, "slurm-26.05") == 0);
+		ck_assert_int_eq(state_map(j->state, STATUS_PASS, &m), 0);
+		ck_assert_int_eq(m.state, want[i].rstate);
+	}
+	/* The array: a running task by its own id, the pending rest. */
+	j = must_find(&jobs, rel_id(rel, "array"));
+	ck_assert_str_eq(j->state, "PENDING");
+	ck_assert_ptr_nonnull(strstr(j->jobid, "_[2-3%1]"));
+	slurm_jobs_free(&jobs);
+	free(text);
+}
+END_TEST
+
+/* 22.05 (tests/data/slurm/): the same outcomes read the same. */
+START_TEST(test_release_2205)
+{
+	struct slurm_jobs	 jobs;
+	struct slurm_job	*j;
+	struct state_map	 m;
+
+	parse_file("sacct_batch.txt", 1, &jobs);
+	j = must_find(&jobs, 28);		/* exit 3 */
+	ck_assert_int_eq(j->exit_code, 3);
+	ck_assert_int_eq(j->exit_signal, 0);
+	ck_assert_int_eq(j->exit_folded, 0);
+	state_map(j->state, STATUS_MISSING, &m);
+	ck_assert_int_eq(m.state, RSTATE_ERROR);
+	j = must_find(&jobs, 25);		/* cancelled while running */
+	state_map(j->state, STATUS_MISSING, &m);
+	ck_assert_int_eq(m.state, RSTATE_CANCELED);
+	j = must_find(&jobs, 27);		/* exit 0 */
+	state_map(j->state, STATUS_PASS, &m);
+	ck_assert_int_eq(m.state, RSTATE_COMPLETE);
+	slurm_jobs_free(&jobs);
+}
+END_TEST
+
+/* sinfo, the GRES of the nodes and scontrol show job of every outcome. */
+START_TEST(test_release_sinfo_scontrol)
+{
+	static const char *const outcomes[] = { "pending", "running",
+	    "cancelled", "completed", "failed", "exit9", "sigkill",
+	    "sigkill_batch", "array" };
+	const char		*rel = releases[_i];
+	struct slurm_partitions	 parts;
+	struct joblog		 jl;
+	char			*text, *cmd, *want, *cause = NULL, name[64];
+	char			 id[32];
+	size_t			 i;
+
+	text = slurp_rel(rel, "sinfo.txt", &cmd);
+	want = slurm_cmd_sinfo();
+	ck_assert_str_eq(cmd, want);
+	free(want);
+	free(cmd);
+	memset(&parts, 0, sizeof parts);
+	ck_assert_msg(slurm_parse_sinfo(text, &parts, &cause) == 0, "%s: %s",
+	    rel, cause);
+	ck_assert_int_eq(parts.n, 1);
+	ck_assert_str_eq(parts.v[0].name, "gpu");
+	ck_assert(parts.v[0].is_default);
+	ck_assert_int_eq(parts.v[0].max_minutes, 240);
+	ck_assert_int_eq(parts.v[0].cpus, 4);
+	slurm_partitions_free(&parts);
+	free(text);
+
+	text = slurp_rel(rel, "gres.txt", &cmd);
+	want = gres_cmd();
+	ck_assert_str_eq(cmd, want);
+	free(want);
+	free(cmd);
+	free(text);
+
+	for (i = 0; i < sizeof outcomes / sizeof outcomes[0]; i++) {
+		snprintf(name, sizeof name, "scontrol-%s.txt", outcomes[i]);
+		snprintf(id, sizeof id, "%ld", rel_id(rel, outcomes[i]));
+		text = slurp_rel(rel, name, &cmd);
+		want = joblog_cmd(id, NULL);
+		ck_assert_str_eq(cmd, want);
+		free(want);
+		free(cmd);
+		ck_assert_msg(joblog_parse(text, &jl, &cause) == 0, "%s %s: %s",
+		    rel, name, cause);
+		ck_assert_str_eq(jl.job_id, id);
+		ck_assert_str_eq(jl.out, "/dev/null");
+		/* 26.05 prints "StdErr=" for -o alone: the same file. */
+		ck_assert_str_eq(jl.err, "/dev/null");
+		ck_assert_str_eq(jl.workdir, "/home/sqdeck");
+		joblog_free(&jl);
+		free(text);
+	}
+	/* Not found: nothing on stdout (either release), the error on stderr. */
+	text = slurp_rel(rel, "scontrol_gone.out", NULL);
+	ck_assert_int_eq(joblog_parse(text, &jl, &cause), -1);
+	free(cause);
+	cause = NULL;
+	free(text);
+	text = slurp_rel(rel, "scontrol_gone.err", NULL);
+	ck_assert_str_eq(text, "slurm_load_jobs error: Invalid job id "
+	    "specified\n");
+	free(text);
+}
+END_TEST
+
+/* Every command clears its tool's output-changing variables first. */
+START_TEST(test_cmd_env)
+{
+	static const char *const sq[] = { "SQUEUE_FORMAT", "SQUEUE_FORMAT2",
+	    "SQUEUE_SORT", "SQUEUE_STATES", "SQUEUE_USERS",
+	    "SQUEUE_PARTITION", "SLURM_TIME_FORMAT", NULL };
+	static const char *const sa[] = { "SACCT_FORMAT", "SLURM_TIME_FORMAT",
+	    NULL };
+	const char *const	*v;
+	long			 ids[] = { 5 };
+	char			*cmd, *w;
+
+	cmd = slurm_cmd_squeue(NULL, NULL);
+	for (v = sq; *v != NULL; v++) {
+		w = xasprintf(" -u %s ", *v);
+		ck_assert_msg(strstr(cmd, w) != NULL, "%s: %s", cmd, w);
+		free(w);
+	}
+	ck_assert(str_has_prefix(cmd, "env -u "));
+	ck_assert_ptr_nonnull(strstr(cmd, " squeue --me -h -o '"));
+	/* SLURM_CLUSTERS says where sbatch sent the job: kept. */
+	ck_assert_ptr_null(strstr(cmd, "SLURM_CLUSTERS"));
+	free(cmd);
+	cmd = slurm_cmd_sacct(ids, 1, "2026-11-28", NULL, NULL, NULL);
+	for (v = sa; *v != NULL; v++) {
+		w = xasprintf(" -u %s ", *v);
+		ck_assert_msg(strstr(cmd, w) != NULL, "%s: %s", cmd, w);
+		free(w);
+	}
+	ck_assert(str_has_prefix(cmd, "env -u "));
+	free(cmd);
+	cmd = slurm_cmd_sinfo();
+	ck_assert(str_has_prefix(cmd, "env -u "));
+	ck_assert_ptr_nonnull(strstr(cmd, " -u SINFO_PARTITION "));
+	free(cmd);
+	cmd = gres_cmd();
+	ck_assert(str_has_prefix(cmd, slurm_env_clean(SLURM_TOOL_SINFO)));
+	free(cmd);
+	cmd = joblog_cmd("12", NULL);
+	ck_assert(str_has_prefix(cmd, slurm_env_clean(SLURM_TOOL_SCONTROL)));
+	free(cmd);
+	cmd = slurm_cmd_release(7, NULL);
+	ck_assert(str_has_prefix(cmd, slurm_env_clean(SLURM_TOOL_SCONTROL)));
+	free(cmd);
+}
+END_TEST
+
+/*
+ * A site's warnings between and around the rows (stderr read with
+ * stdout) are notes, not rows, and not a failure; an error still is.
+ */
+START_TEST(test_warning_lines)
+{
+	struct slurm_jobs	 jobs;
+	struct slurm_partitions	 parts;
+	char			*text, *bad, *cause = NULL;
+
+	text = slurp_rel("slurm-24.11", "squeue.txt", NULL);
+	bad = xasprintf("squeue: warning: the slurmctld is busy\n%s"
+	    "NOTE: sacct -X is deprecated\n\n  Warning: x\n", text);
+	memset(&jobs, 0, sizeof jobs);
+	ck_assert_msg(slurm_parse_squeue(bad, NULL, &jobs, &cause) == 0, "%s",
+	    cause);
+	ck_assert_int_eq(jobs.n, 4);
+	ck_assert_str_eq(jobs.notes, "squeue: warning: the slurmctld is "
+	    "busy\nNOTE: sacct -X is deprecated\nWarning: x");
+	slurm_jobs_free(&jobs);
+	ck_assert_ptr_null(jobs.notes);
+	free(bad);
+	/* Between two rows. */
+	bad = xstrdup(text);
+	{
+		char	*nl = strchr(bad, '\n'), *m;
+
+		*nl = '\0';
+		m = xasprintf("%s\nsqueue: warning: x\n%s", bad, nl + 1);
+		free(bad);
+		bad = m;
+	}
+	ck_assert_int_eq(slurm_parse_squeue(bad, NULL, &jobs, NULL), 0);
+	ck_assert_int_eq(jobs.n, 4);
+	ck_assert_str_eq(jobs.notes, "squeue: warning: x");
+	slurm_jobs_free(&jobs);
+	free(bad);
+	/* An error is not a note. */
+	bad = xasprintf("squeue: error: Invalid user\n%s", text);
+	ck_assert_int_eq(slurm_parse_squeue(bad, NULL, &jobs, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "text between rows"));
+	free(cause);
+	cause = NULL;
+	slurm_jobs_free(&jobs);
+	free(bad);
+	free(text);
+
+	text = slurp_rel("slurm-26.05", "sacct.txt", NULL);
+	bad = xasprintf("sacct: warning: Could not find partition foo\n%s"
+	    "sacct: NOTE: x\n", text);
+	ck_assert_int_eq(slurm_parse_sacct(bad, NULL, &jobs, NULL), 0);
+	ck_assert_int_eq(jobs.n, 10);
+	ck_assert_ptr_nonnull(jobs.notes);
+	slurm_jobs_free(&jobs);
+	free(bad);
+	free(text);
+
+	text = slurp_rel("slurm-26.05", "sinfo.txt", NULL);
+	bad = xasprintf("sinfo: warning: x\n%s", text);
+	memset(&parts, 0, sizeof parts);
+	ck_assert_int_eq(slurm_parse_sinfo(bad, &parts, NULL), 0);
+	ck_assert_int_eq(parts.n, 1);
+	ck_assert_str_eq(parts.notes, "sinfo: warning: x");
+	slurm_partitions_free(&parts);
+	free(bad);
+	free(text);
+
+	ck_assert(slurm_line_is_note("NOTE: x", 7));
+	ck_assert(slurm_line_is_note("scontrol: warning: x", 20));
+	ck_assert(!slurm_line_is_note("squeue: error: x", 16));
+	ck_assert(!slurm_line_is_note("12\037warning: x", 13));
+	ck_assert(!slurm_line_is_note("a: b: warning: x", 16));
+}
+END_TEST
+
+/* ExitCode: the pre-25.11 form on every release (slurm.h). */
+START_TEST(test_exit_parse)
+{
+	static const struct {
+		const char	*s;
+		int		 code, sig, folded;
+	} t[] = {
+		{ "0:0", 0, 0, 0 }, { "3:0", 3, 0, 0 }, { "9:0", 9, 0, 0 },
+		{ "137:0", 9, 0, 1 }, { "255:0", 127, 0, 1 },
+		{ "128:0", 0, 0, 1 }, { "0:9", 0, 9, 0 }, { "0:15", 0, 15, 0 },
+		{ "", -1, -1, 0 }, { "3", -1, -1, 0 }, { "x:0", -1, -1, 0 },
+		{ "256:0", -1, -1, 0 }, { "1:-1", -1, -1, 0 },
+	};
+	size_t	i;
+	int	code, sig, f;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		f = slurm_exit_parse(t[i].s, &code, &sig);
+		ck_assert_msg(code == t[i].code && sig == t[i].sig &&
+		    f == t[i].folded, "%s: %d:%d %d", t[i].s, code, sig, f);
+	}
+}
+END_TEST
+
+/* SLUIDs (26.05): a job id wherever one is parsed. */
+START_TEST(test_sluid)
+{
+	struct jobid	 j;
+	char		*cmd;
+
+	ck_assert_int_eq(jobid_parse("sFMSM8SXV8E000", &j), JOBID_SLUID);
+	ck_assert(jobid_slurm(&j));
+	ck_assert_int_eq(jobid_parse("sfmsm8sxv8e000", &j), JOBID_SLUID);
+	/* 12 or 14 characters, or a letter base32 leaves out: not one. */
+	ck_assert_int_eq(jobid_parse("sFMSM8SXV8E00", &j), JOBID_RECORD);
+	ck_assert_int_eq(jobid_parse("sFMSM8SXV8E0000", &j), JOBID_RECORD);
+	ck_assert_int_eq(jobid_parse("sFMSM8SXV8EU00", &j), JOBID_RECORD);
+	ck_assert_int_eq(jobid_parse("sd-20261129T1645", &j), JOBID_RECORD);
+	ck_assert(!jobid_is_sluid(NULL));
+	cmd = joblog_cmd("sFMSM8SXV8E000", NULL);
+	ck_assert_ptr_nonnull(cmd);
+	ck_assert_ptr_nonnull(strstr(cmd, "scontrol show job -o "
+	    "'sFMSM8SXV8E000'"));
+	free(cmd);
+}
+END_TEST
+
+/* States a newer release prints: shown as they are, still queued. */
+START_TEST(test_new_states)
+{
+	struct state_map	m;
+	char			base[32];
+
+	ck_assert_int_eq(state_map("RUNNING,EXPEDITING", STATUS_MISSING, &m),
+	    0);
+	ck_assert_int_eq(m.state, RSTATE_RUNNING);
+	ck_assert_str_eq(slurm_state_base("PENDING,EXPEDITING", base,
+	    sizeof base), "PENDING");
+	state_map("EXPEDITING", STATUS_MISSING, &m);
+	ck_assert_str_eq(m.native, "EXPEDITING");
+	ck_assert(!m.terminal);
 }
 END_TEST
 
@@ -1075,6 +1591,18 @@ slurm_suite(void)
 	tcase_add_test(tc, test_cmd_sacct);
 	tcase_add_test(tc, test_cmd_misc);
 	tcase_add_test(tc, test_capture_fields);
+	tcase_add_test(tc, test_cmd_env);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("releases");
+	tcase_add_loop_test(tc, test_release_squeue, 0, 2);
+	tcase_add_loop_test(tc, test_release_sacct, 0, 2);
+	tcase_add_loop_test(tc, test_release_sinfo_scontrol, 0, 2);
+	tcase_add_test(tc, test_release_2205);
+	tcase_add_test(tc, test_warning_lines);
+	tcase_add_test(tc, test_exit_parse);
+	tcase_add_test(tc, test_sluid);
+	tcase_add_test(tc, test_new_states);
 	suite_add_tcase(s, tc);
 
 	return (s);
