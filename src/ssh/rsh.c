@@ -47,6 +47,7 @@ rsh_wrap(const char *body)
 	struct buf	b;
 
 	buf_init(&b);
+	buf_adds(&b, rsh_text("lib-slurmenv.sh"));
 	buf_adds(&b, "{\n");
 	buf_adds(&b, body);
 	buf_adds(&b, "\n} </dev/null\n");

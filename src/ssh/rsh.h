@@ -17,7 +17,8 @@ void	 rsh_embed(struct buf *, const char *name);
 /* The text of templates/remote/NAME (a script that runs elsewhere, such
    as on a compute node, is passed to the one sent as a value). */
 const char *rsh_text(const char *name);
-/* "{", body, "} </dev/null": what rsh_run sends; the caller frees it. */
+/* lib-slurmenv.sh (the output-changing SLURM variables unset), "{", body,
+   "} </dev/null": what rsh_run sends; the caller frees it. */
 char	*rsh_wrap(const char *body);
 int	 rsh_run(struct conn *, const char *body, int timeout,
 	     struct conn_result *, char **cause);

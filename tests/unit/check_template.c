@@ -565,7 +565,7 @@ START_TEST(test_embedded_matches_files)
 	for (f = embedded_files; f->name != NULL; f++, n++)
 		same_bytes(f, "templates");
 	/* 2 sbatch templates, the probe, 25 remote scripts. */
-	ck_assert_uint_eq(n, 28);
+	ck_assert_uint_eq(n, 29);
 }
 END_TEST
 

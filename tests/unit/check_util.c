@@ -4,6 +4,7 @@
 #include "util.h"
 #include "str.h"
 #include "preflight.h"
+#include "rsh.h"
 
 #include <sys/wait.h>
 
@@ -77,6 +78,34 @@ START_TEST(test_str)
 	ck_assert(strv_has(&v, "cpu"));
 	ck_assert(!strv_has(&v, "cp"));
 	strv_free(&v);
+}
+END_TEST
+
+/*
+ * Every login-node script starts by clearing the variables that change
+ * what SLURM's tools print (lib-slurmenv.sh): run through a real /bin/sh
+ * with SQUEUE_STATES=PD (which hides running jobs even from squeue -j).
+ */
+START_TEST(test_rsh_clears_slurm_env)
+{
+	char	*script, *q, *cmd, out[64] = "";
+	FILE	*p;
+	size_t	 n;
+
+	script = rsh_wrap("printf '%s,%s,%s' \"${SQUEUE_STATES-unset}\" "
+	    "\"${SLURM_TIME_FORMAT-unset}\" \"${HOME:+home}\"");
+	q = shell_quote(script);
+	cmd = xasprintf("SQUEUE_STATES=PD SLURM_TIME_FORMAT=relative /bin/sh "
+	    "-c %s", q);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	n = fread(out, 1, sizeof out - 1, p);
+	out[n] = '\0';
+	ck_assert_int_eq(pclose(p), 0);
+	ck_assert_str_eq(out, "unset,unset,home");
+	free(cmd);
+	free(q);
+	free(script);
 }
 END_TEST
 
@@ -327,6 +356,7 @@ util_suite(void)
 	tcase_add_test(tc, test_atomic_write_symlink);
 	tcase_add_test(tc, test_path_check);
 	tcase_add_test(tc, test_str);
+	tcase_add_test(tc, test_rsh_clears_slurm_env);
 	tcase_add_test(tc, test_preflight_probe_symlink);
 	suite_add_tcase(s, tc);
 	return s;
