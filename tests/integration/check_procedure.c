@@ -141,7 +141,8 @@ START_TEST(test_program_timeout)
 	    ":124,\"reason\":\"program-timeout\""));
 	free(out);
 
-	/* The record says why. */
+	/* The record says why (once a poll can see the end). */
+	it_wait_poll_end(id, 60);
 	ck_assert_int_eq(sd(&out, &err, "status", it_jstr(j, "record_id"),
 	    NULL), 0);
 	ck_assert_msg(strstr(out, "rule program-timeout") != NULL, "%s", out);
@@ -524,6 +525,7 @@ infra_failure(const char *tag)
 	state = wait_end(it_jstr(j, "slurm_id"), 240);
 	ck_assert_str_eq(state, "FAILED|1:0");
 	free(state);
+	it_wait_poll_end(it_jstr(j, "slurm_id"), 60);
 	free(spec);
 	return j;
 }

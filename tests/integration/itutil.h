@@ -317,6 +317,39 @@ it_wait_end(const char *id, const char *fields, int tries, int every)
 	return NULL;
 }
 
+/*
+ * Wait until a poll can see that job id ended: the poll asks sacct with
+ * -u (slurmdbd lists a job there a second or more after plain sacct -j,
+ * longer on a new database: a purged testbed's status of a job that
+ * it_wait_end() had seen FAILED still found it in neither squeue nor
+ * sacct and rightly waited), and squeue must have let it go (a job stays
+ * COMPLETING for seconds while the Pyxis/Enroot epilog runs).
+ */
+static inline void
+it_wait_poll_end(const char *id, int secs)
+{
+	char	*out, *bar;
+	int	 i;
+
+	for (i = 0; i < secs; i++) {
+		if (i != 0)
+			sleep(1);
+		out = it_ssh_out(tmpdir, "sacct -u %s -X -n -P -S now-1days "
+		    "-j %s -o State 2>/dev/null; echo '|'; squeue -h -j %s "
+		    "-o %%i 2>/dev/null", getenv("SLURM_USER"), id, id);
+		bar = strchr(out, '|');
+		if (bar != NULL && bar != out && strstr(out, "PENDING") ==
+		    NULL && strstr(out, "RUNNING") == NULL && strstr(out,
+		    "COMPLETING") == NULL && *str_trim(bar + 1) == '\0') {
+			free(out);
+			return;
+		}
+		free(out);
+	}
+	ck_abort_msg("job %s: not ended for a poll after %d s (sacct -u, "
+	    "squeue)", id, secs);
+}
+
 static inline struct record *
 it_load_record(const char *id)
 {
