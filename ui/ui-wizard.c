@@ -13,6 +13,7 @@
 #include "ui-text.h"
 #include "uri.h"
 #include "ui-wizard-int.h"
+#include "str.h"
 
 #include "ui-wizard.h"
 
@@ -189,21 +190,12 @@ wizard_user(const struct wizard *w)
 int
 wz_yes_no(const char *s, int *out)
 {
-	static const char *yes[] = { "yes", "y", "true", "on", "1" };
-	static const char *no[] = { "no", "n", "false", "off", "0" };
-	size_t	i;
-
-	for (i = 0; i < sizeof yes / sizeof yes[0]; i++) {
-		if (strcasecmp(s, yes[i]) == 0) {
-			*out = 1;
-			return 0;
-		}
-		if (strcasecmp(s, no[i]) == 0) {
-			*out = 0;
-			return 0;
-		}
+	/* The wizard also takes y and n; the rest as clusters.yaml does. */
+	if (strcasecmp(s, "y") == 0 || strcasecmp(s, "n") == 0) {
+		*out = strcasecmp(s, "y") == 0;
+		return 0;
 	}
-	return -1;
+	return str_bool(s, out);
 }
 
 /* A login name SLURM and ssh take: letters, digits, . _ -, not "-x". */

@@ -162,9 +162,10 @@ workers_fetch_spec(struct workers *ws, const char *cluster, const char *job_id,
 	return 0;
 }
 
-int
-workers_start_estimate(struct workers *ws, const char *cluster,
-    const char *job_id, char **cause)
+/* A request about one plain job id (what says who refuses the others). */
+static int
+post_plain_job(struct workers *ws, const char *cluster, const char *job_id,
+    enum wcmd_type type, const char *what, char **cause)
 {
 	struct worker	*w;
 	struct wcmd	*c;
@@ -172,12 +173,20 @@ workers_start_estimate(struct workers *ws, const char *cluster,
 
 	if (worker_find(ws, cluster) != NULL &&
 	    jobid_parse(job_id, &jid) != JOBID_JOB)
-		return cause_set(cause, "job %s: squeue --start takes a plain "
-		    "job id", job_id);
-	if ((c = cmd_new(ws, cluster, WCMD_START, job_id, &w, cause)) == NULL)
+		return cause_set(cause, "job %s: %s takes a plain job id",
+		    job_id, what);
+	if ((c = cmd_new(ws, cluster, type, job_id, &w, cause)) == NULL)
 		return -1;
 	post_cmd(ws, w, c);
 	return 0;
+}
+
+int
+workers_start_estimate(struct workers *ws, const char *cluster,
+    const char *job_id, char **cause)
+{
+	return post_plain_job(ws, cluster, job_id, WCMD_START,
+	    "squeue --start", cause);
 }
 
 /* "123", an array task "123_4" or pending tasks "123_[4-9]" (jobid.h). */
@@ -238,18 +247,8 @@ int
 workers_efficiency(struct workers *ws, const char *cluster,
     const char *job_id, char **cause)
 {
-	struct worker	*w;
-	struct wcmd	*c;
-	struct jobid	 jid;
-
-	if (worker_find(ws, cluster) != NULL &&
-	    jobid_parse(job_id, &jid) != JOBID_JOB)
-		return cause_set(cause, "job %s: efficiency takes a plain job "
-		    "id", job_id);
-	if ((c = cmd_new(ws, cluster, WCMD_EFF, job_id, &w, cause)) == NULL)
-		return -1;
-	post_cmd(ws, w, c);
-	return 0;
+	return post_plain_job(ws, cluster, job_id, WCMD_EFF, "efficiency",
+	    cause);
 }
 
 int
