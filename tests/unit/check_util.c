@@ -93,16 +93,16 @@ START_TEST(test_rsh_clears_slurm_env)
 	size_t	 n;
 
 	script = rsh_wrap("printf '%s,%s,%s' \"${SQUEUE_STATES-unset}\" "
-	    "\"${SLURM_TIME_FORMAT-unset}\" \"${HOME:+home}\"");
+	    "\"${SLURM_TIME_FORMAT-unset}\" \"${SD_KEPT-unset}\"");
 	q = shell_quote(script);
-	cmd = xasprintf("SQUEUE_STATES=PD SLURM_TIME_FORMAT=relative /bin/sh "
-	    "-c %s", q);
+	cmd = xasprintf("SQUEUE_STATES=PD SLURM_TIME_FORMAT=relative "
+	    "SD_KEPT=kept /bin/sh -c %s", q);
 	p = popen(cmd, "r");
 	ck_assert_ptr_nonnull(p);
 	n = fread(out, 1, sizeof out - 1, p);
 	out[n] = '\0';
 	ck_assert_int_eq(pclose(p), 0);
-	ck_assert_str_eq(out, "unset,unset,home");
+	ck_assert_str_eq(out, "unset,unset,kept");
 	free(cmd);
 	free(q);
 	free(script);
