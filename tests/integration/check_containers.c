@@ -180,22 +180,15 @@ submit_refused(const char *spec, const char *want)
 
 /* sacct -P fields of the import job (by its unique name). */
 static char *
-import_job(cJSON *j, const char *fields)
+import_job(cJSON *j, const char *fields, const char *re)
 {
-	char	*out;
-	int	 i;
-
-	/* sacct shows a placeholder name for a few seconds (README). */
-	for (i = 0; i < 30; i++) {
-		out = ssh_out("sacct -X -n -P --name '%s' -o %s",
-		    jstr(j, "import_job"), fields);
-		if (*out != '\0')
-			return out;
-		free(out);
-		sleep(1);
-	}
-	ck_abort_msg("no import job %s in sacct", jstr(j, "import_job"));
-	return NULL;
+	/*
+	 * sacct shows a placeholder name for a few seconds (README), and
+	 * the other fields of a just-ended job lag behind its state: wait
+	 * until the line matches what the case is about to read.
+	 */
+	return it_ssh_until(60, re, "sacct -X -n -P --name '%s' -o %s",
+	    jstr(j, "import_job"), fields);
 }
 
 /* --- acceptance 1: preflight ------------------------------------------------ */
@@ -269,7 +262,8 @@ START_TEST(test_registry_image)
 	ck_assert_msg(out != NULL, "record did not end COMPLETE");
 	free(out);
 	/* The import job: cpu, 4 CPUs, 7200M, /tmp, 2 h; the job on gpu. */
-	f = import_job(j, "Partition,AllocCPUS,ReqMem,WorkDir,Timelimit");
+	f = import_job(j, "Partition,AllocCPUS,ReqMem,WorkDir,Timelimit",
+	    "^[^|]+\\|[^|]+\\|[^|]+\\|");
 	ck_assert_str_eq(f, "cpu|4|7200M|/tmp|02:00:00\n");
 	free(f);
 	f = ssh_out("sacct -j %s -X -n -P -o Partition", jstr(j, "slurm_id"));
@@ -707,7 +701,7 @@ START_TEST(test_latest_force)
 	ck_assert_str_eq(jstr(j, "image_action"), "converted");
 	ck_assert_msg(strstr(log, b) != NULL, "%s", log);
 	ck_assert_msg(strstr(log, a) == NULL, "%s", log);
-	free(import_job(j, "JobID"));
+	free(import_job(j, "JobID", "."));
 	cJSON_Delete(j);
 	free(log);
 	free(spec);
@@ -886,7 +880,7 @@ START_TEST(test_qos_memory)
 	free(out);
 	free(err);
 	/* The import job that ran had the default 1000M, on that partition. */
-	f = import_job(j, "Partition,ReqMem,State");
+	f = import_job(j, "Partition,ReqMem,State", "\\|COMPLETED$");
 	want = xasprintf("%s|1000M|COMPLETED\n", qos_name);
 	ck_assert_msg(strstr(f, want) != NULL, "want '%s' in:\n%s", want, f);
 	free(want);
