@@ -297,9 +297,13 @@ cli_load(struct cli *cli, struct config *cfg, struct cluster **cp)
 {
 	char	*cause = NULL;
 
-	/* Environment overrides go to the cluster the user picked. */
-	if (cli->cluster != NULL)
-		setenv("SQDECK_CLUSTER", cli->cluster, 1);
+	/*
+	 * The environment's SLURM_* and SSH_* describe one cluster: the one
+	 * SQDECK_CLUSTER names, else the first (sqdeck(1) ENVIRONMENT).
+	 * --cluster picks which cluster the verb talks to; it never moves
+	 * those values onto another cluster, whose login node they do not
+	 * describe.
+	 */
 	if (config_load(cli->config_path, cfg, &cause) != 0) {
 		cli_error(NULL, "%s", cause);
 		free(cause);

@@ -1,13 +1,19 @@
 #!/bin/sh
-# Capture, from a prototype cluster of another SLURM release
-# (tests/cluster/release-cluster up RELEASE), the output of exactly the
-# commands sqdeck runs, for one job of each outcome; check_slurm.c parses
-# every file and expects the same result on every release.
+# Capture, from a cluster of one SLURM release of the test cluster
+# (tests/cluster/up starts 22.05, 24.11 and 26.05 side by side), the output
+# of exactly the commands sqdeck runs, for one job of each outcome;
+# check_slurm.c parses every file and expects the same result on every
+# release.  Regenerate all of them with one command:
 #
-#   tests/data/capture-release.sh RELEASE [OUTDIR]
+#   tests/cluster/releases capture
 #
-# (release-cluster capture RELEASE runs it too.)  OUTDIR defaults to
-# tests/data/slurm-RELEASE.  About 40 s.  Writes, each file with a header
+# which runs, for each line of $SDTB_DIR/releases,
+#
+#   SDTB_CAPTURE_PORT=PORT tests/data/capture-release.sh RELEASE [OUTDIR]
+#
+# (the ssh settings from $SDTB_DIR/env.sh, the login node's port from
+# SDTB_CAPTURE_PORT).  OUTDIR defaults to tests/data/slurm-RELEASE.  About
+# 40 s.  Writes, each file with a header
 # of '#' lines (the parsers' tests drop them) whose last line is
 # "# $ COMMAND", the command as sqdeck builds it (check_slurm.c compares
 # it with src/slurm/slurm-cmd.c):
@@ -30,7 +36,8 @@ set -eu
 rel=${1:?usage: capture-release.sh RELEASE [OUTDIR]}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${2:-$top/tests/data/slurm-$rel}
-. "${SDTB_REL_ENV:-/tmp/sdtb-rel/$rel/env.sh}"
+. "${SDTB_DIR:-/tmp/sdtb}/env.sh"
+SSH_PORT=${SDTB_CAPTURE_PORT:-$SSH_PORT}
 mkdir -p "$out"
 
 US=$(printf '\037')
@@ -56,7 +63,7 @@ ver=$(r 'sinfo -V')
 hdr() {	# hdr FILE WHAT COMMAND: the header, then (from the caller) the output
 	{
 		echo "# captured by tests/data/capture-release.sh $rel, $(date -u +%Y-%m-%dT%H:%M:%SZ), over ssh"
-		echo "# from the prototype cluster (tests/cluster/release-cluster up $rel): $ver"
+		echo "# from the test cluster's $rel login node (127.0.0.1:$SSH_PORT): $ver"
 		echo "# $2"
 		printf '# $ %s\n' "$3"
 	} >"$1"
