@@ -188,8 +188,8 @@ START_TEST(test_cluster_after_every_verb)
 		    test_data("config/good.yaml"), (*e)->name, a);
 		rc = run(args, &out, &err);
 		ck_assert_int_ne(rc, 0);
-		ck_assert_msg(strstr(err, "SQDECK_CLUSTER='nosuch' names no "
-		    "cluster") != NULL, "%s: %s", args, err);
+		ck_assert_msg(strstr(err, "no cluster named 'nosuch' "
+		    "(clusters: polar, lab)") != NULL, "%s: %s", args, err);
 		ck_assert_ptr_null(strstr(err, "unknown option"));
 		free(args);
 		free(out);
@@ -228,6 +228,45 @@ START_TEST(test_cluster_after_verb_picks_it)
 	free(args);
 	free(out);
 	free(err);
+}
+END_TEST
+
+/*
+ * The environment describes the first cluster (or SQDECK_CLUSTER's); a
+ * --cluster naming another one never takes its values: they were sent to
+ * the wrong login node when it did (issue 26).
+ */
+START_TEST(test_cluster_env_stays_on_first)
+{
+	char	*out, *err, *args;
+
+	setenv("SLURM_BASE_RESULTS_DIR", "/env/results", 1);
+	args = xasprintf("-c %s preflight --script",
+	    test_data("config/good.yaml"));
+	ck_assert_int_eq(run(args, &out, &err), 0);
+	ck_assert_msg(strstr(out, "/env/results") != NULL, "%s", out);
+	free(args);
+	free(out);
+	free(err);
+
+	args = xasprintf("-c %s preflight --script --cluster lab",
+	    test_data("config/good.yaml"));
+	ck_assert_int_eq(run(args, &out, &err), 0);
+	ck_assert_msg(strstr(out, "/env/results") == NULL, "%s", out);
+	free(args);
+	free(out);
+	free(err);
+
+	setenv("SQDECK_CLUSTER", "lab", 1);
+	args = xasprintf("-c %s preflight --script --cluster lab",
+	    test_data("config/good.yaml"));
+	ck_assert_int_eq(run(args, &out, &err), 0);
+	ck_assert_msg(strstr(out, "/env/results") != NULL, "%s", out);
+	free(args);
+	free(out);
+	free(err);
+	unsetenv("SQDECK_CLUSTER");
+	unsetenv("SLURM_BASE_RESULTS_DIR");
 }
 END_TEST
 
@@ -314,6 +353,7 @@ cli_suite(void)
 	tcase_add_test(tc, test_help_lists_every_entry);
 	tcase_add_test(tc, test_cluster_after_every_verb);
 	tcase_add_test(tc, test_cluster_after_verb_picks_it);
+	tcase_add_test(tc, test_cluster_env_stays_on_first);
 	tcase_add_test(tc, test_bad_option_names_verb);
 	tcase_add_test(tc, test_triage_json_rule_evidence);
 	suite_add_tcase(s, tc);
