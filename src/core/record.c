@@ -1,4 +1,5 @@
 #include "record.h"
+#include "slurm.h"
 
 #include <sys/file.h>
 #include <sys/random.h>
@@ -226,6 +227,18 @@ history_add(struct record *r, const char *time, enum rstate state,
 	e->native = xstrdup(native != NULL ? native : "");
 	e->source = xstrdup(source != NULL ? source : "");
 	e->message = xstrdup(message != NULL ? message : "");
+}
+
+/* The job's time limit in seconds, from the record; -1 if it has none. */
+long
+record_limit(const struct record *r)
+{
+	long	secs;
+
+	if (r->time_limit == NULL ||
+	    slurm_time_parse(r->time_limit, &secs) != SLURM_TIME_SET)
+		return -1;
+	return secs;
 }
 
 const char *

@@ -183,6 +183,7 @@ unsigned long	 record_reads_here(void);
 
 /* The current SLURM id, or NULL. */
 const char	*record_slurm_id(const struct record *);
+long		 record_limit(const struct record *);
 char		*record_to_json(const struct record *);	/* formatted */
 /* Parse a record; what names the source in errors. */
 int		 record_from_json(const char *text, size_t len,

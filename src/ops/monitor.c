@@ -244,6 +244,8 @@ row_from_record(struct jobtable_row *row, const struct record *r)
 	    r->native : state_word(r->state));
 	row->nodes = r->nodes > 0 ? r->nodes : 0;
 	row->elapsed = r->elapsed;
+	/* An ended job keeps the limit it ran under (0:25/5:00, not 0:25). */
+	row->limit = record_limit(r);
 	if (r->state == RSTATE_ERROR && r->err_class != ERR_NONE)
 		row->reason = xasprintf("%s %s", err_class_name(r->err_class),
 		    r->err_rule != NULL ? r->err_rule : "");

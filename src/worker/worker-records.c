@@ -44,10 +44,7 @@ records_row(const struct config *cfg, const struct record *rec,
 		r->reason = xstrdup("(record)");
 	/* What the record knows of how long it ran, and its limit. */
 	r->elapsed = rec->elapsed >= 0 ? rec->elapsed : -1;
-	r->limit = -1;
-	if (rec->time_limit != NULL &&
-	    slurm_time_parse(rec->time_limit, &r->limit) != SLURM_TIME_SET)
-		r->limit = -1;
+	r->limit = record_limit(rec);
 	r->nodes = rec->nodes;
 	r->finished = state_terminal(rec->state);
 	return orphan;

@@ -888,6 +888,29 @@ START_TEST(test_cli)
 END_TEST
 
 /*
+ * An ended job's row keeps the limit it ran under: the record's
+ * time_limit (monitor.c's row_from_record read none, and the table and
+ * --json printed 0:25 and "limit": -1 once the job left sacct's window).
+ */
+START_TEST(test_record_limit)
+{
+	struct record	r;
+
+	memset(&r, 0, sizeof r);
+	ck_assert_int_eq(record_limit(&r), -1);
+	r.time_limit = xstrdup("0:05:00");
+	ck_assert_int_eq(record_limit(&r), 300);
+	free(r.time_limit);
+	r.time_limit = xstrdup("1-02:00:00");
+	ck_assert_int_eq(record_limit(&r), 26 * 3600);
+	free(r.time_limit);
+	r.time_limit = xstrdup("UNLIMITED");
+	ck_assert_int_eq(record_limit(&r), -1);
+	free(r.time_limit);
+}
+END_TEST
+
+/*
  * The reaction's notes (react.h): a poll notes each end, the reaction of
  * that cluster takes each note once, never another cluster's, and not
  * after a failed poll.
@@ -947,6 +970,7 @@ record_suite(void)
 	tcase_add_test(tc, test_index_select);
 	tcase_add_test(tc, test_cli);
 	tcase_add_test(tc, test_react_notes);
+	tcase_add_test(tc, test_record_limit);
 	suite_add_tcase(s, tc);
 
 	tcase_add_checked_fixture(conc, setup, teardown);
