@@ -204,6 +204,21 @@ static const char nccl_share[] =
     "sqdeck_nccl_rm' EXIT\n"
     "\techo \"sqdeck: the NCCL probe and the job share container "
     "$sqdeck_nccl_cname (the image is unpacked once)\"\n"
+    /*
+     * Every node unpacks the image in a step of its own first.  A probe
+     * task that ends at once (exit 127: no torchrun in the image) made
+     * srun kill the step (--kill-on-bad-exit) while another node was
+     * still unpacking, and that node's half-made container then failed
+     * the job's own step ("couldn't get list of existing container
+     * filesystems"), which was retried as INFRA.
+     */
+    "\tsqdeck_nccl_rc=0\n"
+    "\t\"${launch[@]}\" true "
+    "</dev/null &\n"
+    "\twait \"$!\" || sqdeck_nccl_rc=$?\n"
+    "\t[ \"$sqdeck_nccl_rc\" -eq 0 ] || echo \"sqdeck: unpacking the "
+    "image on every node failed (exit $sqdeck_nccl_rc); the probe will "
+    "say why\"\n"
     "fi\n";
 
 char *

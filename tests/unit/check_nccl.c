@@ -210,6 +210,53 @@ START_TEST(test_ladder_unavailable)
 }
 END_TEST
 
+/*
+ * With an image, every node unpacks it in a step of its own before the
+ * first try: a try that ends at once (exit 127) made srun kill the other
+ * nodes' unpacking (--kill-on-bad-exit), and the job's step then met a
+ * half-made container.  The launcher here records each step and runs
+ * it without its options.
+ */
+START_TEST(test_unpack_before_probe)
+{
+	const char	*dir = test_tmpdir();
+	char		*pre, *script, *cmd, *steps = NULL, *cause = NULL;
+	FILE		*f;
+
+	script = xasprintf("%s/rec", dir);
+	f = fopen(script, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "#!/bin/sh\necho \"STEP $*\" >>%s/steps\n"
+	    "while [ \"${1#--}\" != \"$1\" ]; do shift; done\n"
+	    "exec \"$@\"\n", dir);
+	fclose(f);
+	ck_assert_int_eq(chmod(script, 0755), 0);
+	pre = nccl_probe_step("sqdeck-no-such-probe-command", 5, 2, 1);
+	cmd = xasprintf("%s/job.sh", dir);
+	f = fopen(cmd, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "set -euo pipefail\nlaunch=(%s)\nSQDECK_IMAGE=img.sqsh\n"
+	    "%s\n", script, pre);
+	fclose(f);
+	free(cmd);
+	cmd = xasprintf("cd %s && rm -f steps && SLURM_JOB_ID=7 bash job.sh "
+	    ">out 2>&1", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	cmd = xasprintf("%s/steps", dir);
+	ck_assert_msg(file_read(cmd, &steps, NULL, &cause) == 0, "%s", cause);
+	/* First the unpacking (true), then the probe's one try. */
+	ck_assert_msg(strncmp(steps, "STEP --container-name=sqdeck-7 true\n",
+	    35) == 0, "%s", steps);
+	ck_assert_msg(strstr(steps, "\nSTEP --container-name=sqdeck-7 bash -c "
+	    "sqdeck-no-such-probe-command\n") != NULL, "%s", steps);
+	free(steps);
+	free(cmd);
+	free(pre);
+	free(script);
+}
+END_TEST
+
 /* The default command carries the real probe and renders lint-clean. */
 START_TEST(test_default_render)
 {
@@ -658,6 +705,7 @@ nccl_suite(void)
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_wanted);
 	tcase_add_test(tc, test_ladder_fallback);
+	tcase_add_test(tc, test_unpack_before_probe);
 	tcase_add_test(tc, test_ladder_budget);
 	tcase_add_test(tc, test_ladder_pyxis_env);
 	tcase_add_test(tc, test_ladder_all_fail);
