@@ -108,7 +108,7 @@ bench_one(size_t nrows, FILE *out)
 	c->health = CLUSTER_OK;
 	c->last_ok = time(NULL);
 	ui.ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
-	if (has_colors()) {
+	if (!color_env_off(getenv("NO_COLOR")) && has_colors()) {
 		start_color();
 		use_default_colors();
 		ui.color = 1;

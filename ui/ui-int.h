@@ -35,6 +35,7 @@
 #include "ui-wizard.h"
 #include "ui-login.h"
 #include "askq.h"
+#include "color.h"
 #include "conn.h"
 #include "util.h"
 #include "worker.h"

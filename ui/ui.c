@@ -766,7 +766,6 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 	struct ui	 ui;
 	struct pollfd	 pfd[3];
 	struct timespec	 ts;
-	const char	*nc;
 	char		*cause = NULL;
 	size_t		 i;
 	int		 flags, n, timeout;
@@ -833,9 +832,8 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
 	curs_set(0);
-	nc = getenv("NO_COLOR");
-	/* https://no-color.org: set and not empty means no colour. */
-	if ((nc == NULL || *nc == '\0') && has_colors()) {
+	/* https://no-color.org: attributes only (styles_init's mono). */
+	if (!color_env_off(getenv("NO_COLOR")) && has_colors()) {
 		start_color();
 		use_default_colors();
 		ui.color = 1;

@@ -138,6 +138,7 @@ const struct cli_entry cli_cancel_entry = {
 	.shortopts = "",
 	.longopts = NULL,
 	.flags = CLI_CLUSTER | CLI_CONFIG | CLI_TARGET | CLI_TASKS,
+	.args_kind = CLI_ARG_ID,
 	.args_min = 1,
 	.args_max = -1,
 	.args_few = "which jobs? give record ids or SLURM job ids",

@@ -230,6 +230,7 @@ const struct cli_entry cli_creds_entry = {
 	.shortopts = "",
 	.longopts = creds_options,
 	.flags = CLI_CLUSTER,	/* the config after the key: cli_need() */
+	.args_words = "install",
 	.args_min = 1,
 	.args_max = 1,
 	.optsize = sizeof (struct creds_opts),

@@ -51,7 +51,7 @@ history_exit(const struct history_job *j, char *buf, size_t len)
 }
 
 static void
-history_table(struct hrow *rows, size_t n)
+history_table(struct hrow *rows, size_t n, int color)
 {
 	static const char *const head[] = {
 		"CLUSTER", "JOBID", "NAME", "STATE", "EXIT", "ELAPSED", "END",
@@ -79,7 +79,7 @@ history_table(struct hrow *rows, size_t n)
 		cells[k + 6] = xstrdup(*j->end != '\0' ? j->end : "-");
 		cells[k + 7] = xstrdup(rows[i].log != NULL ? rows[i].log : "-");
 	}
-	ops_table_print(stdout, head, nc, cells, n);
+	ops_table_print(stdout, head, nc, cells, n, color);
 	for (i = 0; i < n * nc; i++)
 		free(cells[i]);
 	free(cells);
@@ -270,7 +270,7 @@ cli_history(struct cli_ctx *ctx)
 	if (o->json)
 		history_json(hr.rows, hr.nrows, clusters);
 	else {
-		history_table(hr.rows, hr.nrows);
+		history_table(hr.rows, hr.nrows, ctx->cli->color);
 		cJSON_Delete(clusters);
 	}
 	for (i = 0; i < hr.nrows; i++)

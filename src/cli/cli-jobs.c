@@ -187,7 +187,8 @@ jobs_lines_free(struct jline *v, size_t n)
 }
 
 static void
-jobs_table(struct monitor_snapshot *snaps, size_t ns, char **causes)
+jobs_table(struct monitor_snapshot *snaps, size_t ns, char **causes,
+    int color)
 {
 	const char	*head[JT_NCOLS];
 	char		**cells, buf[64];
@@ -237,7 +238,7 @@ jobs_table(struct monitor_snapshot *snaps, size_t ns, char **causes)
 				cells[r * JT_NCOLS + (size_t)c] = xstrdup(t);
 		}
 	}
-	ops_table_print(stdout, head, JT_NCOLS, cells, n);
+	ops_table_print(stdout, head, JT_NCOLS, cells, n, color);
 	for (i = 0; i < n * JT_NCOLS; i++)
 		free(cells[i]);
 	free(cells);
@@ -462,7 +463,7 @@ cli_jobs(struct cli_ctx *ctx)
 	if (o->json)
 		jobs_json(snaps, ns, causes);
 	else
-		jobs_table(snaps, ns, causes);
+		jobs_table(snaps, ns, causes, ctx->cli->color);
 	for (i = 0; i < ns; i++) {
 		monitor_snapshot_free(&snaps[i]);
 		free(causes[i]);

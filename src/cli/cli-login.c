@@ -102,6 +102,7 @@ const struct cli_entry cli_login_entry = {
 	.help = "  CLUSTER  the cluster to log in to (default: the first "
 	    "one)\n",
 	.flags = CLI_CLUSTER,	/* the config from cli_need() */
+	.args_kind = CLI_ARG_CLUSTER,
 	.args_max = 1,
 	.check = login_check,
 	.exec = cli_login,
@@ -114,6 +115,7 @@ const struct cli_entry cli_logout_entry = {
 	.help = "  CLUSTER  the cluster whose kept login ends (default: every "
 	    "cluster's)\n",
 	.flags = CLI_CLUSTER,	/* the config only for one cluster */
+	.args_kind = CLI_ARG_CLUSTER,
 	.args_max = 1,
 	.check = login_check,
 	.exec = cli_logout,

@@ -286,6 +286,7 @@ const struct cli_entry cli_logs_entry = {
 	.shortopts = "efi:n:",
 	.longopts = logs_options,
 	.flags = CLI_CLUSTER | CLI_CONFIG | CLI_TARGET | CLI_CONN,
+	.args_kind = CLI_ARG_ID,
 	.args_min = 1,
 	.args_max = 1,
 	.args_few = "which job? give one record id or SLURM job id",

@@ -30,41 +30,27 @@ shown(const struct record *r, const char *since)
 }
 
 static void
-print_table(struct record **v, size_t n)
+print_table(struct record **v, size_t n, int color)
 {
-	static const char	*head[] = { "ID", "CLUSTER", "SLURM ID", "STATE",
-				    "JOB NAME", "UPDATED" };
+	static const char *const head[] = { "ID", "CLUSTER", "SLURM ID",
+				    "STATE", "JOB NAME", "UPDATED" };
 	enum { NCOL = 6 };
-	char			***cells, st[64];
-	size_t			 w[NCOL], i, c, len;
+	char			**cells, **c, st[64];
+	size_t			  i;
 
-	cells = xcalloc(n, sizeof *cells);
-	for (c = 0; c < NCOL; c++)
-		w[c] = strlen(head[c]);
+	cells = xcalloc(n * NCOL + 1, sizeof *cells);
 	for (i = 0; i < n; i++) {
-		cells[i] = xcalloc(NCOL, sizeof **cells);
-		cells[i][0] = clean(v[i]->id);
-		cells[i][1] = clean(v[i]->cluster);
-		cells[i][2] = clean(record_slurm_id(v[i]));
-		cells[i][3] = xstrdup(cli_state_text(v[i], st, sizeof st));
-		cells[i][4] = clean(v[i]->job_name);
-		cells[i][5] = clean(v[i]->updated);
-		for (c = 0; c < NCOL; c++) {
-			len = strlen(cells[i][c]);
-			if (len > w[c])
-				w[c] = len;
-		}
+		c = &cells[i * NCOL];
+		c[0] = clean(v[i]->id);
+		c[1] = clean(v[i]->cluster);
+		c[2] = clean(record_slurm_id(v[i]));
+		c[3] = xstrdup(cli_state_text(v[i], st, sizeof st));
+		c[4] = clean(v[i]->job_name);
+		c[5] = clean(v[i]->updated);
 	}
-	for (c = 0; c < NCOL; c++)
-		cli_printf("%-*s%s", (int)w[c], head[c], c + 1 < NCOL ? "  " : "\n");
-	for (i = 0; i < n; i++) {
-		for (c = 0; c < NCOL; c++) {
-			cli_printf("%-*s%s", (int)w[c], cells[i][c],
-			    c + 1 < NCOL ? "  " : "\n");
-			free(cells[i][c]);
-		}
+	ops_table_print(stdout, head, NCOL, cells, n, color);
+	for (i = 0; i < n * NCOL; i++)
 		free(cells[i]);
-	}
 	free(cells);
 }
 
@@ -93,17 +79,15 @@ print_json(struct record **v, size_t n, const struct strv *corrupt)
 
 /* The chain as a table: #, ID, SLURM ID, STATE, RULE, RETRY OF, EXCLUDED. */
 static void
-print_chain_table(struct record **v, size_t n)
+print_chain_table(struct record **v, size_t n, int color)
 {
-	static const char *head[] = { "#", "ID", "SLURM ID", "STATE", "RULE",
-			    "RETRY OF", "EXCLUDED" };
+	static const char *const head[] = { "#", "ID", "SLURM ID", "STATE",
+			    "RULE", "RETRY OF", "EXCLUDED" };
 	enum { NCOL = 7 };
 	char		**cells, **c, *x, st[64];
-	size_t		  i, k, w[NCOL];
+	size_t		  i;
 
 	cells = xcalloc(n * NCOL + 1, sizeof *cells);
-	for (k = 0; k < NCOL; k++)
-		w[k] = strlen(head[k]);
 	for (i = 0; i < n; i++) {
 		c = &cells[i * NCOL];
 		c[0] = xasprintf("%d", v[i]->retry_count);
@@ -115,26 +99,16 @@ print_chain_table(struct record **v, size_t n)
 		x = retry_inherited(v[i]);
 		c[6] = clean(x);
 		free(x);
-		for (k = 0; k < NCOL; k++) {
-			if (strlen(c[k]) > w[k])
-				w[k] = strlen(c[k]);
-		}
 	}
-	for (k = 0; k < NCOL; k++)
-		cli_printf("%-*s%s", (int)w[k], head[k], k + 1 < NCOL ? "  " :
-		    "\n");
-	for (i = 0; i < n * NCOL; i++) {
-		k = i % NCOL;
-		cli_printf("%-*s%s", (int)w[k], cells[i], k + 1 < NCOL ? "  " :
-		    "\n");
+	ops_table_print(stdout, head, NCOL, cells, n, color);
+	for (i = 0; i < n * NCOL; i++)
 		free(cells[i]);
-	}
 	free(cells);
 }
 
 /* The chain from the first submit through every retry (man/sqdeck.1). */
 static int
-print_chain(const char *id, int json)
+print_chain(const char *id, int json, int color)
 {
 	struct strv	  none;
 	struct record	**v, *found = NULL;
@@ -164,7 +138,7 @@ print_chain(const char *id, int json)
 	if (json)
 		print_json(v, n, &none);
 	else
-		print_chain_table(v, n);
+		print_chain_table(v, n, color);
 	for (i = 0; i < n; i++)
 		record_free(v[i]);
 	free(v);
@@ -209,7 +183,7 @@ cli_records(struct cli_ctx *ctx)
 	int			  ret;
 
 	if (o->chain != NULL)
-		return print_chain(o->chain, o->json);
+		return print_chain(o->chain, o->json, ctx->cli->color);
 	if (record_list(&list, &cause) != 0) {
 		cli_error("records", "%s", cause);
 		free(cause);
@@ -227,7 +201,7 @@ cli_records(struct cli_ctx *ctx)
 		cli_printf("no records%s\n", o->all ? "" :
 		    " (--all shows older ones)");
 	else if (n != 0)
-		print_table(v, n);
+		print_table(v, n, ctx->cli->color);
 	/* Never silently: a record that does not parse is named. */
 	for (i = 0; i < list.corrupt.n; i++)
 		cli_error("records", "corrupt record %s", list.corrupt.v[i]);
@@ -249,6 +223,7 @@ const struct cli_entry cli_records_entry = {
 	.shortopts = "jac:",
 	.longopts = records_options,
 	.flags = 0,
+	.id_option = "chain",
 	.args_many = "unexpected argument",
 	.optsize = sizeof (struct records_opts),
 	.option = records_option,

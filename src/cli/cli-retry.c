@@ -172,6 +172,7 @@ const struct cli_entry cli_retry_entry = {
 	.shortopts = "j",
 	.longopts = retry_options,
 	.flags = CLI_CLUSTER | CLI_CONFIG | CLI_TARGET | CLI_CONN,
+	.args_kind = CLI_ARG_ID,
 	.args_min = 1,
 	.args_max = 1,
 	.optsize = sizeof (int),

@@ -81,7 +81,8 @@ status_records(const struct monitor_snapshot *snap, const char *only,
 }
 
 static void
-status_table(const struct monitor_snapshot *snap, struct record **v, size_t n)
+status_table(const struct monitor_snapshot *snap, struct record **v, size_t n,
+    int color)
 {
 	static const char *const head[] = { "ID", "SLURM ID", "STATE",
 	    "NATIVE", "NAME", "TIME", "INFO" };
@@ -119,7 +120,7 @@ status_table(const struct monitor_snapshot *snap, struct record **v, size_t n)
 			cells[i * NCOL + 6] = xstrdup(row != NULL &&
 			    row->reason != NULL ? row->reason : "");
 	}
-	ops_table_print(stdout, head, NCOL, cells, n);
+	ops_table_print(stdout, head, NCOL, cells, n, color);
 	for (i = 0; i < n * NCOL; i++)
 		free(cells[i]);
 	free(cells);
@@ -517,7 +518,7 @@ status_text(struct status_run *st, const struct monitor_snapshot *snap,
 		free(s);
 	}
 	if (st->only == NULL) {
-		status_table(snap, v, n);
+		status_table(snap, v, n, st->ctx->cli->color);
 		return;
 	}
 	if (n != 1)
@@ -677,6 +678,7 @@ const struct cli_entry cli_status_entry = {
 	.shortopts = "wi:j",
 	.longopts = status_options,
 	.flags = CLI_CLUSTER | CLI_CONFIG | CLI_TARGET | CLI_OWN | CLI_CONN,
+	.args_kind = CLI_ARG_ID,
 	.args_max = -1,
 	.optsize = sizeof (struct status_opts),
 	.option = status_option,

@@ -312,6 +312,7 @@ const struct cli_entry cli_submit_entry = {
 	.shortopts = "n",
 	.longopts = submit_options,
 	.flags = CLI_CLUSTER,	/* the config after the spec: cli_need() */
+	.args_kind = CLI_ARG_FILE,
 	.args_min = 1,
 	.args_max = 1,
 	.optsize = sizeof (struct submit_args),

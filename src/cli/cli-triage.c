@@ -461,6 +461,7 @@ const struct cli_entry cli_triage_entry = {
 	.shortopts = "s:e:j",
 	.longopts = triage_options,
 	.flags = CLI_CLUSTER,	/* the config for an ID only: cli_need() */
+	.args_kind = CLI_ARG_ID | CLI_ARG_FILE,
 	.args_max = -1,
 	.optsize = sizeof (struct triage_opts),
 	.option = triage_option,

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "text.h"
 #include "util.h"
@@ -36,8 +37,9 @@ const struct cli_entry *const cli_entries[] = {
 	NULL
 };
 
-/* The getopt value of --cluster after a verb: no character. */
+/* The getopt values of --cluster and --color after a verb: no character. */
 #define CLI_OPT_CLUSTER	256
+#define CLI_OPT_COLOR	257
 #define CLI_MAXOPTS	32
 
 static void
@@ -68,13 +70,15 @@ usage(FILE *f)
 	    "after a verb\n"
 	    "  -v              say how each cluster is reached (shared login "
 	    "or own)\n"
+	    "  --color=WHEN    colour the tables: auto (default), always, "
+	    "never\n"
 	    "  -h, --help      this help (sqdeck VERB --help: the verb's)\n"
 	    "  -V, --version   print the version\n"
 	    "\n"
 	    "Environment: SLURM_USER, SLURM_HOSTNAME, SLURM_PARTITION, "
 	    "SSH_KEY_PATH,\n"
 	    "SLURM_BASE_RESULTS_DIR, SLURM_ACCOUNT, SLURM_TIME_HOURS, "
-	    "SLURM_USE_REQUEUE.\n"
+	    "SLURM_USE_REQUEUE, NO_COLOR.\n"
 	    "See sqdeck(1) and sqdeck-clusters.yaml(5).\n");
 }
 
@@ -109,10 +113,21 @@ cli_badopt(const struct cli_entry *e, int ch, int argc, char **argv)
 	return CLI_OPT_BAD;
 }
 
+/* --color=WHEN, before or after the verb: 0, or -1 after saying why. */
+static int
+cli_color(struct cli *cli, const char *verb, const char *arg)
+{
+	if (color_parse_when(arg, &cli->color_when) == 0)
+		return 0;
+	cli_error(verb, "--color must be auto, always or never, not '%s'",
+	    arg);
+	return -1;
+}
+
 int
 cli_getopt(struct cli *cli, const struct cli_entry *e, int argc, char **argv)
 {
-	struct option	lo[CLI_MAXOPTS + 3];
+	struct option	lo[CLI_MAXOPTS + 4];
 	char		so[64];
 	size_t		n = 0;
 	int		ch;
@@ -125,6 +140,8 @@ cli_getopt(struct cli *cli, const struct cli_entry *e, int argc, char **argv)
 	if (e->flags & CLI_CLUSTER)
 		lo[n++] = (struct option){ "cluster", required_argument, NULL,
 		    CLI_OPT_CLUSTER };
+	lo[n++] = (struct option){ "color", required_argument, NULL,
+	    CLI_OPT_COLOR };
 	lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	memset(&lo[n], 0, sizeof lo[n]);
 	/* ':' first: a missing value comes back as ':', not '?'. */
@@ -135,6 +152,12 @@ cli_getopt(struct cli *cli, const struct cli_entry *e, int argc, char **argv)
 		switch ((ch = getopt_long(argc, argv, so, lo, NULL))) {
 		case CLI_OPT_CLUSTER:
 			cli->cluster = optarg;
+			break;
+		case CLI_OPT_COLOR:
+			if (cli_color(cli, e->name, optarg) != 0) {
+				cli_usage(e, stderr);
+				return CLI_OPT_BAD;
+			}
 			break;
 		case 'h':
 			cli_usage(e, stdout);
@@ -479,6 +502,9 @@ cli_run(struct cli *cli, const struct cli_entry *e, int argc, char **argv)
 	}
 	ctx.argc = argc - optind;
 	ctx.argv = argv + optind;
+	/* https://no-color.org; TERM=dumb cannot show them either. */
+	cli->color = color_enabled(cli->color_when, isatty(STDOUT_FILENO),
+	    getenv("NO_COLOR"), getenv("TERM"));
 	if (ret == CLI_GO)
 		ret = cli_args(&ctx);
 	if (ret == CLI_GO && e->check != NULL)
@@ -516,6 +542,7 @@ cli_main(int argc, char **argv, int (*tui)(const char *))
 {
 	static const struct option longopts[] = {
 		{ "cluster", required_argument, NULL, 'C' },
+		{ "color", required_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -529,6 +556,9 @@ cli_main(int argc, char **argv, int (*tui)(const char *))
 	/* The holder: sqdeck runs itself this way (holder.h). */
 	if (argc == 2 && strcmp(argv[1], "__holder") == 0)
 		return holder_main();
+	/* The shells' completion (completion/): hidden, like __holder. */
+	if (argc >= 2 && strcmp(argv[1], "__complete") == 0)
+		return cli_complete(argc - 2, argv + 2);
 	/* '+': stop at the verb, its options are its own. */
 	while ((ch = getopt_long(argc, argv, "+c:hvV", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -537,6 +567,12 @@ cli_main(int argc, char **argv, int (*tui)(const char *))
 			break;
 		case 'C':
 			cli.cluster = optarg;
+			break;
+		case 'O':
+			if (cli_color(&cli, NULL, optarg) != 0) {
+				usage(stderr);
+				return EXIT_USAGE;
+			}
 			break;
 		case 'h':
 			usage(stdout);

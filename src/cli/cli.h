@@ -6,6 +6,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "color.h"
 #include "config.h"
 #include "jobid.h"
 
@@ -14,6 +15,10 @@ struct cli {
 	const char	*config_path;	/* -c FILE */
 	const char	*cluster;	/* --cluster NAME */
 	int		 verbose;	/* -v */
+	enum color_when	 color_when;	/* --color=WHEN, before or after the
+					   verb */
+	int		 color;		/* the tables are coloured: decided
+					   from color_when before the verb runs */
 };
 
 /* Parse global options; no verb runs tui (the screen lives in libui). */
@@ -81,6 +86,15 @@ struct cli_entry {
 	const char		*args_few;	/* said before the usage, or NULL */
 	const char		*args_many;	/* idem; names the argument when
 						   the verb takes none */
+	/* What sqdeck __complete offers (cli-complete.c): the arguments'
+	   kinds, fixed first words ("install"), the long option whose value
+	   is a job id. */
+	int			 args_kind;
+#define CLI_ARG_ID	0x1	/* record and SLURM ids of the local records */
+#define CLI_ARG_CLUSTER	0x2	/* cluster names from clusters.yaml */
+#define CLI_ARG_FILE	0x4	/* file names */
+	const char		*args_words;
+	const char		*id_option;
 	size_t			 optsize;	/* the verb's options, zeroed */
 	/* One option of the verb's (arg: its value): CLI_GO, or the exit
 	   status after saying why. */
@@ -132,6 +146,12 @@ int	 cli_need(struct cli_ctx *, int flags);
    nothing is contacted until it is used). */
 struct conn	*cli_conn(struct cli_ctx *, struct cluster *);
 
+/*
+ * sqdeck __complete WORD...: the candidates for the last word, for the
+ * shell completions (completion/); local files only, no network.
+ */
+int	 cli_complete(int argc, char **argv);
+
 /* Every verb, in the order of sqdeck --help; NULL at the end. */
 extern const struct cli_entry *const cli_entries[];
 
@@ -156,9 +176,9 @@ extern const struct cli_entry cli_triage_entry;
 #define CLI_OPT_EXIT(ch)	((ch) == CLI_OPT_HELP ? EXIT_OK : EXIT_USAGE)
 
 /*
- * getopt_long() over the verb's options plus --help and, for CLI_CLUSTER
- * verbs, --cluster NAME (the same as before the verb; the later one
- * wins).  Returns the next option of the verb's own, -1 after the last,
+ * getopt_long() over the verb's options plus --help, --color=WHEN and,
+ * for CLI_CLUSTER verbs, --cluster NAME (the same as before the verb;
+ * the later one wins).  Returns the next option of the verb's own, -1 after the last,
  * or CLI_OPT_HELP / CLI_OPT_BAD: a bad option is named with the verb
  * ("sqdeck: logs: unknown option '--x'") and the usage follows.
  */

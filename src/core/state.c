@@ -321,3 +321,36 @@ status_verdict_name(enum status_verdict v)
 		return "missing";
 	return verdict_names[v];
 }
+
+const char *
+state_sgr(const char *word)
+{
+	struct state_map	m;
+	char			base[64];
+	size_t			n;
+
+	if (word == NULL)
+		return NULL;
+	/* "FAILED/INFRA", "CANCELLED by 0": the word before the detail. */
+	n = strcspn(word, "/ ");
+	if (n == 0 || n >= sizeof base)
+		return NULL;
+	memcpy(base, word, n);
+	base[n] = '\0';
+	if (state_map(base, STATUS_PASS, &m) != 0)
+		return NULL;
+	switch (m.state) {
+	case RSTATE_PENDING:
+		return "33";
+	case RSTATE_RUNNING:
+		return "32";
+	case RSTATE_COMPLETE:
+		return "34";
+	case RSTATE_ERROR:
+		return "1;31";
+	case RSTATE_CANCELED:
+		return "35";
+	default:
+		return NULL;
+	}
+}

@@ -97,4 +97,13 @@ const char	*err_class_name(enum err_class);	/* "NONE", "INFRA" ... */
 int		 err_class_from_name(const char *, enum err_class *);
 const char	*status_verdict_name(enum status_verdict);
 
+/*
+ * The SGR parameters ("32", "1;31") a coloured table gives a state word
+ * as the verbs print it: SLURM's ("RUNNING", "CANCELLED by 0",
+ * "OUT_OF_MEMORY"), the record's ("FAILED/INFRA").  Green running, yellow
+ * pending, red failed, magenta cancelled, blue completed; NULL for a word
+ * it does not know (left plain).
+ */
+const char	*state_sgr(const char *word);
+
 #endif

@@ -15,6 +15,7 @@
 #include "jobid.h"
 #include "rsh.h"
 #include "slurm.h"
+#include "state.h"
 #include "text.h"
 #include "util.h"
 
@@ -110,12 +111,25 @@ ops_clean(const char *s)
 	return text_sanitize(s, strlen(s), 0, NULL);
 }
 
+/* One cell padded to w (0: the last column, not padded), maybe coloured. */
+static void
+ops_table_cell(FILE *f, const char *s, int w, const char *sgr, int last)
+{
+	if (sgr != NULL)
+		fprintf(f, "\033[%sm%s\033[0m%*s", sgr, s,
+		    w > (int)strlen(s) ? w - (int)strlen(s) : 0, "");
+	else
+		fprintf(f, "%-*s", w, s);
+	fputs(last ? "\n" : "  ", f);
+}
+
 void
 ops_table_print(FILE *f, const char *const *head, size_t ncol,
-    char *const *cells, size_t nrows)
+    char *const *cells, size_t nrows, int color)
 {
 	char	**clean;
 	size_t	 *w, i, c, len;
+	int	  last;
 
 	w = xcalloc(ncol, sizeof *w);
 	clean = xcalloc(nrows * ncol + 1, sizeof *clean);
@@ -127,13 +141,17 @@ ops_table_print(FILE *f, const char *const *head, size_t ncol,
 		if (len > w[i % ncol])
 			w[i % ncol] = len;
 	}
-	for (c = 0; c < ncol; c++)
-		fprintf(f, "%-*s%s", c + 1 < ncol ? (int)w[c] : 0, head[c],
-		    c + 1 < ncol ? "  " : "\n");
+	for (c = 0; c < ncol; c++) {
+		last = c + 1 == ncol;
+		ops_table_cell(f, head[c], last ? 0 : (int)w[c],
+		    color ? "1" : NULL, last);
+	}
 	for (i = 0; i < nrows * ncol; i++) {
 		c = i % ncol;
-		fprintf(f, "%-*s%s", c + 1 < ncol ? (int)w[c] : 0, clean[i],
-		    c + 1 < ncol ? "  " : "\n");
+		last = c + 1 == ncol;
+		ops_table_cell(f, clean[i], last ? 0 : (int)w[c],
+		    color && strcmp(head[c], "STATE") == 0 ?
+		    state_sgr(clean[i]) : NULL, last);
 		free(clean[i]);
 	}
 	free(clean);

@@ -58,10 +58,13 @@ char	*ops_clean(const char *);
 /*
  * Print a table for the verbs: columns padded to the widest cell (bytes;
  * cells are cleaned with ops_clean() first), two spaces apart.  cells is
- * nrows * ncol strings, row by row.
+ * nrows * ncol strings, row by row.  With color (--color, color.h) the
+ * heading is bold and a column headed "STATE" has its words coloured
+ * (state_sgr()); the escapes are added after the cleaning, so no cell
+ * can bring its own.
  */
 void	 ops_table_print(FILE *, const char *const *head, size_t ncol,
-	     char *const *cells, size_t nrows);
+	     char *const *cells, size_t nrows, int color);
 
 /* --- logs ---------------------------------------------------------------- */
 

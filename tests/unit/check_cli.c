@@ -9,6 +9,8 @@
 #include <sys/wait.h>
 
 #include "cli.h"
+#include "color.h"
+#include "state.h"
 #include "util.h"
 
 static char	*home;
@@ -342,6 +344,160 @@ START_TEST(test_triage_json_rule_evidence)
 }
 END_TEST
 
+/* --color's decision: always and never win; auto needs all three. */
+START_TEST(test_color_decide)
+{
+	enum color_when	w = CW_NEVER;
+
+	ck_assert_int_eq(color_parse_when("auto", &w), 0);
+	ck_assert_int_eq(w, CW_AUTO);
+	ck_assert_int_eq(color_parse_when("always", &w), 0);
+	ck_assert_int_eq(w, CW_ALWAYS);
+	ck_assert_int_eq(color_parse_when("never", &w), 0);
+	ck_assert_int_eq(w, CW_NEVER);
+	ck_assert_int_eq(color_parse_when("yes", &w), -1);
+	ck_assert_int_eq(color_parse_when(NULL, &w), -1);
+	ck_assert_int_eq(w, CW_NEVER);
+
+	ck_assert_int_eq(color_env_off(NULL), 0);
+	ck_assert_int_eq(color_env_off(""), 0);	/* set but empty: colour */
+	ck_assert_int_eq(color_env_off("1"), 1);
+	ck_assert_int_eq(color_env_off("0"), 1);	/* any value at all */
+
+	ck_assert_int_eq(color_enabled(CW_AUTO, 1, NULL, "xterm"), 1);
+	ck_assert_int_eq(color_enabled(CW_AUTO, 1, "", "xterm"), 1);
+	ck_assert_int_eq(color_enabled(CW_AUTO, 0, NULL, "xterm"), 0);
+	ck_assert_int_eq(color_enabled(CW_AUTO, 1, "1", "xterm"), 0);
+	ck_assert_int_eq(color_enabled(CW_AUTO, 1, NULL, "dumb"), 0);
+	ck_assert_int_eq(color_enabled(CW_AUTO, 1, NULL, NULL), 0);
+	ck_assert_int_eq(color_enabled(CW_AUTO, 1, NULL, ""), 0);
+	ck_assert_int_eq(color_enabled(CW_ALWAYS, 0, "1", "dumb"), 1);
+	ck_assert_int_eq(color_enabled(CW_NEVER, 1, NULL, "xterm"), 0);
+
+	ck_assert_str_eq(state_sgr("RUNNING"), "32");
+	ck_assert_str_eq(state_sgr("PENDING"), "33");
+	ck_assert_str_eq(state_sgr("COMPLETED"), "34");
+	ck_assert_str_eq(state_sgr("FAILED/INFRA"), "1;31");
+	ck_assert_str_eq(state_sgr("OUT_OF_MEMORY"), "1;31");
+	ck_assert_str_eq(state_sgr("CANCELLED by 0"), "35");
+	ck_assert_ptr_null(state_sgr("-"));
+	ck_assert_ptr_null(state_sgr("NOT_A_STATE"));
+	ck_assert_ptr_null(state_sgr(NULL));
+}
+END_TEST
+
+/* One record in the test's state directory. */
+static void
+put_record(const char *id, const char *cluster, const char *state,
+    const char *sid)
+{
+	char	*dir, *path, *json, *cause = NULL;
+
+	dir = xasprintf("%s/sqdeck/records", home);
+	ck_assert_int_eq(mkdir_p(dir, 0700, &cause), 0);
+	path = xasprintf("%s/%s.json", dir, id);
+	json = xasprintf("{\"version\":1,\"id\":\"%s\",\"cluster\":\"%s\","
+	    "\"created\":\"2026-11-29T16:45:00Z\",\"updated\":"
+	    "\"2099-01-01T00:00:00Z\",\"state\":\"%s\",\"err_class\":"
+	    "\"NONE\",\"slurm_ids\":[\"%s\"],\"history\":[]}\n", id, cluster,
+	    state, sid);
+	ck_assert_msg(file_write_atomic(path, json, strlen(json), 0600,
+	    &cause) == 0, "%s", cause);
+	free(json);
+	free(path);
+	free(dir);
+}
+
+/* The tables: an escape with --color=always only. */
+START_TEST(test_color_cli)
+{
+	char	*out, *err;
+
+	put_record("sd-20261129T164500-1a2b3c", "polar", "RUNNING", "4242");
+	ck_assert_int_eq(run("records --color=always", &out, &err), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\033[32mRUNNING\033[0m"));
+	ck_assert_ptr_nonnull(strstr(out, "\033[1mSTATE\033[0m"));
+	free(out);
+	free(err);
+	/* Before the verb too. */
+	ck_assert_int_eq(run("--color=always records", &out, &err), 0);
+	ck_assert_ptr_nonnull(strchr(out, '\033'));
+	free(out);
+	free(err);
+	ck_assert_int_eq(run("records --color=never", &out, &err), 0);
+	ck_assert_ptr_nonnull(strstr(out, "RUNNING"));
+	ck_assert_ptr_null(strchr(out, '\033'));
+	free(out);
+	free(err);
+	/* auto: not a terminal here, so none; NO_COLOR none either. */
+	ck_assert_int_eq(run("records", &out, &err), 0);
+	ck_assert_ptr_null(strchr(out, '\033'));
+	free(out);
+	free(err);
+	ck_assert_int_eq(run("--color=auto records", &out, &err), 0);
+	ck_assert_ptr_null(strchr(out, '\033'));
+	free(out);
+	free(err);
+	ck_assert_int_eq(run("records --color=blue", &out, &err), 2);
+	ck_assert_ptr_nonnull(strstr(err, "sqdeck: records: --color must be "
+	    "auto, always or never, not 'blue'"));
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* __complete: the verbs and every verb's options, from cli_entries. */
+START_TEST(test_complete_from_entries)
+{
+	const struct cli_entry	*const *e;
+	const struct option	*o;
+	char			*out, *err, *args, *want;
+
+	ck_assert_int_eq(run("__complete ''", &out, &err), 0);
+	for (e = cli_entries; *e != NULL; e++) {
+		want = xasprintf("\n%s\n", (*e)->name);
+		ck_assert_msg(strstr(out, want) != NULL || str_has_prefix(out,
+		    want + 1), "verb %s not offered: %s", (*e)->name, out);
+		free(want);
+	}
+	free(out);
+	free(err);
+	for (e = cli_entries; *e != NULL; e++) {
+		args = xasprintf("__complete %s --", (*e)->name);
+		ck_assert_int_eq(run(args, &out, &err), 0);
+		for (o = (*e)->longopts; o != NULL && o->name != NULL; o++) {
+			want = xasprintf("--%s\n", o->name);
+			ck_assert_msg(strstr(out, want) != NULL, "%s: %s not "
+			    "offered: %s", (*e)->name, want, out);
+			free(want);
+		}
+		ck_assert_int_eq(strstr(out, "--cluster\n") != NULL,
+		    ((*e)->flags & CLI_CLUSTER) != 0);
+		ck_assert_ptr_nonnull(strstr(out, "--color=never\n"));
+		ck_assert_str_eq(err, "");
+		free(args);
+		free(out);
+		free(err);
+	}
+	/* Ids from the records, narrowed by what was typed. */
+	put_record("sd-20261129T164500-1a2b3c", "polar", "RUNNING", "4242");
+	ck_assert_int_eq(run("__complete cancel 42", &out, &err), 0);
+	ck_assert_str_eq(out, "4242\n");
+	free(out);
+	free(err);
+	ck_assert_int_eq(run("__complete records --chain=sd-", &out, &err),
+	    0);
+	ck_assert_str_eq(out, "--chain=sd-20261129T164500-1a2b3c\n");
+	free(out);
+	free(err);
+	/* An unknown verb: nothing, and no error. */
+	ck_assert_int_eq(run("__complete nosuch ''", &out, &err), 0);
+	ck_assert_str_eq(out, "");
+	free(out);
+	free(err);
+}
+END_TEST
+
 static Suite *
 cli_suite(void)
 {
@@ -356,6 +512,9 @@ cli_suite(void)
 	tcase_add_test(tc, test_cluster_env_stays_on_first);
 	tcase_add_test(tc, test_bad_option_names_verb);
 	tcase_add_test(tc, test_triage_json_rule_evidence);
+	tcase_add_test(tc, test_color_decide);
+	tcase_add_test(tc, test_color_cli);
+	tcase_add_test(tc, test_complete_from_entries);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -3,6 +3,7 @@
 
 #include "testutil.h"
 #include "ui-text.h"
+#include "ui-int.h"
 
 #define ELL	"\xe2\x80\xa6"		/* … */
 #define REP	UITEXT_REPLACEMENT	/* U+FFFD */
@@ -377,6 +378,28 @@ START_TEST(test_hold_skip)
 }
 END_TEST
 
+/*
+ * NO_COLOR (or a terminal without colours): every style is attributes
+ * only, no colour pair, and the ones that stand out still do (reverse or
+ * bold).  styles_init touches no terminal when colour is off.
+ */
+START_TEST(test_styles_mono)
+{
+	struct ui	*ui = xcalloc(1, sizeof *ui);
+	int		 i;
+
+	ui->color = 0;
+	styles_init(ui);
+	for (i = 0; i < ST_COUNT; i++)
+		ck_assert_msg((ui->styles[i] & A_COLOR) == 0, "style %d", i);
+	ck_assert(ui->styles[ST_CURSOR] & A_REVERSE);
+	ck_assert(ui->styles[ST_HEADER] & A_REVERSE);
+	ck_assert(ui->styles[ST_FAILED] & A_BOLD);
+	ck_assert(ui->styles[ST_MSG_ERR] & (A_REVERSE | A_BOLD));
+	free(ui);
+}
+END_TEST
+
 static Suite *
 uitext_suite(void)
 {
@@ -392,6 +415,7 @@ uitext_suite(void)
 	tcase_add_test(tc, test_age);
 	tcase_add_test(tc, test_layout_generic);
 	tcase_add_test(tc, test_jobs_layout);
+	tcase_add_test(tc, test_styles_mono);
 	tcase_add_test(tc, test_hold_skip);
 	suite_add_tcase(s, tc);
 	return s;
