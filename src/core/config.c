@@ -52,6 +52,7 @@ static const struct ckey ckeys[] = {
 	{ "user", K_STR, F(user), 0, 0 },
 	{ "port", K_INT, F(port), 1, 65535 },
 	{ "key", K_PATH, F(key_path), 0, 0 },
+	{ "certificate", K_PATH, F(cert_path), 0, 0 },
 	{ "known_hosts", K_PATH, F(known_hosts), 0, 0 },
 	{ "partitions", K_PARTS, F(partitions), 0, 0 },
 	{ "account", K_STR, F(account), 0, 0 },
@@ -419,6 +420,7 @@ cluster_free(struct cluster *c)
 	strv_free(&c->hosts);
 	free(c->user);
 	free(c->key_path);
+	free(c->cert_path);
 	free(c->known_hosts);
 	strv_free(&c->partitions);
 	free(c->account);

@@ -31,6 +31,7 @@ struct cluster {
 	char		*user;		/* NULL: from ~/.ssh/config or $USER */
 	int		 port;		/* 0: from ~/.ssh/config or 22 */
 	char		*key_path;	/* NULL: IdentityFile / agent */
+	char		*cert_path;	/* NULL: <key>-cert.pub if there */
 	char		*known_hosts;	/* NULL: ~/.ssh/known_hosts */
 	struct strv	 partitions;	/* SLURM_PARTITION; first is the default */
 	int		 partitions_default; /* none given: the package's */

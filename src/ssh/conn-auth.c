@@ -5,6 +5,7 @@
  */
 #include "conn.h"
 #include "conn-int.h"
+#include "sshcert.h"
 
 #include <sys/stat.h>
 
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <libssh/libssh.h>
@@ -272,6 +274,74 @@ conn_kbdint(struct conn *c, ssh_session s, const char *user,
 }
 
 /*
+ * The certificate that goes with the key: certificate: in clusters.yaml,
+ * else KEY-cert.pub beside it (as OpenSSH looks for it).  0: none (or
+ * loaded into key), -1: a reason to stop in *why (unreadable, expired,
+ * not valid yet: named with its validity, never a bare refusal).
+ */
+static int
+conn_cert(struct conn *c, ssh_key key, struct buf *tried, char **why)
+{
+	struct sshcert	 sc;
+	ssh_key		 cert = NULL;
+	char		*path, *text = NULL, *cause = NULL, *b64 = NULL;
+	char		 a[64], b[64];
+	int		 when, given = c->cert_path != NULL;
+
+	path = given ? xstrdup(c->cert_path) :
+	    xasprintf("%s-cert.pub", c->key_path);
+	if (!given && access(path, F_OK) != 0) {
+		free(path);
+		return 0;
+	}
+	if (file_read_max(path, 64 * 1024, &text, NULL, &cause) != 0 ||
+	    sshcert_parse(text, &sc, &cause) != 0) {
+		cause_set(why, "certificate %s: %s (fix the certificate "
+		    "setting, or get a new one with your site's tool)", path,
+		    cause);
+		goto fail;
+	}
+	sshcert_time(sc.valid_after, a, sizeof a);
+	sshcert_time(sc.valid_before, b, sizeof b);
+	when = sshcert_when(&sc, time(NULL));
+	if (when != 0) {
+		cause_set(why, "certificate %s (key id '%s') %s: it is valid "
+		    "from %s to %s. %s", path, sc.key_id,
+		    when > 0 ? "has expired" : "is not valid yet", a, b,
+		    when > 0 ? "Renew it with your site's tool (the one that "
+		    "issued it: sshproxy, step ssh, the portal), then retry" :
+		    "Check this machine's clock, or renew it with your site's "
+		    "tool");
+		sshcert_free(&sc);
+		goto fail;
+	}
+	if (ssh_pki_export_pubkey_base64(key, &b64) != SSH_OK ||
+	    !sshcert_matches(&sc, b64) ||
+	    ssh_pki_import_cert_file(path, &cert) != SSH_OK ||
+	    ssh_pki_copy_cert_to_privkey(cert, key) != SSH_OK) {
+		sshcert_free(&sc);
+		ssh_string_free_char(b64);
+		cause_set(why, "certificate %s does not go with the key %s: "
+		    "give the key it was issued for (key:) or its own "
+		    "certificate (certificate:)", path, c->key_path);
+		ssh_key_free(cert);
+		goto fail;
+	}
+	sshcert_free(&sc);
+	ssh_string_free_char(b64);
+	ssh_key_free(cert);
+	buf_printf(tried, "certificate %s (valid to %s) with ", path, b);
+	free(path);
+	free(text);
+	return 0;
+fail:
+	free(cause);
+	free(path);
+	free(text);
+	return -1;
+}
+
+/*
  * Authentication: the given key, then the agent and the IdentityFile keys;
  * a second factor after the key goes through conn_kbdint().  A password is
  * never tried.
@@ -327,6 +397,10 @@ conn_auth(struct conn *c, ssh_session s, const char *user, const char *host,
 			    "passphrase-protected or not a private key; load "
 			    "it into ssh-agent with ssh-add %s)", c->key_path,
 			    c->key_path);
+		} else if (conn_cert(c, key, &tried, why) != 0) {
+			ssh_key_free(key);
+			buf_free(&tried);
+			return TRY_STOP;
 		} else {
 			rc = ssh_userauth_publickey(s, NULL, key);
 			ssh_key_free(key);

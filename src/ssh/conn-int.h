@@ -24,6 +24,7 @@ struct conn {
 	char			*user;
 	int			 port;
 	char			*key_path;
+	char			*cert_path;
 	char			*known_hosts;
 	char			*ssh_config;
 	int			 connect_timeout;

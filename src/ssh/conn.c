@@ -157,6 +157,7 @@ conn_new(const struct conn_opts *o)
 	c->user = o->user ? xstrdup(o->user) : NULL;
 	c->port = o->port;
 	c->key_path = o->key_path ? xstrdup(o->key_path) : NULL;
+	c->cert_path = o->cert_path ? xstrdup(o->cert_path) : NULL;
 	c->known_hosts = o->known_hosts ? xstrdup(o->known_hosts) : NULL;
 	c->ssh_config = o->ssh_config ? xstrdup(o->ssh_config) : NULL;
 	c->connect_timeout = o->connect_timeout > 0 ? o->connect_timeout :
@@ -179,6 +180,7 @@ conn_new_cluster(const struct cluster *cl)
 	o.user = cl->user;
 	o.port = cl->port;
 	o.key_path = cl->key_path;
+	o.cert_path = cl->cert_path;
 	o.known_hosts = cl->known_hosts;
 	o.connect_timeout = cl->connect_timeout;
 	o.command_timeout = cl->command_timeout;
@@ -229,6 +231,7 @@ conn_free(struct conn *c)
 	free(c->hosts);
 	free(c->user);
 	free(c->key_path);
+	free(c->cert_path);
 	free(c->known_hosts);
 	free(c->ssh_config);
 	free(c->name);
@@ -472,6 +475,7 @@ conn_holder_key(const struct conn *c, size_t *lenp)
 	free(port);
 	conn_key_add(&b, "u=", c->user);
 	conn_key_add(&b, "k=", c->key_path);
+	conn_key_add(&b, "c=", c->cert_path);
 	conn_key_add(&b, "kh=", c->known_hosts);
 	conn_key_add(&b, "cfg=", c->ssh_config);
 	*lenp = b.len;
@@ -502,6 +506,7 @@ conn_opts_of(const struct conn *c, struct conn_opts *o)
 	o->user = c->user;
 	o->port = c->port;
 	o->key_path = c->key_path;
+	o->cert_path = c->cert_path;
 	o->known_hosts = c->known_hosts;
 	o->ssh_config = c->ssh_config;
 	o->connect_timeout = c->connect_timeout;

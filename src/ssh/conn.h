@@ -56,6 +56,7 @@ struct conn_opts {
 	const char	  *user;	/* NULL: ssh_config User or local user */
 	int		   port;	/* 0: ssh_config Port or 22 */
 	const char	  *key_path;	/* NULL: agent and IdentityFile only */
+	const char	  *cert_path;	/* NULL: key_path-cert.pub if there */
 	const char	  *known_hosts;	/* NULL: $HOME/.ssh/known_hosts */
 	const char	  *ssh_config;	/* NULL: $HOME/.ssh/config and
 					   /etc/ssh/ssh_config; "": none */

@@ -520,7 +520,7 @@ holder_main(void)
 	struct buf		 b;
 	struct hrd		 r;
 	struct strv		 hosts = { NULL, 0 };
-	char			*user, *key, *kh, *cfg, *cause = NULL, *dir;
+	char			*user, *key, *kh, *cfg, *cert, *cause = NULL, *dir;
 	char			*sl;
 	uint32_t		 i, n;
 	int			 type, rc, nul;
@@ -557,6 +557,8 @@ holder_main(void)
 	o.ssh_config = hr_u32(&r) ? cfg : NULL;
 	o.connect_timeout = (int)hr_u32(&r);
 	o.command_timeout = (int)hr_u32(&r);
+	cert = hr_str(&r, NULL);
+	o.cert_path = hr_u32(&r) ? cert : NULL;
 	nul = r.bad;
 	hm_wipe(&b);
 	if (nul || H.persist <= 0 || strrchr(H.path, '/') == NULL) {
@@ -614,6 +616,7 @@ holder_main(void)
 	free(user);
 	free(key);
 	free(kh);
+	free(cert);
 	free(cfg);
 	holder_loop();
 	free(H.path);

@@ -400,6 +400,8 @@ holder_put_opts(struct buf *b, const struct conn_opts *o, const char *path)
 	hm_u32(b, o->ssh_config != NULL);
 	hm_u32(b, (uint32_t)o->connect_timeout);
 	hm_u32(b, (uint32_t)o->command_timeout);
+	hm_cstr(b, o->cert_path);
+	hm_u32(b, o->cert_path != NULL);
 }
 
 /* Start a holder: fork + exec, options on its stdin, "ok" on its stdout. */

@@ -170,6 +170,7 @@ static const struct {
 	    "quote values containing ': ' or ' #'" },
 	{ "bad-unknown-key.yaml", ":7:3: unknown key 'hostz' in cluster 'b': "
 	    "did you mean 'hosts'? (known keys: name, hosts, user, port, key, "
+	    "certificate, "
 	    "known_hosts, partitions, account, results_root, cpu_partition, "
 	    "image_cache, image_cache_owners, container, time_hours, requeue, poll_interval, "
 	    "min_poll_interval, max_scheduler_calls, history_days, history, "
@@ -275,6 +276,7 @@ static const struct {
 	    "be plain words, not a list" },
 	{ "- name: a\n  hosts: h\n  zzzzzz: 1\n", ":3:3: unknown key 'zzzzzz' "
 	    "in cluster 'a' (known keys: name, hosts, user, port, key, "
+	    "certificate, "
 	    "known_hosts, partitions, account, results_root, cpu_partition, "
 	    "image_cache, image_cache_owners, container, time_hours, requeue, poll_interval, "
 	    "min_poll_interval, max_scheduler_calls, history_days, history, "

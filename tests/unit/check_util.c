@@ -5,6 +5,7 @@
 #include "str.h"
 #include "preflight.h"
 #include "rsh.h"
+#include "sshcert.h"
 
 #include <sys/wait.h>
 
@@ -341,6 +342,119 @@ START_TEST(test_strv_many)
 }
 END_TEST
 
+/*
+ * OpenSSH certificates made here by ssh-keygen (a CA signs a user key
+ * with -V windows): key id and validity read back, each window judged.
+ */
+static char *
+make_cert(const char *dir, const char *type, const char *name,
+    const char *validity)
+{
+	char	*cmd, *path, *text = NULL, *cause = NULL;
+
+	cmd = xasprintf("cd %s && { [ -f ca ] || ssh-keygen -q -t ed25519 "
+	    "-N '' -f ca; } && rm -f %s %s.pub %s-cert.pub && "
+	    "ssh-keygen -q -t %s -N '' -f %s && ssh-keygen -q -s ca "
+	    "-I 'id of %s' -n sqdeck -V '%s' %s.pub", dir, name, name, name,
+	    type, name, name, validity, name);
+	ck_assert_msg(system(cmd) == 0, "%s", cmd);
+	free(cmd);
+	path = xasprintf("%s/%s-cert.pub", dir, name);
+	ck_assert_msg(file_read(path, &text, NULL, &cause) == 0, "%s", cause);
+	free(path);
+	return text;
+}
+
+START_TEST(test_sshcert)
+{
+	const char	*dir = test_tmpdir();
+	struct sshcert	 c;
+	char		*text, *cause = NULL, buf[64];
+	time_t		 now = time(NULL);
+
+	text = make_cert(dir, "ed25519", "valid", "-1h:+1h");
+	ck_assert_msg(sshcert_parse(text, &c, &cause) == 0, "%s", cause);
+	ck_assert_str_eq(c.type, "ssh-ed25519-cert-v01@openssh.com");
+	ck_assert_str_eq(c.key_id, "id of valid");
+	ck_assert(c.valid_after <= (uint64_t)now - 3500 &&
+	    c.valid_after >= (uint64_t)now - 3700);
+	ck_assert(c.valid_before >= (uint64_t)now + 3500 &&
+	    c.valid_before <= (uint64_t)now + 3700);
+	ck_assert_int_eq(sshcert_when(&c, now), 0);
+	ck_assert_int_eq(sshcert_when(&c, now + 7200), 1);
+	ck_assert_int_eq(sshcert_when(&c, now - 7200), -1);
+	{
+		char	*pub = NULL, *p2 = NULL;
+		char	*path = xasprintf("%s/valid.pub", dir);
+
+		ck_assert_int_eq(file_read(path, &pub, NULL, &cause), 0);
+		free(path);
+		*strchr(strchr(pub, ' ') + 1, ' ') = '\0';
+		ck_assert(sshcert_matches(&c, strchr(pub, ' ') + 1));
+		p2 = make_cert(dir, "ed25519", "valid2", "-1h:+1h");
+		free(p2);
+		path = xasprintf("%s/valid2.pub", dir);
+		free(pub);
+		ck_assert_int_eq(file_read(path, &pub, NULL, &cause), 0);
+		free(path);
+		*strchr(strchr(pub, ' ') + 1, ' ') = '\0';
+		ck_assert(!sshcert_matches(&c, strchr(pub, ' ') + 1));
+		free(pub);
+	}
+	sshcert_free(&c);
+	free(text);
+
+	text = make_cert(dir, "rsa", "expired", "-2d:-1d");
+	ck_assert_msg(sshcert_parse(text, &c, &cause) == 0, "%s", cause);
+	ck_assert_str_eq(c.type, "ssh-rsa-cert-v01@openssh.com");
+	ck_assert_int_eq(sshcert_when(&c, now), 1);
+	sshcert_free(&c);
+	free(text);
+
+	text = make_cert(dir, "ecdsa", "later", "+1d:+2d");
+	ck_assert_msg(sshcert_parse(text, &c, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(sshcert_when(&c, now), -1);
+	sshcert_free(&c);
+	free(text);
+
+	text = make_cert(dir, "ed25519", "always", "always:forever");
+	ck_assert_msg(sshcert_parse(text, &c, &cause) == 0, "%s", cause);
+	ck_assert(c.valid_before == SSHCERT_FOREVER);
+	ck_assert_int_eq(sshcert_when(&c, now), 0);
+	sshcert_time(c.valid_before, buf, sizeof buf);
+	ck_assert_str_eq(buf, "forever");
+	sshcert_time(0, buf, sizeof buf);
+	ck_assert_str_eq(buf, "1970-01-01 00:00:00 UTC");
+	/* Cut short anywhere: refused, never read past the end. */
+	{
+		char	*sp = strchr(text, ' '), *cut;
+		size_t	 n;
+
+		ck_assert_ptr_nonnull(sp);
+		for (n = 8; n < strlen(sp + 1); n += 7) {
+			cut = xasprintf("%.*s", (int)(sp - text + 1 + n),
+			    text);
+			if (sshcert_parse(cut, &c, &cause) == 0)
+				sshcert_free(&c);
+			else {
+				ck_assert_ptr_nonnull(cause);
+				free(cause);
+				cause = NULL;
+			}
+			free(cut);
+		}
+	}
+	sshcert_free(&c);
+	free(text);
+
+	/* A plain public key is not a certificate. */
+	ck_assert_int_eq(sshcert_parse("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAA "
+	    "x", &c, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "not a certificate"));
+	free(cause);
+}
+END_TEST
+
 static Suite *
 util_suite(void)
 {
@@ -348,6 +462,7 @@ util_suite(void)
 	TCase	*tc = tcase_create("core");
 
 	tcase_add_test(tc, test_shell_quote);
+	tcase_add_test(tc, test_sshcert);
 	tcase_add_test(tc, test_shell_quote_roundtrip);
 	tcase_add_test(tc, test_buf);
 	tcase_add_test(tc, test_strv_split);
