@@ -7,6 +7,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "enc.h"
+#include "record.h"
 #include "template.h"
 
 /* NAME=value lines the script exports (EXTRA_ENV), no secrets. */
@@ -45,7 +47,7 @@ submit_step_render(struct submit_ctx *x, char **cause)
 	struct buf		 extra;
 	const char		*tmpl;
 	char			*lines = NULL, *mounts, *out = NULL;
-	char			*why = NULL;
+	char			*why = NULL, hex[65];
 	int			 pyxis = x->res->container == CONTAINER_PYXIS;
 
 	template_vars_init(&tv);
@@ -97,6 +99,12 @@ submit_step_render(struct submit_ctx *x, char **cause)
 	if (lint_script(x->lay.sbatch_rel, out, x->sec, x->nsec, &why) != 0 ||
 	    lint_bash_syntax(x->lay.sbatch_rel, out, &why) != 0)
 		goto fail;
+	/* What a retry may run again: this file only (README: Security). */
+	if (x->record_open) {
+		enc_sha256_hex(out, strlen(out), hex);
+		if (record_set(x->record_id, "sbatch_sha256", hex, &why) != 0)
+			goto fail;
+	}
 	free(lines);
 	buf_free(&extra);
 	template_vars_free(&tv);
