@@ -108,6 +108,9 @@ struct load {
 	size_t		  acl;		/* clusters allocated */
 };
 
+/* clusters.yaml's size limit: a few clusters fit in kilobytes. */
+#define CONFIG_FILE_MAX	(4U * 1024 * 1024)
+
 static const char *
 env_get(const char *name)
 {
@@ -764,7 +767,9 @@ config_load(const char *path, struct config *cfg, char **cause)
 	l.file = file;
 
 	if (path != NULL || stat(file, &sb) == 0 || errno != ENOENT) {
-		if (file_read(file, &text, &len, &l.cause) != 0) {
+		/* A regular file, bounded: -c /dev/zero or a FIFO is refused. */
+		if (file_read_max(file, CONFIG_FILE_MAX, &text, &len,
+		    &l.cause) != 0) {
 			char	*m = l.cause;
 
 			l.cause = xasprintf("%s%s", m, path != NULL ?
