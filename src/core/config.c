@@ -457,11 +457,14 @@ static int
 load_error(struct load *l, const yaml_mark_t *m, const char *fmt, ...)
 {
 	va_list	 ap;
-	char	*msg;
+	char	*msg, *raw;
 
 	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
+	raw = xvasprintf(fmt, ap);
 	va_end(ap);
+	/* A value quoted in it is the file's: no line of its own. */
+	msg = str_escape_controls(raw);
+	free(raw);
 	free(l->cause);
 	if (m != NULL)
 		l->cause = xasprintf("%s:%zu:%zu: %s", l->file, m->line + 1,
