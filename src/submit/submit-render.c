@@ -44,7 +44,8 @@ submit_step_render(struct submit_ctx *x, char **cause)
 {
 	const struct strv	*exports = &x->exports;
 	struct template_vars	 tv;
-	struct buf		 extra;
+	struct buf		 extra, names;
+	size_t			 i;
 	const char		*tmpl;
 	char			*lines = NULL, *mounts, *out = NULL;
 	char			*why = NULL, hex[65];
@@ -86,6 +87,13 @@ submit_step_render(struct submit_ctx *x, char **cause)
 	template_set(&tv, "JOB_DIR", x->lay.job_dir);
 	template_set(&tv, "COMMAND", x->sp->command);
 	template_set(&tv, "ENV_FILE", x->nsec ? x->lay.env_path : "");
+	/* The only names the job's script takes from the sidecar. */
+	buf_init(&names);
+	buf_add(&names, "", 0);
+	for (i = 0; i < x->nsec; i++)
+		buf_printf(&names, "%s%s", i ? " " : "", x->sec[i].name);
+	template_set(&tv, "SECRET_NAMES", names.data);
+	buf_free(&names);
 	template_set(&tv, "RESULTS_DIR", x->lay.results_dir);
 	template_set(&tv, "EXTRA_ENV", lines);
 	template_set(&tv, "PRE_STEP", x->nccl.pre_step != NULL ?
