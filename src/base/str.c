@@ -82,3 +82,38 @@ strv_has(const struct strv *v, const char *s)
 	}
 	return 0;
 }
+
+char *
+str_escape_controls(const char *s)
+{
+	struct buf	 b;
+	unsigned char	 c;
+
+	buf_init(&b);
+	buf_add(&b, "", 0);
+	for (; *s != '\0'; s++) {
+		c = (unsigned char)*s;
+		if (c >= 0x20 && c != 0x7f) {
+			buf_add(&b, s, 1);
+			continue;
+		}
+		switch (c) {
+		case '\n':
+			buf_adds(&b, "\\n");
+			break;
+		case '\r':
+			buf_adds(&b, "\\r");
+			break;
+		case '\t':
+			buf_adds(&b, "\\t");
+			break;
+		case 0x1b:
+			buf_adds(&b, "\\e");
+			break;
+		default:
+			buf_printf(&b, "\\x%02x", c);
+			break;
+		}
+	}
+	return buf_steal(&b);
+}

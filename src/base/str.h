@@ -25,6 +25,14 @@ int	 str_blank_n(const char *s, size_t n);
 /* The value of the n bytes at s if they are 1 to 9 digits, else -1. */
 long	 str_digits_n(const char *s, size_t n);
 
+/*
+ * s with its C0 controls and DEL written out ("\n", "\r", "\t", "\e",
+ * "\x01"), for a message that quotes a value from a file: a newline or a
+ * \r in it cannot start a line of its own ("sqdeck: submitted").  Other
+ * bytes are left to text_sanitize.  A new string.
+ */
+char	*str_escape_controls(const char *s);
+
 /* Is s one of v's strings? */
 int	 strv_has(const struct strv *v, const char *s);
 

@@ -16,6 +16,7 @@
 #include "deep.h"
 #include "ops.h"
 #include "preflight.h"
+#include "text.h"
 
 static double
 preflight_now(void)
@@ -430,7 +431,7 @@ cli_preflight(struct cli_ctx *ctx)
 	struct conn		*c = ctx->conn;
 	struct preflight	 pf;
 	struct deep		 d;
-	char			*cause = NULL, *raw = NULL;
+	char			*cause = NULL, *raw = NULL, *clean;
 	double			 t0 = preflight_now();
 	int			 ssh, ret = EXIT_FAIL;
 
@@ -452,9 +453,13 @@ cli_preflight(struct cli_ctx *ctx)
 			cli_error(NULL, "preflight of cluster %s: %s%s",
 			    cl->name, ssh != 0 ? "SSH failed: " : "", cause);
 	} else if (!o->deep || preflight_deep(cl, c, &d) == 0) {
-		if (o->raw)
-			fputs(raw, stdout);
-		else if (o->json)
+		if (o->raw) {
+			/* The cluster's bytes: C1, bidi and ESC never pass. */
+			clean = text_sanitize(raw, strlen(raw), TEXT_CR_LINES |
+			    TEXT_TABS, NULL);
+			fputs(clean, stdout);
+			free(clean);
+		} else if (o->json)
 			print_json(cl, c, &pf, preflight_now() - t0, NULL,
 			    o->deep ? &d : NULL);
 		else {

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -552,6 +553,12 @@ cli_main(int argc, char **argv, int (*tui)(const char *))
 	int		 ch;
 
 	cli_nocore();
+	/*
+	 * The sanitiser tells printable code points from others by the
+	 * locale (text.h): the verbs use the user's, as the TUI does.  Only
+	 * LC_CTYPE: numbers and dates keep the C forms parsers expect.
+	 */
+	setlocale(LC_CTYPE, "");
 	memset(&cli, 0, sizeof cli);
 	/* The holder: sqdeck runs itself this way (holder.h). */
 	if (argc == 2 && strcmp(argv[1], "__holder") == 0)

@@ -109,6 +109,9 @@ struct load {
 	size_t		  acl;		/* clusters allocated */
 };
 
+/* clusters.yaml's size limit: a few clusters fit in kilobytes. */
+#define CONFIG_FILE_MAX	(4U * 1024 * 1024)
+
 static const char *
 env_get(const char *name)
 {
@@ -456,11 +459,14 @@ static int
 load_error(struct load *l, const yaml_mark_t *m, const char *fmt, ...)
 {
 	va_list	 ap;
-	char	*msg;
+	char	*msg, *raw;
 
 	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
+	raw = xvasprintf(fmt, ap);
 	va_end(ap);
+	/* A value quoted in it is the file's: no line of its own. */
+	msg = str_escape_controls(raw);
+	free(raw);
 	free(l->cause);
 	if (m != NULL)
 		l->cause = xasprintf("%s:%zu:%zu: %s", l->file, m->line + 1,
@@ -766,7 +772,9 @@ config_load(const char *path, struct config *cfg, char **cause)
 	l.file = file;
 
 	if (path != NULL || stat(file, &sb) == 0 || errno != ENOENT) {
-		if (file_read(file, &text, &len, &l.cause) != 0) {
+		/* A regular file, bounded: -c /dev/zero or a FIFO is refused. */
+		if (file_read_max(file, CONFIG_FILE_MAX, &text, &len,
+		    &l.cause) != 0) {
 			char	*m = l.cause;
 
 			l.cause = xasprintf("%s%s", m, path != NULL ?

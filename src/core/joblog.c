@@ -8,11 +8,19 @@
 #include "slurm.h"
 #include "util.h"
 
+/* squeue -O: every field followed by the command's own separator. */
+static const char *const joblog_fields[] = {
+	"JobID", "ArrayJobID", "ArrayTaskID", "UserName", "WorkDir",
+	"StdOut", "StdErr", "Name"
+};
+#define JOBLOG_NFIELDS	(sizeof joblog_fields / sizeof joblog_fields[0])
+
 char *
-joblog_cmd(const char *id, char **cause)
+joblog_cmd(const char *id, const char *sep, char **cause)
 {
-	struct buf	 b;
+	struct buf	 b, f;
 	struct jobid	 j;
+	size_t		 i;
 
 	jobid_parse(id, &j);
 	if (!jobid_slurm(&j)) {
@@ -20,76 +28,77 @@ joblog_cmd(const char *id, char **cause)
 		    "task (12_3)", id);
 		return NULL;
 	}
+	if (sep == NULL || *sep == '\0' || strchr(sep, ',') != NULL ||
+	    (*sep >= '0' && *sep <= '9') || *sep == '.') {
+		cause_set(cause, "joblog: bad field separator");
+		return NULL;
+	}
+	/* "Field:0SEP": width 0 is the whole value, SEP its suffix. */
+	buf_init(&f);
+	for (i = 0; i < JOBLOG_NFIELDS; i++)
+		buf_printf(&f, "%s%s:0%s", i ? "," : "", joblog_fields[i], sep);
 	buf_init(&b);
-	buf_adds(&b, slurm_env_clean(SLURM_TOOL_SCONTROL));
-	buf_adds(&b, "scontrol show job -o ");
+	buf_adds(&b, slurm_env_clean(SLURM_TOOL_SQUEUE));
+	buf_adds(&b, "squeue -h -t all -j ");
 	buf_add_quoted(&b, id);
+	buf_adds(&b, " -O ");
+	buf_add_quoted(&b, f.data);
+	buf_free(&f);
 	return buf_steal(&b);
 }
 
-/* The value of " Key=" in a one-line record, up to the next " Word=". */
-static char *
-field(const char *line, const char *key)
-{
-	const char	*p, *v, *e, *q;
-	size_t		 klen = strlen(key);
-
-	for (p = line; (p = strstr(p, key)) != NULL; p++) {
-		if ((p == line || p[-1] == ' ') && p[klen] == '=')
-			break;
-	}
-	if (p == NULL)
-		return NULL;
-	v = p + klen + 1;
-	/* The next " Key=": letters, digits, ':' and '/' then '='. */
-	for (e = v; (e = strchr(e, ' ')) != NULL; e++) {
-		for (q = e + 1; (*q >= 'A' && *q <= 'Z') || (*q >= 'a' &&
-		    *q <= 'z') || (*q >= '0' && *q <= '9') || *q == ':' ||
-		    *q == '/' || *q == '_'; q++)
-			/* nothing */;
-		if (q > e + 1 && *q == '=' && e[1] >= 'A' && e[1] <= 'Z')
-			break;
-	}
-	if (e == NULL)
-		e = v + strcspn(v, "\n");
-	return xstrndup(v, (size_t)(e - v));
-}
-
 int
-joblog_parse(const char *text, struct joblog *j, char **cause)
+joblog_parse(const char *text, const char *sep, struct joblog *j,
+    char **cause)
 {
-	char	*line, *p;
-	size_t	 len;
+	char		*v[JOBLOG_NFIELDS], *p;
+	const char	*s = text, *e;
+	size_t		 i, slen = sep != NULL ? strlen(sep) : 0;
 
 	memset(j, 0, sizeof *j);
-	len = strcspn(text, "\n");
-	/* 24.11 ends the line with a blank after StdOut's value. */
-	while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\r'))
-		len--;
-	line = xstrndup(text, len);
-	if ((j->job_id = field(line, "JobId")) == NULL || *j->job_id == '\0') {
-		p = xstrndup(text, len > 200 ? 200 : len);
-		cause_set(cause, "scontrol show job: no JobId in '%s'", p);
-		free(p);
-		free(line);
-		joblog_free(j);
+	/*
+	 * Split on the separator only: the name (last, and any bytes, a
+	 * newline or " StdOut=/x" too) cannot add or move a field.
+	 */
+	for (i = 0; i < JOBLOG_NFIELDS; i++) {
+		if (slen == 0 || (e = strstr(s, sep)) == NULL) {
+			while (i > 0)
+				free(v[--i]);
+			p = xstrndup(text, strcspn(text, "\n"));
+			if (strlen(p) > 200)
+				p[200] = '\0';
+			cause_set(cause, "squeue: no job in '%s'", p);
+			free(p);
+			return -1;
+		}
+		v[i] = xstrndup(s, (size_t)(e - s));
+		s = e + slen;
+	}
+	if (*v[0] == '\0' || v[0][strspn(v[0], "0123456789")] != '\0') {
+		cause_set(cause, "squeue: no job id in its row");
+		for (i = 0; i < JOBLOG_NFIELDS; i++)
+			free(v[i]);
 		return -1;
 	}
-	j->array_job = field(line, "ArrayJobId");
-	j->array_task = field(line, "ArrayTaskId");
-	j->name = field(line, "JobName");
-	j->user = field(line, "UserId");
-	if (j->user != NULL && (p = strchr(j->user, '(')) != NULL)
-		*p = '\0';
-	j->workdir = field(line, "WorkDir");
-	j->out = field(line, "StdOut");
-	j->err = field(line, "StdErr");
-	/* 26.05 prints "StdErr=" for a job given -o only: it shares StdOut. */
-	if (j->err != NULL && *j->err == '\0' && j->out != NULL) {
+	j->job_id = v[0];
+	/* Not an array: ArrayTaskID is N/A and ArrayJobID the job's id. */
+	if (strcmp(v[2], "N/A") == 0 || *v[2] == '\0') {
+		free(v[1]);
+		free(v[2]);
+	} else {
+		j->array_job = v[1];
+		j->array_task = v[2];
+	}
+	j->user = v[3];
+	j->workdir = v[4];
+	j->out = v[5];
+	j->err = v[6];
+	j->name = v[7];
+	/* No -e: StdErr is StdOut's (some releases print it empty). */
+	if (*j->err == '\0' && j->out != NULL) {
 		free(j->err);
 		j->err = xstrdup(j->out);
 	}
-	free(line);
 	return 0;
 }
 

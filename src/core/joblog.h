@@ -3,8 +3,11 @@
 
 /*
  * The log of a job sqdeck did not submit (a plain sbatch, an array task),
- * while SLURM still knows it: "scontrol show job -o ID" gives StdOut,
- * StdErr and WorkDir, and the file name patterns sbatch -o/-e take (%A the
+ * while SLURM still knows it: squeue -O gives StdOut, StdErr and WorkDir
+ * (each field followed by a separator made for that one command, so a job
+ * named "x StdOut=/etc/passwd" or holding a newline cannot choose the path
+ * read, as it could in scontrol's Key=Value line), and the file name
+ * patterns sbatch -o/-e take (%A the
  * array's job id, %a the task id, %j, %u, %x, %%) are resolved here, so
  * "out-%A_%a.txt" of task 12_3 is out-12_3.txt in the job's WorkDir.
  * (Newer scontrol versions print the path already resolved; both work.)
@@ -23,13 +26,17 @@ struct joblog {
 	char	*err;
 };
 
-/* "scontrol show job -o ID": id is digits or an array task ("12_3"). */
-char	*joblog_cmd(const char *id, char **cause);
 /*
- * Parse its first line.  -1 and a cause when it has no JobId (the job is
- * unknown: "slurm_load_jobs error: Invalid job id specified").
+ * "squeue -h -t all -j ID -O Field:0SEP,...": id is digits or an array
+ * task ("12_3"); sep from slurm_sep_new().
  */
-int	 joblog_parse(const char *text, struct joblog *, char **cause);
+char	*joblog_cmd(const char *id, const char *sep, char **cause);
+/*
+ * Parse its first row, split on sep only.  -1 and a cause when it has no
+ * job (unknown: "slurm_load_jobs error: Invalid job id specified").
+ */
+int	 joblog_parse(const char *text, const char *sep, struct joblog *,
+	     char **cause);
 void	 joblog_free(struct joblog *);
 /*
  * The path of stream err (0: StdOut) with its patterns resolved, made

@@ -42,6 +42,7 @@ static const struct record_field {
 	{ "partition",		offsetof(struct record, partition),	1 },
 	{ "spec_path",		offsetof(struct record, spec_path),	1 },
 	{ "env_file",		offsetof(struct record, env_file),	1 },
+	{ "sbatch_sha256",	offsetof(struct record, sbatch_sha256),	1 },
 	{ "command",		offsetof(struct record, command),	1 },
 	{ "host",		offsetof(struct record, host),		1 },
 	{ "user",		offsetof(struct record, user),		1 },

@@ -45,6 +45,12 @@ struct record {
 	 * that record's sidecar: the poll and cancel remove this path.
 	 */
 	char		*env_file;
+	/*
+	 * SHA-256 (hex) of the sbatch file as rendered here at submit: a
+	 * retry runs the staged file only if it still has it (the job dir
+	 * is writable from inside the container).  NULL in older records.
+	 */
+	char		*sbatch_sha256;
 	char		*err_rule;	/* triage rule that set err_class */
 	char		*err_evidence;	/* the log line it quoted, or the last */
 	char		*retry_of;	/* id of the record this one retries */

@@ -255,3 +255,30 @@ spec_write(const struct spec *sp, struct buf *out, char **cause)
 	buf_free(&b);
 	return rc;
 }
+
+int
+spec_resubmit_text(const char *text, size_t len, const char *name,
+    const struct strv *secrets, struct buf *out, char **cause)
+{
+	struct spec	sp;
+	char		*why = NULL;
+	size_t		 i;
+	int		 rc;
+
+	if (memchr(text, '\0', len) != NULL)
+		return cause_set(cause, "%s holds a NUL byte: it is not a spec "
+		    "sqdeck wrote, so it is not offered for a resubmit", name);
+	if (spec_parse(text, len, name, &sp, &why) != 0) {
+		cause_set(cause, "%s no longer reads as a spec, so it is not "
+		    "offered for a resubmit: %s", name, why);
+		free(why);
+		return -1;
+	}
+	/* Only the names the local record kept, never the file's. */
+	strv_free(&sp.secrets);
+	for (i = 0; secrets != NULL && i < secrets->n; i++)
+		strv_add(&sp.secrets, secrets->v[i]);
+	rc = spec_write(&sp, out, cause);
+	spec_free(&sp);
+	return rc;
+}

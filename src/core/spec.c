@@ -523,11 +523,14 @@ static int
 perr(struct parse *ps, yaml_node_t *n, const char *fmt, ...)
 {
 	va_list	 ap;
-	char	*msg;
+	char	*msg, *raw;
 
 	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
+	raw = xvasprintf(fmt, ap);
 	va_end(ap);
+	/* A value quoted in it is the file's: no line of its own. */
+	msg = str_escape_controls(raw);
+	free(raw);
 	free(ps->cause);
 	if (n != NULL)
 		ps->cause = xasprintf("%s:%zu:%zu: %s", ps->file,

@@ -75,6 +75,14 @@ int	 spec_load(const char *path, struct spec *, char **cause);
 int	 spec_validate(const struct spec *, char **cause);
 /* Emit YAML that spec_parse reads back to the same spec. */
 int	 spec_write(const struct spec *, struct buf *, char **cause);
+/*
+ * A job's staged spec (the job can rewrite it) made ready for a resubmit:
+ * refused when it holds a NUL byte or does not parse (never passed on as
+ * text), else written back (spec_write) with exactly the secret names
+ * given, those the local record kept (NULL: none).
+ */
+int	 spec_resubmit_text(const char *text, size_t len, const char *name,
+	     const struct strv *secrets, struct buf *, char **cause);
 
 /*
  * Time: "4h", "90m", "1h30m", "3:30:00", "2-00:00:00" or a number of hours

@@ -189,6 +189,7 @@ monitor_script(struct record *const *tracked, size_t n, const char *user,
 		}
 	}
 	buf_adds(&b, "\n");
+	rsh_embed(&b, "lib-wipe.sh");
 	rsh_embed(&b, "poll.sh");
 	free(squeue);
 	free(sacct);

@@ -163,9 +163,12 @@ ops_table_print(FILE *f, const char *const *head, size_t ncol,
 
 /*
  * The reply of the log scripts: a header line, then the bytes.  "missing",
- * "unreadable", or "size SIZE OFFSET TRUNCATED".
+ * "unreadable", "irregular" (a FIFO, a device or a link to one: never
+ * opened), or "size SIZE OFFSET TRUNCATED".
  */
 #define OPS_LOG_SIZE_MAX	(1LL << 62)
+/* Seconds the reads of one log script may take (killed whole after). */
+#define OPS_LOG_READ_SECONDS	"20"
 
 int
 ops_log_parse(const char *path, const struct conn_result *res, int tail,
@@ -188,6 +191,9 @@ ops_log_parse(const char *path, const struct conn_result *res, int tail,
 	if (strncmp(res->out, "unreadable\n", 11) == 0)
 		return cause_set(cause, "%s exists on the cluster but is not "
 		    "readable by the SSH user", path);
+	if (strncmp(res->out, "irregular\n", 10) == 0)
+		return cause_set(cause, "%s on the cluster is not a regular "
+		    "file (a FIFO, a device or a link to one): not read", path);
 	/* Sizes past 2^62 are not files: no overflow below. */
 	cut = 0;
 	if (sscanf(res->out, "size %lld %lld %d %d", &size, &off, &trunc,
@@ -252,6 +258,7 @@ ops_log_read(struct conn *c, const char *path, long long offset, size_t max,
 	rsh_var(&b, "o", num);
 	snprintf(num, sizeof num, "%zu", max);
 	rsh_var(&b, "m", num);
+	rsh_var(&b, "rt", OPS_LOG_READ_SECONDS);
 	rsh_embed(&b, "log-read.sh");
 	/* The cap is a guard only: head -c already stops at max. */
 	rc = log_run(c, path, b.data, 0, max + 4096, log, cause);
@@ -273,6 +280,7 @@ ops_log_tail(struct conn *c, const char *path, int lines, struct ops_log *log,
 	rsh_var(&b, "f", path);
 	snprintf(num, sizeof num, "%d", lines);
 	rsh_var(&b, "n", num);
+	rsh_var(&b, "rt", OPS_LOG_READ_SECONDS);
 	rsh_embed(&b, "log-tail.sh");
 	/* The script sends at most the file's last MiB. */
 	rc = log_run(c, path, b.data, 1, 1048576 + 4096, log, cause);
@@ -617,6 +625,7 @@ cancel_id(struct conn *c, const struct record *r, const char *slurm_id,
 	buf_init(&b);
 	rsh_var(&b, "j", slurm_id);
 	rsh_var(&b, "e", env);
+	rsh_embed(&b, "lib-wipe.sh");
 	rsh_embed(&b, "cancel.sh");
 	sent = rsh_run_limit(c, b.data, 0, CONN_MAXOUT, &res, &why);
 	buf_free(&b);

@@ -2,6 +2,7 @@
  * Second-factor prompts on the terminal (see tty.h).
  */
 #include "tty.h"
+#include "text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -45,17 +46,17 @@ tty_write(int fd, const char *s)
 	}
 }
 
-/* Text from the server is untrusted: no control characters reach the tty. */
+/*
+ * Text from the server is untrusted: through the one sanitiser
+ * (text.h), so no control character, C1 (0x9b, U+009B) or bidi override
+ * (U+202E) reaches the tty.  Without keep_nl, newlines become spaces.
+ */
 static void
 tty_write_clean(int fd, const char *s, int keep_nl)
 {
-	char	*c = xstrdup(s), *p;
+	char	*c;
 
-	for (p = c; *p != '\0'; p++) {
-		if (((unsigned char)*p < 0x20 && !(keep_nl && *p == '\n')) ||
-		    *p == 0x7f)
-			*p = '?';
-	}
+	c = text_sanitize(s, strlen(s), keep_nl ? TEXT_CR_LINES : 0, NULL);
 	tty_write(fd, c);
 	free(c);
 }

@@ -552,6 +552,20 @@ retry_step_load(struct retry_ctx *x)
 		    old->id);
 		return -1;
 	}
+	/*
+	 * The staged sbatch file runs outside the container, and the job dir
+	 * is writable inside it: it is run again only with the hash it had
+	 * when it was rendered here.
+	 */
+	if (old->sbatch_sha256 == NULL || strlen(old->sbatch_sha256) != 64 ||
+	    old->sbatch_sha256[strspn(old->sbatch_sha256,
+	    "0123456789abcdef")] != '\0') {
+		x->why = xasprintf("record %s does not hold the SHA-256 of its "
+		    "sbatch file (written by an older sqdeck): the file in the "
+		    "job dir, which the job can rewrite, is not run again; "
+		    "submit the spec again", old->id);
+		return -1;
+	}
 	x->res->budget = old->retry_budget;
 	x->sid = strtol(record_slurm_id(old), NULL, 10);
 	root = retry_root_id(old);
@@ -624,9 +638,17 @@ retry_step_decide(struct retry_ctx *x)
 	if (res->decision != RETRY_GO)
 		return 1;
 	if (x->present == NULL || strstr(x->present, "present") == NULL) {
-		x->why = xasprintf("%s is gone from the cluster: the staged "
-		    "workload cannot be submitted again; submit the spec anew",
-		    res->sbatch_path);
+		x->why = xasprintf("%s is gone from the cluster (or is not a "
+		    "regular file): the staged workload cannot be submitted "
+		    "again; submit the spec anew", res->sbatch_path);
+		return -1;
+	}
+	/* "present", then sha256sum's "HEX  -". */
+	if (strstr(x->present, x->old->sbatch_sha256) == NULL) {
+		x->why = xasprintf("%s is not the file sqdeck submitted (its "
+		    "SHA-256 differs from the one in record %s): something "
+		    "rewrote it in the job dir, so it is not run; submit the "
+		    "spec anew", res->sbatch_path, x->old->id);
 		return -1;
 	}
 	/* Every node that failed earlier in the chain stays excluded. */
@@ -708,7 +730,7 @@ retry_step_record(struct retry_ctx *x)
 	return 0;
 }
 
-/* The same sbatch file, the failed nodes excluded. */
+/* The same sbatch file (checked), the failed nodes excluded. */
 static int
 retry_step_launch(struct retry_ctx *x)
 {
@@ -716,7 +738,15 @@ retry_step_launch(struct retry_ctx *x)
 	struct buf		 sh;
 	char			*script;
 
+	/*
+	 * The file is copied to a private dir and its copy run only with the
+	 * record's hash (sbatch-copy.sh): a rewrite after the look above is
+	 * not run either.
+	 */
 	buf_init(&sh);
+	rsh_var(&sh, "sbf", x->res->sbatch_path);
+	rsh_var(&sh, "sbh", x->old->sbatch_sha256);
+	rsh_embed(&sh, "sbatch-copy.sh");
 	buf_adds(&sh, "sbatch --parsable --hold");
 	if (*x->res->exclude != '\0') {
 		buf_adds(&sh, " --exclude=");
@@ -724,8 +754,7 @@ retry_step_launch(struct retry_ctx *x)
 	}
 	buf_adds(&sh, " -J ");
 	buf_add_quoted(&sh, x->old->job_name);
-	buf_adds(&sh, " ");
-	buf_add_quoted(&sh, x->res->sbatch_path);
+	buf_adds(&sh, " \"$sbc\"\n");
 	x->sbatch = buf_steal(&sh);
 	/* The test hook of submit.h: empty-reply, after-sbatch. */
 	memset(&faults, 0, sizeof faults);

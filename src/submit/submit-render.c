@@ -7,6 +7,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "enc.h"
+#include "record.h"
 #include "template.h"
 
 /* NAME=value lines the script exports (EXTRA_ENV), no secrets. */
@@ -42,10 +44,11 @@ submit_step_render(struct submit_ctx *x, char **cause)
 {
 	const struct strv	*exports = &x->exports;
 	struct template_vars	 tv;
-	struct buf		 extra;
+	struct buf		 extra, names;
+	size_t			 i;
 	const char		*tmpl;
 	char			*lines = NULL, *mounts, *out = NULL;
-	char			*why = NULL;
+	char			*why = NULL, hex[65];
 	int			 pyxis = x->res->container == CONTAINER_PYXIS;
 
 	template_vars_init(&tv);
@@ -84,6 +87,13 @@ submit_step_render(struct submit_ctx *x, char **cause)
 	template_set(&tv, "JOB_DIR", x->lay.job_dir);
 	template_set(&tv, "COMMAND", x->sp->command);
 	template_set(&tv, "ENV_FILE", x->nsec ? x->lay.env_path : "");
+	/* The only names the job's script takes from the sidecar. */
+	buf_init(&names);
+	buf_add(&names, "", 0);
+	for (i = 0; i < x->nsec; i++)
+		buf_printf(&names, "%s%s", i ? " " : "", x->sec[i].name);
+	template_set(&tv, "SECRET_NAMES", names.data);
+	buf_free(&names);
 	template_set(&tv, "RESULTS_DIR", x->lay.results_dir);
 	template_set(&tv, "EXTRA_ENV", lines);
 	template_set(&tv, "PRE_STEP", x->nccl.pre_step != NULL ?
@@ -97,6 +107,12 @@ submit_step_render(struct submit_ctx *x, char **cause)
 	if (lint_script(x->lay.sbatch_rel, out, x->sec, x->nsec, &why) != 0 ||
 	    lint_bash_syntax(x->lay.sbatch_rel, out, &why) != 0)
 		goto fail;
+	/* What a retry may run again: this file only (README: Security). */
+	if (x->record_open) {
+		enc_sha256_hex(out, strlen(out), hex);
+		if (record_set(x->record_id, "sbatch_sha256", hex, &why) != 0)
+			goto fail;
+	}
 	free(lines);
 	buf_free(&extra);
 	template_vars_free(&tv);

@@ -112,7 +112,7 @@ log_missing(struct wstate *st, const char *cause)
 
 /*
  * A job sqdeck did not submit and accounting has not listed as ended: its
- * StdOut/StdErr from scontrol, patterns (%A_%a ...) resolved.  One
+ * StdOut/StdErr from squeue, patterns (%A_%a ...) resolved.  One
  * scheduler call when the watch starts, none while it is followed.
  */
 void
@@ -121,6 +121,7 @@ log_lookup(struct wstate *st)
 	struct conn_result	 res;
 	struct joblog		 jl;
 	char			*cmd, *cause = NULL;
+	char			 sep[SLURM_SEP_SIZE];
 
 	/* A scheduler call: it waits for the budget like a poll. */
 	if (budget_used(&st->budget, mono_now()) + 1 >
@@ -129,12 +130,13 @@ log_lookup(struct wstate *st)
 	st->log_lookup = 0;
 	memset(&res, 0, sizeof res);
 	memset(&jl, 0, sizeof jl);
-	if ((cmd = joblog_cmd(st->log_id, &cause)) == NULL)
+	slurm_sep_new(sep, sizeof sep);
+	if ((cmd = joblog_cmd(st->log_id, sep, &cause)) == NULL)
 		goto fail;
 	budget_spend(&st->budget, mono_now(), 1);
 	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0)
 		goto fail;
-	if (res.status != 0 || joblog_parse(res.out, &jl, NULL) != 0) {
+	if (res.status != 0 || joblog_parse(res.out, sep, &jl, NULL) != 0) {
 		/* Forgotten by SLURM: accounting's default, if it ended. */
 		if (st->log_fallback != NULL) {
 			st->log_path = st->log_fallback;

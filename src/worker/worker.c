@@ -859,6 +859,7 @@ do_spec(struct wstate *st, struct wcmd *c)
 	struct worker	*w = st->w;
 	struct record	*rec = NULL;
 	struct ops_log	 log;
+	struct buf	 yb;
 	char		*cause = NULL, *path = NULL;
 	long		 sid;
 
@@ -887,31 +888,19 @@ do_spec(struct wstate *st, struct wcmd *c)
 	}
 	/*
 	 * The staged spec is the job's to rewrite: which local variables a
-	 * resubmit reads as secrets comes from the local record.
+	 * resubmit reads as secrets comes from the local record only (none
+	 * for a record from before it kept them), and a file that does not
+	 * parse, or holds a NUL, is refused rather than shown as text.
 	 */
-	if (rec->retry_known) {
-		struct spec	sp;
-		struct buf	yb;
-		size_t		i;
-
-		if (spec_parse(log.data, log.len, path, &sp, NULL) == 0) {
-			strv_free(&sp.secrets);
-			for (i = 0; i < rec->secrets.n; i++)
-				strv_add(&sp.secrets, rec->secrets.v[i]);
-			buf_init(&yb);
-			if (spec_write(&sp, &yb, NULL) == 0) {
-				post_action(w, ACTION_SPEC, c->job_id, NULL,
-				    ACTION_DONE, "%s", yb.data);
-				buf_free(&yb);
-				spec_free(&sp);
-				goto out;
-			}
-			buf_free(&yb);
-			spec_free(&sp);
-		}
+	buf_init(&yb);
+	if (spec_resubmit_text(log.data, log.len, path, rec->retry_known ?
+	    &rec->secrets : NULL, &yb, &cause) != 0) {
+		buf_free(&yb);
+		goto fail;
 	}
-	post_action(w, ACTION_SPEC, c->job_id, NULL,
-	    ACTION_DONE, "%s", log.data);
+	post_action(w, ACTION_SPEC, c->job_id, NULL, ACTION_DONE, "%s",
+	    yb.data);
+	buf_free(&yb);
 	goto out;
 fail:
 	post_action(w, ACTION_SPEC, c->job_id, NULL,

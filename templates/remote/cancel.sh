@@ -1,6 +1,7 @@
 # shellcheck shell=sh disable=SC2154
-# Cancel in one round trip (ops_cancel): was it live, scancel, wipe the
-# env sidecar.  Set by the caller, quoted: j (a job id, or an array task:
+# Cancel in one round trip (ops_cancel), after lib-wipe.sh: was it live,
+# scancel, wipe the env sidecar (sd_wipe: never through a link, never a
+# FIFO or a device).  Set by the caller, quoted: j (a job id, or an array task:
 # "12_3", "12_[4-9]"), e (the sidecar, may be empty).  The reply: "live
 # STATE TIME", "acct STATE", "wiped 0|1", "rc RC", then scancel's words.
 # A job SLURM has forgotten (MinJobAge) is in neither squeue nor
@@ -17,8 +18,7 @@ if [ -z "$st" ]; then
 fi
 printf 'acct %s\n' "$a"
 w=0
-if [ -n "$e" ] && [ -e "$e" ]; then
-	shred -u -- "$e" 2>/dev/null || rm -f -- "$e"
-	[ -e "$e" ] || w=1
+if [ -n "$e" ] && { [ -e "$e" ] || [ -L "$e" ]; }; then
+	! sd_wipe "$e" || w=1
 fi
 printf 'wiped %s\nrc %s\n%s\n' "$w" "$rc" "$out"

@@ -8,7 +8,9 @@
 # fault, after-sbatch or empty-reply; empty: none).
 LC_ALL=C; export LC_ALL
 cd -- "$jd" || { echo sqdeck-sbatch-rc=-1; exit 0; }
-e=sbatch/.sbatch.err
+# sbatch's stderr goes to a new file: the job dir is the job's to write,
+# and a fixed name could be a link to another file of the user.
+e=$(mktemp sbatch/.sbatch.err.XXXXXX) || { echo sqdeck-sbatch-rc=-1; exit 0; }
 out=$(eval "$cmd" 2>"$e" </dev/null)
 rc=$?
 case $fault in

@@ -1,6 +1,6 @@
 # shellcheck shell=sh disable=SC2154
 # The poll of a cluster (monitor_poll, src/ops/monitor.h), after
-# lib-sec.sh: one squeue for all of the user's jobs; for the tracked jobs
+# lib-sec.sh and lib-wipe.sh: one squeue for all of the user's jobs; for the tracked jobs
 # no longer in the queue one sacct; for those that ended, status.json or
 # the tail of their logs (triage) and the wipe of their env sidecar.  Each
 # answer is a section (sec).  Set by the caller, quoted: sq (the squeue
@@ -58,14 +58,11 @@ j() {
 		rd out "$1" tail "$lmax" "$3"; rd err "$1" tail "$lmax" "$4"
 	fi
 	[ -z "$stuck" ] || return 0
-	if inw "$w" "$term"; then
-		if [ -n "$5" ] && [ -f "$5" ]; then
-			# shellcheck disable=SC2086 # $T: a command and its words
-			$T shred -u -- "$5" 2>/dev/null </dev/null || rm -f -- "$5"
-		elif [ -n "$5" ] && { [ -e "$5" ] || [ -L "$5" ]; }; then
-			rm -f -- "$5"
-		fi
-		[ -z "$5" ] || [ -e "$5" ] || [ -L "$5" ] || sec wiped "$1"
+	if inw "$w" "$term" && [ -n "$5" ]; then
+		# sd_wipe (lib-wipe.sh): a link the job put there is removed,
+		# never followed.
+		if [ -e "$5" ] || [ -L "$5" ]; then sd_wipe "$5"; fi
+		[ -e "$5" ] || [ -L "$5" ] || sec wiped "$1"
 	fi
 }
 while [ $# -ge 5 ]; do

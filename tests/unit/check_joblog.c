@@ -14,35 +14,91 @@
 #include "soonest.h"
 #include "util.h"
 
+/* The separator the captures were made with (slurm_sep_new's form). */
+#define CAPSEP	"\0370123456789abcdef"
+
+/*
+ * squeue -O of task 2 of an array job named "x StdOut=/etc/passwd
+ * StdErr=/etc/passwd" (sbatch -o out-%A_%a.txt -e err-%x-%a.txt), from the
+ * local cluster: the paths are the job's own, never the ones in its name.
+ * With scontrol show job -o the name's " StdOut=" was taken for the key.
+ */
 START_TEST(test_joblog_captured)
 {
 	struct joblog	 j;
 	char		*text = NULL, *cause = NULL, *p, *want;
 
-	ck_assert_int_eq(file_read(test_data("slurm/scontrol-array-sdtb.txt"),
-	    &text, NULL, &cause), 0);
-	ck_assert_int_eq(joblog_parse(text, &j, &cause), 0);
+	ck_assert_int_eq(file_read(test_data(
+	    "slurm/squeue-joblog-forged-sdtb.txt"), &text, NULL, &cause), 0);
+	ck_assert_int_eq(joblog_parse(text, CAPSEP, &j, &cause), 0);
 	ck_assert_ptr_nonnull(j.array_job);
 	ck_assert_ptr_nonnull(j.array_task);
-	ck_assert_str_eq(j.name, "arr test");	/* a space in the name */
+	ck_assert_str_eq(j.name, "x StdOut=/etc/passwd StdErr=/etc/passwd");
 	ck_assert_str_eq(j.user, "sqdeck");
-	ck_assert_str_eq(j.workdir, "/tmp/sdtb/lustre/results/arrcap");
+	ck_assert_str_eq(j.workdir, "/tmp/sdtb/lustre/results/joblogcap");
 	ck_assert_str_eq(j.array_task, "2");
-	ck_assert_str_ne(j.array_job, j.job_id);	/* task 2's own id */
+	ck_assert_str_eq(j.out, "/tmp/sdtb/lustre/results/joblogcap/"
+	    "out-%A_%a.txt");
 	p = joblog_path(&j, 0, &cause);
 	ck_assert_msg(p != NULL, "%s", cause);
-	want = xasprintf("/tmp/sdtb/lustre/results/arrcap/out-%s_2.txt",
+	want = xasprintf("/tmp/sdtb/lustre/results/joblogcap/out-%s_2.txt",
 	    j.array_job);
 	ck_assert_str_eq(p, want);
 	free(want);
 	free(p);
 	p = joblog_path(&j, 1, &cause);
 	ck_assert_msg(p != NULL, "%s", cause);
-	ck_assert_str_eq(p, "/tmp/sdtb/lustre/results/arrcap/err-"
-	    "arr test-2.txt");
+	ck_assert_str_eq(p, "/tmp/sdtb/lustre/results/joblogcap/err-"
+	    "x StdOut=/etc/passwd StdErr=/etc/passwd-2.txt");
 	free(p);
 	joblog_free(&j);
 	free(text);
+
+	/* Not an array, no -e: StdErr is StdOut. */
+	ck_assert_int_eq(file_read(test_data(
+	    "slurm/squeue-joblog-plain-sdtb.txt"), &text, NULL, &cause), 0);
+	ck_assert_int_eq(joblog_parse(text, CAPSEP, &j, &cause), 0);
+	ck_assert_ptr_null(j.array_job);
+	ck_assert_ptr_null(j.array_task);
+	ck_assert_str_eq(j.name, "plain");
+	p = joblog_path(&j, 1, &cause);
+	ck_assert_msg(p != NULL, "%s", cause);
+	want = xasprintf("/tmp/plain-%s.out", j.job_id);
+	ck_assert_str_eq(p, want);
+	free(want);
+	free(p);
+	joblog_free(&j);
+	free(text);
+}
+END_TEST
+
+/*
+ * A name that holds a newline, Key=Value pairs and a fake row cannot move
+ * a field: only the command's own separator splits.
+ */
+START_TEST(test_joblog_forged_name)
+{
+	struct joblog	 j;
+	char		*cause = NULL, *p;
+	const char	*row = "12" CAPSEP "12" CAPSEP "N/A" CAPSEP "u" CAPSEP
+	    "/w" CAPSEP "/w/o-%j.txt" CAPSEP "/w/o-%j.txt" CAPSEP
+	    "a StdOut=/etc/passwd WorkDir=/\n13\0375 StdOut=/x" CAPSEP "\n";
+
+	ck_assert_int_eq(joblog_parse(row, CAPSEP, &j, &cause), 0);
+	p = joblog_path(&j, 0, &cause);
+	ck_assert_str_eq(p, "/w/o-12.txt");
+	free(p);
+	ck_assert_str_eq(j.workdir, "/w");
+	joblog_free(&j);
+	/* Another separator (the name's guess) splits nothing. */
+	ck_assert_int_eq(joblog_parse(row, "\037ffffffffffffffff", &j,
+	    &cause), -1);
+	free(cause);
+	cause = NULL;
+	/* Cut short: refused, not read as a path. */
+	ck_assert_int_eq(joblog_parse("12" CAPSEP "12" CAPSEP, CAPSEP, &j,
+	    &cause), -1);
+	free(cause);
 }
 END_TEST
 
@@ -80,16 +136,18 @@ START_TEST(test_joblog_resolve)
 	cause = NULL;
 	/* Unknown job: no JobId. */
 	ck_assert_int_eq(joblog_parse("slurm_load_jobs error: Invalid job id "
-	    "specified\n", &j, &cause), -1);
+	    "specified\n", CAPSEP, &j, &cause), -1);
 	free(cause);
 	cause = NULL;
 	/* Ids are checked and quoted. */
-	ck_assert_ptr_null(joblog_cmd("12;rm", &cause));
+	ck_assert_ptr_null(joblog_cmd("12;rm", CAPSEP, &cause));
 	free(cause);
 	cause = NULL;
-	p = joblog_cmd("12_[4-9]", &cause);
-	ck_assert_str_eq(p + strlen(slurm_env_clean(SLURM_TOOL_SCONTROL)),
-	    "scontrol show job -o '12_[4-9]'");
+	p = joblog_cmd("12_[4-9]", "\037ab", &cause);
+	ck_assert_str_eq(p + strlen(slurm_env_clean(SLURM_TOOL_SQUEUE)),
+	    "squeue -h -t all -j '12_[4-9]' -O 'JobID:0\037ab,"
+	    "ArrayJobID:0\037ab,ArrayTaskID:0\037ab,UserName:0\037ab,"
+	    "WorkDir:0\037ab,StdOut:0\037ab,StdErr:0\037ab,Name:0\037ab'");
 	free(p);
 }
 END_TEST
@@ -168,6 +226,7 @@ joblog_suite(void)
 	TCase	*tc = tcase_create("joblog");
 
 	tcase_add_test(tc, test_joblog_captured);
+	tcase_add_test(tc, test_joblog_forged_name);
 	tcase_add_test(tc, test_joblog_resolve);
 	tcase_add_test(tc, test_soonest);
 	suite_add_tcase(s, tc);

@@ -283,6 +283,7 @@ START_TEST(test_default_render)
 	template_set(&tv, "CONTAINER_MOUNTS", "");
 	template_set(&tv, "COMMAND", "true");
 	template_set(&tv, "ENV_FILE", "");
+	template_set(&tv, "SECRET_NAMES", "");
 	template_set(&tv, "RESULTS_DIR", "");
 	template_set(&tv, "JOB_DIR", "/j");
 	template_set(&tv, "EXTRA_ENV", "");

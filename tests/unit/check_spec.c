@@ -701,6 +701,60 @@ START_TEST(test_load_missing)
 }
 END_TEST
 
+/*
+ * Resubmit reads the staged spec back from the job dir, which the job can
+ * rewrite (issue 24): the secret names are the record's, whatever the file
+ * lists, and a file with a NUL (valid YAML, then "\0junk": the old do_spec
+ * posted it raw, cut at the NUL, and the form took the file's names) or
+ * one that does not parse is refused.
+ */
+START_TEST(test_resubmit_text)
+{
+	static const char	 good[] = "name: j\nimage: \"a/b:1\"\n"
+	    "command: \"true\"\ntime: 1h\n"
+	    "secrets: [AWS_SECRET_ACCESS_KEY, GITHUB_TOKEN]\n";
+	static const char	 nul[] = "name: j\nimage: \"a/b:1\"\n"
+	    "command: \"true\"\ntime: 1h\n"
+	    "secrets: [AWS_SECRET_ACCESS_KEY]\n\0junk";
+	struct strv		 kept;
+	struct spec		 sp;
+	struct buf		 b;
+	char			*cause = NULL;
+
+	memset(&kept, 0, sizeof kept);
+	strv_add(&kept, "HF_TOKEN");
+	buf_init(&b);
+	ck_assert_msg(spec_resubmit_text(good, sizeof good - 1, "spec.yaml",
+	    &kept, &b, &cause) == 0, "%s", cause);
+	ck_assert_ptr_null(strstr(b.data, "AWS_SECRET_ACCESS_KEY"));
+	ck_assert_ptr_null(strstr(b.data, "GITHUB_TOKEN"));
+	ck_assert_int_eq(spec_parse(b.data, b.len, "out", &sp, &cause), 0);
+	ck_assert_uint_eq(sp.secrets.n, 1);
+	ck_assert_str_eq(sp.secrets.v[0], "HF_TOKEN");
+	spec_free(&sp);
+	buf_free(&b);
+
+	/* A record that kept none: none, not the file's. */
+	buf_init(&b);
+	ck_assert_int_eq(spec_resubmit_text(good, sizeof good - 1, "spec.yaml",
+	    NULL, &b, &cause), 0);
+	ck_assert_ptr_null(strstr(b.data, "AWS_SECRET_ACCESS_KEY"));
+	buf_free(&b);
+
+	buf_init(&b);
+	ck_assert_int_eq(spec_resubmit_text(nul, sizeof nul - 1, "spec.yaml",
+	    &kept, &b, &cause), -1);
+	ck_assert_msg(strstr(cause, "NUL") != NULL, "%s", cause);
+	free(cause);
+	cause = NULL;
+	ck_assert_int_eq(spec_resubmit_text("name: [", 7, "spec.yaml", &kept,
+	    &b, &cause), -1);
+	free(cause);
+	buf_free(&b);
+	strv_free(&kept);
+}
+END_TEST
+
 static Suite *
 spec_suite(void)
 {
@@ -726,6 +780,7 @@ spec_suite(void)
 	tcase_add_test(tc, test_validate);
 	tcase_add_test(tc, test_mounts_string);
 	tcase_add_test(tc, test_load_missing);
+	tcase_add_test(tc, test_resubmit_text);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -48,6 +48,7 @@ golden_vars(struct template_vars *tv, int nodes)
 	    "-e /results/specs/spec.yaml -r '/results/it'\\''s out' \"$HOME\"");
 	template_set(tv, "ENV_FILE", nodes > 1 ? "" :
 	    "/lustre/results/job1/job_sd-golden-1n.env");
+	template_set(tv, "SECRET_NAMES", nodes > 1 ? "" : "HF_TOKEN NGC_KEY");
 	if (nodes > 1) {
 		strv_add(&env, "NCCL_P2P_DISABLE=1");
 		strv_add(&env, "NCCL_SOCKET_IFNAME=eth0");
@@ -146,11 +147,76 @@ START_TEST(test_required_lines)
 	ck_assert_ptr_null(strstr(out, "--no-requeue"));
 	ck_assert_ptr_null(strstr(out, "--nodes"));
 	ck_assert_ptr_null(strstr(out, "WORLD_SIZE"));
-	ck_assert_ptr_nonnull(strstr(out, "set -a\n"));
+	/* The sidecar is parsed, never sourced (the job can rewrite it). */
+	ck_assert_ptr_nonnull(strstr(out, "\tsqdeck_env_load \"$SQDECK_ENV_FILE\"\n"));
+	ck_assert_ptr_null(strstr(out, ". \"$SQDECK_ENV_FILE\""));
 	ck_assert_ptr_nonnull(strstr(out, "trap sqdeck_wipe EXIT\n"));
-	ck_assert_ptr_nonnull(strstr(out, "shred -u"));
+	/* The wipe never writes through a link the job put there. */
+	ck_assert_ptr_null(strstr(out, "shred"));
+	ck_assert_ptr_nonnull(strstr(out, "oflag=nofollow,nonblock"));
+	ck_assert_ptr_nonnull(strstr(out, "[ ! -L \"$f\" ]"));
 	free(out);
 	template_vars_free(&tv);
+}
+END_TEST
+
+/*
+ * The job's script reads the secrets sidecar outside the container, and
+ * the job can rewrite it from inside (issue 24): a command or another
+ * variable put there is never run or set; the spec's own names keep
+ * values with quotes and newlines.  The old script sourced the file.
+ */
+START_TEST(test_sidecar_not_sourced)
+{
+	struct template_vars	 tv;
+	const char		*dir = test_tmpdir();
+	char			*out, *cause = NULL, *a, *b, *fn, *cmd, *got;
+	char			*want;
+	char			 path[4200];
+	size_t			 len;
+	FILE			*f;
+	int			 st;
+
+	golden_vars(&tv, 1);
+	ck_assert_int_eq(template_render_embedded(SINGLE, &tv, &out, &cause),
+	    0);
+	template_vars_free(&tv);
+	a = strstr(out, "sqdeck_env_load() {");
+	ck_assert_ptr_nonnull(a);
+	b = strstr(a, "\n}\n");
+	ck_assert_ptr_nonnull(b);
+	fn = xstrndup(a, (size_t)(b + 3 - a));
+	snprintf(path, sizeof path, "%s/side.env", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "# sqdeck secrets: sourced by the job, then wiped\n"
+	    "HF_TOKEN='x'\\''y$(touch %s/pwned)\nline2'\n"
+	    "LD_PRELOAD='/evil.so'\nNGC_KEY='plain'\n$(touch %s/pwned2)\n"
+	    "PATH='/evil'\n", dir, dir);
+	fclose(f);
+	snprintf(path, sizeof path, "%s/t.sh", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "set -euo pipefail\nSQDECK_SECRET_NAMES='HF_TOKEN NGC_KEY'"
+	    "\n%s\nsqdeck_env_load side.env\nprintf '%%s|%%s|%%s' "
+	    "\"$HF_TOKEN\" \"$NGC_KEY\" \"${LD_PRELOAD-unset}\" >got\n", fn);
+	fclose(f);
+	cmd = xasprintf("cd %s && bash t.sh 2>err", dir);
+	st = system(cmd);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s", cmd);
+	snprintf(path, sizeof path, "%s/got", dir);
+	ck_assert_int_eq(file_read(path, &got, &len, &cause), 0);
+	want = xasprintf("x'y$(touch %s/pwned)\nline2|plain|unset", dir);
+	ck_assert_str_eq(got, want);
+	snprintf(path, sizeof path, "%s/pwned", dir);
+	ck_assert_int_ne(access(path, F_OK), 0);
+	snprintf(path, sizeof path, "%s/pwned2", dir);
+	ck_assert_int_ne(access(path, F_OK), 0);
+	free(want);
+	free(got);
+	free(cmd);
+	free(fn);
+	free(out);
 }
 END_TEST
 
@@ -564,8 +630,8 @@ START_TEST(test_embedded_matches_files)
 
 	for (f = embedded_files; f->name != NULL; f++, n++)
 		same_bytes(f, "templates");
-	/* 2 sbatch templates, the probe, 25 remote scripts. */
-	ck_assert_uint_eq(n, 29);
+	/* 2 sbatch templates, the probe, 28 remote scripts. */
+	ck_assert_uint_eq(n, 31);
 }
 END_TEST
 
@@ -620,6 +686,7 @@ template_suite(void)
 	tcase_add_test(tc, test_golden_single);
 	tcase_add_test(tc, test_golden_multi);
 	tcase_add_test(tc, test_required_lines);
+	tcase_add_test(tc, test_sidecar_not_sourced);
 	tcase_add_test(tc, test_multi_superset);
 	tcase_add_test(tc, test_command_quoting);
 	tcase_add_test(tc, test_leftover);

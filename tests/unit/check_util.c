@@ -48,6 +48,21 @@ START_TEST(test_shell_quote_roundtrip)
 END_TEST
 
 /* str.c: the helpers config, spec, slurm and triage share. */
+/* A file's value quoted in a message: no control byte reaches it raw. */
+START_TEST(test_escape_controls)
+{
+	char	*e;
+
+	e = str_escape_controls("a\x1b[31mRED\rsqdeck: submitted\nx\t\x01\x7f\xc2\x9b");
+	ck_assert_str_eq(e, "a\\e[31mRED\\rsqdeck: submitted\\nx\\t\\x01\\x7f"
+	    "\xc2\x9b");
+	free(e);
+	e = str_escape_controls("");
+	ck_assert_str_eq(e, "");
+	free(e);
+}
+END_TEST
+
 START_TEST(test_str)
 {
 	struct strv	v = { 0 };
@@ -473,6 +488,7 @@ util_suite(void)
 	tcase_add_test(tc, test_str);
 	tcase_add_test(tc, test_rsh_clears_slurm_env);
 	tcase_add_test(tc, test_preflight_probe_symlink);
+	tcase_add_test(tc, test_escape_controls);
 	suite_add_tcase(s, tc);
 	return s;
 }
