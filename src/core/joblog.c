@@ -94,8 +94,17 @@ joblog_parse(const char *text, const char *sep, struct joblog *j,
 	j->out = v[5];
 	j->err = v[6];
 	j->name = v[7];
-	/* No -e: StdErr is StdOut's (some releases print it empty). */
-	if (*j->err == '\0' && j->out != NULL) {
+	/*
+	 * No -e: StdErr is StdOut's.  squeue -O prints it as the -o path
+	 * (22.05) or "(null)" (24.11, 26.05: the joblog-*.txt captures);
+	 * scontrol printed it empty on 26.05.
+	 */
+	if (strcmp(j->out, "(null)") == 0 || *j->out == '\0') {
+		free(j->out);
+		j->out = NULL;
+	}
+	if ((*j->err == '\0' || strcmp(j->err, "(null)") == 0) &&
+	    j->out != NULL) {
 		free(j->err);
 		j->err = xstrdup(j->out);
 	}

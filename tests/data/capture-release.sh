@@ -24,7 +24,8 @@
 #   squeue_start_gone.out/.err  ... of a job SLURM does not know
 #   sacct.txt          the poll's sacct of every job (slurm_cmd_sacct)
 #   sinfo.txt          slurm_cmd_sinfo; gres.txt gres_cmd
-#   scontrol-OUTCOME.txt  scontrol show job -o (joblog_cmd) while SLURM
+#   joblog-OUTCOME.txt the job's log paths (joblog_cmd: squeue -O)
+#   scontrol-OUTCOME.txt  scontrol show job -o while SLURM
 #                      still knows the job; scontrol_gone.out/.err a job
 #                      it does not know
 # The field lists are SLURM_SQUEUE_FIELDS, SLURM_SACCT_FIELDS,
@@ -119,6 +120,15 @@ for o in pending running cancelled completed failed exit9 sigkill sigkill_batch 
 	eval "id=\$j_$o"
 	cap "$out/scontrol-$o.txt" "scontrol show job -o of the $o job ($id)" \
 	    "${E_SC}scontrol show job -o '$id'"
+done
+# the log paths as sqdeck asks for them (joblog_cmd: squeue -O, each
+# field followed by the separator, here 0x1f)
+JLFMT=$(printf 'JobID:0%s,ArrayJobID:0%s,ArrayTaskID:0%s,UserName:0%s,WorkDir:0%s,StdOut:0%s,StdErr:0%s,Name:0%s' \
+    "$US" "$US" "$US" "$US" "$US" "$US" "$US" "$US")
+for o in pending running cancelled completed failed exit9 sigkill sigkill_batch; do
+	eval "id=\$j_$o"
+	cap "$out/joblog-$o.txt" "the log paths of the $o job ($id), as sqdeck asks for them" \
+	    "${E_SQ}squeue -h -t all -j '$id' -O '$JLFMT'"
 done
 c="${E_SC}scontrol show job -o '999999999'"
 hdr "$out/scontrol_gone.out" "scontrol show job -o of a job SLURM does not know: stdout (stderr in .err)" "$c"

@@ -1329,11 +1329,48 @@ START_TEST(test_release_sinfo_scontrol)
 	free(want);
 	free(cmd);
 	free(text);
+	text = NULL;
+
+	/* The log paths, as joblog asks for them, of every plain outcome. */
+	{
+		static const char *const plain[] = { "pending", "running",
+		    "cancelled", "completed", "failed", "exit9", "sigkill",
+		    "sigkill_batch" };
+		struct joblog	jl;
+		char		name[64], id[32];
+		size_t		k;
+
+		for (k = 0; k < sizeof plain / sizeof plain[0]; k++) {
+			snprintf(name, sizeof name, "joblog-%s.txt", plain[k]);
+			snprintf(id, sizeof id, "%ld", rel_id(rel, plain[k]));
+			free(text);
+			text = slurp_rel(rel, name, &cmd);
+			want = joblog_cmd(id, "\037", NULL);
+			ck_assert_str_eq(cmd, want);
+			free(want);
+			free(cmd);
+			ck_assert_msg(joblog_parse(text, "\037", &jl, &cause) == 0,
+			    "%s %s: %s", rel, name, cause);
+			ck_assert_str_eq(jl.job_id, id);
+			ck_assert_ptr_null(jl.array_job);
+			ck_assert_str_eq(jl.out, "/dev/null");
+			/* 24.11 and 26.05 print "(null)": StdOut's file. */
+			ck_assert_str_eq(jl.err, "/dev/null");
+			ck_assert_str_eq(jl.user, "sqdeck");
+			ck_assert_msg(strlen(jl.workdir) > 12 &&
+			    strcmp(jl.workdir + strlen(jl.workdir) - 12,
+			    "/home/sqdeck") == 0, "%s %s: %s", rel, name,
+			    jl.workdir);
+			joblog_free(&jl);
+		}
+	}
+	free(text);
 
 	/*
-	 * joblog asks squeue -O now (a job name cannot forge its fields, as it
-	 * could scontrol's Key=Value line): the scontrol captures are kept for
-	 * the stderr of a job SLURM no longer knows, the same words.
+	 * joblog asks squeue -O (a job name cannot forge its fields, as it
+	 * could scontrol's Key=Value line; joblog-*.txt above, on every
+	 * release): the scontrol captures are kept for the stderr of a job
+	 * SLURM no longer knows, the same words.
 	 */
 	text = slurp_rel(rel, "scontrol_gone.err", NULL);
 	ck_assert_str_eq(text, "slurm_load_jobs error: Invalid job id "
