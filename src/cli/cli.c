@@ -400,6 +400,18 @@ cli_target(struct cli_ctx *ctx, struct cli_target *t)
 	if (rc == 1 || t->rec->cluster == NULL ||
 	    strcmp(t->rec->cluster, ctx->cl->name) == 0)
 		return CLI_GO;
+	/*
+	 * A SLURM id on the cluster --cluster picked is that cluster's job:
+	 * another cluster's record of the same number is another job.  Every
+	 * cluster hands out the same small ids; tests/compat/run's cancel of
+	 * an array on slurm-24.11 took slurm-26.05's record of its job 38 and
+	 * cancelled nothing.
+	 */
+	if (ctx->cli->cluster != NULL && t->id.kind == JOBID_JOB) {
+		record_free(t->rec);
+		t->rec = NULL;
+		return CLI_GO;
+	}
 	if ((ctx->entry->flags & CLI_OWN) && ctx->cli->cluster != NULL) {
 		cli_error(verb, "record %s belongs to cluster %s, not %s",
 		    t->rec->id, t->rec->cluster, ctx->cl->name);

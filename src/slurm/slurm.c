@@ -588,6 +588,30 @@ slurm_exit_parse(const char *s, int *code, int *sig)
  * JobID JobIDRaw State ExitCode Reason NodeList Partition Elapsed Timelimit
  * NNodes Submit Start End JobName
  */
+/*
+ * Reasons a job waits for before it starts.  Accounting may keep one after
+ * the job ran and ended: on 22.05 a job held for a while
+ * (tests/data/slurm/sacct_batch.txt, job 23); on 24.11 and 26.05 also a
+ * sqdeck job, submitted held and released at once (a COMPLETED or FAILED
+ * row with Reason JobHeldUser, tests/data/slurm-24.11/sacct_held_ended.txt,
+ * where 22.05 says None).  It says nothing about how the job ended.
+ */
+static int
+wait_reason(const char *reason)
+{
+	static const char *const words[] = {
+		"JobHeldUser", "JobHeldAdmin", "Priority", "Resources",
+		"Dependency", "BeginTime", NULL
+	};
+	const char *const	*w;
+
+	for (w = words; *w != NULL; w++) {
+		if (strcmp(reason, *w) == 0)
+			return (1);
+	}
+	return (0);
+}
+
 static int
 sacct_row(char **f, void *arg, char **why)
 {
@@ -614,6 +638,11 @@ sacct_row(char **f, void *arg, char **why)
 	j->submit = field_none(f[10], none_words);
 	j->start = field_none(f[11], none_words);
 	j->end = field_none(f[12], none_words);
+	/* Ran and ended: what it once waited for is not a reason now. */
+	if (*j->start != '\0' && *j->end != '\0' && wait_reason(j->reason)) {
+		free(j->reason);
+		j->reason = xstrdup("None");
+	}
 	j->gres = xstrdup("");
 	j->name = xstrdup(f[13]);
 	/* A job really called "allocation" still has its partition. */

@@ -35,12 +35,17 @@ submit_lock_path(const char *record_id)
 
 /*
  * Held from before the record exists to the end of the submit: a lock
- * file that is there and free belongs to an interrupted submit.
+ * file that is there and free belongs to an interrupted submit.  So it
+ * is made locked, with its content, under another name (one the scan of
+ * submit_locked_ids() skips) and only then linked to its own: a parallel
+ * submit's recovery that took a just-created file for a free one held its
+ * lock for a moment, and this submit's flock failed (EWOULDBLOCK, seen by
+ * tests/compat/run: 18 submits at once, one per job and release).
  */
 static int
 submit_lock(struct submit_ctx *x, char **cause)
 {
-	char	*dir = record_dir(), *text;
+	char	*dir = record_dir(), *text, *tmp;
 	int	 fd;
 
 	if (mkdir_p(dir, 0700, cause) != 0) {
@@ -49,30 +54,41 @@ submit_lock(struct submit_ctx *x, char **cause)
 	}
 	free(dir);
 	x->lockpath = submit_lock_path(x->record_id);
-	fd = open(x->lockpath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	tmp = xasprintf("%s.new", x->lockpath);
+	fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
 		cause_set(cause, "cannot create the lock file %s: %s",
 		    x->lockpath, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		free(x->lockpath);
-		x->lockpath = NULL;
-		return -1;
+		goto fail;
 	}
 	text = xasprintf("spec %s\nsecrets %zu\n", x->spec_sha, x->nsec);
 	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
 		cause_set(cause, "cannot write the lock file %s: %s",
 		    x->lockpath, strerror(errno));
 		free(text);
-		unlink(x->lockpath);
-		close(fd);
-		free(x->lockpath);
-		x->lockpath = NULL;
-		return -1;
+		goto fail;
 	}
 	free(text);
+	/* link, not rename: a file already there is an error, not replaced. */
+	if (link(tmp, x->lockpath) != 0) {
+		cause_set(cause, "cannot create the lock file %s: %s",
+		    x->lockpath, strerror(errno));
+		goto fail;
+	}
+	unlink(tmp);
+	free(tmp);
 	x->lockfd = fd;
 	return 0;
+
+fail:
+	if (fd >= 0) {
+		unlink(tmp);
+		close(fd);
+	}
+	free(tmp);
+	free(x->lockpath);
+	x->lockpath = NULL;
+	return -1;
 }
 
 /* 5. Record before anything is written for the job (sqdeck(1): JOB RECORDS AND

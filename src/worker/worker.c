@@ -864,7 +864,9 @@ do_spec(struct wstate *st, struct wcmd *c)
 	long		 sid;
 
 	memset(&log, 0, sizeof log);
-	if (ops_find(c->job_id, w->cl->name, &rec, &sid, &cause) != 0) {
+	if (ops_find(c->job_id, w->cl->name, &rec, &sid, &cause) != 0 ||
+	    (rec->cluster != NULL && strcmp(rec->cluster, w->cl->name) != 0)) {
+		/* Another cluster's record of this number: another job. */
 		if (cause == NULL)
 			cause = xasprintf("job %s was not submitted by "
 			    "sqdeck: there is no spec to edit", c->job_id);

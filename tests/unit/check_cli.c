@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "color.h"
+#include "record.h"
 #include "state.h"
 #include "util.h"
 
@@ -272,6 +273,43 @@ START_TEST(test_cluster_env_stays_on_first)
 }
 END_TEST
 
+/*
+ * A SLURM id with --cluster is that cluster's job, not another cluster's
+ * record of the same number (tests/compat/run: `--cluster slurm-24.11
+ * cancel 38` took slurm-26.05's record of its job 38).  Without --cluster
+ * the record still brings its own cluster.
+ */
+START_TEST(test_slurm_id_of_picked_cluster)
+{
+	struct record	*r = record_new("polar");
+	char		*out, *err, *args, *cause = NULL, *id;
+
+	r->job_name = xstrdup("polar-job");
+	ck_assert_msg(record_create(r, &cause) == 0, "%s", cause);
+	id = xstrdup(r->id);
+	record_free(r);
+	ck_assert_int_eq(record_set_slurm_id(id, "38", NULL), 0);
+
+	args = xasprintf("-c %s logs --cluster lab 38",
+	    test_data("config/good.yaml"));
+	ck_assert_int_eq(run(args, &out, &err), EXIT_USAGE);
+	ck_assert_msg(strstr(err, "SLURM job 38 has no sqdeck record") !=
+	    NULL, "%s", err);
+	free(args);
+	free(out);
+	free(err);
+	args = xasprintf("-c %s --cluster lab status 38",
+	    test_data("config/good.yaml"));
+	run(args, &out, &err);
+	ck_assert_msg(strstr(err, "belongs to cluster polar") == NULL, "%s",
+	    err);
+	free(args);
+	free(out);
+	free(err);
+	free(id);
+}
+END_TEST
+
 START_TEST(test_bad_option_names_verb)
 {
 	const struct cli_entry	*const *e;
@@ -511,6 +549,7 @@ cli_suite(void)
 	tcase_add_test(tc, test_cluster_after_verb_picks_it);
 	tcase_add_test(tc, test_cluster_env_stays_on_first);
 	tcase_add_test(tc, test_bad_option_names_verb);
+	tcase_add_test(tc, test_slurm_id_of_picked_cluster);
 	tcase_add_test(tc, test_triage_json_rule_evidence);
 	tcase_add_test(tc, test_color_decide);
 	tcase_add_test(tc, test_color_cli);
