@@ -440,6 +440,7 @@ START_TEST(test_sshcert)
 	ck_assert_str_eq(buf, "forever");
 	sshcert_time(0, buf, sizeof buf);
 	ck_assert_str_eq(buf, "1970-01-01 00:00:00 UTC");
+	sshcert_free(&c);
 	/* Cut short anywhere: refused, never read past the end. */
 	{
 		char	*sp = strchr(text, ' '), *cut;
