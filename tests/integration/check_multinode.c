@@ -207,8 +207,9 @@ START_TEST(test_probe_fallback_cache)
 	ck_assert_int_eq(count(out, "P2P=1"), 2);
 	ck_assert_ptr_null(strstr(out, "try 3"));
 	free(out);
-	/* Steps: .0 timed out, .1 probe passed, .2 is the workload. */
-	da = step_delay(a.sid, 2);
+	/* Steps: .0 unpacks, .1 timed out, .2 probe passed, .3 is the
+	 * workload. */
+	da = step_delay(a.sid, 3);
 	ck_assert_msg(da >= PROBE_TIMEOUT, "main step %ld s after start", da);
 
 	/* The monitor reads the result line and writes the cache. */
@@ -257,11 +258,12 @@ START_TEST(test_probe_fallback_cache)
 	    b.sid, b.sid);
 	ck_assert_int_eq(atoi(out), 1);
 	free(out);
-	/* .0 timed out, .1 passed, .2 the workload, .3 removes the shared
-	 * container (--container-name) on every node. */
+	/* .0 unpacks the image on every node, .1 timed out, .2 passed, .3
+	 * the workload, .4 removes the shared container (--container-name)
+	 * on every node. */
 	out = ssh_out("sacct -n -P -j %s -o JobID | grep -c '^%s\\.[0-9]'",
 	    a.sid, a.sid);
-	ck_assert_int_eq(atoi(out), 4);
+	ck_assert_int_eq(atoi(out), 5);
 	free(out);
 	free(spec);
 	it_sub_free(&a);
@@ -428,12 +430,17 @@ START_TEST(test_node_fail_retry)
 	retry_sid = xstrdup(record_slurm_id(rr));
 	ck_assert_str_ne(retry_sid, s.sid);
 	record_free(rr);
-	/* Same sbatch file, the failed node excluded. */
+	/* The failed node excluded; the same script as the staged sbatch
+	 * file (retry sends a private copy it checked against the record's
+	 * hash, so SLURM's Command is no longer the job dir's path). */
 	out = ssh_out("scontrol show job %s | tr ' ' '\\n' | "
-	    "grep -E '^(ExcNodeList|Command)='", retry_sid);
+	    "grep -E '^ExcNodeList='", retry_sid);
 	ck_assert_msg(strstr(out, node) != NULL, "%s", out);
-	ck_assert_msg(strstr(out, "/sbatch/job_") != NULL && strstr(out,
-	    s.rid) != NULL, "%s", out);
+	free(out);
+	out = ssh_out("scontrol write batch_script %s - | cmp - "
+	    "'%s/sbatch/job_%s.sbatch' && echo same", retry_sid, s.job_dir,
+	    s.rid);
+	ck_assert_msg(strstr(out, "same") != NULL, "%s", out);
 	free(out);
 	state = wait_end(retry_sid);
 	ck_assert_str_eq(state, "COMPLETED");
