@@ -4,6 +4,7 @@
  * and resource defaults").
  */
 #include "config.h"
+#include "sshconf.h"
 #include "yamldoc.h"
 #include "str.h"
 
@@ -22,6 +23,7 @@
 enum ktype {
 	K_NAME,		/* cluster name: [A-Za-z0-9._-] */
 	K_HOSTS,	/* list or comma string of host names */
+	K_JUMPS,	/* list or comma string of [user@]host[:port] */
 	K_STR,		/* one word, no blanks */
 	K_PATH,		/* local path, ~ expanded */
 	K_ABS,		/* absolute remote path */
@@ -53,6 +55,7 @@ static const struct ckey ckeys[] = {
 	{ "port", K_INT, F(port), 1, 65535 },
 	{ "key", K_PATH, F(key_path), 0, 0 },
 	{ "certificate", K_PATH, F(cert_path), 0, 0 },
+	{ "jump", K_JUMPS, F(jumps), 0, 0 },
 	{ "known_hosts", K_PATH, F(known_hosts), 0, 0 },
 	{ "partitions", K_PARTS, F(partitions), 0, 0 },
 	{ "account", K_STR, F(account), 0, 0 },
@@ -172,6 +175,27 @@ check_host(const char *s)
 		    "'user' (or SLURM_USER) and only the host in 'hosts'", s);
 	if (*s == '-' || !word_ok(s, ".-_:[]"))
 		return xasprintf("host '%s' is not a host name or address", s);
+	return NULL;
+}
+
+/* One bastion: [user@]host[:port], as ProxyJump writes it. */
+static char *
+check_jump(const char *s)
+{
+	struct sshconf_hop	*h;
+	char			*cause = NULL, *err;
+	int			 n;
+
+	if (str_has_control(s, 0))
+		return xstrdup("a jump host has control characters");
+	if ((n = sshconf_hops(s, &h, &cause)) < 0) {
+		err = xasprintf("jump: %s (write [user@]host[:port])", cause);
+		free(cause);
+		return err;
+	}
+	sshconf_hops_free(h, n);
+	if (n != 1)
+		return xasprintf("jump '%s' is not one [user@]host[:port]", s);
 	return NULL;
 }
 
@@ -302,6 +326,7 @@ key_set(const struct ckey *k, struct cluster *c, const char *s, int append)
 		*sp = xstrdup(s);
 		return NULL;
 	case K_HOSTS:
+	case K_JUMPS:
 	case K_PARTS:
 	case K_USERS:
 		memset(&items, 0, sizeof items);
@@ -321,6 +346,7 @@ key_set(const struct ckey *k, struct cluster *c, const char *s, int append)
 		}
 		for (i = 0; i < items.n; i++) {
 			err = k->type == K_HOSTS ? check_host(items.v[i]) :
+			    k->type == K_JUMPS ? check_jump(items.v[i]) :
 			    k->type == K_USERS ? check_user(items.v[i]) :
 			    check_partition(items.v[i]);
 			if (err != NULL) {
@@ -421,6 +447,7 @@ cluster_free(struct cluster *c)
 {
 	free(c->name);
 	strv_free(&c->hosts);
+	strv_free(&c->jumps);
 	free(c->user);
 	free(c->key_path);
 	free(c->cert_path);
@@ -579,8 +606,8 @@ load_cluster(struct load *l, struct config *cfg, yaml_node_t *map,
 				goto out;
 			}
 		} else if (v->type == YAML_SEQUENCE_NODE &&
-		    (ck->type == K_HOSTS || ck->type == K_PARTS ||
-		    ck->type == K_USERS)) {
+		    (ck->type == K_HOSTS || ck->type == K_JUMPS ||
+		    ck->type == K_PARTS || ck->type == K_USERS)) {
 			for (it = v->data.sequence.items.start;
 			    it < v->data.sequence.items.top; it++) {
 				item = yaml_document_get_node(&l->doc, *it);
@@ -610,8 +637,8 @@ load_cluster(struct load *l, struct config *cfg, yaml_node_t *map,
 			    "%s: %s must be %s, not %s", where,
 			    ck->name,
 			    ck->type == K_ENV ? "a map of NAME: value" :
-			    (ck->type == K_HOSTS || ck->type == K_PARTS ||
-		    ck->type == K_USERS) ?
+			    (ck->type == K_HOSTS || ck->type == K_JUMPS ||
+			    ck->type == K_PARTS || ck->type == K_USERS) ?
 			    "a list or a comma-separated string" :
 			    "a single value", yamldoc_kind(v));
 			goto out;

@@ -32,6 +32,8 @@ struct cluster {
 	int		 port;		/* 0: from ~/.ssh/config or 22 */
 	char		*key_path;	/* NULL: IdentityFile / agent */
 	char		*cert_path;	/* NULL: <key>-cert.pub if there */
+	struct strv	 jumps;		/* bastions in order, [user@]host[:port];
+					   none: ProxyJump from ssh_config */
 	char		*known_hosts;	/* NULL: ~/.ssh/known_hosts */
 	struct strv	 partitions;	/* SLURM_PARTITION; first is the default */
 	int		 partitions_default; /* none given: the package's */

@@ -160,6 +160,8 @@ conn_new(const struct conn_opts *o)
 	c->cert_path = o->cert_path ? xstrdup(o->cert_path) : NULL;
 	c->known_hosts = o->known_hosts ? xstrdup(o->known_hosts) : NULL;
 	c->ssh_config = o->ssh_config ? xstrdup(o->ssh_config) : NULL;
+	for (i = 0; i < o->njumps; i++)
+		strv_add(&c->jumps, o->jumps[i]);
 	c->connect_timeout = o->connect_timeout > 0 ? o->connect_timeout :
 	    CONN_CONNECT_TIMEOUT;
 	c->command_timeout = o->command_timeout > 0 ? o->command_timeout :
@@ -181,6 +183,8 @@ conn_new_cluster(const struct cluster *cl)
 	o.port = cl->port;
 	o.key_path = cl->key_path;
 	o.cert_path = cl->cert_path;
+	o.jumps = (const char *const *)cl->jumps.v;
+	o.njumps = cl->jumps.n;
 	o.known_hosts = cl->known_hosts;
 	o.connect_timeout = cl->connect_timeout;
 	o.command_timeout = cl->command_timeout;
@@ -208,10 +212,13 @@ conn_disconnect(struct conn *c)
 {
 	conn_holder_close(c);
 	if (c->session != NULL) {
+		if (c->ev != NULL)
+			ssh_event_remove_session(c->ev, c->session);
 		ssh_disconnect(c->session);
 		ssh_free(c->session);
 		c->session = NULL;
 	}
+	conn_jump_close(c);
 	free(c->target);
 	c->target = NULL;
 }
@@ -234,6 +241,7 @@ conn_free(struct conn *c)
 	free(c->cert_path);
 	free(c->known_hosts);
 	free(c->ssh_config);
+	strv_free(&c->jumps);
 	free(c->name);
 	strv_free(&c->rawhosts);
 	free(c);
@@ -328,29 +336,34 @@ conn_keepalive(ssh_session s)
 	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt);
 }
 
-static int
-conn_try_host(struct conn *c, size_t i, char **why)
+int
+conn_is_verbose(void)
 {
-	struct conn_host	*h = &c->hosts[i];
-	ssh_session		 s;
-	const char		*home = getenv("HOME");
-	char			*sshdir = NULL, *kh = NULL, *host = NULL;
-	char			*user = NULL, *where;
-	unsigned int		 port = 22;
-	long			 timeout = c->connect_timeout;
-	int			 rc = TRY_STOP, no = 0, yes = 1, p;
+	return conn_verbose;
+}
 
+ssh_session
+conn_session_new(struct conn *c, const char *alias, const char *host,
+    const char *user, unsigned int port, char **khp, char **why)
+{
+	ssh_session	 s;
+	const char	*home = getenv("HOME");
+	char		*sshdir = NULL, *kh;
+	long		 timeout = c->connect_timeout;
+	int		 no = 0, yes = 1;
+
+	*khp = NULL;
 	if ((s = ssh_new()) == NULL)
-		return cause_set(why, "cannot create an SSH session"), TRY_STOP;
+		return cause_set(why, "cannot create an SSH session"), NULL;
 	ssh_set_callbacks(s, &c->cb);
 	/* $HOME, not the passwd entry: tests and sandboxes can move it. */
 	if (home != NULL && *home != '\0') {
 		sshdir = xasprintf("%s/.ssh", home);
 		ssh_options_set(s, SSH_OPTIONS_SSH_DIR, sshdir);
 	}
-	if (ssh_options_set(s, SSH_OPTIONS_HOST, h->host) != SSH_OK) {
-		cause_set(why, "bad host name '%s'", h->name);
-		goto out;
+	if (ssh_options_set(s, SSH_OPTIONS_HOST, alias) != SSH_OK) {
+		cause_set(why, "bad host name '%s'", alias);
+		goto fail;
 	}
 	if (c->ssh_config != NULL && *c->ssh_config == '\0')
 		ssh_options_set(s, SSH_OPTIONS_PROCESS_CONFIG, &no);
@@ -358,26 +371,25 @@ conn_try_host(struct conn *c, size_t i, char **why)
 		if (access(c->ssh_config, R_OK) != 0) {
 			cause_set(why, "cannot read ssh config %s: %s",
 			    c->ssh_config, strerror(errno));
-			goto out;
+			goto fail;
 		}
 		if (ssh_options_parse_config(s, c->ssh_config) != SSH_OK) {
 			cause_set(why, "%s: %s", c->ssh_config,
 			    ssh_get_error(s));
-			goto out;
+			goto fail;
 		}
 	} else if (ssh_options_parse_config(s, NULL) != SSH_OK) {
 		cause_set(why, "ssh config: %s", ssh_get_error(s));
-		goto out;
+		goto fail;
 	}
 
-	/* Explicit settings override ssh_config. */
-	if (c->user != NULL)
-		ssh_options_set(s, SSH_OPTIONS_USER, c->user);
-	p = h->port ? h->port : c->port;
-	if (p > 0) {
-		port = (unsigned int)p;
+	/* What sqdeck resolved itself (clusters.yaml, then ssh_config). */
+	if (host != NULL && strcmp(host, alias) != 0)
+		ssh_options_set(s, SSH_OPTIONS_HOST, host);
+	if (user != NULL)
+		ssh_options_set(s, SSH_OPTIONS_USER, user);
+	if (port > 0)
 		ssh_options_set(s, SSH_OPTIONS_PORT, &port);
-	}
 	if (c->known_hosts != NULL) {
 		kh = xstrdup(c->known_hosts);
 		/* Only the given file, so the message names the right one. */
@@ -398,7 +410,56 @@ conn_try_host(struct conn *c, size_t i, char **why)
 	 * ACK of the one before (a delayed ACK: tens of ms per command).
 	 */
 	ssh_options_set(s, SSH_OPTIONS_NODELAY, &yes);
-	conn_proxy_batchmode(s);
+	*khp = kh;
+	free(sshdir);
+	return s;
+fail:
+	ssh_free(s);
+	free(sshdir);
+	return NULL;
+}
+
+/* Key login with the key and certificate resolved for this host. */
+static int
+conn_auth_eff(struct conn *c, ssh_session s, const struct conn_eff *e,
+    const char *user, const char *host, unsigned int port, char **why)
+{
+	char	*key = c->key_path, *cert = c->cert_path;
+	int	 rc;
+
+	c->key_path = e->key;
+	c->cert_path = e->cert;
+	rc = conn_auth(c, s, user, host, port, why);
+	c->key_path = key;
+	c->cert_path = cert;
+	return rc;
+}
+
+static int
+conn_try_host(struct conn *c, size_t i, char **why)
+{
+	struct conn_host	*h = &c->hosts[i];
+	struct conn_eff		 e;
+	ssh_session		 s = NULL;
+	char			*kh = NULL, *host = NULL, *user = NULL, *where;
+	unsigned int		 port = 22;
+	int			 rc = TRY_STOP, fd = -1;
+
+	if (conn_resolve(c, i, &e, why) != 0) {
+		conn_eff_free(&e);
+		return TRY_STOP;
+	}
+	s = conn_session_new(c, h->host, e.host, e.user, e.port, &kh, why);
+	if (s == NULL)
+		goto out;
+	if (e.nhops > 0) {
+		/* Natively, never libssh 0.10's "ssh -W" of ProxyJump. */
+		ssh_options_set(s, SSH_OPTIONS_PROXYCOMMAND, "none");
+		if ((rc = conn_jump_open(c, &e, &fd, why)) != TRY_OK)
+			goto out;
+		ssh_options_set(s, SSH_OPTIONS_FD, &fd);
+	} else
+		conn_proxy_batchmode(s);
 
 	if (ssh_options_get(s, SSH_OPTIONS_HOST, &host) != SSH_OK)
 		host = NULL;
@@ -406,13 +467,16 @@ conn_try_host(struct conn *c, size_t i, char **why)
 	if (ssh_options_get(s, SSH_OPTIONS_USER, &user) != SSH_OK)
 		user = NULL;
 
-	if (ssh_connect(s) != SSH_OK) {
+	if ((fd >= 0 ? conn_jump_connect(c, s, fd) : ssh_connect(s)) !=
+	    SSH_OK) {
 		where = xasprintf("%s:%u", host ? host : h->host, port);
 		if (strcmp(where, h->name) == 0 ||
 		    strcmp(host ? host : h->host, h->name) == 0)
-			cause_set(why, "%s: %s", where, ssh_get_error(s));
+			cause_set(why, "%s%s: %s", where, fd >= 0 ?
+			    " (through the bastion)" : "", ssh_get_error(s));
 		else
-			cause_set(why, "%s (%s): %s", h->name, where,
+			cause_set(why, "%s (%s)%s: %s", h->name, where,
+			    fd >= 0 ? " (through the bastion)" : "",
 			    ssh_get_error(s));
 		free(where);
 		rc = TRY_NEXT;
@@ -421,12 +485,12 @@ conn_try_host(struct conn *c, size_t i, char **why)
 	rc = conn_check_host_key(s, host ? host : h->host, port, kh, why);
 	if (rc != TRY_OK)
 		goto out;
-	rc = conn_auth(c, s, user ? user : "?", host ? host : h->host, port,
-	    why);
+	rc = conn_auth_eff(c, s, &e, user ? user : "?", host ? host : h->host,
+	    port, why);
 	if (rc != TRY_OK)
 		goto out;
 
-	conn_keepalive(s);
+	conn_keepalive(c->nhops > 0 ? c->hops[0].s : s);
 	c->session = s;
 	c->cur = i;
 	c->target = xasprintf("%s@%s:%u", user ? user : "?",
@@ -436,13 +500,16 @@ conn_try_host(struct conn *c, size_t i, char **why)
 	s = NULL;
 out:
 	if (s != NULL) {
+		if (c->ev != NULL)
+			ssh_event_remove_session(c->ev, s);
 		ssh_disconnect(s);
 		ssh_free(s);
+		conn_jump_close(c);
 	}
 	ssh_string_free_char(host);
 	ssh_string_free_char(user);
 	free(kh);
-	free(sshdir);
+	conn_eff_free(&e);
 	return rc;
 }
 
@@ -478,6 +545,8 @@ conn_holder_key(const struct conn *c, size_t *lenp)
 	conn_key_add(&b, "c=", c->cert_path);
 	conn_key_add(&b, "kh=", c->known_hosts);
 	conn_key_add(&b, "cfg=", c->ssh_config);
+	for (i = 0; i < c->jumps.n; i++)
+		conn_key_add(&b, "j=", c->jumps.v[i]);
 	*lenp = b.len;
 	return buf_steal(&b);
 }
@@ -509,6 +578,8 @@ conn_opts_of(const struct conn *c, struct conn_opts *o)
 	o->cert_path = c->cert_path;
 	o->known_hosts = c->known_hosts;
 	o->ssh_config = c->ssh_config;
+	o->jumps = (const char *const *)c->jumps.v;
+	o->njumps = c->jumps.n;
 	o->connect_timeout = c->connect_timeout;
 	o->command_timeout = c->command_timeout;
 	o->name = conn_name(c);
@@ -672,6 +743,10 @@ conn_connect(struct conn *c, char **cause)
 	size_t		 i;
 	int		 rc;
 
+	if (conn_verbose && !c->said) {
+		c->said = 1;
+		conn_say_where(c);
+	}
 	if (conn_holder_wanted(c)) {
 		rc = conn_holder_call(c, HOLDER_LOGIN, NULL, NULL, 0, 0, 0, 0,
 		    NULL, cause);

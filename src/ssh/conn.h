@@ -57,6 +57,9 @@ struct conn_opts {
 	int		   port;	/* 0: ssh_config Port or 22 */
 	const char	  *key_path;	/* NULL: agent and IdentityFile only */
 	const char	  *cert_path;	/* NULL: key_path-cert.pub if there */
+	const char *const *jumps;	/* bastions in order, [user@]host[:port];
+					   none: ProxyJump of ssh_config */
+	size_t		   njumps;
 	const char	  *known_hosts;	/* NULL: $HOME/.ssh/known_hosts */
 	const char	  *ssh_config;	/* NULL: $HOME/.ssh/config and
 					   /etc/ssh/ssh_config; "": none */

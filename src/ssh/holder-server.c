@@ -519,7 +519,7 @@ holder_main(void)
 	struct sigaction	 sa;
 	struct buf		 b;
 	struct hrd		 r;
-	struct strv		 hosts = { NULL, 0 };
+	struct strv		 hosts = { NULL, 0 }, jumps = { NULL, 0 };
 	char			*user, *key, *kh, *cfg, *cert, *cause = NULL, *dir;
 	char			*sl;
 	uint32_t		 i, n;
@@ -559,6 +559,14 @@ holder_main(void)
 	o.command_timeout = (int)hr_u32(&r);
 	cert = hr_str(&r, NULL);
 	o.cert_path = hr_u32(&r) ? cert : NULL;
+	n = hr_u32(&r);
+	for (i = 0; i < n && !r.bad && i < 64; i++) {
+		sl = hr_str(&r, NULL);
+		strv_add(&jumps, sl);
+		free(sl);
+	}
+	o.jumps = (const char *const *)jumps.v;
+	o.njumps = jumps.n;
 	nul = r.bad;
 	hm_wipe(&b);
 	if (nul || H.persist <= 0 || strrchr(H.path, '/') == NULL) {
@@ -613,6 +621,7 @@ holder_main(void)
 	conn_set_prompt(H.conn, holder_relay, NULL);
 	H.cur_fd = -1;
 	strv_free(&hosts);
+	strv_free(&jumps);
 	free(user);
 	free(key);
 	free(kh);

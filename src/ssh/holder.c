@@ -402,6 +402,9 @@ holder_put_opts(struct buf *b, const struct conn_opts *o, const char *path)
 	hm_u32(b, (uint32_t)o->command_timeout);
 	hm_cstr(b, o->cert_path);
 	hm_u32(b, o->cert_path != NULL);
+	hm_u32(b, (uint32_t)o->njumps);
+	for (i = 0; i < o->njumps; i++)
+		hm_cstr(b, o->jumps[i]);
 }
 
 /* Start a holder: fork + exec, options on its stdin, "ok" on its stdout. */

@@ -34,7 +34,7 @@
  * conn.c is its only client; the verbs never see it.
  */
 
-#define HOLDER_PROTO		"2"	/* wire version, part of the socket's name */
+#define HOLDER_PROTO		"3"	/* wire version, part of the socket's name */
 #define HOLDER_KEEPALIVE	15	/* seconds between keepalives */
 #define HOLDER_PROMPT_WAIT	300	/* seconds a human has to answer */
 #define HOLDER_CACHE_TTL	300	/* longest life of a kept answer (s) */

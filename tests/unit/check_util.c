@@ -6,6 +6,7 @@
 #include "preflight.h"
 #include "rsh.h"
 #include "sshcert.h"
+#include "sshconf.h"
 
 #include <sys/wait.h>
 
@@ -380,6 +381,129 @@ make_cert(const char *dir, const char *type, const char *name,
 	return text;
 }
 
+static void
+put_file(const char *dir, const char *name, const char *text)
+{
+	char	*path = xasprintf("%s/%s", dir, name), *cause = NULL;
+
+	ck_assert_msg(file_write_atomic(path, text, strlen(text), 0600,
+	    &cause) == 0, "%s", cause);
+	free(path);
+}
+
+START_TEST(test_sshconf)
+{
+	const char	*dir = test_tmpdir();
+	const char	*files[3] = { NULL, NULL, NULL };
+	struct sshconf	 sc;
+	struct sshconf_hop *h;
+	char		*cfg, *sys, *cause = NULL, *where;
+	int		 n;
+
+	put_file(dir, "config",
+	    "# user config\n"
+	    "Host other\n"
+	    "  HostName wrong.example\n"
+	    "Host gpu *.hpc !bad.hpc\n"
+	    "  HostName = login.%h.example\n"
+	    "  User alice\n"
+	    "Host gpu\n"
+	    "  User bob\n"
+	    "  Port 2200\n"
+	    "  Include conf.d/*.conf\n"
+	    "Match all\n"
+	    "  IdentityFile ~/.ssh/id_%r\n"
+	    "  CertificateFile \"%d/certs/%h-cert.pub\"\n");
+	where = xasprintf("%s/conf.d", dir);
+	ck_assert_int_eq(mkdir_p(where, 0700, &cause), 0);
+	free(where);
+	put_file(dir, "conf.d/jump.conf",
+	    "ProxyJump carol@bastion.example:2222,hop2\n"
+	    "Host *\n"
+	    "  Port 9999\n");
+	cfg = xasprintf("%s/config", dir);
+	sys = xasprintf("%s/system", dir);
+	put_file(dir, "system", "Host *\n  User root\n  Port 22\n"
+	    "  ProxyCommand ssh -W %h:%p gw\n");
+	files[0] = cfg;
+	files[1] = sys;
+	ck_assert_msg(sshconf_resolve(files, "gpu", "/home/u", &sc, &cause) ==
+	    0, "%s", cause);
+	ck_assert_str_eq(sc.v[SSHCONF_HOSTNAME].value, "login.gpu.example");
+	where = xasprintf("%s:5", cfg);
+	ck_assert_str_eq(sc.v[SSHCONF_HOSTNAME].where, where);
+	free(where);
+	/* The first value wins: alice (line 6), not bob. */
+	ck_assert_str_eq(sc.v[SSHCONF_USER].value, "alice");
+	ck_assert_str_eq(sc.v[SSHCONF_PORT].value, "2200");
+	ck_assert_str_eq(sc.v[SSHCONF_PROXYJUMP].value,
+	    "carol@bastion.example:2222,hop2");
+	where = xasprintf("%s/conf.d/jump.conf:1", dir);
+	ck_assert_str_eq(sc.v[SSHCONF_PROXYJUMP].where, where);
+	free(where);
+	ck_assert_str_eq(sc.v[SSHCONF_IDENTITYFILE].value,
+	    "/home/u/.ssh/id_alice");
+	ck_assert_str_eq(sc.v[SSHCONF_CERTIFICATEFILE].value,
+	    "/home/u/certs/login.gpu.example-cert.pub");
+	ck_assert_str_eq(sc.v[SSHCONF_PROXYCOMMAND].value,
+	    "ssh -W %h:%p gw");
+	sshconf_free(&sc);
+
+	/* A negated pattern; the system file's values fill the rest. */
+	ck_assert_int_eq(sshconf_resolve(files, "bad.hpc", "/h", &sc, &cause),
+	    0);
+	ck_assert_ptr_null(sc.v[SSHCONF_HOSTNAME].value);
+	ck_assert_str_eq(sc.v[SSHCONF_USER].value, "root");
+	ck_assert_ptr_null(sc.v[SSHCONF_PROXYJUMP].value);
+	sshconf_free(&sc);
+	ck_assert_int_eq(sshconf_resolve(files, "a.hpc", "/h", &sc, &cause),
+	    0);
+	ck_assert_str_eq(sc.v[SSHCONF_HOSTNAME].value, "login.a.hpc.example");
+	ck_assert_str_eq(sc.v[SSHCONF_USER].value, "alice");
+	ck_assert_str_eq(sc.v[SSHCONF_PORT].value, "22");
+	sshconf_free(&sc);
+
+	/* A missing file is skipped; an Include loop is an error. */
+	files[0] = "/nonexistent/sqdeck/config";
+	files[1] = NULL;
+	ck_assert_int_eq(sshconf_resolve(files, "gpu", "/h", &sc, &cause), 0);
+	ck_assert_ptr_null(sc.v[SSHCONF_USER].value);
+	sshconf_free(&sc);
+	put_file(dir, "loop", "Include loop\n");
+	free(sys);
+	sys = xasprintf("%s/loop", dir);
+	files[0] = sys;
+	ck_assert_int_eq(sshconf_resolve(files, "gpu", "/h", &sc, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "nested"));
+	free(cause);
+	cause = NULL;
+
+	ck_assert(sshconf_match("*.hpc", "A.HPC"));
+	ck_assert(sshconf_match("l?gin*", "login1"));
+	ck_assert(!sshconf_match("l?gin", "lgin"));
+
+	n = sshconf_hops("ssh://u@b1:2225, [::1]:22 ,b3", &h, &cause);
+	ck_assert_int_eq(n, 3);
+	ck_assert_str_eq(h[0].user, "u");
+	ck_assert_str_eq(h[0].host, "b1");
+	ck_assert_int_eq(h[0].port, 2225);
+	ck_assert_str_eq(h[1].host, "::1");
+	ck_assert_int_eq(h[1].port, 22);
+	ck_assert_ptr_null(h[2].user);
+	ck_assert_int_eq(h[2].port, 0);
+	sshconf_hops_free(h, n);
+	ck_assert_int_eq(sshconf_hops("none", &h, &cause), 0);
+	ck_assert_int_eq(sshconf_hops("b:99999", &h, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "port"));
+	free(cause);
+	cause = NULL;
+	ck_assert_int_eq(sshconf_hops("-oProxyCommand=x", &h, &cause), -1);
+	free(cause);
+	free(cfg);
+	free(sys);
+}
+END_TEST
+
 START_TEST(test_sshcert)
 {
 	const char	*dir = test_tmpdir();
@@ -479,6 +603,7 @@ util_suite(void)
 
 	tcase_add_test(tc, test_shell_quote);
 	tcase_add_test(tc, test_sshcert);
+	tcase_add_test(tc, test_sshconf);
 	tcase_add_test(tc, test_shell_quote_roundtrip);
 	tcase_add_test(tc, test_buf);
 	tcase_add_test(tc, test_strv_split);
