@@ -170,7 +170,7 @@ static const struct {
 	    "quote values containing ': ' or ' #'" },
 	{ "bad-unknown-key.yaml", ":7:3: unknown key 'hostz' in cluster 'b': "
 	    "did you mean 'hosts'? (known keys: name, hosts, user, port, key, "
-	    "certificate, "
+	    "certificate, jump, "
 	    "known_hosts, partitions, account, results_root, cpu_partition, "
 	    "image_cache, image_cache_owners, container, time_hours, requeue, poll_interval, "
 	    "min_poll_interval, max_scheduler_calls, history_days, history, "
@@ -276,7 +276,7 @@ static const struct {
 	    "be plain words, not a list" },
 	{ "- name: a\n  hosts: h\n  zzzzzz: 1\n", ":3:3: unknown key 'zzzzzz' "
 	    "in cluster 'a' (known keys: name, hosts, user, port, key, "
-	    "certificate, "
+	    "certificate, jump, "
 	    "known_hosts, partitions, account, results_root, cpu_partition, "
 	    "image_cache, image_cache_owners, container, time_hours, requeue, poll_interval, "
 	    "min_poll_interval, max_scheduler_calls, history_days, history, "
@@ -315,6 +315,37 @@ START_TEST(test_persist)
 	ck_assert_int_eq(cfg.clusters[3].persist, 90);
 	ck_assert_int_eq(cfg.clusters[4].persist, 7200);
 	config_free(&cfg);
+}
+END_TEST
+
+/* Issue 28: bastions, a list or a comma string of [user@]host[:port]. */
+START_TEST(test_jump)
+{
+	struct config	 cfg;
+	char		*cause = NULL;
+	const char	*path;
+
+	path = write_tmp("- name: a\n  hosts: h\n  jump: [u@b1:2225, b2]\n"
+	    "- name: b\n  hosts: h\n  jump: 'x@[::1]:22'\n"
+	    "- name: c\n  hosts: h\n");
+	ck_assert_msg(config_load(path, &cfg, &cause) == 0, "%s", cause);
+	ck_assert_uint_eq(cfg.clusters[0].jumps.n, 2);
+	ck_assert_str_eq(cfg.clusters[0].jumps.v[0], "u@b1:2225");
+	ck_assert_str_eq(cfg.clusters[0].jumps.v[1], "b2");
+	ck_assert_uint_eq(cfg.clusters[1].jumps.n, 1);
+	ck_assert_uint_eq(cfg.clusters[2].jumps.n, 0);
+	config_free(&cfg);
+
+	path = write_tmp("- name: a\n  hosts: h\n  jump: [u@b1:0]\n");
+	ck_assert_int_eq(config_load(path, &cfg, &cause), -1);
+	ck_assert_msg(strstr(cause, "jump host b1: port '0' is not a number "
+	    "from 1 to 65535 (write [user@]host[:port])") != NULL, "%s", cause);
+	free(cause);
+	cause = NULL;
+	path = write_tmp("- name: a\n  hosts: h\n  jump: ['-oProxyCommand=x']\n");
+	ck_assert_int_eq(config_load(path, &cfg, &cause), -1);
+	ck_assert_msg(strstr(cause, "is not a host name") != NULL, "%s", cause);
+	free(cause);
 }
 END_TEST
 
@@ -674,6 +705,7 @@ config_suite(void)
 	tcase_add_loop_test(tc, test_bad_files, 0, sizeof bad / sizeof bad[0]);
 	tcase_add_loop_test(tc, test_bad_inline, 0, sizeof inl / sizeof inl[0]);
 	tcase_add_test(tc, test_persist);
+	tcase_add_test(tc, test_jump);
 	tcase_add_test(tc, test_nccl_null_and_partial);
 	tcase_add_test(tc, test_nccl_probe_keys);
 	tcase_add_test(tc, test_image_cache_owners);
