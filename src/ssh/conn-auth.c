@@ -169,6 +169,31 @@ conn_auth_word(int rc)
 #define CONN_KBDINT_PROMPTS	16
 
 /*
+ * OpenSSH's PAM puts the module's information text (Duo's menu: "Duo
+ * two-factor login ... 1. Duo Push ...") before the prompt, in the same
+ * string.  That text goes with the instruction, so the prompt is its last
+ * line ("Passcode or option (1-3): ") and the text keeps its lines.
+ */
+static void
+conn_kbdint_split(struct conn_prompt *p, const char **instr, char **joined)
+{
+	const char	*nl = strrchr(p->text, '\n');
+	size_t		 len;
+
+	if (nl == NULL)
+		return;
+	len = nl - p->text;
+	while (len > 0 && (p->text[len - 1] == '\n' ||
+	    p->text[len - 1] == '\r'))
+		len--;
+	*joined = xasprintf("%s%s%.*s", *instr != NULL ? *instr : "",
+	    *instr != NULL && **instr != '\0' ? "\n" : "", (int)len,
+	    p->text);
+	*instr = *joined;
+	p->text = nl + 1;
+}
+
+/*
  * The second factor: keyboard-interactive after the key.  The server's
  * prompts go to the prompt callback as written; each answer is wiped right
  * after libssh took it (libssh burns its own copy when the exchange ends).
@@ -180,7 +205,7 @@ conn_kbdint(struct conn *c, ssh_session s, const char *user,
 {
 	struct conn_prompt	 pv[CONN_KBDINT_PROMPTS];
 	char			*answers[CONN_KBDINT_PROMPTS], *ask = NULL;
-	char			 note[160], echo;
+	char			*joined = NULL, note[160], echo;
 	const char		*name, *instr;
 	conn_prompt_fn		 fn;
 	void			*arg;
@@ -221,6 +246,8 @@ conn_kbdint(struct conn *c, ssh_session s, const char *user,
 				pv[i].echo = echo != 0;
 				answers[i] = NULL;
 			}
+			if (n == 1)
+				conn_kbdint_split(&pv[0], &instr, &joined);
 			if (n > 0 && (fn == NULL || fn(arg, conn_name(c),
 			    name ? name : "", instr ? instr : "",
 			    *note ? note : NULL, pv, n, answers, &ask) != 0)) {
@@ -240,6 +267,8 @@ conn_kbdint(struct conn *c, ssh_session s, const char *user,
 				free(ask);
 				return TRY_STOP;
 			}
+			free(joined);
+			joined = NULL;
 			for (i = 0; i < n; i++) {
 				if (ssh_userauth_kbdint_setanswer(s, i,
 				    answers[i] != NULL ? answers[i] : "") < 0)

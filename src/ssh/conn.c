@@ -32,6 +32,8 @@
 #define CONN_COMMAND_TIMEOUT	60
 #define CONN_READ_SLICE_MS	200	/* longest single wait inside exec */
 #define CONN_CHUNK		32768
+#define CONN_PROMPT_IDLE	3	/* s: a session's prompt left waiting */
+#define CONN_PROMPT_MAX		8192	/* a prompt is the only output */
 
 static const char	*conn_holder_exe;
 static int		 conn_verbose;
@@ -805,6 +807,62 @@ conn_result_free(struct conn_result *r)
 }
 
 /*
+ * The last line of b if it asks for input: no newline after it, ending in
+ * ':' or '?' (blanks aside), as "Passcode or option (1-3): " does.
+ */
+static const char *
+conn_prompt_line(const struct buf *b)
+{
+	const char	*line;
+	size_t		 n = b->len;
+
+	if (n == 0 || b->data[n - 1] == '\n')
+		return NULL;
+	while (n > 0 && (b->data[n - 1] == ' ' || b->data[n - 1] == '\t'))
+		n--;
+	if (n == 0 || (b->data[n - 1] != ':' && b->data[n - 1] != '?'))
+		return NULL;
+	line = memrchr(b->data, '\n', n);
+	return line != NULL ? line + 1 : b->data;
+}
+
+/*
+ * A prompt on every new session (Duo's "ForceCommand login_duo", duo_unix
+ * issue 53): the command's first output asks for input and nothing else
+ * comes.  No answer sqdeck could send is right (its stdin is the
+ * command's), so it is stopped and explained, never waited on.
+ */
+static int
+conn_session_prompt(struct conn *c, const struct buf *out,
+    const struct buf *err, double first, double last, double start,
+    char **cause)
+{
+	const char	*p;
+	char		 q[81];
+	size_t		 i;
+
+	if (first < 0 || first - start > CONN_PROMPT_IDLE ||
+	    conn_now() - last < CONN_PROMPT_IDLE ||
+	    out->len + err->len > CONN_PROMPT_MAX)
+		return 0;
+	if ((p = conn_prompt_line(out)) == NULL &&
+	    (p = conn_prompt_line(err)) == NULL)
+		return 0;
+	/* Untrusted text: printable ASCII only, and short. */
+	for (i = 0; i < sizeof q - 1 && p[i] != '\0'; i++)
+		q[i] = (p[i] >= ' ' && p[i] <= '~') ? p[i] : '?';
+	q[i] = '\0';
+	cause_set(cause, "%s: the login node asks for input on every new "
+	    "session (\"%s\", then nothing for %d s), as Duo's ForceCommand "
+	    "login_duo does: sqdeck cannot answer that, since each command is "
+	    "a new session, even on a kept login. Ask the site to set Duo up "
+	    "through PAM (keyboard-interactive), which sqdeck asks once, with "
+	    "'sqdeck login %s', and keeps for every command; the command was "
+	    "stopped", conn_name(c), q, CONN_PROMPT_IDLE, conn_name(c));
+	return 1;
+}
+
+/*
  * One command on one channel.  *started says whether the command may have
  * run: only a failure before that may be retried on a new session.
  */
@@ -820,7 +878,8 @@ conn_exec_once(struct conn *c, const char *cmd, const void *in, size_t inlen,
 	char		 data[CONN_CHUNK];
 	size_t		 sent = 0, want;
 	uint32_t	 win;
-	double		 deadline, left;
+	double		 deadline, left, start, first = -1, last = 0;
+	size_t		 had;
 	int		 n, eof_sent = 0, slice, rc = -1;
 
 	*started = 0;
@@ -843,7 +902,8 @@ conn_exec_once(struct conn *c, const char *cmd, const void *in, size_t inlen,
 		goto out;
 	}
 
-	deadline = conn_now() + timeout;
+	start = conn_now();
+	deadline = start + timeout;
 	for (;;) {
 		/* Never write more than the window: a blocked write with a
 		 * full stdout would deadlock both sides. */
@@ -876,6 +936,7 @@ conn_exec_once(struct conn *c, const char *cmd, const void *in, size_t inlen,
 		slice = (!eof_sent) ? 20 : CONN_READ_SLICE_MS;
 		if (left * 1000 < slice)
 			slice = (int)(left * 1000) + 1;
+		had = out.len + err.len;
 		n = ssh_channel_read_timeout(ch, data, sizeof data, 0, slice);
 		if (n == SSH_ERROR)
 			goto lost;
@@ -889,6 +950,15 @@ conn_exec_once(struct conn *c, const char *cmd, const void *in, size_t inlen,
 			buf_add(&err, data, n);
 		if (n == SSH_ERROR)
 			goto lost;
+		if (out.len + err.len != had) {
+			last = conn_now();
+			if (first < 0)
+				first = last;
+		} else if (conn_session_prompt(c, &out, &err, first, last,
+		    start, cause)) {
+			ssh_channel_request_send_signal(ch, "TERM");
+			goto out;
+		}
 		if (maxout != 0 && out.len + err.len > maxout) {
 			res->truncated = 1;
 			ssh_channel_request_send_signal(ch, "TERM");

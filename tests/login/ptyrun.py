@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tests/login/ptyrun.py TRANSCRIPT ANSWERS ARGV...: run ARGV on a new pty (its
-controlling terminal) and answer each prompt that ends in 'code:' after a
+controlling terminal) and answer each prompt that ends in 'code:' (or Duo's '(1-3):') after a
 "second factor" banner with the next of the comma-separated ANSWERS.
 Everything the program wrote to the terminal goes to TRANSCRIPT; exits with
 the program's status (124 if it ran longer than 120 s)."""
@@ -26,7 +26,7 @@ while time.time() < deadline:
             break
         out += d
         tail = out[pos:]
-        if b'second factor' in out and tail.rstrip(b' ').endswith(b'code:') and asked < len(answers):
+        if b'second factor' in out and tail.rstrip(b' ').endswith((b'code:', b'(1-3):')) and asked < len(answers):
             os.write(fd, answers[asked].encode() + b'\n')
             asked += 1
             pos = len(out)
