@@ -396,7 +396,14 @@ uikeys_help(void)
 	    "  Space (a live job) watches it: its end rings the bell and "
 	    "sends a desktop\n"
 	    "                     notification where the terminal shows one "
-	    "(SQDECK_NOTIFY)\n");
+	    "(SQDECK_NOTIFY)\n"
+	    "  second factor      a dialog at the cluster's row asks the "
+	    "server's prompt (TOTP,\n"
+	    "                     Duo's menu and passcode); a bastion "
+	    "(jump:, ProxyJump) that\n"
+	    "                     fails is named in the row; sqdeck -v: "
+	    "where each login\n"
+	    "                     setting came from (~/.ssh/config:line)\n");
 	return buf_steal(&out);
 }
 

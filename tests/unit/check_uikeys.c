@@ -170,6 +170,9 @@ START_TEST(test_help_lists_everything)
 	ck_assert_ptr_nonnull(strstr(help, "Jobs pane and log pane\n"));
 	ck_assert_ptr_nonnull(strstr(help, "Cancel dialog\n"));
 	ck_assert_ptr_nonnull(strstr(help, "Submit wizard\n"));
+	/* Logins (issue 28): Duo and the bastion are explained. */
+	ck_assert_ptr_nonnull(strstr(help, "Duo's menu and passcode"));
+	ck_assert_ptr_nonnull(strstr(help, "a bastion (jump:, ProxyJump)"));
 	/* Keys bound three times (\n, \r, KEY_ENTER) are listed once. */
 	ck_assert_ptr_null(strstr(help, "Enter, Enter"));
 	ck_assert_ptr_nonnull(strstr(help, "c, Del "));
