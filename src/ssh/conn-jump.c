@@ -81,6 +81,7 @@ conn_resolve(struct conn *c, size_t i, struct conn_eff *e, char **why)
 	struct conn_host	*h = &c->hosts[i];
 	struct sshconf		*sc = &e->sc;
 	struct buf		 b;
+	char			*old;
 	size_t			 j;
 	int			 p;
 
@@ -135,9 +136,11 @@ conn_resolve(struct conn *c, size_t i, struct conn_eff *e, char **why)
 		e->nhops = sshconf_hops(sc->v[SSHCONF_PROXYJUMP].value,
 		    &e->hops, why);
 		e->from[SSHCONF_PROXYJUMP] = sc->v[SSHCONF_PROXYJUMP].where;
-		if (e->nhops < 0) {
+		if (e->nhops < 0 && why != NULL) {
+			old = *why;
 			cause_set(why, "%s: ProxyJump: %s",
-			    sc->v[SSHCONF_PROXYJUMP].where, *why);
+			    sc->v[SSHCONF_PROXYJUMP].where, old);
+			free(old);
 		}
 	}
 	if (e->nhops < 0) {
