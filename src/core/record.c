@@ -650,6 +650,28 @@ out:
 }
 
 int
+record_discard(const char *id, char **cause)
+{
+	char	*dir = record_dir(), *path = NULL;
+	int	 fd, rc = -1;
+
+	if (id_valid(id, cause) != 0)
+		goto out;
+	if ((fd = lock_take(dir, cause)) < 0)
+		goto out;
+	path = record_path(dir, id);
+	if (unlink(path) == 0 || errno == ENOENT)
+		rc = 0;
+	else
+		cause_set(cause, "%s: %s", path, strerror(errno));
+	lock_drop(fd);
+out:
+	free(path);
+	free(dir);
+	return rc;
+}
+
+int
 record_load(const char *id, struct record **rp, char **cause)
 {
 	char	*dir, *path;

@@ -117,6 +117,11 @@ struct record	*record_new_retry(const struct record *old);
  */
 int		 record_create(struct record *, char **cause);
 int		 record_load(const char *id, struct record **, char **cause);
+/*
+ * Remove a record whose submit stopped before anything was written on the
+ * cluster (no job, no job dir): 0 once it is gone.
+ */
+int		 record_discard(const char *id, char **cause);
 /* Every record; corrupt files go to list->corrupt, never dropped. */
 int		 record_list(struct record_list *, char **cause);
 /* The records directory to read (*dp NULL: none yet), or -1 and a cause. */

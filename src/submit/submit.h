@@ -85,8 +85,9 @@
  * submitted twice (res->resumed).
  */
 
-#define SUBMIT_IMPORT_TIMEOUT	3600	/* seconds for one enroot import */
 #define SUBMIT_IMPORT_MINUTES	120	/* least --time of the import job */
+#define SUBMIT_IMPORT_MARGIN	120	/* s of it left after the import's
+					   timeout (srun ends in it) */
 #define SUBMIT_RECONCILE_WAIT	12	/* seconds after sbatch before "none" */
 
 /* One cluster connection and what was learnt about it. */
@@ -205,6 +206,13 @@ struct submit_convert_result {
 	struct image_cache_stat	 cache;	/* the cache file after it */
 };
 char	*submit_convert_script(const struct submit_convert_args *);
+/*
+ * The import's timeout (s) and its job's --time (min) from the timeout
+ * asked for (<= 0: none, the reservation's) and the CPU partition's
+ * MaxTime (<= 0: none): the timeout never outlives the reservation.
+ */
+void	 submit_import_limits(int asked, int max_minutes, int *timeout,
+	     int *minutes);
 void	 submit_convert_parse(const char *out, struct submit_convert_result *);
 void	 submit_convert_free(struct submit_convert_result *);
 
@@ -249,7 +257,7 @@ struct submit_opts {
 	int		 dry_run;	/* stop after render: no remote write */
 	int		 hold;		/* leave the job held (--hold) */
 	int		 import_timeout;	/* 0: SQDECK_IMPORT_TIMEOUT or
-						   SUBMIT_IMPORT_TIMEOUT */
+						   the reservation's */
 	/* Secret values by name; NULL: getenv. */
 	const char	*(*secret)(const char *name, void *arg);
 	/* Each step as it happens (may be NULL). */
