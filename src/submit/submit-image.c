@@ -28,7 +28,7 @@ submit_import_limits(int asked, int max_minutes, int *timeout, int *minutes)
 {
 	int	t = asked > 0 ? asked : SUBMIT_IMPORT_MINUTES * 60 -
 	    SUBMIT_IMPORT_MARGIN;
-	int	m = t / 60 + 2;
+	int	m = (t + SUBMIT_IMPORT_MARGIN + 59) / 60;
 
 	if (m < SUBMIT_IMPORT_MINUTES)
 		m = SUBMIT_IMPORT_MINUTES;

@@ -107,7 +107,6 @@ int	 submit_stage_parse(struct submit_ctx *, const char *out, int status,
 /* submit-image.c: the checked lines a later submit's gate compares. */
 char	*submit_imgok_load(struct submit_ctx *);
 void	 submit_imgok_save(struct submit_ctx *, const char *text);
-char	*submit_imgok_text(const char *out);
 /* submit-image.c */
 char	*submit_cache_dir(struct submit_ctx *);
 /* submit-launch.c: jobs named exactly name (squeue, then sacct). */

@@ -144,6 +144,11 @@ char	*submit_check_script(const char *const *paths, size_t n,
 int	 submit_check_parse(const char *out, size_t npaths,
 	     struct submit_check *, char **cause);
 void	 submit_check_free(struct submit_check *);
+/*
+ * The image and cache lines of a check's answer, joined as check.sh's
+ * imgtxt: what submit.sh's gate compares with the lines validated before.
+ */
+char	*submit_imgok_text(const char *out);
 
 /* SQDECK_TEST_FAULT, parsed (see above). */
 enum submit_fault_kind {
