@@ -37,6 +37,8 @@ struct submit_ctx {
 	struct strv			 paths;	/* the check's, to test -e */
 	struct strv			 what;	/* what each is, for errors */
 	int				 gates;	/* image steps of the gate */
+	int				 go_faults;	/* the round trip's test
+							   faults were applied */
 	int				 discard;	/* nothing was written
 							   remotely: no record */
 	struct strv			 exports;	/* EXTRA_ENV lines */

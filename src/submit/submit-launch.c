@@ -526,7 +526,13 @@ submit_go_send(struct submit_ctx *x, int attempt, char **want,
 	const char		*cut = NULL;
 	char			*cmd, *script, *why = NULL;
 	size_t			 i;
-	int			 rc, first = attempt == 0 && !x->staged;
+	int			 rc, first;
+
+	/*
+	 * The test faults go with the first send that can pass the gate:
+	 * one without validated image lines stops after the check.
+	 */
+	first = attempt == 0 && !x->go_faults && **want != '\0';
 
 	if ((cmd = slurm_cmd_sbatch(x->lay.sbatch_path, x->res->job_name, 1,
 	    &why)) == NULL) {
@@ -534,8 +540,10 @@ submit_go_send(struct submit_ctx *x, int attempt, char **want,
 		free(why);
 		return -1;
 	}
-	if (first)
+	if (first) {
+		x->go_faults = 1;
 		cut = submit_go_cut(x);
+	}
 	script = submit_go_script(x, cmd, *want, cut, first ?
 	    x->faults.launch : NULL, attempt > 0, cause);
 	free(cmd);
@@ -547,13 +555,18 @@ submit_go_send(struct submit_ctx *x, int attempt, char **want,
 	rc = submit_remote(&x->faults, "go", x->s->conn, script, 0, res, &why);
 	memset(script, 0, strlen(script));
 	free(script);
-	for (i = 0; i < sizeof points / sizeof points[0]; i++)
-		submit_fault_hit(&x->faults, points[i], 1, 1);
 	if (rc != 0) {
+		/* kill-after and stop-after: its reply is lost, or back. */
+		for (i = 0; first && i < sizeof points / sizeof points[0]; i++)
+			submit_fault_hit(&x->faults, points[i], 1, 1);
 		*msg = xasprintf("SSH failed during the submit's round trip: %s",
 		    why);
 		free(why);
 		return SUBMIT_GO_LOST;
+	}
+	if (first && strstr(res->out, "\nsqdeck-gate=ok\n") != NULL) {
+		for (i = 0; i < sizeof points / sizeof points[0]; i++)
+			submit_fault_hit(&x->faults, points[i], 1, 1);
 	}
 	rc = submit_go_gate(x, res, want, cause);
 	if (rc != SUBMIT_GO_SENT) {

@@ -19,23 +19,30 @@
  * each (submit-check.c, -image, -secrets, -render, -stage, -launch, -recover).
  *
  *	preflight	once per session (struct submit_session keeps it)
- *	check		ONE round trip: test -e of every dataset and mount
- *			source, the image (or its cache file) header and size
- *	image		a .sqsh is validated; a registry image is converted
- *			once with enroot import inside srun on the CPU
- *			partition, under flock, into a temp name, validated
- *			and renamed into the cache (never a registry URI to
- *			--container-image)
  *	secrets		the spec's secret NAMES, values from the local
  *			environment; a missing one stops the submit
  *	record		the local record is created (no record, no launch)
  *	render		template + lint (with the secret values) + bash -n
- *	stage		ONE round trip: a tar stream on stdin makes the job
- *			dir with specs/ env/ meta/ sbatch/ logs/ results/ and
- *			the mode-600 sidecar
- *	launch		ONE round trip: sbatch --parsable --hold, mkdir of
- *			<log_dir>/<name>-<id>, scontrol release; an empty or
+ *	launch		ONE round trip, its parts:
+ *	  check		test -e of every dataset and mount source, the image
+ *			(or its cache file) header, size, owner and modes
+ *	  gate		on only if no path is missing and the image lines are
+ *			the ones validated before (kept locally, imgok/);
+ *			else it stops, the image step runs and it is sent
+ *			again
+ *	  stage		a tar stream makes the job dir with specs/ env/ meta/
+ *			sbatch/ logs/ results/ and the mode-600 sidecar
+ *	  sbatch	sbatch --parsable --hold, mkdir of
+ *			<log_dir>/<name>-<id>, scontrol release, the cleanup
+ *			job (NAME-wipe, --dependency=afterany:ID); an empty or
  *			garbled reply or an SSH drop is reconciled by name
+ *	image		(only when the gate stopped on it) a .sqsh is
+ *			validated; a registry image is converted once with
+ *			enroot import inside srun on the CPU partition, under
+ *			flock, into a temp name, validated and renamed into
+ *			the cache (never a registry URI to --container-image)
+ *
+ * A dry run sends the check alone and stops after render.
  *
  * Job dir layout (sqdeck(1): IMAGES AND STORAGE): jobdir.h.
  *
@@ -61,8 +68,13 @@
  *			sqdeck SIGSTOPs itself there (the test does
  *			something, e.g. restarts sshd, then sends SIGCONT)
  *
- * Points: preflight check image record render stage launch (the first
- * sbatch), reconcile (each lookup by name), release (of an adopted job),
+ * Points: preflight check image record render stage launch (check, stage
+ * and launch are the parts of the one round trip: cut-before:check cuts
+ * before it, cut-after:check and cut-before:stage after the gate,
+ * cut-after:stage and cut-before:launch after staging, cut-after:launch
+ * after it all; their kills and stops fire before it is sent or once its
+ * reply is back; all with the first send that can pass the gate: one
+ * without validated image lines only checks), reconcile (each lookup by name), release (of an adopted job),
  * wipe (of a failed submit's sidecar), recover (each interrupted record
  * being finished).  For preflight the cuts drop the connection just
  * before / just after its command; image has a remote command only when
