@@ -772,6 +772,38 @@ do_slurm_id(struct record *r, void *arg, char **cause)
 	return 0;
 }
 
+struct launched {
+	const char		*sid;
+	struct transition	 t;
+};
+
+static int
+do_launched(struct record *r, void *arg, char **cause)
+{
+	struct launched	*l = arg;
+
+	if (do_slurm_id(r, (void *)l->sid, cause) != 0)
+		return -1;
+	return do_transition(r, &l->t, cause);
+}
+
+int
+record_launched(const char *id, const char *slurm_id, enum rstate state,
+    const char *native, const char *source, const char *message,
+    char **cause)
+{
+	struct launched	l;
+
+	if (slurm_id == NULL || *slurm_id == '\0')
+		return cause_set(cause, "empty SLURM job id for record %s", id);
+	l.sid = slurm_id;
+	l.t.state = state;
+	l.t.native = native != NULL ? native : "";
+	l.t.source = source != NULL ? source : "";
+	l.t.message = message != NULL ? message : "";
+	return record_update(id, do_launched, &l, cause);
+}
+
 int
 record_set_slurm_id(const char *id, const char *slurm_id, char **cause)
 {

@@ -138,6 +138,10 @@ int		 record_transition(const char *id, enum rstate,
 /* Add a SLURM job id (requeue/resubmit keeps the old ones). */
 int		 record_set_slurm_id(const char *id, const char *slurm_id,
 		     char **cause);
+/* Both at once, in one write: a launched job's id and its transition. */
+int		 record_launched(const char *id, const char *slurm_id,
+		     enum rstate, const char *native, const char *source,
+		     const char *message, char **cause);
 int		 record_set_err(const char *id, enum err_class,
 		     const char *rule, char **cause);
 /* Set a string field by its JSON name ("job_dir", "log_dir", ...). */

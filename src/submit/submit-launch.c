@@ -418,6 +418,41 @@ submit_unstage(struct submit_ctx *x)
 	buf_free(&b);
 }
 
+/* The record of a released job: its id and state, in one write. */
+static int
+submit_launched(struct submit_ctx *x, long id, const struct submit_launch *l,
+    char **cause)
+{
+	struct state_map	 m;
+	enum rstate		 rs = RSTATE_PENDING;
+	char			*text, *why = NULL;
+	int			 rc;
+
+	if (l->state != NULL && state_map(l->state, STATUS_MISSING, &m) == 0 &&
+	    m.state != RSTATE_UNKNOWN)
+		rs = m.state;
+	text = xasprintf("submitted as SLURM job %ld%s%s%s", id, x->o->hold ?
+	    " and left held (submit --hold: scontrol release starts it)" : "",
+	    x->res->adopted ? " (adopted after an ambiguous sbatch reply)" :
+	    "", x->res->resubmitted ? " (sent again after the first reply "
+	    "was lost and no job existed)" : "");
+	rc = record_launched(x->record_id, x->res->slurm_id, rs, l->state !=
+	    NULL ? l->state : "PENDING", "submit", text, &why);
+	free(text);
+	if (rc != 0) {
+		submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "job %ld was "
+		    "launched but the record could not be updated: %s", id,
+		    why);
+		free(why);
+		return -1;
+	}
+	free(x->res->state);
+	x->res->state = xstrdup(state_name(rs));
+	free(x->res->native);
+	x->res->native = xstrdup(l->state != NULL ? l->state : "PENDING");
+	return 0;
+}
+
 #define SUBMIT_GO_SENT	0	/* a reply: staged, launch.sh's answer */
 #define SUBMIT_GO_AGAIN	1	/* send again: the image is known now */
 #define SUBMIT_GO_LOST	2	/* no reply: a job may exist */
@@ -718,48 +753,22 @@ submit_step_launch(struct submit_ctx *x, char **cause)
 	}
 	id_s = xasprintf("%ld", id);
 	x->res->slurm_id = id_s;
-	if (record_set_slurm_id(x->record_id, id_s, &why) != 0) {
-		submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "job %ld was "
-		    "launched but the record could not be updated: %s", id, why);
-		free(why);
-		goto fail;
-	}
 	if (!l.released) {
-		x->unresolved = "submit:release";
-		submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "job %ld is held and "
-		    "could not be released: %s", id, l.release_msg != NULL ?
-		    l.release_msg : "no answer from scontrol");
-		goto fail;
-	}
-	{
-		struct state_map	 m;
-		enum rstate		 rs = RSTATE_PENDING;
-		char			*text;
-
-		if (l.state != NULL && state_map(l.state, STATUS_MISSING,
-		    &m) == 0 && m.state != RSTATE_UNKNOWN)
-			rs = m.state;
-		text = xasprintf("submitted as SLURM job %ld%s%s%s", id,
-		    x->o->hold ? " and left held (submit --hold: "
-		    "scontrol release starts it)" : "",
-		    x->res->adopted ? " (adopted after an ambiguous sbatch "
-		    "reply)" : "", x->res->resubmitted ? " (sent again after "
-		    "the first reply was lost and no job existed)" : "");
-		if (record_transition(x->record_id, rs, l.state != NULL ?
-		    l.state : "PENDING", "submit", text, &why) != 0) {
-			free(text);
+		if (record_set_slurm_id(x->record_id, id_s, &why) != 0) {
 			submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "job %ld was "
 			    "launched but the record could not be updated: %s",
 			    id, why);
 			free(why);
 			goto fail;
 		}
-		free(text);
-		free(x->res->state);
-		x->res->state = xstrdup(state_name(rs));
-		free(x->res->native);
-		x->res->native = xstrdup(l.state != NULL ? l.state : "PENDING");
+		x->unresolved = "submit:release";
+		submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "job %ld is held and "
+		    "could not be released: %s", id, l.release_msg != NULL ?
+		    l.release_msg : "no answer from scontrol");
+		goto fail;
 	}
+	if (submit_launched(x, id, &l, cause) != 0)
+		goto fail;
 	submit_say(x, SUBMIT_STEP_LAUNCH, "SLURM job %ld (%s), %s; logs in "
 	    "%s/%s-%ld/", id, x->res->job_name, x->res->native,
 	    x->lay.log_dir, x->res->job_name, id);

@@ -426,9 +426,10 @@ static const struct submit_stepdef submit_table[] = {
 	{ NULL,		SP_DRY,			submit_step_secrets },
 	{ NULL,		SP_DRY,			submit_step_nccl },
 	{ NULL,		SP_DRYONLY,		submit_step_render },
+	/* Rendered first: the record is created with the script's hash. */
+	{ "render",	SP_KILL,		submit_step_render },
 	{ "record",	SP_KILL,		submit_step_record },
 	{ NULL,		0,			submit_step_pending },
-	{ "render",	SP_KILL,		submit_step_render },
 	/* One round trip: check, stage, launch (their points inside). */
 	{ NULL,		0,			submit_step_launch },
 };
