@@ -650,6 +650,28 @@ out:
 }
 
 int
+record_discard(const char *id, char **cause)
+{
+	char	*dir = record_dir(), *path = NULL;
+	int	 fd, rc = -1;
+
+	if (id_valid(id, cause) != 0)
+		goto out;
+	if ((fd = lock_take(dir, cause)) < 0)
+		goto out;
+	path = record_path(dir, id);
+	if (unlink(path) == 0 || errno == ENOENT)
+		rc = 0;
+	else
+		cause_set(cause, "%s: %s", path, strerror(errno));
+	lock_drop(fd);
+out:
+	free(path);
+	free(dir);
+	return rc;
+}
+
+int
 record_load(const char *id, struct record **rp, char **cause)
 {
 	char	*dir, *path;
@@ -748,6 +770,38 @@ do_slurm_id(struct record *r, void *arg, char **cause)
 	if (cur == NULL || strcmp(cur, sid) != 0)
 		strv_add(&r->slurm_ids, sid);
 	return 0;
+}
+
+struct launched {
+	const char		*sid;
+	struct transition	 t;
+};
+
+static int
+do_launched(struct record *r, void *arg, char **cause)
+{
+	struct launched	*l = arg;
+
+	if (do_slurm_id(r, (void *)l->sid, cause) != 0)
+		return -1;
+	return do_transition(r, &l->t, cause);
+}
+
+int
+record_launched(const char *id, const char *slurm_id, enum rstate state,
+    const char *native, const char *source, const char *message,
+    char **cause)
+{
+	struct launched	l;
+
+	if (slurm_id == NULL || *slurm_id == '\0')
+		return cause_set(cause, "empty SLURM job id for record %s", id);
+	l.sid = slurm_id;
+	l.t.state = state;
+	l.t.native = native != NULL ? native : "";
+	l.t.source = source != NULL ? source : "";
+	l.t.message = message != NULL ? message : "";
+	return record_update(id, do_launched, &l, cause);
 }
 
 int

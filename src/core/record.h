@@ -117,6 +117,11 @@ struct record	*record_new_retry(const struct record *old);
  */
 int		 record_create(struct record *, char **cause);
 int		 record_load(const char *id, struct record **, char **cause);
+/*
+ * Remove a record whose submit stopped before anything was written on the
+ * cluster (no job, no job dir): 0 once it is gone.
+ */
+int		 record_discard(const char *id, char **cause);
 /* Every record; corrupt files go to list->corrupt, never dropped. */
 int		 record_list(struct record_list *, char **cause);
 /* The records directory to read (*dp NULL: none yet), or -1 and a cause. */
@@ -133,6 +138,10 @@ int		 record_transition(const char *id, enum rstate,
 /* Add a SLURM job id (requeue/resubmit keeps the old ones). */
 int		 record_set_slurm_id(const char *id, const char *slurm_id,
 		     char **cause);
+/* Both at once, in one write: a launched job's id and its transition. */
+int		 record_launched(const char *id, const char *slurm_id,
+		     enum rstate, const char *native, const char *source,
+		     const char *message, char **cause);
 int		 record_set_err(const char *id, enum err_class,
 		     const char *rule, char **cause);
 /* Set a string field by its JSON name ("job_dir", "log_dir", ...). */

@@ -319,40 +319,18 @@ submit_step_plan(struct submit_ctx *x, char **cause)
 	return SUBMIT_NEXT;
 }
 
-/* 2. One round trip: every path and the image (sqdeck(1): submit). */
-static int
-submit_check_paths(struct submit_ctx *x, const struct strv *paths,
-    const struct strv *what, char **cause)
+/* The missing paths of a check's answer, as the error says them. */
+int
+submit_check_missing(struct submit_ctx *x, char **cause)
 {
-	struct conn_result	 cres;
-	struct buf		 miss;
-	char			*script, *why = NULL;
-	size_t			 i;
+	struct buf	 miss;
+	size_t		 i;
 
-	script = submit_check_script((const char *const *)paths->v, paths->n,
-	    x->image_file, x->img.kind == IMAGE_REGISTRY ? (x->img.registry ?
-	    x->img.registry : "registry-1.docker.io") : NULL);
-	if (submit_xremote(x, script, 0, &cres, &why) != 0) {
-		free(script);
-		submit_fail(x, SUBMIT_STEP_CHECK, cause, "checking paths: %s",
-		    why);
-		free(why);
-		return -1;
-	}
-	free(script);
-	if (submit_check_parse(cres.out, paths->n, &x->ck, &why) != 0) {
-		submit_fail(x, SUBMIT_STEP_CHECK, cause, "%s (exit %d%s%.200s)",
-		    why, cres.status, cres.errlen ? ", stderr: " : "", cres.err);
-		free(why);
-		conn_result_free(&cres);
-		return -1;
-	}
-	conn_result_free(&cres);
 	buf_init(&miss);
-	for (i = 0; i < paths->n; i++) {
+	for (i = 0; i < x->paths.n; i++) {
 		if (!x->ck.exists[i])
 			buf_printf(&miss, "\n  - %s: %s does not exist",
-			    what->v[i], paths->v[i]);
+			    x->what.v[i], x->paths.v[i]);
 	}
 	if (miss.len != 0) {
 		submit_fail(x, SUBMIT_STEP_CHECK, cause, "missing on cluster "
@@ -366,17 +344,44 @@ submit_check_paths(struct submit_ctx *x, const struct strv *paths,
 	return 0;
 }
 
-int
-submit_step_check(struct submit_ctx *x, char **cause)
+/* The check's answer (x->ck), said. */
+void
+submit_check_say(struct submit_ctx *x)
 {
-	struct strv	 paths, what;
-	char		*cache_dir;
-	int		 rc = -1;
+	submit_say(x, SUBMIT_STEP_CHECK, "%zu path%s exist%s (test -e), "
+	    "image file %s %s", x->paths.n, x->paths.n == 1 ? "" : "s",
+	    x->paths.n == 1 ? "s" : "", x->image_file, x->ck.image_exists ?
+	    "present" : "absent");
+	if (x->img.kind == IMAGE_REGISTRY && x->img.registry != NULL &&
+	    strcmp(x->img.registry, "nvcr.io") == 0 && !x->ck.creds)
+		submit_say(x, SUBMIT_STEP_CHECK, "warning: no enroot "
+		    "credentials for nvcr.io on the cluster; a private image "
+		    "needs 'sqdeck creds install'");
+}
 
-	memset(&paths, 0, sizeof paths);
-	memset(&what, 0, sizeof what);
-	if (submit_paths(x, &paths, &what, cause) != 0)
-		goto out;
+/* The registry whose enroot credentials the check looks for. */
+const char *
+submit_check_registry(struct submit_ctx *x)
+{
+	if (x->img.kind != IMAGE_REGISTRY)
+		return NULL;
+	return x->img.registry ? x->img.registry : "registry-1.docker.io";
+}
+
+/*
+ * What the check tests, known locally: the paths (datasets resolved, mount
+ * sources) and the image file (a .sqsh, or the cache file of a registry
+ * image), which the sbatch script names.
+ */
+int
+submit_step_where(struct submit_ctx *x, char **cause)
+{
+	char	*cache_dir;
+
+	if (x->image_file != NULL)
+		return SUBMIT_NEXT;
+	if (submit_paths(x, &x->paths, &x->what, cause) != 0)
+		return -1;
 	if (x->img.kind == IMAGE_SQSH)
 		x->image_file = xstrdup(x->img.path);
 	else {
@@ -384,20 +389,44 @@ submit_step_check(struct submit_ctx *x, char **cause)
 		x->image_file = image_cache_path(&x->img, cache_dir);
 		free(cache_dir);
 	}
-	if (submit_check_paths(x, &paths, &what, cause) != 0)
-		goto out;
-	submit_say(x, SUBMIT_STEP_CHECK, "%zu path%s exist%s (test -e), "
-	    "image file %s %s", paths.n, paths.n == 1 ? "" : "s",
-	    paths.n == 1 ? "s" : "", x->image_file, x->ck.image_exists ?
-	    "present" : "absent");
-	if (x->img.kind == IMAGE_REGISTRY && x->img.registry != NULL &&
-	    strcmp(x->img.registry, "nvcr.io") == 0 && !x->ck.creds)
-		submit_say(x, SUBMIT_STEP_CHECK, "warning: no enroot "
-		    "credentials for nvcr.io on the cluster; a private image "
-		    "needs 'sqdeck creds install'");
-	rc = SUBMIT_NEXT;
-out:
-	strv_free(&paths);
-	strv_free(&what);
-	return rc;
+	if (x->res->image_sqsh == NULL)
+		x->res->image_sqsh = xstrdup(x->image_file);
+	/* Until the round trip says otherwise (submit-launch.c). */
+	x->res->image_action = x->img.kind == IMAGE_SQSH ? SUBMIT_IMAGE_SQSH :
+	    SUBMIT_IMAGE_CACHED;
+	return SUBMIT_NEXT;
+}
+
+/* 2. A dry run's round trip: every path and the image (sqdeck(1): submit). */
+int
+submit_step_check(struct submit_ctx *x, char **cause)
+{
+	struct conn_result	 cres;
+	char			*script, *why = NULL;
+
+	if (submit_step_where(x, cause) != SUBMIT_NEXT)
+		return -1;
+	script = submit_check_script((const char *const *)x->paths.v,
+	    x->paths.n, x->image_file, submit_check_registry(x));
+	if (submit_xremote(x, script, 0, &cres, &why) != 0) {
+		free(script);
+		submit_fail(x, SUBMIT_STEP_CHECK, cause, "checking paths: %s",
+		    why);
+		free(why);
+		return -1;
+	}
+	free(script);
+	submit_check_free(&x->ck);
+	if (submit_check_parse(cres.out, x->paths.n, &x->ck, &why) != 0) {
+		submit_fail(x, SUBMIT_STEP_CHECK, cause, "%s (exit %d%s%.200s)",
+		    why, cres.status, cres.errlen ? ", stderr: " : "", cres.err);
+		free(why);
+		conn_result_free(&cres);
+		return -1;
+	}
+	conn_result_free(&cres);
+	if (submit_check_missing(x, cause) != 0)
+		return -1;
+	submit_check_say(x);
+	return SUBMIT_NEXT;
 }

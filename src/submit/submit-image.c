@@ -15,24 +15,40 @@
 #include "enc.h"
 #include "slurm.h"
 
+/*
+ * The allocation outlives the timeout a little (timeout kills srun), and
+ * is never below SUBMIT_IMPORT_MINUTES: a big image takes that long to
+ * pull and squash.  A partition MaxTime below it caps it (more would be
+ * refused).  The client's limit follows the reservation: without one
+ * asked for, the import may use all of it but the margin, and never more
+ * than a capped reservation allows.
+ */
+void
+submit_import_limits(int asked, int max_minutes, int *timeout, int *minutes)
+{
+	int	t = asked > 0 ? asked : SUBMIT_IMPORT_MINUTES * 60 -
+	    SUBMIT_IMPORT_MARGIN;
+	int	m = (t + SUBMIT_IMPORT_MARGIN + 59) / 60;
+
+	if (m < SUBMIT_IMPORT_MINUTES)
+		m = SUBMIT_IMPORT_MINUTES;
+	if (max_minutes > 0 && m > max_minutes)
+		m = max_minutes;
+	if (t > m * 60 - SUBMIT_IMPORT_MARGIN && m * 60 > 2 *
+	    SUBMIT_IMPORT_MARGIN)
+		t = m * 60 - SUBMIT_IMPORT_MARGIN;
+	*timeout = t;
+	*minutes = m;
+}
+
 char *
 submit_convert_script(const struct submit_convert_args *a)
 {
 	struct buf	b;
 	char		num[32];
-	int		minutes;
+	int		minutes, timeout;
 
-	/*
-	 * The allocation outlives the timeout a little (timeout kills
-	 * srun), and is never below SUBMIT_IMPORT_MINUTES: a big image
-	 * takes that long to pull and squash.  A partition MaxTime below
-	 * it caps it (more would be refused).
-	 */
-	minutes = a->timeout / 60 + 2;
-	if (minutes < SUBMIT_IMPORT_MINUTES)
-		minutes = SUBMIT_IMPORT_MINUTES;
-	if (a->max_minutes > 0 && minutes > a->max_minutes)
-		minutes = a->max_minutes;
+	submit_import_limits(a->timeout, a->max_minutes, &timeout, &minutes);
 	buf_init(&b);
 	rsh_var(&b, "mreg", a->digest_registry);
 	rsh_var(&b, "mrepo", a->digest_repo);
@@ -44,7 +60,7 @@ submit_convert_script(const struct submit_convert_args *a)
 	rsh_var(&b, "part", a->partition);
 	rsh_var(&b, "acct", a->account);
 	rsh_var(&b, "job", a->job_name);
-	snprintf(num, sizeof num, "%d", a->timeout);
+	snprintf(num, sizeof num, "%d", timeout);
 	rsh_var(&b, "tmo", num);
 	snprintf(num, sizeof num, "%d", minutes);
 	rsh_var(&b, "mins", num);
@@ -211,7 +227,7 @@ submit_convert(struct submit_ctx *x, const char *cache_dir,
 	const char			*cpu, *env;
 	char				*script, *uri, *why = NULL, *job, *repo;
 	char				*hint;
-	int				 timeout, rc = -1;
+	int				 timeout, minutes, rc = -1;
 
 	cpu = x->s->cl->cpu_partition != NULL ? x->s->cl->cpu_partition :
 	    "cpu";
@@ -233,8 +249,6 @@ submit_convert(struct submit_ctx *x, const char *cache_dir,
 	timeout = x->o->import_timeout;
 	if (timeout <= 0 && (env = getenv("SQDECK_IMPORT_TIMEOUT")) != NULL)
 		timeout = atoi(env);
-	if (timeout <= 0)
-		timeout = SUBMIT_IMPORT_TIMEOUT;
 	uri = image_pyxis(&x->img);
 	job = xasprintf("%s-import", x->res->job_name);
 	free(x->res->import_job);
@@ -260,9 +274,12 @@ submit_convert(struct submit_ctx *x, const char *cache_dir,
 	if (slurm_maxtime_minutes(preflight_find(&x->s->pf, cpu)->max_time,
 	    &a.max_minutes, NULL) != 0)
 		a.max_minutes = -1;
+	/* The script's limits: the one said and waited for is the same. */
+	submit_import_limits(timeout, a.max_minutes, &timeout, &minutes);
+	a.timeout = timeout;
 	submit_say(x, SUBMIT_STEP_IMAGE, "converting %s: srun -p %s -J %s "
-	    "enroot import (timeout %d s, under a lock in %s)", x->res->image,
-	    cpu, job, timeout, cache_dir);
+	    "--time=%d enroot import (timeout %d s, under a lock in %s)",
+	    x->res->image, cpu, job, minutes, timeout, cache_dir);
 	script = submit_convert_script(&a);
 	free(uri);
 	free(job);
@@ -354,6 +371,89 @@ out:
 }
 
 /* 3. Image (sqdeck(1): IMAGES AND STORAGE). */
+/*
+ * The image lines of a check that passed image_sqsh_check and
+ * image_cache_trust, kept locally so that the next submit's gate
+ * (submit.sh) compares them and the submit takes one round trip.  Keyed
+ * by everything the verdict depends on besides the lines themselves.
+ */
+static char *
+submit_imgok_path(struct submit_ctx *x)
+{
+	struct buf	 k;
+	char		*dir, *path, hex[65];
+	size_t		 i;
+
+	buf_init(&k);
+	buf_printf(&k, "%s%c%s%c%d%c%s", x->s->cl->name, 0, x->image_file, 0,
+	    (int)x->img.kind, 0, x->img.digest != NULL ? x->img.digest : "");
+	for (i = 0; i < x->s->cl->image_cache_owners.n; i++)
+		buf_printf(&k, "%c%s", 0, x->s->cl->image_cache_owners.v[i]);
+	enc_sha256_hex(k.data, k.len, hex);
+	buf_free(&k);
+	dir = path_state_dir();
+	path = xasprintf("%s/imgok/%s", dir, hex);
+	free(dir);
+	return path;
+}
+
+char *
+submit_imgok_load(struct submit_ctx *x)
+{
+	char	*path, *text = NULL;
+	size_t	 len;
+
+	if (x->sp->force_reconvert)
+		return NULL;
+	path = submit_imgok_path(x);
+	if (file_read_max(path, 64 * 1024, &text, &len, NULL) != 0)
+		text = NULL;
+	free(path);
+	return text;
+}
+
+void
+submit_imgok_save(struct submit_ctx *x, const char *text)
+{
+	char	*path, *dir, *slash;
+
+	path = submit_imgok_path(x);
+	dir = xstrdup(path);
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	/* Only a speed-up: a failure costs the next submit a round trip. */
+	if (mkdir_p(dir, 0700, NULL) == 0)
+		file_write_atomic(path, text, strlen(text), 0600, NULL);
+	free(dir);
+	free(path);
+}
+
+/* The image and cache lines of a check's answer, as check.sh's imgtxt. */
+char *
+submit_imgok_text(const char *out)
+{
+	struct buf	 b;
+	const char	*line, *next;
+	size_t		 n;
+
+	buf_init(&b);
+	for (line = out; line != NULL && *line != '\0'; line = next) {
+		n = strcspn(line, "\n");
+		next = line[n] == '\n' ? line + n + 1 : NULL;
+		if (strncmp(line, "end", n) == 0 && n == 3)
+			break;
+		if (str_has_prefix(line, "image ") ||
+		    str_has_prefix(line, "cache ")) {
+			if (b.len != 0)
+				buf_adds(&b, "\n");
+			buf_add(&b, line, n);
+		}
+	}
+	if (b.len == 0)
+		buf_adds(&b, "");
+	return buf_steal(&b);
+}
+
 int
 submit_step_image(struct submit_ctx *x, char **cause)
 {
@@ -362,6 +462,7 @@ submit_step_image(struct submit_ctx *x, char **cause)
 	char				*why = NULL, *dir, *name;
 	int				 force, rc;
 
+	free(x->res->image_sqsh);
 	if (x->img.kind == IMAGE_SQSH) {
 		x->res->image_sqsh = xstrdup(x->img.path);
 		x->res->image_action = SUBMIT_IMAGE_SQSH;

@@ -34,6 +34,13 @@ struct submit_ctx {
 	char				**members;	/* their tar names */
 	struct submit_check		 ck;	/* the check's answer */
 	char				*image_file;	/* the .sqsh checked */
+	struct strv			 paths;	/* the check's, to test -e */
+	struct strv			 what;	/* what each is, for errors */
+	int				 gates;	/* image steps of the gate */
+	int				 go_faults;	/* the round trip's test
+							   faults were applied */
+	int				 discard;	/* nothing was written
+							   remotely: no record */
 	struct strv			 exports;	/* EXTRA_ENV lines */
 	/* Interrupted submits (see submit.h). */
 	struct submit_faults		 faults;
@@ -80,6 +87,7 @@ int	 submit_step_files(struct submit_ctx *, char **);	/* check.c */
 int	 submit_step_preflight(struct submit_ctx *, char **);	/* check.c */
 int	 submit_step_plan(struct submit_ctx *, char **);	/* check.c */
 int	 submit_step_recover(struct submit_ctx *, char **);	/* recover.c */
+int	 submit_step_where(struct submit_ctx *, char **);	/* check.c */
 int	 submit_step_check(struct submit_ctx *, char **);	/* check.c */
 int	 submit_step_image(struct submit_ctx *, char **);	/* image.c */
 int	 submit_step_secrets(struct submit_ctx *, char **);	/* secrets.c */
@@ -90,6 +98,17 @@ int	 submit_step_render(struct submit_ctx *, char **);	/* render.c */
 int	 submit_step_stage(struct submit_ctx *, char **);	/* stage.c */
 int	 submit_step_launch(struct submit_ctx *, char **);	/* launch.c */
 
+/* submit-check.c: the check's answer, its missing paths, its message. */
+int	 submit_check_missing(struct submit_ctx *, char **cause);
+void	 submit_check_say(struct submit_ctx *);
+const char *submit_check_registry(struct submit_ctx *);
+/* submit-stage.c: stage.sh's variables (the tar with the sidecar). */
+int	 submit_stage_vars(struct submit_ctx *, struct buf *, char **cause);
+int	 submit_stage_parse(struct submit_ctx *, const char *out, int status,
+	     const char *err, char **cause);
+/* submit-image.c: the checked lines a later submit's gate compares. */
+char	*submit_imgok_load(struct submit_ctx *);
+void	 submit_imgok_save(struct submit_ctx *, const char *text);
 /* submit-image.c */
 char	*submit_cache_dir(struct submit_ctx *);
 /* submit-launch.c: jobs named exactly name (squeue, then sacct). */

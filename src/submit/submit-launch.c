@@ -7,6 +7,7 @@
  */
 #include "submit-int.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,125 @@ submit_launch_script(const char *job_dir, const char *sbatch_cmd,
 	rsh_embed(&b, "lib-release.sh");
 	if (fault != NULL && *fault != '\0')
 		rsh_embed(&b, "lib-cut.sh");
+	rsh_embed(&b, "launch.sh");
+	return buf_steal(&b);
+}
+
+/*
+ * The cleanup job's sbatch command line, launch.sh adds its --dependency:
+ * a one-minute job on the CPU partition (the job's own when there is
+ * none) that wipes the sidecar once the job has ended however it did.
+ */
+static char *
+submit_wipe_cmd(struct submit_ctx *x)
+{
+	const struct preflight_partition *cpu;
+	struct buf			 b, w;
+	char				*name;
+
+	if (x->nsec == 0)
+		return NULL;
+	cpu = preflight_find(&x->s->pf, x->s->cl->cpu_partition != NULL ?
+	    x->s->cl->cpu_partition : "cpu");
+	buf_init(&w);
+	rsh_var(&w, "f", x->lay.env_path);
+	rsh_embed(&w, "lib-wipe.sh");
+	buf_adds(&w, "sd_wipe \"$f\"\n");
+	name = xasprintf("%s-wipe", x->res->job_name);
+	buf_init(&b);
+	buf_adds(&b, "sbatch --parsable -J ");
+	buf_add_quoted(&b, name);
+	buf_adds(&b, " -p ");
+	buf_add_quoted(&b, cpu != NULL && cpu->exists ? cpu->name :
+	    x->plan.partition);
+	if (x->plan.account != NULL) {
+		buf_adds(&b, " -A ");
+		buf_add_quoted(&b, x->plan.account);
+	}
+	buf_adds(&b, " -n 1 -c 1 -t 1 -o /dev/null -e /dev/null "
+	    "--kill-on-invalid-dep=yes --wrap ");
+	buf_add_quoted(&b, w.data);
+	buf_free(&w);
+	free(name);
+	return buf_steal(&b);
+}
+
+/* Where a test fault cuts the one round trip (cutat of submit.sh). */
+static const char *
+submit_go_cut(struct submit_ctx *x)
+{
+	static const struct {
+		const char	*point;
+		const char	*before, *after;
+	} at[] = {
+		{ "check", "begin", "check" },
+		{ "stage", "check", "stage" },
+		{ "launch", "stage", "end" },
+	};
+	enum submit_fault_kind	 k;
+	const char		*cut = NULL;
+	size_t			 i;
+
+	/* kill-before and stop-before of the three fire here, in order. */
+	for (i = 0; i < sizeof at / sizeof at[0]; i++) {
+		k = submit_fault_hit(&x->faults, at[i].point, 0, 1);
+		if (cut == NULL && k == SUBMIT_FAULT_CUT_BEFORE)
+			cut = at[i].before;
+		else if (cut == NULL && k == SUBMIT_FAULT_CUT_AFTER)
+			cut = at[i].after;
+	}
+	return cut;
+}
+
+/*
+ * The one round trip of a submit (sqdeck(1): submit): check.sh, the gate
+ * (submit.sh), stage.sh and launch.sh in one script.  want: the image
+ * lines the gate accepts; again: an earlier send may have staged.
+ */
+static char *
+submit_go_script(struct submit_ctx *x, const char *sbatch_cmd,
+    const char *want, const char *cut, const char *fault, int again,
+    char **cause)
+{
+	struct buf	 b;
+	char		*wcmd;
+	size_t		 i;
+
+	buf_init(&b);
+	if (submit_stage_vars(x, &b, cause) != 0) {
+		buf_free(&b);
+		return NULL;
+	}
+	rsh_var(&b, "img", x->image_file);
+	rsh_var(&b, "reg", submit_check_registry(x));
+	rsh_var(&b, "want", want);
+	rsh_var(&b, "cutat", cut);
+	rsh_var(&b, "again", again ? "1" : "0");
+	rsh_var(&b, "hold", x->o->hold ? "1" : "0");
+	rsh_var(&b, "logs", x->lay.log_dir);
+	rsh_var(&b, "name", x->res->job_name);
+	rsh_var(&b, "cmd", sbatch_cmd);
+	rsh_var(&b, "fault", fault);
+	wcmd = submit_wipe_cmd(x);
+	rsh_var(&b, "wcmd", wcmd);
+	free(wcmd);
+	buf_adds(&b, "set --");
+	for (i = 0; i < x->paths.n; i++) {
+		buf_adds(&b, " ");
+		buf_add_quoted(&b, x->paths.v[i]);
+	}
+	buf_adds(&b, "\n");
+	rsh_embed(&b, "lib-report.sh");
+	rsh_embed(&b, "lib-cstat.sh");
+	rsh_embed(&b, "lib-wipe.sh");
+	rsh_embed(&b, "lib-release.sh");
+	if ((cut != NULL && *cut != '\0') || (fault != NULL && *fault != '\0'))
+		rsh_embed(&b, "lib-cut.sh");
+	if (cut != NULL && strcmp(cut, "begin") == 0)
+		buf_adds(&b, "sd_cut; exit 0\n");
+	rsh_embed(&b, "check.sh");
+	rsh_embed(&b, "submit.sh");
+	rsh_embed(&b, "stage.sh");
 	rsh_embed(&b, "launch.sh");
 	return buf_steal(&b);
 }
@@ -298,6 +418,209 @@ submit_unstage(struct submit_ctx *x)
 	buf_free(&b);
 }
 
+/* The record of a released job: its id and state, in one write. */
+static int
+submit_launched(struct submit_ctx *x, long id, const struct submit_launch *l,
+    char **cause)
+{
+	struct state_map	 m;
+	enum rstate		 rs = RSTATE_PENDING;
+	char			*text, *why = NULL;
+	int			 rc;
+
+	if (l->state != NULL && state_map(l->state, STATUS_MISSING, &m) == 0 &&
+	    m.state != RSTATE_UNKNOWN)
+		rs = m.state;
+	text = xasprintf("submitted as SLURM job %ld%s%s%s", id, x->o->hold ?
+	    " and left held (submit --hold: scontrol release starts it)" : "",
+	    x->res->adopted ? " (adopted after an ambiguous sbatch reply)" :
+	    "", x->res->resubmitted ? " (sent again after the first reply "
+	    "was lost and no job existed)" : "");
+	rc = record_launched(x->record_id, x->res->slurm_id, rs, l->state !=
+	    NULL ? l->state : "PENDING", "submit", text, &why);
+	free(text);
+	if (rc != 0) {
+		submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "job %ld was "
+		    "launched but the record could not be updated: %s", id,
+		    why);
+		free(why);
+		return -1;
+	}
+	free(x->res->state);
+	x->res->state = xstrdup(state_name(rs));
+	free(x->res->native);
+	x->res->native = xstrdup(l->state != NULL ? l->state : "PENDING");
+	return 0;
+}
+
+#define SUBMIT_GO_SENT	0	/* a reply: staged, launch.sh's answer */
+#define SUBMIT_GO_AGAIN	1	/* send again: the image is known now */
+#define SUBMIT_GO_LOST	2	/* no reply: a job may exist */
+
+/* The cleanup job's answer (launch.sh), said; a refusal only warns. */
+static void
+submit_wipejob_say(struct submit_ctx *x, const char *out)
+{
+	const char	*p;
+	char		*line;
+
+	if ((p = strstr(out, "\nsqdeck-wipejob=")) == NULL)
+		return;
+	p += strlen("\nsqdeck-wipejob=");
+	line = xstrndup(p, strcspn(p, "\n"));
+	while (*line != '\0' && line[strlen(line) - 1] == ' ')
+		line[strlen(line) - 1] = '\0';
+	if (str_has_prefix(line, "0 "))
+		submit_say(x, SUBMIT_STEP_LAUNCH, "cleanup job %s (wipes the "
+		    "secrets file once the job has ended, however it ends)",
+		    line + 2);
+	else
+		submit_say(x, SUBMIT_STEP_LAUNCH, "warning: the cleanup job "
+		    "was refused (exit %s); the poll and cancel still wipe the "
+		    "secrets file", line);
+	free(line);
+}
+
+/*
+ * The gate's answer (submit.sh).  SUBMIT_GO_SENT: it passed, stage.sh and
+ * launch.sh ran; SUBMIT_GO_AGAIN: the image step validated (or converted)
+ * the image, *want is what the gate takes now; -1: failed, nothing staged
+ * by this send.
+ */
+static int
+submit_go_gate(struct submit_ctx *x, const struct conn_result *res,
+    char **want, char **cause)
+{
+	const char	*g;
+	char		*why = NULL, *text;
+
+	submit_check_free(&x->ck);
+	if (submit_check_parse(res->out, x->paths.n, &x->ck, &why) != 0) {
+		submit_fail(x, SUBMIT_STEP_CHECK, cause, "%s (exit %d%s%.200s)",
+		    why, res->status, res->errlen ? ", stderr: " : "", res->err);
+		free(why);
+		return -1;
+	}
+	if ((g = strstr(res->out, "\nsqdeck-gate=")) == NULL) {
+		return submit_fail(x, SUBMIT_STEP_CHECK, cause, "the check on "
+		    "the login node stopped before its answer (exit %d%s%.200s)",
+		    res->status, res->errlen ? ", stderr: " : "", res->err);
+	}
+	g += strlen("\nsqdeck-gate=");
+	submit_check_say(x);
+	if (str_has_prefix(g, "ok\n")) {
+		if (x->img.kind == IMAGE_SQSH || x->res->import_job == NULL)
+			submit_say(x, SUBMIT_STEP_IMAGE, "%s: %s %s (%" PRIu64
+			    " bytes, squashfs 4.0; size, header, owner and "
+			    "modes as validated before)", x->res->image,
+			    x->img.kind == IMAGE_SQSH ? "the image file" :
+			    "reusing the cached", x->image_file,
+			    x->ck.image_size);
+		return SUBMIT_GO_SENT;
+	}
+	if (str_has_prefix(g, "check\n")) {
+		if (submit_check_missing(x, cause) != 0)
+			return -1;
+		return submit_fail(x, SUBMIT_STEP_CHECK, cause, "the check on "
+		    "the login node refused a path it did not name");
+	}
+	/* The image is not known to be good: the image step decides. */
+	if (++x->gates > 2)
+		return submit_fail(x, SUBMIT_STEP_IMAGE, cause, "the image "
+		    "file %s changed on the cluster while it was checked; try "
+		    "again", x->image_file);
+	submit_fault_hit(&x->faults, "image", 0, 0);
+	x->point = "image";
+	if (submit_step_image(x, cause) != 0) {
+		x->point = NULL;
+		return -1;
+	}
+	x->point = NULL;
+	submit_fault_hit(&x->faults, "image", 1, 0);
+	free(*want);
+	if (x->res->import_job != NULL)
+		*want = xstrdup("-");	/* converted and validated just now */
+	else {
+		text = submit_imgok_text(res->out);
+		submit_imgok_save(x, text);
+		*want = text;
+	}
+	return SUBMIT_GO_AGAIN;
+}
+
+/*
+ * One send of the one round trip: check, gate, stage, launch.  The
+ * connection's failure is SUBMIT_GO_LOST (*msg says it); a reply is
+ * SUBMIT_GO_SENT (res to free) or SUBMIT_GO_AGAIN; -1 failed.
+ */
+static int
+submit_go_send(struct submit_ctx *x, int attempt, char **want,
+    struct conn_result *res, time_t *sent, char **msg, char **cause)
+{
+	static const char	*points[] = { "check", "stage", "launch" };
+	const char		*cut = NULL;
+	char			*cmd, *script, *why = NULL;
+	size_t			 i;
+	int			 rc, first;
+
+	/*
+	 * The test faults go with the first send that can pass the gate:
+	 * one without validated image lines stops after the check.
+	 */
+	first = attempt == 0 && !x->go_faults && **want != '\0';
+
+	if ((cmd = slurm_cmd_sbatch(x->lay.sbatch_path, x->res->job_name, 1,
+	    &why)) == NULL) {
+		submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "%s", why);
+		free(why);
+		return -1;
+	}
+	if (first) {
+		x->go_faults = 1;
+		cut = submit_go_cut(x);
+	}
+	script = submit_go_script(x, cmd, *want, cut, first ?
+	    x->faults.launch : NULL, attempt > 0, cause);
+	free(cmd);
+	if (script == NULL)
+		return -1;
+	/* Once sent, the stage may have written the sidecar (reply or not). */
+	x->staged = 1;
+	*sent = time(NULL);
+	rc = submit_remote(&x->faults, "go", x->s->conn, script, 0, res, &why);
+	memset(script, 0, strlen(script));
+	free(script);
+	if (rc != 0) {
+		/* kill-after and stop-after: its reply is lost, or back. */
+		for (i = 0; first && i < sizeof points / sizeof points[0]; i++)
+			submit_fault_hit(&x->faults, points[i], 1, 1);
+		*msg = xasprintf("SSH failed during the submit's round trip: %s",
+		    why);
+		free(why);
+		return SUBMIT_GO_LOST;
+	}
+	if (first && strstr(res->out, "\nsqdeck-gate=ok\n") != NULL) {
+		for (i = 0; i < sizeof points / sizeof points[0]; i++)
+			submit_fault_hit(&x->faults, points[i], 1, 1);
+	}
+	rc = submit_go_gate(x, res, want, cause);
+	if (rc != SUBMIT_GO_SENT) {
+		conn_result_free(res);
+		if (attempt == 0) {
+			/* Nothing was staged or launched by any send. */
+			x->staged = 0;
+			x->discard = rc < 0;
+		}
+		return rc;
+	}
+	if (submit_stage_parse(x, res->out, res->status, res->err,
+	    cause) != 0) {
+		conn_result_free(res);
+		return -1;
+	}
+	return SUBMIT_GO_SENT;
+}
+
 int
 submit_step_launch(struct submit_ctx *x, char **cause)
 {
@@ -305,12 +628,15 @@ submit_step_launch(struct submit_ctx *x, char **cause)
 	struct conn_result	 res;
 	enum slurm_submit	 v;
 	const char		*fault = x->faults.launch;
-	char			*cmd, *script, *why = NULL, *msg = NULL, *id_s;
+	char			*why = NULL, *msg = NULL, *id_s, *want;
 	long			 id = 0;
 	time_t			 sent;
 	int			 attempt, n;
 
 	memset(&l, 0, sizeof l);
+	/* The image lines validated before: the gate may pass at once. */
+	if ((want = submit_imgok_load(x)) == NULL)
+		want = xstrdup("");
 	/* From here a job may exist: an interrupted submit looks it up. */
 	msg = xasprintf("sending sbatch (job name %s)", x->res->job_name);
 	if (record_transition(x->record_id, RSTATE_PENDING, "",
@@ -324,24 +650,21 @@ submit_step_launch(struct submit_ctx *x, char **cause)
 	free(msg);
 	msg = NULL;
 	for (attempt = 0; attempt < 2; attempt++) {
-		cmd = slurm_cmd_sbatch(x->lay.sbatch_path, x->res->job_name, 1,
-		    &why);
-		if (cmd == NULL)
-			goto fail_why;
-		script = submit_launch_script(x->lay.job_dir, cmd,
-		    x->lay.log_dir, x->res->job_name, attempt == 0 ? fault :
-		    NULL, x->o->hold);
-		free(cmd);
-		sent = time(NULL);
 		submit_launch_free(&l);
-		if (submit_xremote(x, script, 0, &res, &why) != 0) {
+		n = submit_go_send(x, attempt, &want, &res, &sent, &msg,
+		    cause);
+		if (n < 0)
+			goto fail;
+		if (n == SUBMIT_GO_AGAIN) {
+			attempt--;
+			continue;
+		}
+		if (n == SUBMIT_GO_LOST) {
 			/* The job may or may not be queued. */
 			v = SLURM_SUBMIT_AMBIGUOUS;
-			msg = xasprintf("SSH failed during sbatch: %s", why);
-			free(why);
-			why = NULL;
 		} else {
 			submit_launch_parse(res.out, &l);
+			submit_wipejob_say(x, res.out);
 			conn_result_free(&res);
 			if (attempt == 0 && fault != NULL &&
 			    strcmp(fault, "after-sbatch") == 0) {
@@ -356,7 +679,6 @@ submit_step_launch(struct submit_ctx *x, char **cause)
 			} else
 				v = slurm_parse_sbatch(l.out, l.err, &id, &msg);
 		}
-		free(script);
 
 		if (v == SLURM_SUBMIT_ERROR) {
 			/* Nothing was queued: what was staged is litter. */
@@ -431,52 +753,27 @@ submit_step_launch(struct submit_ctx *x, char **cause)
 	}
 	id_s = xasprintf("%ld", id);
 	x->res->slurm_id = id_s;
-	if (record_set_slurm_id(x->record_id, id_s, &why) != 0) {
-		submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "job %ld was "
-		    "launched but the record could not be updated: %s", id, why);
-		free(why);
-		goto fail;
-	}
 	if (!l.released) {
-		x->unresolved = "submit:release";
-		submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "job %ld is held and "
-		    "could not be released: %s", id, l.release_msg != NULL ?
-		    l.release_msg : "no answer from scontrol");
-		goto fail;
-	}
-	{
-		struct state_map	 m;
-		enum rstate		 rs = RSTATE_PENDING;
-		char			*text;
-
-		if (l.state != NULL && state_map(l.state, STATUS_MISSING,
-		    &m) == 0 && m.state != RSTATE_UNKNOWN)
-			rs = m.state;
-		text = xasprintf("submitted as SLURM job %ld%s%s%s", id,
-		    x->o->hold ? " and left held (submit --hold: "
-		    "scontrol release starts it)" : "",
-		    x->res->adopted ? " (adopted after an ambiguous sbatch "
-		    "reply)" : "", x->res->resubmitted ? " (sent again after "
-		    "the first reply was lost and no job existed)" : "");
-		if (record_transition(x->record_id, rs, l.state != NULL ?
-		    l.state : "PENDING", "submit", text, &why) != 0) {
-			free(text);
+		if (record_set_slurm_id(x->record_id, id_s, &why) != 0) {
 			submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "job %ld was "
 			    "launched but the record could not be updated: %s",
 			    id, why);
 			free(why);
 			goto fail;
 		}
-		free(text);
-		free(x->res->state);
-		x->res->state = xstrdup(state_name(rs));
-		free(x->res->native);
-		x->res->native = xstrdup(l.state != NULL ? l.state : "PENDING");
+		x->unresolved = "submit:release";
+		submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "job %ld is held and "
+		    "could not be released: %s", id, l.release_msg != NULL ?
+		    l.release_msg : "no answer from scontrol");
+		goto fail;
 	}
+	if (submit_launched(x, id, &l, cause) != 0)
+		goto fail;
 	submit_say(x, SUBMIT_STEP_LAUNCH, "SLURM job %ld (%s), %s; logs in "
 	    "%s/%s-%ld/", id, x->res->job_name, x->res->native,
 	    x->lay.log_dir, x->res->job_name, id);
 	submit_launch_free(&l);
+	free(want);
 	return 0;
 
 fail_held:
@@ -486,10 +783,10 @@ fail_held:
 		x->unresolved = "submit:release";
 	else
 		x->unresolved = "submit:reconcile";
-fail_why:
 	submit_fail(x, SUBMIT_STEP_LAUNCH, cause, "%s", why);
 	free(why);
 fail:
 	submit_launch_free(&l);
+	free(want);
 	return -1;
 }

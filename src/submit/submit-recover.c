@@ -97,7 +97,7 @@ int
 submit_step_record(struct submit_ctx *x, char **cause)
 {
 	struct record	*r;
-	char		*why = NULL;
+	char		*why = NULL, hex[65];
 	size_t		 i;
 	int		 rc;
 
@@ -125,6 +125,11 @@ submit_step_record(struct submit_ctx *x, char **cause)
 	/* A retry takes these from here, never from the staged spec. */
 	for (i = 0; i < x->sp->secrets.n; i++)
 		strv_add(&r->secrets, x->sp->secrets.v[i]);
+	/* What a retry may run again: this file only (README: Security). */
+	if (x->res->script != NULL) {
+		enc_sha256_hex(x->res->script, strlen(x->res->script), hex);
+		r->sbatch_sha256 = xstrdup(hex);
+	}
 	r->retry_budget = x->sp->retry_budget;
 	r->retry_known = 1;
 	if (x->sp->secrets.n != 0)

@@ -48,7 +48,7 @@ submit_step_render(struct submit_ctx *x, char **cause)
 	size_t			 i;
 	const char		*tmpl;
 	char			*lines = NULL, *mounts, *out = NULL;
-	char			*why = NULL, hex[65];
+	char			*why = NULL;
 	int			 pyxis = x->res->container == CONTAINER_PYXIS;
 
 	template_vars_init(&tv);
@@ -107,12 +107,6 @@ submit_step_render(struct submit_ctx *x, char **cause)
 	if (lint_script(x->lay.sbatch_rel, out, x->sec, x->nsec, &why) != 0 ||
 	    lint_bash_syntax(x->lay.sbatch_rel, out, &why) != 0)
 		goto fail;
-	/* What a retry may run again: this file only (README: Security). */
-	if (x->record_open) {
-		enc_sha256_hex(out, strlen(out), hex);
-		if (record_set(x->record_id, "sbatch_sha256", hex, &why) != 0)
-			goto fail;
-	}
 	free(lines);
 	buf_free(&extra);
 	template_vars_free(&tv);

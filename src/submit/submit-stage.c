@@ -111,18 +111,18 @@ submit_meta_json(struct submit_ctx *x)
 	return json_done(o);
 }
 
+/*
+ * stage.sh's variables: jd, envf and the payload, a tar of the job dir's
+ * files and the sidecar (base64 needs no quoting: this is the quoted
+ * assignment).  Wiped once the script is sent (the caller's part).
+ */
 int
-submit_step_stage(struct submit_ctx *x, char **cause)
+submit_stage_vars(struct submit_ctx *x, struct buf *sh, char **cause)
 {
-	const struct strv	*exports = &x->exports;
-	struct conn_result	 res;
-	struct buf		 tar, sh, yaml;
-	char			*text, *why = NULL, *sidecar = NULL;
-	size_t			 i;
-	int			 rc = -1, ok = 0;
+	struct buf	 tar, yaml;
+	char		*text, *why = NULL, *sidecar = NULL;
+	size_t		 i;
 
-	/* Once sent, the stage may have written the sidecar (reply or not). */
-	x->staged = 1;
 	buf_init(&tar);
 	buf_init(&yaml);
 	if (spec_write(x->sp, &yaml, &why) != 0) {
@@ -136,7 +136,7 @@ submit_step_stage(struct submit_ctx *x, char **cause)
 	text = submit_spec_json(x->sp);
 	enc_tar_add(&tar, "specs/spec.json", text, strlen(text), 0644);
 	free(text);
-	text = submit_env_json(x, exports);
+	text = submit_env_json(x, &x->exports);
 	enc_tar_add(&tar, "env/env.json", text, strlen(text), 0644);
 	free(text);
 	text = submit_meta_json(x);
@@ -160,58 +160,42 @@ submit_step_stage(struct submit_ctx *x, char **cause)
 		free(sidecar);
 	}
 	enc_tar_end(&tar);
-
-	/* The script's umask 077 comes before any write (stage.sh). */
-	buf_init(&sh);
-	rsh_var(&sh, "jd", x->lay.job_dir);
-	rsh_var(&sh, "envf", x->nsec ? x->lay.env_rel : "");
-	/* Base64 needs no quoting: this is the quoted assignment. */
-	buf_adds(&sh, "payload='");
-	enc_base64(&sh, tar.data, tar.len);
-	buf_adds(&sh, "'\n");
-	rsh_embed(&sh, "stage.sh");
+	rsh_var(sh, "jd", x->lay.job_dir);
+	rsh_var(sh, "envf", x->nsec ? x->lay.env_rel : "");
+	buf_adds(sh, "payload='");
+	enc_base64(sh, tar.data, tar.len);
+	buf_adds(sh, "'\n");
 	memset(tar.data, 0, tar.len);
 	buf_free(&tar);
-	rc = submit_xremote(x, sh.data, 0, &res, &why);
-	memset(sh.data, 0, sh.len);
-	buf_free(&sh);
-	if (rc != 0) {
-		submit_fail(x, SUBMIT_STEP_STAGE, cause, "staging into %s: %s",
-		    x->lay.job_dir, why);
-		free(why);
-		return -1;
-	}
-	rc = -1;
-	if ((text = strstr(res.out, "sqdeck-stage-error=")) != NULL) {
-		text += strlen("sqdeck-stage-error=");
-		text[strcspn(text, "\n")] = '\0';
+	return 0;
+}
+
+/* stage.sh's answer: 0 when the job dir and the sidecar are in place. */
+int
+submit_stage_parse(struct submit_ctx *x, const char *out, int status,
+    const char *err, char **cause)
+{
+	const char	*p;
+	char		*text;
+
+	if ((p = strstr(out, "\nsqdeck-stage-error=")) != NULL) {
+		p += strlen("\nsqdeck-stage-error=");
+		text = xstrndup(p, strcspn(p, "\n"));
 		submit_fail(x, SUBMIT_STEP_STAGE, cause, "staging into %s: %s",
 		    x->lay.job_dir, text);
-		goto out;
+		free(text);
+		return -1;
 	}
-	ok = strstr(res.out, "sqdeck-stage=ok") != NULL;
-	if (!ok) {
-		submit_fail(x, SUBMIT_STEP_STAGE, cause, "staging into %s did "
-		    "not finish (exit %d%s%.300s)", x->lay.job_dir, res.status,
-		    res.errlen ? ", stderr: " : "", res.err);
-		goto out;
-	}
-	if (x->nsec != 0 && strstr(res.out, "sqdeck-env-mode=600\n") ==
-	    NULL) {
-		submit_fail(x, SUBMIT_STEP_STAGE, cause, "the secrets file %s "
-		    "is not mode 600 after staging; not launching",
-		    x->lay.env_path);
-		goto out;
+	if (strstr(out, "\nsqdeck-stage=ok\n") == NULL) {
+		return submit_fail(x, SUBMIT_STEP_STAGE, cause, "staging into "
+		    "%s did not finish (exit %d%s%.300s)", x->lay.job_dir,
+		    status, err != NULL && *err != '\0' ? ", stderr: " : "",
+		    err != NULL ? err : "");
 	}
 	submit_say(x, SUBMIT_STEP_STAGE, "%s: specs/spec.yaml, specs/spec.json, "
 	    "env/env.json, meta/meta.json, %s%s%s, %zu supporting file%s "
-	    "(sha256 checked) (one round trip)", x->lay.job_dir,
-	    x->lay.sbatch_rel, x->nsec ? ", " : "",
-	    x->nsec ? "secrets sidecar (mode 600)" : "", x->sp->nfiles,
-	    x->sp->nfiles == 1 ? "" : "s");
-	rc = 0;
-out:
-	conn_result_free(&res);
-	return rc;
+	    "(sha256 checked)", x->lay.job_dir, x->lay.sbatch_rel, x->nsec ?
+	    ", " : "", x->nsec ? "secrets sidecar (mode 600)" : "",
+	    x->sp->nfiles, x->sp->nfiles == 1 ? "" : "s");
+	return 0;
 }
-

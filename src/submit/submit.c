@@ -405,10 +405,13 @@ struct submit_stepdef {
 
 /*
  * The submit, in order.  Local work comes first: nothing remote for a
- * spec that cannot run.  A dry run stops after render: no recover, no
- * record, no remote write (and its render has no fault point).  Points
- * used inside a step, per command: reconcile, release, unstage, wipe
- * (launch) and recover (each record finished).
+ * spec that cannot run, and a warm submit is then ONE round trip (launch:
+ * check, gate, stage, sbatch --hold, log dir, release; submit-launch.c).
+ * A dry run checks and stops after render: no recover, no record, no
+ * remote write (and its render has no fault point).  Points used inside
+ * a step, per command: check, stage, launch (the one round trip's parts),
+ * image (when it converts), reconcile, release, unstage, wipe (launch)
+ * and recover (each record finished).
  */
 static const struct submit_stepdef submit_table[] = {
 	{ NULL,		SP_DRY,			submit_step_local },
@@ -417,16 +420,18 @@ static const struct submit_stepdef submit_table[] = {
 	{ "preflight",	SP_DRY | SP_CUT,	submit_step_preflight },
 	{ NULL,		SP_DRY,			submit_step_plan },
 	{ NULL,		0,			submit_step_recover },
-	{ "check",	SP_DRY | SP_REMOTE,	submit_step_check },
-	{ "image",	SP_DRY | SP_KILL | SP_REMOTE, submit_step_image },
+	{ "check",	SP_DRYONLY | SP_REMOTE,	submit_step_check },
+	{ "image",	SP_DRYONLY | SP_KILL | SP_REMOTE, submit_step_image },
+	{ NULL,		0,			submit_step_where },
 	{ NULL,		SP_DRY,			submit_step_secrets },
 	{ NULL,		SP_DRY,			submit_step_nccl },
 	{ NULL,		SP_DRYONLY,		submit_step_render },
+	/* Rendered first: the record is created with the script's hash. */
+	{ "render",	SP_KILL,		submit_step_render },
 	{ "record",	SP_KILL,		submit_step_record },
 	{ NULL,		0,			submit_step_pending },
-	{ "render",	SP_KILL,		submit_step_render },
-	{ "stage",	SP_REMOTE,		submit_step_stage },
-	{ "launch",	SP_REMOTE,		submit_step_launch },
+	/* One round trip: check, stage, launch (their points inside). */
+	{ NULL,		0,			submit_step_launch },
 };
 
 static int
@@ -473,6 +478,13 @@ submit_end(struct submit_ctx *x, int rc)
 
 	if (rc != 0 && x->staged && submit_wipe(x) != 0)
 		left = 1;
+	/* Refused before anything was written remotely: no record either. */
+	if (rc != 0 && x->discard && x->record_open && !x->staged &&
+	    x->unresolved == NULL && record_discard(x->record_id, NULL) == 0) {
+		x->record_open = 0;
+		free(x->res->state);
+		x->res->state = NULL;
+	}
 	if (x->lockfd >= 0) {
 		/* Unresolved: the lock file tells the next submit (recover). */
 		if (x->unresolved == NULL && !left)
@@ -481,6 +493,8 @@ submit_end(struct submit_ctx *x, int rc)
 	}
 	free(x->lockpath);
 	submit_check_free(&x->ck);
+	strv_free(&x->paths);
+	strv_free(&x->what);
 	strv_free(&x->exports);
 	free(x->image_file);
 	free(x->sec);

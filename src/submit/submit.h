@@ -19,23 +19,30 @@
  * each (submit-check.c, -image, -secrets, -render, -stage, -launch, -recover).
  *
  *	preflight	once per session (struct submit_session keeps it)
- *	check		ONE round trip: test -e of every dataset and mount
- *			source, the image (or its cache file) header and size
- *	image		a .sqsh is validated; a registry image is converted
- *			once with enroot import inside srun on the CPU
- *			partition, under flock, into a temp name, validated
- *			and renamed into the cache (never a registry URI to
- *			--container-image)
  *	secrets		the spec's secret NAMES, values from the local
  *			environment; a missing one stops the submit
  *	record		the local record is created (no record, no launch)
  *	render		template + lint (with the secret values) + bash -n
- *	stage		ONE round trip: a tar stream on stdin makes the job
- *			dir with specs/ env/ meta/ sbatch/ logs/ results/ and
- *			the mode-600 sidecar
- *	launch		ONE round trip: sbatch --parsable --hold, mkdir of
- *			<log_dir>/<name>-<id>, scontrol release; an empty or
+ *	launch		ONE round trip, its parts:
+ *	  check		test -e of every dataset and mount source, the image
+ *			(or its cache file) header, size, owner and modes
+ *	  gate		on only if no path is missing and the image lines are
+ *			the ones validated before (kept locally, imgok/);
+ *			else it stops, the image step runs and it is sent
+ *			again
+ *	  stage		a tar stream makes the job dir with specs/ env/ meta/
+ *			sbatch/ logs/ results/ and the mode-600 sidecar
+ *	  sbatch	sbatch --parsable --hold, mkdir of
+ *			<log_dir>/<name>-<id>, scontrol release, the cleanup
+ *			job (NAME-wipe, --dependency=afterany:ID); an empty or
  *			garbled reply or an SSH drop is reconciled by name
+ *	image		(only when the gate stopped on it) a .sqsh is
+ *			validated; a registry image is converted once with
+ *			enroot import inside srun on the CPU partition, under
+ *			flock, into a temp name, validated and renamed into
+ *			the cache (never a registry URI to --container-image)
+ *
+ * A dry run sends the check alone and stops after render.
  *
  * Job dir layout (sqdeck(1): IMAGES AND STORAGE): jobdir.h.
  *
@@ -61,8 +68,13 @@
  *			sqdeck SIGSTOPs itself there (the test does
  *			something, e.g. restarts sshd, then sends SIGCONT)
  *
- * Points: preflight check image record render stage launch (the first
- * sbatch), reconcile (each lookup by name), release (of an adopted job),
+ * Points: preflight check image record render stage launch (check, stage
+ * and launch are the parts of the one round trip: cut-before:check cuts
+ * before it, cut-after:check and cut-before:stage after the gate,
+ * cut-after:stage and cut-before:launch after staging, cut-after:launch
+ * after it all; their kills and stops fire before it is sent or once its
+ * reply is back; all with the first send that can pass the gate: one
+ * without validated image lines only checks), reconcile (each lookup by name), release (of an adopted job),
  * wipe (of a failed submit's sidecar), recover (each interrupted record
  * being finished).  For preflight the cuts drop the connection just
  * before / just after its command; image has a remote command only when
@@ -85,8 +97,9 @@
  * submitted twice (res->resumed).
  */
 
-#define SUBMIT_IMPORT_TIMEOUT	3600	/* seconds for one enroot import */
 #define SUBMIT_IMPORT_MINUTES	120	/* least --time of the import job */
+#define SUBMIT_IMPORT_MARGIN	120	/* s of it left after the import's
+					   timeout (srun ends in it) */
 #define SUBMIT_RECONCILE_WAIT	12	/* seconds after sbatch before "none" */
 
 /* One cluster connection and what was learnt about it. */
@@ -143,6 +156,11 @@ char	*submit_check_script(const char *const *paths, size_t n,
 int	 submit_check_parse(const char *out, size_t npaths,
 	     struct submit_check *, char **cause);
 void	 submit_check_free(struct submit_check *);
+/*
+ * The image and cache lines of a check's answer, joined as check.sh's
+ * imgtxt: what submit.sh's gate compares with the lines validated before.
+ */
+char	*submit_imgok_text(const char *out);
 
 /* SQDECK_TEST_FAULT, parsed (see above). */
 enum submit_fault_kind {
@@ -205,6 +223,13 @@ struct submit_convert_result {
 	struct image_cache_stat	 cache;	/* the cache file after it */
 };
 char	*submit_convert_script(const struct submit_convert_args *);
+/*
+ * The import's timeout (s) and its job's --time (min) from the timeout
+ * asked for (<= 0: none, the reservation's) and the CPU partition's
+ * MaxTime (<= 0: none): the timeout never outlives the reservation.
+ */
+void	 submit_import_limits(int asked, int max_minutes, int *timeout,
+	     int *minutes);
 void	 submit_convert_parse(const char *out, struct submit_convert_result *);
 void	 submit_convert_free(struct submit_convert_result *);
 
@@ -249,7 +274,7 @@ struct submit_opts {
 	int		 dry_run;	/* stop after render: no remote write */
 	int		 hold;		/* leave the job held (--hold) */
 	int		 import_timeout;	/* 0: SQDECK_IMPORT_TIMEOUT or
-						   SUBMIT_IMPORT_TIMEOUT */
+						   the reservation's */
 	/* Secret values by name; NULL: getenv. */
 	const char	*(*secret)(const char *name, void *arg);
 	/* Each step as it happens (may be NULL). */

@@ -6,7 +6,12 @@
  * (see src/submit/submit.h): the SSH connection cut before or after the remote
  * command of each step (the login node's sshd of that session is killed:
  * a real drop), sqdeck SIGKILLed before or after each step, and the
- * cluster's sshd restarted while a submit is stopped half way.  After the
+ * cluster's sshd restarted while a submit is stopped half way.  A warm
+ * submit is one round trip: check, stage and launch are its parts, each
+ * cut is made inside the one script (check: before it, or after the gate;
+ * stage: after the gate, or after staging; launch: after staging, or
+ * after it all), and their kills are before it is sent or once its reply
+ * is back.  A job's cleanup job (NAME-wipe) is not one of its jobs.  After the
  * faulted run, with the real SLURM and the real record files:
  *
  *	- at most one SLURM job carries the case's job names, one per name;
@@ -348,7 +353,8 @@ cluster_snapshot(void)
 		f[1][-1] = '\0';
 		*f[2]++ = '\0';
 		if (!str_has_prefix(f[1], "sdf") || strstr(f[1], unique) ==
-		    NULL || str_has_suffix(f[1], "-import"))
+		    NULL || str_has_suffix(f[1], "-import") ||
+		    str_has_suffix(f[1], "-wipe"))
 			continue;
 		for (i = 0; i < nsjobs; i++) {
 			if (strcmp(sjobs[i].id, f[0]) == 0)

@@ -8,6 +8,8 @@
  *	requeue_secrets	a running job with a secret is requeued for real
  *			(scontrol requeue): both runs get the secret, and
  *			the sidecar is gone one poll after the final end
+ *	signal_cleanup_job  a job KILLed with no sqdeck process running:
+ *			its cleanup job wipes the sidecar
  */
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -295,6 +297,12 @@ START_TEST(test_signal_poll_wipes)
 	    "command: 'echo started; sleep 600'\n", unique, IMAGE);
 	it_submit(spec, &s);
 	wait_running(&s, "logs/*/main.out", "started");
+	/* Its cleanup job waits: this test is about the job and the poll. */
+	out = ssh_out("scontrol hold $(squeue -h -n '%s-wipe' -o %%i) && "
+	    "echo held", s.job_name);
+	ck_assert_msg(strcmp(out, "held\n") == 0, "no cleanup job to hold: "
+	    "%s", out);
+	free(out);
 	out = ssh_out("scancel %s; echo rc=$?", s.sid);
 	ck_assert_msg(strstr(out, "rc=0") != NULL, "scancel: %s", out);
 	free(out);
@@ -312,6 +320,54 @@ START_TEST(test_signal_poll_wipes)
 	    s.job_dir, s.rid);
 	ck_assert_msg(strcmp(out, "end\n") == 0, "the poll that saw the end "
 	    "left the sidecar");
+	free(out);
+	free(ssh_out("scancel -n '%s-wipe'", s.job_name));
+	unsetenv("SD_RQ_SECRET");
+	free(spec);
+	it_sub_free(&s);
+}
+END_TEST
+
+/*
+ * Issue 24 (the seed's last gap): a job KILLed (no trap runs) or ended by
+ * its time limit leaves its sidecar, and a CLI user may never poll.  The
+ * cleanup job submitted with it (--dependency=afterany) wipes it with no
+ * sqdeck process running: the shared login is logged out first, and
+ * nothing of sqdeck runs until the sidecar is gone.
+ */
+START_TEST(test_signal_cleanup_job)
+{
+	struct it_sub	 s;
+	char		*spec, *out, *state;
+	int		 k, gone = 0;
+
+	need_cluster();
+	setenv("SD_RQ_SECRET", "cleanup-job-canary", 1);
+	spec = write_spec("name: sdsec-cj-%s\nimage: '%s'\n"
+	    "secrets: [SD_RQ_SECRET]\ngpus: 1\ncpus: 1\ntime: 10m\n"
+	    "command: 'echo started; sleep 600'\n", unique, IMAGE);
+	it_submit(spec, &s);
+	ck_assert_msg(strstr(s.err, "cleanup job ") != NULL, "submit named no "
+	    "cleanup job:\n%s", s.err);
+	wait_running(&s, "logs/*/main.out", "started");
+	ck_assert_int_eq(it_sd(NULL, NULL, NULL, NULL, "logout", NULL), 0);
+	/* --full: the batch shell too, so that no EXIT trap runs. */
+	out = ssh_out("scancel --full -s KILL %s; echo rc=$?", s.sid);
+	ck_assert_msg(strstr(out, "rc=0") != NULL, "scancel: %s", out);
+	free(out);
+	state = wait_end(s.sid);
+	free(state);
+	for (k = 0; k < 120 && !gone; k++) {
+		if (k != 0)
+			sleep(2);
+		gone = !sidecar_exists(&s);
+	}
+	ck_assert_msg(gone, "the sidecar of job %s (KILLed) is still there "
+	    "4 min after it ended", s.sid);
+	out = ssh_out("sacct -X -n -P -o State -S now-1hours --name '%s-wipe'",
+	    s.job_name);
+	ck_assert_msg(str_has_prefix(out, "COMPLETED"), "the cleanup job: %s",
+	    out);
 	free(out);
 	unsetenv("SD_RQ_SECRET");
 	free(spec);
@@ -594,6 +650,8 @@ secrets_suite(void)
 	tc = it_tcase(s, "requeue", 1800, it_setup, NULL);
 	tcase_add_test(tc, test_signal_poll_wipes);
 	tcase_add_test(tc, test_requeue_secrets);
+	tc = it_tcase(s, "cleanup", 1800, it_setup, NULL);
+	tcase_add_test(tc, test_signal_cleanup_job);
 	return s;
 }
 

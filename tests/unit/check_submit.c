@@ -254,6 +254,129 @@ START_TEST(test_check_script)
 }
 END_TEST
 
+/* A value of NAME='...' in a script. */
+static int
+script_has(const char *script, const char *assign)
+{
+	return strstr(script, assign) != NULL;
+}
+
+/*
+ * Issue 24: the import job reserves at least 120 min; the client's limit
+ * follows it (it killed the import at 60 min before), and never outlives
+ * a reservation that a partition's MaxTime caps.
+ */
+START_TEST(test_import_limits)
+{
+	struct submit_convert_args	 a;
+	char				*script;
+	int				 t, m;
+
+	memset(&a, 0, sizeof a);
+	a.cache_dir = "/c";
+	a.cache_name = "n.sqsh";
+	a.uri = "docker://r#i:1";
+	a.partition = "cpu";
+	a.job_name = "j-import";
+	a.max_minutes = -1;
+	script = submit_convert_script(&a);
+	ck_assert_msg(script_has(script, "tmo='7080'\n") &&
+	    script_has(script, "mins='120'\n"), "%s", script);
+	free(script);
+	a.timeout = 3600;
+	script = submit_convert_script(&a);
+	ck_assert(script_has(script, "tmo='3600'\n"));
+	ck_assert(script_has(script, "mins='120'\n"));
+	free(script);
+
+	submit_import_limits(0, -1, &t, &m);
+	ck_assert_int_eq(t, 7080);
+	ck_assert_int_eq(m, 120);
+	submit_import_limits(10000, -1, &t, &m);
+	ck_assert_int_eq(t, 10000);
+	ck_assert_int_eq(m, 169);
+	/* MaxTime 60: the reservation is 60 min, the client waits 58. */
+	submit_import_limits(0, 60, &t, &m);
+	ck_assert_int_eq(m, 60);
+	ck_assert_int_eq(t, 3480);
+	submit_import_limits(7200, 60, &t, &m);
+	ck_assert_int_eq(t, 3480);
+	submit_import_limits(600, 60, &t, &m);
+	ck_assert_int_eq(t, 600);
+	ck_assert_int_eq(m, 60);
+}
+END_TEST
+
+/*
+ * The gate of the one round trip (submit.sh): it passes only when every
+ * path exists and the image lines are the ones validated before; its
+ * answer names the part that stopped it.
+ */
+static char *
+gate_run(const char *path, const char *img, const char *want)
+{
+	struct buf	 b;
+	char		*out, *argv[4];
+
+	buf_init(&b);
+	rsh_var(&b, "img", img);
+	rsh_var(&b, "reg", "");
+	rsh_var(&b, "want", want);
+	rsh_var(&b, "cutat", "");
+	buf_adds(&b, "set -- ");
+	buf_add_quoted(&b, path);
+	buf_adds(&b, "\n");
+	rsh_embed(&b, "lib-report.sh");
+	rsh_embed(&b, "lib-cstat.sh");
+	rsh_embed(&b, "check.sh");
+	rsh_embed(&b, "submit.sh");
+	buf_adds(&b, "echo passed\n");
+	argv[0] = "/bin/sh"; argv[1] = "-c"; argv[2] = b.data; argv[3] = NULL;
+	ck_assert_int_eq(run(argv, &out), 0);
+	buf_free(&b);
+	return out;
+}
+
+START_TEST(test_gate)
+{
+	char	img[4200], *out, *text, *bad;
+
+	snprintf(img, sizeof img, "%s/gate.sqsh", test_tmpdir());
+	ck_assert_int_eq(file_write_atomic(img, "hsqs0123456789", 14, 0600,
+	    NULL), 0);
+	/* Nothing validated yet: the check answers, nothing goes on. */
+	out = gate_run(test_tmpdir(), img, "");
+	ck_assert_ptr_nonnull(strstr(out, "\nsqdeck-gate=image\n"));
+	ck_assert_ptr_null(strstr(out, "passed"));
+	text = submit_imgok_text(out);
+	ck_assert_msg(str_has_prefix(text, "image 1 14 "), "%s", text);
+	free(out);
+	/* The lines validated: on to the stage. */
+	out = gate_run(test_tmpdir(), img, text);
+	ck_assert_ptr_nonnull(strstr(out, "\nsqdeck-gate=ok\npassed\n"));
+	free(out);
+	out = gate_run(test_tmpdir(), img, "-");
+	ck_assert_ptr_nonnull(strstr(out, "\nsqdeck-gate=ok\npassed\n"));
+	free(out);
+	/* The file changed since (another size): checked again. */
+	ck_assert_int_eq(file_write_atomic(img, "hsqs0123456789abc", 17,
+	    0600, NULL), 0);
+	out = gate_run(test_tmpdir(), img, text);
+	ck_assert_ptr_nonnull(strstr(out, "\nsqdeck-gate=image\n"));
+	ck_assert_ptr_null(strstr(out, "passed"));
+	free(out);
+	/* A missing path stops it first. */
+	bad = xasprintf("%s/no-such-dir", test_tmpdir());
+	out = gate_run(bad, img, "-");
+	ck_assert_ptr_nonnull(strstr(out, "path 0 0\n"));
+	ck_assert_ptr_nonnull(strstr(out, "\nsqdeck-gate=check\n"));
+	ck_assert_ptr_null(strstr(out, "passed"));
+	free(out);
+	free(bad);
+	free(text);
+}
+END_TEST
+
 START_TEST(test_parsers)
 {
 	struct submit_launch		l;
@@ -469,6 +592,8 @@ submit_suite(void)
 	tcase_add_test(tc, test_tar);
 	tcase_add_test(tc, test_sidecar);
 	tcase_add_test(tc, test_check_script);
+	tcase_add_test(tc, test_import_limits);
+	tcase_add_test(tc, test_gate);
 	tcase_add_test(tc, test_parsers);
 	tcase_add_test(tc, test_encodings);
 	tcase_add_test(tc, test_var_quoting);
