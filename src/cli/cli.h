@@ -9,6 +9,7 @@
 #include "color.h"
 #include "config.h"
 #include "jobid.h"
+#include "state.h"
 
 /* Options that come before the verb, shared by all verbs. */
 struct cli {
@@ -50,6 +51,25 @@ void	 cli_fputs(const char *, FILE *);
 void	 cli_json(FILE *, const cJSON *, int compact);
 /* A string member of o, or null when value is NULL. */
 void	 cli_json_str(cJSON *o, const char *key, const char *value);
+
+/*
+ * The one JSON vocabulary (cli-json.c; sqdeck(1): JSON OUTPUT; the JSON
+ * Schema doc/sqdeck.schema.json).  Every --json document is an object
+ * made by cli_json_doc(): "schema" (CLI_JSON_SCHEMA, raised on any change
+ * a script must know) and "verb".
+ */
+#define CLI_JSON_SCHEMA	1
+cJSON	*cli_json_doc(const char *verb);
+/* "state" (state_word()), "slurm_state" (SLURM's word, or null) and
+   "err_class" (null for none) of a job. */
+void	 cli_json_state(cJSON *, enum rstate, const char *slurm,
+	     enum err_class);
+/* A number member, or null when not known. */
+void	 cli_json_num(cJSON *, const char *key, double value, int known);
+/* A record in the vocabulary (record_id, job_id, name, slurm_state...):
+   what records and status print; NULL if it cannot be made. */
+struct record;
+cJSON	*cli_json_record(const struct record *);
 
 /*
  * A verb, as tmux's cmd_entry: each cli-*.c exports one.  sqdeck --help
