@@ -273,10 +273,9 @@ jobs_json_clusters(cJSON *o, struct monitor_snapshot *snaps, size_t ns,
 	}
 }
 
-/* What squeue or the record says of one job, why it is pending. */
+/* Why it is pending (null unless it is and SLURM says why). */
 static void
-jobs_json_more(cJSON *item, const struct jobtable_row *row,
-    const struct monitor_info *info)
+jobs_json_why(cJSON *item, const struct jobtable_row *row)
 {
 	struct pending_why	 why;
 	cJSON			*wp;
@@ -287,15 +286,15 @@ jobs_json_more(cJSON *item, const struct jobtable_row *row,
 		cJSON_AddStringToObject(wp, "code", why.code);
 		cJSON_AddStringToObject(wp, "meaning", why.sentence);
 		cJSON_AddStringToObject(wp, "fix", why.fix);
-	}
-	if (info->record_id != NULL) {
-		cJSON_AddStringToObject(item, "record", info->record_id);
-		cJSON_AddStringToObject(item, "record_state",
-		    state_name(info->state));
-		cJSON_AddStringToObject(item, "err_class",
-		    err_class_name(info->err));
 	} else
-		cJSON_AddNullToObject(item, "record");
+		cJSON_AddNullToObject(item, "why_pending");
+}
+
+/* SLURM's word, or null for the table's own ENDED (left the queue). */
+static const char *
+jobs_slurm_state(const char *state)
+{
+	return state != NULL && state_known(state) ? state : NULL;
 }
 
 static cJSON *
@@ -306,24 +305,35 @@ jobs_json_job(const struct jobtable_row *row, const struct monitor_info *info)
 	char		 base[32];
 
 	cJSON_AddStringToObject(item, "cluster", row->cluster);
-	cJSON_AddStringToObject(item, "id", row->id);
+	cJSON_AddStringToObject(item, "job_id", row->id);
+	cli_json_str(item, "record_id", info->record_id);
 	cJSON_AddStringToObject(item, "name", row->name);
-	cJSON_AddStringToObject(item, "partition", row->partition);
-	cJSON_AddStringToObject(item, "state", row->state);
-	cJSON_AddNumberToObject(item, "elapsed", row->elapsed);
-	cJSON_AddNumberToObject(item, "limit", row->limit);
-	cJSON_AddNumberToObject(item, "nodes", row->nodes);
-	cJSON_AddStringToObject(item, "reason", row->reason);
+	cli_json_str(item, "partition", *row->partition != '\0' ?
+	    row->partition : NULL);
+	/* The record knows better (status.json, triage) when there is one. */
+	if (info->record_id != NULL)
+		cli_json_state(item, info->state, jobs_slurm_state(row->state),
+		    info->err);
+	else {
+		cJSON_AddStringToObject(item, "state", state_word_of(row->state));
+		cli_json_str(item, "slurm_state", jobs_slurm_state(row->state));
+		cJSON_AddNullToObject(item, "err_class");
+	}
+	cli_json_num(item, "elapsed", row->elapsed, row->elapsed >= 0);
+	cli_json_num(item, "limit", row->limit, row->limit >= 0);
+	cli_json_num(item, "nodes", row->nodes, row->nodes > 0);
+	cli_json_str(item, "reason", *row->reason != '\0' ? row->reason :
+	    NULL);
 	cJSON_AddBoolToObject(item, "finished", row->finished);
 	/* An array task: its array's job id and task part. */
 	if (jobtable_array_split(row->id, base, sizeof base, &task)) {
-		cJSON_AddStringToObject(item, "array_job", base);
+		cJSON_AddStringToObject(item, "array_job_id", base);
 		cJSON_AddStringToObject(item, "array_task", task);
 	} else {
-		cJSON_AddNullToObject(item, "array_job");
+		cJSON_AddNullToObject(item, "array_job_id");
 		cJSON_AddNullToObject(item, "array_task");
 	}
-	jobs_json_more(item, row, info);
+	jobs_json_why(item, row);
 	return item;
 }
 
@@ -351,9 +361,10 @@ jobs_json_arrays(cJSON *o, struct monitor_snapshot *snaps, size_t ns)
 		row = lines[i].row;
 		item = cJSON_CreateObject();
 		cJSON_AddStringToObject(item, "cluster", row->cluster);
-		cJSON_AddStringToObject(item, "id", row->id);
+		cJSON_AddStringToObject(item, "job_id", row->id);
 		cJSON_AddStringToObject(item, "name", row->name);
-		cJSON_AddStringToObject(item, "state", row->state);
+		cJSON_AddStringToObject(item, "state", state_word_of(row->state));
+		cli_json_str(item, "slurm_state", jobs_slurm_state(row->state));
 		cJSON_AddNumberToObject(item, "tasks", (double)c.tasks);
 		cn = cJSON_AddObjectToObject(item, "counts");
 		cJSON_AddNumberToObject(cn, "running", (double)c.n[JC_RUNNING]);
@@ -373,7 +384,7 @@ jobs_json_arrays(cJSON *o, struct monitor_snapshot *snaps, size_t ns)
 static void
 jobs_json(struct monitor_snapshot *snaps, size_t ns, char **causes)
 {
-	cJSON	*o = cJSON_CreateObject(), *a;
+	cJSON	*o = cli_json_doc("jobs"), *a;
 	size_t	 i, k;
 
 	jobs_json_clusters(o, snaps, ns, causes);
