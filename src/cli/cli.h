@@ -72,6 +72,35 @@ struct record;
 cJSON	*cli_json_record(const struct record *);
 
 /*
+ * The tables of jobs, history and records (cli-table.c): keys[] are
+ * --format's names of the columns, keylist them for a message.
+ */
+#define CLI_COL_FLEX	0x1	/* NAME: gets the width the others leave */
+#define CLI_COL_ONE	0x2	/* left out when every row says the same */
+#define CLI_NAME_MIN	16	/* the NAME column's bounds, in cells */
+#define CLI_NAME_MAX	40
+struct cli_table {
+	const char *const	*head;
+	const char *const	*keys;
+	const int		*flags;
+	size_t			 ncol;
+	const char		*keylist;
+};
+/* Check --format (comma-separated keys): 0, or -1 and a cause. */
+int	 cli_table_format(const struct cli_table *, const char *fmt,
+	     char **cause);
+/* cells (nrows * t->ncol) as a table of --format's columns (fmt NULL:
+   all but the CLI_COL_ONE that say one thing), NAME cut to fit. */
+void	 cli_table_print(const struct cli_table *, const char *fmt,
+	     char **cells, size_t nrows, int color);
+/* --name: a glob (fnmatch) if it has * ? [, else a part of the name. */
+int	 cli_table_match(const char *pattern, const char *name);
+/* --state LIST (comma-separated, any case): the vocabulary's word, or
+   SLURM's own (TIMEOUT, "CANCELLED by 0" for CANCELLED). */
+int	 cli_table_state(const char *list, const char *word,
+	     const char *slurm);
+
+/*
  * A verb, as tmux's cmd_entry: each cli-*.c exports one.  sqdeck --help
  * lists them (name, usage, summary); sqdeck VERB --help prints
  * "usage: sqdeck NAME USAGE" and the help lines.  The entry says what the
