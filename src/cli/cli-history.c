@@ -363,6 +363,7 @@ const struct cli_entry cli_history_entry = {
 	.shortopts = "d:js:n:F:",
 	.longopts = history_options,
 	.flags = CLI_CLUSTER | CLI_CONFIG,
+	.columns = "cluster,job_id,name,state,exit,elapsed,end,log",
 	.args_many = "unexpected argument",
 	.optsize = sizeof (struct history_opts),
 	.option = history_option,

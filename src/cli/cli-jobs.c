@@ -548,6 +548,7 @@ const struct cli_entry cli_jobs_entry = {
 	.shortopts = "ajs:n:F:",
 	.longopts = jobs_options,
 	.flags = CLI_CLUSTER | CLI_CONFIG,
+	.columns = "cluster,job_id,name,partition,state,time,nodes,reason",
 	.args_many = "unexpected argument",
 	.optsize = sizeof (struct jobs_opts),
 	.option = jobs_option,

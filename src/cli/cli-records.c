@@ -268,6 +268,7 @@ const struct cli_entry cli_records_entry = {
 	.longopts = records_options,
 	.flags = 0,
 	.id_option = "chain",
+	.columns = "record_id,cluster,job_id,state,name,updated",
 	.args_many = "unexpected argument",
 	.optsize = sizeof (struct records_opts),
 	.option = records_option,

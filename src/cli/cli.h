@@ -144,6 +144,9 @@ struct cli_entry {
 #define CLI_ARG_FILE	0x4	/* file names */
 	const char		*args_words;
 	const char		*id_option;
+	/* --format's column names, comma-separated (NULL: no --format);
+	   --state's values are the state words. */
+	const char		*columns;
 	size_t			 optsize;	/* the verb's options, zeroed */
 	/* One option of the verb's (arg: its value): CLI_GO, or the exit
 	   status after saying why. */
