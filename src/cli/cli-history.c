@@ -212,32 +212,36 @@ struct history_run {
 	size_t			 nrows;
 };
 
-/* --state and --name: is this job shown? */
+/* --state and --name: is this job shown?  Its state as --json says it
+   (the record's verdict when there is one), or SLURM's word. */
 static int
-history_shown(const struct history_opts *o, const struct history_job *j)
+history_shown(const struct history_opts *o, const struct history_job *j,
+    const struct record *rec)
 {
 	if (o->name != NULL && !cli_table_match(o->name, j->name))
 		return 0;
-	return o->state == NULL || cli_table_state(o->state,
-	    state_word_of(j->state), j->state);
+	return o->state == NULL || cli_table_state(o->state, rec != NULL ?
+	    state_word(rec->state) : state_word_of(j->state), j->state);
 }
 
 static void
 history_rows(struct history_run *hr, const struct cluster *cl,
     const struct history *h, const struct history_opts *o)
 {
-	struct hrow	*r;
-	size_t		 k;
+	const struct record	*rec;
+	struct hrow		*r;
+	size_t			 k;
 
 	for (k = 0; k < h->n; k++) {
-		if (!history_shown(o, &h->v[k]))
+		rec = history_record(&hr->list, cl->name, h->v[k].raw);
+		if (!history_shown(o, &h->v[k], rec))
 			continue;
 		hr->rows = xrealloc(hr->rows, (hr->nrows + 1) *
 		    sizeof *hr->rows);
 		r = &hr->rows[hr->nrows++];
 		r->cluster = cl->name;
 		r->j = &h->v[k];
-		r->rec = history_record(&hr->list, cl->name, r->j->raw);
+		r->rec = rec;
 		r->log = r->rec != NULL ? ops_log_path(r->rec, 0) : NULL;
 		r->log_source = "record";
 		if (r->log == NULL) {
