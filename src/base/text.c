@@ -61,6 +61,35 @@ text_cpwidth(int32_t cp)
 	return w > 2 ? 2 : w;
 }
 
+size_t
+text_fit(const char *s, size_t cells, size_t *used)
+{
+	size_t	len = strlen(s), i = 0, w = 0, n;
+	int32_t	cp;
+	int	cw;
+
+	while (i < len) {
+		n = text_decode(s + i, len - i, &cp);
+		cw = text_cpwidth(cp);
+		if (w + (size_t)cw > cells)
+			break;
+		w += (size_t)cw;
+		i += n;
+	}
+	if (used != NULL)
+		*used = w;
+	return i;
+}
+
+size_t
+text_width(const char *s)
+{
+	size_t	w;
+
+	text_fit(s, (size_t)-1, &w);
+	return w;
+}
+
 /* Code points that must not reach the terminal. */
 static int
 cp_unsafe(int32_t cp)

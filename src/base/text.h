@@ -49,5 +49,15 @@ int	 text_utf8_valid(const char *, size_t);
 size_t	 text_decode(const char *s, size_t len, int32_t *cp);
 /* Columns of a code point: 0 (combining), 1 or 2 (wide); never < 0. */
 int	 text_cpwidth(int32_t cp);
+/*
+ * Display cells of s (NUL-terminated UTF-8; an invalid byte counts one
+ * cell, as the U+FFFD it would become): what a table pads by, not bytes.
+ */
+size_t	 text_width(const char *s);
+/*
+ * The bytes of the longest prefix of s that fits in cells columns, never
+ * cutting a character; *used (may be NULL) gets its width.
+ */
+size_t	 text_fit(const char *s, size_t cells, size_t *used);
 
 #endif

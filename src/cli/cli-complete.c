@@ -96,6 +96,27 @@ comp_ids(struct comp *c)
 	record_list_free(&list);
 }
 
+/*
+ * A comma-separated list's next word (--state, --format): each of words
+ * after what the word already holds up to its last comma.
+ */
+static void
+comp_list(struct comp *c, const char *words)
+{
+	const char	*comma = strrchr(c->word, ',');
+	char		*copy, *w, *save, *cand;
+	int		 head = comma != NULL ? (int)(comma - c->word + 1) : 0;
+
+	copy = xstrdup(words);
+	for (w = strtok_r(copy, ",", &save); w != NULL;
+	    w = strtok_r(NULL, ",", &save)) {
+		cand = xasprintf("%.*s%s", head, c->word, w);
+		comp_put(c, cand);
+		free(cand);
+	}
+	free(copy);
+}
+
 /* The value of an option: by its name ("c" is -c). */
 static void
 comp_value(struct comp *c, const char *name)
@@ -111,6 +132,12 @@ comp_value(struct comp *c, const char *name)
 	} else if (c->e != NULL && c->e->id_option != NULL &&
 	    strcmp(name, c->e->id_option) == 0)
 		comp_ids(c);
+	else if (strcmp(name, "state") == 0)
+		comp_list(c, "PENDING,RUNNING,COMPLETED,FAILED,CANCELLED,"
+		    "UNKNOWN");
+	else if (strcmp(name, "format") == 0 && c->e != NULL &&
+	    c->e->columns != NULL)
+		comp_list(c, c->e->columns);
 }
 
 static void

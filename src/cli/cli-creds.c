@@ -164,9 +164,9 @@ creds_said(const struct cluster *cl, const struct creds *cr, int json)
 		    "s");
 		return;
 	}
-	o = cJSON_CreateObject();
+	o = cli_json_doc("creds");
 	cJSON_AddStringToObject(o, "cluster", cl->name);
-	cJSON_AddStringToObject(o, "path", cr->path ? cr->path : "");
+	cli_json_str(o, "path", cr->path);
 	cJSON_AddNumberToObject(o, "kept_lines", cr->kept);
 	cJSON_AddStringToObject(o, "machines", cr->machines);
 	cJSON_AddStringToObject(o, "login", cr->login);

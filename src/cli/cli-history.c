@@ -50,16 +50,27 @@ history_exit(const struct history_job *j, char *buf, size_t len)
 	return buf;
 }
 
+static const char *const history_head[] = {
+	"CLUSTER", "JOBID", "NAME", "STATE", "EXIT", "ELAPSED", "END", "LOG"
+};
+static const char *const history_keys[] = {
+	"cluster", "job_id", "name", "state", "exit", "elapsed", "end", "log"
+};
+static const int history_flags[] = {
+	CLI_COL_ONE, 0, CLI_COL_FLEX, 0, 0, 0, 0, 0
+};
+static const struct cli_table history_tab = {
+	history_head, history_keys, history_flags, 8,
+	"cluster,job_id,name,state,exit,elapsed,end,log"
+};
+
+/* The table: SLURM's word without its detail ("CANCELLED by 0"). */
 static void
-history_table(struct hrow *rows, size_t n, int color)
+history_table(struct hrow *rows, size_t n, const char *fmt, int color)
 {
-	static const char *const head[] = {
-		"CLUSTER", "JOBID", "NAME", "STATE", "EXIT", "ELAPSED", "END",
-		"LOG"
-	};
 	const struct history_job *j;
-	char			**cells, el[32], ex[32];
-	size_t			  i, k, nc = sizeof head / sizeof head[0];
+	char			**cells, el[32], ex[32], st[64];
+	size_t			  i, k, nc = history_tab.ncol;
 
 	if (n == 0) {
 		printf("no finished jobs in the window\n");
@@ -69,17 +80,21 @@ history_table(struct hrow *rows, size_t n, int color)
 	for (i = 0; i < n; i++) {
 		j = rows[i].j;
 		slurm_time_format(j->elapsed, el, sizeof el);
+		state_base(j->state, st, sizeof st);
 		k = i * nc;
 		cells[k] = xstrdup(rows[i].cluster);
 		cells[k + 1] = xstrdup(j->id);
 		cells[k + 2] = xstrdup(j->name);
-		cells[k + 3] = xstrdup(j->state);
+		cells[k + 3] = xstrdup(st);
 		cells[k + 4] = xstrdup(history_exit(j, ex, sizeof ex));
 		cells[k + 5] = xstrdup(el);
-		cells[k + 6] = xstrdup(*j->end != '\0' ? j->end : "-");
+		/* "2026-12-01T09:12:01" as "12-01 09:12": width for NAME. */
+		cells[k + 6] = strlen(j->end) >= 16 ? xasprintf("%.5s %.5s",
+		    j->end + 5, j->end + 11) : xstrdup(*j->end != '\0' ?
+		    j->end : "-");
 		cells[k + 7] = xstrdup(rows[i].log != NULL ? rows[i].log : "-");
 	}
-	ops_table_print(stdout, head, nc, cells, n, color);
+	cli_table_print(&history_tab, fmt, cells, n, color);
 	for (i = 0; i < n * nc; i++)
 		free(cells[i]);
 	free(cells);
@@ -94,22 +109,34 @@ history_item(const struct hrow *row)
 	char				 ex[32];
 
 	cJSON_AddStringToObject(item, "cluster", row->cluster);
-	cJSON_AddStringToObject(item, "id", j->id);
-	cJSON_AddNumberToObject(item, "id_raw", (double)j->raw);
+	cJSON_AddStringToObject(item, "job_id", j->id);
+	cJSON_AddNumberToObject(item, "job_id_raw", (double)j->raw);
+	cli_json_str(item, "record_id", row->rec != NULL ? row->rec->id :
+	    NULL);
 	cJSON_AddStringToObject(item, "name", j->name);
-	cJSON_AddStringToObject(item, "partition", j->partition);
-	cJSON_AddStringToObject(item, "state", j->state);
+	cli_json_str(item, "partition", *j->partition != '\0' ?
+	    j->partition : NULL);
+	/* The record's verdict when there is one (status.json, triage). */
+	if (row->rec != NULL)
+		cli_json_state(item, row->rec->state, j->state,
+		    row->rec->err_class);
+	else {
+		cJSON_AddStringToObject(item, "state", state_word_of(j->state));
+		cli_json_str(item, "slurm_state", *j->state != '\0' ?
+		    j->state : NULL);
+		cJSON_AddNullToObject(item, "err_class");
+	}
 	cli_json_str(item, "exit", j->exit_code >= 0 ? history_exit(j, ex,
 	    sizeof ex) : NULL);
 	if (j->exit_code >= 0)
 		cJSON_AddNumberToObject(item, "exit_code", j->exit_code);
 	else
 		cJSON_AddNullToObject(item, "exit_code");
-	cJSON_AddNumberToObject(item, "elapsed", (double)j->elapsed);
-	cJSON_AddNumberToObject(item, "limit", (double)j->limit);
+	cli_json_num(item, "elapsed", (double)j->elapsed, j->elapsed >= 0);
+	cli_json_num(item, "limit", (double)j->limit, j->limit >= 0);
 	cli_json_str(item, "end", *j->end != '\0' ? j->end : NULL);
-	cJSON_AddStringToObject(item, "workdir", j->workdir);
-	cli_json_str(item, "record", row->rec != NULL ? row->rec->id : NULL);
+	cli_json_str(item, "workdir", *j->workdir != '\0' ? j->workdir :
+	    NULL);
 	cli_json_str(item, "log", row->log);
 	cli_json_str(item, "log_source", row->log != NULL ? row->log_source :
 	    NULL);
@@ -121,29 +148,33 @@ static void
 history_json(struct hrow *rows, size_t n, cJSON *clusters)
 {
 	cJSON	*o, *a;
-	char	*s;
 	size_t	 i;
 
-	o = cJSON_CreateObject();
+	o = cli_json_doc("history");
 	cJSON_AddItemToObject(o, "clusters", clusters);
 	a = cJSON_AddArrayToObject(o, "jobs");
 	for (i = 0; i < n; i++)
 		cJSON_AddItemToArray(a, history_item(&rows[i]));
-	s = cJSON_Print(o);
-	printf("%s\n", s);
-	cJSON_free(s);
+	/* A job name is the cluster's bytes: cli_json makes them UTF-8. */
+	cli_json(stdout, o, 0);
 	cJSON_Delete(o);
 }
 
 static const struct option history_options[] = {
 	{ "days", required_argument, NULL, 'd' },
 	{ "json", no_argument, NULL, 'j' },
+	{ "state", required_argument, NULL, 's' },
+	{ "name", required_argument, NULL, 'n' },
+	{ "format", required_argument, NULL, 'F' },
 	{ NULL, 0, NULL, 0 }
 };
 
 struct history_opts {
-	long	days;	/* 0: the cluster's history_days */
-	int	json;
+	long		 days;	/* 0: the cluster's history_days */
+	int		 json;
+	const char	*state;	/* --state LIST */
+	const char	*name;	/* --name PATTERN */
+	const char	*format; /* --format COLUMNS */
 };
 
 static int
@@ -151,9 +182,22 @@ history_option(struct cli_ctx *ctx, int ch, const char *arg)
 {
 	struct history_opts	*o = ctx->opts;
 
+	char			*cause = NULL;
+
 	if (ch == 'j')
 		o->json = 1;
-	else if (cli_number(arg, 1, 365, &o->days) != 0) {
+	else if (ch == 's')
+		o->state = arg;
+	else if (ch == 'n')
+		o->name = arg;
+	else if (ch == 'F') {
+		if (cli_table_format(&history_tab, arg, &cause) != 0) {
+			cli_error("history", "%s", cause);
+			free(cause);
+			return EXIT_USAGE;
+		}
+		o->format = arg;
+	} else if (cli_number(arg, 1, 365, &o->days) != 0) {
 		cli_error("history", "--days '%s': give a number of days from "
 		    "1 to 365", arg);
 		return EXIT_USAGE;
@@ -168,20 +212,36 @@ struct history_run {
 	size_t			 nrows;
 };
 
+/* --state and --name: is this job shown?  Its state as --json says it
+   (the record's verdict when there is one), or SLURM's word. */
+static int
+history_shown(const struct history_opts *o, const struct history_job *j,
+    const struct record *rec)
+{
+	if (o->name != NULL && !cli_table_match(o->name, j->name))
+		return 0;
+	return o->state == NULL || cli_table_state(o->state, rec != NULL ?
+	    state_word(rec->state) : state_word_of(j->state), j->state);
+}
+
 static void
 history_rows(struct history_run *hr, const struct cluster *cl,
-    const struct history *h)
+    const struct history *h, const struct history_opts *o)
 {
-	struct hrow	*r;
-	size_t		 k;
+	const struct record	*rec;
+	struct hrow		*r;
+	size_t			 k;
 
 	for (k = 0; k < h->n; k++) {
+		rec = history_record(&hr->list, cl->name, h->v[k].raw);
+		if (!history_shown(o, &h->v[k], rec))
+			continue;
 		hr->rows = xrealloc(hr->rows, (hr->nrows + 1) *
 		    sizeof *hr->rows);
 		r = &hr->rows[hr->nrows++];
 		r->cluster = cl->name;
 		r->j = &h->v[k];
-		r->rec = history_record(&hr->list, cl->name, r->j->raw);
+		r->rec = rec;
 		r->log = r->rec != NULL ? ops_log_path(r->rec, 0) : NULL;
 		r->log_source = "record";
 		if (r->log == NULL) {
@@ -257,7 +317,7 @@ cli_history(struct cli_ctx *ctx)
 		cause = NULL;
 		if (history_fetch(cl, d, &hs[i], &cause) == 0) {
 			cJSON_AddNullToObject(co, "error");
-			history_rows(&hr, cl, &hs[i]);
+			history_rows(&hr, cl, &hs[i], o);
 			continue;
 		}
 		s = ops_clean(cause);
@@ -270,7 +330,7 @@ cli_history(struct cli_ctx *ctx)
 	if (o->json)
 		history_json(hr.rows, hr.nrows, clusters);
 	else {
-		history_table(hr.rows, hr.nrows, ctx->cli->color);
+		history_table(hr.rows, hr.nrows, o->format, ctx->cli->color);
 		cJSON_Delete(clusters);
 	}
 	for (i = 0; i < hr.nrows; i++)
@@ -285,7 +345,8 @@ cli_history(struct cli_ctx *ctx)
 
 const struct cli_entry cli_history_entry = {
 	.name = "history",
-	.usage = "[--cluster NAME] [--days N] [--json]",
+	.usage = "[--cluster NAME] [--days N] [--state LIST] [--name PATTERN] "
+	    "[--format COLUMNS] [--json]",
 	.summary = "your jobs that ended recently, from accounting (sacct)",
 	.help = "  your jobs that ended in the last N days (default: the "
 	    "cluster's\n"
@@ -293,11 +354,20 @@ const struct cli_entry cli_history_entry = {
 	    "cluster), whether\n"
 	    "  sqdeck submitted them or not, with state, exit code, "
 	    "elapsed time and log\n"
-	    "  --days N  the window in days (1-365)\n"
-	    "  --json    as JSON\n",
-	.shortopts = "d:j",
+	    "  --days N          the window in days (1-365)\n"
+	    "  --state LIST      only these states (COMPLETED,FAILED,"
+	    "CANCELLED or\n"
+	    "                    SLURM's: TIMEOUT,OUT_OF_MEMORY...)\n"
+	    "  --name PATTERN    only names holding PATTERN (a glob with * ? "
+	    "[)\n"
+	    "  --format COLUMNS  the table's columns: cluster,job_id,name,"
+	    "state,\n"
+	    "                    exit,elapsed,end,log\n"
+	    "  --json            as JSON (sqdeck(1): JSON OUTPUT)\n",
+	.shortopts = "d:js:n:F:",
 	.longopts = history_options,
 	.flags = CLI_CLUSTER | CLI_CONFIG,
+	.columns = "cluster,job_id,name,state,exit,elapsed,end,log",
 	.args_many = "unexpected argument",
 	.optsize = sizeof (struct history_opts),
 	.option = history_option,

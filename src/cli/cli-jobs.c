@@ -12,23 +12,6 @@
 #include "ops.h"
 #include "pending.h"
 
-/* The table's NAME column: long names are cut (--json has them whole). */
-#define JOBS_NAME_MAX	40
-
-static char *
-jobs_name_cell(const char *name)
-{
-	size_t	len = strlen(name), cut;
-
-	if (len <= JOBS_NAME_MAX)
-		return xstrdup(name);
-	cut = JOBS_NAME_MAX - 3;
-	/* Never in the middle of a UTF-8 sequence. */
-	while (cut > 0 && ((unsigned char)name[cut] & 0xc0) == 0x80)
-		cut--;
-	return xasprintf("%.*s...", (int)cut, name);
-}
-
 /* A printed row: a job, or the line of a whole array before its tasks. */
 struct jline {
 	const struct jobtable_row	*row;
@@ -186,18 +169,28 @@ jobs_lines_free(struct jline *v, size_t n)
 	free(v);
 }
 
+static const char *const jobs_keys[JT_NCOLS] = { "cluster", "job_id",
+	"name", "partition", "state", "time", "nodes", "reason" };
+static const int jobs_flags[JT_NCOLS] = { 0, 0, CLI_COL_FLEX,
+	0, 0, 0, 0, 0 };
+static const char *jobs_heads[JT_NCOLS];
+static const struct cli_table jobs_tab = {
+	jobs_heads, jobs_keys, jobs_flags, JT_NCOLS,
+	"cluster,job_id,name,partition,state,time,nodes,reason"
+};
+
 static void
 jobs_table(struct monitor_snapshot *snaps, size_t ns, char **causes,
-    int color)
+    const char *fmt, int color)
 {
-	const char	*head[JT_NCOLS];
 	char		**cells, buf[64];
 	struct jline	 *lines;
 	size_t		  i, n = 0, r = 0, failed = 0;
 	int		  c;
 
 	for (c = 0; c < JT_NCOLS; c++)
-		head[c] = jobtable_col_title((enum jobtable_col)c);
+		jobs_heads[c] = jobtable_col_title(
+		    (enum jobtable_col)c);
 	for (i = 0; i < ns; i++) {
 		n += snaps[i].n;
 		if (causes[i] != NULL)
@@ -225,10 +218,7 @@ jobs_table(struct monitor_snapshot *snaps, size_t ns, char **causes,
 					    (enum jobtable_col)c, buf,
 					    sizeof buf);
 
-			if (c == JT_NAME)
-				cells[r * JT_NCOLS + (size_t)c] =
-				    jobs_name_cell(t);
-			else if (c == JT_ID && lines[r].info == NULL)
+			if (c == JT_ID && lines[r].info == NULL)
 				cells[r * JT_NCOLS + (size_t)c] = xasprintf(
 				    "%s_*", row->id);	/* the whole array */
 			else if (c == JT_ID && lines[r].task)
@@ -238,7 +228,7 @@ jobs_table(struct monitor_snapshot *snaps, size_t ns, char **causes,
 				cells[r * JT_NCOLS + (size_t)c] = xstrdup(t);
 		}
 	}
-	ops_table_print(stdout, head, JT_NCOLS, cells, n, color);
+	cli_table_print(&jobs_tab, fmt, cells, n, color);
 	for (i = 0; i < n * JT_NCOLS; i++)
 		free(cells[i]);
 	free(cells);
@@ -273,10 +263,9 @@ jobs_json_clusters(cJSON *o, struct monitor_snapshot *snaps, size_t ns,
 	}
 }
 
-/* What squeue or the record says of one job, why it is pending. */
+/* Why it is pending (null unless it is and SLURM says why). */
 static void
-jobs_json_more(cJSON *item, const struct jobtable_row *row,
-    const struct monitor_info *info)
+jobs_json_why(cJSON *item, const struct jobtable_row *row)
 {
 	struct pending_why	 why;
 	cJSON			*wp;
@@ -287,15 +276,15 @@ jobs_json_more(cJSON *item, const struct jobtable_row *row,
 		cJSON_AddStringToObject(wp, "code", why.code);
 		cJSON_AddStringToObject(wp, "meaning", why.sentence);
 		cJSON_AddStringToObject(wp, "fix", why.fix);
-	}
-	if (info->record_id != NULL) {
-		cJSON_AddStringToObject(item, "record", info->record_id);
-		cJSON_AddStringToObject(item, "record_state",
-		    state_name(info->state));
-		cJSON_AddStringToObject(item, "err_class",
-		    err_class_name(info->err));
 	} else
-		cJSON_AddNullToObject(item, "record");
+		cJSON_AddNullToObject(item, "why_pending");
+}
+
+/* SLURM's word, or null for the table's own ENDED (left the queue). */
+static const char *
+jobs_slurm_state(const char *state)
+{
+	return state != NULL && state_known(state) ? state : NULL;
 }
 
 static cJSON *
@@ -306,24 +295,35 @@ jobs_json_job(const struct jobtable_row *row, const struct monitor_info *info)
 	char		 base[32];
 
 	cJSON_AddStringToObject(item, "cluster", row->cluster);
-	cJSON_AddStringToObject(item, "id", row->id);
+	cJSON_AddStringToObject(item, "job_id", row->id);
+	cli_json_str(item, "record_id", info->record_id);
 	cJSON_AddStringToObject(item, "name", row->name);
-	cJSON_AddStringToObject(item, "partition", row->partition);
-	cJSON_AddStringToObject(item, "state", row->state);
-	cJSON_AddNumberToObject(item, "elapsed", row->elapsed);
-	cJSON_AddNumberToObject(item, "limit", row->limit);
-	cJSON_AddNumberToObject(item, "nodes", row->nodes);
-	cJSON_AddStringToObject(item, "reason", row->reason);
+	cli_json_str(item, "partition", *row->partition != '\0' ?
+	    row->partition : NULL);
+	/* The record knows better (status.json, triage) when there is one. */
+	if (info->record_id != NULL)
+		cli_json_state(item, info->state, jobs_slurm_state(row->state),
+		    info->err);
+	else {
+		cJSON_AddStringToObject(item, "state", state_word_of(row->state));
+		cli_json_str(item, "slurm_state", jobs_slurm_state(row->state));
+		cJSON_AddNullToObject(item, "err_class");
+	}
+	cli_json_num(item, "elapsed", row->elapsed, row->elapsed >= 0);
+	cli_json_num(item, "limit", row->limit, row->limit >= 0);
+	cli_json_num(item, "nodes", row->nodes, row->nodes > 0);
+	cli_json_str(item, "reason", *row->reason != '\0' ? row->reason :
+	    NULL);
 	cJSON_AddBoolToObject(item, "finished", row->finished);
 	/* An array task: its array's job id and task part. */
 	if (jobtable_array_split(row->id, base, sizeof base, &task)) {
-		cJSON_AddStringToObject(item, "array_job", base);
+		cJSON_AddStringToObject(item, "array_job_id", base);
 		cJSON_AddStringToObject(item, "array_task", task);
 	} else {
-		cJSON_AddNullToObject(item, "array_job");
+		cJSON_AddNullToObject(item, "array_job_id");
 		cJSON_AddNullToObject(item, "array_task");
 	}
-	jobs_json_more(item, row, info);
+	jobs_json_why(item, row);
 	return item;
 }
 
@@ -351,9 +351,10 @@ jobs_json_arrays(cJSON *o, struct monitor_snapshot *snaps, size_t ns)
 		row = lines[i].row;
 		item = cJSON_CreateObject();
 		cJSON_AddStringToObject(item, "cluster", row->cluster);
-		cJSON_AddStringToObject(item, "id", row->id);
+		cJSON_AddStringToObject(item, "job_id", row->id);
 		cJSON_AddStringToObject(item, "name", row->name);
-		cJSON_AddStringToObject(item, "state", row->state);
+		cJSON_AddStringToObject(item, "state", state_word_of(row->state));
+		cli_json_str(item, "slurm_state", jobs_slurm_state(row->state));
 		cJSON_AddNumberToObject(item, "tasks", (double)c.tasks);
 		cn = cJSON_AddObjectToObject(item, "counts");
 		cJSON_AddNumberToObject(cn, "running", (double)c.n[JC_RUNNING]);
@@ -373,7 +374,7 @@ jobs_json_arrays(cJSON *o, struct monitor_snapshot *snaps, size_t ns)
 static void
 jobs_json(struct monitor_snapshot *snaps, size_t ns, char **causes)
 {
-	cJSON	*o = cJSON_CreateObject(), *a;
+	cJSON	*o = cli_json_doc("jobs"), *a;
 	size_t	 i, k;
 
 	jobs_json_clusters(o, snaps, ns, causes);
@@ -391,24 +392,76 @@ jobs_json(struct monitor_snapshot *snaps, size_t ns, char **causes)
 static const struct option jobs_options[] = {
 	{ "all", no_argument, NULL, 'a' },
 	{ "json", no_argument, NULL, 'j' },
+	{ "state", required_argument, NULL, 's' },
+	{ "name", required_argument, NULL, 'n' },
+	{ "format", required_argument, NULL, 'F' },
 	{ NULL, 0, NULL, 0 }
 };
 
 struct jobs_opts {
-	int	all;
-	int	json;
+	int		 all;
+	int		 json;
+	const char	*state;		/* --state LIST */
+	const char	*name;		/* --name PATTERN */
+	const char	*format;	/* --format COLUMNS */
 };
 
 static int
 jobs_option(struct cli_ctx *ctx, int ch, const char *arg)
 {
 	struct jobs_opts	*o = ctx->opts;
+	char			*cause = NULL;
 
 	if (ch == 'a')
 		o->all = 1;
-	else
+	else if (ch == 's')
+		o->state = arg;
+	else if (ch == 'n')
+		o->name = arg;
+	else if (ch == 'F') {
+		if (cli_table_format(&jobs_tab, arg, &cause) != 0) {
+			cli_error("jobs", "%s", cause);
+			free(cause);
+			return EXIT_USAGE;
+		}
+		o->format = arg;
+	} else
 		o->json = 1;
 	return CLI_GO;
+}
+
+/*
+ * --state and --name: the rows left out of a snapshot (its rows and
+ * infos moved down over them), before the arrays are grouped.
+ */
+static void
+jobs_filter(const struct jobs_opts *o, struct monitor_snapshot *s)
+{
+	size_t	k, n = 0;
+	int	keep;
+
+	for (k = 0; k < s->n; k++) {
+		const struct jobtable_row	*r = &s->rows[k];
+		const char			*w;
+
+		w = s->info[k].record_id != NULL ? state_word(s->info[k].state) :
+		    state_word_of(r->state);
+		keep = (o->name == NULL || cli_table_match(o->name, r->name)) &&
+		    (o->state == NULL || cli_table_state(o->state, w,
+		    r->state));
+		if (!keep) {
+			jobtable_row_clear(&s->rows[k]);
+			free(s->info[k].record_id);
+			free(s->info[k].err_rule);
+			continue;
+		}
+		if (n != k) {
+			s->rows[n] = s->rows[k];
+			s->info[n] = s->info[k];
+		}
+		n++;
+	}
+	s->n = n;
 }
 
 /* One poll (one remote command) of a cluster: 0, or -1 said. */
@@ -458,12 +511,13 @@ cli_jobs(struct cli_ctx *ctx)
 		if (jobs_poll(&cfg->clusters[i], o->all, &snaps[ns],
 		    &causes[ns]) != 0)
 			ret = EXIT_FAIL;
+		jobs_filter(o, &snaps[ns]);
 		ns++;
 	}
 	if (o->json)
 		jobs_json(snaps, ns, causes);
 	else
-		jobs_table(snaps, ns, causes, ctx->cli->color);
+		jobs_table(snaps, ns, causes, o->format, ctx->cli->color);
 	for (i = 0; i < ns; i++) {
 		monitor_snapshot_free(&snaps[i]);
 		free(causes[i]);
@@ -475,16 +529,26 @@ cli_jobs(struct cli_ctx *ctx)
 
 const struct cli_entry cli_jobs_entry = {
 	.name = "jobs",
-	.usage = "[--cluster NAME] [--all] [--json]",
+	.usage = "[--cluster NAME] [--all] [--state LIST] [--name PATTERN] "
+	    "[--format COLUMNS] [--json]",
 	.summary = "the live queue of your jobs plus recent records",
 	.help = "  every job of yours in the queue of each cluster (or of "
 	    "--cluster),\n"
 	    "  plus the sqdeck records that finished in the last 24 h\n"
-	    "  --all   every finished record, however old\n"
-	    "  --json  as JSON\n",
-	.shortopts = "aj",
+	    "  --all             every finished record, however old\n"
+	    "  --state LIST      only these states (PENDING,RUNNING,COMPLETED,"
+	    "FAILED,\n"
+	    "                    CANCELLED,UNKNOWN or SLURM's own word)\n"
+	    "  --name PATTERN    only names holding PATTERN (a glob with * ? "
+	    "[)\n"
+	    "  --format COLUMNS  the table's columns: cluster,job_id,name,"
+	    "partition,\n"
+	    "                    state,time,nodes,reason\n"
+	    "  --json            as JSON (sqdeck(1): JSON OUTPUT)\n",
+	.shortopts = "ajs:n:F:",
 	.longopts = jobs_options,
 	.flags = CLI_CLUSTER | CLI_CONFIG,
+	.columns = "cluster,job_id,name,partition,state,time,nodes,reason",
 	.args_many = "unexpected argument",
 	.optsize = sizeof (struct jobs_opts),
 	.option = jobs_option,

@@ -338,7 +338,7 @@ print_json(const struct cluster *cl, struct conn *c,
 	struct conn_stats	 st;
 
 	conn_get_stats(c, &st);
-	root = cJSON_CreateObject();
+	root = cli_json_doc("preflight");
 	cJSON_AddStringToObject(root, "cluster", cl->name);
 	cJSON_AddBoolToObject(root, "ok", ssh_error == NULL && pf->ok);
 	ssh = cJSON_AddObjectToObject(root, "ssh");

@@ -29,11 +29,19 @@ shown(const struct record *r, const char *since)
 	return r->updated != NULL && strcmp(r->updated, since) >= 0;
 }
 
+static const char *const records_head[] = { "ID", "CLUSTER", "SLURM ID",
+	"STATE", "JOB NAME", "UPDATED" };
+static const char *const records_keys[] = { "record_id", "cluster",
+	"job_id", "state", "name", "updated" };
+static const int records_flags[] = { 0, CLI_COL_ONE, 0, 0, CLI_COL_FLEX, 0 };
+static const struct cli_table records_tab = {
+	records_head, records_keys, records_flags, 6,
+	"record_id,cluster,job_id,state,name,updated"
+};
+
 static void
-print_table(struct record **v, size_t n, int color)
+print_table(struct record **v, size_t n, const char *fmt, int color)
 {
-	static const char *const head[] = { "ID", "CLUSTER", "SLURM ID",
-				    "STATE", "JOB NAME", "UPDATED" };
 	enum { NCOL = 6 };
 	char			**cells, **c, st[64];
 	size_t			  i;
@@ -48,7 +56,7 @@ print_table(struct record **v, size_t n, int color)
 		c[4] = clean(v[i]->job_name);
 		c[5] = clean(v[i]->updated);
 	}
-	ops_table_print(stdout, head, NCOL, cells, n, color);
+	cli_table_print(&records_tab, fmt, cells, n, color);
 	for (i = 0; i < n * NCOL; i++)
 		free(cells[i]);
 	free(cells);
@@ -58,16 +66,12 @@ static void
 print_json(struct record **v, size_t n, const struct strv *corrupt)
 {
 	cJSON	*o, *a, *item;
-	char	*s;
 	size_t	 i;
 
-	o = cJSON_CreateObject();
+	o = cli_json_doc("records");
 	a = cJSON_AddArrayToObject(o, "records");
 	for (i = 0; i < n; i++) {
-		s = record_to_json(v[i]);
-		item = cJSON_Parse(s);
-		free(s);
-		if (item != NULL)
+		if ((item = cli_json_record(v[i])) != NULL)
 			cJSON_AddItemToArray(a, item);
 	}
 	a = cJSON_AddArrayToObject(o, "corrupt");
@@ -149,6 +153,9 @@ static const struct option records_options[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "all", no_argument, NULL, 'a' },
 	{ "chain", required_argument, NULL, 'c' },
+	{ "state", required_argument, NULL, 's' },
+	{ "name", required_argument, NULL, 'n' },
+	{ "format", required_argument, NULL, 'F' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -156,20 +163,46 @@ struct records_opts {
 	int		 json;
 	int		 all;
 	const char	*chain;
+	const char	*state;		/* --state LIST */
+	const char	*name;		/* --name PATTERN */
+	const char	*format;	/* --format COLUMNS */
 };
 
 static int
 records_option(struct cli_ctx *ctx, int ch, const char *arg)
 {
 	struct records_opts	*o = ctx->opts;
+	char			*cause = NULL;
 
 	if (ch == 'j')
 		o->json = 1;
 	else if (ch == 'a')
 		o->all = 1;
-	else
+	else if (ch == 's')
+		o->state = arg;
+	else if (ch == 'n')
+		o->name = arg;
+	else if (ch == 'F') {
+		if (cli_table_format(&records_tab, arg, &cause) != 0) {
+			cli_error("records", "%s", cause);
+			free(cause);
+			return EXIT_USAGE;
+		}
+		o->format = arg;
+	} else
 		o->chain = arg;
 	return CLI_GO;
+}
+
+/* --state and --name. */
+static int
+records_match(const struct records_opts *o, const struct record *r)
+{
+	if (o->name != NULL && !cli_table_match(o->name, r->job_name != NULL ?
+	    r->job_name : ""))
+		return 0;
+	return o->state == NULL || cli_table_state(o->state,
+	    state_word(r->state), r->native);
 }
 
 static int
@@ -192,7 +225,8 @@ cli_records(struct cli_ctx *ctx)
 	iso_time_fmt(time(NULL) - RECENT_SECONDS, since, sizeof since);
 	v = xcalloc(list.n + 1, sizeof *v);
 	for (i = 0; i < list.n; i++) {
-		if (o->all || shown(list.v[i], since))
+		if ((o->all || shown(list.v[i], since)) &&
+		    records_match(o, list.v[i]))
 			v[n++] = list.v[i];
 	}
 	if (o->json)
@@ -201,7 +235,7 @@ cli_records(struct cli_ctx *ctx)
 		cli_printf("no records%s\n", o->all ? "" :
 		    " (--all shows older ones)");
 	else if (n != 0)
-		print_table(v, n, ctx->cli->color);
+		print_table(v, n, o->format, ctx->cli->color);
 	/* Never silently: a record that does not parse is named. */
 	for (i = 0; i < list.corrupt.n; i++)
 		cli_error("records", "corrupt record %s", list.corrupt.v[i]);
@@ -213,17 +247,28 @@ cli_records(struct cli_ctx *ctx)
 
 const struct cli_entry cli_records_entry = {
 	.name = "records",
-	.usage = "[--json] [--all] [--chain ID]",
+	.usage = "[--json] [--all] [--chain ID] [--state LIST] [--name PATTERN] "
+	    "[--format COLUMNS]",
 	.summary = "list the local job records",
 	.help = "  --all       every record (default: unfinished ones and "
 	    "those updated in the last 24 h)\n"
 	    "  --chain ID  the retry chain of a job (record id or "
 	    "SLURM job id): the first submit, then each retry\n"
-	    "  --json      the full records, history included\n",
-	.shortopts = "jac:",
+	    "  --state LIST      only these states (PENDING,RUNNING,COMPLETED,"
+	    "FAILED,\n"
+	    "                    CANCELLED,UNKNOWN or SLURM's own word)\n"
+	    "  --name PATTERN    only job names holding PATTERN (a glob with "
+	    "* ? [)\n"
+	    "  --format COLUMNS  the table's columns: record_id,cluster,"
+	    "job_id,state,\n"
+	    "                    name,updated\n"
+	    "  --json      the full records, history included (sqdeck(1): "
+	    "JSON OUTPUT)\n",
+	.shortopts = "jac:s:n:F:",
 	.longopts = records_options,
 	.flags = 0,
 	.id_option = "chain",
+	.columns = "record_id,cluster,job_id,state,name,updated",
 	.args_many = "unexpected argument",
 	.optsize = sizeof (struct records_opts),
 	.option = records_option,

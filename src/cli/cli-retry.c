@@ -80,23 +80,21 @@ static void
 retry_json(const struct record *r, int rc, const struct retry_result *res,
     const char *cause)
 {
-	cJSON	*j = cJSON_CreateObject();
+	cJSON	*j = cli_json_doc("retry");
 
 	cJSON_AddStringToObject(j, "record_id", r->id);
+	cli_json_str(j, "job_id", record_slurm_id(r));
+	cli_json_str(j, "cluster", r->cluster);
 	cJSON_AddStringToObject(j, "decision", rc < 0 ? "error" :
 	    decision_name(res->decision));
 	cJSON_AddStringToObject(j, "message", rc < 0 ? cause :
 	    res->why != NULL ? res->why : "");
-	if (res->record_id != NULL)
-		cJSON_AddStringToObject(j, "retry_record_id", res->record_id);
-	if (res->slurm_id != NULL)
-		cJSON_AddStringToObject(j, "slurm_id", res->slurm_id);
-	if (res->exclude != NULL)
-		cJSON_AddStringToObject(j, "exclude", res->exclude);
-	if (res->note != NULL)
-		cJSON_AddStringToObject(j, "note", res->note);
-	if (res->inherited != NULL)
-		cJSON_AddStringToObject(j, "inherited", res->inherited);
+	/* The new submit's ids (null when nothing was resubmitted). */
+	cli_json_str(j, "retry_record_id", res->record_id);
+	cli_json_str(j, "retry_job_id", res->slurm_id);
+	cli_json_str(j, "exclude", res->exclude);
+	cli_json_str(j, "note", res->note);
+	cli_json_str(j, "inherited", res->inherited);
 	cJSON_AddBoolToObject(j, "adopted", res->adopted);
 	cJSON_AddBoolToObject(j, "resubmitted", res->resubmitted);
 	cJSON_AddNumberToObject(j, "budget", res->budget);

@@ -204,10 +204,10 @@ status_json(const struct monitor_snapshot *snap, struct record **v, size_t n,
 {
 	const struct jobtable_row	*row;
 	cJSON				*o, *a, *item, *sl;
-	char				*s, when[32];
+	char				when[32];
 	size_t				 i;
 
-	o = cJSON_CreateObject();
+	o = cli_json_doc("status");
 	cJSON_AddStringToObject(o, "cluster", snap->cluster);
 	if (snap->polled != 0) {
 		iso_time_fmt(snap->polled, when, sizeof when);
@@ -222,24 +222,29 @@ status_json(const struct monitor_snapshot *snap, struct record **v, size_t n,
 		cJSON_AddNullToObject(o, "error");
 	a = cJSON_AddArrayToObject(o, "jobs");
 	for (i = 0; i < n; i++) {
-		s = record_to_json(v[i]);
-		item = cJSON_Parse(s);
-		free(s);
-		if (item == NULL)
+		if ((item = cli_json_record(v[i])) == NULL)
 			continue;
+		/* What this poll's squeue or sacct said: "queue", or null. */
 		row = row_of(snap, v[i]->id);
 		if (row != NULL) {
-			sl = cJSON_AddObjectToObject(item, "slurm");
-			cJSON_AddStringToObject(sl, "id", row->id);
-			cJSON_AddStringToObject(sl, "state", row->state);
-			cJSON_AddStringToObject(sl, "partition", row->partition);
-			cJSON_AddNumberToObject(sl, "elapsed", row->elapsed);
-			cJSON_AddNumberToObject(sl, "limit", row->limit);
-			cJSON_AddNumberToObject(sl, "nodes", row->nodes);
-			cJSON_AddStringToObject(sl, "reason", row->reason);
-		}
+			sl = cJSON_AddObjectToObject(item, "queue");
+			cJSON_AddStringToObject(sl, "job_id", row->id);
+			cli_json_str(sl, "slurm_state", state_known(row->state) ?
+			    row->state : NULL);
+			cli_json_str(sl, "partition", *row->partition != '\0' ?
+			    row->partition : NULL);
+			cli_json_num(sl, "elapsed", row->elapsed,
+			    row->elapsed >= 0);
+			cli_json_num(sl, "limit", row->limit, row->limit >= 0);
+			cli_json_num(sl, "nodes", row->nodes, row->nodes > 0);
+			cli_json_str(sl, "reason", *row->reason != '\0' ?
+			    row->reason : NULL);
+		} else
+			cJSON_AddNullToObject(item, "queue");
 		if (eff != NULL && n == 1)
 			eff_json(item, eff);
+		else
+			cJSON_AddNullToObject(item, "efficiency");
 		cJSON_AddItemToArray(a, item);
 	}
 	cli_json(stdout, o, watch);
@@ -318,10 +323,9 @@ eff_json(cJSON *item, const struct eff *e)
 static void
 status_event_put(cJSON *o)
 {
-	char	*s = cJSON_PrintUnformatted(o);
-
-	printf("%s\n", s);
-	cJSON_free(s);
+	/* Names are the cluster's bytes: cli_json makes them UTF-8. */
+	cli_json(stdout, o, 1);
+	fflush(stdout);
 	cJSON_Delete(o);
 }
 
@@ -331,31 +335,24 @@ status_event(const struct monitor_snapshot *snap, const struct record *r,
     const char *from, const char *when)
 {
 	const struct jobtable_row	*row = row_of(snap, r->id);
-	cJSON				*o = cJSON_CreateObject();
+	cJSON				*o = cli_json_doc("status");
+	enum rstate			 fs;
 
 	cJSON_AddStringToObject(o, "event", "state");
 	cJSON_AddStringToObject(o, "time", when);
 	cJSON_AddStringToObject(o, "cluster", snap->cluster);
-	cJSON_AddStringToObject(o, "record", r->id);
-	if (record_slurm_id(r) != NULL)
-		cJSON_AddStringToObject(o, "slurm_id", record_slurm_id(r));
-	else
-		cJSON_AddNullToObject(o, "slurm_id");
-	cJSON_AddStringToObject(o, "name", r->job_name != NULL ?
-	    r->job_name : "");
-	if (from != NULL)
-		cJSON_AddStringToObject(o, "from", from);
+	cJSON_AddStringToObject(o, "record_id", r->id);
+	cli_json_str(o, "job_id", record_slurm_id(r));
+	cli_json_str(o, "name", r->job_name);
+	/* from: the state said before, in the same words as state. */
+	if (from != NULL && state_from_name(from, &fs) == 0)
+		cJSON_AddStringToObject(o, "from", state_word(fs));
 	else
 		cJSON_AddNullToObject(o, "from");
-	cJSON_AddStringToObject(o, "to", state_name(r->state));
-	cJSON_AddStringToObject(o, "native", r->native != NULL ? r->native :
-	    "");
+	cli_json_state(o, r->state, r->native, r->err_class);
 	cJSON_AddBoolToObject(o, "ended", state_terminal(r->state));
-	if (r->err_class != ERR_NONE)
-		cJSON_AddStringToObject(o, "err_class",
-		    err_class_name(r->err_class));
-	if (row != NULL && row->reason != NULL && *row->reason != '\0')
-		cJSON_AddStringToObject(o, "reason", row->reason);
+	cli_json_str(o, "reason", row != NULL && row->reason != NULL &&
+	    *row->reason != '\0' ? row->reason : NULL);
 	return o;
 }
 
@@ -375,7 +372,7 @@ status_events(const struct monitor_snapshot *snap, struct record **v,
 
 	iso_time_fmt(time(NULL), when, sizeof when);
 	if (cause != NULL) {
-		o = cJSON_CreateObject();
+		o = cli_json_doc("status");
 		cJSON_AddStringToObject(o, "event", "poll_failed");
 		cJSON_AddStringToObject(o, "time", when);
 		cJSON_AddStringToObject(o, "cluster", snap->cluster);

@@ -53,18 +53,24 @@ static void
 print_json(const struct cluster *cl, const struct submit_result *r,
     int dry_run, cJSON *steps, const char *error)
 {
-	cJSON	*o = cJSON_CreateObject(), *a;
+	cJSON	*o = cli_json_doc("submit"), *a;
 	size_t	 i;
+	enum rstate st;
 
 	cJSON_AddBoolToObject(o, "ok", error == NULL);
 	cJSON_AddBoolToObject(o, "dry_run", dry_run);
 	cli_json_str(o, "cluster", cl != NULL ? cl->name : NULL);
 	cli_json_str(o, "record_id", r->record_id);
-	cli_json_str(o, "job_name", r->job_name);
+	cli_json_str(o, "name", r->job_name);
 	cli_json_str(o, "job_dir", r->job_dir);
-	cli_json_str(o, "slurm_id", r->slurm_id);
-	cli_json_str(o, "state", r->state);
-	cli_json_str(o, "native", r->native);
+	cli_json_str(o, "job_id", r->slurm_id);
+	/* Null before anything was queued (a dry run, a refusal). */
+	if (r->state != NULL && state_from_name(r->state, &st) == 0)
+		cJSON_AddStringToObject(o, "state", state_word(st));
+	else
+		cJSON_AddNullToObject(o, "state");
+	cli_json_str(o, "slurm_state", r->native != NULL && *r->native !=
+	    '\0' ? r->native : NULL);
 	cli_json_str(o, "container_mode", config_container_name(r->container));
 	cli_json_str(o, "image", r->image);
 	cli_json_str(o, "image_sqsh", r->image_sqsh);
@@ -79,11 +85,10 @@ print_json(const struct cluster *cl, const struct submit_result *r,
 	cJSON_AddBoolToObject(o, "ambiguous", r->ambiguous);
 	cJSON_AddBoolToObject(o, "adopted", r->adopted);
 	cJSON_AddBoolToObject(o, "resubmitted", r->resubmitted);
-	if (error != NULL)
-		cli_json_str(o, "failed_step", submit_step_name(r->failed_step));
+	cli_json_str(o, "failed_step", error != NULL ?
+	    submit_step_name(r->failed_step) : NULL);
 	cli_json_str(o, "error", error);
-	if (dry_run)
-		cli_json_str(o, "script", r->script);
+	cli_json_str(o, "script", dry_run ? r->script : NULL);
 	cJSON_AddItemToObject(o, "steps", steps);
 	cli_json(stdout, o, 0);
 	cJSON_Delete(o);

@@ -124,6 +124,9 @@ struct triage_job {
 	char	*state;		/* sacct's State, or the record's */
 	char	*exitstr;	/* sacct's ExitCode, or the record's */
 	char	*job;		/* "12 on polar" */
+	long		 sid;		/* the SLURM job id (job set) */
+	const char	*record_id;	/* its record's, or NULL */
+	const char	*cluster;	/* job set */
 };
 
 /* The job's state and exit code from sacct, else the record's: 0, or -1
@@ -227,6 +230,9 @@ fetch_job(struct cli_ctx *ctx, struct buf *text, struct logpart *parts,
 		return -1;
 	}
 	tj->job = xasprintf("%ld on %s", t->sid, ctx->cl->name);
+	tj->sid = t->sid;
+	tj->record_id = t->rec != NULL ? t->rec->id : NULL;
+	tj->cluster = ctx->cl->name;
 	if (triage_sacct(ctx, tj) != 0)
 		return -1;
 	if (tj->state != NULL && state_map(tj->state, STATUS_MISSING,
@@ -247,25 +253,42 @@ fetch_job(struct cli_ctx *ctx, struct buf *text, struct logpart *parts,
 	return 0;
 }
 
+/* The job triaged: its ids and cluster, null for a log file alone. */
+static void
+print_json_job(cJSON *o, const struct triage_job *tj)
+{
+	char	id[32];
+
+	if (tj != NULL && tj->job != NULL) {
+		snprintf(id, sizeof id, "%ld", tj->sid);
+		cJSON_AddStringToObject(o, "job_id", id);
+		cli_json_str(o, "record_id", tj->record_id);
+		cJSON_AddStringToObject(o, "cluster", tj->cluster);
+	} else {
+		cJSON_AddNullToObject(o, "job_id");
+		cJSON_AddNullToObject(o, "record_id");
+		cJSON_AddNullToObject(o, "cluster");
+	}
+}
+
 static void
 print_json(const struct triage_result *res, const char *state,
-    const char *exitstr, const char *file, const char *job)
+    const char *exitstr, const char *file, const struct triage_job *tj)
 {
 	cJSON	*o, *m, *a;
 	char	*ev;
 	int	 i;
 
-	o = cJSON_CreateObject();
-	if (job != NULL)
-		cJSON_AddStringToObject(o, "job", job);
-	cJSON_AddStringToObject(o, "class", err_class_name(res->class));
+	o = cli_json_doc("triage");
+	print_json_job(o, tj);
+	/* The verdict's class; "NONE" is a verdict too (not null). */
+	cJSON_AddStringToObject(o, "err_class", err_class_name(res->class));
 	cJSON_AddStringToObject(o, "rule", res->rule->name);
 	cJSON_AddBoolToObject(o, "retry", res->retry);
 	cJSON_AddStringToObject(o, "why", res->rule->why);
-	if (state != NULL)
-		cJSON_AddStringToObject(o, "state", state);
-	else
-		cJSON_AddNullToObject(o, "state");
+	cJSON_AddStringToObject(o, "state", state_word_of(state));
+	cli_json_str(o, "slurm_state", state != NULL && *state != '\0' ?
+	    state : NULL);
 	if (exitstr != NULL)
 		cJSON_AddStringToObject(o, "exit", exitstr);
 	else
@@ -377,7 +400,7 @@ triage_report(const struct triage_opts *o, struct triage_input *in,
 	}
 	if (o->json) {
 		print_json(&res, in->state, tj->exitstr != NULL ? tj->exitstr :
-		    o->exitstr, file != NULL ? file : "", tj->job);
+		    o->exitstr, file != NULL ? file : "", tj);
 		return;
 	}
 	if (tj->job != NULL)

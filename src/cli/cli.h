@@ -9,6 +9,7 @@
 #include "color.h"
 #include "config.h"
 #include "jobid.h"
+#include "state.h"
 
 /* Options that come before the verb, shared by all verbs. */
 struct cli {
@@ -50,6 +51,54 @@ void	 cli_fputs(const char *, FILE *);
 void	 cli_json(FILE *, const cJSON *, int compact);
 /* A string member of o, or null when value is NULL. */
 void	 cli_json_str(cJSON *o, const char *key, const char *value);
+
+/*
+ * The one JSON vocabulary (cli-json.c; sqdeck(1): JSON OUTPUT; the JSON
+ * Schema doc/sqdeck.schema.json).  Every --json document is an object
+ * made by cli_json_doc(): "schema" (CLI_JSON_SCHEMA, raised on any change
+ * a script must know) and "verb".
+ */
+#define CLI_JSON_SCHEMA	1
+cJSON	*cli_json_doc(const char *verb);
+/* "state" (state_word()), "slurm_state" (SLURM's word, or null) and
+   "err_class" (null for none) of a job. */
+void	 cli_json_state(cJSON *, enum rstate, const char *slurm,
+	     enum err_class);
+/* A number member, or null when not known. */
+void	 cli_json_num(cJSON *, const char *key, double value, int known);
+/* A record in the vocabulary (record_id, job_id, name, slurm_state...):
+   what records and status print; NULL if it cannot be made. */
+struct record;
+cJSON	*cli_json_record(const struct record *);
+
+/*
+ * The tables of jobs, history and records (cli-table.c): keys[] are
+ * --format's names of the columns, keylist them for a message.
+ */
+#define CLI_COL_FLEX	0x1	/* NAME: gets the width the others leave */
+#define CLI_COL_ONE	0x2	/* left out when every row says the same */
+#define CLI_NAME_MIN	16	/* the NAME column's bounds, in cells */
+#define CLI_NAME_MAX	40
+struct cli_table {
+	const char *const	*head;
+	const char *const	*keys;
+	const int		*flags;
+	size_t			 ncol;
+	const char		*keylist;
+};
+/* Check --format (comma-separated keys): 0, or -1 and a cause. */
+int	 cli_table_format(const struct cli_table *, const char *fmt,
+	     char **cause);
+/* cells (nrows * t->ncol) as a table of --format's columns (fmt NULL:
+   all but the CLI_COL_ONE that say one thing), NAME cut to fit. */
+void	 cli_table_print(const struct cli_table *, const char *fmt,
+	     char **cells, size_t nrows, int color);
+/* --name: a glob (fnmatch) if it has * ? [, else a part of the name. */
+int	 cli_table_match(const char *pattern, const char *name);
+/* --state LIST (comma-separated, any case): the vocabulary's word, or
+   SLURM's own (TIMEOUT, "CANCELLED by 0" for CANCELLED). */
+int	 cli_table_state(const char *list, const char *word,
+	     const char *slurm);
 
 /*
  * A verb, as tmux's cmd_entry: each cli-*.c exports one.  sqdeck --help
@@ -95,6 +144,9 @@ struct cli_entry {
 #define CLI_ARG_FILE	0x4	/* file names */
 	const char		*args_words;
 	const char		*id_option;
+	/* --format's column names, comma-separated (NULL: no --format);
+	   --state's values are the state words. */
+	const char		*columns;
 	size_t			 optsize;	/* the verb's options, zeroed */
 	/* One option of the verb's (arg: its value): CLI_GO, or the exit
 	   status after saying why. */

@@ -278,6 +278,16 @@ state_word(enum rstate s)
 	}
 }
 
+const char *
+state_word_of(const char *slurm)
+{
+	struct state_map	m;
+
+	if (state_map(slurm, STATUS_PASS, &m) != 0)
+		return state_word(RSTATE_UNKNOWN);
+	return state_word(m.state);
+}
+
 int
 state_from_name(const char *name, enum rstate *s)
 {

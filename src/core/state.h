@@ -91,6 +91,14 @@ const char	*state_name(enum rstate);
  * (COMPLETE, ERROR, CANCELED), kept in records and --json.
  */
 const char	*state_word(enum rstate);
+/*
+ * The one vocabulary's word (state_word()) for a SLURM state as sacct,
+ * squeue or scontrol print it: "CANCELLED by 1001" -> CANCELLED, "TIMEOUT"
+ * -> FAILED, "CD" -> COMPLETED; NULL, blank or a word SLURM does not have
+ * ("ENDED") -> UNKNOWN.  SLURM's COMPLETED is taken at its word (no
+ * status.json here).
+ */
+const char	*state_word_of(const char *slurm);
 /* Parse a record state name (exact, upper case); -1 if unknown. */
 int		 state_from_name(const char *, enum rstate *);
 const char	*err_class_name(enum err_class);	/* "NONE", "INFRA" ... */

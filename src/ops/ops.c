@@ -111,15 +111,21 @@ ops_clean(const char *s)
 	return text_sanitize(s, strlen(s), 0, NULL);
 }
 
-/* One cell padded to w (0: the last column, not padded), maybe coloured. */
+/*
+ * One cell padded to w display cells (0: the last column, not padded),
+ * maybe coloured.  Cells, not bytes: a U+FFFD or a wide character must
+ * not push the later columns right.
+ */
 static void
 ops_table_cell(FILE *f, const char *s, int w, const char *sgr, int last)
 {
+	int	pad = w - (int)text_width(s);
+
 	if (sgr != NULL)
-		fprintf(f, "\033[%sm%s\033[0m%*s", sgr, s,
-		    w > (int)strlen(s) ? w - (int)strlen(s) : 0, "");
+		fprintf(f, "\033[%sm%s\033[0m", sgr, s);
 	else
-		fprintf(f, "%-*s", w, s);
+		fputs(s, f);
+	fprintf(f, "%*s", pad > 0 ? pad : 0, "");
 	fputs(last ? "\n" : "  ", f);
 }
 
@@ -134,10 +140,10 @@ ops_table_print(FILE *f, const char *const *head, size_t ncol,
 	w = xcalloc(ncol, sizeof *w);
 	clean = xcalloc(nrows * ncol + 1, sizeof *clean);
 	for (c = 0; c < ncol; c++)
-		w[c] = strlen(head[c]);
+		w[c] = text_width(head[c]);
 	for (i = 0; i < nrows * ncol; i++) {
 		clean[i] = ops_clean(cells[i]);
-		len = strlen(clean[i]);
+		len = text_width(clean[i]);
 		if (len > w[i % ncol])
 			w[i % ncol] = len;
 	}

@@ -56,9 +56,10 @@ char	*ops_sanitize(const char *, size_t, size_t *outlen);
 char	*ops_clean(const char *);
 
 /*
- * Print a table for the verbs: columns padded to the widest cell (bytes;
- * cells are cleaned with ops_clean() first), two spaces apart.  cells is
- * nrows * ncol strings, row by row.  With color (--color, color.h) the
+ * Print a table for the verbs: columns padded to the widest cell (in
+ * display cells, text_width(), not bytes; cells are cleaned with
+ * ops_clean() first), two spaces apart.  cells is nrows * ncol strings,
+ * row by row.  With color (--color, color.h) the
  * heading is bold and a column headed "STATE" has its words coloured
  * (state_sgr()); the escapes are added after the cleaning, so no cell
  * can bring its own.

@@ -133,8 +133,8 @@ static char *
 main_out(cJSON *j)
 {
 	return ssh_out("cat %s/logs/%s-%s/main.out %s/logs/%s-%s/main.err",
-	    jstr(j, "job_dir"), jstr(j, "job_name"), jstr(j, "slurm_id"),
-	    jstr(j, "job_dir"), jstr(j, "job_name"), jstr(j, "slurm_id"));
+	    jstr(j, "job_dir"), jstr(j, "name"), jstr(j, "job_id"),
+	    jstr(j, "job_dir"), jstr(j, "name"), jstr(j, "job_id"));
 }
 
 /* Submit, wait for the end, check COMPLETED; returns the submit JSON. */
@@ -148,8 +148,8 @@ submit_ok(const char *spec, char **log)
 	    NULL) == 0, "%s\n%s", out, err);
 	free(out);
 	free(err);
-	ck_assert_str_ne(jstr(j, "slurm_id"), "");
-	state = wait_end(jstr(j, "slurm_id"));
+	ck_assert_str_ne(jstr(j, "job_id"), "");
+	state = wait_end(jstr(j, "job_id"));
 	*log = main_out(j);
 	ck_assert_msg(strcmp(state, "COMPLETED") == 0, "%s: %s", state, *log);
 	free(state);
@@ -170,7 +170,7 @@ submit_refused(const char *spec, const char *want)
 	ck_assert_msg(strstr(jstr(j, "error"), want) != NULL,
 	    "want '%s' in: %s", want, jstr(j, "error"));
 	n = ssh_out("squeue --me -h -t all -n '%s' -o %%i | wc -l",
-	    jstr(j, "job_name"));
+	    jstr(j, "name"));
 	ck_assert_str_eq(n, "0\n");
 	free(n);
 	free(out);
@@ -266,7 +266,7 @@ START_TEST(test_registry_image)
 	    "^[^|]+\\|[^|]+\\|[^|]+\\|");
 	ck_assert_str_eq(f, "cpu|4|7200M|/tmp|02:00:00\n");
 	free(f);
-	f = ssh_out("sacct -j %s -X -n -P -o Partition", jstr(j, "slurm_id"));
+	f = ssh_out("sacct -j %s -X -n -P -o Partition", jstr(j, "job_id"));
 	ck_assert_str_eq(f, "gpu\n");
 	free(f);
 	free(log);
@@ -336,7 +336,7 @@ found_on_cluster(const char *secret, cJSON *j)
 	    "test -s \"$HOME/.cx-dbd.$$\" && echo dbd-rows; "
 	    "grep -q -F -e \"$s\" \"$HOME/.cx-dbd.$$\" && echo found-dbd; "
 	    "rm -f \"$HOME/.cx-dbd.$$\"",
-	    jstr(j, "slurm_id"), jstr(j, "import_job"));
+	    jstr(j, "job_id"), jstr(j, "import_job"));
 	ck_assert_int_eq(ssh_run(cmd, secret, &out), 0);
 	free(cmd);
 	/* slurmdbd answered: the check can fail. */
@@ -855,7 +855,7 @@ START_TEST(test_qos_memory)
 	out = ssh_out("squeue --me -h -t all -n '%s' -o %%i | wc -l; "
 	    "squeue -h -p %s -o %%i | wc -l; "
 	    "ls -a %s/cx-cache/%s 2>/dev/null | grep -c tmp || true",
-	    jstr(j, "job_name"), qos_name, it_env("SDTB_LUSTRE"), unique);
+	    jstr(j, "name"), qos_name, it_env("SDTB_LUSTRE"), unique);
 	ck_assert_str_eq(out, "0\n0\n0\n");
 	free(out);
 	cJSON_Delete(j);
@@ -885,7 +885,7 @@ START_TEST(test_qos_memory)
 	ck_assert_msg(strstr(f, want) != NULL, "want '%s' in:\n%s", want, f);
 	free(want);
 	free(f);
-	f = wait_end(jstr(j, "slurm_id"));
+	f = wait_end(jstr(j, "job_id"));
 	ck_assert_str_eq(f, "COMPLETED");
 	free(f);
 	cJSON_Delete(j);
@@ -916,7 +916,7 @@ START_TEST(test_container_none)
 	    "clusters.yaml: the command runs directly on the nodes, not in "
 	    "the image)") != NULL, "%s", err);
 	ck_assert_str_eq(jstr(j, "container_mode"), "none");
-	state = wait_end(jstr(j, "slurm_id"));
+	state = wait_end(jstr(j, "job_id"));
 	log = main_out(j);
 	ck_assert_msg(strcmp(state, "COMPLETED") == 0, "%s: %s", state, log);
 	/* The node's own system, not the image. */

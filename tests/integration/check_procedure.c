@@ -116,9 +116,9 @@ START_TEST(test_program_timeout)
 	    "  while :; do sleep 1; done\n"
 	    "gpus: 1\ncpus: 1\ntime: 2m\n", unique, test_image());
 	j = submit(spec, NULL, NULL);
-	id = it_jstr(j, "slurm_id");
+	id = it_jstr(j, "job_id");
 	dir = it_jstr(j, "job_dir");
-	name = it_jstr(j, "job_name");
+	name = it_jstr(j, "name");
 	out = ssh_out("cat '%s/sbatch/'*.sbatch", dir);
 	ck_assert_ptr_nonnull(strstr(out, "SQDECK_PROGRAM_TIMEOUT=114\n"));
 	ck_assert_ptr_nonnull(strstr(out, "SQDECK_PROGRAM_GRACE=3\n"));
@@ -246,7 +246,7 @@ START_TEST(test_partition_list)
 	/* Both fit 5 min: SLURM gets both and picks. */
 	setenv("SLURM_PARTITION", "gpu,cpu", 1);
 	j = submit(spec, "--time", "5m");
-	id = it_jstr(j, "slurm_id");
+	id = it_jstr(j, "job_id");
 	out = ssh_out("cat '%s/sbatch/'*.sbatch", it_jstr(j, "job_dir"));
 	ck_assert_ptr_nonnull(strstr(out, "#SBATCH --partition=gpu,cpu\n"));
 	free(out);
@@ -305,7 +305,7 @@ START_TEST(test_cancel_forgotten)
 	    "command: echo done\ngpus: 1\ncpus: 1\ntime: 5m\n",
 	    unique, test_image());
 	j = submit(spec, NULL, NULL);
-	id = it_jstr(j, "slurm_id");
+	id = it_jstr(j, "job_id");
 	/* A job without a record (a few tries: the shared cluster may be
 	   reconfiguring). */
 	bare = ssh_out("for i in 1 2 3; do sbatch --parsable -p cpu -t 1 "
@@ -364,7 +364,7 @@ START_TEST(test_logs_200)
 	    "command: 'for i in $(seq 1 250); do echo line $i; done'\n"
 	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, test_image());
 	j = submit(spec, NULL, NULL);
-	state = wait_end(it_jstr(j, "slurm_id"), 240);
+	state = wait_end(it_jstr(j, "job_id"), 240);
 	ck_assert_str_eq(state, "COMPLETED|0:0");
 	free(state);
 	ck_assert_int_eq(sd(&out, &err, "logs", it_jstr(j, "record_id"), NULL),
@@ -423,9 +423,9 @@ START_TEST(test_probe_shares_container)
 	free(out);
 	free(err);
 	ck_assert_str_eq(it_jstr(j, "container_mode"), "pyxis");
-	id = it_jstr(j, "slurm_id");
+	id = it_jstr(j, "job_id");
 	dir = it_jstr(j, "job_dir");
-	name = it_jstr(j, "job_name");
+	name = it_jstr(j, "name");
 	state = wait_end(id, 300);
 	ck_assert_str_eq(state, "COMPLETED|0:0");
 	free(state);
@@ -522,10 +522,10 @@ infra_failure(const char *tag)
 	    "gpus: 1\ncpus: 1\ntime: 5m\nretry_budget: 1\n",
 	    tag, unique, test_image());
 	j = submit(spec, NULL, NULL);
-	state = wait_end(it_jstr(j, "slurm_id"), 240);
+	state = wait_end(it_jstr(j, "job_id"), 240);
 	ck_assert_str_eq(state, "FAILED|1:0");
 	free(state);
-	it_wait_poll_end(it_jstr(j, "slurm_id"), 60);
+	it_wait_poll_end(it_jstr(j, "job_id"), 60);
 	free(spec);
 	return j;
 }
@@ -573,8 +573,8 @@ START_TEST(test_retry_lost_reply)
 
 	need_cluster();
 	j = infra_failure("retry");
-	id = it_jstr(j, "slurm_id");
-	name = it_jstr(j, "job_name");
+	id = it_jstr(j, "job_id");
+	name = it_jstr(j, "name");
 	node = ssh_out("sacct -j %s -X -n -P -o NodeList", id);
 	str_trim(node);
 
@@ -638,9 +638,9 @@ START_TEST(test_follow_never_submits)
 
 	need_cluster();
 	j = infra_failure("follow");
-	sid = it_jstr(j, "slurm_id");
+	sid = it_jstr(j, "job_id");
 	rid = it_jstr(j, "record_id");
-	name = it_jstr(j, "job_name");
+	name = it_jstr(j, "name");
 
 	/* Follow it: the poll sees the end, the log is drained, it stops. */
 	ck_assert_int_eq(sd(&out, &err, "logs", rid, "--follow", "--interval",

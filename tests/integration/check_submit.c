@@ -90,9 +90,9 @@ START_TEST(test_complete)
 	    NULL) == 0, "submit failed: %s", err);
 	ck_assert(jbool(j, "ok"));
 	ck_assert_str_eq(it_jstr(j, "container_mode"), "pyxis");
-	id = it_jstr(j, "slurm_id");
+	id = it_jstr(j, "job_id");
 	dir = it_jstr(j, "job_dir");
-	name = it_jstr(j, "job_name");
+	name = it_jstr(j, "name");
 	ck_assert_ptr_nonnull(id);
 	/* Each step is printed as it happens. */
 	ck_assert_ptr_nonnull(strstr(err, "preflight"));
@@ -146,7 +146,7 @@ expect_image_refused(const char *image, const char *want, cJSON **jp)
 	    it_jstr(j, "error"));
 	ck_assert_ptr_nonnull(strstr(err, want));
 	/* Nothing reached the gpu partition, no record was opened. */
-	ck_assert_int_eq(jobs_named(it_jstr(j, "job_name")), 0);
+	ck_assert_int_eq(jobs_named(it_jstr(j, "name")), 0);
 	ck_assert_ptr_null(it_jstr(j, "state"));
 	out = ssh_out("test -e '%s' && echo exists || echo absent",
 	    it_jstr(j, "job_dir"));
@@ -186,7 +186,7 @@ START_TEST(test_image_sqsh_path)
 	    NULL) == 0, "%s", err);
 	ck_assert_str_eq(it_jstr(j, "image_action"), "sqsh");
 	ck_assert_str_eq(it_jstr(j, "image_sqsh"), good);
-	free(wait_end(it_jstr(j, "slurm_id")));
+	free(wait_end(it_jstr(j, "job_id")));
 	cJSON_Delete(j);
 	free(err);
 	free(spec);
@@ -224,7 +224,7 @@ START_TEST(test_missing_dataset)
 	ck_assert_ptr_null(it_jstr(j, "import_job"));
 	snprintf(root, sizeof root, "%s/sdsub-root-%s", getenv("SDTB_LUSTRE"),
 	    unique);
-	ck_assert_int_eq(jobs_named(it_jstr(j, "job_name")), 0);
+	ck_assert_int_eq(jobs_named(it_jstr(j, "name")), 0);
 	free(ssh_out("rm -rf '%s'", root));
 	cJSON_Delete(j);
 	free(before);
@@ -254,11 +254,11 @@ ambiguous(const char *fault)
 	ck_assert(jbool(j, "adopted"));
 	ck_assert(!jbool(j, "resubmitted"));
 	ck_assert_ptr_nonnull(strstr(err, "AMBIGUOUS"));
-	ck_assert_int_eq(jobs_named(it_jstr(j, "job_name")), 1);
+	ck_assert_int_eq(jobs_named(it_jstr(j, "name")), 1);
 	out = ssh_out("squeue --me -h -t all -n '%s' -o '%%i'",
-	    it_jstr(j, "job_name"));
+	    it_jstr(j, "name"));
 	str_trim(out);
-	ck_assert_str_eq(out, it_jstr(j, "slurm_id"));
+	ck_assert_str_eq(out, it_jstr(j, "job_id"));
 	r = it_load_record(it_jstr(j, "record_id"));
 	ck_assert_str_eq(record_slurm_id(r), out);
 	record_free(r);
@@ -267,7 +267,7 @@ ambiguous(const char *fault)
 	ck_assert_str_eq(state, "COMPLETED");
 	free(state);
 	free(out);
-	ck_assert_int_eq(jobs_named(it_jstr(j, "job_name")), 1);
+	ck_assert_int_eq(jobs_named(it_jstr(j, "name")), 1);
 	cJSON_Delete(j);
 	free(err);
 	free(spec);
@@ -348,7 +348,7 @@ START_TEST(test_canary)
 	ck_assert(!has_canary(out, hf, ngc) && !has_canary(err, hf, ngc));
 	free(out);
 	free(err);
-	id = it_jstr(j, "slurm_id");
+	id = it_jstr(j, "job_id");
 	dir = it_jstr(j, "job_dir");
 	state = wait_end(id);
 	ck_assert_str_eq(state, "COMPLETED");
@@ -358,7 +358,7 @@ START_TEST(test_canary)
 
 	/* The job had both values. */
 	out = ssh_out("cat '%s/logs/%s-%s/main.out'", dir,
-	    it_jstr(j, "job_name"), id);
+	    it_jstr(j, "name"), id);
 	text = xasprintf("hf_len=%zu ngc_len=%zu", strlen(hf), strlen(ngc));
 	ck_assert_msg(strstr(out, text) != NULL, "main.out: %s", out);
 	free(text);
@@ -510,10 +510,10 @@ START_TEST(test_files)
 	    "    sha256: %s\n", unique, it_image(), hex);
 	ck_assert_msg(it_sd(&j, NULL, &err, NULL, "submit", "--json", spec,
 	    NULL) == 0, "%s", err);
-	free(wait_end(it_jstr(j, "slurm_id")));
+	free(wait_end(it_jstr(j, "job_id")));
 	out = ssh_out("cat '%s/files/cfg/train.yaml'; cat '%s/logs/%s-%s/"
 	    "main.out'", it_jstr(j, "job_dir"), it_jstr(j, "job_dir"),
-	    it_jstr(j, "job_name"), it_jstr(j, "slurm_id"));
+	    it_jstr(j, "name"), it_jstr(j, "job_id"));
 	ck_assert_msg(strncmp(out, "epochs: 3\n", 10) == 0 &&
 	    strstr(out + 10, "epochs: 3") != NULL, "%s", out);
 	free(out);

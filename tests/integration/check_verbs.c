@@ -591,7 +591,7 @@ START_TEST(test_complete_and_logs)
 	free(out); free(err);
 	free(want);
 
-	/* status --json parses and says COMPLETE with SLURM's view. */
+	/* status --json parses and says COMPLETED with SLURM's view. */
 	ck_assert_int_eq(run(&out, &err, "status --json %s", j.rid), 0);
 	doc = cJSON_Parse(out);
 	ck_assert_msg(doc != NULL, "not JSON: %s", out);
@@ -600,7 +600,7 @@ START_TEST(test_complete_and_logs)
 	ck_assert_int_eq(cJSON_GetArraySize(jobs), 1);
 	item = cJSON_GetArrayItem(jobs, 0);
 	ck_assert_str_eq(cJSON_GetObjectItem(item, "state")->valuestring,
-	    "COMPLETE");
+	    "COMPLETED");
 	cJSON_Delete(doc);
 	free(out); free(err);
 	/* Without ID: every tracked job of the cluster, this one among them. */
@@ -610,13 +610,13 @@ START_TEST(test_complete_and_logs)
 	jobs = cJSON_GetObjectItem(doc, "jobs");
 	for (i = 0; i < cJSON_GetArraySize(jobs); i++) {
 		item = cJSON_GetArrayItem(jobs, i);
-		if (strcmp(cJSON_GetObjectItem(item, "id")->valuestring,
-		    j.rid) == 0) {
+		if (strcmp(cJSON_GetObjectItem(item, "record_id")->
+		    valuestring, j.rid) == 0) {
 			found = 1;
-			st = cJSON_GetObjectItem(item, "slurm");
+			st = cJSON_GetObjectItem(item, "queue");
 			ck_assert_ptr_nonnull(st);
 			ck_assert_str_eq(cJSON_GetObjectItem(st,
-			    "state")->valuestring, "COMPLETED");
+			    "slurm_state")->valuestring, "COMPLETED");
 		}
 	}
 	ck_assert(found);
@@ -978,12 +978,12 @@ START_TEST(test_poll_round_trips)
 	jobs = cJSON_GetObjectItem(doc, "jobs");
 	for (i = 0; i < (size_t)cJSON_GetArraySize(jobs); i++) {
 		item = cJSON_GetArrayItem(jobs, (int)i);
-		rec = cJSON_GetObjectItem(item, "record");
+		rec = cJSON_GetObjectItem(item, "record_id");
 		if (cJSON_IsString(rec) && strcmp(rec->valuestring,
 		    held.rid) == 0) {
 			seen = 1;
 			ck_assert_str_eq(cJSON_GetObjectItem(item,
-			    "id")->valuestring, held.sid);
+			    "job_id")->valuestring, held.sid);
 			ck_assert_str_eq(cJSON_GetObjectItem(item,
 			    "state")->valuestring, "PENDING");
 		}

@@ -468,9 +468,9 @@ it_submit(const char *spec, struct it_sub *s)
 	j = cJSON_Parse(out);
 	ck_assert_msg(j != NULL, "not JSON: %s", out);
 	s->rid = it_jdup(j, "record_id");
-	s->sid = it_jdup(j, "slurm_id");
+	s->sid = it_jdup(j, "job_id");
 	s->job_dir = it_jdup(j, "job_dir");
-	s->job_name = it_jdup(j, "job_name");
+	s->job_name = it_jdup(j, "name");
 	cJSON_Delete(j);
 	free(out);
 }

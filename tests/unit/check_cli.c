@@ -369,7 +369,7 @@ START_TEST(test_triage_json_rule_evidence)
 	    NULL), 0);
 	args = xasprintf("triage --json --state FAILED --exit 1:0 %s", log);
 	ck_assert_int_eq(run(args, &out, &err), 0);
-	ck_assert_msg(strstr(out, "\"class\":\t\"PROGRAM\"") != NULL, "%s",
+	ck_assert_msg(strstr(out, "\"err_class\":\t\"PROGRAM\"") != NULL, "%s",
 	    out);
 	ck_assert_msg(strstr(out, "\"rule\":\t\"python-exception\"") !=
 	    NULL, "%s", out);

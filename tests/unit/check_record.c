@@ -840,7 +840,8 @@ START_TEST(test_cli)
 
 	ck_assert_int_eq(run("", &out), 0);
 	ck_assert(str_has_prefix(out, "ID "));
-	ck_assert_ptr_nonnull(strstr(out, "CLUSTER"));
+	/* One cluster on every row: its column says nothing (issue 26.7). */
+	ck_assert_ptr_null(strstr(out, "CLUSTER"));
 	ck_assert_ptr_nonnull(strstr(out, "SLURM ID"));
 	ck_assert_ptr_nonnull(strstr(out, id));
 	ck_assert_ptr_nonnull(strstr(out, "4471"));
@@ -851,17 +852,71 @@ START_TEST(test_cli)
 	free(out);
 
 	ck_assert_int_eq(run("--all", &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "CLUSTER"));
 	ck_assert_ptr_nonnull(strstr(out, old));
 	/* Terminal escapes from a job name are removed whole. */
 	ck_assert_ptr_nonnull(strstr(out, "oldjob"));
 	ck_assert_ptr_null(strchr(out, 0x1b));
 	free(out);
 
+	/* --state, --name, --format (issue 26: the CLI tables). */
+	ck_assert_int_eq(run("--all --state failed", &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, id));
+	ck_assert_ptr_null(strstr(out, old));
+	free(out);
+	ck_assert_int_eq(run("--all --state NODE_FAIL", &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, id));
+	ck_assert_ptr_null(strstr(out, old));
+	free(out);
+	ck_assert_int_eq(run("--all --name 'old*'", &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, old));
+	ck_assert_ptr_null(strstr(out, id));
+	free(out);
+	ck_assert_int_eq(run("--all --name dino", &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, id));
+	ck_assert_ptr_null(strstr(out, old));
+	free(out);
+	ck_assert_int_eq(run("--all --format job_id,state", &out), 0);
+	ck_assert_msg(str_has_prefix(out, "SLURM ID  STATE\n"), "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "4471      FAILED/INFRA\n"));
+	ck_assert_ptr_null(strstr(out, "tao-dino-train"));
+	free(out);
+	ck_assert_int_eq(run("--format job_id,bogus", &out), 2);
+	ck_assert_ptr_nonnull(strstr(out, "no column 'bogus'"));
+	free(out);
+
 	ck_assert_int_eq(run("--json --all", &out), 0);
 	o = cJSON_Parse(out);
 	ck_assert_ptr_nonnull(o);
+	/* The one vocabulary (issue 26.2): SLURM's word beside ours. */
+	ck_assert_int_eq(cJSON_GetObjectItem(o, "schema")->valueint, 1);
+	ck_assert_str_eq(cJSON_GetObjectItem(o, "verb")->valuestring,
+	    "records");
 	a = cJSON_GetObjectItem(o, "records");
 	ck_assert_int_eq(cJSON_GetArraySize(a), 2);
+	{
+		cJSON	*e, *x = NULL;
+
+		cJSON_ArrayForEach(e, a) {
+			if (strcmp(cJSON_GetObjectItem(e, "record_id")->
+			    valuestring, id) == 0)
+				x = e;
+		}
+		ck_assert_ptr_nonnull(x);
+		ck_assert_str_eq(cJSON_GetObjectItem(x, "job_id")->valuestring,
+		    "4471");
+		ck_assert_str_eq(cJSON_GetObjectItem(x, "state")->valuestring,
+		    "FAILED");
+		ck_assert_str_eq(cJSON_GetObjectItem(x, "slurm_state")->
+		    valuestring, "NODE_FAIL");
+		ck_assert_str_eq(cJSON_GetObjectItem(x, "err_class")->
+		    valuestring, "INFRA");
+		ck_assert_str_eq(cJSON_GetObjectItem(x, "name")->valuestring,
+		    "tao-dino-train");
+		ck_assert_ptr_null(cJSON_GetObjectItem(x, "id"));
+		ck_assert_ptr_null(cJSON_GetObjectItem(x, "native"));
+		ck_assert(cJSON_IsNull(cJSON_GetObjectItem(x, "retry_of")));
+	}
 	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(o, "corrupt")),
 	    0);
 	cJSON_Delete(o);

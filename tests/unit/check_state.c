@@ -316,6 +316,36 @@ START_TEST(test_base)
 }
 END_TEST
 
+/*
+ * The one vocabulary of --json's "state" (issue 26 item 2): SLURM's word
+ * with its detail, short forms and the failures it spells its own way all
+ * land on the six words; what SLURM does not say is UNKNOWN.
+ */
+START_TEST(test_word_of)
+{
+	ck_assert_str_eq(state_word_of("CANCELLED by 1001"), "CANCELLED");
+	ck_assert_str_eq(state_word_of("CANCELLED+"), "CANCELLED");
+	ck_assert_str_eq(state_word_of("CA"), "CANCELLED");
+	ck_assert_str_eq(state_word_of("TIMEOUT"), "FAILED");
+	ck_assert_str_eq(state_word_of("OUT_OF_MEMORY"), "FAILED");
+	ck_assert_str_eq(state_word_of("NODE_FAIL"), "FAILED");
+	ck_assert_str_eq(state_word_of("FAILED"), "FAILED");
+	ck_assert_str_eq(state_word_of("COMPLETED"), "COMPLETED");
+	ck_assert_str_eq(state_word_of("CD"), "COMPLETED");
+	ck_assert_str_eq(state_word_of("PENDING"), "PENDING");
+	ck_assert_str_eq(state_word_of("PD"), "PENDING");
+	ck_assert_str_eq(state_word_of("RUNNING"), "RUNNING");
+	ck_assert_str_eq(state_word_of("COMPLETING"), "RUNNING");
+	ck_assert_str_eq(state_word_of("ENDED"), "UNKNOWN");
+	ck_assert_str_eq(state_word_of(""), "UNKNOWN");
+	ck_assert_str_eq(state_word_of(NULL), "UNKNOWN");
+	/* The record's stored words never leak into the vocabulary. */
+	ck_assert_str_eq(state_word(RSTATE_COMPLETE), "COMPLETED");
+	ck_assert_str_eq(state_word(RSTATE_ERROR), "FAILED");
+	ck_assert_str_eq(state_word(RSTATE_CANCELED), "CANCELLED");
+}
+END_TEST
+
 static Suite *
 state_suite(void)
 {
@@ -332,6 +362,7 @@ state_suite(void)
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_terminal);
 	tcase_add_test(tc, test_base);
+	tcase_add_test(tc, test_word_of);
 	suite_add_tcase(s, tc);
 	return s;
 }

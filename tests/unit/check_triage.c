@@ -680,7 +680,7 @@ START_TEST(test_cli)
 	/* The match is reported in the file it came from. */
 	ck_assert_int_eq(run("--json job-timeout.err enroot-credentials.err",
 	    &out), 0);
-	ck_assert_ptr_nonnull(strstr(out, "\"class\":\t\"CONFIG\""));
+	ck_assert_ptr_nonnull(strstr(out, "\"err_class\":\t\"CONFIG\""));
 	ck_assert_ptr_nonnull(strstr(out, "\"rule\":\t\"enroot-credentials\""));
 	ck_assert_ptr_nonnull(strstr(out, "\"file\":\t\"enroot-credentials.err\""));
 	ck_assert_ptr_nonnull(strstr(out, "\"retry\":\tfalse"));
@@ -695,7 +695,7 @@ START_TEST(test_cli)
 	/* --json names the rule and quotes the evidence line (issue 16). */
 	ck_assert_int_eq(run("--json --state FAILED --exit 1:0 "
 	    "keyerror-then-watchdog.err", &out), 0);
-	ck_assert_ptr_nonnull(strstr(out, "\"class\":\t\"PROGRAM\""));
+	ck_assert_ptr_nonnull(strstr(out, "\"err_class\":\t\"PROGRAM\""));
 	ck_assert_ptr_nonnull(strstr(out, "\"rule\":\t\"python-exception\""));
 	ck_assert_ptr_nonnull(strstr(out, "\"evidence\":\t\"0: KeyError: "
 	    "'optim'\""));
@@ -706,7 +706,7 @@ START_TEST(test_cli)
 	/* Nothing decides: UNKNOWN, with the last lines as evidence. */
 	ck_assert_int_eq(run("--json --state FAILED --exit 0:9 "
 	    "../triage/excerpts/unknown-no-evidence.log", &out), 0);
-	ck_assert_ptr_nonnull(strstr(out, "\"class\":\t\"UNKNOWN\""));
+	ck_assert_ptr_nonnull(strstr(out, "\"err_class\":\t\"UNKNOWN\""));
 	ck_assert_ptr_nonnull(strstr(out, "\"evidence\":\t\"last lines: "));
 	ck_assert_ptr_nonnull(strstr(out, "\"last_lines\":\t[\""));
 	free(out);

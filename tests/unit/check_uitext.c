@@ -4,6 +4,8 @@
 #include "testutil.h"
 #include "ui-text.h"
 #include "ui-int.h"
+#include "ops.h"
+#include "text.h"
 
 #define ELL	"\xe2\x80\xa6"		/* … */
 #define REP	UITEXT_REPLACEMENT	/* U+FFFD */
@@ -400,6 +402,48 @@ START_TEST(test_styles_mono)
 }
 END_TEST
 
+/*
+ * The CLI's tables pad by display cells (issue 26 item 12): a U+FFFD is
+ * three bytes and one cell, a CJK character two cells; the columns after
+ * them start where the heading's do.
+ */
+START_TEST(test_cli_table_cells)
+{
+	static const char *const head[] = { "NAME", "STATE" };
+	char	*cells[] = { "a" REP "b", "RUNNING", CJK, "PENDING",
+			     "plain", "FAILED" };
+	char	*out = NULL, *line, *save;
+	size_t	 len = 0, used;
+	FILE	*f;
+
+	utf8_locale();
+	ck_assert_uint_eq(text_width("a" REP "b"), 3);
+	ck_assert_uint_eq(text_width(CJK), 4);
+	ck_assert_uint_eq(text_width(EACUTE), 1);
+	ck_assert_uint_eq(text_width("x\xffy"), 3);	/* invalid: one cell */
+	/* Never half a character: 日 fits in 3 cells, 本 does not. */
+	ck_assert_uint_eq(text_fit(CJK, 3, &used), 3);
+	ck_assert_uint_eq(used, 2);
+	ck_assert_uint_eq(text_fit("a" REP "b", 2, &used), 4);
+	ck_assert_uint_eq(used, 2);
+
+	f = open_memstream(&out, &len);
+	ops_table_print(f, head, 2, cells, 3, 0);
+	fclose(f);
+	for (line = strtok_r(out, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		const char	*st = strrchr(line, ' ') + 1;
+		char		 pre[64];
+
+		/* What comes before STATE's column is 7 cells wide. */
+		snprintf(pre, sizeof pre, "%.*s", (int)(st - line), line);
+		ck_assert_msg(text_width(pre) == 7, "'%s': %zu cells before "
+		    "the state", line, text_width(pre));
+	}
+	free(out);
+}
+END_TEST
+
 static Suite *
 uitext_suite(void)
 {
@@ -417,6 +461,7 @@ uitext_suite(void)
 	tcase_add_test(tc, test_jobs_layout);
 	tcase_add_test(tc, test_styles_mono);
 	tcase_add_test(tc, test_hold_skip);
+	tcase_add_test(tc, test_cli_table_cells);
 	suite_add_tcase(s, tc);
 	return s;
 }
