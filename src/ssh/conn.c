@@ -206,7 +206,14 @@ conn_holder_close(struct conn *c)
 void
 conn_disconnect(struct conn *c)
 {
+	struct conn_chan	*k;
+
 	conn_holder_close(c);
+	/* ssh_free() frees the channels: theirs are lost with it. */
+	for (k = c->chans; k != NULL; k = k->next) {
+		k->ch = NULL;
+		k->lost = 1;
+	}
 	if (c->session != NULL) {
 		ssh_disconnect(c->session);
 		ssh_free(c->session);
@@ -223,6 +230,8 @@ conn_free(struct conn *c)
 
 	if (c == NULL)
 		return;
+	while (c->chans != NULL)
+		conn_chan_close(c->chans);
 	conn_disconnect(c);
 	for (i = 0; i < c->nhosts; i++) {
 		free(c->hosts[i].name);
@@ -1092,4 +1101,240 @@ conn_holder_stop_all(char **cause)
 	strv_free(&paths);
 	free(dir);
 	return n;
+}
+
+/* ------------------------------------------------ channels, unblocked */
+
+static int
+conn_chan_start(struct conn *c, ssh_channel ch, const struct conn_chan_req *r)
+{
+	switch (r->kind) {
+	case CONN_CHAN_TCP:
+		return ssh_channel_open_forward(ch, r->host, r->port,
+		    "127.0.0.1", 0);
+	case CONN_CHAN_PTY:
+		if (ssh_channel_open_session(ch) != SSH_OK)
+			return SSH_ERROR;
+		c->stats.channels++;
+		if (ssh_channel_request_pty_size(ch, r->term != NULL ?
+		    r->term : "xterm", r->cols > 0 ? r->cols : 80,
+		    r->rows > 0 ? r->rows : 24) != SSH_OK)
+			return SSH_AGAIN;	/* opened: may not retry */
+		if (r->cmd == NULL)
+			return ssh_channel_request_shell(ch) == SSH_OK ?
+			    SSH_OK : SSH_AGAIN;
+		return ssh_channel_request_exec(ch, r->cmd) == SSH_OK ?
+		    SSH_OK : SSH_AGAIN;
+	default:
+		if (ssh_channel_open_session(ch) != SSH_OK)
+			return SSH_ERROR;
+		c->stats.channels++;
+		return ssh_channel_request_exec(ch, r->cmd) == SSH_OK ?
+		    SSH_OK : SSH_AGAIN;
+	}
+}
+
+/* One try on the session as it is: *started if the channel opened. */
+static int
+conn_chan_try(struct conn *c, const struct conn_chan_req *r,
+    struct conn_chan **out, int *started, char **cause)
+{
+	struct conn_chan	*k;
+	ssh_channel		 ch;
+	int			 rc;
+
+	*started = 0;
+	if ((ch = ssh_channel_new(c->session)) == NULL)
+		return cause_set(cause, "%s: cannot open a channel: %s",
+		    c->target, ssh_get_error(c->session));
+	rc = conn_chan_start(c, ch, r);
+	if (rc != SSH_OK) {
+		*started = rc == SSH_AGAIN;
+		if (r->kind == CONN_CHAN_TCP)
+			cause_set(cause, "%s: the login node did not open a "
+			    "connection to %s:%d: %s", c->target, r->host,
+			    r->port, ssh_get_error(c->session));
+		else
+			cause_set(cause, "%s: cannot %s: %s", c->target,
+			    rc == SSH_AGAIN ? "start the command" :
+			    "open a channel", ssh_get_error(c->session));
+		if (rc == SSH_AGAIN)
+			ssh_channel_close(ch);
+		ssh_channel_free(ch);
+		return -1;
+	}
+	*started = 1;
+	k = xcalloc(1, sizeof *k);
+	k->c = c;
+	k->ch = ch;
+	k->status = -1;
+	k->next = c->chans;
+	c->chans = k;
+	*out = k;
+	return 0;
+}
+
+int
+conn_chan_open(struct conn *c, const struct conn_chan_req *r,
+    struct conn_chan **out, int *started, char **cause)
+{
+	char	*why = NULL;
+	int	 fresh = 0, rc;
+
+	*out = NULL;
+	*started = 0;
+	if (c->session != NULL && !ssh_is_connected(c->session)) {
+		conn_disconnect(c);
+		c->stats.reconnects++;
+	}
+	if (c->session == NULL) {
+		if (conn_connect(c, cause) != 0)
+			return -1;
+		fresh = 1;
+	}
+	rc = conn_chan_try(c, r, out, started, &why);
+	/* A TCP open the login node refused is not a dead session. */
+	if (rc == 0 || *started || fresh || ssh_is_connected(c->session)) {
+		if (rc != 0 && cause != NULL)
+			*cause = why;
+		else
+			free(why);
+		return rc;
+	}
+	free(why);
+	conn_disconnect(c);
+	c->stats.reconnects++;
+	if (conn_connect(c, cause) != 0)
+		return -1;
+	return conn_chan_try(c, r, out, started, cause);
+}
+
+int
+conn_session_fd(struct conn *c)
+{
+	if (c->session == NULL || !ssh_is_connected(c->session))
+		return -1;
+	return ssh_get_fd(c->session);
+}
+
+int
+conn_chan_read(struct conn_chan *k, int is_stderr, void *p, size_t len)
+{
+	int	n;
+
+	if (k->ch == NULL)
+		return -1;
+	n = ssh_channel_read_nonblocking(k->ch, p, len > INT32_MAX ?
+	    INT32_MAX : (uint32_t)len, is_stderr);
+	if (n > 0)
+		return n;
+	if (n == SSH_ERROR && !ssh_is_connected(k->c->session)) {
+		conn_disconnect(k->c);
+		return -1;
+	}
+	if (n < 0 || ssh_channel_is_eof(k->ch) || ssh_channel_is_closed(k->ch))
+		return -1;
+	return 0;
+}
+
+int
+conn_chan_write(struct conn_chan *k, const void *p, size_t len)
+{
+	uint32_t	win;
+	int		n;
+
+	if (k->ch == NULL || ssh_channel_is_closed(k->ch))
+		return -1;
+	win = ssh_channel_window_size(k->ch);
+	if (len > win)
+		len = win;
+	if (len > CONN_CHUNK)
+		len = CONN_CHUNK;
+	if (len == 0)
+		return 0;
+	n = ssh_channel_write(k->ch, p, (uint32_t)len);
+	if (n == SSH_ERROR) {
+		if (!ssh_is_connected(k->c->session))
+			conn_disconnect(k->c);
+		return -1;
+	}
+	return n;
+}
+
+void
+conn_chan_send_eof(struct conn_chan *k)
+{
+	if (k->ch != NULL && !ssh_channel_is_closed(k->ch))
+		ssh_channel_send_eof(k->ch);
+}
+
+void
+conn_chan_winch(struct conn_chan *k, int rows, int cols)
+{
+	if (k->ch != NULL && rows > 0 && cols > 0 && rows < 10000 &&
+	    cols < 10000)
+		ssh_channel_change_pty_size(k->ch, cols, rows);
+}
+
+void
+conn_chan_signal(struct conn_chan *k, const char *sig)
+{
+	if (k->ch != NULL && !ssh_channel_is_closed(k->ch))
+		ssh_channel_request_send_signal(k->ch, sig);
+}
+
+int
+conn_chan_done(struct conn_chan *k)
+{
+	ssh_session	s;
+
+	if (k->ch == NULL)
+		return 1;
+	if (k->status >= 0)
+		return 1;
+	s = k->c->session;
+	/* Not blocking: the status comes just before the close. */
+	ssh_set_blocking(s, 0);
+	k->status = ssh_channel_get_exit_status(k->ch);
+	ssh_set_blocking(s, 1);
+	if (k->status >= 0)
+		return 1;
+	return ssh_channel_is_closed(k->ch) || !ssh_is_connected(s);
+}
+
+int
+conn_chan_status(struct conn_chan *k)
+{
+	conn_chan_done(k);
+	return k->status;
+}
+
+int
+conn_chan_lost(const struct conn_chan *k)
+{
+	return k->lost;
+}
+
+void
+conn_chan_close(struct conn_chan *k)
+{
+	struct conn_chan	**pp;
+
+	if (k == NULL)
+		return;
+	for (pp = &k->c->chans; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == k) {
+			*pp = k->next;
+			break;
+		}
+	}
+	if (k->ch != NULL) {
+		/* Closing it hangs up the command's session (SIGHUP). */
+		if (!ssh_channel_is_closed(k->ch) && k->status < 0 &&
+		    !ssh_channel_is_eof(k->ch))
+			ssh_channel_request_send_signal(k->ch, "TERM");
+		ssh_channel_close(k->ch);
+		ssh_channel_free(k->ch);
+	}
+	free(k);
 }

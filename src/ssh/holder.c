@@ -404,6 +404,41 @@ holder_put_opts(struct buf *b, const struct conn_opts *o, const char *path)
 	hm_u32(b, o->cert_path != NULL);
 }
 
+/*
+ * The holder's environment: only what a login needs.  It lives on after
+ * the client that started it, so a secret in that client's environment
+ * (NGC_KEY, tokens) must not live on in it (/proc/PID/environ).
+ */
+static char **
+holder_env(void)
+{
+	static const char *const keep[] = { "HOME", "PATH", "USER", "LOGNAME",
+	    "SSH_AUTH_SOCK", "XDG_RUNTIME_DIR", "TMPDIR", "LANG", "LC_ALL",
+	    "LC_CTYPE", "TZ", "ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS",
+	    "LD_LIBRARY_PATH", NULL };
+	char		**env;
+	const char	 *v;
+	size_t		  i, n = 0;
+
+	env = xcalloc(sizeof keep / sizeof keep[0], sizeof *env);
+	for (i = 0; keep[i] != NULL; i++) {
+		if ((v = getenv(keep[i])) != NULL)
+			env[n++] = xasprintf("%s=%s", keep[i], v);
+	}
+	env[n] = NULL;
+	return env;
+}
+
+static void
+holder_env_free(char **env)
+{
+	size_t	i;
+
+	for (i = 0; env[i] != NULL; i++)
+		free(env[i]);
+	free(env);
+}
+
 /* Start a holder: fork + exec, options on its stdin, "ok" on its stdout. */
 static int
 holder_spawn(const char *path, const char *exe, const struct conn_opts *o,
@@ -411,7 +446,7 @@ holder_spawn(const char *path, const char *exe, const struct conn_opts *o,
 {
 	int		 in[2] = { -1, -1 }, out[2] = { -1, -1 }, st, n;
 	char		*argv[] = { (char *)"sqdeck", (char *)"__holder", NULL };
-	char		 line[512];
+	char		 line[512], **env;
 	size_t		 got = 0;
 	struct buf	 b;
 	pid_t		 pid;
@@ -424,8 +459,10 @@ holder_spawn(const char *path, const char *exe, const struct conn_opts *o,
 		goto fail;
 	}
 	holder_put_opts(&b, o, path);
+	env = holder_env();
 	/* Only async-signal-safe calls in the child: we may have threads. */
 	if ((pid = fork()) < 0) {
+		holder_env_free(env);
 		buf_free(&b);
 		cause_set(cause, "fork: %s", strerror(errno));
 		goto fail;
@@ -437,9 +474,10 @@ holder_spawn(const char *path, const char *exe, const struct conn_opts *o,
 		if (n >= 0)
 			dup2(n, 2);
 		close_range(3, ~0U, 0);
-		execv(exe, argv);
+		execve(exe, argv, env);
 		_exit(127);
 	}
+	holder_env_free(env);
 	close(in[0]);
 	close(out[1]);
 	in[0] = out[1] = -1;

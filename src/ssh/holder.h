@@ -17,8 +17,15 @@
  * - The first use of a cluster starts it (fork + exec of sqdeck itself, the
  *   options arrive on a pipe); it logs in when asked, relaying the server's
  *   prompts to the client that asked, and the client answers them.
- * - Requests are served one at a time; each command is a channel of the one
- *   session.  Both ends check the other's uid (SO_PEERCRED).
+ * - Requests of many clients are served at once, each command a channel
+ *   of the one session with its own deadline: a slow command never delays
+ *   another client's.  One thread, one poll(): memory and threads stay
+ *   flat with the number of clients.  A client that goes away mid-request
+ *   has its channel closed (the command is hung up and sent SIGTERM).
+ *   Streams (a PTY command, a TCP connection from the login node) use a
+ *   socket of their own.  Both ends check the other's uid (SO_PEERCRED).
+ * - It is started with a scrubbed environment (HOME, PATH, the agent's
+ *   socket and a few more): no secret of the client that started it.
  * - It ends after persist seconds without a request, on `sqdeck logout`,
  *   on SIGTERM, when its socket is removed, and when it has no session and
  *   no client.  A keepalive (a channel opened and closed every
@@ -34,7 +41,7 @@
  * conn.c is its only client; the verbs never see it.
  */
 
-#define HOLDER_PROTO		"2"	/* wire version, part of the socket's name */
+#define HOLDER_PROTO		"3"	/* wire version, part of the socket's name */
 #define HOLDER_KEEPALIVE	15	/* seconds between keepalives */
 #define HOLDER_PROMPT_WAIT	300	/* seconds a human has to answer */
 #define HOLDER_CACHE_TTL	300	/* longest life of a kept answer (s) */
