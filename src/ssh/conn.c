@@ -1338,3 +1338,240 @@ conn_chan_close(struct conn_chan *k)
 	}
 	free(k);
 }
+
+/* ---------------------------------------------------------- streams */
+
+struct conn_stream {
+	struct conn		*c;
+	int			 fd;		/* holder socket, -1: own */
+	struct conn_chan	*k;		/* own session */
+	struct buf		 in;		/* holder frames not yet taken */
+	struct buf		 data;		/* output not yet returned */
+	size_t			 off;
+	int			 ended;
+	int			 status;
+	int			 lost;
+};
+
+static int
+conn_stream_holder(struct conn *c, const struct conn_chan_req *q,
+    struct conn_stream *st, char **cause)
+{
+	struct conn_opts	 o;
+	struct holder_reply	 rep;
+	conn_prompt_fn		 fn;
+	void			*arg;
+	char			*path;
+	int			 rc;
+
+	if ((path = conn_holder_sock(c, cause)) == NULL)
+		return 1;
+	conn_opts_of(c, &o);
+	st->fd = holder_attach(path, conn_holder_exe, &o, cause);
+	free(path);
+	if (st->fd < 0)
+		return 1;
+	fn = conn_prompt_of(c, &arg);
+	if (holder_stream(st->fd, q, conn_holder_wait(c, 0), fn, arg,
+	    conn_name(c), &rep, cause) != 0) {
+		close(st->fd);
+		st->fd = -1;
+		return 1;
+	}
+	conn_holder_take(c, &rep);
+	rc = rep.rc == 0 ? 0 : -1;
+	if (rc != 0 && cause != NULL) {
+		*cause = rep.cause != NULL ? rep.cause :
+		    xstrdup("the login holder failed");
+		rep.cause = NULL;
+	}
+	holder_reply_free(&rep);
+	return rc;
+}
+
+int
+conn_stream_open(struct conn *c, const struct conn_chan_req *q,
+    struct conn_stream **out, char **cause)
+{
+	struct conn_stream	*st;
+	char			*why = NULL;
+	int			 rc = 1, started;
+
+	st = xcalloc(1, sizeof *st);
+	st->c = c;
+	st->fd = -1;
+	st->status = -1;
+	buf_init(&st->in);
+	buf_init(&st->data);
+	if (conn_holder_wanted(c) && (c->hfd >= 0 ||
+	    conn_holder_open(c) == 0)) {
+		rc = conn_stream_holder(c, q, st, &why);
+		if (rc == 1)
+			conn_holder_fallback(c, why != NULL ? why : "unknown");
+	}
+	if (rc == 1) {
+		free(why);
+		why = NULL;
+		rc = conn_chan_open(c, q, &st->k, &started, &why);
+	}
+	if (rc != 0) {
+		if (cause != NULL)
+			*cause = why;
+		else
+			free(why);
+		conn_stream_close(st);
+		return -1;
+	}
+	free(why);
+	*out = st;
+	return 0;
+}
+
+int
+conn_stream_fd(struct conn_stream *st)
+{
+	return st->fd >= 0 ? st->fd : conn_session_fd(st->c);
+}
+
+/* Take the whole frames the holder sent; -1 when the socket ended. */
+static int
+conn_stream_frames(struct conn_stream *st)
+{
+	unsigned char	*h, chunk[32768];
+	uint32_t	 len;
+	ssize_t		 n;
+	int		 type;
+
+	while ((n = recv(st->fd, chunk, sizeof chunk, MSG_DONTWAIT)) > 0)
+		buf_add(&st->in, chunk, n);
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR &&
+	    errno != EWOULDBLOCK))
+		st->ended = 1;
+	while (st->in.len >= 5) {
+		h = (unsigned char *)st->in.data;
+		len = (uint32_t)h[0] << 24 | (uint32_t)h[1] << 16 |
+		    (uint32_t)h[2] << 8 | h[3];
+		if (len == 0 || len > 1024 * 1024) {
+			st->ended = st->lost = 1;
+			return -1;
+		}
+		if (st->in.len - 4 < len)
+			break;
+		type = h[4];
+		if (type == HOLDER_F_DATA || type == HOLDER_F_EDATA)
+			buf_add(&st->data, h + 5, len - 1);
+		else if (type == HOLDER_F_EXIT && len >= 9) {
+			st->status = (int)((uint32_t)h[5] << 24 |
+			    (uint32_t)h[6] << 16 | (uint32_t)h[7] << 8 | h[8]);
+			st->lost = h[12] != 0;
+			st->ended = 1;
+		}
+		memmove(st->in.data, st->in.data + 4 + len,
+		    st->in.len - 4 - len);
+		st->in.len -= 4 + len;
+	}
+	return 0;
+}
+
+int
+conn_stream_read(struct conn_stream *st, void *p, size_t len)
+{
+	int	n, m;
+
+	if (st->fd < 0) {
+		if (st->ended)
+			return -1;
+		if ((n = conn_chan_read(st->k, 0, p, len)) > 0)
+			return n;
+		if ((m = conn_chan_read(st->k, 1, p, len)) > 0)
+			return m;
+		if (n < 0 && conn_chan_done(st->k)) {
+			st->ended = 1;
+			st->status = conn_chan_status(st->k);
+			st->lost = conn_chan_lost(st->k);
+			return -1;
+		}
+		return 0;
+	}
+	if (st->off == st->data.len) {
+		st->off = st->data.len = 0;
+		if (!st->ended)
+			conn_stream_frames(st);
+	}
+	if (st->off < st->data.len) {
+		n = st->data.len - st->off < len ? st->data.len - st->off :
+		    len;
+		memcpy(p, st->data.data + st->off, n);
+		st->off += n;
+		return n;
+	}
+	return st->ended ? -1 : 0;
+}
+
+int
+conn_stream_write(struct conn_stream *st, const void *p, size_t len)
+{
+	const char	*q = p;
+	size_t		 n;
+
+	if (st->fd >= 0) {
+		while (len > 0) {
+			n = len > 65536 ? 65536 : len;
+			if (holder_frame(st->fd, HOLDER_F_DATA, q, n, 0, 0) != 0)
+				return -1;
+			q += n;
+			len -= n;
+		}
+		return 0;
+	}
+	/* Own session: a blocking write waits for window (bounded). */
+	if (st->k->ch == NULL)
+		return -1;
+	while (len > 0) {
+		n = len > CONN_CHUNK ? CONN_CHUNK : len;
+		if (ssh_channel_write(st->k->ch, q, (uint32_t)n) == SSH_ERROR)
+			return -1;
+		q += n;
+		len -= n;
+	}
+	return 0;
+}
+
+void
+conn_stream_eof(struct conn_stream *st)
+{
+	if (st->fd >= 0)
+		holder_frame(st->fd, HOLDER_F_EOF, NULL, 0, 0, 0);
+	else
+		conn_chan_send_eof(st->k);
+}
+
+void
+conn_stream_winch(struct conn_stream *st, int rows, int cols)
+{
+	if (st->fd >= 0)
+		holder_frame(st->fd, HOLDER_F_WINCH, NULL, 0, rows, cols);
+	else
+		conn_chan_winch(st->k, rows, cols);
+}
+
+int
+conn_stream_status(struct conn_stream *st, int *lost)
+{
+	if (lost != NULL)
+		*lost = st->lost;
+	return st->status;
+}
+
+void
+conn_stream_close(struct conn_stream *st)
+{
+	if (st == NULL)
+		return;
+	if (st->fd >= 0)
+		close(st->fd);
+	conn_chan_close(st->k);
+	buf_free(&st->in);
+	buf_free(&st->data);
+	free(st);
+}

@@ -248,6 +248,28 @@ int		 conn_exec_cached(struct conn *, const char *cmd,
 int		 conn_remember(struct conn *, const char *cmd, const void *in,
 		     size_t inlen, const struct conn_result *, char **cause);
 
+/*
+ * A stream for the verbs (sqdeck shell, sqdeck forward): a PTY command or
+ * a TCP connection from the login node (CONN_CHAN_PTY / CONN_CHAN_TCP).
+ * With the shared login it is a socket of its own to the holder (no new
+ * authentication); else a channel of this conn's own session.  Poll
+ * conn_stream_fd() for input, then call conn_stream_read() until it says
+ * 0.  Used by one thread, like the conn.
+ */
+struct conn_stream;
+int		 conn_stream_open(struct conn *, const struct conn_chan_req *,
+		     struct conn_stream **, char **cause);
+int		 conn_stream_fd(struct conn_stream *);
+/* Output bytes (> 0), 0 if none now, -1 at the end. */
+int		 conn_stream_read(struct conn_stream *, void *, size_t);
+/* All of it (bounded waits); 0 or -1 if the stream is gone. */
+int		 conn_stream_write(struct conn_stream *, const void *, size_t);
+void		 conn_stream_eof(struct conn_stream *);
+void		 conn_stream_winch(struct conn_stream *, int rows, int cols);
+/* After the end: the exit status, -1 if none; *lost if the login died. */
+int		 conn_stream_status(struct conn_stream *, int *lost);
+void		 conn_stream_close(struct conn_stream *);
+
 /* Host in use as given in the list (NULL if not connected). */
 const char	*conn_host(const struct conn *);
 /* "user@host:port" of the connection in use, after ssh_config. */

@@ -769,3 +769,50 @@ holder_stop(const char *path, char **cause)
 	close(fd);
 	return 1;
 }
+
+/* ---------------------------------------------------------- streams */
+
+int
+holder_stream(int fd, const struct conn_chan_req *q, int wait,
+    conn_prompt_fn prompt, void *arg, const char *cluster,
+    struct holder_reply *rep, char **cause)
+{
+	struct buf	b;
+
+	memset(rep, 0, sizeof *rep);
+	rep->status = -1;
+	rep->age = -1;
+	hm_begin(&b, M_STREAM);
+	hm_u32(&b, prompt != NULL);
+	hm_u32(&b, (uint32_t)q->kind);
+	hm_u32(&b, (uint32_t)q->rows);
+	hm_u32(&b, (uint32_t)q->cols);
+	hm_u32(&b, (uint32_t)q->port);
+	hm_u32(&b, q->cmd != NULL);
+	hm_cstr(&b, q->cmd);
+	hm_cstr(&b, q->term);
+	hm_cstr(&b, q->host);
+	return holder_roundtrip(fd, &b, wait, prompt, arg, cluster, rep,
+	    cause);
+}
+
+int
+holder_frame(int fd, int type, const void *p, size_t len, int rows,
+    int cols)
+{
+	struct buf	b;
+	int		rc;
+
+	hm_begin(&b, type);
+	if (type == M_WINCH) {
+		hm_u32(&b, (uint32_t)rows);
+		hm_u32(&b, (uint32_t)cols);
+	} else if (len != 0)
+		buf_add(&b, p, len);
+	rc = hm_send(fd, &b, holder_now() + 60);
+	hm_wipe(&b);
+	return rc;
+}
+
+_Static_assert((int)HOLDER_F_DATA == (int)M_DATA && (int)HOLDER_F_EXIT == (int)M_EXIT,
+    "stream frames are holder-int.h's messages");

@@ -115,6 +115,26 @@ int	 holder_put(int fd, unsigned gen, const char *cmd, const void *in,
 	     size_t inlen, const struct conn_result *res, int wait,
 	     char **cause);
 
+/*
+ * Turn the attached socket fd into a stream (conn.h's conn_chan_req): 0
+ * with reply filled as holder_request() does; when reply->rc is 0 the
+ * socket then carries frames: holder_frame() sends (HOLDER_F_*), the
+ * holder sends data, then the exit status.
+ */
+int	 holder_stream(int fd, const struct conn_chan_req *, int wait,
+	     conn_prompt_fn prompt, void *arg, const char *cluster,
+	     struct holder_reply *, char **cause);
+enum {
+	HOLDER_F_DATA = 12,	/* = M_DATA */
+	HOLDER_F_EDATA,
+	HOLDER_F_EOF,
+	HOLDER_F_WINCH,
+	HOLDER_F_EXIT,		/* status, lost */
+};
+/* One frame on a stream socket (bounded wait); 0 or -1. */
+int	 holder_frame(int fd, int type, const void *, size_t, int rows,
+	     int cols);
+
 /* Stop the holder at path: 1 stopped, 0 none there, -1 error. */
 int	 holder_stop(const char *path, char **cause);
 
