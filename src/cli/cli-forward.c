@@ -26,6 +26,7 @@ struct forward_run {
 	struct conn	*conn;
 	long		 sid;
 	const char	*node;
+	const char	*addr;
 	int		 port;
 };
 
@@ -54,8 +55,8 @@ forward_ready(int bound, void *arg)
 {
 	struct forward_run	*f = arg;
 
-	cli_printf("forwarding 127.0.0.1:%d to %s:%d (job %ld); Ctrl-C to "
-	    "stop\n", bound, f->node, f->port, f->sid);
+	cli_printf("forwarding 127.0.0.1:%d to %s:%d (job %ld, %s); Ctrl-C "
+	    "to stop\n", bound, f->node, f->port, f->sid, f->addr);
 	fflush(stdout);
 }
 
@@ -116,8 +117,9 @@ cli_forward(struct cli_ctx *ctx)
 	f.conn = ctx->conn;
 	f.sid = ctx->target->sid;
 	f.node = w.node;
+	f.addr = w.addr;
 	f.port = (int)port;
-	ret = enter_forward(ctx->conn, (int)lport, w.node, (int)port,
+	ret = enter_forward(ctx->conn, (int)lport, w.addr, (int)port,
 	    &forward_stop, forward_alive, &f, forward_ready, &cause);
 	enter_where_free(&w);
 	if (ret != 0) {

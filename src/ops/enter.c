@@ -34,7 +34,7 @@ enter_host_ok(const char *s)
 	size_t	n = strlen(s);
 
 	return n > 0 && n < 256 && strspn(s, "abcdefghijklmnopqrstuvwxyz"
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") == n && s[0] != '-';
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:") == n && s[0] != '-';
 }
 
 int
@@ -66,6 +66,9 @@ enter_where(struct conn *c, long sid, struct enter_where *w, char **cause)
 		else if (strncmp(line, "N ", 2) == 0 && w->node == NULL &&
 		    enter_host_ok(line + 2))
 			w->node = xstrdup(line + 2);
+		else if (strncmp(line, "A ", 2) == 0 && w->addr == NULL &&
+		    enter_host_ok(line + 2))
+			w->addr = xstrdup(line + 2);
 	}
 	conn_result_free(&res);
 	if (w->state == NULL || *w->state == '\0') {
@@ -73,10 +76,12 @@ enter_where(struct conn *c, long sid, struct enter_where *w, char **cause)
 		return cause_set(cause, "SLURM said nothing about job %ld",
 		    sid);
 	}
-	if (strcmp(w->state, "RUNNING") != 0) {
+	if (strcmp(w->state, "RUNNING") != 0 || w->node == NULL) {
 		free(w->node);
-		w->node = NULL;
-	}
+		free(w->addr);
+		w->node = w->addr = NULL;
+	} else if (w->addr == NULL)
+		w->addr = xstrdup(w->node);
 	return 0;
 }
 
@@ -85,6 +90,7 @@ enter_where_free(struct enter_where *w)
 {
 	free(w->state);
 	free(w->node);
+	free(w->addr);
 	memset(w, 0, sizeof *w);
 }
 

@@ -14,6 +14,7 @@
 struct enter_where {
 	char	*state;		/* "RUNNING", "COMPLETED"..., cleaned */
 	char	*node;		/* NULL unless RUNNING */
+	char	*addr;		/* its NodeAddr (else node): for a forward */
 };
 int	 enter_where(struct conn *, long sid, struct enter_where *,
 	     char **cause);

@@ -1,6 +1,7 @@
 # shellcheck shell=sh disable=SC2154
 # Where a job runs, for sqdeck shell and forward.  Set by the caller,
-# quoted: jid.  Prints "S STATE" and, while it runs, "N FIRSTNODE".
+# quoted: jid.  Prints "S STATE" and, while it runs, "N FIRSTNODE" and
+# "A ADDRESS" (its NodeAddr: how the login node reaches it).
 LC_ALL=C; export LC_ALL
 st=$(squeue -h -j "$jid" -o '%T|%N' 2>/dev/null | head -n 1)
 nl=${st#*|}
@@ -11,5 +12,7 @@ if [ -z "$st" ]; then
 fi
 echo "S ${st:-UNKNOWN}"
 if [ "$st" = RUNNING ] && [ -n "$nl" ]; then
-	echo "N $(scontrol show hostnames "$nl" 2>/dev/null | head -n 1)"
+	n=$(scontrol show hostnames "$nl" 2>/dev/null | head -n 1)
+	echo "N $n"
+	echo "A $(sinfo -h -N -n "$n" -o %o 2>/dev/null | head -n 1)"
 fi
