@@ -58,6 +58,7 @@ setup(void)
 	free(d);
 	unsetenv("SSH_AUTH_SOCK");
 	unsetenv("SQDECK_CLUSTER");
+	setenv("SQDECK_BIN", bin(), 1);
 	conn_holder_enable(bin(), 0);
 }
 
@@ -104,6 +105,25 @@ run_blocked(const char *cmd, int timeout)
 	rc = rc == 0 && r.status == 0 && conn_holder_pid(c) != 0 &&
 	    strstr(r.out, "done") != NULL ? 0 : 1;
 	_exit(rc);
+}
+
+/* A line of /proc/PID/status ("Threads:", "VmRSS:"), as a number. */
+static long
+proc_status(long pid, const char *key)
+{
+	char	*path, line[256];
+	FILE	*f;
+	long	 v = -1;
+
+	path = xasprintf("/proc/%ld/status", pid);
+	ck_assert_ptr_nonnull(f = fopen(path, "r"));
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (strncmp(line, key, strlen(key)) == 0)
+			v = atol(line + strlen(key));
+	}
+	fclose(f);
+	free(path);
+	return v;
 }
 
 /* How many processes of the cluster user carry marker, asked through c. */
@@ -184,6 +204,14 @@ START_TEST(blocked_command_delays_no_one)
 		free(out);
 	}
 	ck_assert_int_eq(remote_count(c, marker), 1);
+	/* Ten clients at once: still one thread, no thread per client. */
+	ck_assert_int_eq(system("for i in 1 2 3 4 5 6 7 8 9 10; do "
+	    "\"$SQDECK_BIN\" jobs >/dev/null 2>&1 </dev/null & done; "
+	    "sleep 0.5; wait"), 0);
+	ck_assert_int_eq(proc_status(conn_holder_pid(c), "Threads:"), 1);
+	ck_assert_int_lt(proc_status(conn_holder_pid(c), "VmRSS:"), 64 * 1024);
+	fprintf(stderr, "holder after 10 clients at once: 1 thread, %ld kB\n",
+	    proc_status(conn_holder_pid(c), "VmRSS:"));
 	/* The blocked command's own answer still comes back whole. */
 	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
 	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
