@@ -61,6 +61,7 @@ struct conn_chan {
 	ssh_channel		 ch;		/* NULL once the session went */
 	int			 lost;
 	int			 status;
+	int			 session;	/* a command (not TCP) */
 	struct conn_chan	*next;
 };
 

@@ -1168,6 +1168,7 @@ conn_chan_try(struct conn *c, const struct conn_chan_req *r,
 	k->c = c;
 	k->ch = ch;
 	k->status = -1;
+	k->session = r->kind != CONN_CHAN_TCP;
 	k->next = c->chans;
 	c->chans = k;
 	*out = k;
@@ -1330,8 +1331,8 @@ conn_chan_close(struct conn_chan *k)
 	}
 	if (k->ch != NULL) {
 		/* Closing it hangs up the command's session (SIGHUP). */
-		if (!ssh_channel_is_closed(k->ch) && k->status < 0 &&
-		    !ssh_channel_is_eof(k->ch))
+		if (k->session && !ssh_channel_is_closed(k->ch) &&
+		    k->status < 0 && !ssh_channel_is_eof(k->ch))
 			ssh_channel_request_send_signal(k->ch, "TERM");
 		ssh_channel_close(k->ch);
 		ssh_channel_free(k->ch);

@@ -617,7 +617,7 @@ cl_pump_stream(struct hclient *c)
 {
 	struct buf	 b;
 	char		 data[32768];
-	int		 n, which, ended = 0;
+	int		 n = 0, which, ended = 0;
 
 	/* The client's frames waiting for window. */
 	while (c->sent < c->inlen) {
@@ -1063,13 +1063,23 @@ holder_main(void)
 	if (holder_check_dir(dir, &cause) != 0 ||
 	    (rc = holder_bind(H.path, &cause)) < 0) {
 		printf("err %s\n", cause);
-		return 1;
+		rc = -1;
 	}
 	free(dir);
-	if (rc == 1) {
+	if (rc != 0) {
 		/* Another holder won the race: use that one. */
-		printf("ok\n");
-		return 0;
+		if (rc == 1)
+			printf("ok\n");
+		free(cause);
+		strv_free(&hosts);
+		free(user);
+		free(key);
+		free(kh);
+		free(cert);
+		free(cfg);
+		free(H.path);
+		free(H.name);
+		return rc == 1 ? 0 : 1;
 	}
 	if ((pid = fork()) < 0) {
 		printf("err fork: %s\n", strerror(errno));
