@@ -35,6 +35,8 @@ const struct cli_entry *const cli_entries[] = {
 	&cli_logout_entry,
 	&cli_records_entry,
 	&cli_triage_entry,
+	&cli_shell_entry,
+	&cli_forward_entry,
 	NULL
 };
 

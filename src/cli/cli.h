@@ -220,6 +220,8 @@ extern const struct cli_entry cli_login_entry;
 extern const struct cli_entry cli_logout_entry;
 extern const struct cli_entry cli_records_entry;
 extern const struct cli_entry cli_triage_entry;
+extern const struct cli_entry cli_shell_entry;
+extern const struct cli_entry cli_forward_entry;
 
 /* What cli_getopt() returns besides an option of the verb and -1. */
 #define CLI_OPT_HELP	(-2)	/* --help printed on stdout */

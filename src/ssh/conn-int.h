@@ -83,6 +83,17 @@ struct conn {
 	unsigned		 hgen;		/* its session, for holder_put */
 	int			 hage;		/* age of a kept answer, or -1 */
 	unsigned		 nround;	/* round trips, for -v */
+	struct conn_chan	*chans;		/* open on the own session */
+};
+
+/* A channel of the own session, driven without blocking (conn.h). */
+struct conn_chan {
+	struct conn		*c;
+	ssh_channel		 ch;		/* NULL once the session went */
+	int			 lost;
+	int			 status;
+	int			 session;	/* a command (not TCP) */
+	struct conn_chan	*next;
 };
 
 /* Outcome of one host: network failures move on to the next host. */

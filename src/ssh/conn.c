@@ -212,7 +212,14 @@ conn_holder_close(struct conn *c)
 void
 conn_disconnect(struct conn *c)
 {
+	struct conn_chan	*k;
+
 	conn_holder_close(c);
+	/* ssh_free() frees the channels: theirs are lost with it. */
+	for (k = c->chans; k != NULL; k = k->next) {
+		k->ch = NULL;
+		k->lost = 1;
+	}
 	if (c->session != NULL) {
 		if (c->ev != NULL)
 			ssh_event_remove_session(c->ev, c->session);
@@ -232,6 +239,8 @@ conn_free(struct conn *c)
 
 	if (c == NULL)
 		return;
+	while (c->chans != NULL)
+		conn_chan_close(c->chans);
 	conn_disconnect(c);
 	for (i = 0; i < c->nhosts; i++) {
 		free(c->hosts[i].name);
@@ -1237,4 +1246,478 @@ conn_holder_stop_all(char **cause)
 	strv_free(&paths);
 	free(dir);
 	return n;
+}
+
+/* ------------------------------------------------ channels, unblocked */
+
+static int
+conn_chan_start(struct conn *c, ssh_channel ch, const struct conn_chan_req *r)
+{
+	switch (r->kind) {
+	case CONN_CHAN_TCP:
+		return ssh_channel_open_forward(ch, r->host, r->port,
+		    "127.0.0.1", 0);
+	case CONN_CHAN_PTY:
+		if (ssh_channel_open_session(ch) != SSH_OK)
+			return SSH_ERROR;
+		c->stats.channels++;
+		if (ssh_channel_request_pty_size(ch, r->term != NULL ?
+		    r->term : "xterm", r->cols > 0 ? r->cols : 80,
+		    r->rows > 0 ? r->rows : 24) != SSH_OK)
+			return SSH_AGAIN;	/* opened: may not retry */
+		if (r->cmd == NULL)
+			return ssh_channel_request_shell(ch) == SSH_OK ?
+			    SSH_OK : SSH_AGAIN;
+		return ssh_channel_request_exec(ch, r->cmd) == SSH_OK ?
+		    SSH_OK : SSH_AGAIN;
+	default:
+		if (ssh_channel_open_session(ch) != SSH_OK)
+			return SSH_ERROR;
+		c->stats.channels++;
+		return ssh_channel_request_exec(ch, r->cmd) == SSH_OK ?
+		    SSH_OK : SSH_AGAIN;
+	}
+}
+
+/* One try on the session as it is: *started if the channel opened. */
+static int
+conn_chan_try(struct conn *c, const struct conn_chan_req *r,
+    struct conn_chan **out, int *started, char **cause)
+{
+	struct conn_chan	*k;
+	ssh_channel		 ch;
+	int			 rc;
+
+	*started = 0;
+	if ((ch = ssh_channel_new(c->session)) == NULL)
+		return cause_set(cause, "%s: cannot open a channel: %s",
+		    c->target, ssh_get_error(c->session));
+	rc = conn_chan_start(c, ch, r);
+	if (rc != SSH_OK) {
+		*started = rc == SSH_AGAIN;
+		if (r->kind == CONN_CHAN_TCP)
+			cause_set(cause, "%s: the login node did not open a "
+			    "connection to %s:%d: %s", c->target, r->host,
+			    r->port, ssh_get_error(c->session));
+		else
+			cause_set(cause, "%s: cannot %s: %s", c->target,
+			    rc == SSH_AGAIN ? "start the command" :
+			    "open a channel", ssh_get_error(c->session));
+		if (rc == SSH_AGAIN)
+			ssh_channel_close(ch);
+		ssh_channel_free(ch);
+		return -1;
+	}
+	*started = 1;
+	k = xcalloc(1, sizeof *k);
+	k->c = c;
+	k->ch = ch;
+	k->status = -1;
+	k->session = r->kind != CONN_CHAN_TCP;
+	k->next = c->chans;
+	c->chans = k;
+	*out = k;
+	return 0;
+}
+
+int
+conn_chan_open(struct conn *c, const struct conn_chan_req *r,
+    struct conn_chan **out, int *started, char **cause)
+{
+	char	*why = NULL;
+	int	 fresh = 0, rc;
+
+	*out = NULL;
+	*started = 0;
+	if (c->session != NULL && !ssh_is_connected(c->session)) {
+		conn_disconnect(c);
+		c->stats.reconnects++;
+	}
+	if (c->session == NULL) {
+		if (conn_connect(c, cause) != 0)
+			return -1;
+		fresh = 1;
+	}
+	rc = conn_chan_try(c, r, out, started, &why);
+	/* A TCP open the login node refused is not a dead session. */
+	if (rc == 0 || *started || fresh || ssh_is_connected(c->session)) {
+		if (rc != 0 && cause != NULL)
+			*cause = why;
+		else
+			free(why);
+		return rc;
+	}
+	free(why);
+	conn_disconnect(c);
+	c->stats.reconnects++;
+	if (conn_connect(c, cause) != 0)
+		return -1;
+	return conn_chan_try(c, r, out, started, cause);
+}
+
+int
+conn_session_fd(struct conn *c)
+{
+	if (c->session == NULL || !ssh_is_connected(c->session))
+		return -1;
+	return ssh_get_fd(c->session);
+}
+
+int
+conn_chan_read(struct conn_chan *k, int is_stderr, void *p, size_t len)
+{
+	int	n;
+
+	if (k->ch == NULL)
+		return -1;
+	n = ssh_channel_read_nonblocking(k->ch, p, len > INT32_MAX ?
+	    INT32_MAX : (uint32_t)len, is_stderr);
+	if (n > 0)
+		return n;
+	if (n == SSH_ERROR && !ssh_is_connected(k->c->session)) {
+		conn_disconnect(k->c);
+		return -1;
+	}
+	if (n < 0 || ssh_channel_is_eof(k->ch) || ssh_channel_is_closed(k->ch))
+		return -1;
+	return 0;
+}
+
+int
+conn_chan_write(struct conn_chan *k, const void *p, size_t len)
+{
+	uint32_t	win;
+	int		n;
+
+	if (k->ch == NULL || ssh_channel_is_closed(k->ch))
+		return -1;
+	win = ssh_channel_window_size(k->ch);
+	if (len > win)
+		len = win;
+	if (len > CONN_CHUNK)
+		len = CONN_CHUNK;
+	if (len == 0)
+		return 0;
+	n = ssh_channel_write(k->ch, p, (uint32_t)len);
+	if (n == SSH_ERROR) {
+		if (!ssh_is_connected(k->c->session))
+			conn_disconnect(k->c);
+		return -1;
+	}
+	return n;
+}
+
+void
+conn_chan_send_eof(struct conn_chan *k)
+{
+	if (k->ch != NULL && !ssh_channel_is_closed(k->ch))
+		ssh_channel_send_eof(k->ch);
+}
+
+void
+conn_chan_winch(struct conn_chan *k, int rows, int cols)
+{
+	if (k->ch != NULL && rows > 0 && cols > 0 && rows < 10000 &&
+	    cols < 10000)
+		ssh_channel_change_pty_size(k->ch, cols, rows);
+}
+
+void
+conn_chan_signal(struct conn_chan *k, const char *sig)
+{
+	if (k->ch != NULL && !ssh_channel_is_closed(k->ch))
+		ssh_channel_request_send_signal(k->ch, sig);
+}
+
+int
+conn_chan_done(struct conn_chan *k)
+{
+	ssh_session	s;
+
+	if (k->ch == NULL)
+		return 1;
+	if (k->status >= 0)
+		return 1;
+	s = k->c->session;
+	/* Not blocking: the status comes just before the close. */
+	ssh_set_blocking(s, 0);
+	k->status = ssh_channel_get_exit_status(k->ch);
+	ssh_set_blocking(s, 1);
+	if (k->status >= 0)
+		return 1;
+	return ssh_channel_is_closed(k->ch) || !ssh_is_connected(s);
+}
+
+int
+conn_chan_status(struct conn_chan *k)
+{
+	conn_chan_done(k);
+	return k->status;
+}
+
+int
+conn_chan_lost(const struct conn_chan *k)
+{
+	return k->lost;
+}
+
+void
+conn_chan_close(struct conn_chan *k)
+{
+	struct conn_chan	**pp;
+
+	if (k == NULL)
+		return;
+	for (pp = &k->c->chans; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == k) {
+			*pp = k->next;
+			break;
+		}
+	}
+	if (k->ch != NULL) {
+		/* Closing it hangs up the command's session (SIGHUP). */
+		if (k->session && !ssh_channel_is_closed(k->ch) &&
+		    k->status < 0 && !ssh_channel_is_eof(k->ch))
+			ssh_channel_request_send_signal(k->ch, "TERM");
+		ssh_channel_close(k->ch);
+		ssh_channel_free(k->ch);
+	}
+	free(k);
+}
+
+/* ---------------------------------------------------------- streams */
+
+struct conn_stream {
+	struct conn		*c;
+	int			 fd;		/* holder socket, -1: own */
+	struct conn_chan	*k;		/* own session */
+	struct buf		 in;		/* holder frames not yet taken */
+	struct buf		 data;		/* output not yet returned */
+	size_t			 off;
+	int			 ended;
+	int			 status;
+	int			 lost;
+};
+
+static int
+conn_stream_holder(struct conn *c, const struct conn_chan_req *q,
+    struct conn_stream *st, char **cause)
+{
+	struct conn_opts	 o;
+	struct holder_reply	 rep;
+	conn_prompt_fn		 fn;
+	void			*arg;
+	char			*path;
+	int			 rc;
+
+	if ((path = conn_holder_sock(c, cause)) == NULL)
+		return 1;
+	conn_opts_of(c, &o);
+	st->fd = holder_attach(path, conn_holder_exe, &o, cause);
+	free(path);
+	if (st->fd < 0)
+		return 1;
+	fn = conn_prompt_of(c, &arg);
+	if (holder_stream(st->fd, q, conn_holder_wait(c, 0), fn, arg,
+	    conn_name(c), &rep, cause) != 0) {
+		close(st->fd);
+		st->fd = -1;
+		return 1;
+	}
+	conn_holder_take(c, &rep);
+	rc = rep.rc == 0 ? 0 : -1;
+	if (rc != 0 && cause != NULL) {
+		*cause = rep.cause != NULL ? rep.cause :
+		    xstrdup("the login holder failed");
+		rep.cause = NULL;
+	}
+	holder_reply_free(&rep);
+	return rc;
+}
+
+int
+conn_stream_open(struct conn *c, const struct conn_chan_req *q,
+    struct conn_stream **out, char **cause)
+{
+	struct conn_stream	*st;
+	char			*why = NULL;
+	int			 rc = 1, started;
+
+	st = xcalloc(1, sizeof *st);
+	st->c = c;
+	st->fd = -1;
+	st->status = -1;
+	buf_init(&st->in);
+	buf_init(&st->data);
+	if (conn_holder_wanted(c) && (c->hfd >= 0 ||
+	    conn_holder_open(c) == 0)) {
+		rc = conn_stream_holder(c, q, st, &why);
+		if (rc == 1)
+			conn_holder_fallback(c, why != NULL ? why : "unknown");
+	}
+	if (rc == 1) {
+		free(why);
+		why = NULL;
+		rc = conn_chan_open(c, q, &st->k, &started, &why);
+	}
+	if (rc != 0) {
+		if (cause != NULL)
+			*cause = why;
+		else
+			free(why);
+		conn_stream_close(st);
+		return -1;
+	}
+	free(why);
+	*out = st;
+	return 0;
+}
+
+int
+conn_stream_fd(struct conn_stream *st)
+{
+	return st->fd >= 0 ? st->fd : conn_session_fd(st->c);
+}
+
+/* Take the whole frames the holder sent; -1 when the socket ended. */
+static int
+conn_stream_frames(struct conn_stream *st)
+{
+	unsigned char	*h, chunk[32768];
+	uint32_t	 len;
+	ssize_t		 n;
+	int		 type;
+
+	while ((n = recv(st->fd, chunk, sizeof chunk, MSG_DONTWAIT)) > 0)
+		buf_add(&st->in, chunk, n);
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR &&
+	    errno != EWOULDBLOCK))
+		st->ended = 1;
+	while (st->in.len >= 5) {
+		h = (unsigned char *)st->in.data;
+		len = (uint32_t)h[0] << 24 | (uint32_t)h[1] << 16 |
+		    (uint32_t)h[2] << 8 | h[3];
+		if (len == 0 || len > 1024 * 1024) {
+			st->ended = st->lost = 1;
+			return -1;
+		}
+		if (st->in.len - 4 < len)
+			break;
+		type = h[4];
+		if (type == HOLDER_F_DATA || type == HOLDER_F_EDATA)
+			buf_add(&st->data, h + 5, len - 1);
+		else if (type == HOLDER_F_EXIT && len >= 9) {
+			st->status = (int)((uint32_t)h[5] << 24 |
+			    (uint32_t)h[6] << 16 | (uint32_t)h[7] << 8 | h[8]);
+			st->lost = h[12] != 0;
+			st->ended = 1;
+		}
+		memmove(st->in.data, st->in.data + 4 + len,
+		    st->in.len - 4 - len);
+		st->in.len -= 4 + len;
+	}
+	return 0;
+}
+
+int
+conn_stream_read(struct conn_stream *st, void *p, size_t len)
+{
+	int	n, m;
+
+	if (st->fd < 0) {
+		if (st->ended)
+			return -1;
+		if ((n = conn_chan_read(st->k, 0, p, len)) > 0)
+			return n;
+		if ((m = conn_chan_read(st->k, 1, p, len)) > 0)
+			return m;
+		if (n < 0 && conn_chan_done(st->k)) {
+			st->ended = 1;
+			st->status = conn_chan_status(st->k);
+			st->lost = conn_chan_lost(st->k);
+			return -1;
+		}
+		return 0;
+	}
+	if (st->off == st->data.len) {
+		st->off = st->data.len = 0;
+		if (!st->ended)
+			conn_stream_frames(st);
+	}
+	if (st->off < st->data.len) {
+		n = st->data.len - st->off < len ? st->data.len - st->off :
+		    len;
+		memcpy(p, st->data.data + st->off, n);
+		st->off += n;
+		return n;
+	}
+	return st->ended ? -1 : 0;
+}
+
+int
+conn_stream_write(struct conn_stream *st, const void *p, size_t len)
+{
+	const char	*q = p;
+	size_t		 n;
+
+	if (st->fd >= 0) {
+		while (len > 0) {
+			n = len > 65536 ? 65536 : len;
+			if (holder_frame(st->fd, HOLDER_F_DATA, q, n, 0, 0) != 0)
+				return -1;
+			q += n;
+			len -= n;
+		}
+		return 0;
+	}
+	/* Own session: a blocking write waits for window (bounded). */
+	if (st->k->ch == NULL)
+		return -1;
+	while (len > 0) {
+		n = len > CONN_CHUNK ? CONN_CHUNK : len;
+		if (ssh_channel_write(st->k->ch, q, (uint32_t)n) == SSH_ERROR)
+			return -1;
+		q += n;
+		len -= n;
+	}
+	return 0;
+}
+
+void
+conn_stream_eof(struct conn_stream *st)
+{
+	if (st->fd >= 0)
+		holder_frame(st->fd, HOLDER_F_EOF, NULL, 0, 0, 0);
+	else
+		conn_chan_send_eof(st->k);
+}
+
+void
+conn_stream_winch(struct conn_stream *st, int rows, int cols)
+{
+	if (st->fd >= 0)
+		holder_frame(st->fd, HOLDER_F_WINCH, NULL, 0, rows, cols);
+	else
+		conn_chan_winch(st->k, rows, cols);
+}
+
+int
+conn_stream_status(struct conn_stream *st, int *lost)
+{
+	if (lost != NULL)
+		*lost = st->lost;
+	return st->status;
+}
+
+void
+conn_stream_close(struct conn_stream *st)
+{
+	if (st == NULL)
+		return;
+	if (st->fd >= 0)
+		close(st->fd);
+	conn_chan_close(st->k);
+	buf_free(&st->in);
+	buf_free(&st->data);
+	free(st);
 }

@@ -186,6 +186,51 @@ int		 conn_exec_limit(struct conn *, const char *cmd, const void *in,
 void		 conn_result_free(struct conn_result *);
 
 /*
+ * Channels driven without blocking, for the holder (many requests on one
+ * session) and for streams (a PTY shell, a TCP forward).  Own session only:
+ * conn_chan_open() connects if needed (relaying prompts), opens the channel
+ * and starts it, blocking for that one round trip (connect_timeout); a
+ * session found dead before anything started is replaced once.  After
+ * that nothing blocks: poll conn_session_fd() for input, then call
+ * conn_chan_read() on each channel.  When the session goes, every channel
+ * of it reads -1 and conn_chan_lost() says so.
+ */
+enum conn_chan_kind {
+	CONN_CHAN_EXEC = 0,	/* cmd, no terminal */
+	CONN_CHAN_PTY,		/* cmd (NULL: login shell) on a terminal */
+	CONN_CHAN_TCP,		/* direct-tcpip to host:port, seen from the
+				   login node */
+};
+struct conn_chan_req {
+	enum conn_chan_kind	 kind;
+	const char		*cmd;
+	const char		*term;	/* PTY: NULL "xterm" */
+	int			 rows, cols;
+	const char		*host;	/* TCP */
+	int			 port;
+};
+struct conn_chan;
+int		 conn_chan_open(struct conn *, const struct conn_chan_req *,
+		     struct conn_chan **, int *started, char **cause);
+/* The session's socket (-1 if none): readable means news for a channel. */
+int		 conn_session_fd(struct conn *);
+/* Bytes read (> 0), 0 if none now, -1 at the end (EOF, closed, lost). */
+int		 conn_chan_read(struct conn_chan *, int is_stderr, void *,
+		     size_t);
+/* Bytes taken (0: the window is full now), -1 if the channel is gone. */
+int		 conn_chan_write(struct conn_chan *, const void *, size_t);
+void		 conn_chan_send_eof(struct conn_chan *);
+void		 conn_chan_winch(struct conn_chan *, int rows, int cols);
+void		 conn_chan_signal(struct conn_chan *, const char *sig);
+/* 1 once the far end is done (its exit status, if any, is known). */
+int		 conn_chan_done(struct conn_chan *);
+/* The exit status, -1 if none (killed, a TCP stream, lost). */
+int		 conn_chan_status(struct conn_chan *);
+int		 conn_chan_lost(const struct conn_chan *);
+/* Close the channel (the remote command gets SIGHUP) and free it. */
+void		 conn_chan_close(struct conn_chan *);
+
+/*
  * For a read-only check whose answer may be reused (the preflight): with
  * the shared login (the holder), an answer kept by conn_remember() for the
  * same cmd and input, on the session still in use and at most max_age
@@ -205,6 +250,28 @@ int		 conn_exec_cached(struct conn *, const char *cmd,
  */
 int		 conn_remember(struct conn *, const char *cmd, const void *in,
 		     size_t inlen, const struct conn_result *, char **cause);
+
+/*
+ * A stream for the verbs (sqdeck shell, sqdeck forward): a PTY command or
+ * a TCP connection from the login node (CONN_CHAN_PTY / CONN_CHAN_TCP).
+ * With the shared login it is a socket of its own to the holder (no new
+ * authentication); else a channel of this conn's own session.  Poll
+ * conn_stream_fd() for input, then call conn_stream_read() until it says
+ * 0.  Used by one thread, like the conn.
+ */
+struct conn_stream;
+int		 conn_stream_open(struct conn *, const struct conn_chan_req *,
+		     struct conn_stream **, char **cause);
+int		 conn_stream_fd(struct conn_stream *);
+/* Output bytes (> 0), 0 if none now, -1 at the end. */
+int		 conn_stream_read(struct conn_stream *, void *, size_t);
+/* All of it (bounded waits); 0 or -1 if the stream is gone. */
+int		 conn_stream_write(struct conn_stream *, const void *, size_t);
+void		 conn_stream_eof(struct conn_stream *);
+void		 conn_stream_winch(struct conn_stream *, int rows, int cols);
+/* After the end: the exit status, -1 if none; *lost if the login died. */
+int		 conn_stream_status(struct conn_stream *, int *lost);
+void		 conn_stream_close(struct conn_stream *);
 
 /* Host in use as given in the list (NULL if not connected). */
 const char	*conn_host(const struct conn *);

@@ -27,7 +27,18 @@ enum {
 	M_REPLY,	/* holder -> client: see holder_reply */
 	M_CACHED,	/* client -> holder: flags max_age timeout maxout cmd in */
 	M_PUT,		/* client -> holder: flags gen status cmd in out err */
+	M_STREAM,	/* client -> holder: flags kind rows cols port hascmd
+			   cmd term host; after an ok M_REPLY the socket
+			   carries only the frames below */
+	M_DATA,		/* either way: bytes (holder -> client: stdout) */
+	M_EDATA,	/* holder -> client: stderr bytes */
+	M_EOF,		/* client -> holder: no more input */
+	M_WINCH,	/* client -> holder: rows cols */
+	M_EXIT,		/* holder -> client: status lost; then it closes */
 };
+
+/* A stream stops reading its channel while this much waits for the client. */
+#define HOLDER_STREAM_HIGH	(256u * 1024)
 
 /* Reading the fields of a received message. */
 struct hrd {

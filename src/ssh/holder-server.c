@@ -1,6 +1,10 @@
 /*
  * The holder process (`sqdeck __holder`, see holder.h): one cluster's
- * session, served to the clients one request at a time.
+ * session, served to many clients at once.  One thread owns the session
+ * (libssh is not thread-safe per session) and multiplexes: each request
+ * is a channel with its own deadline, driven without blocking from one
+ * poll() over the clients' sockets and the session's; only the opening of
+ * a channel (one round trip, or the login with its prompts) waits.
  */
 #include "holder.h"
 #include "holder-int.h"
@@ -27,8 +31,27 @@
 #include <time.h>
 #include <unistd.h>
 
+/* A client: its socket, and the request it has running, if any. */
+enum { CL_IDLE, CL_EXEC, CL_STREAM };
 struct hclient {
-	int	fd;
+	int			 fd;
+	struct buf		 in;		/* received, not yet taken */
+	struct buf		 out;		/* to send */
+	size_t			 outoff;
+	int			 state;
+	int			 closing;	/* drop once out is sent */
+	struct conn_chan	*ch;
+	char			*input;		/* for the channel, wiped */
+	size_t			 inlen;
+	size_t			 sent;
+	int			 eof_sent;
+	struct buf		 o;		/* CL_EXEC: its output */
+	struct buf		 e;
+	double			 deadline;
+	int			 timeout;
+	size_t			 maxout;
+	unsigned		 before;	/* handshakes at its start */
+	int			 pty;
 };
 
 /*
@@ -58,8 +81,9 @@ static struct {
 	int		 persist;
 	double		 last_use;	/* last request */
 	double		 last_alive;	/* last proof the session lives */
-	struct hclient	*cl;
+	struct hclient	**cl;
 	size_t		 ncl;
+	int		 stop;
 	struct hcache	 cache[HOLDER_CACHE_MAX];
 	size_t		 ncache;
 	int		 cur_fd;	/* client being served */
@@ -262,11 +286,146 @@ holder_cache_put(unsigned gen, int status, const char *cmd, const char *in,
 	return 0;
 }
 
-/* Serve one request; -1 drops the client. */
-static int
-holder_serve(int fd, int *stop)
+/* Queue a built message on the client's output (sent as poll allows). */
+static void
+cl_queue(struct hclient *c, struct buf *b)
 {
-	struct buf		 b, out;
+	uint32_t	len = (uint32_t)(b->len - 4);
+
+	b->data[0] = len >> 24;
+	b->data[1] = len >> 16;
+	b->data[2] = len >> 8;
+	b->data[3] = len;
+	buf_add(&c->out, b->data, b->len);
+	hm_wipe(b);
+}
+
+static void
+cl_reply(struct hclient *c, int rc, const struct conn_result *res,
+    unsigned before, const char *cause, int age)
+{
+	struct buf	b;
+
+	holder_put_reply(&b, rc, res, holder_handshakes() - before, cause,
+	    age);
+	cl_queue(c, &b);
+}
+
+static void
+cl_wipe_input(struct hclient *c)
+{
+	if (c->input != NULL) {
+		explicit_bzero(c->input, c->inlen);
+		free(c->input);
+	}
+	c->input = NULL;
+	c->inlen = c->sent = 0;
+}
+
+/* The request ended (or its client went): back to idle. */
+static void
+cl_end_job(struct hclient *c)
+{
+	conn_chan_close(c->ch);
+	c->ch = NULL;
+	cl_wipe_input(c);
+	hm_wipe(&c->o);
+	hm_wipe(&c->e);
+	buf_init(&c->o);
+	buf_init(&c->e);
+	c->state = CL_IDLE;
+}
+
+/* Open the request's channel, relaying prompts to this client. */
+static int
+cl_open(struct hclient *c, const struct conn_chan_req *q, int prompt,
+    char **cause)
+{
+	int	started, rc;
+
+	H.cur_fd = c->fd;
+	H.cur_prompt = prompt;
+	H.last_use = holder_now();
+	rc = conn_chan_open(H.conn, q, &c->ch, &started, cause);
+	H.cur_fd = -1;
+	if (rc == 0)
+		H.last_alive = holder_now();
+	return rc;
+}
+
+/* M_EXEC, or M_CACHED without a kept answer: start it, reply when done. */
+static void
+cl_start_exec(struct hclient *c, char *cmd, char *in, size_t inlen,
+    int timeout, uint32_t maxout, int prompt, unsigned before)
+{
+	struct conn_chan_req	 q;
+	char			*cause = NULL;
+
+	memset(&q, 0, sizeof q);
+	q.kind = CONN_CHAN_EXEC;
+	q.cmd = cmd;
+	c->input = in;
+	c->inlen = inlen;
+	c->sent = 0;
+	c->eof_sent = 0;
+	c->before = before;
+	c->maxout = maxout;
+	c->timeout = timeout > 0 ? timeout : 60;
+	if (cl_open(c, &q, prompt, &cause) != 0) {
+		cl_reply(c, -1, NULL, before, cause, -1);
+		free(cause);
+		cl_end_job(c);
+		return;
+	}
+	c->deadline = holder_now() + c->timeout;
+	c->state = CL_EXEC;
+}
+
+/* M_STREAM: a PTY command or a TCP connection, then raw frames. */
+static void
+cl_start_stream(struct hclient *c, struct hrd *r, int prompt)
+{
+	struct conn_chan_req	 q;
+	struct conn_result	 res;
+	char			*cmd, *term, *host, *cause = NULL;
+	unsigned		 before = holder_handshakes();
+	int			 hascmd;
+
+	memset(&q, 0, sizeof q);
+	q.kind = (enum conn_chan_kind)hr_u32(r);
+	q.rows = (int)hr_u32(r);
+	q.cols = (int)hr_u32(r);
+	q.port = (int)hr_u32(r);
+	hascmd = hr_u32(r) != 0;
+	cmd = hr_str(r, NULL);
+	term = hr_str(r, NULL);
+	host = hr_str(r, NULL);
+	q.cmd = hascmd ? cmd : NULL;
+	q.term = term;
+	q.host = host;
+	memset(&res, 0, sizeof res);
+	res.status = -1;
+	if (r->bad || (q.kind != CONN_CHAN_PTY && q.kind != CONN_CHAN_TCP) ||
+	    (q.kind == CONN_CHAN_TCP && (q.port <= 0 || q.port > 65535 ||
+	    *host == '\0')))
+		cl_reply(c, -1, NULL, before, "bad stream request", -1);
+	else if (cl_open(c, &q, prompt, &cause) != 0)
+		cl_reply(c, -1, NULL, before, cause, -1);
+	else {
+		cl_reply(c, 0, &res, before, NULL, -1);
+		c->state = CL_STREAM;
+		c->pty = q.kind == CONN_CHAN_PTY;
+	}
+	free(cause);
+	free(cmd);
+	free(term);
+	free(host);
+}
+
+/* One request of an idle client. */
+static int
+cl_request(struct hclient *c, struct buf *b, int type)
+{
 	struct hrd		 r;
 	struct conn_result	 res;
 	struct hcache		*e;
@@ -274,15 +433,17 @@ holder_serve(int fd, int *stop)
 	char			*pout = NULL, *perr = NULL, *key;
 	size_t			 inlen = 0, poutlen = 0, perrlen = 0, keylen;
 	unsigned		 before, gen = 0;
-	int			 type, rc = -1, timeout = 0, sent, age = -1;
+	int			 rc = -1, timeout = 0, age = -1, prompt;
 	int			 pstatus = -1;
 	uint32_t		 maxout = 0, max_age = 0;
 
-	if (hm_recv(fd, &b, &type, holder_now() + 10) != 0)
-		return -1;
-	hr_init(&r, &b);
-	H.cur_fd = fd;
-	H.cur_prompt = hr_u32(&r) != 0;
+	hr_init(&r, b);
+	prompt = hr_u32(&r) != 0;
+	before = holder_handshakes();
+	if (type == M_STREAM) {
+		cl_start_stream(c, &r, prompt);
+		return 0;
+	}
 	if (type == M_CACHED)
 		max_age = hr_u32(&r);
 	if (type == M_PUT) {
@@ -301,18 +462,17 @@ holder_serve(int fd, int *stop)
 		pout = hr_str(&r, &poutlen);
 		perr = hr_str(&r, &perrlen);
 	}
-	hm_wipe(&b);
-	if (r.bad) {
-		rc = -1;
+	if (r.bad)
 		goto out;
-	}
 	memset(&res, 0, sizeof res);
 	res.status = -1;
-	before = holder_handshakes();
 	switch (type) {
 	case M_LOGIN:
 		H.last_use = holder_now();
+		H.cur_fd = c->fd;
+		H.cur_prompt = prompt;
 		rc = conn_connect(H.conn, &cause);
+		H.cur_fd = -1;
 		if (rc == 0)
 			H.last_alive = holder_now();
 		break;
@@ -338,12 +498,11 @@ holder_serve(int fd, int *stop)
 		}
 		/* FALLTHROUGH */
 	case M_EXEC:
-		H.last_use = holder_now();
-		rc = conn_exec_limit(H.conn, cmd, in, inlen, timeout, maxout,
-		    &res, &cause);
-		if (rc == 0)
-			H.last_alive = holder_now();
-		break;
+		cl_start_exec(c, cmd, in, inlen, timeout, maxout, prompt,
+		    before);
+		in = NULL;	/* the job owns it and wipes it */
+		free(cmd);
+		return 0;
 	case M_PUT:
 		H.last_use = holder_now();
 		rc = holder_cache_put(gen, pstatus, cmd, in, inlen, pout,
@@ -357,18 +516,14 @@ holder_serve(int fd, int *stop)
 		break;
 	case M_STOP:
 		rc = 0;
-		*stop = 1;
+		H.stop = 1;
 		break;
 	default:
-		rc = -1;
 		goto out;
 	}
-	holder_put_reply(&out, rc, &res, holder_handshakes() - before, cause,
-	    age);
-	sent = hm_send(fd, &out, holder_now() + 30);
-	hm_wipe(&out);
+	cl_reply(c, rc, &res, before, cause, age);
 	conn_result_free(&res);
-	rc = sent;
+	rc = 0;
 out:
 	if (in != NULL) {
 		explicit_bzero(in, inlen);
@@ -378,15 +533,292 @@ out:
 	free(perr);
 	free(cmd);
 	free(cause);
-	H.cur_fd = -1;
 	return rc;
+}
+
+/* A running command: feed its input, gather its output, reply at the end. */
+static void
+cl_pump_exec(struct hclient *c, double now)
+{
+	struct conn_result	 res;
+	char			 data[32768], *cause = NULL;
+	int			 n, lost = 0, done = 0;
+	size_t			 maxout = c->maxout;
+
+	while (!c->eof_sent && c->sent < c->inlen) {
+		n = conn_chan_write(c->ch, c->input + c->sent,
+		    c->inlen - c->sent);
+		if (n < 0) {
+			/* The command stopped reading. */
+			c->eof_sent = 1;
+			break;
+		}
+		if (n == 0)
+			break;
+		c->sent += n;
+	}
+	if (!c->eof_sent && c->sent >= c->inlen) {
+		conn_chan_send_eof(c->ch);
+		c->eof_sent = 1;
+		cl_wipe_input(c);
+	}
+	while ((n = conn_chan_read(c->ch, 0, data, sizeof data)) > 0)
+		buf_add(&c->o, data, n);
+	if (n < 0)
+		done = 1;
+	while ((n = conn_chan_read(c->ch, 1, data, sizeof data)) > 0)
+		buf_add(&c->e, data, n);
+	lost = conn_chan_lost(c->ch);
+	memset(&res, 0, sizeof res);
+	res.status = -1;
+	if (lost) {
+		cause_set(&cause, "connection to %s lost while a command ran "
+		    "(it may or may not have completed)",
+		    conn_target(H.conn) != NULL ? conn_target(H.conn) :
+		    H.name);
+		goto fail;
+	}
+	if (maxout != 0 && c->o.len + c->e.len > maxout) {
+		res.truncated = 1;
+		conn_chan_signal(c->ch, "TERM");
+	} else if (!done || !conn_chan_done(c->ch)) {
+		if (now < c->deadline)
+			return;
+		conn_chan_signal(c->ch, "TERM");
+		cause_set(&cause, "command did not finish within %d s on %s "
+		    "(it was sent SIGTERM)", c->timeout,
+		    conn_target(H.conn));
+		goto fail;
+	}
+	H.last_alive = now;
+	res.status = res.truncated ? -1 : conn_chan_status(c->ch);
+	if (maxout != 0) {
+		if (c->o.len > maxout)
+			c->o.len = maxout;
+		if (c->e.len > maxout - c->o.len)
+			c->e.len = maxout - c->o.len;
+	}
+	res.out = c->o.data != NULL ? c->o.data : (char *)"";
+	res.outlen = c->o.len;
+	res.err = c->e.data != NULL ? c->e.data : (char *)"";
+	res.errlen = c->e.len;
+	cl_reply(c, 0, &res, c->before, NULL, -1);
+	cl_end_job(c);
+	return;
+fail:
+	cl_reply(c, -1, NULL, c->before, cause, -1);
+	free(cause);
+	cl_end_job(c);
+}
+
+/* A stream: channel -> client frames while the client keeps up. */
+static void
+cl_pump_stream(struct hclient *c)
+{
+	struct buf	 b;
+	char		 data[32768];
+	int		 n = 0, which, ended = 0;
+
+	/* The client's frames waiting for window. */
+	while (c->sent < c->inlen) {
+		n = conn_chan_write(c->ch, c->input + c->sent,
+		    c->inlen - c->sent);
+		if (n <= 0)
+			break;
+		c->sent += n;
+	}
+	if (c->sent >= c->inlen)
+		cl_wipe_input(c);
+	for (which = 0; which < 2; which++) {
+		while (c->out.len < HOLDER_STREAM_HIGH &&
+		    (n = conn_chan_read(c->ch, which, data, sizeof data)) > 0) {
+			hm_begin(&b, which ? M_EDATA : M_DATA);
+			buf_add(&b, data, n);
+			cl_queue(c, &b);
+		}
+		if (c->out.len < HOLDER_STREAM_HIGH && n < 0 && which == 0)
+			ended = 1;
+	}
+	if (!ended || !conn_chan_done(c->ch))
+		return;
+	hm_begin(&b, M_EXIT);
+	hm_u32(&b, (uint32_t)conn_chan_status(c->ch));
+	hm_u32(&b, conn_chan_lost(c->ch));
+	cl_queue(c, &b);
+	cl_end_job(c);
+	c->closing = 1;
+}
+
+/* A frame of a stream client: data for the channel, EOF, window size. */
+static int
+cl_stream_frame(struct hclient *c, struct buf *b, int type)
+{
+	struct hrd	 r;
+	uint32_t	 rows, cols;
+
+	hr_init(&r, b);
+	switch (type) {
+	case M_DATA:
+		/* Kept until the window takes it; no read meanwhile. */
+		c->input = xmalloc(b->len);
+		memcpy(c->input, b->data + 1, b->len - 1);
+		c->inlen = b->len - 1;
+		c->sent = 0;
+		return 0;
+	case M_EOF:
+		conn_chan_send_eof(c->ch);
+		return 0;
+	case M_WINCH:
+		rows = hr_u32(&r);
+		cols = hr_u32(&r);
+		if (!r.bad)
+			conn_chan_winch(c->ch, (int)rows, (int)cols);
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* Take one whole message off the client's input, if one is there. */
+static int
+cl_next(struct hclient *c, struct buf *b, int *type)
+{
+	const unsigned char	*h = (const unsigned char *)c->in.data;
+	uint32_t		 len;
+
+	if (c->in.len < 4)
+		return 0;
+	len = (uint32_t)h[0] << 24 | (uint32_t)h[1] << 16 |
+	    (uint32_t)h[2] << 8 | h[3];
+	if (len == 0 || len > HOLDER_MAXMSG)
+		return -1;
+	if (c->in.len - 4 < len)
+		return 0;
+	buf_init(b);
+	b->data = xmalloc(len + 1);
+	b->cap = len + 1;
+	b->len = len;
+	memcpy(b->data, c->in.data + 4, len);
+	b->data[len] = '\0';
+	*type = (unsigned char)b->data[0];
+	explicit_bzero(c->in.data, 4 + len);
+	memmove(c->in.data, c->in.data + 4 + len, c->in.len - 4 - len);
+	c->in.len -= 4 + len;
+	return 1;
+}
+
+/* Act on what the client sent; -1 drops it. */
+static int
+cl_input(struct hclient *c)
+{
+	struct buf	b;
+	int		type, got, rc;
+
+	for (;;) {
+		if (c->state == CL_EXEC || c->closing || H.stop)
+			return 0;
+		if (c->state == CL_STREAM && c->input != NULL)
+			return 0;
+		if ((got = cl_next(c, &b, &type)) <= 0)
+			return got;
+		if (c->state == CL_STREAM)
+			rc = cl_stream_frame(c, &b, type);
+		else
+			rc = cl_request(c, &b, type);
+		hm_wipe(&b);
+		if (rc != 0)
+			return -1;
+	}
+}
+
+/* Read what the socket has; -1 when the client went away. */
+static int
+cl_recv(struct hclient *c)
+{
+	char	data[32768];
+	ssize_t	n;
+
+	for (;;) {
+		n = recv(c->fd, data, sizeof data, MSG_DONTWAIT);
+		if (n > 0) {
+			buf_add(&c->in, data, n);
+			if (c->in.len > HOLDER_MAXMSG + 8)
+				return -1;
+			if ((size_t)n < sizeof data)
+				return 0;
+			continue;
+		}
+		if (n == 0)
+			return -1;
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return 0;
+		return -1;
+	}
+}
+
+/* Send what is queued; -1 on a broken socket. */
+static int
+cl_send(struct hclient *c)
+{
+	ssize_t	n;
+
+	while (c->outoff < c->out.len) {
+		n = send(c->fd, c->out.data + c->outoff,
+		    c->out.len - c->outoff, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n > 0) {
+			c->outoff += n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		return -1;
+	}
+	hm_wipe(&c->out);
+	buf_init(&c->out);
+	c->outoff = 0;
+	return 0;
 }
 
 static void
 holder_drop(size_t i)
 {
-	close(H.cl[i].fd);
+	struct hclient	*c = H.cl[i];
+
+	/* Gone mid-request: its command is hung up, not left running. */
+	cl_end_job(c);
+	close(c->fd);
+	hm_wipe(&c->in);
+	hm_wipe(&c->out);
+	free(c);
 	H.cl[i] = H.cl[--H.ncl];
+}
+
+static void
+holder_accept(void)
+{
+	struct hclient	*c;
+	int		 fd;
+
+	fd = accept4(H.lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (fd < 0)
+		return;
+	if (!holder_peer_ok(fd)) {
+		close(fd);
+		return;
+	}
+	c = xcalloc(1, sizeof *c);
+	c->fd = fd;
+	buf_init(&c->in);
+	buf_init(&c->out);
+	buf_init(&c->o);
+	buf_init(&c->e);
+	c->state = CL_IDLE;
+	H.cl = xrealloc(H.cl, (H.ncl + 1) * sizeof *H.cl);
+	H.cl[H.ncl++] = c;
 }
 
 /* Our socket is still ours (not removed or replaced). */
@@ -398,69 +830,125 @@ holder_still_ours(void)
 	return lstat(H.path, &sb) == 0 && sb.st_ino == H.ino;
 }
 
+/* Number of clients with a channel open. */
+static size_t
+holder_busy(void)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < H.ncl; i++)
+		n += H.cl[i]->ch != NULL;
+	return n;
+}
+
+/* Whether the loop should end now. */
+static int
+holder_done(double start, int served)
+{
+	double	now = holder_now();
+
+	if (holder_quit || H.stop || !holder_still_ours())
+		return 1;
+	if (holder_busy() != 0)
+		H.last_use = now;
+	if (now - H.last_use >= H.persist)
+		return 1;
+	/* Nothing held and no one asking: nothing to live for. */
+	return !conn_connected(H.conn) && H.ncl == 0 &&
+	    (served || now - start >= HOLDER_GRACE);
+}
+
+/* One pass over the clients after poll: sockets, then channels. */
+static void
+holder_service(struct pollfd *pfd, int *served)
+{
+	struct hclient	*c;
+	size_t		 i;
+	double		 now;
+	int		 bad;
+
+	for (i = H.ncl; i > 0; i--) {
+		c = H.cl[i - 1];
+		bad = 0;
+		if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR))
+			bad = cl_recv(c) != 0;
+		if (!bad && pfd[i].revents != 0)
+			*served = 1;
+		if (!bad)
+			bad = cl_input(c) != 0;
+		if (!bad && c->ch != NULL) {
+			now = holder_now();
+			if (c->state == CL_EXEC)
+				cl_pump_exec(c, now);
+			else if (c->state == CL_STREAM)
+				cl_pump_stream(c);
+			/* A reply may let the next request in. */
+			if (c->state == CL_IDLE && !c->closing)
+				bad = cl_input(c) != 0;
+		}
+		if (!bad && c->out.len != 0)
+			bad = cl_send(c) != 0;
+		if (bad || (c->closing && c->out.len == 0) ||
+		    (H.stop && c->out.len == 0))
+			holder_drop(i - 1);
+	}
+}
+
 static void
 holder_loop(void)
 {
 	struct pollfd	*pfd = NULL;
+	struct hclient	*c;
 	size_t		 i, n;
-	double		 start = holder_now(), now;
-	int		 fd, stop = 0, served = 0;
+	double		 start = holder_now();
+	int		 served = 0, sfd, wait;
 	char		*cause = NULL;
 
 	H.last_use = start;
-	while (!holder_quit && !stop) {
-		now = holder_now();
-		if (now - H.last_use >= H.persist)
-			break;
-		if (!holder_still_ours())
-			break;
-		/* Nothing held and no one asking: nothing to live for. */
-		if (!conn_connected(H.conn) && H.ncl == 0 &&
-		    (served || now - start >= HOLDER_GRACE))
-			break;
+	while (!holder_done(start, served)) {
 		/* Keepalive: a dead session is dropped in bounded time. */
 		if (conn_connected(H.conn) &&
-		    now - H.last_alive >= HOLDER_KEEPALIVE) {
+		    holder_now() - H.last_alive >= HOLDER_KEEPALIVE) {
 			if (conn_check(H.conn, &cause) != 0) {
 				free(cause);
 				cause = NULL;
 			}
 			H.last_alive = holder_now();
-			continue;
 		}
-		pfd = xrealloc(pfd, (H.ncl + 1) * sizeof *pfd);
+		pfd = xrealloc(pfd, (H.ncl + 2) * sizeof *pfd);
 		pfd[0].fd = H.lfd;
 		pfd[0].events = POLLIN;
 		for (i = 0; i < H.ncl; i++) {
-			pfd[i + 1].fd = H.cl[i].fd;
-			pfd[i + 1].events = POLLIN;
+			c = H.cl[i];
+			pfd[i + 1].fd = c->fd;
+			pfd[i + 1].events = 0;
+			/* A stream waits for window before reading more. */
+			if (c->input == NULL || c->state == CL_EXEC)
+				pfd[i + 1].events |= POLLIN;
+			if (c->out.len != 0)
+				pfd[i + 1].events |= POLLOUT;
+			pfd[i + 1].revents = 0;
 		}
 		n = H.ncl + 1;
-		if (poll(pfd, n, 1000) <= 0)
+		sfd = holder_busy() != 0 ? conn_session_fd(H.conn) : -1;
+		if (sfd >= 0) {
+			pfd[n].fd = sfd;
+			pfd[n].events = POLLIN;
+			pfd[n++].revents = 0;
+		}
+		/* libssh may hold bytes it read already: look again soon. */
+		wait = holder_busy() != 0 ? 50 : 1000;
+		if (poll(pfd, n, wait) < 0 && errno != EINTR)
 			continue;
-		for (i = H.ncl; i > 0; i--) {
-			if (pfd[i].revents == 0)
-				continue;
-			served = 1;
-			if (holder_serve(H.cl[i - 1].fd, &stop) != 0 || stop)
-				holder_drop(i - 1);
-			if (stop)
-				break;
-		}
-		if (!stop && (pfd[0].revents & POLLIN)) {
-			fd = accept4(H.lfd, NULL, NULL, SOCK_CLOEXEC);
-			if (fd >= 0 && !holder_peer_ok(fd))
-				close(fd);
-			else if (fd >= 0) {
-				H.cl = xrealloc(H.cl, (H.ncl + 1) *
-				    sizeof *H.cl);
-				H.cl[H.ncl++].fd = fd;
-			}
-		}
+		holder_service(pfd, &served);
+		if ((pfd[0].revents & POLLIN) && !H.stop)
+			holder_accept();
 	}
 	free(pfd);
-	while (H.ncl > 0)
+	while (H.ncl > 0) {
+		cl_send(H.cl[0]);
 		holder_drop(0);
+	}
 	while (H.ncache > 0)
 		holder_cache_drop(0);
 	if (holder_still_ours())
@@ -583,13 +1071,23 @@ holder_main(void)
 	if (holder_check_dir(dir, &cause) != 0 ||
 	    (rc = holder_bind(H.path, &cause)) < 0) {
 		printf("err %s\n", cause);
-		return 1;
+		rc = -1;
 	}
 	free(dir);
-	if (rc == 1) {
+	if (rc != 0) {
 		/* Another holder won the race: use that one. */
-		printf("ok\n");
-		return 0;
+		if (rc == 1)
+			printf("ok\n");
+		free(cause);
+		strv_free(&hosts);
+		free(user);
+		free(key);
+		free(kh);
+		free(cert);
+		free(cfg);
+		free(H.path);
+		free(H.name);
+		return rc == 1 ? 0 : 1;
 	}
 	if ((pid = fork()) < 0) {
 		printf("err fork: %s\n", strerror(errno));

@@ -407,6 +407,41 @@ holder_put_opts(struct buf *b, const struct conn_opts *o, const char *path)
 		hm_cstr(b, o->jumps[i]);
 }
 
+/*
+ * The holder's environment: only what a login needs.  It lives on after
+ * the client that started it, so a secret in that client's environment
+ * (NGC_KEY, tokens) must not live on in it (/proc/PID/environ).
+ */
+static char **
+holder_env(void)
+{
+	static const char *const keep[] = { "HOME", "PATH", "USER", "LOGNAME",
+	    "SSH_AUTH_SOCK", "XDG_RUNTIME_DIR", "TMPDIR", "LANG", "LC_ALL",
+	    "LC_CTYPE", "TZ", "ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS",
+	    "LD_LIBRARY_PATH", NULL };
+	char		**env;
+	const char	 *v;
+	size_t		  i, n = 0;
+
+	env = xcalloc(sizeof keep / sizeof keep[0], sizeof *env);
+	for (i = 0; keep[i] != NULL; i++) {
+		if ((v = getenv(keep[i])) != NULL)
+			env[n++] = xasprintf("%s=%s", keep[i], v);
+	}
+	env[n] = NULL;
+	return env;
+}
+
+static void
+holder_env_free(char **env)
+{
+	size_t	i;
+
+	for (i = 0; env[i] != NULL; i++)
+		free(env[i]);
+	free(env);
+}
+
 /* Start a holder: fork + exec, options on its stdin, "ok" on its stdout. */
 static int
 holder_spawn(const char *path, const char *exe, const struct conn_opts *o,
@@ -414,7 +449,7 @@ holder_spawn(const char *path, const char *exe, const struct conn_opts *o,
 {
 	int		 in[2] = { -1, -1 }, out[2] = { -1, -1 }, st, n;
 	char		*argv[] = { (char *)"sqdeck", (char *)"__holder", NULL };
-	char		 line[512];
+	char		 line[512], **env;
 	size_t		 got = 0;
 	struct buf	 b;
 	pid_t		 pid;
@@ -427,8 +462,10 @@ holder_spawn(const char *path, const char *exe, const struct conn_opts *o,
 		goto fail;
 	}
 	holder_put_opts(&b, o, path);
+	env = holder_env();
 	/* Only async-signal-safe calls in the child: we may have threads. */
 	if ((pid = fork()) < 0) {
+		holder_env_free(env);
 		buf_free(&b);
 		cause_set(cause, "fork: %s", strerror(errno));
 		goto fail;
@@ -440,9 +477,10 @@ holder_spawn(const char *path, const char *exe, const struct conn_opts *o,
 		if (n >= 0)
 			dup2(n, 2);
 		close_range(3, ~0U, 0);
-		execv(exe, argv);
+		execve(exe, argv, env);
 		_exit(127);
 	}
+	holder_env_free(env);
 	close(in[0]);
 	close(out[1]);
 	in[0] = out[1] = -1;
@@ -734,3 +772,50 @@ holder_stop(const char *path, char **cause)
 	close(fd);
 	return 1;
 }
+
+/* ---------------------------------------------------------- streams */
+
+int
+holder_stream(int fd, const struct conn_chan_req *q, int wait,
+    conn_prompt_fn prompt, void *arg, const char *cluster,
+    struct holder_reply *rep, char **cause)
+{
+	struct buf	b;
+
+	memset(rep, 0, sizeof *rep);
+	rep->status = -1;
+	rep->age = -1;
+	hm_begin(&b, M_STREAM);
+	hm_u32(&b, prompt != NULL);
+	hm_u32(&b, (uint32_t)q->kind);
+	hm_u32(&b, (uint32_t)q->rows);
+	hm_u32(&b, (uint32_t)q->cols);
+	hm_u32(&b, (uint32_t)q->port);
+	hm_u32(&b, q->cmd != NULL);
+	hm_cstr(&b, q->cmd);
+	hm_cstr(&b, q->term);
+	hm_cstr(&b, q->host);
+	return holder_roundtrip(fd, &b, wait, prompt, arg, cluster, rep,
+	    cause);
+}
+
+int
+holder_frame(int fd, int type, const void *p, size_t len, int rows,
+    int cols)
+{
+	struct buf	b;
+	int		rc;
+
+	hm_begin(&b, type);
+	if (type == M_WINCH) {
+		hm_u32(&b, (uint32_t)rows);
+		hm_u32(&b, (uint32_t)cols);
+	} else if (len != 0)
+		buf_add(&b, p, len);
+	rc = hm_send(fd, &b, holder_now() + 60);
+	hm_wipe(&b);
+	return rc;
+}
+
+_Static_assert((int)HOLDER_F_DATA == (int)M_DATA && (int)HOLDER_F_EXIT == (int)M_EXIT,
+    "stream frames are holder-int.h's messages");

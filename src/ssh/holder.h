@@ -17,8 +17,15 @@
  * - The first use of a cluster starts it (fork + exec of sqdeck itself, the
  *   options arrive on a pipe); it logs in when asked, relaying the server's
  *   prompts to the client that asked, and the client answers them.
- * - Requests are served one at a time; each command is a channel of the one
- *   session.  Both ends check the other's uid (SO_PEERCRED).
+ * - Requests of many clients are served at once, each command a channel
+ *   of the one session with its own deadline: a slow command never delays
+ *   another client's.  One thread, one poll(): memory and threads stay
+ *   flat with the number of clients.  A client that goes away mid-request
+ *   has its channel closed (the command is hung up and sent SIGTERM).
+ *   Streams (a PTY command, a TCP connection from the login node) use a
+ *   socket of their own.  Both ends check the other's uid (SO_PEERCRED).
+ * - It is started with a scrubbed environment (HOME, PATH, the agent's
+ *   socket and a few more): no secret of the client that started it.
  * - It ends after persist seconds without a request, on `sqdeck logout`,
  *   on SIGTERM, when its socket is removed, and when it has no session and
  *   no client.  A keepalive (a channel opened and closed every
@@ -107,6 +114,26 @@ int	 holder_request(int fd, enum holder_req, const char *cmd,
 int	 holder_put(int fd, unsigned gen, const char *cmd, const void *in,
 	     size_t inlen, const struct conn_result *res, int wait,
 	     char **cause);
+
+/*
+ * Turn the attached socket fd into a stream (conn.h's conn_chan_req): 0
+ * with reply filled as holder_request() does; when reply->rc is 0 the
+ * socket then carries frames: holder_frame() sends (HOLDER_F_*), the
+ * holder sends data, then the exit status.
+ */
+int	 holder_stream(int fd, const struct conn_chan_req *, int wait,
+	     conn_prompt_fn prompt, void *arg, const char *cluster,
+	     struct holder_reply *, char **cause);
+enum {
+	HOLDER_F_DATA = 12,	/* = M_DATA */
+	HOLDER_F_EDATA,
+	HOLDER_F_EOF,
+	HOLDER_F_WINCH,
+	HOLDER_F_EXIT,		/* status, lost */
+};
+/* One frame on a stream socket (bounded wait); 0 or -1. */
+int	 holder_frame(int fd, int type, const void *, size_t, int rows,
+	     int cols);
 
 /* Stop the holder at path: 1 stopped, 0 none there, -1 error. */
 int	 holder_stop(const char *path, char **cause);

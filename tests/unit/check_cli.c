@@ -153,6 +153,8 @@ cluster_args(const char *verb)
 		{ "login", "" },
 		{ "logout", "" },
 		{ "triage", "1" },
+		{ "shell", "1" },
+		{ "forward", "1 8080" },
 	};
 	size_t	i;
 

@@ -1,0 +1,120 @@
+/*
+ * sqdeck shell ID [--node N] [-- CMD...]: a terminal (or CMD) in a running
+ * job's container, through the held login (ops/enter.c).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "conn.h"
+#include "enter.h"
+#include "record.h"
+
+struct shell_opts {
+	const char	*node;
+};
+
+static const struct option shell_options[] = {
+	{ "node", required_argument, NULL, 'w' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int
+shell_option(struct cli_ctx *ctx, int ch, const char *arg)
+{
+	struct shell_opts	*o = ctx->opts;
+	size_t			 n = strlen(arg);
+
+	if (ch != 'w')
+		return EXIT_USAGE;
+	if (n == 0 || n > 255 || arg[0] == '-' || strspn(arg,
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789.-_") != n) {
+		cli_error("shell", "--node wants a node name, not '%s'", arg);
+		return EXIT_USAGE;
+	}
+	o->node = arg;
+	return CLI_GO;
+}
+
+/* The job runs: else say its state (1 when refused). */
+static int
+shell_running(struct cli_ctx *ctx, const char *verb, long sid,
+    struct enter_where *w)
+{
+	char	*cause = NULL;
+
+	if (enter_where(ctx->conn, sid, w, &cause) != 0) {
+		cli_error(verb, "%s", cause);
+		free(cause);
+		return 1;
+	}
+	if (strcmp(w->state, "RUNNING") != 0) {
+		cli_error(verb, "job %ld is %s, not running: nothing to %s",
+		    sid, w->state, strcmp(verb, "shell") == 0 ? "enter" :
+		    "forward to");
+		enter_where_free(w);
+		return 1;
+	}
+	return 0;
+}
+
+static int
+cli_shell(struct cli_ctx *ctx)
+{
+	const struct shell_opts	*o = ctx->opts;
+	struct enter_where	 w;
+	struct cli_target	*t;
+	char			**cmdv = ctx->argv + 1, *cmd, *cause = NULL;
+	int			 ncmd = ctx->argc - 1, ret, status;
+
+	/* Only the first argument is a job: the rest is the command. */
+	ctx->argc = 1;
+	if ((ret = cli_need(ctx, CLI_TARGET | CLI_CONN)) != CLI_GO)
+		return ret;
+	t = ctx->target;
+	if (t->sid <= 0) {
+		cli_error("shell", "%s has no SLURM job id: nothing was "
+		    "launched", t->arg);
+		return EXIT_USAGE;
+	}
+	if (shell_running(ctx, "shell", t->sid, &w) != 0)
+		return EXIT_FAIL;
+	enter_where_free(&w);
+	cmd = enter_command(t->sid, o->node, t->rec, cmdv, ncmd);
+	ret = enter_shell(ctx->conn, cmd, &status, &cause);
+	free(cmd);
+	if (ret != 0) {
+		cli_error("shell", "%s", cause);
+		free(cause);
+		return EXIT_FAIL;
+	}
+	return status >= 0 && status < 256 ? status : EXIT_FAIL;
+}
+
+const struct cli_entry cli_shell_entry = {
+	.name = "shell",
+	.usage = "[--cluster NAME] [--node N] ID [-- CMD...]",
+	.summary = "a shell (or CMD) inside a running job's container",
+	.help = "  ID         record id or SLURM job id of a RUNNING job\n"
+	    "  --node N   on node N of the job (default: its first node)\n"
+	    "  CMD        run this instead of a shell (after --)\n"
+	    "  srun --jobid=ID --overlap --pty in the job's container: the "
+	    "same image,\n"
+	    "  mounts and working dir (the job dir); with container: none, "
+	    "on the node.\n"
+	    "  The exit status is the command's; a job not running is "
+	    "refused with its state.\n",
+	.shortopts = "",
+	.longopts = shell_options,
+	.flags = CLI_CLUSTER | CLI_CONFIG,
+	.args_kind = CLI_ARG_ID,
+	.args_min = 1,
+	.args_max = -1,
+	.args_few = "which job? give a record id or a SLURM job id",
+	.optsize = sizeof (struct shell_opts),
+	.option = shell_option,
+	.exec = cli_shell,
+};
