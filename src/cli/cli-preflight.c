@@ -140,11 +140,18 @@ print_storage(const struct preflight *pf)
 		w = &pf->wanted[i];
 		if (w->exists)
 			row("partition", "ok", "%s: MaxTime %s, %s%s", w->name,
-			    w->max_time, w->avail, i == 0 ? " (default)" : "");
+			    w->max_time, w->avail, i > 0 ? "" :
+			    pf->cluster_default ? " (the cluster's default: no "
+			    "partitions set)" : " (default)");
 		else
 			row("partition", "MISSING", "%s: not on this cluster%s",
 			    w->name, i == 0 ? " (default)" : "");
 	}
+	if (pf->cpu_partition != NULL)
+		row("cpu part", pf->cpu_exists ? "ok" : "MISSING", "%s: "
+		    "converts registry images (cpu_partition)%s",
+		    pf->cpu_partition, pf->cpu_exists ? "" :
+		    ": not on this cluster");
 }
 
 /* Warnings, then problems, as lists. */
@@ -182,7 +189,10 @@ print_table(const struct cluster *cl, struct conn *c,
 	cli_printf("\ncontainer mode: %s\n", container_text(pf, cl->container));
 	print_list("warnings", &pf->warnings);
 	print_list("problems (a submit would fail)", &pf->problems);
-	if (pf->ok)
+	if (pf->ok && pf->cpu_partition != NULL && !pf->cpu_exists)
+		cli_printf("\nresult: OK, ready to submit .sqsh images; "
+		    "registry images cannot be converted (see warnings)\n");
+	else if (pf->ok)
 		cli_printf("\nresult: OK, ready to submit\n");
 	else
 		cli_printf("\nresult: FAILED (%zu problem%s)\n", pf->problems.n,

@@ -685,12 +685,16 @@ image_cache_trust(const struct image_cache_stat *st,
 		return cause_set(cause, "%s is writable by %s (mode %03o): "
 		    "its content cannot be trusted", path, (st->mode & 002) ?
 		    "everyone" : "its group", st->mode & 0777);
-	if (st->dir && (st->dir_mode & 002) != 0 &&
+	/* Its group can swap the file as well as everyone can. */
+	if (st->dir && (st->dir_mode & 022) != 0 &&
 	    (st->dir_mode & 01000) == 0)
 		return cause_set(cause, "the cache directory of %s is writable "
-		    "by everyone without the sticky bit (mode %o): anyone can "
-		    "replace the image; run 'chmod o-w' or 'chmod +t' on it, "
-		    "or set image_cache", path, st->dir_mode);
+		    "by %s without the sticky bit (mode %o): %s can replace "
+		    "the image; run 'chmod %s' or 'chmod +t' on it, or set "
+		    "image_cache", path, (st->dir_mode & 002) ? "everyone" :
+		    "its group", st->dir_mode, (st->dir_mode & 002) ?
+		    "anyone" : "any member of the group",
+		    (st->dir_mode & 002) ? "go-w" : "g-w");
 	if (pinned == NULL)
 		return 0;
 	if (st->digest == 2)

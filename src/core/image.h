@@ -94,8 +94,8 @@ void	 image_cache_stat_line(struct image_cache_stat *, const char *);
 /*
  * May a job run this cached file?  It must be a regular file (not a
  * symlink) owned by the user or by one of owners (names or uids), that
- * neither its group nor others can write, in a directory others cannot
- * write unless it has the sticky bit.  With pinned ("sha256:<hex>"), the
+ * neither its group nor others can write, in a directory neither its
+ * group nor others can write unless it has the sticky bit.  With pinned ("sha256:<hex>"), the
  * digest recorded next to it at conversion must exist, pass the same
  * owner and mode test, and equal pinned.  0 or -1 with a cause.
  */

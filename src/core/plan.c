@@ -86,6 +86,52 @@ state_unusable(const char *state)
 }
 
 /*
+ * No partitions set for the cluster: the package's default names are
+ * another site's.  When none of them exists there, the cluster's own
+ * default partition (sinfo's '*') takes their place, and the plan says so.
+ */
+static const struct plan_limit *
+plan_default_limit(const struct plan_limit *limits, size_t nlimits,
+    const struct strv *names)
+{
+	size_t	i, n;
+
+	if (limits == NULL || nlimits == 0)
+		return NULL;
+	for (i = 0; i < names->n; i++) {
+		if (limit_find(limits, nlimits, names->v[i]) != NULL)
+			return NULL;
+	}
+	for (i = 0; i < nlimits; i++) {
+		n = strlen(limits[i].name);
+		if (limits[i].is_default ||
+		    (n > 1 && limits[i].name[n - 1] == '*'))
+			return &limits[i];
+	}
+	return NULL;
+}
+
+static void
+plan_cluster_default(const struct plan_limit *limits, size_t nlimits,
+    struct strv *cand, struct plan *pl)
+{
+	const struct plan_limit	*def;
+	size_t			 n;
+
+	if ((def = plan_default_limit(limits, nlimits, cand)) == NULL)
+		return;
+	strv_free(cand);
+	n = strcspn(def->name, "*");
+	strv_add(cand, "");
+	free(cand->v[0]);
+	cand->v[0] = xstrndup(def->name, n);
+	add_note(pl, xasprintf("partition %s: the cluster's default (no "
+	    "partitions are set for it, and none of sqdeck's default names "
+	    "exists there; set 'partitions:' in clusters.yaml to choose)",
+	    cand->v[0]));
+}
+
+/*
  * One partition of several (SLURM_PARTITION is a list): each is
  * checked against its limits, the ones that cannot take the job are
  * dropped with the reason, and SLURM gets the rest as -p a,b,c (it
@@ -110,6 +156,8 @@ plan_partitions(const struct spec *sp, const struct cluster *cl,
 	else if (cl != NULL) {
 		for (i = 0; i < cl->partitions.n; i++)
 			strv_add(&cand, cl->partitions.v[i]);
+		if (cl->partitions_default)
+			plan_cluster_default(limits, nlimits, &cand, pl);
 	}
 	if (cand.n == 0)
 		return cause_set(cause, "no partition: set 'partition' in the "
@@ -428,8 +476,12 @@ plan_make(const struct spec *sp, const struct cluster *cl,
 			*comma = '\0';
 		lim = limit_find(limits, nlimits, first);
 		free(first);
-	} else if (cl != NULL && cl->partitions.n > 0)
+	} else if (cl != NULL && cl->partitions.n > 0) {
 		lim = limit_find(limits, nlimits, cl->partitions.v[0]);
+		if (lim == NULL && cl->partitions_default)
+			lim = plan_default_limit(limits, nlimits,
+			    &cl->partitions);
+	}
 	if (plan_gpus(sp, cl, lim, pl, cause) != 0)
 		goto fail;
 	if (plan_partitions(sp, cl, limits, nlimits, pl, cause) != 0)

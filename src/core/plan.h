@@ -34,6 +34,7 @@ struct plan_limit {
 	int		 gres_known;	/* gpus_per_node is from sinfo GRES */
 	int		 gpus_per_node;	/* most GPUs a node has (0: none) */
 	int		 cpus;		/* CPUs of a node, 0 unknown */
+	int		 is_default;	/* the cluster's default (sinfo '*') */
 };
 
 struct plan {

@@ -72,7 +72,7 @@ static const struct triage_rule rules[] = {
 	  "for job [0-9]+).*(Communication connection failure|Socket timed "
 	  "out|Connection refused|Connection reset|Zero Bytes were "
 	  "transmitted|[Pp]rolog failed|[Jj]ob credential|Protocol "
-	  "authentication|Unable to contact)|[Pp]rolog failed|"
+	  "authentication|Unable to contact)|[Pp]rolog (failed|hung)|"
 	  "[Ee]pilog failed|Kill task failed|Unable to contact slurm "
 	  "controller|Munge decode failed|NOT ENDING WITH SIGNALS|"
 	  "(ORTE|PRTE) has lost communication|lost communication with "
@@ -92,8 +92,9 @@ static const struct triage_rule rules[] = {
 	  "the job's working directory is missing on the node: its home or "
 	  "project file system is not mounted there" },
 	{ "gpu-xid", ERR_INFRA, NULL, NULL,
-	  "(^|[^A-Za-z0-9_])Xid([^A-Za-z0-9_]|$)",
-	  "Xid *\\([^)]*\\):? *(13|31|43|45)([^0-9]|$)", 0,
+	  "(^|[^A-Za-z0-9_])(Xid|XID)([^A-Za-z0-9_]|$)",
+	  "Xid *\\([^)]*\\):? *(13|31|43|45)([^0-9]|$)|"
+	  "XID (13|31|43|45) for GPU", 0,
 	  "the NVIDIA driver reported an Xid error that points at the GPU, "
 	  "its memory, NVLink or the bus (not Xid 13/31/43/45, which are "
 	  "application faults)" },
@@ -116,14 +117,16 @@ static const struct triage_rule rules[] = {
 	  "cudaErrorDevicesUnavailable|CUDA_ERROR_(DEVICE_UNAVAILABLE|"
 	  "SYSTEM_DRIVER_MISMATCH)|cudaErrorSystemDriverMismatch|"
 	  "unsupported display driver|CUDA unknown error|CUDA error: unknown "
-	  "error|nvidia-container-cli: (initialization|mount|detection|"
+	  "error|system not yet initialized|cudaErrorSystemNotReady|"
+	  "CUDA_ERROR_SYSTEM_NOT_READY|NVRM: API mismatch|"
+	  "nvidia-container-cli: (initialization|mount|detection|"
 	  "ldcache) error|Command not found: nvidia-container-cli|"
 	  "[Kk]ernel module nvidia[_a-z]* is not loaded|lib(cuda|nvidia-ml)"
 	  "\\.so[.0-9]*: cannot open shared object",
 	  NULL, 0,
 	  "the node's NVIDIA driver or its GPUs could not be used (driver "
 	  "not loaded or mismatched, no GPU visible, GPUs held by another "
-	  "process)" },
+	  "process, NVSwitch fabric manager not running: error 802)" },
 	{ "ib-link", ERR_INFRA, NULL, NULL,
 	  "ibv_[a-z_]+.*(fail|error)|(^|[^a-z])link (is |went )?down|"
 	  "(NET/IB|mlx[0-9]|ib[0-9]).*async (fatal )?event|Port module event",
@@ -154,7 +157,7 @@ static const struct triage_rule rules[] = {
 	  "cannot create directory '?/run/|"
 	  "enroot-nsenter: failed|failed to create user namespace|"
 	  "Could not acquire rootfs lock|enroot-[a-z0-9]+: command not found|"
-	  "pyxis: couldn't (get|read|join|create|allocate) |"
+	  "pyxis: couldn't (get|read|join|create|allocate|mkdir) |"
 	  "pyxis: failed to (acquire|start container|get|set)|"
 	  "pyxis: a previous task terminated|pyxis: container was not started|"
 	  "seccomp filter failed|failed to (get|set) capabilities|"
@@ -303,7 +306,8 @@ static const struct triage_rule rules[] = {
 
 	/* 3. The program's own errors. */
 	{ "gpu-xid-app", ERR_PROGRAM, NULL, NULL,
-	  "Xid *\\([^)]*\\):? *(13|31|43|45)([^0-9]|$)", NULL, 0,
+	  "Xid *\\([^)]*\\):? *(13|31|43|45)([^0-9]|$)|"
+	  "XID (13|31|43|45) for GPU", NULL, 0,
 	  "the driver reported an Xid that NVIDIA attributes to the "
 	  "application (13 graphics engine exception, 31 memory page fault, "
 	  "43 stopped channel, 45 cleanup): a kernel of the program "
@@ -369,6 +373,20 @@ static const struct triage_rule rules[] = {
 	  "socketStartConnect|Connection closed by remote peer", NULL, 0,
 	  "NCCL lost its transport between GPUs or nodes (network/P2P); a "
 	  "retry may need the cluster's NCCL settings" },
+	/*
+	 * PyTorch's heartbeat monitor: the watchdog thread itself stopped,
+	 * blocked in a CUDA or NCCL call.  Without a transport or GPU error
+	 * above, that is a hang of the program's own making (a rank that
+	 * never reached the collective, a thread holding the GIL in a CUDA
+	 * call) more often than a node's: never a retry on its own.
+	 */
+	{ "nccl-heartbeat", ERR_PROGRAM, NULL, NULL,
+	  "watchdog got stuck for [0-9]+ seconds|Heartbeat monitor timed out|"
+	  "detected no heartbeat of its watchdog", NULL, 0,
+	  "the process hung: PyTorch's heartbeat monitor found the NCCL "
+	  "watchdog itself stuck, with no GPU or network error in the log "
+	  "(usually a rank that never reached a collective, or a deadlock): "
+	  "debug the hang; no retry" },
 	{ "nccl-watchdog", ERR_INFRA, NULL, NULL,
 	  "Watchdog caught collective operation timeout|NCCL watchdog|"
 	  "ProcessGroupNCCL.*[Tt]imeout|Some NCCL operations have failed or "

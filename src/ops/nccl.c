@@ -34,10 +34,11 @@ static const char nccl_default[] =
     "--master-addr=\"$SQDECK_NCCL_MASTER\" "
     "--master-port=\"$SQDECK_NCCL_PORT\" \"$f\"";
 
+/* Without GPUs there is no NCCL to probe, however many nodes. */
 int
 nccl_wanted(int nodes, int gpus_per_node)
 {
-	return nodes > 1 || gpus_per_node > 1;
+	return gpus_per_node > 0 && (nodes > 1 || gpus_per_node > 1);
 }
 
 const char *
@@ -121,6 +122,25 @@ static const char nccl_ladder[] =
     "\"${sqdeck_nccl_launch[@]}\" bash -c \"$sqdeck_nccl_cmd\" "
     "</dev/null >\"$sqdeck_nccl_log\" 2>&1 &\n"
     "\twait \"$!\" || sqdeck_nccl_rc=$?\n"
+    /*
+     * No torchrun or no torch in the image: every task of every node
+     * says so; one line of it (the one naming what is missing) is enough.
+     */
+    "\tif [ \"$sqdeck_nccl_rc\" -eq 127 ] || "
+    "[ \"$sqdeck_nccl_rc\" -eq 2 ]; then\n"
+    "\t\tsqdeck_nccl_line=$(grep -m 1 -E 'not found|No such file|"
+    "No module named' \"$sqdeck_nccl_log\" || "
+    "sed -n '/./{p;q;}' \"$sqdeck_nccl_log\") || true\n"
+    "\t\tsqdeck_nccl_line=${sqdeck_nccl_line:0:200}\n"
+    "\t\tsqdeck_nccl_n=$(wc -l <\"$sqdeck_nccl_log\") || "
+    "sqdeck_nccl_n=0\n"
+    "\t\tsqdeck_nccl_why=\"exit $sqdeck_nccl_rc"
+    "${sqdeck_nccl_line:+: $sqdeck_nccl_line}\"\n"
+    "\t\t[ \"$sqdeck_nccl_n\" -le 1 ] || sqdeck_nccl_why+=\" "
+    "(1 of $sqdeck_nccl_n lines)\"\n"
+    "\t\tsqdeck_nccl_result=skip\n"
+    "\t\tbreak\n"
+    "\tfi\n"
     "\tsed 's/^/[nccl probe] /' \"$sqdeck_nccl_log\" || true\n"
     "\tif [ \"$sqdeck_nccl_rc\" -eq 0 ] && "
     "grep -q NCCL_PROBE_OK \"$sqdeck_nccl_log\"; then\n"
@@ -137,11 +157,6 @@ static const char nccl_ladder[] =
     "\tesac\n"
     "\techo \"sqdeck: NCCL probe try $sqdeck_nccl_try "
     "(${sqdeck_nccl_set:-default}) failed: $sqdeck_nccl_why\"\n"
-    "\tif [ \"$sqdeck_nccl_rc\" -eq 127 ] || "
-    "[ \"$sqdeck_nccl_rc\" -eq 2 ]; then\n"
-    "\t\tsqdeck_nccl_result=skip\n"
-    "\t\tbreak\n"
-    "\tfi\n"
     "done\n"
     "rm -f -- \"$sqdeck_nccl_log\"\n"
     "case $sqdeck_nccl_result in\n"

@@ -79,7 +79,7 @@ preflight_add_part(struct preflight *pf, char *value)
 	char				*cause = NULL, *end;
 	size_t				 i, k;
 	int				 nodes = 0, cpus = 0, gpus = 0;
-	int				 have_gres = 0;
+	int				 have_gres = 0, is_default = 0;
 
 	name = value;
 	if ((time = strchr(name, '|')) == NULL)
@@ -105,6 +105,11 @@ preflight_add_part(struct preflight *pf, char *value)
 		gpus = strcmp(f[2], "(null)") == 0 ? 0 : plan_gres_gpus(f[2]);
 	}
 	str_trim(name);
+	/* sinfo's %P marks the default partition with '*'. */
+	if ((k = strlen(name)) > 0 && name[k - 1] == '*') {
+		name[k - 1] = '\0';
+		is_default = 1;
+	}
 	if (*name == '\0')
 		return;
 	for (i = 0; i < pf->nparts; i++) {
@@ -116,6 +121,7 @@ preflight_add_part(struct preflight *pf, char *value)
 				pp->cpus = cpus;
 			if (have_gres && gpus > pp->gpus)
 				pp->gpus = gpus;
+			pp->is_default |= is_default;
 			return;
 		}
 	}
@@ -130,6 +136,7 @@ preflight_add_part(struct preflight *pf, char *value)
 	pp->cpus = cpus > 0 ? cpus : 0;
 	pp->gres_known = have_gres;
 	pp->gpus = gpus;
+	pp->is_default = is_default;
 	if (slurm_maxtime_minutes(pp->max_time, &minutes, &cause) != 0) {
 		free(cause);
 		minutes = -1;
@@ -274,20 +281,73 @@ preflight_part_list(const struct preflight *pf)
 	return buf_steal(&b);
 }
 
-void
-preflight_evaluate(struct preflight *pf, const struct strv *partitions,
-    enum container_mode wanted)
+/*
+ * No 'partitions:' for this cluster: the package's default names are
+ * another site's.  When none of them exists, the cluster's own default
+ * partition (sinfo's '*') is used, and said; without one the problem
+ * names the partitions there are.  1: partitions was replaced by *use;
+ * -1: the problem was added; 0: the names given stand.
+ */
+static int
+preflight_cluster_default(struct preflight *pf, const struct strv *partitions,
+    struct strv *use)
+{
+	const struct preflight_partition	*def = NULL;
+	char					*list, *m;
+	size_t					 i;
+
+	if (pf->sinfo_rc != 0 || partitions == NULL)
+		return 0;
+	for (i = 0; i < partitions->n; i++) {
+		if (preflight_find(pf, partitions->v[i]) != NULL)
+			return 0;
+	}
+	for (i = 0; i < pf->nparts && def == NULL; i++) {
+		if (pf->parts[i].is_default)
+			def = &pf->parts[i];
+	}
+	list = preflight_part_list(pf);
+	if (def == NULL) {
+		m = xasprintf("no partitions are set for this cluster "
+		    "('partitions:' in clusters.yaml, or SLURM_PARTITION), none "
+		    "of sqdeck's default names (" CONFIG_DEFAULT_PARTITIONS ") "
+		    "exists here and the cluster has no default partition: set "
+		    "'partitions:' for this cluster to some of: %s", list);
+		strv_add(&pf->problems, m);
+		free(m);
+		free(list);
+		return -1;
+	}
+	m = xasprintf("no partitions are set for this cluster ('partitions:' "
+	    "in clusters.yaml, or SLURM_PARTITION) and none of sqdeck's "
+	    "default names (" CONFIG_DEFAULT_PARTITIONS ") exists here: using "
+	    "the cluster's default partition %s (sinfo marks it with '*'); "
+	    "its partitions: %s", def->name, list);
+	strv_add(&pf->warnings, m);
+	free(m);
+	free(list);
+	strv_add(use, def->name);
+	pf->cluster_default = 1;
+	return 1;
+}
+
+static void
+preflight_evaluate_as(struct preflight *pf, const struct strv *partitions,
+    int package_default, enum container_mode wanted)
 {
 	const struct preflight_partition	*found;
 	struct preflight_partition		*w;
+	struct strv				 use = { 0 };
 	const char				*where;
 	char					*list;
 	size_t					 i;
 	unsigned				 t;
+	int					 cd;
 
 	preflight_free_parts(pf->wanted, pf->nwanted);
 	pf->wanted = NULL;
 	pf->nwanted = 0;
+	pf->cluster_default = 0;
 	strv_free(&pf->problems);
 	strv_free(&pf->warnings);
 	where = pf->login_host != NULL ? pf->login_host : "the login node";
@@ -351,7 +411,13 @@ preflight_evaluate(struct preflight *pf, const struct strv *partitions,
 		free(list);
 	}
 
-	if (partitions == NULL || partitions->n == 0)
+	cd = package_default ? preflight_cluster_default(pf, partitions,
+	    &use) : 0;
+	if (cd == 1)
+		partitions = &use;
+	if (cd < 0)
+		;	/* said, with the partitions there are */
+	else if (partitions == NULL || partitions->n == 0)
 		strv_add(&pf->problems, "no partition configured: set "
 		    "SLURM_PARTITION (comma-separated, the first is the "
 		    "default)");
@@ -428,7 +494,76 @@ preflight_evaluate(struct preflight *pf, const struct strv *partitions,
 		strv_add(&pf->warnings, "enroot not found on the login node: "
 		    "converting registry images needs it on the CPU nodes");
 
+	strv_free(&use);
 	pf->ok = pf->problems.n == 0;
+}
+
+void
+preflight_evaluate(struct preflight *pf, const struct strv *partitions,
+    enum container_mode wanted)
+{
+	preflight_evaluate_as(pf, partitions, 0, wanted);
+}
+
+/*
+ * A registry image is converted by a job on cpu_partition: a site whose
+ * CPU queue has another name would fail every such submit at the image
+ * step.  A .sqsh file still runs, so this is a warning, naming the
+ * partitions there are.
+ */
+static void
+preflight_check_cpu(struct preflight *pf, const struct cluster *cl)
+{
+	const struct preflight_partition	*p;
+	char					*list, *m;
+
+	free(pf->cpu_partition);
+	pf->cpu_partition = NULL;
+	pf->cpu_exists = 0;
+	if (pf->container != CONTAINER_PYXIS || pf->sinfo_rc != 0)
+		return;
+	pf->cpu_partition = xstrdup(cl->cpu_partition != NULL ?
+	    cl->cpu_partition : "cpu");
+	p = preflight_find(pf, pf->cpu_partition);
+	pf->cpu_exists = p != NULL;
+	list = preflight_part_list(pf);
+	if (p == NULL)
+		m = xasprintf("the image conversion partition '%s' (%s) does "
+		    "not exist on this cluster; its partitions are: %s. A "
+		    "registry image cannot be converted (a .sqsh file still "
+		    "runs): set cpu_partition for cluster '%s' in clusters.yaml",
+		    pf->cpu_partition, cl->cpu_partition != NULL ?
+		    "cpu_partition in clusters.yaml" : "the default, "
+		    "cpu_partition unset", list, cl->name);
+	else if (p->avail != NULL && *p->avail != '\0' &&
+	    strcmp(p->avail, "up") != 0)
+		m = xasprintf("the image conversion partition '%s' is %s: "
+		    "registry images cannot be converted until it is up (its "
+		    "partitions: %s)", p->name, p->avail, list);
+	else
+		m = NULL;
+	if (m != NULL)
+		strv_add(&pf->warnings, m);
+	free(m);
+	free(list);
+}
+
+void
+preflight_evaluate_cluster(struct preflight *pf, const struct cluster *cl)
+{
+	char	*m;
+
+	preflight_evaluate_as(pf, &cl->partitions, cl->partitions_default,
+	    cl->container);
+	preflight_check_cpu(pf, cl);
+	if (cl->user == NULL) {
+		m = xasprintf("SLURM_USER is not set (nor 'user:' for cluster "
+		    "'%s' in clusters.yaml): logged in as %s, the name "
+		    "~/.ssh/config or the local login gives; set SLURM_USER to "
+		    "choose", cl->name, pf->user != NULL ? pf->user : "?");
+		strv_add(&pf->warnings, m);
+		free(m);
+	}
 }
 
 int
@@ -463,7 +598,7 @@ preflight_run_cached(struct conn *c, const struct cluster *cl,
 		conn_result_free(&res);
 		return -1;
 	}
-	preflight_evaluate(pf, &cl->partitions, cl->container);
+	preflight_evaluate_cluster(pf, cl);
 	/*
 	 * A check that passed here is kept by the shared login for the next
 	 * runs (they evaluate it against their own settings again).  The
@@ -505,6 +640,7 @@ preflight_free(struct preflight *pf)
 	free(pf->storage_root);
 	free(pf->storage_error);
 	free(pf->sinfo_error);
+	free(pf->cpu_partition);
 	preflight_free_parts(pf->parts, pf->nparts);
 	preflight_free_parts(pf->wanted, pf->nwanted);
 	strv_free(&pf->problems);

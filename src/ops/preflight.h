@@ -43,6 +43,7 @@ struct preflight_partition {
 	int	 cpus;		/* per node (the most), 0 unknown */
 	int	 gres_known;	/* gpus is from sinfo GRES */
 	int	 gpus;		/* per node (the most), 0 none */
+	int	 is_default;	/* sinfo marks it with '*' */
 };
 
 struct preflight {
@@ -70,6 +71,9 @@ struct preflight {
 	struct preflight_partition *wanted;	/* the configured ones, in order */
 	size_t		 nwanted;
 	enum container_mode container;	/* PYXIS or NONE: what submit uses */
+	char		*cpu_partition;	/* the conversion's, when checked */
+	int		 cpu_exists;	/* ... and it is on the cluster */
+	int		 cluster_default; /* wanted[0] is sinfo's '*' one */
 	int		 ok;		/* everything a submit needs is there */
 	struct strv	 problems;	/* blocking, each says what to do */
 	struct strv	 warnings;
@@ -101,6 +105,14 @@ int	 preflight_line_has_pyxis(const char *line);
  */
 void	 preflight_evaluate(struct preflight *, const struct strv *partitions,
 	     enum container_mode wanted);
+/*
+ * The same for a cluster's settings, and more: without 'partitions:' the
+ * package's default names that do not exist give way to the cluster's
+ * default partition (sinfo's '*'); the conversion partition (cpu_partition)
+ * is checked when images run under Pyxis; an unset SLURM_USER is named.
+ */
+void	 preflight_evaluate_cluster(struct preflight *,
+	     const struct cluster *);
 
 /*
  * Run the script over c (one channel), parse and evaluate it.  raw (may be

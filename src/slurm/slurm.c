@@ -746,6 +746,31 @@ sbatch_error(const char *err)
 	return (NULL);
 }
 
+/*
+ * A refusal for want of an account ("Invalid account or account/partition
+ * combination specified", a site's "You must specify an account"): say
+ * where sqdeck takes the account from.
+ */
+static char *
+sbatch_account_hint(char *e)
+{
+	char	*lower, *p, *hinted;
+
+	lower = xstrdup(e);
+	for (p = lower; *p != '\0'; p++)
+		*p = (char)tolower((unsigned char)*p);
+	if (strstr(lower, "account") == NULL) {
+		free(lower);
+		return (e);
+	}
+	free(lower);
+	hinted = xasprintf("%s: set SLURM_ACCOUNT (or 'account:' for the "
+	    "cluster in clusters.yaml) to an account you may use (sacctmgr "
+	    "show assoc user=$USER format=account,partition)", e);
+	free(e);
+	return (hinted);
+}
+
 enum slurm_submit
 slurm_parse_sbatch(const char *out, const char *err, long *id, char **msg)
 {
@@ -770,6 +795,7 @@ slurm_parse_sbatch(const char *out, const char *err, long *id, char **msg)
 
 	if ((e = sbatch_error(err)) != NULL) {
 		if (!sbatch_error_maybe_queued(e)) {
+			e = sbatch_account_hint(e);
 			if (msg != NULL)
 				*msg = e;
 			else

@@ -496,8 +496,24 @@ conn_try_host(struct conn *c, size_t i, char **why)
 	rc = conn_check_host_key(s, host ? host : h->host, port, kh, why);
 	if (rc != TRY_OK)
 		goto out;
+	/*
+	 * No user set: the local login name, as libssh would use; named,
+	 * never silent.
+	 */
+	if (user == NULL && (ssh_options_set(s, SSH_OPTIONS_USER, NULL) !=
+	    SSH_OK || ssh_options_get(s, SSH_OPTIONS_USER, &user) != SSH_OK))
+		user = NULL;
 	rc = conn_auth_eff(c, s, &e, user ? user : "?", host ? host : h->host,
 	    port, why);
+	if (rc != TRY_OK && c->user == NULL && e.user == NULL && why != NULL &&
+	    *why != NULL) {
+		char	*m = xasprintf("%s (login name %s: SLURM_USER is not "
+		    "set, nor 'user:' in clusters.yaml or ~/.ssh/config)", *why,
+		    user ? user : "?");
+
+		free(*why);
+		*why = m;
+	}
 	if (rc != TRY_OK)
 		goto out;
 

@@ -216,6 +216,7 @@ submit_plan(struct submit_ctx *x, char **cause)
 		lim[i].cpus = pf->parts[i].cpus;
 		lim[i].gres_known = pf->parts[i].gres_known;
 		lim[i].gpus_per_node = pf->parts[i].gpus;
+		lim[i].is_default = pf->parts[i].is_default;
 	}
 	rc = plan_make(x->sp, x->s->cl, lim, pf->nparts, &x->plan, &why);
 	free(lim);

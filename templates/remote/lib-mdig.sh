@@ -16,14 +16,27 @@ mdig() {
 	cr=${ENROOT_CONFIG_PATH:-${XDG_CONFIG_HOME:-$HOME/.config}/enroot}/.credentials
 	[ -f "$cr" ] || cr=/dev/null
 	mt=$(mktemp) || return 0
-	code=$(curl -sS --max-time 60 --netrc-file "$cr" -H "$acc" -D "$mt.h" -o "$mt" -w '%{http_code}' -- "$url" 2>/dev/null)
+	code=$(curl -sS --max-time 60 --proto "=$pr" --netrc-file "$cr" -H "$acc" -D "$mt.h" -o "$mt" -w '%{http_code}' -- "$url" 2>/dev/null)
 	if [ "$code" = 401 ]; then
 		ch=$(tr -d '\r' <"$mt.h" | sed -n 's/^[Ww][Ww][Ww]-[Aa]uthenticate: *[Bb]earer *//p' | head -n 1)
 		mdig_f() { printf '%s' "$ch" | sed -n "s/.*$1=\"\([^\"]*\)\".*/\1/p"; }
 		realm=$(mdig_f realm); svc=$(mdig_f service); scope=$(mdig_f scope)
 		tok=
-		[ -n "$realm" ] && tok=$(curl -fsS --max-time 60 --netrc-file "$cr" -G --data-urlencode "service=$svc" --data-urlencode "scope=$scope" -- "$realm" 2>/dev/null | sed -n 's/.*"\(access_\)\{0,1\}token" *: *"\([^"]*\)".*/\2/p' | head -n 1)
-		[ -n "$tok" ] && code=$(printf 'header = "Authorization: Bearer %s"\n' "$tok" | curl -sS --max-time 60 -K - -H "$acc" -o "$mt" -w '%{http_code}' -- "$url" 2>/dev/null)
+		# The realm is the registry's word: followed over https only
+		# (http only to the registry itself when enroot allows http),
+		# never to file:// or another scheme; the netrc goes along
+		# only to the registry's own host, never to any host it names.
+		rs=${realm%%://*}; rh=${realm#*://}; rh=${rh%%/*}
+		rn=/dev/null
+		[ "$rh" = "$mreg" ] && rn=$cr
+		case $rs in
+		https) ;;
+		http) [ "$pr" = http ] && [ "$rh" = "$mreg" ] || realm= ;;
+		*) realm= ;;
+		esac
+		case $realm in *://) realm= ;; esac
+		[ -n "$realm" ] && tok=$(curl -fsS --max-time 60 --proto "=$rs" --max-redirs 0 --netrc-file "$rn" -G --data-urlencode "service=$svc" --data-urlencode "scope=$scope" -- "$realm" 2>/dev/null | sed -n 's/.*"\(access_\)\{0,1\}token" *: *"\([^"]*\)".*/\2/p' | head -n 1)
+		[ -n "$tok" ] && code=$(printf 'header = "Authorization: Bearer %s"\n' "$tok" | curl -sS --max-time 60 --proto "=$pr" -K - -H "$acc" -o "$mt" -w '%{http_code}' -- "$url" 2>/dev/null)
 		tok=
 	fi
 	[ "$code" = 200 ] && printf 'sha256:%s\n' "$(sha256sum <"$mt" | cut -d ' ' -f 1)"

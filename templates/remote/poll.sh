@@ -32,11 +32,12 @@ if command -v timeout >/dev/null 2>&1; then T="timeout -s KILL $rs"; else T=; fi
 t0=$(date +%s)
 # rd KIND ID head|tail MAX PATH: a regular file only (a FIFO, a device or
 # a symlink to one is not opened), in a process of its own killed after
-# rs seconds.
+# rs seconds.  The marker goes in its environment, never its argv: ps
+# shows argv to every user of the login node, environ only to its owner.
 rd() {
 	[ -n "$5" ] || return 0
 	# shellcheck disable=SC2016,SC2086 # $T: a command and its words
-	$T sh -c 'if [ -f "$6" ]; then printf "\n%s %s %s\n" "$1" "$2" "$3"; exec "$4" -c "$5" -- "$6"; fi' rd "$N" "$1" "$2" "$3" "$4" "$5" </dev/null
+	SQDECK_RD_N=$N $T sh -c 'if [ -f "$5" ]; then printf "\n%s %s %s\n" "$SQDECK_RD_N" "$1" "$2"; unset SQDECK_RD_N; exec "$3" -c "$4" -- "$5"; fi' rd "$1" "$2" "$3" "$4" "$5" </dev/null
 	case $? in 124|137) stuck=1; sec stuck "$2" ;; esac
 }
 # inw WORD LIST: WORD is one of the words of LIST ("A|B|C").

@@ -1,7 +1,8 @@
 # shellcheck shell=sh disable=SC2154
 # The preflight (sqdeck preflight, and the first step of a submit): the
 # login node's SLURM tools, Pyxis, Enroot, the storage root and the
-# partitions, as key=value lines after the start marker (tests/data/
+# partitions (the default one marked with a trailing *, as %P prints it),
+# as key=value lines after the start marker (tests/data/
 # preflight-*.txt are real captures; preflight_parse reads them).  Set by
 # the caller, quoted: root (SLURM_BASE_RESULTS_DIR; empty: $HOME/sqdeck,
 # created if missing).  Values are printed with printf: dash's echo would
@@ -49,7 +50,7 @@ if [ -d "$root" ]; then
 else
 	echo storage.exists=0
 fi
-out=$(sinfo -h -a -o '%R|%l|%a|%D|%c|%G' 2>&1); rc=$?
+out=$(sinfo -h -a -o '%P|%l|%a|%D|%c|%G' 2>&1); rc=$?
 echo "sinfo.rc=$rc"
 if [ "$rc" -eq 0 ]; then printf '%s\n' "$out" | sed '/^$/d; s/^/sinfo=/'
 else printf '%s\n' "$out" | sed '/^$/d; s/^/sinfo.error=/'; fi

@@ -713,6 +713,120 @@ START_TEST(preflight_failover_and_refusals)
 }
 END_TEST
 
+/*
+ * Issue 26 item 9: no partitions set (SLURM_PARTITION empty, no
+ * clusters.yaml): the package's names (polar, ...) are not on this
+ * cluster, so its own default partition (sinfo's '*': gpu) is used and
+ * said; a dry-run submit asks for it.  Failed before: polar MISSING.
+ */
+START_TEST(preflight_cluster_default_partition)
+{
+	char	*out = NULL, *spec, *args;
+	FILE	*f;
+
+	ck_assert_int_eq(run_sqdeck("SLURM_PARTITION=", "preflight", &out), 0);
+	ck_assert_msg(strstr(out, "partition  ok       gpu: MaxTime 4:00:00, "
+	    "up (the cluster's default: no partitions set)") != NULL, "%s",
+	    out);
+	ck_assert_msg(strstr(out, "using the cluster's default partition gpu "
+	    "(sinfo marks it with '*'); its partitions: cpu, gpu") != NULL,
+	    "%s", out);
+	ck_assert_ptr_null(strstr(out, "MISSING"));
+	free(out);
+	spec = tmpfile_path("default-part.yaml");
+	ck_assert_ptr_nonnull(f = fopen(spec, "w"));
+	fprintf(f, "name: t\nimage: %s\ncommand: hostname\ngpus: 1\n"
+	    "time: 10m\n", env("SDTB_IMAGE_SQSH"));
+	fclose(f);
+	args = xasprintf("submit --dry-run %s", spec);
+	run_sqdeck("SLURM_PARTITION=", args, &out);
+	ck_assert_msg(strstr(out, "#SBATCH --partition=gpu\n") != NULL, "%s",
+	    out);
+	ck_assert_msg(strstr(out, "partition gpu: the cluster's default") !=
+	    NULL, "%s", out);
+	free(out);
+	free(args);
+	free(spec);
+}
+END_TEST
+
+/*
+ * Issue 24: plain preflight checks the conversion partition and names
+ * the ones there are (it said "ready" while every registry-image submit
+ * failed at the image step).
+ */
+START_TEST(preflight_cpu_partition)
+{
+	char	*out = NULL, *dir, *path;
+	FILE	*f;
+	int	 rc;
+
+	dir = xasprintf("%s/xdg/sqdeck", tmp);
+	path = xasprintf("mkdir -p %s", dir);
+	ck_assert_int_eq(system(path), 0);
+	free(path);
+	path = xasprintf("%s/clusters.yaml", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fprintf(f, "clusters:\n  - name: sdtb\n    hosts: [127.0.0.1]\n"
+	    "    cpu_partition: cpux\n");
+	fclose(f);
+	rc = run_sqdeck("", "preflight", &out);
+	unlink(path);
+	free(path);
+	free(dir);
+	if (getenv("SDTB_CONTAINERS") == NULL ||
+	    strcmp(getenv("SDTB_CONTAINERS"), "pyxis") != 0) {
+		/* No Pyxis: no conversion, nothing to check. */
+		ck_assert_ptr_null(strstr(out, "cpu part"));
+		free(out);
+		return;
+	}
+	ck_assert_int_eq(rc, 0);
+	ck_assert_msg(strstr(out, "cpu part   MISSING  cpux: converts registry "
+	    "images (cpu_partition): not on this cluster") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "the image conversion partition 'cpux' "
+	    "(cpu_partition in clusters.yaml) does not exist on this cluster; "
+	    "its partitions are: cpu, gpu") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "result: OK, ready to submit .sqsh images; "
+	    "registry images cannot be converted") != NULL, "%s", out);
+	free(out);
+	/* The default, cpu, exists here. */
+	ck_assert_int_eq(run_sqdeck("", "preflight", &out), 0);
+	ck_assert_msg(strstr(out, "cpu part   ok       cpu: converts") != NULL,
+	    "%s", out);
+	ck_assert_msg(strstr(out, "result: OK, ready to submit\n") != NULL,
+	    "%s", out);
+	free(out);
+}
+END_TEST
+
+/*
+ * Issue 24: SLURM_USER unset: the login name used (the local one here,
+ * which the cluster refuses) is named, not "?".
+ */
+START_TEST(login_name_said_when_user_unset)
+{
+	char	*out = NULL, *m;
+	int	 rc;
+
+	rc = run_sqdeck("SLURM_USER=", "preflight", &out);
+	if (strcmp(getenv("USER") != NULL ? getenv("USER") : "", "sqdeck") ==
+	    0 && rc == 0) {
+		ck_assert_msg(strstr(out, "SLURM_USER is not set") != NULL,
+		    "%s", out);
+		free(out);
+		return;
+	}
+	ck_assert_int_eq(rc, 1);
+	ck_assert_ptr_null(strstr(out, "login refused for ?@"));
+	m = xasprintf("SLURM_USER is not set, nor 'user:' in clusters.yaml");
+	ck_assert_msg(strstr(out, m) != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "(login name ") != NULL, "%s", out);
+	free(m);
+	free(out);
+}
+END_TEST
+
 /* ------------------------------------------------------------ parser */
 
 static void
@@ -744,6 +858,85 @@ has(const struct strv *sv, const char *needle)
 	}
 	return 0;
 }
+
+/*
+ * sinfo's %P marks the default partition with '*'.  Without partitions
+ * set, the package's names give way to it; without one, the problem names
+ * what there is.  The conversion partition is checked under Pyxis.
+ */
+START_TEST(parse_default_mark)
+{
+	static const char	*text = "sqdeck-preflight=1\nuser=u\n"
+	    "tool.sbatch=/b/sbatch\ntool.squeue=/b/squeue\n"
+	    "tool.sacct=/b/sacct\ntool.scancel=/b/scancel\n"
+	    "tool.sinfo=/b/sinfo\ntool.srun=/b/srun\ntool.enroot=/b/enroot\n"
+	    "storage.root=/r\nstorage.exists=1\nstorage.writable=1\n"
+	    "sinfo.rc=0\nsinfo=cpu|infinite|up|2|64|(null)\n"
+	    "sinfo=gpu*|4:00:00|up|2|64|gpu:4\nend=1\n";
+	struct preflight	 pf;
+	struct cluster		 cl;
+	char			*cause = NULL, *nostar, *p;
+
+	memset(&cl, 0, sizeof cl);
+	cl.name = (char *)"x";
+	cl.user = (char *)"u";
+	want(&cl.partitions, "polar,polar3,polar4,grizzly");
+	cl.partitions_default = 1;
+	cl.container = CONTAINER_NONE;
+	ck_assert_msg(preflight_parse(text, &pf, &cause) == 0, "%s", cause);
+	ck_assert_ptr_nonnull(preflight_find(&pf, "gpu"));
+	ck_assert_int_eq(preflight_find(&pf, "gpu")->is_default, 1);
+	ck_assert_int_eq(preflight_find(&pf, "cpu")->is_default, 0);
+	preflight_evaluate_cluster(&pf, &cl);
+	ck_assert_int_eq(pf.ok, 1);
+	ck_assert_uint_eq(pf.nwanted, 1);
+	ck_assert_str_eq(pf.wanted[0].name, "gpu");
+	ck_assert_int_eq(pf.cluster_default, 1);
+	ck_assert(has(&pf.warnings, "using the cluster's default partition "
+	    "gpu"));
+	ck_assert_ptr_null(pf.cpu_partition);	/* no Pyxis: no conversion */
+	/* Partitions given: they stand, '*' or not. */
+	cl.partitions_default = 0;
+	preflight_evaluate_cluster(&pf, &cl);
+	ck_assert_int_eq(pf.ok, 0);
+	ck_assert(has(&pf.problems, "partition 'polar'"));
+	/* Pyxis: the conversion partition, cpu by default, is checked. */
+	cl.container = CONTAINER_PYXIS;
+	cl.partitions_default = 1;
+	pf.pyxis = 1;
+	preflight_evaluate_cluster(&pf, &cl);
+	ck_assert_str_eq(pf.cpu_partition, "cpu");
+	ck_assert_int_eq(pf.cpu_exists, 1);
+	cl.cpu_partition = (char *)"cpux";
+	preflight_evaluate_cluster(&pf, &cl);
+	ck_assert_int_eq(pf.ok, 1);	/* a .sqsh still runs */
+	ck_assert_int_eq(pf.cpu_exists, 0);
+	ck_assert(has(&pf.warnings, "the image conversion partition 'cpux' "
+	    "(cpu_partition in clusters.yaml) does not exist on this "
+	    "cluster; its partitions are: cpu, gpu"));
+	/* No user set: the name logged in as is said. */
+	cl.user = NULL;
+	preflight_evaluate_cluster(&pf, &cl);
+	ck_assert(has(&pf.warnings, "SLURM_USER is not set (nor 'user:' for "
+	    "cluster 'x' in clusters.yaml): logged in as u"));
+	preflight_free(&pf);
+	/* No '*': a problem naming the partitions there are. */
+	nostar = xstrdup(text);
+	p = strstr(nostar, "gpu*");
+	memmove(p + 3, p + 4, strlen(p + 4) + 1);
+	ck_assert_msg(preflight_parse(nostar, &pf, &cause) == 0, "%s", cause);
+	cl.container = CONTAINER_NONE;
+	cl.user = (char *)"u";
+	preflight_evaluate_cluster(&pf, &cl);
+	ck_assert_int_eq(pf.ok, 0);
+	ck_assert_uint_eq(pf.problems.n, 1);
+	ck_assert(has(&pf.problems, "the cluster has no default partition: "
+	    "set 'partitions:' for this cluster to some of: cpu, gpu"));
+	preflight_free(&pf);
+	free(nostar);
+	strv_free(&cl.partitions);
+}
+END_TEST
 
 START_TEST(parse_sdtb)
 {
@@ -984,6 +1177,7 @@ conn_suite(void)
 	tc = tcase_create("preflight-parse");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, parse_sdtb);
+	tcase_add_test(tc, parse_default_mark);
 	tcase_add_test(tc, parse_sdtb_pyxis);
 	tcase_add_test(tc, parse_default_root);
 	tcase_add_test(tc, parse_storage_failures);
@@ -1014,6 +1208,9 @@ conn_suite(void)
 	tcase_add_test(tc, ssh_config_proxycommand);
 	tcase_add_test(tc, preflight_passes);
 	tcase_add_test(tc, preflight_missing_partition);
+	tcase_add_test(tc, preflight_cluster_default_partition);
+	tcase_add_test(tc, preflight_cpu_partition);
+	tcase_add_test(tc, login_name_said_when_user_unset);
 	tcase_add_test(tc, preflight_failover_and_refusals);
 	suite_add_tcase(s, tc);
 	return s;

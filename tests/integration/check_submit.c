@@ -234,6 +234,40 @@ START_TEST(test_missing_dataset)
 }
 END_TEST
 
+/*
+ * sbatch refuses for want of a valid account: the message says where the
+ * account comes from (issue 24), and the staged dir is removed.
+ */
+START_TEST(test_account_refused_says_where)
+{
+	char	*spec, *err = NULL, *out = NULL, *old;
+
+	need_cluster();
+	old = getenv("SLURM_ACCOUNT") != NULL ?
+	    xstrdup(getenv("SLURM_ACCOUNT")) : NULL;
+	setenv("SLURM_ACCOUNT", "sdsub-no-such-account", 1);
+	spec = write_spec("name: sdsub-acct-%s\nimage: %s\ncommand: 'true'\n"
+	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, it_image());
+	ck_assert_int_eq(it_sd(NULL, &out, &err, NULL, "submit", "--hold",
+	    spec, NULL), 1);
+	if (old != NULL)
+		setenv("SLURM_ACCOUNT", old, 1);
+	else
+		unsetenv("SLURM_ACCOUNT");
+	ck_assert_msg(strstr(err, "Invalid account") != NULL, "%s", err);
+	ck_assert_msg(strstr(err, "set SLURM_ACCOUNT (or 'account:' for the "
+	    "cluster in clusters.yaml) to an account you may use") != NULL,
+	    "%s", err);
+	/* The steps' lines: the staged dir went with the refusal. */
+	ck_assert_msg(strstr(out, "sbatch queued nothing") != NULL ||
+	    strstr(err, "sbatch queued nothing") != NULL, "%s%s", out, err);
+	free(out);
+	free(old);
+	free(err);
+	free(spec);
+}
+END_TEST
+
 /* d. An ambiguous launch ends with exactly one job, and the record on it. */
 static void
 ambiguous(const char *fault)
@@ -582,6 +616,7 @@ submit_suite(void)
 	it_add_job_test(tc, test_complete);
 	it_add_job_test(tc, test_image_sqsh_path);
 	it_add_job_test(tc, test_missing_dataset);
+	it_add_job_test(tc, test_account_refused_says_where);
 	it_add_job_test(tc, test_ambiguous_drop);
 	it_add_job_test(tc, test_ambiguous_empty);
 	it_add_job_test(tc, test_canary);

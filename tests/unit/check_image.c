@@ -686,6 +686,23 @@ START_TEST(test_cache_trust)
 	    NULL, &why), -1);
 	ck_assert_ptr_nonnull(strstr(why, "sticky"));
 	free(why);
+	/*
+	 * A group-writable one too: any member of the group can replace the
+	 * image (issue 24); with the sticky bit, or 755, it stands.
+	 */
+	ck_assert_int_eq(trust("me 1001|file 1001 644 a|dir 1001 775", NULL,
+	    NULL, &why), -1);
+	ck_assert_msg(strstr(why, "writable by its group without the sticky "
+	    "bit (mode 775): any member of the group can replace the image; "
+	    "run 'chmod g-w'") != NULL, "%s", why);
+	free(why);
+	ck_assert_int_eq(trust("me 1001|file 1001 644 a|dir 1001 2770", NULL,
+	    NULL, &why), -1);
+	free(why);
+	ck_assert_int_eq(trust("me 1001|file 1001 644 a|dir 1001 1775", NULL,
+	    NULL, &why), 0);
+	ck_assert_int_eq(trust("me 1001|file 1001 644 a|dir 1001 2755", NULL,
+	    NULL, &why), 0);
 	/* Garbage is not a report. */
 	ck_assert_int_eq(trust("me 1001|file -5 644 a", NULL, NULL, &why), -1);
 	free(why);

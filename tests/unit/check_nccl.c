@@ -73,7 +73,40 @@ START_TEST(test_wanted)
 	ck_assert(!nccl_wanted(1, 0));
 	ck_assert(nccl_wanted(1, 2));
 	ck_assert(nccl_wanted(2, 1));
-	ck_assert(nccl_wanted(2, 0));
+	/* No GPUs: no probe, even on several nodes (issue 26, item 5). */
+	ck_assert(!nccl_wanted(2, 0));
+	ck_assert(!nccl_wanted(4, 0));
+}
+END_TEST
+
+/*
+ * An image without torchrun: each task of each node says so (with Pyxis'
+ * own lines); the job's log gets one line of it, not thirty.
+ */
+START_TEST(test_ladder_no_torchrun_one_line)
+{
+	char		*pre, *out, *p;
+	double		 secs;
+	int		 n;
+
+	pre = nccl_probe_step("for i in $(seq 29); do echo \"pyxis: couldn't "
+	    "execute enroot command\"; done; echo 'bash: line 1: torchrun: "
+	    "command not found'; exit 127", 5, 2, 4);
+	ck_assert_int_eq(run_pre_step(pre, "", &out, &secs), 0);
+	ck_assert_msg(strstr(out, "SQDECK_NCCL_SKIP=the probe could not run "
+	    "(exit 127: bash: line 1: torchrun: command not found (1 of 30 "
+	    "lines)); going on without it\n") != NULL, "%s", out);
+	for (n = 0, p = out; (p = strstr(p, "couldn't execute")) != NULL; p++)
+		n++;
+	ck_assert_msg(n == 0, "%d pyxis lines: %s", n, out);
+	for (n = 0, p = out; (p = strstr(p, "torchrun: command not found")) !=
+	    NULL; p++)
+		n++;
+	ck_assert_msg(n == 1, "%d torchrun lines: %s", n, out);
+	ck_assert_ptr_null(strstr(out, "[nccl probe]"));
+	ck_assert_int_eq(nccl_parse_log(out, strlen(out), NULL), NCCL_SKIP);
+	free(out);
+	free(pre);
 }
 END_TEST
 
@@ -201,7 +234,7 @@ START_TEST(test_ladder_unavailable)
 	pre = nccl_probe_step("sqdeck-no-such-probe-command", 5, 1, 4);
 	ck_assert_int_eq(run_pre_step(pre, "", &out, &secs), 0);
 	ck_assert_msg(strstr(out, "SQDECK_NCCL_SKIP=the probe could not run "
-	    "(exit 127)") != NULL, "%s", out);
+	    "(exit 127: ") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "MAIN-STEP launch= P2P= IF=") != NULL, "%s",
 	    out);
 	ck_assert_int_eq(nccl_parse_log(out, strlen(out), NULL), NCCL_SKIP);
@@ -303,6 +336,96 @@ START_TEST(test_default_render)
 	free(out);
 	free(pre);
 	template_vars_free(&tv);
+}
+END_TEST
+
+/*
+ * The program timeout counts from the job's start: a pre-step (the NCCL
+ * probe) of 3 s comes off the program's 4 s, so the watchdog fires at
+ * about 4 s of the job, not 7 (SLURM's TIMEOUT would come first).  The
+ * program step runs with srun --unbuffered.  srun and scancel are stand-ins
+ * that record their arguments and run the command.
+ */
+START_TEST(test_program_timeout_counts_probe)
+{
+	const char		*dir = test_tmpdir();
+	struct template_vars	 tv;
+	char			*out = NULL, *cause = NULL, *path, *cmd, *log;
+	struct timespec		 t0, t1;
+	double			 secs;
+	FILE			*f;
+
+	path = xasprintf("%s/bin", dir);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	free(path);
+	path = xasprintf("%s/bin/srun", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "#!/bin/sh\necho \"SRUN $*\" >>%s/srun.args\n"
+	    "while [ \"${1#--}\" != \"$1\" ]; do shift; done\n"
+	    "exec \"$@\"\n", dir);
+	fclose(f);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	free(path);
+	path = xasprintf("%s/bin/scancel", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "#!/bin/sh\nexit 0\n");
+	fclose(f);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	free(path);
+
+	template_vars_init(&tv);
+	template_set(&tv, "JOB_NAME", "t-1");
+	template_set(&tv, "PARTITION", "gpu");
+	template_set(&tv, "NUM_GPUS", "2");
+	template_set(&tv, "CPUS_PER_TASK", "1");
+	template_set(&tv, "TIME", "0:01:00");
+	template_set(&tv, "LOG_DIR", "/l");
+	template_set(&tv, "REQUEUE", "0");
+	template_set(&tv, "SBATCH_EXTRA", "");
+	template_set(&tv, "IMAGE", "");
+	template_set(&tv, "CONTAINER_MOUNTS", "");
+	template_set(&tv, "COMMAND", "sleep 30");
+	template_set(&tv, "ENV_FILE", "");
+	template_set(&tv, "SECRET_NAMES", "");
+	template_set(&tv, "RESULTS_DIR", "");
+	template_set(&tv, "JOB_DIR", dir);
+	template_set(&tv, "EXTRA_ENV", "");
+	template_set(&tv, "PRE_STEP", "sleep 3  # stands for the NCCL probe");
+	template_set(&tv, "PROGRAM_TIMEOUT", "4");
+	template_set(&tv, "PROGRAM_GRACE", "1");
+	ck_assert_msg(template_render_embedded("slurm/singlenode.sbatch.tmpl",
+	    &tv, &out, &cause) == 0, "%s", cause);
+	template_vars_free(&tv);
+	path = xasprintf("%s/job.sbatch", dir);
+	ck_assert_int_eq(file_write_atomic(path, out, strlen(out), 0600,
+	    &cause), 0);
+	free(out);
+	cmd = xasprintf("cd %s && PATH=%s/bin:$PATH SLURM_JOB_ID=9 "
+	    "SLURM_JOB_NAME=t-1 SLURM_JOB_NODELIST=n1 bash %s >out 2>&1",
+	    dir, dir, path);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ck_assert_int_eq(WEXITSTATUS(system(cmd)), 124);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (double)(t1.tv_sec - t0.tv_sec) +
+	    (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	free(cmd);
+	free(path);
+	path = xasprintf("%s/out", dir);
+	ck_assert_int_eq(file_read(path, &log, NULL, &cause), 0);
+	/* 4 s of the job and 1 s of grace; 3 s later before the fix. */
+	ck_assert_msg(secs < 6.5, "ended after %.1f s: %s", secs, log);
+	ck_assert_msg(strstr(log, "sqdeck: program timeout: the program ran "
+	    "1 s (the job 4 s, 0.95 of its time)") != NULL, "%s", log);
+	free(log);
+	free(path);
+	path = xasprintf("%s/srun.args", dir);
+	ck_assert_int_eq(file_read(path, &log, NULL, &cause), 0);
+	ck_assert_msg(strstr(log, "SRUN --cpus-per-task=1 --kill-on-bad-exit=1 "
+	    "--unbuffered bash -c") != NULL, "%s", log);
+	free(log);
+	free(path);
 }
 END_TEST
 
@@ -705,6 +828,8 @@ nccl_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_wanted);
+	tcase_add_test(tc, test_program_timeout_counts_probe);
+	tcase_add_test(tc, test_ladder_no_torchrun_one_line);
 	tcase_add_test(tc, test_ladder_fallback);
 	tcase_add_test(tc, test_unpack_before_probe);
 	tcase_add_test(tc, test_ladder_budget);

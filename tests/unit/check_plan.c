@@ -383,6 +383,44 @@ START_TEST(test_partition)
 }
 END_TEST
 
+/*
+ * No partitions set (the package's names, polar...): none exists on the
+ * test cluster, so its default (gpu*, or the flag) is asked for, and said
+ * (issue 26 item 9).  Names given by the user stand as they are.
+ */
+START_TEST(test_partition_cluster_default)
+{
+	struct plan_limit	flagged[2];
+	struct plan		pl;
+
+	cl.partitions_default = 1;
+	sp.gpus = 2;
+	make_ok(testbed, 2, &pl);
+	ck_assert_str_eq(pl.partition, "gpu");
+	ck_assert_int_eq(pl.max_minutes, 240);
+	ck_assert_ptr_nonnull(strstr(pl.note, "partition gpu: the cluster's "
+	    "default (no partitions are set for it"));
+	plan_free(&pl);
+	memcpy(flagged, testbed, sizeof flagged);
+	flagged[1].name = "gpu";
+	flagged[0].is_default = 1;
+	make_ok(flagged, 2, &pl);
+	ck_assert_str_eq(pl.partition, "cpu");
+	plan_free(&pl);
+	/* No default partition: the names stand, and the error says so. */
+	ASSERT_ERR(shortq, 4, "no partition of SLURM_PARTITION can take a "
+	    "job of 4:00:00: polar (does not exist), polar3 (does not exist), "
+	    "polar4 (does not exist), grizzly (does not exist); lower "
+	    "SLURM_TIME_HOURS or choose other partitions");
+	/* Given by the user: never replaced. */
+	cl.partitions_default = 0;
+	ASSERT_ERR(testbed, 2, "no partition of SLURM_PARTITION can take a "
+	    "job of 4:00:00: polar (does not exist), polar3 (does not exist), "
+	    "polar4 (does not exist), grizzly (does not exist); lower "
+	    "SLURM_TIME_HOURS or choose other partitions");
+}
+END_TEST
+
 /* SLURM_PARTITION is a list: each is checked, the rest go to -p a,b. */
 START_TEST(test_partition_list)
 {
@@ -708,6 +746,7 @@ plan_suite(void)
 	tcase_add_test(tc, test_time_default_shrinks);
 	tcase_add_test(tc, test_partition);
 	tcase_add_test(tc, test_partition_list);
+	tcase_add_test(tc, test_partition_cluster_default);
 	tcase_add_test(tc, test_program_timeout);
 	tcase_add_test(tc, test_requeue_account_cpus);
 	tcase_add_test(tc, test_format_time);

@@ -684,6 +684,25 @@ START_TEST(test_sbatch_reply)
 	free(out);
 	free(err);
 
+	/*
+	 * No account (AccountingStorageEnforce=associations and none given,
+	 * or a site's job_submit plugin): where to set it (issue 24).
+	 */
+	ck_assert_int_eq(slurm_parse_sbatch("", "sbatch: error: Batch job "
+	    "submission failed: Invalid account or account/partition "
+	    "combination specified\n", &id, &msg), SLURM_SUBMIT_ERROR);
+	ck_assert_str_eq(msg, "Batch job submission failed: Invalid account "
+	    "or account/partition combination specified: set SLURM_ACCOUNT "
+	    "(or 'account:' for the cluster in clusters.yaml) to an account "
+	    "you may use (sacctmgr show assoc user=$USER "
+	    "format=account,partition)");
+	free(msg);
+	ck_assert_int_eq(slurm_parse_sbatch("", "sbatch: error: You must "
+	    "specify an Account\n", &id, &msg), SLURM_SUBMIT_ERROR);
+	ck_assert_ptr_nonnull(strstr(msg, "You must specify an Account: set "
+	    "SLURM_ACCOUNT (or 'account:'"));
+	free(msg);
+
 	/* No answer at all (connection cut, reply lost). */
 	ck_assert_int_eq(slurm_parse_sbatch("", "", &id, &msg),
 	    SLURM_SUBMIT_AMBIGUOUS);

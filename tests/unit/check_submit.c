@@ -581,12 +581,99 @@ START_TEST(test_faults_parse)
 }
 END_TEST
 
+/*
+ * Run lib-mdig.sh's mdig against a stand-in curl whose registry answers
+ * 401 with realm; returns what the stand-in was asked (one line a call).
+ */
+static char *
+mdig_calls(const char *realm, const char *allow_http)
+{
+	const char	*dir = test_tmpdir();
+	char		*cmd, *out = NULL, *cause = NULL, *path;
+	FILE		*f;
+
+	path = xasprintf("mkdir -p %s/bin %s/cfg/enroot && echo 'machine "
+	    "reg.example login u password p' >%s/cfg/enroot/.credentials && "
+	    "rm -f %s/calls", dir, dir, dir, dir);
+	ck_assert_int_eq(system(path), 0);
+	free(path);
+	path = xasprintf("%s/bin/curl", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fprintf(f, "#!/bin/sh\necho \"CURL $*\" >>%s/calls\n"
+	    "h=; o=; p=\nfor a; do case $p in -D) h=$a ;; -o) o=$a ;; esac; "
+	    "p=$a; done\n"
+	    "if [ -n \"$h\" ]; then printf 'HTTP/1.1 401\\r\\n"
+	    "Www-Authenticate: Bearer realm=\"%%s\",service=\"svc\","
+	    "scope=\"repo:x:pull\"\\r\\n' \"$REALM\" >\"$h\"; "
+	    "printf 401; exit 0; fi\n"
+	    "case \"$*\" in *--data-urlencode*) echo '{\"token\":\"tk\"}'; "
+	    "exit 0 ;; esac\n"
+	    "[ -z \"$o\" ] || echo manifest >\"$o\"; printf 200\n", dir);
+	fclose(f);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	free(path);
+	cmd = xasprintf("cd %s && PATH=%s/bin:$PATH REALM='%s' "
+	    "ENROOT_ALLOW_HTTP=%s ENROOT_CONFIG_PATH=%s/cfg/enroot "
+	    "mreg=reg.example mrepo=x mref=1 sh -c '. %s/../templates/remote/"
+	    "lib-mdig.sh; mdig' >/dev/null 2>&1", dir, dir, realm,
+	    allow_http, dir, TESTS_SRCDIR);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	path = xasprintf("%s/calls", dir);
+	ck_assert_msg(file_read(path, &out, NULL, &cause) == 0, "%s", cause);
+	free(path);
+	return out;
+}
+
+/*
+ * After a 401 the digest helper follows the registry's auth realm: over
+ * https only, and with the netrc only to the registry's own host (issue
+ * 24: it went to any host in the netrc, and to file://).
+ */
+START_TEST(test_mdig_realm)
+{
+	char	*c, *realm_call;
+
+	/* The registry's own host: the netrc goes along. */
+	c = mdig_calls("https://reg.example/token", "no");
+	ck_assert_msg((realm_call = strstr(c, "--data-urlencode")) != NULL,
+	    "%s", c);
+	ck_assert_msg(strstr(c, "--proto =https --max-redirs 0 --netrc-file "
+	    "/") != NULL && strstr(c, "/cfg/enroot/.credentials -G") != NULL,
+	    "%s", c);
+	ck_assert_msg(strstr(c, "Authorization") == NULL, "token in argv: %s",
+	    c);
+	free(c);
+	/* Another host: asked, but without the netrc. */
+	c = mdig_calls("https://other.example/token", "no");
+	ck_assert_msg(strstr(c, "--netrc-file /dev/null -G") != NULL, "%s", c);
+	ck_assert_ptr_null(strstr(c, ".credentials -G"));
+	free(c);
+	/* file://, or http when enroot does not allow it: not followed. */
+	c = mdig_calls("file:///etc/passwd", "no");
+	ck_assert_msg(strstr(c, "--data-urlencode") == NULL, "%s", c);
+	free(c);
+	c = mdig_calls("http://reg.example/token", "no");
+	ck_assert_msg(strstr(c, "--data-urlencode") == NULL, "%s", c);
+	free(c);
+	/* http to the registry itself, when enroot allows http: yes. */
+	c = mdig_calls("http://reg.example/token", "1");
+	ck_assert_msg(strstr(c, "--proto =http --max-redirs 0 --netrc-file")
+	    != NULL, "%s", c);
+	free(c);
+	c = mdig_calls("http://other.example/token", "1");
+	ck_assert_msg(strstr(c, "--data-urlencode") == NULL, "%s", c);
+	free(c);
+}
+END_TEST
+
 static Suite *
 submit_suite(void)
 {
 	Suite	*s = suite_create("submit");
 	TCase	*tc = tcase_create("pure");
 
+	tcase_add_test(tc, test_mdig_realm);
 	tcase_add_test(tc, test_layout);
 	tcase_add_test(tc, test_sha256);
 	tcase_add_test(tc, test_tar);

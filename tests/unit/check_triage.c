@@ -129,6 +129,27 @@ static const struct tcase cases[] = {
 	  "2.14.3", NULL },
 	{ "nccl-watchdog", ERR_INFRA, "FAILED", "0:6", "nccl-watchdog.err", NULL,
 	  "Watchdog caught collective operation timeout" },
+	/* The heartbeat monitor alone: a hang, never a retry (catalog). */
+	{ "nccl-heartbeat", ERR_PROGRAM, "FAILED", "134:0", NULL,
+	  "[rank0]:[F ProcessGroupNCCL.cpp:1169] [PG 5 Rank 0] ProcessGroupNCCL's "
+	  "watchdog got stuck for 600 seconds without making progress in "
+	  "monitoring enqueued collectives. If you suspect the watchdog is not "
+	  "actually stuck and a longer timeout would help, increase the timeout",
+	  NULL },
+	/* DCGM's health watch names the Xid in capitals. */
+	{ "gpu-xid", ERR_INFRA, "FAILED", "1:0", NULL,
+	  "ErrorCode:DCGM_FR_XID_ERROR GPU:4 PCI:0000:c4:00.0 Detected XID 79 "
+	  "for GPU 4 Please consult the documentation for details of this XID.",
+	  NULL },
+	{ "gpu-xid-app", ERR_PROGRAM, "FAILED", "1:0", NULL,
+	  "ErrorCode:DCGM_FR_XID_ERROR GPU:4 PCI:0000:c4:00.0 Detected XID 31 "
+	  "for GPU 4 Please consult the documentation for details of this XID.",
+	  NULL },
+	{ "cuda-driver-init", ERR_INFRA, "FAILED", "1:0", NULL,
+	  "CUDA error at bandwidthTest.cu:256 code=802(cudaErrorSystemNotReady) "
+	  "\"cudaSetDevice(currentDevice)\"", NULL },
+	{ "slurm-launch", ERR_INFRA, "FAILED", "0:0", NULL,
+	  "slurmstepd: error: Prolog hung on node worker-3", NULL },
 	{ "program-timeout", ERR_PROGRAM, "FAILED", "124:0",
 	  "program-timeout.err", NULL, "sqdeck: program timeout: the program "
 	  "ran 114 s" },

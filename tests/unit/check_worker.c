@@ -4,11 +4,15 @@
  * on loopback, port 1: no mock) -- requests fail at once instead of
  * waiting, and stopping joins every thread.
  */
+#include <sys/stat.h>
+
 #include <dirent.h>
 #include <poll.h>
 #include <time.h>
 
 #include "testutil.h"
+#include "monitor.h"
+#include "ops.h"
 #include "record.h"
 #include "worker.h"
 #include "util.h"
@@ -284,6 +288,89 @@ START_TEST(test_refused_cluster)
 END_TEST
 
 /*
+ * The poll's reply marker is never in an argv on the login node (issue
+ * 24: `ps` showed `timeout ... sh -c ... rd "$N"` to every local user, who
+ * could then forge a section in a file the poll reads).  The poll script
+ * runs here with stand-ins: squeue (no job), sacct (job 5 FAILED), and a
+ * tail that prints the command line of its parent (the timeout process of
+ * rd) and its own.
+ */
+START_TEST(test_poll_marker_not_in_argv)
+{
+	const char	*dir = test_tmpdir();
+	struct record	*r, *tracked[1];
+	char		 marker[32], *script, *cause = NULL, *path, *cmd;
+	char		*out = NULL, *logp;
+	FILE		*f;
+
+	ck_assert(strncmp(SLURM_SACCT_FIELDS, "JobID JobIDRaw State", 20) ==
+	    0);
+	r = record_new("c");
+	r->id = xstrdup("sd-x");
+	r->job_name = xstrdup("j");
+	r->job_dir = xstrdup(dir);
+	r->created = xstrdup("2026-12-01T00:00:00Z");
+	strv_add(&r->slurm_ids, "5");
+	tracked[0] = r;
+	ck_assert_int_eq(remote_marker(marker, sizeof marker), 0);
+	script = monitor_script(tracked, 1, "u", marker, "|", &cause);
+	ck_assert_msg(script != NULL, "%s", cause);
+	logp = ops_log_path(r, 0);
+	path = xasprintf("mkdir -p \"$(dirname '%s')\" && echo hi >'%s' && "
+	    "mkdir -p %s/bin", logp, logp, dir);
+	ck_assert_int_eq(system(path), 0);
+	free(path);
+	path = xasprintf("%s/bin/squeue", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fprintf(f, "#!/bin/sh\nexit 0\n");
+	fclose(f);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	free(path);
+	path = xasprintf("%s/bin/sacct", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fprintf(f, "#!/bin/sh\necho '5|5|FAILED|1:0|None|n1|gpu|0:01|0:10|1|"
+	    "x|x|x|j'\n");
+	fclose(f);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	free(path);
+	path = xasprintf("%s/bin/tail", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fprintf(f, "#!/bin/sh\nprintf 'PARENT '; tr '\\0' ' ' "
+	    "</proc/$PPID/cmdline; echo; printf 'SELF %%s\\n' \"$*\"\n");
+	fclose(f);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	free(path);
+	path = xasprintf("%s/poll.sh", dir);
+	ck_assert_int_eq(file_write_atomic(path, script, strlen(script), 0600,
+	    &cause), 0);
+	cmd = xasprintf("PATH=%s/bin:$PATH sh %s >%s/poll.out 2>&1", dir,
+	    path, dir);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	free(path);
+	path = xasprintf("%s/poll.out", dir);
+	ck_assert_int_eq(file_read(path, &out, NULL, &cause), 0);
+	/* The file was read, under its section... */
+	cmd = xasprintf("\n%s out 5\nPARENT ", marker);
+	ck_assert_msg(strstr(out, cmd) != NULL, "%s", out);
+	free(cmd);
+	ck_assert_msg(strstr(out, "SELF -c") != NULL, "%s", out);
+	/* ... and no process had the marker in its command line. */
+	ck_assert_msg(strstr(strstr(out, "PARENT "), marker) == NULL ||
+	    strstr(strstr(out, "PARENT "), marker) > strstr(out, "SELF "),
+	    "marker in an argv: %s", out);
+	ck_assert_msg(strstr(strstr(out, "SELF "), marker) == NULL ||
+	    strstr(strstr(out, "SELF "), marker) > strchr(strstr(out,
+	    "SELF "), '\n'), "marker in tail's argv: %s", out);
+	free(out);
+	free(path);
+	free(logp);
+	free(script);
+	record_free(r);
+}
+END_TEST
+
+/*
  * The records thread (issue 17): it answers the screen's first load and
  * its detail views, so the calling thread reads no record file.
  */
@@ -481,6 +568,7 @@ worker_suite(void)
 	tcase_add_test(tc, test_refused_cluster);
 	tcase_add_test(tc, test_no_clusters);
 	tcase_add_test(tc, test_records_thread);
+	tcase_add_test(tc, test_poll_marker_not_in_argv);
 	tcase_add_test(tc, test_pool_bounded);
 	suite_add_tcase(s, tc);
 	return s;
