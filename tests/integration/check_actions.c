@@ -1,0 +1,264 @@
+/*
+ * Job actions (issue 27) against the real local cluster: hold, release,
+ * requeue, signal, time and gpu on several jobs at once and on an array
+ * range, each checked after with SLURM's own squeue and scontrol through
+ * the real ssh client.  The jobs are plain sbatch jobs the tests submit
+ * themselves (named sdact-*), on the cpu partition; teardown cancels them.
+ */
+#include <sys/stat.h>
+
+#include <stdarg.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "itutil.h"
+#include "util.h"
+
+static char	jobname[96];
+
+static void
+setup(void)
+{
+	it_need_cluster(NULL);
+	it_setup();
+	snprintf(jobname, sizeof jobname, "sdact-%s", unique);
+}
+
+static void
+teardown(void)
+{
+	free(it_ssh_out(tmpdir, "scancel -n %s; rm -rf \"$HOME/%s\"", jobname,
+	    jobname));
+	it_teardown();
+}
+
+/*
+ * sbatch a job of this test (its batch shell, in the test's dir, traps
+ * USR1 into the file got.SLURM_JOB_ID there, then sleeps) with more sbatch
+ * options; its job id.
+ */
+static char *
+job(const char *opts)
+{
+	char	*out;
+
+	out = it_ssh_out(tmpdir, "d=\"$HOME/%s\"; mkdir -p \"$d\" && "
+	    "printf '%%s\\n' '#!/bin/sh' "
+	    "'trap \"echo got >got.$SLURM_JOB_ID\" USR1' "
+	    "'i=0; while [ $i -lt 600 ]; do sleep 1; i=$((i+1)); done' "
+	    ">\"$d/job.sh\" && sbatch --parsable -p cpu -t 10 -J %s -D \"$d\" "
+	    "-o /dev/null %s \"$d/job.sh\"", jobname, jobname, opts);
+	str_trim(out);
+	ck_assert_msg(*out >= '1' && *out <= '9', "sbatch: %s", out);
+	return out;
+}
+
+/* squeue's state of a job until it is RUNNING (60 s at the most). */
+static void
+running(const char *id)
+{
+	char	*out;
+
+	out = it_ssh_until(60, "^RUNNING", "squeue -h -j %s -o %%T", id);
+	ck_assert_msg(strncmp(out, "RUNNING", 7) == 0, "%s never ran: %s",
+	    id, out);
+	free(out);
+}
+
+/* One field of scontrol show job ID ("Reason", "Restarts"). */
+static char *
+field(const char *id, const char *name)
+{
+	char	*out, *p, *v;
+
+	out = it_ssh_out(tmpdir, "scontrol -o show job %s", id);
+	p = strstr(out, name);
+	ck_assert_msg(p != NULL && p[strlen(name)] == '=', "no %s in: %s",
+	    name, out);
+	p += strlen(name) + 1;
+	v = xstrndup(p, strcspn(p, " \n"));
+	free(out);
+	return v;
+}
+
+START_TEST(test_hold_release_several)
+{
+	char	*a = job("--begin=now+3600"), *b = job("--begin=now+3600");
+	char	*out, *err, *r;
+
+	/* Two ids, one cluster: both held. */
+	ck_assert_int_eq(it_sd(NULL, &out, &err, NULL, "hold", a, b, NULL), 0);
+	ck_assert_msg(strstr(out, "held") != NULL, "%s\n%s", out, err);
+	free(out); free(err);
+	r = field(a, "Reason"); ck_assert_str_eq(r, "JobHeldUser"); free(r);
+	r = field(b, "Reason"); ck_assert_str_eq(r, "JobHeldUser"); free(r);
+	r = field(a, "Priority"); ck_assert_str_eq(r, "0"); free(r);
+
+	/* Released: no longer held (it waits for its begin time again). */
+	ck_assert_int_eq(it_sd(NULL, &out, &err, NULL, "release", a, b,
+	    NULL), 0);
+	free(out); free(err);
+	r = field(a, "Reason"); ck_assert_str_ne(r, "JobHeldUser"); free(r);
+	r = field(b, "Reason"); ck_assert_str_ne(r, "JobHeldUser"); free(r);
+	r = field(a, "Priority"); ck_assert_str_ne(r, "0"); free(r);
+	free(a);
+	free(b);
+}
+END_TEST
+
+START_TEST(test_hold_array_range)
+{
+	char	*a = job("--begin=now+3600 --array=1-5"), *range, *out, *err;
+	char	*held, *free_;
+	cJSON	*j, *jobs;
+
+	range = xasprintf("%s_[1-3]", a);
+	ck_assert_int_eq(it_sd(&j, NULL, &err, NULL, "hold", "--json",
+	    range, NULL), 0);
+	jobs = cJSON_GetObjectItem(j, "jobs");
+	ck_assert_int_eq(cJSON_GetArraySize(jobs), 1);
+	ck_assert_str_eq(it_jstr(cJSON_GetArrayItem(jobs, 0), "id"), range);
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "ok")));
+	cJSON_Delete(j);
+	free(err);
+	/* Tasks 1-3 held, 4 and 5 not: squeue -r lists every task. */
+	held = it_ssh_out(tmpdir, "squeue -r -h -j %s -o '%%i %%r' | "
+	    "grep -c ' JobHeldUser$'", a);
+	free_ = it_ssh_out(tmpdir, "squeue -r -h -j %s -o '%%i %%r' | "
+	    "grep -v ' JobHeldUser$' | sed 's/ .*//' | sort", a);
+	str_trim(held);
+	ck_assert_str_eq(held, "3");
+	out = xasprintf("%s_4\n%s_5\n", a, a);
+	ck_assert_str_eq(free_, out);
+	free(out); free(held); free(free_);
+	ck_assert_int_eq(it_sd(NULL, &out, &err, NULL, "release", range,
+	    NULL), 0);
+	free(out); free(err);
+	held = it_ssh_out(tmpdir, "squeue -r -h -j %s -o '%%r' | "
+	    "grep -c JobHeldUser", a);
+	str_trim(held);
+	ck_assert_str_eq(held, "0");
+	free(held);
+	free(range);
+	free(a);
+}
+END_TEST
+
+START_TEST(test_requeue_several)
+{
+	char	*a = job(""), *b = job(""), *out, *err, *r;
+
+	running(a);
+	running(b);
+	ck_assert_int_eq(it_sd(NULL, &out, &err, NULL, "requeue", a, b,
+	    NULL), 0);
+	ck_assert_msg(strstr(out, "requeued") != NULL, "%s\n%s", out, err);
+	free(out); free(err);
+	r = field(a, "Restarts"); ck_assert_str_eq(r, "1"); free(r);
+	r = field(b, "Restarts"); ck_assert_str_eq(r, "1"); free(r);
+	/* Pending again: SLURM refuses a second requeue, said in words. */
+	ck_assert_int_eq(it_sd(NULL, &out, &err, NULL, "requeue", a, NULL),
+	    1);
+	ck_assert_msg(strstr(err, "still pending") != NULL, "%s", err);
+	free(out); free(err);
+	free(a);
+	free(b);
+}
+END_TEST
+
+START_TEST(test_signal_batch_trap)
+{
+	char	*a = job(""), *b = job(""), *out, *err;
+
+	running(a);
+	running(b);
+	/* The trap is set once the shell runs: give it a moment. */
+	sleep(2);
+	ck_assert_int_eq(it_sd(NULL, &out, &err, NULL, "signal", "--batch",
+	    a, b, "usr1", NULL), 0);
+	ck_assert_msg(strstr(out, "SIGUSR1") != NULL, "%s\n%s", out, err);
+	free(out); free(err);
+	out = it_ssh_until(20, "^got\ngot\n$", "cat \"$HOME/%s/got.%s\" "
+	    "\"$HOME/%s/got.%s\" 2>/dev/null", jobname, a, jobname, b);
+	ck_assert_str_eq(out, "got\ngot\n");
+	free(out);
+	/* A signal scancel does not know is refused before any login. */
+	ck_assert_int_eq(it_sd(NULL, &out, &err, NULL, "signal", a, "USR9",
+	    NULL), 2);
+	ck_assert_msg(strstr(err, "unknown signal") != NULL, "%s", err);
+	free(out); free(err);
+	free(a);
+	free(b);
+}
+END_TEST
+
+START_TEST(test_time_lower_not_raise)
+{
+	char	*a = job(""), *b = job("--array=1-2"), *t, *out, *err, *r;
+
+	running(a);
+	t = xasprintf("%s_2", b);
+	ck_assert_int_eq(it_sd(NULL, &out, &err, NULL, "time", a, t, "5",
+	    NULL), 0);
+	free(out); free(err);
+	r = field(a, "TimeLimit"); ck_assert_str_eq(r, "00:05:00"); free(r);
+	r = field(t, "TimeLimit"); ck_assert_str_eq(r, "00:05:00"); free(r);
+	/* Raising is an administrator's: refused, and said so. */
+	ck_assert_int_eq(it_sd(NULL, &out, &err, NULL, "time", a, "0:30:00",
+	    NULL), 1);
+	ck_assert_msg(strstr(err, "only lower") != NULL, "%s", err);
+	free(out); free(err);
+	r = field(a, "TimeLimit"); ck_assert_str_eq(r, "00:05:00"); free(r);
+	free(t);
+	free(a);
+	free(b);
+}
+END_TEST
+
+START_TEST(test_gpu_no_nvidia_smi)
+{
+	char	*a = job("-N 2"), *out, *err, *nodes;
+	cJSON	*j, *miss;
+
+	running(a);
+	ck_assert_int_eq(it_sd(&j, NULL, &err, NULL, "gpu", "--json", a,
+	    NULL), 1);
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "running")));
+	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "gpus")),
+	    0);
+	/* Each of its two nodes said it has no nvidia-smi. */
+	miss = cJSON_GetObjectItem(j, "no_nvidia_smi");
+	ck_assert_int_eq(cJSON_GetArraySize(miss), 2);
+	nodes = it_ssh_out(tmpdir, "squeue -h -j %s -o %%N", a);
+	ck_assert_msg(strstr(nodes, "sdn") != NULL, "%s", nodes);
+	ck_assert_ptr_nonnull(strstr(cJSON_GetArrayItem(miss, 0)->valuestring,
+	    "sdn"));
+	cJSON_Delete(j);
+	free(err);
+	free(nodes);
+	ck_assert_int_eq(it_sd(NULL, &out, &err, NULL, "gpu", a, NULL), 1);
+	ck_assert_msg(strstr(out, "no nvidia-smi on this node") != NULL,
+	    "%s\n%s", out, err);
+	free(out); free(err);
+	free(a);
+}
+END_TEST
+
+static Suite *
+actions_suite(void)
+{
+	Suite	*s = suite_create("actions");
+	TCase	*tc;
+
+	tc = it_tcase(s, "actions", 300, setup, teardown);
+	tcase_add_test(tc, test_hold_release_several);
+	tcase_add_test(tc, test_hold_array_range);
+	tcase_add_test(tc, test_requeue_several);
+	tcase_add_test(tc, test_signal_batch_trap);
+	tcase_add_test(tc, test_time_lower_not_raise);
+	tcase_add_test(tc, test_gpu_no_nvidia_smi);
+	return s;
+}
+
+TEST_MAIN(actions_suite)
