@@ -13,8 +13,8 @@
  * and "[Not Supported]" (nvidia-smi's words for a value a GPU does not
  * report) give -1.  0, or -1 when the cell is neither.
  */
-static int
-cell_number(const char *s, size_t len, long *out)
+int
+gpuuse_cell(const char *s, size_t len, long *out)
 {
 	char	*c = xstrndup(s, len), *end;
 	long	 n;
@@ -78,10 +78,10 @@ gpuuse_parse_line(const char *line, int with_node, struct gpuuse_row *r)
 			return -1;
 		p += len[i] + 1;
 	}
-	if (cell_number(f[base], len[base], &idx) != 0 || idx < 0 ||
-	    cell_number(f[base + 2], len[base + 2], &util) != 0 ||
-	    cell_number(f[base + 3], len[base + 3], &r->used) != 0 ||
-	    cell_number(f[base + 4], len[base + 4], &r->total) != 0)
+	if (gpuuse_cell(f[base], len[base], &idx) != 0 || idx < 0 ||
+	    gpuuse_cell(f[base + 2], len[base + 2], &util) != 0 ||
+	    gpuuse_cell(f[base + 3], len[base + 3], &r->used) != 0 ||
+	    gpuuse_cell(f[base + 4], len[base + 4], &r->total) != 0)
 		return -1;
 	r->index = (int)idx;
 	r->util = util > 100 ? -1 : (int)util;

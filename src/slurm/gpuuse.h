@@ -40,6 +40,12 @@ int	 gpuuse_parse(const char *, struct gpuuse_reply *, char **cause);
  * after "NODE, "): 0, or -1 when it is not one.
  */
 int	 gpuuse_parse_line(const char *line, int with_node, struct gpuuse_row *);
+/*
+ * One number cell of nvidia-smi's CSV, len bytes: "35", "35 %" or "1234
+ * MiB" give the number, "[N/A]" and "[Not Supported]" (a value the GPU
+ * does not report) -1; 0, or -1 returned when it is neither.
+ */
+int	 gpuuse_cell(const char *, size_t len, long *out);
 void	 gpuuse_row_free(struct gpuuse_row *);
 void	 gpuuse_free(struct gpuuse_reply *);
 /* "sdn1 GPU 0 NVIDIA A100 util 35% memory 1234/40960 MiB" lines. */
