@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "act.h"
 #include "budget.h"
 #include "conn.h"
 #include "eff.h"
@@ -38,8 +39,9 @@ enum wcmd_type {
 	WCMD_SPEC,
 	WCMD_START,
 	WCMD_EFF,
-	WCMD_HOLD,	/* scontrol hold (release when release is set)
-			   of each job in ids */
+	WCMD_HOLD,	/* a job action (act: hold, release, requeue,
+			   signal, time) on every job in ids, in one
+			   remote command (ops_act) */
 	WCMD_SOONEST,
 };
 
@@ -54,6 +56,8 @@ struct wcmd {
 					   cluster's */
 	int		 dry_run;
 	int		 release;	/* hold: release the job instead */
+	int		 act;		/* hold: enum jobact_kind */
+	char		*value;		/* hold: the signal or time limit */
 	int		 res[5];	/* soonest: nodes gpus gpn cpus min */
 	struct wcmd	*next;
 };

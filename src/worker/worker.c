@@ -84,6 +84,7 @@ wcmd_free(struct wcmd *c)
 	free(c->name);
 	free(c->spec_yaml);
 	free(c->user);
+	free(c->value);
 	strv_free(&c->ids);
 	free(c);
 }
