@@ -440,6 +440,9 @@ static int (*const handlers[UIA_COUNT])(struct ui *) = {
 	[UIA_LOG_ESC] = act_log_esc,
 	[UIA_HOLD] = act_hold,
 	[UIA_RELEASE] = act_release,
+	[UIA_REQUEUE] = act_requeue,
+	[UIA_SIGNAL] = act_signal,
+	[UIA_TIMELIMIT] = act_timelimit,
 	[UIA_ARRAY_OPEN] = act_array_open,
 	[UIA_ARRAY_CLOSE] = act_array_close,
 };
@@ -931,6 +934,13 @@ be_hold(void *arg, const struct jobtable_key *k, size_t n, int release,
 }
 
 static int
+be_act(void *arg, const struct jobtable_key *k, size_t n, int act,
+    const char *value, char **cause)
+{
+	return workers_act(arg, k, n, act, value, cause);
+}
+
+static int
 be_start_estimate(void *arg, const char *cluster, const char *job_id,
     char **cause)
 {
@@ -1031,6 +1041,7 @@ ui_main(const char *config_path)
 		be.fetch_spec = be_fetch_spec;
 		be.start_estimate = be_start_estimate;
 		be.hold = be_hold;
+		be.act = be_act;
 		be.efficiency = be_efficiency;
 		be.soonest = be_soonest;
 	}
