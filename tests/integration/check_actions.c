@@ -70,13 +70,14 @@ running(const char *id)
 static char *
 field(const char *id, const char *name)
 {
-	char	*out, *p, *v;
+	char	*out, *p, *v, *key;
 
 	out = it_ssh_out(tmpdir, "scontrol -o show job %s", id);
-	p = strstr(out, name);
-	ck_assert_msg(p != NULL && p[strlen(name)] == '=', "no %s in: %s",
-	    name, out);
-	p += strlen(name) + 1;
+	key = xasprintf(" %s=", name);
+	p = strstr(out, key);
+	ck_assert_msg(p != NULL, "no %s in: %s", name, out);
+	p += strlen(key);
+	free(key);
 	v = xstrndup(p, strcspn(p, " \n"));
 	free(out);
 	return v;
@@ -245,6 +246,89 @@ START_TEST(test_gpu_no_nvidia_smi)
 }
 END_TEST
 
+/*
+ * A spec's after: waits for its parents: the sbatch script carries
+ * --dependency, SLURM shows it pending for Dependency until the parent
+ * completes; a parent that fails leaves it DependencyNeverSatisfied,
+ * which sqdeck jobs --json explains.
+ */
+START_TEST(test_dependency)
+{
+	const char	*img = getenv("SDTB_IMAGE_SQSH");
+	char		*ok, *bad = job("--hold"), *spec, *out, *err, *dep, *r;
+	cJSON		*j, *jobs, *it, *why;
+	struct it_sub	 c1, c2;
+	int		 i, found = 0;
+
+	ck_assert_msg(img != NULL && *img != '\0', "SDTB_IMAGE_SQSH is not "
+	    "set: source $SDTB_DIR/env.sh of a tests/cluster/up run with "
+	    "containers");
+	/* The good parent: held, then released, it completes at once. */
+	ok = it_ssh_out(tmpdir, "sbatch --parsable --hold -p cpu -t 1 -J %s "
+	    "-o /dev/null --wrap true", jobname);
+	str_trim(ok);
+	ck_assert_msg(*ok >= '1' && *ok <= '9', "sbatch: %s", ok);
+	setenv("SLURM_PARTITION", "cpu", 1);
+	spec = it_write_spec("name: %s-c1\nimage: %s\ncommand: echo child\n"
+	    "gpus: 0\ncpus: 1\ntime: 5m\npartition: cpu\nafter: [%s]\n",
+	    jobname, img, ok);
+	it_submit(spec, &c1);
+	free(spec);
+	spec = it_write_spec("name: %s-c2\nimage: %s\ncommand: echo never\n"
+	    "gpus: 0\ncpus: 1\ntime: 5m\npartition: cpu\n"
+	    "after:\n  any: [%s]\n  ok: [%s]\n", jobname, img, ok, bad);
+	it_submit(spec, &c2);
+	free(spec);
+	/* The rendered scripts and SLURM say the same. */
+	dep = field(c1.sid, "Dependency");
+	ck_assert_msg(strncmp(dep, "afterok:", 8) == 0 && strstr(dep, ok) !=
+	    NULL, "c1 Dependency=%s", dep);
+	free(dep);
+	r = field(c1.sid, "Reason"); ck_assert_str_eq(r, "Dependency"); free(r);
+	dep = field(c2.sid, "Dependency");
+	ck_assert_msg(strstr(dep, "afterok:") != NULL && strstr(dep,
+	    "afterany:") != NULL, "c2 Dependency=%s", dep);
+	free(dep);
+	/* The good parent completes; the bad one is cancelled (not ok). */
+	free(it_ssh_out(tmpdir, "scancel %s; scontrol release %s", bad, ok));
+	out = it_ssh_until(90, "^(RUNNING|COMPLETING|COMPLETED)", "squeue "
+	    "-h -j %s -o %%T 2>/dev/null; sacct -n -X -j %s -o State 2>/dev/null",
+	    c1.sid, c1.sid);
+	ck_assert_msg(strncmp(out, "PENDING", 7) != 0 && *out != '\0',
+	    "child of a completed parent never started: %s", out);
+	free(out);
+	out = it_ssh_until(60, "DependencyNeverSatisfied", "squeue -h -j %s "
+	    "-o %%r", c2.sid);
+	ck_assert_msg(strstr(out, "DependencyNeverSatisfied") != NULL, "%s",
+	    out);
+	free(out);
+	ck_assert_int_eq(it_sd(&j, NULL, &err, NULL, "jobs", "--json", NULL),
+	    0);
+	jobs = cJSON_GetObjectItem(j, "jobs");
+	for (i = 0; i < cJSON_GetArraySize(jobs); i++) {
+		it = cJSON_GetArrayItem(jobs, i);
+		if (it_jstr(it, "id") == NULL ||
+		    strcmp(it_jstr(it, "id"), c2.sid) != 0)
+			continue;
+		why = cJSON_GetObjectItem(it, "why_pending");
+		ck_assert_ptr_nonnull(why);
+		ck_assert_str_eq(it_jstr(why, "code"),
+		    "DependencyNeverSatisfied");
+		ck_assert_ptr_nonnull(strstr(it_jstr(why, "meaning"),
+		    "never start"));
+		found = 1;
+	}
+	ck_assert_msg(found, "jobs --json has no row for %s", c2.sid);
+	cJSON_Delete(j);
+	free(err);
+	free(it_ssh_out(tmpdir, "scancel %s %s", c1.sid, c2.sid));
+	it_sub_free(&c1);
+	it_sub_free(&c2);
+	free(ok);
+	free(bad);
+}
+END_TEST
+
 static Suite *
 actions_suite(void)
 {
@@ -258,6 +342,8 @@ actions_suite(void)
 	tcase_add_test(tc, test_signal_batch_trap);
 	tcase_add_test(tc, test_time_lower_not_raise);
 	tcase_add_test(tc, test_gpu_no_nvidia_smi);
+	tc = it_tcase(s, "dependency", 600, setup, teardown);
+	it_add_job_test(tc, test_dependency);
 	return s;
 }
 

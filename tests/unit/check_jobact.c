@@ -8,6 +8,7 @@
 #include "testutil.h"
 #include "gpuuse.h"
 #include "jobact.h"
+#include "spec.h"
 #include "util.h"
 
 START_TEST(test_signal)
@@ -242,6 +243,62 @@ START_TEST(test_gpu_reply)
 }
 END_TEST
 
+/* A spec's after: (issue 27): parsed, written back, rendered. */
+START_TEST(test_spec_after)
+{
+	static const char base[] = "image: x.sqsh\ncommand: run\n";
+	struct spec	 sp, back;
+	struct buf	 b;
+	char		*text, *dep, *cause = NULL;
+
+	text = xasprintf("%safter: [12, 13_4, 12]\n", base);
+	ck_assert_int_eq(spec_parse(text, strlen(text), "t", &sp, &cause), 0);
+	free(text);
+	dep = spec_dependency(&sp);
+	ck_assert_str_eq(dep, "afterok:12:13_4");
+	free(dep);
+	spec_free(&sp);
+
+	text = xasprintf("%safter:\n  any: [20]\n  ok: [21]\n", base);
+	ck_assert_int_eq(spec_parse(text, strlen(text), "t", &sp, &cause), 0);
+	free(text);
+	dep = spec_dependency(&sp);
+	ck_assert_str_eq(dep, "afterok:21,afterany:20");
+	free(dep);
+	/* Written and read back: the same dependency. */
+	buf_init(&b);
+	ck_assert_int_eq(spec_write(&sp, &b, &cause), 0);
+	ck_assert_int_eq(spec_parse(b.data, b.len, "w", &back, &cause), 0);
+	dep = spec_dependency(&back);
+	ck_assert_str_eq(dep, "afterok:21,afterany:20");
+	free(dep);
+	spec_free(&back);
+	buf_free(&b);
+	spec_free(&sp);
+
+	text = xasprintf("%sstuff: 1\n", base);
+	ck_assert_int_ne(spec_parse(text, strlen(text), "t", &sp, &cause), 0);
+	free(cause);
+	cause = NULL;
+	free(text);
+	ck_assert_int_eq(spec_parse(base, strlen(base), "t", &sp, &cause), 0);
+	ck_assert_ptr_null(spec_dependency(&sp));
+	spec_free(&sp);
+	/* Never a word that is not a job id: it goes into #SBATCH. */
+	text = xasprintf("%safter: ['12 --wrap=x']\n", base);
+	ck_assert_int_eq(spec_parse(text, strlen(text), "t", &sp, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "not a SLURM job id"));
+	free(cause);
+	cause = NULL;
+	free(text);
+	text = xasprintf("%safter: {later: [1]}\n", base);
+	ck_assert_int_eq(spec_parse(text, strlen(text), "t", &sp, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "takes ok:"));
+	free(cause);
+	free(text);
+}
+END_TEST
+
 static Suite *
 jobact_suite(void)
 {
@@ -256,6 +313,7 @@ jobact_suite(void)
 	tcase_add_test(tc, test_line);
 	tcase_add_test(tc, test_captured_gpu);
 	tcase_add_test(tc, test_gpu_reply);
+	tcase_add_test(tc, test_spec_after);
 	suite_add_tcase(s, tc);
 	return s;
 }
