@@ -381,6 +381,10 @@ int
 start_estimated(struct ui *ui, struct msg_action *m);
 int
 efficiency_got(struct ui *ui, struct msg_action *m);
+int
+act_gpu_use(struct ui *ui);
+int
+gpu_got(struct ui *ui, struct msg_action *m);
 void
 detail_forget(struct ui *ui);
 

@@ -98,6 +98,7 @@ const struct uikey_binding uikeys_table[] = {
 	{ C(VIEW), 'G', UIA_BOTTOM, "G" },
 	{ C(VIEW), FN(KEY_END), UIA_BOTTOM, "End" },
 	{ C(VIEW), 't', UIA_START_ESTIMATE, "t" },
+	{ C(VIEW), 'u', UIA_GPU_USE, "u" },
 	{ C(VIEW), 'q', UIA_CLOSE, "q" },
 	{ C(VIEW), UIKEY_ESC, UIA_CLOSE, "Esc" },
 	{ C(VIEW), '?', UIA_CLOSE, "?" },
@@ -231,6 +232,8 @@ static const struct {
 	[UIA_SIGNAL] = { "send a signal (typed, USR1 offered) to the "
 	    "running job's steps, or every marked one's (scancel --signal)",
 	    NULL, NULL },
+	[UIA_GPU_USE] = { "job detail: GPU use of the running job, per GPU "
+	    "(nvidia-smi on its nodes, once)", "GPU use", NULL },
 	[UIA_TIMELIMIT] = { "lower the time limit (typed: 30, 1:00:00) of "
 	    "the job, or every marked one; only an admin raises one",
 	    NULL, NULL },

@@ -73,6 +73,12 @@ struct ui_backend {
 	int	(*act)(void *arg, const struct jobtable_key *, size_t n,
 		    int act, const char *value, char **cause);
 	/*
+	 * A running job's GPU use (u in its detail): one ACTION_GPU message
+	 * with gpuuse_text()'s lines.  May be NULL.
+	 */
+	int	(*gpu)(void *arg, const char *cluster, const char *job_id,
+		    char **cause);
+	/*
 	 * Where the wizard's request (the resources of the spec) would start
 	 * soonest, sbatch --test-only per partition: ACTION_OTHER step
 	 * "soonest".  May be NULL.

@@ -198,6 +198,29 @@ do_hold(struct wstate *st, struct wcmd *c)
 	st->next_poll = 0;	/* show the new reasons at once */
 }
 
+/* u in the detail view: the job's GPU use, one srun step a node. */
+void
+do_gpu(struct wstate *st, struct wcmd *c)
+{
+	struct gpuuse_reply	 g;
+	char			*cause = NULL, *text;
+
+	budget_spend(&st->budget, mono_now(), 1);
+	if (ops_gpu(st->conn, c->job_id, &g, &cause) != 0) {
+		check_new_session(st);
+		post_action(st->w, ACTION_GPU, c->job_id, NULL, ACTION_FAILED,
+		    "%s", cause);
+		free(cause);
+		return;
+	}
+	check_new_session(st);
+	text = gpuuse_text(&g);
+	post_action(st->w, ACTION_GPU, c->job_id, NULL, ACTION_DONE, "%s",
+	    text);
+	free(text);
+	gpuuse_free(&g);
+}
+
 /* The detail view's efficiency of an ended job: one sacct (eff.h). */
 void
 do_eff(struct wstate *st, struct wcmd *c)

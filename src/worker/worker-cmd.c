@@ -263,6 +263,25 @@ workers_act(struct workers *ws, const struct jobtable_key *keys, size_t n,
 }
 
 int
+workers_gpu(struct workers *ws, const char *cluster, const char *job_id,
+    char **cause)
+{
+	struct worker	*w;
+	struct wcmd	*c;
+	struct jobid	 jid;
+
+	jobid_parse(job_id, &jid);
+	if (worker_find(ws, cluster) != NULL && jid.kind != JOBID_JOB &&
+	    jid.kind != JOBID_TASK)
+		return cause_set(cause, "job %s: nvidia-smi is asked of one "
+		    "running job", job_id);
+	if ((c = cmd_new(ws, cluster, WCMD_GPU, job_id, &w, cause)) == NULL)
+		return -1;
+	post_cmd(ws, w, c);
+	return 0;
+}
+
+int
 workers_efficiency(struct workers *ws, const char *cluster,
     const char *job_id, char **cause)
 {

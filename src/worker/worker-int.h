@@ -43,6 +43,7 @@ enum wcmd_type {
 			   signal, time) on every job in ids, in one
 			   remote command (ops_act) */
 	WCMD_SOONEST,
+	WCMD_GPU,	/* nvidia-smi on a running job's nodes, once */
 };
 
 /* A request from the UI thread, queued for one worker. */
@@ -205,6 +206,8 @@ void
 do_hold(struct wstate *st, struct wcmd *c);
 void
 do_eff(struct wstate *st, struct wcmd *c);
+void
+do_gpu(struct wstate *st, struct wcmd *c);
 void
 do_soonest(struct wstate *st, struct wcmd *c);
 void *

@@ -160,6 +160,14 @@ int		 workers_hold(struct workers *, const struct jobtable_key *,
 int		 workers_act(struct workers *, const struct jobtable_key *,
 		     size_t n, int act, const char *value, char **cause);
 /*
+ * The GPU use of a running job: one srun --overlap nvidia-smi step a node
+ * (ops_gpu), asked once: an ACTION_GPU message whose message is
+ * gpuuse_text()'s lines, or a failure.  -1 and a cause if the cluster has
+ * no worker or the id is not one job.
+ */
+int		 workers_gpu(struct workers *, const char *cluster,
+		     const char *job_id, char **cause);
+/*
  * Efficiency of an ended job (eff.h), one sacct: an ACTION_OTHER message
  * with step "efficiency" whose message is "usage" then, on a second line,
  * the hint if any; or a failure.  -1 and a cause if the cluster has no
