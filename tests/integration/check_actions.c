@@ -28,8 +28,10 @@ setup(void)
 static void
 teardown(void)
 {
-	free(it_ssh_out(tmpdir, "scancel -n %s; rm -rf \"$HOME/%s\"", jobname,
-	    jobname));
+	/* Also the sqdeck jobs of a test that failed half-way (NAME-c1-...). */
+	free(it_ssh_out(tmpdir, "scancel $(squeue -h -u \"$USER\" -o '%%i %%j' | "
+	    "awk '$2 ~ /^%s(-|$)/ {print $1}') 2>/dev/null; "
+	    "rm -rf \"$HOME/%s\"", jobname, jobname));
 	it_teardown();
 }
 
