@@ -473,6 +473,55 @@ efficiency_got(struct ui *ui, struct msg_action *m)
 	return UIF_REDRAW;
 }
 
+/* u in a job's detail: its GPU use, nvidia-smi once on each node. */
+int
+act_gpu_use(struct ui *ui)
+{
+	char	*cause = NULL;
+
+	if (ui->detail_id == NULL) {
+		ui_message(ui, 1, "u: open a job's detail (Enter) first");
+		return UIF_REDRAW;
+	}
+	if (ui->be == NULL || ui->be->gpu == NULL) {
+		ui_message(ui, 1, "GPU use: not connected (no worker)");
+		return UIF_REDRAW;
+	}
+	if (ui->be->gpu(ui->be->arg, ui->detail_cluster, ui->detail_id,
+	    &cause) != 0) {
+		ui_message(ui, 1, "GPU use of %s: %s", ui->detail_id, cause);
+		free(cause);
+		return UIF_REDRAW;
+	}
+	ui_message(ui, 0, "asking nvidia-smi on the nodes of job %s\xe2\x80"
+	    "\xa6", ui->detail_id);
+	return UIF_REDRAW;
+}
+
+/* Its answer: a "gpu" line each, at the end of the detail view. */
+int
+gpu_got(struct ui *ui, struct msg_action *m)
+{
+	char	*copy, *p, *nl, *l;
+
+	if (!detail_shown(ui, m))
+		return 0;
+	copy = xstrdup(m->message != NULL ? m->message : "");
+	for (p = copy; p != NULL && *p != '\0'; p = nl) {
+		if ((nl = strchr(p, '\n')) != NULL)
+			*nl++ = '\0';
+		l = ui_san(p);
+		view_insert(ui, ui->view.n, xasprintf("%-12s%s%s", "gpu",
+		    m->failed ? "cannot ask: " : "", l));
+		free(l);
+	}
+	free(copy);
+	ui_message(ui, m->failed, "GPU use of job %s: %s", m->job_id,
+	    m->failed ? "failed (the detail view says why)" : "in the detail "
+	    "view");
+	return UIF_REDRAW;
+}
+
 void
 detail_forget(struct ui *ui)
 {

@@ -211,8 +211,15 @@ draw_footer(struct ui *ui, time_t now)
 	if (ui->ov == OV_FILTER) {
 		int	lw;
 
-		line = xasprintf("%s/%s", ui->searching ? "search the log: " :
-		    "", ui->input.data ? ui->input.data : "");
+		if (ui->prompt != 0)
+			line = xasprintf("%s (Enter: send, Esc: no): %s",
+			    ui->prompt - 1 == JOBACT_TIME ? "new time limit "
+			    "(30, 1:00:00; only lower)" : "signal to the job's "
+			    "steps", ui->input.data ? ui->input.data : "");
+		else
+			line = xasprintf("%s/%s", ui->searching ?
+			    "search the log: " : "", ui->input.data ?
+			    ui->input.data : "");
 		ui_put(ui, y, 0, COLS, line, ST_NORMAL, 0);
 		lw = uitext_width(line);
 		if (lw < COLS)

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <wchar.h>
+#include "jobact.h"
 #include "ops.h"
 #include "pending.h"
 #include "record.h"
@@ -177,7 +178,8 @@ struct ui {
 
 	/* H or U on marked rows: the answers still awaited. */
 	struct hold_batch {
-		int		 release;
+		int		 release;	/* the action: enum
+						   jobact_kind */
 		size_t		 n;		/* jobs asked */
 		size_t		 ok;
 		size_t		 nfailed;
@@ -190,6 +192,10 @@ struct ui {
 	struct jobtable_key		*dkeys;	/* pinned dialog targets */
 	size_t				 ndkeys;
 	int				 dbutton; /* 0: cancel them, 1: keep */
+	int				 dact;	/* the dialog asks: 0 cancel,
+						   else a jobact_kind + 1 */
+	int				 prompt; /* the input is a job action's
+						   value: a jobact_kind + 1 */
 
 	struct buf			 input;	/* filter being typed */
 
@@ -307,6 +313,12 @@ hold_batch_answer(struct ui *ui, const struct msg_action *m);
 int
 act_release(struct ui *ui);
 int
+act_requeue(struct ui *ui);
+int
+act_signal(struct ui *ui);
+int
+act_timelimit(struct ui *ui);
+int
 act_yes(struct ui *ui);
 int
 act_no(struct ui *ui);
@@ -369,6 +381,10 @@ int
 start_estimated(struct ui *ui, struct msg_action *m);
 int
 efficiency_got(struct ui *ui, struct msg_action *m);
+int
+act_gpu_use(struct ui *ui);
+int
+gpu_got(struct ui *ui, struct msg_action *m);
 void
 detail_forget(struct ui *ui);
 

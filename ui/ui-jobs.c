@@ -342,11 +342,20 @@ draw_dialog(struct ui *ui)
 	char		*line;
 	const char	*yes = ui->ndkeys == 1 ? "[ Cancel job ]" :
 			    "[ Cancel jobs ]", *no = "[ Keep ]";
+	const char	*title = ui->ndkeys == 1 ? "Cancel this job?" :
+			    "Cancel these jobs?";
+
+	/* Requeue: the job is stopped and starts again from the queue. */
+	if (ui->dact == JOBACT_REQUEUE + 1) {
+		yes = ui->ndkeys == 1 ? "[ Requeue job ]" : "[ Requeue jobs ]";
+		no = "[ Leave ]";
+		title = ui->ndkeys == 1 ? "Requeue this job (stop it, start "
+		    "it again)?" : "Requeue these jobs (stop, start again)?";
+	}
 
 	shown = ui->ndkeys > 6 ? 6 : (int)ui->ndkeys;
 	h = 6 + shown + (ui->ndkeys > 6);
-	draw_box(ui, h, w, ui->ndkeys == 1 ? "Cancel this job?" :
-	    "Cancel these jobs?", &y, &x);
+	draw_box(ui, h, w, title, &y, &x);
 	if (w > COLS)
 		w = COLS;
 	for (i = 0; i < shown; i++) {
@@ -365,7 +374,7 @@ draw_dialog(struct ui *ui)
 	i = y + h - 3;
 	ui_put_attr(ui, i, x + 8, (int)strlen(yes), yes, ui->dbutton == 0 ?
 	    ui->styles[ST_BUTTON] | A_REVERSE : ui->styles[ST_DIALOG]);
-	ui_put_attr(ui, i, x + 8 + 18, (int)strlen(no), no, ui->dbutton == 1 ?
+	ui_put_attr(ui, i, x + 8 + 19, (int)strlen(no), no, ui->dbutton == 1 ?
 	    ui->styles[ST_BUTTON] | A_REVERSE : ui->styles[ST_DIALOG]);
 	ui_put_attr(ui, i, x + 8 + 28, 20, "y yes  n/Esc no",
 	    ui->styles[ST_DIALOG] | A_DIM);
@@ -445,6 +454,7 @@ act_cancel(struct ui *ui)
 	ui->dkeys = k;
 	ui->ndkeys = n;
 	ui->dbutton = 1;	/* Enter alone must not kill a job */
+	ui->dact = 0;
 	ui->ov = OV_DIALOG;
 	return UIF_REDRAW;
 }
@@ -501,7 +511,7 @@ act_array_close(struct ui *ui)
  * is asked too is left to it.
  */
 struct hold_walk {
-	int			 release;
+	int			 release;	/* enum jobact_kind */
 	struct jobtable_key	*keys;		/* asked of the workers */
 	size_t			 nkeys;
 	struct buf		 skipped;	/* why, "; "-joined */
@@ -592,7 +602,7 @@ hold_batch_answer(struct ui *ui, const struct msg_action *m)
 		hb->ok++;
 	if (hb->wait.n > 0) {
 		ui_message(ui, 0, "%s %zu jobs\xe2\x80\xa6 %zu of %zu "
-		    "answered", hb->release ? "releasing" : "holding", hb->n,
+		    "answered", uitext_act_ing(hb->release), hb->n,
 		    hb->n - hb->wait.n, hb->n);
 		return 1;
 	}
@@ -604,15 +614,46 @@ hold_batch_answer(struct ui *ui, const struct msg_action *m)
 	return 1;
 }
 
-/* H and U: scontrol hold or release the marked jobs, else the selected. */
+/* Marked jobs asked: each answers on its own, the footer sums them up. */
+static void
+hold_batch_start(struct ui *ui, const struct hold_walk *hw)
+{
+	size_t	i;
+
+	hold_batch_free(ui);
+	ui->hb.release = hw->release;
+	ui->hb.n = hw->nkeys;
+	for (i = 0; i < hw->nkeys; i++) {
+		char	*key = xasprintf("%s\t%s", hw->keys[i].cluster,
+			    hw->keys[i].id);
+
+		strv_add(&ui->hb.wait, key);
+		free(key);
+	}
+	ui->hb.nskipped = hw->nskipped;
+	ui->hb.skipped = xstrdup(hw->skipped.data);
+	buf_init(&ui->hb.failed);
+	buf_add(&ui->hb.failed, "", 0);
+	ui_message(ui, 0, "%s %zu job%s\xe2\x80\xa6%s%s",
+	    uitext_act_ing(hw->release), hw->nkeys, hw->nkeys == 1 ? "" : "s",
+	    hw->nskipped ? " skipped: " : "", hw->skipped.data);
+	/* As after a cancel: the marks were for this action. */
+	jobtable_clear_marks(ui->jt);
+}
+
+/*
+ * H, U, R, K and T: a job action on the marked jobs, else the selected one
+ * (value: the signal or the time limit); one remote command a cluster.
+ */
 static int
-act_hold_release(struct ui *ui, int release)
+job_action(struct ui *ui, int release, const char *value)
 {
 	struct hold_walk	 hw;
-	const char		*verb = release ? "release" : "hold";
+	const char		*verb = jobact_word(release);
+	const char		*ing = uitext_act_ing(release);
 	char			*cause = NULL;
 	size_t			 i, n;
-	int			 marked;
+	int			 marked, rc;
 
 	memset(&hw, 0, sizeof hw);
 	hw.release = release;
@@ -626,41 +667,28 @@ act_hold_release(struct ui *ui, int release)
 	else if (hw.nkeys == 0)
 		ui_message(ui, 1, "nothing to %s of the %zu marked jobs: %s",
 		    verb, n, hw.skipped.data);
-	else if (ui->be == NULL || ui->be->hold == NULL)
+	else if (ui->be == NULL || (ui->be->act == NULL &&
+	    (ui->be->hold == NULL || release > JOBACT_RELEASE)))
 		ui_message(ui, 1, "%s: not connected (no worker)", verb);
-	else if (ui->be->hold(ui->be->arg, hw.keys, hw.nkeys, release,
-	    &cause) != 0) {
-		if (marked)
-			ui_message(ui, 1, "%s: %s", verb, cause);
-		else
-			ui_message(ui, 1, "%s %s: %s", verb, hw.keys[0].id,
-			    cause);
-		free(cause);
-	} else if (!marked)
-		ui_message(ui, 0, "%s %s %s\xe2\x80\xa6", release ? "releasing" :
-		    "holding", hw.keys[0].cluster, hw.keys[0].id);
 	else {
-		/* Each job answers on its own: the footer sums them up. */
-		hold_batch_free(ui);
-		ui->hb.release = release;
-		ui->hb.n = hw.nkeys;
-		for (i = 0; i < hw.nkeys; i++) {
-			char	*key = xasprintf("%s\t%s", hw.keys[i].cluster,
-				    hw.keys[i].id);
-
-			strv_add(&ui->hb.wait, key);
-			free(key);
-		}
-		ui->hb.nskipped = hw.nskipped;
-		ui->hb.skipped = xstrdup(hw.skipped.data);
-		buf_init(&ui->hb.failed);
-		buf_add(&ui->hb.failed, "", 0);
-		ui_message(ui, 0, "%s %zu job%s\xe2\x80\xa6%s%s",
-		    release ? "releasing" : "holding", hw.nkeys,
-		    hw.nkeys == 1 ? "" : "s", hw.nskipped ? " skipped: " : "",
-		    hw.skipped.data);
-		/* As after a cancel: the marks were for this action. */
-		jobtable_clear_marks(ui->jt);
+		if (ui->be->act != NULL)
+			rc = ui->be->act(ui->be->arg, hw.keys, hw.nkeys,
+			    release, value, &cause);
+		else
+			rc = ui->be->hold(ui->be->arg, hw.keys, hw.nkeys,
+			    release, &cause);
+		if (rc != 0) {
+			if (marked)
+				ui_message(ui, 1, "%s: %s", verb, cause);
+			else
+				ui_message(ui, 1, "%s %s: %s", verb,
+				    hw.keys[0].id, cause);
+			free(cause);
+		} else if (!marked)
+			ui_message(ui, 0, "%s %s %s\xe2\x80\xa6", ing,
+			    hw.keys[0].cluster, hw.keys[0].id);
+		else
+			hold_batch_start(ui, &hw);
 	}
 	for (i = 0; i < hw.nkeys; i++)
 		jobtable_key_clear(&hw.keys[i]);
@@ -673,13 +701,104 @@ act_hold_release(struct ui *ui, int release)
 int
 act_hold(struct ui *ui)
 {
-	return act_hold_release(ui, 0);
+	return job_action(ui, JOBACT_HOLD, NULL);
 }
 
 int
 act_release(struct ui *ui)
 {
-	return act_hold_release(ui, 1);
+	return job_action(ui, JOBACT_RELEASE, NULL);
+}
+
+/* R: what would be requeued is shown, and asked, first. */
+int
+act_requeue(struct ui *ui)
+{
+	struct hold_walk	 hw;
+	size_t			 n;
+	int			 marked;
+
+	memset(&hw, 0, sizeof hw);
+	hw.release = JOBACT_REQUEUE;
+	buf_init(&hw.skipped);
+	buf_add(&hw.skipped, "", 0);
+	n = jobtable_foreach_row(ui->jt, hold_visit, &hw, &marked);
+	(void)n;
+	(void)marked;
+	if (hw.nkeys == 0) {
+		free(hw.keys);
+		buf_free(&hw.skipped);
+		free(hw.skip1);
+		/* Said by the walk again: no job, or why each is skipped. */
+		return job_action(ui, JOBACT_REQUEUE, NULL);
+	}
+	dialog_free(ui);
+	ui->dkeys = hw.keys;
+	ui->ndkeys = hw.nkeys;
+	ui->dbutton = 1;	/* Enter alone must not stop a job */
+	ui->dact = JOBACT_REQUEUE + 1;
+	ui->ov = OV_DIALOG;
+	buf_free(&hw.skipped);
+	free(hw.skip1);
+	return UIF_REDRAW;
+}
+
+/* K and T: the value is typed in the footer, then the action goes. */
+static int
+prompt_open(struct ui *ui, int act, const char *offer)
+{
+	struct hold_walk	 hw;
+	size_t			 i, n;
+	int			 marked;
+
+	memset(&hw, 0, sizeof hw);
+	hw.release = act;
+	buf_init(&hw.skipped);
+	buf_add(&hw.skipped, "", 0);
+	n = jobtable_foreach_row(ui->jt, hold_visit, &hw, &marked);
+	for (i = 0; i < hw.nkeys; i++)
+		jobtable_key_clear(&hw.keys[i]);
+	free(hw.keys);
+	buf_free(&hw.skipped);
+	free(hw.skip1);
+	/* Nothing to act on: said now, not after typing. */
+	if (n == 0 || hw.nkeys == 0)
+		return job_action(ui, act, NULL);
+	buf_free(&ui->input);
+	buf_add(&ui->input, "", 0);
+	buf_adds(&ui->input, offer);
+	ui->searching = 0;
+	ui->prompt = act + 1;
+	ui->ov = OV_FILTER;
+	return UIF_REDRAW;
+}
+
+int
+act_signal(struct ui *ui)
+{
+	return prompt_open(ui, JOBACT_SIGNAL, "USR1");
+}
+
+int
+act_timelimit(struct ui *ui)
+{
+	return prompt_open(ui, JOBACT_TIME, "");
+}
+
+/* Enter on a typed value: the action on the same rows. */
+static int
+prompt_accept(struct ui *ui)
+{
+	int	act = ui->prompt - 1;
+	char	*v = xstrdup(ui->input.data != NULL ? ui->input.data : "");
+
+	ui->prompt = 0;
+	ui->ov = OV_NONE;
+	buf_free(&ui->input);
+	str_trim(v);
+	job_action(ui, act, v);
+	free(v);
+	return UIF_REDRAW;
 }
 
 int
@@ -688,6 +807,12 @@ act_yes(struct ui *ui)
 	char	*cause = NULL;
 
 	ui->ov = OV_NONE;
+	if (ui->dact != 0) {
+		/* The same walk as the dialog's: the marks are unchanged. */
+		ui->dact = 0;
+		dialog_free(ui);
+		return job_action(ui, JOBACT_REQUEUE, NULL);
+	}
 	if (ui->be == NULL || ui->be->cancel == NULL) {
 		ui_message(ui, 1, "cancel %s%s on %s: not connected (no worker)",
 		    ui->dkeys[0].id, ui->ndkeys > 1 ? " and others" : "",
@@ -715,7 +840,9 @@ act_no(struct ui *ui)
 {
 	ui->ov = OV_NONE;
 	dialog_free(ui);
-	ui_message(ui, 0, "nothing cancelled");
+	ui_message(ui, 0, ui->dact != 0 ? "nothing requeued" :
+	    "nothing cancelled");
+	ui->dact = 0;
 	return UIF_REDRAW;
 }
 
@@ -732,6 +859,9 @@ filter_live(struct ui *ui)
 {
 	char	*cause = NULL;
 
+	/* A job action's value is only read on Enter. */
+	if (ui->prompt != 0)
+		return;
 	/* A log search finds as it is typed, from where it started. */
 	if (ui->searching) {
 		log_search_go(ui, ui->input.data ? ui->input.data : "",
@@ -753,6 +883,8 @@ filter_live(struct ui *ui)
 int
 act_input_accept(struct ui *ui)
 {
+	if (ui->prompt != 0)
+		return prompt_accept(ui);
 	if (ui->searching) {
 		ui->searching = 0;
 		ui->ov = OV_NONE;
@@ -775,6 +907,14 @@ act_input_clear(struct ui *ui)
 	/* From the jobs pane, Esc clears an applied filter; else nothing. */
 	if (ui->ov == OV_NONE && jobtable_filter(ui->jt) == NULL)
 		return 0;
+	if (ui->prompt != 0) {
+		ui_message(ui, 0, "nothing %s", ui->prompt - 1 == JOBACT_TIME ?
+		    "changed" : "sent");
+		ui->prompt = 0;
+		ui->ov = OV_NONE;
+		buf_free(&ui->input);
+		return UIF_REDRAW;
+	}
 	if (ui->searching) {
 		/* Esc while typing a log search: no search, back where it was. */
 		ui->searching = 0;

@@ -51,6 +51,9 @@ const struct uikey_binding uikeys_table[] = {
 	{ C(JOBS), 'e', UIA_EDIT, "e" },
 	{ C(JOBS), 'H', UIA_HOLD, "H" },
 	{ C(JOBS), 'U', UIA_RELEASE, "U" },
+	{ C(JOBS), 'R', UIA_REQUEUE, "R" },
+	{ C(JOBS), 'K', UIA_SIGNAL, "K" },
+	{ C(JOBS), 'T', UIA_TIMELIMIT, "T" },
 	{ C(JOBS), UIKEY_ESC, UIA_INPUT_CLEAR, "Esc" },
 	{ C(JOBS), FN(KEY_RIGHT), UIA_ARRAY_OPEN, "Right" },
 	{ C(JOBS), '+', UIA_ARRAY_OPEN, "+" },
@@ -95,6 +98,7 @@ const struct uikey_binding uikeys_table[] = {
 	{ C(VIEW), 'G', UIA_BOTTOM, "G" },
 	{ C(VIEW), FN(KEY_END), UIA_BOTTOM, "End" },
 	{ C(VIEW), 't', UIA_START_ESTIMATE, "t" },
+	{ C(VIEW), 'u', UIA_GPU_USE, "u" },
 	{ C(VIEW), 'q', UIA_CLOSE, "q" },
 	{ C(VIEW), UIKEY_ESC, UIA_CLOSE, "Esc" },
 	{ C(VIEW), '?', UIA_CLOSE, "?" },
@@ -176,8 +180,8 @@ static const struct {
 	    NULL },
 	[UIA_CANCEL] = { "cancel the job (or every marked job)", "cancel",
 	    NULL },
-	[UIA_MARK] = { "mark or unmark the job (c, H and U act on every "
-	    "marked job; its end notifies)", "mark", NULL },
+	[UIA_MARK] = { "mark or unmark the job (c, H, U, R, K and T act on "
+	    "every marked job; its end notifies)", "mark", NULL },
 	[UIA_NEW] = { "submit a new job (wizard)", "new", NULL },
 	[UIA_EDIT] = { "edit the job and submit it again", NULL, NULL },
 	[UIA_TOGGLE_ERR] = { "log: switch between main.out and main.err",
@@ -186,8 +190,8 @@ static const struct {
 	[UIA_FOLLOW] = { "log: follow the end of the file", "follow", NULL },
 	[UIA_REFRESH] = { "poll the clusters now", "refresh", NULL },
 	[UIA_CLOSE] = { "close", "close", NULL },
-	[UIA_YES] = { "yes: cancel the job(s)", "yes", NULL },
-	[UIA_NO] = { "no: keep the job(s)", "no", NULL },
+	[UIA_YES] = { "yes: cancel (or requeue) the job(s)", "yes", NULL },
+	[UIA_NO] = { "no: leave the job(s) alone", "no", NULL },
 	[UIA_BUTTON_NEXT] = { "switch between the buttons", NULL, NULL },
 	[UIA_ACTIVATE] = { "press the highlighted button", NULL, NULL },
 	[UIA_INPUT_ACCEPT] = { "keep this filter", "keep", NULL },
@@ -223,6 +227,16 @@ static const struct {
 	    "(scontrol hold; STATE says HELD)", NULL, NULL },
 	[UIA_RELEASE] = { "release the held job, or every marked one "
 	    "(scontrol release)", NULL, NULL },
+	[UIA_REQUEUE] = { "requeue the running job, or every marked one, "
+	    "after a yes (scontrol requeue: it starts again)", NULL, NULL },
+	[UIA_SIGNAL] = { "send a signal (typed, USR1 offered) to the "
+	    "running job's steps, or every marked one's (scancel --signal)",
+	    NULL, NULL },
+	[UIA_GPU_USE] = { "job detail: GPU use of the running job, per GPU "
+	    "(nvidia-smi on its nodes, once)", "GPU use", NULL },
+	[UIA_TIMELIMIT] = { "lower the time limit (typed: 30, 1:00:00) of "
+	    "the job, or every marked one; only an admin raises one",
+	    NULL, NULL },
 	[UIA_ARRAY_OPEN] = { "job array: list its tasks under it ([+]ID "
 	    "row; c on it cancels the whole array, on a task that task)",
 	    "tasks", "+/-" },
@@ -235,7 +249,7 @@ static const char *ctx_names[UICTX_COUNT] = {
 	[UICTX_JOBS] = "jobs pane",
 	[UICTX_LOG] = "log pane",
 	[UICTX_VIEW] = "help and detail views",
-	[UICTX_DIALOG] = "cancel dialog",
+	[UICTX_DIALOG] = "cancel and requeue dialog",
 	[UICTX_FILTER] = "filter input",
 	[UICTX_WIZARD] = "submit wizard",
 };

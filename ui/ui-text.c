@@ -6,6 +6,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "jobact.h"
 #include "text.h"
 #include "util.h"
 
@@ -237,40 +238,79 @@ uitext_row_held(const struct jobtable_row *r)
 	    r->reason != NULL && strncmp(r->reason, "JobHeld", 7) == 0;
 }
 
-char *
-uitext_hold_skip(const struct jobtable_row *r, int release)
+const char *
+uitext_act_past(int act)
 {
-	const char	*verb = release ? "release" : "hold", *task;
-	char		 base[64];
+	switch (act) {
+	case JOBACT_HOLD:
+		return "held";
+	case JOBACT_RELEASE:
+		return "released";
+	case JOBACT_REQUEUE:
+		return "requeued";
+	case JOBACT_SIGNAL:
+	case JOBACT_SIGNAL_BATCH:
+		return "signalled";
+	}
+	return "set the time limit of";
+}
 
+const char *
+uitext_act_ing(int act)
+{
+	switch (act) {
+	case JOBACT_HOLD:
+		return "holding";
+	case JOBACT_RELEASE:
+		return "releasing";
+	case JOBACT_REQUEUE:
+		return "requeueing";
+	case JOBACT_SIGNAL:
+	case JOBACT_SIGNAL_BATCH:
+		return "signalling";
+	}
+	return "setting the time limit of";
+}
+
+char *
+uitext_hold_skip(const struct jobtable_row *r, int act)
+{
+	const char	*verb = act == JOBACT_SIGNAL_BATCH ? "signal" :
+			    jobact_word(act);
+
+	if (r->finished && act == JOBACT_TIME)
+		return xasprintf("%s %s has ended (%s): its time limit no "
+		    "longer applies", r->cluster, r->id, r->state);
 	if (r->finished)
 		return xasprintf("%s %s has ended (%s): nothing to %s",
 		    r->cluster, r->id, r->state, verb);
-	if (!release && jobtable_state_class(r->state) != JC_PENDING)
+	if (act == JOBACT_HOLD &&
+	    jobtable_state_class(r->state) != JC_PENDING)
 		return xasprintf("%s %s is %s: SLURM holds only pending jobs",
 		    r->cluster, r->id, r->state);
-	if (release && !uitext_row_held(r))
+	if (act == JOBACT_RELEASE && !uitext_row_held(r))
 		return xasprintf("%s %s is not held (%s%s%s): nothing to "
 		    "release", r->cluster, r->id, r->state, r->reason != NULL &&
 		    *r->reason != '\0' ? ", " : "", r->reason != NULL ?
 		    r->reason : "");
-	/* "12_[4-9]": the pending tasks of an array, not one job. */
-	if (jobtable_array_split(r->id, base, sizeof base, &task) &&
-	    *task == '[')
-		return xasprintf("%s %s is a range of pending tasks: scontrol "
-		    "%s takes one job id (the array's row, or a task)",
-		    r->cluster, r->id, verb);
+	/* A range of pending tasks ("12_[4-9]") is taken as it is. */
+	if ((act == JOBACT_REQUEUE || act == JOBACT_SIGNAL ||
+	    act == JOBACT_SIGNAL_BATCH) &&
+	    jobtable_state_class(r->state) != JC_RUNNING)
+		return xasprintf("%s %s is %s: only a running job can be %s",
+		    r->cluster, r->id, r->state, act == JOBACT_REQUEUE ?
+		    "requeued" : "signalled");
 	return NULL;
 }
 
 char *
-uitext_hold_summary(int release, size_t ok, size_t n, size_t nfailed,
+uitext_hold_summary(int act, size_t ok, size_t n, size_t nfailed,
     const char *failed, size_t nskipped, const char *skipped)
 {
 	struct buf	b;
 
 	buf_init(&b);
-	buf_printf(&b, "%s ", release ? "released" : "held");
+	buf_printf(&b, "%s ", uitext_act_past(act));
 	if (ok == n)
 		buf_printf(&b, "%zu job%s", n, n == 1 ? "" : "s");
 	else

@@ -101,12 +101,17 @@ void	 uitext_jobs_layout(int width, const int want[JT_NCOLS],
 /* A pending job held by its user or an admin (SLURM: JobHeld*). */
 int	 uitext_row_held(const struct jobtable_row *);
 /*
- * Why H (release 0) or U (release 1) leaves a row alone, or NULL when
- * scontrol may be asked: a job that ended, one that is not pending (hold)
- * or not held (release), a range of pending array tasks (scontrol takes
- * one job id).  The text names the cluster and the job; free it.
+ * Why a job action (act: enum jobact_kind; H is JOBACT_HOLD 0, U
+ * JOBACT_RELEASE 1) leaves a row alone, or NULL when SLURM may be asked:
+ * a job that ended, one that is not pending (hold), not held (release) or
+ * not running (requeue, signal).  A range of pending array tasks
+ * ("12_[4-9]") is asked as it is.  The text names the cluster and the
+ * job; free it.
  */
-char	*uitext_hold_skip(const struct jobtable_row *, int release);
+char	*uitext_hold_skip(const struct jobtable_row *, int act);
+/* "held", "requeued"; "holding", "requeueing": the footer's words. */
+const char *uitext_act_past(int act);
+const char *uitext_act_ing(int act);
 /*
  * The footer once H or U on marked jobs has every answer: how many of the
  * n asked were held (released), then which failed and which were skipped
@@ -114,7 +119,7 @@ char	*uitext_hold_skip(const struct jobtable_row *, int release);
  * failed 1: sdtb 14: scontrol hold failed: ...; skipped 1: sdtb 12 has
  * ended (COMPLETED): nothing to hold".  Free it.
  */
-char	*uitext_hold_summary(int release, size_t ok, size_t n, size_t nfailed,
+char	*uitext_hold_summary(int act, size_t ok, size_t n, size_t nfailed,
 	     const char *failed, size_t nskipped, const char *skipped);
 
 #endif

@@ -160,6 +160,10 @@ apply_action(struct ui *ui, struct msg_action *m)
 		if (m->done)
 			return efficiency_got(ui, m);
 		break;
+	case ACTION_GPU:
+		if (m->done)
+			return gpu_got(ui, m);
+		break;
 	case ACTION_START:
 		if (m->done)
 			return start_estimated(ui, m);
@@ -426,6 +430,7 @@ static int (*const handlers[UIA_COUNT])(struct ui *) = {
 	[UIA_WIZ_NEXT] = act_wiz_next,
 	[UIA_WIZ_PREV] = act_wiz_prev,
 	[UIA_START_ESTIMATE] = act_start_estimate,
+	[UIA_GPU_USE] = act_gpu_use,
 	[UIA_CURSOR_LEFT] = act_cursor_left,
 	[UIA_CURSOR_RIGHT] = act_cursor_right,
 	[UIA_CURSOR_HOME] = act_cursor_home,
@@ -440,6 +445,9 @@ static int (*const handlers[UIA_COUNT])(struct ui *) = {
 	[UIA_LOG_ESC] = act_log_esc,
 	[UIA_HOLD] = act_hold,
 	[UIA_RELEASE] = act_release,
+	[UIA_REQUEUE] = act_requeue,
+	[UIA_SIGNAL] = act_signal,
+	[UIA_TIMELIMIT] = act_timelimit,
 	[UIA_ARRAY_OPEN] = act_array_open,
 	[UIA_ARRAY_CLOSE] = act_array_close,
 };
@@ -931,6 +939,19 @@ be_hold(void *arg, const struct jobtable_key *k, size_t n, int release,
 }
 
 static int
+be_act(void *arg, const struct jobtable_key *k, size_t n, int act,
+    const char *value, char **cause)
+{
+	return workers_act(arg, k, n, act, value, cause);
+}
+
+static int
+be_gpu(void *arg, const char *cluster, const char *job_id, char **cause)
+{
+	return workers_gpu(arg, cluster, job_id, cause);
+}
+
+static int
 be_start_estimate(void *arg, const char *cluster, const char *job_id,
     char **cause)
 {
@@ -1031,6 +1052,8 @@ ui_main(const char *config_path)
 		be.fetch_spec = be_fetch_spec;
 		be.start_estimate = be_start_estimate;
 		be.hold = be_hold;
+		be.act = be_act;
+		be.gpu = be_gpu;
 		be.efficiency = be_efficiency;
 		be.soonest = be_soonest;
 	}

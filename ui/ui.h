@@ -66,6 +66,19 @@ struct ui_backend {
 	int	(*hold)(void *arg, const struct jobtable_key *, size_t n,
 		    int release, char **cause);
 	/*
+	 * Any job action (act: enum jobact_kind; value: the signal or the
+	 * time limit, else NULL) on these jobs, as hold: one remote command
+	 * a cluster, one ACTION_HOLD message a job.  May be NULL.
+	 */
+	int	(*act)(void *arg, const struct jobtable_key *, size_t n,
+		    int act, const char *value, char **cause);
+	/*
+	 * A running job's GPU use (u in its detail): one ACTION_GPU message
+	 * with gpuuse_text()'s lines.  May be NULL.
+	 */
+	int	(*gpu)(void *arg, const char *cluster, const char *job_id,
+		    char **cause);
+	/*
 	 * Where the wizard's request (the resources of the spec) would start
 	 * soonest, sbatch --test-only per partition: ACTION_OTHER step
 	 * "soonest".  May be NULL.

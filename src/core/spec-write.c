@@ -113,6 +113,32 @@ emit_end(yaml_emitter_t *e, int map)
 	return yaml_emitter_emit(e, &ev) ? 0 : -1;
 }
 
+/* after: {ok: [...], any: [...]}, the lists that are not empty. */
+static int
+emit_after(yaml_emitter_t *e, const struct spec *sp)
+{
+	const struct strv	*l[2] = { &sp->after_ok, &sp->after_any };
+	static const char *const key[2] = { "ok", "any" };
+	size_t			 i, k;
+
+	if (emit_plain(e, "after") != 0 || emit_start(e, 1) != 0)
+		return -1;
+	for (k = 0; k < 2; k++) {
+		if (l[k]->n == 0)
+			continue;
+		if (emit_plain(e, key[k]) != 0 || emit_start(e, 0) != 0)
+			return -1;
+		for (i = 0; i < l[k]->n; i++) {
+			if (emit_scalar(e, l[k]->v[i],
+			    YAML_ANY_SCALAR_STYLE) != 0)
+				return -1;
+		}
+		if (emit_end(e, 0) != 0)
+			return -1;
+	}
+	return emit_end(e, 1);
+}
+
 static int
 emit_spec(yaml_emitter_t *e, const struct spec *sp)
 {
@@ -161,6 +187,9 @@ emit_spec(yaml_emitter_t *e, const struct spec *sp)
 		return -1;
 	if (sp->force_reconvert &&
 	    emit_bool(e, "force_reconvert", sp->force_reconvert) != 0)
+		return -1;
+	if ((sp->after_ok.n > 0 || sp->after_any.n > 0) &&
+	    emit_after(e, sp) != 0)
 		return -1;
 	if (sp->datasets.n > 0) {
 		if (emit_plain(e, "datasets") != 0 || emit_start(e, 0) != 0)

@@ -3,6 +3,7 @@
  * column) and validate; spec-write.c writes it back.
  */
 #include "spec.h"
+#include "jobid.h"
 #include "yamldoc.h"
 #include "str.h"
 
@@ -30,6 +31,7 @@ enum stype {
 	S_ENV,
 	S_SECRETS,
 	S_FILES,
+	S_AFTER,
 };
 
 struct skey {
@@ -62,6 +64,7 @@ static const struct skey skeys[] = {
 	{ "retry_budget", S_INT, F(retry_budget), 0, 10 },
 	{ "force_reconvert", S_BOOL, F(force_reconvert), 0, 0 },
 	{ "cluster", S_WORD, F(cluster), 0, 0 },
+	{ "after", S_AFTER, 0, 0, 0 },
 };
 #undef F
 #define NSKEYS (sizeof skeys / sizeof skeys[0])
@@ -105,6 +108,8 @@ spec_free(struct spec *sp)
 	}
 	free(sp->env);
 	strv_free(&sp->secrets);
+	strv_free(&sp->after_ok);
+	strv_free(&sp->after_any);
 	for (i = 0; i < sp->nfiles; i++) {
 		free(sp->files[i].path);
 		free(sp->files[i].sha256);
@@ -696,6 +701,91 @@ parse_secrets(struct parse *ps, struct spec *sp, yaml_node_t *v,
 	return 0;
 }
 
+/* One list of after: (which: "ok" or "any"): SLURM job ids or tasks. */
+static int
+parse_after_list(struct parse *ps, struct strv *to, const char *which,
+    yaml_node_t *v)
+{
+	yaml_node_item_t	*it;
+	yaml_node_t		*item;
+	struct jobid		 j;
+
+	if (v->type != YAML_SEQUENCE_NODE)
+		return perr(ps, v, "after%s must be a list of SLURM job ids, "
+		    "e.g. 'after%s: [1234, 1235]'", which, which);
+	for (it = v->data.sequence.items.start;
+	    it < v->data.sequence.items.top; it++) {
+		item = get(ps, *it);
+		if (want_scalar_item(ps, item, "after") != 0)
+			return -1;
+		jobid_parse(yamldoc_scalar(item), &j);
+		if (j.kind != JOBID_JOB && j.kind != JOBID_TASK)
+			return perr(ps, item, "after: '%s' is not a SLURM job "
+			    "id (1234) or array task (1234_5)",
+			    yamldoc_scalar(item));
+		if (!strv_has(to, yamldoc_scalar(item)))
+			strv_add(to, yamldoc_scalar(item));
+	}
+	return 0;
+}
+
+/*
+ * after: [ID, ...] (afterok), or a map of ok: and any: lists (afterok,
+ * afterany).
+ */
+static int
+parse_after(struct parse *ps, struct spec *sp, yaml_node_t *v)
+{
+	yaml_node_pair_t	*p;
+	yaml_node_t		*k;
+	const char		*w;
+
+	if (v->type == YAML_SEQUENCE_NODE)
+		return parse_after_list(ps, &sp->after_ok, "", v);
+	if (v->type != YAML_MAPPING_NODE)
+		return perr(ps, v, "after must be a list of SLURM job ids "
+		    "('after: [1234]') or a map of ok: and any: lists "
+		    "('after: {ok: [1234], any: [1240]}')");
+	for (p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top;
+	    p++) {
+		k = get(ps, p->key);
+		w = k->type == YAML_SCALAR_NODE ? yamldoc_scalar(k) : "";
+		if (strcmp(w, "ok") == 0) {
+			if (parse_after_list(ps, &sp->after_ok, ".ok",
+			    get(ps, p->value)) != 0)
+				return -1;
+		} else if (strcmp(w, "any") == 0) {
+			if (parse_after_list(ps, &sp->after_any, ".any",
+			    get(ps, p->value)) != 0)
+				return -1;
+		} else
+			return perr(ps, k, "after: takes ok: (start when they "
+			    "completed) and any: (when they ended), not '%s'",
+			    w);
+	}
+	return 0;
+}
+
+char *
+spec_dependency(const struct spec *sp)
+{
+	struct buf	b;
+	size_t		i;
+
+	if (sp->after_ok.n == 0 && sp->after_any.n == 0)
+		return NULL;
+	buf_init(&b);
+	if (sp->after_ok.n > 0)
+		buf_adds(&b, "afterok");
+	for (i = 0; i < sp->after_ok.n; i++)
+		buf_printf(&b, ":%s", sp->after_ok.v[i]);
+	if (sp->after_any.n > 0)
+		buf_printf(&b, "%safterany", b.len != 0 ? "," : "");
+	for (i = 0; i < sp->after_any.n; i++)
+		buf_printf(&b, ":%s", sp->after_any.v[i]);
+	return buf_steal(&b);
+}
+
 static int
 parse_value(struct parse *ps, struct spec *sp, const struct skey *sk,
     yaml_node_t *v, yaml_mark_t **smarks)
@@ -754,6 +844,8 @@ parse_value(struct parse *ps, struct spec *sp, const struct skey *sk,
 		return parse_secrets(ps, sp, v, smarks);
 	case S_FILES:
 		return parse_files(ps, sp, v);
+	case S_AFTER:
+		return parse_after(ps, sp, v);
 	default:
 		break;
 	}

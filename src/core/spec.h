@@ -58,6 +58,14 @@ struct spec {
 	int			 retry_budget;
 	int			 force_reconvert;
 	char			*cluster;
+	/*
+	 * after: the SLURM jobs this one waits for, as #SBATCH --dependency
+	 * (spec_dependency): "after: [12, 13]" or "after: {ok: [12]}" start
+	 * it once they all completed (afterok), "after: {any: [14]}" once
+	 * they ended in any way (afterany).  Job ids or array tasks ("12_3").
+	 */
+	struct strv		 after_ok;
+	struct strv		 after_any;
 };
 
 /* An empty spec with every field unset (call before filling one by hand). */
@@ -97,6 +105,11 @@ int	 spec_add_env(struct spec *, const char *name, const char *value,
 	     char **cause);
 /* The mounts in Pyxis --container-mounts form: "a:b,c:d:ro" ("" if none). */
 char	*spec_mounts_string(const struct spec *);
+/*
+ * The value of sbatch --dependency for the spec's after: lists
+ * ("afterok:12:13,afterany:14"), or NULL when it has none.  Free it.
+ */
+char	*spec_dependency(const struct spec *);
 /* Names that look like secrets (HF_TOKEN, *_API_KEY...): not for env. */
 int	 spec_secret_name(const char *);
 

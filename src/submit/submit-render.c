@@ -49,6 +49,7 @@ submit_step_render(struct submit_ctx *x, char **cause)
 	const char		*tmpl;
 	char			*lines = NULL, *mounts, *out = NULL;
 	char			*why = NULL;
+	char			*dep = spec_dependency(x->sp);
 	int			 pyxis = x->res->container == CONTAINER_PYXIS;
 
 	template_vars_init(&tv);
@@ -58,6 +59,8 @@ submit_step_render(struct submit_ctx *x, char **cause)
 	    "account", x->plan.account, &why) != 0) ||
 	    (x->plan.exclusive && template_sbatch_line(&extra, "exclusive",
 	    NULL, &why) != 0) ||
+	    (dep != NULL && template_sbatch_line(&extra, "dependency", dep,
+	    &why) != 0) ||
 	    template_export_lines(exports, &lines, &why) != 0)
 		goto fail;
 	template_set(&tv, "JOB_NAME", x->res->job_name);
@@ -108,6 +111,7 @@ submit_step_render(struct submit_ctx *x, char **cause)
 	    lint_bash_syntax(x->lay.sbatch_rel, out, &why) != 0)
 		goto fail;
 	free(lines);
+	free(dep);
 	buf_free(&extra);
 	template_vars_free(&tv);
 	x->res->script = out;
@@ -117,6 +121,7 @@ submit_step_render(struct submit_ctx *x, char **cause)
 fail:
 	free(out);
 	free(lines);
+	free(dep);
 	buf_free(&extra);
 	template_vars_free(&tv);
 	submit_fail(x, SUBMIT_STEP_RENDER, cause, "%s", why);

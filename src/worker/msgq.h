@@ -90,6 +90,7 @@ enum action_kind {
 	ACTION_SOONEST,		/* where the wizard's request starts soonest */
 	ACTION_HOLD,		/* hold or release done */
 	ACTION_DETAIL,		/* a job's local record, for its detail view */
+	ACTION_GPU,		/* a running job's GPU use (nvidia-smi) */
 };
 
 /* Where an action is: under way, or finished well or not. */

@@ -123,52 +123,102 @@ out:
 	free(reason);
 }
 
-/*
- * H and U in the jobs pane: scontrol hold or release of each job of the
- * request, one command a job, each answered on its own.
- */
-static void
-hold_one(struct wstate *st, const char *job_id, int release)
+/* What the footer says of one job an action was done to. */
+static char *
+act_done_text(const struct wcmd *c)
 {
-	struct worker		*w = st->w;
-	struct conn_result	 res;
-	char			*cmd, *q, *cause = NULL, *err;
-	const char		*verb = release ? "release" : "hold";
-
-	memset(&res, 0, sizeof res);
-	q = shell_quote(job_id);
-	cmd = xasprintf("scontrol %s %s", verb, q);
-	free(q);
-	budget_spend(&st->budget, mono_now(), 1);
-	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0) {
-		post_action(w, ACTION_HOLD, job_id, NULL,
-		    ACTION_FAILED, "%s", cause);
-	} else if (res.status != 0) {
-		err = text_sanitize(res.err != NULL ? res.err : "",
-		    res.err != NULL ? strlen(res.err) : 0, 0, NULL);
-		post_action(w, ACTION_HOLD, job_id, NULL, ACTION_FAILED,
-		    "scontrol %s failed: %s", verb, *err != '\0' ? err :
-		    "no message");
-		free(err);
-	} else
-		post_action(w, ACTION_HOLD, job_id, NULL, ACTION_DONE, "%s",
-		    release ? "released: it may start when SLURM "
-		    "schedules it" : "held: it stays pending until released "
-		    "(U)");
-	check_new_session(st);
-	conn_result_free(&res);
-	free(cmd);
-	free(cause);
+	switch (c->act) {
+	case JOBACT_HOLD:
+		return xstrdup("held: it stays pending until released (U)");
+	case JOBACT_RELEASE:
+		return xstrdup("released: it may start when SLURM schedules "
+		    "it");
+	case JOBACT_REQUEUE:
+		return xstrdup("requeued: it is pending again");
+	case JOBACT_SIGNAL:
+	case JOBACT_SIGNAL_BATCH:
+		return xasprintf("sent SIG%s%s", c->value != NULL ? c->value :
+		    "", c->act == JOBACT_SIGNAL_BATCH ? " to its batch shell" :
+		    "");
+	case JOBACT_TIME:
+		return xasprintf("time limit now %s", c->value != NULL ?
+		    c->value : "");
+	}
+	return xstrdup("done");
 }
 
+/*
+ * H, U, R, K and T in the jobs pane: the action on every job of the
+ * request (this cluster's marked rows) in one remote command (ops_act),
+ * each job answered on its own.
+ */
 void
 do_hold(struct wstate *st, struct wcmd *c)
 {
-	size_t	i;
+	struct worker		*w = st->w;
+	struct jobact_reply	 r;
+	char			*cause = NULL, *text, *why;
+	size_t			 i;
 
-	for (i = 0; i < c->ids.n && !st->w->ws->quit; i++)
-		hold_one(st, c->ids.v[i], c->release);
+	budget_spend(&st->budget, mono_now(), 1);
+	if (ops_act(st->conn, c->act, c->value, &c->ids, &r, &cause) != 0) {
+		for (i = 0; i < c->ids.n; i++)
+			post_action(w, ACTION_HOLD, c->ids.v[i], NULL,
+			    ACTION_FAILED, "%s", cause);
+		free(cause);
+		check_new_session(st);
+		return;
+	}
+	check_new_session(st);
+	text = act_done_text(c);
+	for (i = 0; i < r.n; i++) {
+		if (r.v[i].rc == 0) {
+			post_action(w, ACTION_HOLD, r.v[i].id, NULL,
+			    ACTION_DONE, "%s", text);
+			continue;
+		}
+		why = jobact_explain(c->act, r.v[i].id, r.v[i].words);
+		post_action(w, ACTION_HOLD, r.v[i].id, NULL, ACTION_FAILED,
+		    "%s", why);
+		free(why);
+	}
+	/* A job the reply left out (the script cut short) still answers. */
+	for (i = 0; i < c->ids.n; i++) {
+		size_t	k;
+
+		for (k = 0; k < r.n && strcmp(r.v[k].id, c->ids.v[i]) != 0;
+		    k++)
+			;
+		if (k == r.n)
+			post_action(w, ACTION_HOLD, c->ids.v[i], NULL,
+			    ACTION_FAILED, "no answer from the cluster");
+	}
+	free(text);
+	jobact_free(&r);
 	st->next_poll = 0;	/* show the new reasons at once */
+}
+
+/* u in the detail view: the job's GPU use, one srun step a node. */
+void
+do_gpu(struct wstate *st, struct wcmd *c)
+{
+	struct gpuuse_reply	 g;
+	char			*cause = NULL, *text;
+
+	budget_spend(&st->budget, mono_now(), 1);
+	if (ops_gpu(st->conn, c->job_id, &g, &cause) != 0) {
+		check_new_session(st);
+		post_action(st->w, ACTION_GPU, c->job_id, NULL, ACTION_FAILED,
+		    "%s", cause);
+		free(cause);
+		return;
+	}
+	check_new_session(st);
+	text = gpuuse_text(&g);
+	post_action(st->w, ACTION_GPU, c->job_id, NULL, ACTION_DONE, "%s",
+	    text);
+	free(text);
+	gpuuse_free(&g);
 }
 
 /* The detail view's efficiency of an ended job: one sacct (eff.h). */

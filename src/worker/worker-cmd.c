@@ -203,19 +203,35 @@ int
 workers_hold(struct workers *ws, const struct jobtable_key *keys, size_t n,
     int release, char **cause)
 {
+	return workers_act(ws, keys, n, release ? JOBACT_RELEASE :
+	    JOBACT_HOLD, NULL, cause);
+}
+
+int
+workers_act(struct workers *ws, const struct jobtable_key *keys, size_t n,
+    int act, const char *value, char **cause)
+{
 	struct worker	*w, **ws_of;
 	struct wcmd	**cs;
+	char		*v = NULL;
 	size_t		 i, j, nc = 0;
 
-	/* All or nothing: check every key before queueing any. */
+	/* All or nothing: check every key and the value before queueing. */
 	for (i = 0; i < n; i++) {
 		if (worker_find(ws, keys[i].cluster) == NULL)
 			return cause_set(cause, "cluster %s is not in the "
 			    "configuration", keys[i].cluster);
 		if (!hold_id_ok(keys[i].id))
 			return cause_set(cause, "job %s: scontrol %s takes a "
-			    "job id", keys[i].id, release ? "release" :
-			    "hold");
+			    "job id", keys[i].id, jobact_word(act));
+	}
+	if ((act == JOBACT_SIGNAL || act == JOBACT_SIGNAL_BATCH) &&
+	    jobact_signal(value, &v, cause) != 0)
+		return -1;
+	if (act == JOBACT_TIME) {
+		if (jobact_time(value, cause) != 0)
+			return -1;
+		v = xstrdup(value);
 	}
 	/* One request per cluster, its ids in the order given. */
 	ws_of = xcalloc(n + 1, sizeof *ws_of);
@@ -228,11 +244,14 @@ workers_hold(struct workers *ws, const struct jobtable_key *keys, size_t n,
 			ws_of[nc] = w;
 			cs[nc] = xcalloc(1, sizeof *cs[nc]);
 			cs[nc]->type = WCMD_HOLD;
-			cs[nc]->release = release;
+			cs[nc]->release = act == JOBACT_RELEASE;
+			cs[nc]->act = act;
+			cs[nc]->value = v != NULL ? xstrdup(v) : NULL;
 			nc++;
 		}
 		strv_add(&cs[j]->ids, keys[i].id);
 	}
+	free(v);
 	pthread_mutex_lock(&ws->lock);
 	for (j = 0; j < nc; j++)
 		queue_cmd(ws_of[j], cs[j]);
@@ -240,6 +259,25 @@ workers_hold(struct workers *ws, const struct jobtable_key *keys, size_t n,
 	pthread_mutex_unlock(&ws->lock);
 	free(ws_of);
 	free(cs);
+	return 0;
+}
+
+int
+workers_gpu(struct workers *ws, const char *cluster, const char *job_id,
+    char **cause)
+{
+	struct worker	*w;
+	struct wcmd	*c;
+	struct jobid	 jid;
+
+	jobid_parse(job_id, &jid);
+	if (worker_find(ws, cluster) != NULL && jid.kind != JOBID_JOB &&
+	    jid.kind != JOBID_TASK)
+		return cause_set(cause, "job %s: nvidia-smi is asked of one "
+		    "running job", job_id);
+	if ((c = cmd_new(ws, cluster, WCMD_GPU, job_id, &w, cause)) == NULL)
+		return -1;
+	post_cmd(ws, w, c);
 	return 0;
 }
 

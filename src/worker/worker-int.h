@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "act.h"
 #include "budget.h"
 #include "conn.h"
 #include "eff.h"
@@ -38,9 +39,11 @@ enum wcmd_type {
 	WCMD_SPEC,
 	WCMD_START,
 	WCMD_EFF,
-	WCMD_HOLD,	/* scontrol hold (release when release is set)
-			   of each job in ids */
+	WCMD_HOLD,	/* a job action (act: hold, release, requeue,
+			   signal, time) on every job in ids, in one
+			   remote command (ops_act) */
 	WCMD_SOONEST,
+	WCMD_GPU,	/* nvidia-smi on a running job's nodes, once */
 };
 
 /* A request from the UI thread, queued for one worker. */
@@ -54,6 +57,8 @@ struct wcmd {
 					   cluster's */
 	int		 dry_run;
 	int		 release;	/* hold: release the job instead */
+	int		 act;		/* hold: enum jobact_kind */
+	char		*value;		/* hold: the signal or time limit */
 	int		 res[5];	/* soonest: nodes gpus gpn cpus min */
 	struct wcmd	*next;
 };
@@ -201,6 +206,8 @@ void
 do_hold(struct wstate *st, struct wcmd *c);
 void
 do_eff(struct wstate *st, struct wcmd *c);
+void
+do_gpu(struct wstate *st, struct wcmd *c);
 void
 do_soonest(struct wstate *st, struct wcmd *c);
 void *

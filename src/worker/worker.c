@@ -84,6 +84,7 @@ wcmd_free(struct wcmd *c)
 	free(c->name);
 	free(c->spec_yaml);
 	free(c->user);
+	free(c->value);
 	strv_free(&c->ids);
 	free(c);
 }
@@ -572,6 +573,7 @@ static const enum action_kind wcmd_action[] = {
 	[WCMD_EFF] = ACTION_EFFICIENCY,
 	[WCMD_HOLD] = ACTION_HOLD,
 	[WCMD_SOONEST] = ACTION_SOONEST,
+	[WCMD_GPU] = ACTION_GPU,
 };
 
 /* What a turn takes from the requests, under the lock. */
@@ -698,6 +700,8 @@ worker_turn(struct worker *w, struct wtake *t)
 			do_start(st, c);
 		else if (c->type == WCMD_EFF)
 			do_eff(st, c);
+		else if (c->type == WCMD_GPU)
+			do_gpu(st, c);
 		else if (c->type == WCMD_SOONEST)
 			do_soonest(st, c);
 		else if (c->type == WCMD_HOLD)

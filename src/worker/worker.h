@@ -145,13 +145,28 @@ int		 workers_start_estimate(struct workers *, const char *cluster,
 		     const char *job_id, char **cause);
 /*
  * Hold (scontrol hold) or release these jobs: one request per cluster
- * carrying its ids, which its worker runs one scontrol a job for.  Each
+ * carrying its ids, which its worker runs in one remote command.  Each
  * job answers with an ACTION_HOLD message (its cluster and job id) that
  * says how it went.  All or nothing: -1 and a cause, and nothing queued,
  * if a cluster has no worker or an id is not a job id ("123", "123_4").
  */
 int		 workers_hold(struct workers *, const struct jobtable_key *,
 		     size_t n, int release, char **cause);
+/*
+ * The same for any job action (act: enum jobact_kind of jobact.h; value
+ * the signal or the time limit, checked here, else NULL): hold, release,
+ * requeue, signal, time, each answered with one ACTION_HOLD message a job.
+ */
+int		 workers_act(struct workers *, const struct jobtable_key *,
+		     size_t n, int act, const char *value, char **cause);
+/*
+ * The GPU use of a running job: one srun --overlap nvidia-smi step a node
+ * (ops_gpu), asked once: an ACTION_GPU message whose message is
+ * gpuuse_text()'s lines, or a failure.  -1 and a cause if the cluster has
+ * no worker or the id is not one job.
+ */
+int		 workers_gpu(struct workers *, const char *cluster,
+		     const char *job_id, char **cause);
 /*
  * Efficiency of an ended job (eff.h), one sacct: an ACTION_OTHER message
  * with step "efficiency" whose message is "usage" then, on a second line,

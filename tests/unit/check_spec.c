@@ -117,7 +117,7 @@ static const struct {
 	    "you mean 'gpus'? (known keys: name, image, command, network_arch, "
 	    "action, datasets, mounts, nodes, gpus, gpus_per_node, cpus, time, "
 	    "partition, env, secrets, files, requeue, retry_budget, "
-	    "force_reconvert, cluster)" },
+	    "force_reconvert, cluster, after)" },
 	{ "bad-missing-image.yaml", ":1:1: missing required key 'image': add "
 	    "e.g. 'image: nvcr.io#nvidia/tao/tao-toolkit:5.5.0-pyt' (a registry "
 	    "image or an absolute .sqsh path)" },
@@ -174,7 +174,8 @@ static const struct {
 	{ HEAD "zzzz: 1\n", ":3:1: unknown key 'zzzz' in the job spec (known "
 	    "keys: name, image, command, network_arch, action, datasets, "
 	    "mounts, nodes, gpus, gpus_per_node, cpus, time, partition, env, "
-	    "secrets, files, requeue, retry_budget, force_reconvert, cluster)" },
+	    "secrets, files, requeue, retry_budget, force_reconvert, cluster, "
+	    "after)" },
 	{ HEAD "gpus: four\n", ":3:7: gpus must be a whole number from 0 to "
 	    "8192, not 'four'" },
 	{ HEAD "nodes: 0\n", ":3:8: nodes must be a whole number from 1 to "

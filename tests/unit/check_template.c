@@ -631,8 +631,8 @@ START_TEST(test_embedded_matches_files)
 
 	for (f = embedded_files; f->name != NULL; f++, n++)
 		same_bytes(f, "templates");
-	/* 2 sbatch templates, the probe, 31 remote scripts. */
-	ck_assert_uint_eq(n, 34);
+	/* 2 sbatch templates, the probe, 33 remote scripts. */
+	ck_assert_uint_eq(n, 36);
 }
 END_TEST
 

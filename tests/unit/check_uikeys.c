@@ -168,7 +168,7 @@ START_TEST(test_help_lists_everything)
 	ck_assert_ptr_nonnull(strstr(help, "Every pane\n"));
 	ck_assert_ptr_nonnull(strstr(help, "Jobs pane\n"));
 	ck_assert_ptr_nonnull(strstr(help, "Jobs pane and log pane\n"));
-	ck_assert_ptr_nonnull(strstr(help, "Cancel dialog\n"));
+	ck_assert_ptr_nonnull(strstr(help, "Cancel and requeue dialog\n"));
 	ck_assert_ptr_nonnull(strstr(help, "Submit wizard\n"));
 	/* Logins (issue 28): Duo and the bastion are explained. */
 	ck_assert_ptr_nonnull(strstr(help, "Duo's menu and passcode"));

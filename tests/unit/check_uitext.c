@@ -2,6 +2,7 @@
 #include <locale.h>
 
 #include "testutil.h"
+#include "jobact.h"
 #include "ui-text.h"
 #include "ui-int.h"
 #include "ops.h"
@@ -356,9 +357,21 @@ START_TEST(test_hold_skip)
 	    "sdtb 104 is not held (PENDING, Priority): nothing to release");
 	ck_skip(hrow("104", "PENDING", NULL, 0), 1,
 	    "sdtb 104 is not held (PENDING): nothing to release");
+	/* scontrol hold takes a range of tasks as it is (issue 27). */
 	ck_skip(hrow("12_[4-9%2]", "PENDING", "JobArrayTaskLimit", 0), 0,
-	    "sdtb 12_[4-9%2] is a range of pending tasks: scontrol hold "
-	    "takes one job id (the array's row, or a task)");
+	    NULL);
+	ck_skip(hrow("105", "PENDING", "Priority", 0), JOBACT_REQUEUE,
+	    "sdtb 105 is PENDING: only a running job can be requeued");
+	ck_skip(hrow("105", "PENDING", "Priority", 0), JOBACT_SIGNAL,
+	    "sdtb 105 is PENDING: only a running job can be signalled");
+	ck_skip(hrow("106", "RUNNING", "sdn1", 0), JOBACT_SIGNAL, NULL);
+	ck_skip(hrow("106", "RUNNING", "sdn1", 0), JOBACT_REQUEUE, NULL);
+	ck_skip(hrow("106", "RUNNING", "sdn1", 0), JOBACT_TIME, NULL);
+	ck_skip(hrow("12_[4-9]", "PENDING", "Priority", 0), JOBACT_TIME,
+	    NULL);
+	ck_skip(hrow("107", "COMPLETED", "", 1), JOBACT_TIME,
+	    "sdtb 107 has ended (COMPLETED): its time limit no longer "
+	    "applies");
 	ck_assert_int_eq(uitext_row_held(&(struct jobtable_row){ .state =
 	    (char *)"PENDING", .reason = (char *)"JobHeldAdmin" }), 1);
 	ck_assert_int_eq(uitext_row_held(&(struct jobtable_row){ .state =
@@ -376,6 +389,9 @@ START_TEST(test_hold_skip)
 	ck_assert_str_eq(s, "held 1 of 2 jobs; failed 1: sdtb 105: scontrol "
 	    "hold failed: Invalid job id specified; skipped 1: sdtb 103 is "
 	    "RUNNING: SLURM holds only pending jobs");
+	free(s);
+	s = uitext_hold_summary(JOBACT_REQUEUE, 2, 2, 0, NULL, 0, NULL);
+	ck_assert_str_eq(s, "requeued 2 jobs");
 	free(s);
 }
 END_TEST
