@@ -90,13 +90,14 @@ print_json(const struct cluster *cl, const struct submit_result *r,
 }
 
 static int
-count_arg(const char *opt, const char *s, int min, int *out, char **cause)
+count_arg(const char *opt, const char *s, int min, int max, int *out,
+    char **cause)
 {
 	long	l;
 
-	if (cli_number(s, min, 4096, &l) != 0)
+	if (cli_number(s, min, max, &l) != 0)
 		return cause_set(cause, "--%s must be a whole number from %d "
-		    "to 4096, not '%s'", opt, min, s);
+		    "to %d, not '%s'", opt, min, max, s);
 	*out = (int)l;
 	return 0;
 }
@@ -132,12 +133,12 @@ overrides(struct spec *sp, const struct submit_args *o, char **cause)
 		sp->partition = xstrdup(p);
 	}
 	if (g != NULL) {
-		if (count_arg("gpus", g, 0, &v, cause) != 0)
+		if (count_arg("gpus", g, 0, SPEC_GPUS_MAX, &v, cause) != 0)
 			return -1;
 		sp->gpus = v;
 	}
 	if (n != NULL) {
-		if (count_arg("nodes", n, 1, &v, cause) != 0)
+		if (count_arg("nodes", n, 1, SPEC_NODES_MAX, &v, cause) != 0)
 			return -1;
 		sp->nodes = v;
 	}

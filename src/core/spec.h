@@ -16,6 +16,10 @@
 
 #define SPEC_RETRY_BUDGET	2	/* default retries of infra failures */
 #define SPEC_NAME_MAX		64
+/* The count limits the spec, the CLI and the wizard share (issue 26.12). */
+#define SPEC_NODES_MAX		1024
+#define SPEC_GPUS_MAX		8192
+#define SPEC_CPUS_MAX		1024
 
 struct spec_mount {
 	char	*src;		/* absolute path on the cluster */

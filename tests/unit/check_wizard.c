@@ -289,16 +289,26 @@ START_TEST(test_nodes_gpus_plan)
 	ck_err(WF_GPUS, "gpus 3 cannot be split evenly over 2 nodes: use a "
 	    "multiple of 2 GPUs, or set gpus_per_node");
 	put(WF_GPUS, "x");
-	ck_err(WF_GPUS, "gpus must be a whole number (0 for a CPU job)");
+	ck_err(WF_GPUS, "gpus must be a whole number from 0 to 8192 (0 for a "
+	    "CPU job)");
 	put(WF_GPUS, "-1");
-	ck_err(WF_GPUS, "gpus must be a whole number (0 for a CPU job)");
+	ck_err(WF_GPUS, "gpus must be a whole number from 0 to 8192 (0 for a "
+	    "CPU job)");
 	put(WF_GPUS, "0");
 	ck_ok(WF_GPUS);
 	put(WF_NODES, "0");
-	ck_err(WF_NODES, "nodes must be a whole number of 1 or more");
+	ck_err(WF_NODES, "nodes must be a whole number from 1 to 1024");
+	/* Issue 26.12: the limit is named, and is the spec's. */
+	put(WF_NODES, "1025");
+	ck_err(WF_NODES, "nodes must be a whole number from 1 to 1024");
+	put(WF_NODES, "1");
+	put(WF_GPUS, "2147483648");
+	ck_err(WF_GPUS, "gpus must be a whole number from 0 to 8192 (0 for a "
+	    "CPU job)");
+	put(WF_GPUS, "0");
 	put(WF_NODES, "1");
 	put(WF_CPUS, "-1");
-	ck_err(WF_CPUS, "cpus/task must be a whole number of 1 or more");
+	ck_err(WF_CPUS, "cpus/task must be a whole number from 1 to 1024");
 	put(WF_CPUS, "4 ");	/* trailing blanks are fine */
 	ck_ok(WF_CPUS);
 	ck_assert_int_eq(wizard_validate(&w), 0);
