@@ -496,9 +496,11 @@ wz_build_resources(const struct wizard *w, struct spec *sp, char **why)
 		sp->partition = xstrdup(wz_val(w, WF_PARTITION));
 	s = wz_val(w, WF_TIME);
 	if (!wz_blank(s)) {
-		if (spec_parse_time(s, &minutes, why) != 0)
+		if (spec_parse_time_exact(s, &minutes, &sp->time_seconds,
+		    why) != 0)
 			return -1;
 		sp->time_minutes = minutes;
+		sp->time_knob = "time";
 	}
 	if ((rc = wz_parse_long(wz_val(w, WF_NODES), &n)) == 0)
 		sp->nodes = (int)(n < 1 || n > SPEC_NODES_MAX ? 1 : n);

@@ -307,6 +307,14 @@ time_part(const char *s, size_t n, long *out)
 int
 spec_parse_time(const char *s, int *minutes, char **cause)
 {
+	int	seconds;
+
+	return spec_parse_time_exact(s, minutes, &seconds, cause);
+}
+
+int
+spec_parse_time_exact(const char *s, int *minutes, int *seconds, char **cause)
+{
 	const char	*p, *colon, *dash;
 	char		*end;
 	double		 secs = 0, v;
@@ -392,6 +400,7 @@ spec_parse_time(const char *s, int *minutes, char **cause)
 		return cause_set(cause, "time '%s' is more than 30 days: write "
 		    "the time the job needs, e.g. 4h", s);
 	*minutes = (int)ceil(secs / 60);
+	*seconds = (int)ceil(secs);
 	return 0;
 bad:
 	return cause_set(cause, "time '%s' is not a duration: write e.g. 4h, "
@@ -789,7 +798,8 @@ parse_value(struct parse *ps, struct spec *sp, const struct skey *sk,
 		*(int *)field = (int)l;
 		return 0;
 	case S_TIME:
-		if (spec_parse_time(s, field, &err) != 0)
+		if (spec_parse_time_exact(s, field, &sp->time_seconds,
+		    &err) != 0)
 			return perr_take(ps, v, err);
 		return 0;
 	case S_BOOL:

@@ -52,6 +52,9 @@ struct spec {
 	int			 gpus_per_node;	/* 0: unset */
 	int			 cpus;		/* per task, 0: unset */
 	int			 time_minutes;	/* 0: unset */
+	int			 time_seconds;	/* as written, 0: unknown */
+	const char		*time_knob;	/* what messages tell the user to
+						   change: NULL "--time" */
 	char			*partition;
 	struct spec_env		*env;
 	size_t			 nenv;
@@ -93,6 +96,9 @@ int	 spec_resubmit_text(const char *text, size_t len, const char *name,
  * ("4", "3.5").  Seconds round up to whole minutes (SLURM's unit).
  */
 int	 spec_parse_time(const char *, int *minutes, char **cause);
+/* The same, and the seconds as written (4:00:01 is 241 minutes, 14401 s). */
+int	 spec_parse_time_exact(const char *, int *minutes, int *seconds,
+	     char **cause);
 /* "SRC:DST[:ro|:rw]" with absolute paths. */
 int	 spec_parse_mount(const char *, struct spec_mount *, char **cause);
 /* Add to a hand-built spec, validated. */

@@ -166,7 +166,7 @@ END_TEST
  */
 START_TEST(test_long_time_and_overrides)
 {
-	char	*spec, *out, *err;
+	char	*spec, *sec, *out, *err;
 
 	need_cluster();
 	spec = write_spec("name: sdproc-long-%s\n"
@@ -201,6 +201,42 @@ START_TEST(test_long_time_and_overrides)
 	ck_assert_int_ne(sd(&out, &err, "submit", "--dry-run", spec,
 	    "--gpus", "x", NULL), 0);
 	ck_assert_ptr_nonnull(strstr(err, "--gpus must be a whole number"));
+	free(out);
+	free(err);
+	/* Issue 26.12: a dry run exits as a real submit would. */
+	sec = write_spec("name: sdproc-sec-%s\n"
+	    "image: %s\nsecrets: [SD_DRY_UNSET]\n"
+	    "command: echo hi\ngpus: 1\ncpus: 1\n", unique, test_image());
+	unsetenv("SD_DRY_UNSET");
+	ck_assert_int_ne(sd(&out, &err, "submit", "--dry-run", sec, NULL), 0);
+	ck_assert_ptr_nonnull(strstr(out, "#SBATCH"));
+	ck_assert_msg(strstr(err, "dry run: not set in this environment: "
+	    "SD_DRY_UNSET; a real submit stops there") != NULL, "%s", err);
+	free(out);
+	free(err);
+	setenv("SD_DRY_UNSET", "x", 1);
+	ck_assert_int_eq(sd(&out, &err, "submit", "--dry-run", sec, NULL), 0);
+	free(out);
+	free(err);
+	unsetenv("SD_DRY_UNSET");
+	free(sec);
+	/* Issue 26.12: the time as written; one limit for CLI and spec. */
+	ck_assert_int_ne(sd(&out, &err, "submit", "--dry-run", spec,
+	    "--time", "4:00:01", NULL), 0);
+	ck_assert_msg(strstr(err, "time 4:00:01 exceeds partition gpu's "
+	    "MaxTime 4:00:00: use --time 4h or less") != NULL, "%s", err);
+	free(out);
+	free(err);
+	ck_assert_int_ne(sd(&out, &err, "submit", "--dry-run", spec,
+	    "--gpus", "8193", NULL), 0);
+	ck_assert_msg(strstr(err, "--gpus must be a whole number from 0 to "
+	    "8192") != NULL, "%s", err);
+	free(out);
+	free(err);
+	ck_assert_int_ne(sd(&out, &err, "submit", "--dry-run", spec,
+	    "--nodes", "1025", NULL), 0);
+	ck_assert_msg(strstr(err, "--nodes must be a whole number from 1 to "
+	    "1024") != NULL, "%s", err);
 	free(out);
 	free(err);
 
