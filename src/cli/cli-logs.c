@@ -13,6 +13,7 @@
 #include "monitor.h"
 #include "ops.h"
 #include "record.h"
+#include "text.h"
 
 #define LOGS_CHUNK	(256 * 1024)	/* bytes per read while following */
 #define LOGS_DEFAULT_LINES 200		/* tail -n ${N:-200} of the procedure */
@@ -130,6 +131,7 @@ struct logs_run {
 	const char	*shown;		/* the path, cleaned */
 	long		 interval;
 	int		 waiting;	/* said "waiting for log" */
+	long		 lines;		/* -n */
 };
 
 /* One read while following: 0 to read again at once, 1 to sleep, -1 to
@@ -208,6 +210,7 @@ logs_tail(struct logs_run *lr, const struct record *rec, int follow)
 {
 	struct ops_log	 log;
 	char		*cause = NULL;
+	size_t		 skip;
 	int		 ret = -1;
 
 	memset(&log, 0, sizeof log);
@@ -218,8 +221,16 @@ logs_tail(struct logs_run *lr, const struct record *rec, int follow)
 		cli_error("logs", "%s does not exist (yet): the job is %s",
 		    lr->shown, state_word(rec->state));
 	else {
+		/* tail -n counts \n only; a \r progress bar's frames too. */
+		skip = log.len > 0 ? text_tail_start(log.data, log.len,
+		    lr->lines) : 0;
+		if (skip > 0) {
+			memmove(log.data, log.data + skip, log.len - skip);
+			log.len -= skip;
+			log.data[log.len] = '\0';
+		}
 		logs_write(&log);
-		if (log.cut)
+		if (log.cut && skip == 0)
 			cli_error("logs", "the first line shown is cut at its "
 			    "start: it is longer than the last MiB that "
 			    "sqdeck reads (%s on the cluster has it whole)",
@@ -258,6 +269,7 @@ cli_logs(struct cli_ctx *ctx)
 	lr.ctx = ctx;
 	lr.shown = shown = ops_clean(path);
 	lr.interval = o->interval != 0 ? o->interval : 1;
+	lr.lines = o->has_lines ? o->lines : LOGS_DEFAULT_LINES;
 	follow_init(&lr.f, path, -1, o->has_lines ? (int)o->lines :
 	    LOGS_DEFAULT_LINES, LOGS_CHUNK);
 	if (logs_tail(&lr, rec, o->follow) == 0) {

@@ -214,7 +214,7 @@ START_TEST(test_long_time_and_overrides)
 	    "SD_DRY_UNSET; a real submit stops there") != NULL, "%s", err);
 	free(out);
 	free(err);
-	setenv("SD_DRY_UNSET", "x", 1);
+	setenv("SD_DRY_UNSET", "dry-canary-q7zv", 1);
 	ck_assert_int_eq(sd(&out, &err, "submit", "--dry-run", sec, NULL), 0);
 	free(out);
 	free(err);
@@ -397,7 +397,9 @@ START_TEST(test_logs_200)
 	need_cluster();
 	spec = write_spec("name: sdproc-logs-%s\n"
 	    "image: %s\n"
-	    "command: 'for i in $(seq 1 250); do echo line $i; done'\n"
+	    "command: 'for i in $(seq 1 250); do echo line $i; done; "
+	    "for i in $(seq 1 3000); do printf \"%%d%%%%\\r\" $i >&2; "
+	    "done'\n"
 	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, test_image());
 	j = submit(spec, NULL, NULL);
 	state = wait_end(it_jstr(j, "slurm_id"), 240);
@@ -413,6 +415,14 @@ START_TEST(test_logs_200)
 	ck_assert_int_eq(sd(&out, &err, "logs", "-n", "3", it_jstr(j,
 	    "record_id"), NULL), 0);
 	ck_assert_str_eq(out, "line 248\nline 249\nline 250\n");
+	free(out);
+	free(err);
+	/* Issue 26.12: a \r-only progress bar; each frame is a line. */
+	ck_assert_int_eq(sd(&out, &err, "logs", "--err", "-n", "6",
+	    it_jstr(j, "record_id"), NULL), 0);
+	ck_assert_msg(lines_of(out) == 6, "%d lines: %.200s", lines_of(out),
+	    out);
+	ck_assert_ptr_nonnull(strstr(out, "3000%"));
 	free(out);
 	free(err);
 	cJSON_Delete(j);
