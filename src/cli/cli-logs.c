@@ -50,6 +50,25 @@ logs_write(const struct ops_log *log)
 	free(s);
 }
 
+/*
+ * The tail's last n lines: tail -n counts \n only, a \r progress bar's
+ * frames are lines too (issue 26.12).  Returns the bytes left out.
+ */
+static size_t
+logs_write_tail(struct ops_log *log, long n)
+{
+	size_t	skip;
+
+	skip = log->len > 0 ? text_tail_start(log->data, log->len, n) : 0;
+	if (skip > 0) {
+		memmove(log->data, log->data + skip, log->len - skip);
+		log->len -= skip;
+		log->data[log->len] = '\0';
+	}
+	logs_write(log);
+	return skip;
+}
+
 /* Is the job over?  Asks the cluster (one poll) and reloads the record. */
 static int
 logs_job_ended(struct conn *c, const struct cluster *cl, const char *id)
@@ -221,15 +240,7 @@ logs_tail(struct logs_run *lr, const struct record *rec, int follow)
 		cli_error("logs", "%s does not exist (yet): the job is %s",
 		    lr->shown, state_word(rec->state));
 	else {
-		/* tail -n counts \n only; a \r progress bar's frames too. */
-		skip = log.len > 0 ? text_tail_start(log.data, log.len,
-		    lr->lines) : 0;
-		if (skip > 0) {
-			memmove(log.data, log.data + skip, log.len - skip);
-			log.len -= skip;
-			log.data[log.len] = '\0';
-		}
-		logs_write(&log);
+		skip = logs_write_tail(&log, lr->lines);
 		if (log.cut && skip == 0)
 			cli_error("logs", "the first line shown is cut at its "
 			    "start: it is longer than the last MiB that "
@@ -245,6 +256,57 @@ logs_tail(struct logs_run *lr, const struct record *rec, int follow)
 	return ret;
 }
 
+/*
+ * A job sqdeck did not submit (a plain sbatch, an array task): its path
+ * from SLURM (follow_foreign_path), read once; -f follows while squeue
+ * still has it.
+ */
+static int
+logs_foreign(struct cli_ctx *ctx, const char *id)
+{
+	const struct logs_opts	*o = ctx->opts;
+	struct logs_run		 lr;
+	struct ops_log		 log;
+	char			*path, *shown, *cause = NULL;
+	int			 ended, ret = EXIT_FAIL, rc;
+
+	if (follow_foreign_path(ctx->conn, id, o->err, &path, &ended,
+	    &cause) != 0) {
+		cli_error("logs", "job %s has no sqdeck record and its log "
+		    "path is not known: %s", id, cause);
+		free(cause);
+		return EXIT_FAIL;
+	}
+	memset(&lr, 0, sizeof lr);
+	lr.ctx = ctx;
+	lr.shown = shown = ops_clean(path);
+	lr.interval = o->interval != 0 ? o->interval : 1;
+	lr.lines = o->has_lines ? o->lines : LOGS_DEFAULT_LINES;
+	follow_init(&lr.f, path, -1, (int)lr.lines, LOGS_CHUNK);
+	lr.f.ended = ended;
+	memset(&log, 0, sizeof log);
+	if (follow_read(ctx->conn, &lr.f, &log, &cause) < 0) {
+		cli_error("logs", "%s", cause);
+		free(cause);
+	} else if (log.missing)
+		cli_error("logs", "%s does not exist%s", shown, ended ? "" :
+		    " (yet)");
+	else {
+		ret = EXIT_OK;
+		lr.waiting = 0;
+		logs_write_tail(&log, lr.lines);
+		while (o->follow && !ended && !logs_stop &&
+		    (rc = logs_step(&lr)) >= 0) {
+			if (rc > 0)
+				logs_sleep((int)lr.interval);
+		}
+	}
+	ops_log_free(&log);
+	free(shown);
+	free(path);
+	return ret;
+}
+
 static int
 cli_logs(struct cli_ctx *ctx)
 {
@@ -254,11 +316,13 @@ cli_logs(struct cli_ctx *ctx)
 	char			*path, *shown;
 	int			 ret = EXIT_FAIL;
 
-	if (rec == NULL) {
-		cli_error("logs", "SLURM job %ld has no sqdeck record, so its "
-		    "log path is not known", ctx->target->sid);
+	if (ctx->target->id.kind == JOBID_RANGE) {
+		cli_error("logs", "one array task at a time: give JOBID_TASK, "
+		    "e.g. 12_3");
 		return EXIT_USAGE;
 	}
+	if (rec == NULL)
+		return logs_foreign(ctx, ctx->target->arg);
 	if ((path = ops_log_path(rec, o->err)) == NULL) {
 		cli_error("logs", "record %s has no %s yet, so it has no log",
 		    rec->id, record_slurm_id(rec) == NULL ? "SLURM job id" :
@@ -287,7 +351,8 @@ const struct cli_entry cli_logs_entry = {
 	.usage = "ID [--cluster NAME] [-n N] [--err] [--follow [--interval "
 	    "S]]",
 	.summary = "show the job's main.out (or main.err)",
-	.help = "  ID          record id or SLURM job id of a tracked job\n"
+	.help = "  ID          record id, SLURM job id or array task (12_3); "
+	    "a job sqdeck did not submit is read from SLURM's -o/-e path\n"
 	    "  -n N        the last N lines (default 200, as the "
 	    "procedure says)\n"
 	    "  --err       main.err instead of main.out\n"
@@ -297,7 +362,7 @@ const struct cli_entry cli_logs_entry = {
 	    "(default 1)\n",
 	.shortopts = "efi:n:",
 	.longopts = logs_options,
-	.flags = CLI_CLUSTER | CLI_CONFIG | CLI_TARGET | CLI_CONN,
+	.flags = CLI_CLUSTER | CLI_CONFIG | CLI_TARGET | CLI_CONN | CLI_TASKS,
 	.args_kind = CLI_ARG_ID,
 	.args_min = 1,
 	.args_max = 1,

@@ -431,6 +431,56 @@ START_TEST(test_logs_200)
 END_TEST
 
 /*
+ * Issue 26.4: the log of an array task sqdeck did not submit (sbatch
+ * --array -o out-%A_%a.txt over ssh) stays readable after it ended, when
+ * squeue no longer has it: sqdeck logs ID_TASK with no record.
+ */
+START_TEST(test_logs_foreign_array)
+{
+	char	*dir, *dir2, *sid, *task, *state, *out, *err;
+
+	need_cluster();
+	dir = xasprintf("%s/foreign-%s", getenv("SDTB_LUSTRE"), unique);
+	sid = it_ssh_out(tmpdir, "mkdir -p '%s' && cd '%s' && sbatch "
+	    "--parsable --array=0-1 -p cpu -t 2 -o out-%%A_%%a.txt --wrap "
+	    "'echo foreign-task-$SLURM_ARRAY_TASK_ID-said'", dir, dir);
+	str_trim(sid);
+	ck_assert_msg(*sid != '\0' && sid[strspn(sid, "0123456789")] == '\0',
+	    "sbatch said '%s'", sid);
+	task = xasprintf("%s_1", sid);
+	state = wait_end(task, 240);
+	ck_assert_str_eq(state, "COMPLETED|0:0");
+	free(state);
+	/* squeue lets an ended task go soon; wait until it has. */
+	for (int i = 0; i < 120; i++) {
+		out = it_ssh_out(tmpdir, "squeue -h -j %s -o %%i", task);
+		str_trim(out);
+		if (*out == '\0') {
+			free(out);
+			break;
+		}
+		free(out);
+		sleep(1);
+	}
+	ck_assert_int_eq(sd(&out, &err, "logs", task, NULL), 0);
+	ck_assert_msg(strcmp(out, "foreign-task-1-said\n") == 0, "out '%s' "
+	    "err '%s'", out, err);
+	free(out);
+	free(err);
+	/* A task of a job with no such task: said, not a crash. */
+	dir2 = xasprintf("%s_7", sid);
+	ck_assert_int_ne(sd(&out, &err, "logs", dir2, NULL), 0);
+	ck_assert_msg(strstr(err, "log path is not known") != NULL, "%s", err);
+	free(dir2);
+	free(out);
+	free(err);
+	free(sid);
+	free(task);
+	free(dir);
+}
+END_TEST
+
+/*
  * 7. The NCCL probe has a total budget (stated in the log) and runs in
  * the same Pyxis container as the job: both see the container
  * pyxis_sqdeck-<job id> as their root, and it is removed at the end.
@@ -742,6 +792,7 @@ procedure_suite(void)
 	tcase_add_test(tc, test_long_time_and_overrides);
 	tcase_add_test(tc, test_partition_list);
 	tcase_add_test(tc, test_logs_200);
+	tcase_add_test(tc, test_logs_foreign_array);
 	tcase_add_test(tc, test_probe_shares_container);
 	/* Cases of their own, to run alone: each takes minutes. */
 	tc = it_tcase(s, "timeout", 900, setup, it_teardown);
