@@ -782,6 +782,9 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 	ui.q = q;
 	ui.be = be;
 	ui.jt = jobtable_create();
+	/* The first screen (issue 26.6): live jobs first, newest on top;
+	   a view saved with another sort keeps it (view_load). */
+	jobtable_set_sort(ui.jt, JT_STATE, 0);
 	ui.focus = PANE_JOBS;
 	ui.log.follow = 1;
 	wizard_init(&ui.wiz);

@@ -510,6 +510,17 @@ jobtable_total(const struct jobtable *jt)
 	return jt->nall;
 }
 
+void
+jobtable_hidden(const struct jobtable *cjt, size_t *finished,
+    size_t *filtered, size_t *folded)
+{
+	struct jobtable	*jt = jt_fresh(cjt);
+
+	*finished = jt->hid_finished;
+	*filtered = jt->hid_filter;
+	*folded = jt->nshown > jt->nvis ? jt->nshown - jt->nvis : 0;
+}
+
 int
 jobtable_set_filter(struct jobtable *jt, const char *text, char **cause)
 {
@@ -662,10 +673,18 @@ row_cmp(const void *pa, const void *pb, void *arg)
 		c = strcmp(a->partition, b->partition);
 		break;
 	case JT_STATE:
-		/* Live jobs first, then by name of state. */
-		c = (int)ea->class - (int)eb->class;
-		if (c == 0)
+		/*
+		 * Live jobs first (running, pending), then the finished ones,
+		 * each newest first (issue 26.6): what the user just did is
+		 * on the first screen, last week's jobs below it.
+		 */
+		c = (a->finished != 0) - (b->finished != 0);
+		if (c == 0 && !a->finished)
+			c = (int)ea->class - (int)eb->class;
+		if (c == 0 && !a->finished)
 			c = strcmp(a->state, b->state);
+		if (c == 0)
+			c = -jt_id_cmp(a->id, b->id);
 		break;
 	case JT_TIME:
 		c = long_cmp(a->elapsed, b->elapsed);
@@ -713,11 +732,16 @@ rebuild(struct jobtable *jt)
 	jt->version++;
 	jt->stats.rebuilds++;
 	jt->vis = xrealloc(jt->vis, (jt->nall + 1) * sizeof *jt->vis);
-	jt->nvis = 0;
+	jt->nvis = jt->hid_finished = jt->hid_filter = 0;
 	for (i = 0; i < jt->nall; i++) {
 		if (row_shown(jt, jt->all[i]))
 			jt->vis[jt->nvis++] = jt->all[i];
+		else if (jt->all[i]->row.finished && !jt->show_finished)
+			jt->hid_finished++;
+		else
+			jt->hid_filter++;
 	}
+	jt->nshown = jt->nvis;
 	qsort_r(jt->vis, jt->nvis, sizeof *jt->vis, row_cmp, jt);
 	jt_group(jt);
 

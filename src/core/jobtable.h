@@ -128,6 +128,12 @@ void		 jobtable_count(const struct jobtable *, const char *cluster,
 		     size_t *running, size_t *pending);
 /* Every row, shown or not. */
 size_t		 jobtable_total(const struct jobtable *);
+/*
+ * Why rows are not shown ("663 of 666"): hidden by the finished toggle,
+ * by the filter, and folded into array group rows (tasks less groups).
+ */
+void		 jobtable_hidden(const struct jobtable *, size_t *finished,
+		     size_t *filtered, size_t *folded);
 
 /* NULL or "" clears it.  A bad regex returns -1 and keeps the old one. */
 int		 jobtable_set_filter(struct jobtable *, const char *,
