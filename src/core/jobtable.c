@@ -1022,6 +1022,13 @@ jobtable_cell(const struct jobtable_row *r, enum jobtable_col col, char *buf,
 		snprintf(buf, len, "%d", r->nodes);
 		return buf;
 	case JT_REASON:
+		/*
+		 * A pending reason outlives the wait in the last snapshot
+		 * (JobHeldUser on a COMPLETED row, issue 26.11): a finished
+		 * job has none.  An array's group row keeps its counts.
+		 */
+		if (r->finished && r->array_tasks == 0)
+			return "";
 		return jt_str0(r->reason);
 	case JT_NCOLS:
 		break;

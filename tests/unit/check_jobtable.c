@@ -325,6 +325,7 @@ START_TEST(test_first_screen)
 	struct jobtable		*jt = jobtable_create();
 	struct jobtable_row	 a[6];
 	size_t			 fin, fil, fold;
+	char			 cell[64];
 
 	a[0] = row("3", "old", "COMPLETED");
 	a[1] = row("4", "old", "FAILED");
@@ -338,6 +339,18 @@ START_TEST(test_first_screen)
 	ck_order(jt, "x/701 x/650 x/700 x/702 x/4 x/3");
 	jobtable_hidden(jt, &fin, &fil, &fold);
 	ck_assert_uint_eq(fin + fil + fold, 0);
+	jobtable_free(jt);
+
+	/* Issue 26.11: a finished row drops the reason it waited for. */
+	jt = jobtable_create();
+	a[4].reason = (char *)"JobHeldUser";
+	a[2].reason = (char *)"JobHeldUser";
+	jobtable_merge(jt, "x", a, 6, 1);
+	ck_assert_str_eq(jobtable_cell(jobtable_find(jt, "x", "702"),
+	    JT_REASON, cell, sizeof cell), "");
+	ck_assert_str_eq(jobtable_cell(jobtable_find(jt, "x", "700"),
+	    JT_REASON, cell, sizeof cell), "JobHeldUser");
+	jobtable_set_sort(jt, JT_STATE, 0);
 	jobtable_set_show_finished(jt, 0);
 	ck_assert_int_eq(jobtable_set_filter(jt, "new", NULL), 0);
 	ck_order(jt, "x/701 x/700");
