@@ -59,6 +59,8 @@ struct jobtable {
 	int		  show_finished;
 
 	size_t		  cursor;
+	char		 *want_cluster;	/* select this row when it comes */
+	char		 *want_id;
 	char		 *cur_cluster;	/* key of the cursor row */
 	char		 *cur_id;
 	size_t		  top;

@@ -173,6 +173,8 @@ jt_groups_free(struct jobtable *jt)
 void
 jobtable_free(struct jobtable *jt)
 {
+	free(jt->want_cluster);
+	free(jt->want_id);
 	size_t	i;
 
 	if (jt == NULL)
@@ -745,6 +747,22 @@ rebuild(struct jobtable *jt)
 	qsort_r(jt->vis, jt->nvis, sizeof *jt->vis, row_cmp, jt);
 	jt_group(jt);
 
+	/* The row selected before a restart, once a snapshot brings it. */
+	if (jt->want_cluster != NULL) {
+		for (i = 0; i < jt->nvis; i++) {
+			if (strcmp(jt->vis[i]->row.id, jt->want_id) == 0 &&
+			    strcmp(jt->vis[i]->row.cluster,
+			    jt->want_cluster) == 0) {
+				free(jt->want_cluster);
+				free(jt->want_id);
+				jt->want_cluster = jt->want_id = NULL;
+				jt->cursor = i;
+				set_cursor_key(jt);
+				return;
+			}
+		}
+	}
+
 	if (jt->cur_cluster != NULL) {
 		for (i = 0; i < jt->nvis; i++) {
 			if (strcmp(jt->vis[i]->row.id, jt->cur_id) == 0 &&
@@ -825,6 +843,10 @@ void
 jobtable_move_to(struct jobtable *jt, size_t i)
 {
 	jt_fresh(jt);
+	/* The user moved: a row still awaited is not wanted any more. */
+	free(jt->want_cluster);
+	free(jt->want_id);
+	jt->want_cluster = jt->want_id = NULL;
 	if (jt->nvis == 0)
 		i = 0;
 	else if (i >= jt->nvis)
@@ -843,6 +865,17 @@ jobtable_move(struct jobtable *jt, long delta)
 		jobtable_move_to(jt, SIZE_MAX);
 	else
 		jobtable_move_to(jt, jt->cursor + delta);
+}
+
+void
+jobtable_select_later(struct jobtable *jt, const char *cluster,
+    const char *id)
+{
+	free(jt->want_cluster);
+	free(jt->want_id);
+	jt->want_cluster = xstrdup(cluster);
+	jt->want_id = xstrdup(id);
+	jt->dirty = 1;
 }
 
 int

@@ -120,6 +120,12 @@ void		 jobtable_forget(struct jobtable *, const char *cluster);
 /* The row of (cluster, id), shown or not; NULL if none. */
 const struct jobtable_row *jobtable_find(const struct jobtable *,
 		     const char *cluster, const char *id);
+/*
+ * Put the cursor on (cluster, id) as soon as a snapshot brings that row
+ * (the row selected before a restart); a move of the cursor cancels it.
+ */
+void		 jobtable_select_later(struct jobtable *, const char *cluster,
+		     const char *id);
 /* Time of the last snapshot of cluster, 0 if none. */
 time_t		 jobtable_cluster_polled(const struct jobtable *,
 		     const char *cluster);

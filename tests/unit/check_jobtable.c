@@ -351,6 +351,28 @@ START_TEST(test_first_screen)
 	ck_assert_str_eq(jobtable_cell(jobtable_find(jt, "x", "700"),
 	    JT_REASON, cell, sizeof cell), "JobHeldUser");
 	jobtable_set_sort(jt, JT_STATE, 0);
+	/* Issue 26.11: the row selected before a restart, when it comes. */
+	jobtable_free(jt);
+	jt = jobtable_create();
+	jobtable_set_sort(jt, JT_STATE, 0);
+	jobtable_select_later(jt, "x", "700");
+	jobtable_merge(jt, "x", a, 2, 1);	/* not yet there */
+	ck_assert_str_eq(jobtable_current(jt)->id, "4");
+	jobtable_merge(jt, "x", a, 6, 2);
+	ck_assert_str_eq(jobtable_current(jt)->id, "700");
+	/* Once found, a new snapshot keeps the cursor on it as usual. */
+	jobtable_move(jt, 1);
+	jobtable_merge(jt, "x", a, 6, 3);
+	ck_assert_str_eq(jobtable_current(jt)->id, "702");
+	/* A move before it came cancels the wish. */
+	jobtable_free(jt);
+	jt = jobtable_create();
+	jobtable_set_sort(jt, JT_STATE, 0);
+	jobtable_select_later(jt, "x", "3");
+	jobtable_merge(jt, "x", a + 2, 4, 1);
+	jobtable_move(jt, 1);
+	jobtable_merge(jt, "x", a, 6, 2);
+	ck_assert_str_ne(jobtable_current(jt)->id, "3");
 	jobtable_set_show_finished(jt, 0);
 	ck_assert_int_eq(jobtable_set_filter(jt, "new", NULL), 0);
 	ck_order(jt, "x/701 x/700");
