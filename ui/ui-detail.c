@@ -112,8 +112,8 @@ act_help(struct ui *ui)
 
 	/* What no key says: the view is kept, a paste is text. */
 	view_open(ui, "Keys", xasprintf("The view (sort s/S, finished a, "
-	    "filter /, log o and w, focus, row) is remembered across "
-	    "restarts in\n$XDG_STATE_HOME/sqdeck/view.  A paste into a field is text "
+	    "filter /, log o and w, focus, row) is\nremembered across "
+	    "restarts in $XDG_STATE_HOME/sqdeck/view.  A paste into a field is text "
 	    "(cut at a line break).\nIn the log pane / searches the log "
 	    "(n/N next/previous), h/l scroll sideways, z zooms.\n\n%s",
 	    keys));
