@@ -112,8 +112,8 @@ act_help(struct ui *ui)
 
 	/* What no key says: the view is kept, a paste is text. */
 	view_open(ui, "Keys", xasprintf("The view (sort s/S, finished a, "
-	    "filter /, log o and w) is remembered across restarts in\n"
-	    "$XDG_STATE_HOME/sqdeck/view.  A paste into a field is text "
+	    "filter /, log o and w, focus, row) is\nremembered across "
+	    "restarts in $XDG_STATE_HOME/sqdeck/view.  A paste into a field is text "
 	    "(cut at a line break).\nIn the log pane / searches the log "
 	    "(n/N next/previous), h/l scroll sideways, z zooms.\n\n%s",
 	    keys));
@@ -222,7 +222,9 @@ detail_job(struct ui *ui, const struct jobtable_row *r,
 	buf_printf(&b, "job id      %s\n", r->id);
 	buf_printf(&b, "name        %s\n", r->name);
 	buf_printf(&b, "partition   %s\n", r->partition);
-	buf_printf(&b, "state       %s%s\n", r->state,
+	/* The list's word (HELD) here too (issue 26.11). */
+	buf_printf(&b, "state       %s%s\n", uitext_row_held(r) ? "HELD" :
+	    r->state, uitext_row_held(r) ? " (pending, on hold)" :
 	    r->finished ? " (finished)" : "");
 	if (rec != NULL)
 		detail_field(&b, "exit code", rec->exit_code);
@@ -267,7 +269,12 @@ detail_job(struct ui *ui, const struct jobtable_row *r,
 	if (jobtable_state_class(r->state) == JC_PENDING &&
 	    pending_explain(r->reason, &why) == 0) {
 		buf_printf(&b, "%-12s%s\n", "meaning", why.sentence);
-		buf_printf(&b, "%-12s%s\n", "what to do", why.fix);
+		/* Here the key does it: U releases (issue 26.11). */
+		if (strcmp(why.code, "JobHeldUser") == 0)
+			buf_printf(&b, "%-12s%s\n", "what to do", "Press U "
+			    "to release it (or c to cancel it).");
+		else
+			buf_printf(&b, "%-12s%s\n", "what to do", why.fix);
 	}
 	detail_record(&b, rec, reading);
 	return buf_steal(&b);

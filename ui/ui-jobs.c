@@ -229,11 +229,39 @@ empty_text(struct ui *ui)
 	return s;
 }
 
+/*
+ * What "N of M" leaves out, and why (issue 26.6): " (3 finished hidden
+ * (a), 2 by the filter, 4 in folded arrays (+))"; "" when nothing is.
+ */
+static void
+jobs_hidden(struct ui *ui, char *buf, size_t len)
+{
+	size_t	fin, fil, fold;
+	int	n = 0;
+
+	jobtable_hidden(ui->jt, &fin, &fil, &fold);
+	buf[0] = '\0';
+	if (fin + fil + fold == 0)
+		return;
+	strncat(buf, " (", len - strlen(buf) - 1);
+	if (fin > 0)
+		n += snprintf(buf + strlen(buf), len - strlen(buf),
+		    "%zu finished hidden (a)", fin) > 0;
+	if (fil > 0)
+		n += snprintf(buf + strlen(buf), len - strlen(buf),
+		    "%s%zu by the filter", n ? ", " : "", fil) > 0;
+	if (fold > 0)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%zu in "
+		    "folded arrays (+)", n ? ", " : "", fold);
+	strncat(buf, ")", len - strlen(buf) - 1);
+}
+
 static void
 draw_jobs(struct ui *ui, int y, int h, time_t now)
 {
 	const struct jobtable_row	*r;
 	char				 title[512], cell[64], fbuf[64];
+	char				 hbuf[128];
 	const char			*filter = jobtable_filter(ui->jt);
 	int				 want[JT_NCOLS], w[JT_NCOLS];
 	int				 rev, i, x, row, lines;
@@ -244,12 +272,11 @@ draw_jobs(struct ui *ui, int y, int h, time_t now)
 	fbuf[0] = '\0';
 	if (filter != NULL)
 		snprintf(fbuf, sizeof fbuf, "  filter: %s", filter);
+	jobs_hidden(ui, hbuf, sizeof hbuf);
 	/* One marker for the sort, in the title and on the column. */
-	snprintf(title, sizeof title, " 2 Jobs  %zu of %zu  sort: %s%s%s%s%s",
-	    n, jobtable_total(ui->jt), jobtable_col_title(sc),
-	    sort_mark(ui, rev),
-	    jobtable_show_finished(ui->jt) ? "" : "  finished hidden",
-	    fbuf, nm ? "  marked: " : "");
+	snprintf(title, sizeof title, " 2 Jobs  %zu of %zu%s  sort: %s%s%s%s",
+	    n, jobtable_total(ui->jt), hbuf, jobtable_col_title(sc),
+	    sort_mark(ui, rev), fbuf, nm ? "  marked: " : "");
 	if (nm) {
 		snprintf(cell, sizeof cell, "%zu", nm);
 		strncat(title, cell, sizeof title - strlen(title) - 1);

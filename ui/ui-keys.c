@@ -323,6 +323,56 @@ list_has(const char *list, const char *name)
 	return 0;
 }
 
+/*
+ * What the screen shows, label and text (continued lines indented): a
+ * label never runs into its text (issue 26.11).
+ */
+static const char *const shows[][2] = {
+	{ "calls 3/20 next 4s", "the clusters pane's polling budget: "
+	  "scheduler calls in\nthe last minute of max_scheduler_calls, next "
+	  "poll in" },
+	{ "back-off 37s (...)", "in the header: slurmctld timed out, "
+	  "rate-limited us or\nis down; polls wait longer each time until it "
+	  "answers" },
+	{ "6/8 GPU", "beside a partition: idle and total GPUs (sinfo GRES)" },
+	{ "663 of 666 (...)", "the jobs pane's title: rows shown of all, and "
+	  "why the\nothers are not (finished hidden, the filter, folded "
+	  "arrays)" },
+	{ "finished rows", "include jobs from sacct (history_days, default "
+	  "7), also\nthose not submitted by sqdeck (log: SLURM's -o path)" },
+	{ "why pending", "the detail view explains the reason and what to "
+	  "do" },
+	{ "usage / hint", "the detail view of an ended job: CPU, memory and "
+	  "time\nused of what it asked for, and what to ask for next time" },
+	{ "lines 1-20 of 300", "the log pane's title: the lines shown (and "
+	  "the column when\nscrolled sideways with h/l); [zoom]: z made it "
+	  "the whole screen" },
+	{ "(record) not polled", "a record of a cluster the configuration "
+	  "does not have:\nits detail view says how to fix it" },
+	{ "Space (a live job)", "watches it: its end rings the bell and "
+	  "sends a desktop\nnotification where the terminal shows one "
+	  "(SQDECK_NOTIFY)" },
+	{ "second factor", "a dialog at the cluster's row asks the server's "
+	  "prompt (TOTP,\nDuo's menu and passcode); a bastion (jump:, "
+	  "ProxyJump) that\nfails is named in the row; sqdeck -v: where each "
+	  "login\nsetting came from (~/.ssh/config:line)" },
+};
+
+#define HELP_LABEL	18	/* label column; text starts 2 after it */
+
+/* "  label  text": two spaces at least, whatever the label's length. */
+static void
+help_line(struct buf *out, const char *label, const char *text)
+{
+	const char	*p, *nl;
+
+	buf_printf(out, "  %-*s  ", HELP_LABEL, label);
+	for (p = text; (nl = strchr(p, '\n')) != NULL; p = nl + 1)
+		buf_printf(out, "%.*s\n%*s", (int)(nl - p), p, HELP_LABEL + 4,
+		    "");
+	buf_printf(out, "%s\n", p);
+}
+
 char *
 uikeys_help(void)
 {
@@ -368,56 +418,19 @@ uikeys_help(void)
 				buf_printf(&keys, "%s%s", keys.len ? ", " : "",
 				    uikeys_table[k].name);
 			}
-			buf_printf(&out, "  %-18s %s\n", keys.data,
-			    actions[a].describe);
+			help_line(&out, keys.data, actions[a].describe);
 			buf_free(&keys);
 		}
 	}
 	if (out.len > 0)
 		buf_adds(&out, "\n");
-	buf_adds(&out, "Typing a filter\n  any character      goes into the "
-	    "filter: plain text matches anywhere in\n"
-	    "                     the row, ignoring case; a leading / makes "
-	    "it a regex\n");
-	buf_adds(&out, "\nWhat the screen shows\n"
-	    "  calls 3/20 next 4s the clusters pane's polling budget: "
-	    "scheduler calls in\n"
-	    "                     the last minute of max_scheduler_calls, "
-	    "next poll in\n"
-	    "  back-off 37s (...) in the header: slurmctld timed out, "
-	    "rate-limited us or\n"
-	    "                     is down; polls wait longer each time "
-	    "until it answers\n"
-	    "  6/8 GPU            beside a partition: idle and total GPUs "
-	    "(sinfo GRES)\n"
-	    "  finished rows      include jobs from sacct (history_days, "
-	    "default 7), also\n"
-	    "                     those not submitted by sqdeck (log: "
-	    "slurm-ID.out)\n"
-	    "  why pending        the detail view explains the reason and "
-	    "what to do\n"
-	    "  usage / hint       the detail view of an ended job: CPU, "
-	    "memory and time\n"
-	    "                     used of what it asked for, and what to ask "
-	    "for next time\n"
-	    "  lines 1-20 of 300  the log pane's title: the lines shown "
-	    "(and the column when\n"
-	    "                     scrolled sideways with h/l); [zoom]: z "
-	    "made it the whole screen\n"
-	    "  (record) not polled  a record of a cluster the configuration "
-	    "does not have:\n"
-	    "                     its detail view says how to fix it\n"
-	    "  Space (a live job) watches it: its end rings the bell and "
-	    "sends a desktop\n"
-	    "                     notification where the terminal shows one "
-	    "(SQDECK_NOTIFY)\n"
-	    "  second factor      a dialog at the cluster's row asks the "
-	    "server's prompt (TOTP,\n"
-	    "                     Duo's menu and passcode); a bastion "
-	    "(jump:, ProxyJump) that\n"
-	    "                     fails is named in the row; sqdeck -v: "
-	    "where each login\n"
-	    "                     setting came from (~/.ssh/config:line)\n");
+	buf_adds(&out, "Typing a filter\n");
+	help_line(&out, "any character", "goes into the filter: plain text "
+	    "matches anywhere in\nthe row, ignoring case; a leading / makes "
+	    "it a regex");
+	buf_adds(&out, "\nWhat the screen shows\n");
+	for (i = 0; i < sizeof shows / sizeof shows[0]; i++)
+		help_line(&out, shows[i][0], shows[i][1]);
 	return buf_steal(&out);
 }
 

@@ -496,26 +496,31 @@ wz_build_resources(const struct wizard *w, struct spec *sp, char **why)
 		sp->partition = xstrdup(wz_val(w, WF_PARTITION));
 	s = wz_val(w, WF_TIME);
 	if (!wz_blank(s)) {
-		if (spec_parse_time(s, &minutes, why) != 0)
+		if (spec_parse_time_exact(s, &minutes, &sp->time_seconds,
+		    why) != 0)
 			return -1;
 		sp->time_minutes = minutes;
+		sp->time_knob = "time";
 	}
 	if ((rc = wz_parse_long(wz_val(w, WF_NODES), &n)) == 0)
-		sp->nodes = (int)(n < 1 || n > 100000 ? 1 : n);
-	if (rc == -1 || (rc == 0 && (n < 1 || n > 100000))) {
-		*why = xstrdup("nodes must be a whole number of 1 or more");
+		sp->nodes = (int)(n < 1 || n > SPEC_NODES_MAX ? 1 : n);
+	if (rc == -1 || (rc == 0 && (n < 1 || n > SPEC_NODES_MAX))) {
+		*why = xasprintf("nodes must be a whole number from 1 to %d",
+		    SPEC_NODES_MAX);
 		return -1;
 	}
 	if ((rc = wz_parse_long(wz_val(w, WF_GPUS), &n)) == 0)
-		sp->gpus = (int)(n < 0 || n > 100000 ? 0 : n);
-	if (rc == -1 || (rc == 0 && (n < 0 || n > 100000))) {
-		*why = xstrdup("gpus must be a whole number (0 for a CPU job)");
+		sp->gpus = (int)(n < 0 || n > SPEC_GPUS_MAX ? 0 : n);
+	if (rc == -1 || (rc == 0 && (n < 0 || n > SPEC_GPUS_MAX))) {
+		*why = xasprintf("gpus must be a whole number from 0 to %d "
+		    "(0 for a CPU job)", SPEC_GPUS_MAX);
 		return -1;
 	}
 	if ((rc = wz_parse_long(wz_val(w, WF_CPUS), &n)) == 0)
-		sp->cpus = (int)(n < 1 || n > 100000 ? 1 : n);
-	if (rc == -1 || (rc == 0 && (n < 1 || n > 100000))) {
-		*why = xstrdup("cpus/task must be a whole number of 1 or more");
+		sp->cpus = (int)(n < 1 || n > SPEC_CPUS_MAX ? 1 : n);
+	if (rc == -1 || (rc == 0 && (n < 1 || n > SPEC_CPUS_MAX))) {
+		*why = xasprintf("cpus/task must be a whole number from 1 to %d",
+		    SPEC_CPUS_MAX);
 		return -1;
 	}
 	if (!wz_blank(wz_val(w, WF_REQUEUE)) &&

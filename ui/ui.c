@@ -506,7 +506,7 @@ view_path(void)
 static void
 view_load(struct ui *ui)
 {
-	char	*path = view_path(), *text = NULL, *line, *next, *v;
+	char	*path = view_path(), *text = NULL, *line, *next, *v, *sp;
 	int	 c, rev = 0, col = -1;
 
 	if (file_read(path, &text, NULL, NULL) != 0) {
@@ -535,6 +535,15 @@ view_load(struct ui *ui)
 			ui->log.wrap = strcmp(v, "1") == 0;
 		else if (strcmp(line, "filter") == 0 && *v != '\0')
 			jobtable_set_filter(ui->jt, v, NULL);
+		else if (strcmp(line, "focus") == 0 && (c = atoi(v)) >= 0 &&
+		    c < NPANES)
+			ui->focus = c;
+		else if (strcmp(line, "row") == 0 && (sp = strchr(v, ' ')) !=
+		    NULL && sp != v && sp[1] != '\0') {
+			/* Issue 26.11: the selected row comes back. */
+			*sp = '\0';
+			jobtable_select_later(ui->jt, v, sp + 1);
+		}
 	}
 	if (col >= 0)
 		jobtable_set_sort(ui->jt, (enum jobtable_col)col, rev);
@@ -542,9 +551,23 @@ view_load(struct ui *ui)
 	free(path);
 }
 
+/* A word the view file can keep on its line (no space, no control). */
+static int
+view_word(const char *s)
+{
+	if (s == NULL || *s == '\0')
+		return 0;
+	for (; *s != '\0'; s++) {
+		if ((unsigned char)*s <= 0x20 || *s == 0x7f)
+			return 0;
+	}
+	return 1;
+}
+
 static void
 view_save(struct ui *ui)
 {
+	const struct jobtable_row *r;
 	struct buf	 b;
 	const char	*f = jobtable_filter(ui->jt), *p;
 	char		*path = view_path(), *dir, *slash, *tmp;
@@ -562,6 +585,11 @@ view_save(struct ui *ui)
 		if (*p == '\0')
 			buf_printf(&b, "filter %s\n", f);
 	}
+	/* The focused pane and the selected row (issue 26.11). */
+	buf_printf(&b, "focus %d\n", ui->focus);
+	if ((r = jobtable_current(ui->jt)) != NULL && view_word(r->cluster) &&
+	    view_word(r->id))
+		buf_printf(&b, "row %s %s\n", r->cluster, r->id);
 	dir = xstrdup(path);
 	if ((slash = strrchr(dir, '/')) != NULL) {
 		*slash = '\0';
@@ -790,6 +818,9 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 	ui.q = q;
 	ui.be = be;
 	ui.jt = jobtable_create();
+	/* The first screen (issue 26.6): live jobs first, newest on top;
+	   a view saved with another sort keeps it (view_load). */
+	jobtable_set_sort(ui.jt, JT_STATE, 0);
 	ui.focus = PANE_JOBS;
 	ui.log.follow = 1;
 	wizard_init(&ui.wiz);

@@ -245,3 +245,29 @@ text_utf8(const char *s, size_t len, size_t *outlen)
 		*outlen = b.len;
 	return buf_steal(&b);
 }
+
+size_t
+text_tail_start(const char *s, size_t len, long n)
+{
+	size_t	i = len;
+	long	ends = 0;
+
+	if (n <= 0)
+		return len;
+	/* The last line's own end does not count. */
+	if (i > 0 && s[i - 1] == '\n')
+		i--;
+	if (i > 0 && s[i - 1] == '\r')
+		i--;
+	while (i > 0) {
+		if (s[i - 1] == '\n' || s[i - 1] == '\r') {
+			if (++ends == n)
+				return i;
+			/* \r\n is one end. */
+			if (s[i - 1] == '\n' && i > 1 && s[i - 2] == '\r')
+				i--;
+		}
+		i--;
+	}
+	return 0;
+}

@@ -47,6 +47,13 @@ int	 text_utf8_valid(const char *, size_t);
  * (overlong, surrogate, out of range, truncated).
  */
 size_t	 text_decode(const char *s, size_t len, int32_t *cp);
+/*
+ * Where the last n lines of s start: \n, \r\n and a lone \r each end a
+ * line (a progress bar's frames count as lines, as text_sanitize with
+ * TEXT_CR_LINES shows them); an end at the very end starts no new line.
+ * 0 when s has n lines or fewer.
+ */
+size_t	 text_tail_start(const char *s, size_t len, long n);
 /* Columns of a code point: 0 (combining), 1 or 2 (wide); never < 0. */
 int	 text_cpwidth(int32_t cp);
 /*

@@ -13,6 +13,7 @@
 #include "monitor.h"
 #include "ops.h"
 #include "record.h"
+#include "text.h"
 
 #define LOGS_CHUNK	(256 * 1024)	/* bytes per read while following */
 #define LOGS_DEFAULT_LINES 200		/* tail -n ${N:-200} of the procedure */
@@ -47,6 +48,25 @@ logs_write(const struct ops_log *log)
 	fwrite(s, 1, len, stdout);
 	fflush(stdout);
 	free(s);
+}
+
+/*
+ * The tail's last n lines: tail -n counts \n only, a \r progress bar's
+ * frames are lines too (issue 26.12).  Returns the bytes left out.
+ */
+static size_t
+logs_write_tail(struct ops_log *log, long n)
+{
+	size_t	skip;
+
+	skip = log->len > 0 ? text_tail_start(log->data, log->len, n) : 0;
+	if (skip > 0) {
+		memmove(log->data, log->data + skip, log->len - skip);
+		log->len -= skip;
+		log->data[log->len] = '\0';
+	}
+	logs_write(log);
+	return skip;
 }
 
 /* Is the job over?  Asks the cluster (one poll) and reloads the record. */
@@ -130,6 +150,7 @@ struct logs_run {
 	const char	*shown;		/* the path, cleaned */
 	long		 interval;
 	int		 waiting;	/* said "waiting for log" */
+	long		 lines;		/* -n */
 };
 
 /* One read while following: 0 to read again at once, 1 to sleep, -1 to
@@ -208,6 +229,7 @@ logs_tail(struct logs_run *lr, const struct record *rec, int follow)
 {
 	struct ops_log	 log;
 	char		*cause = NULL;
+	size_t		 skip;
 	int		 ret = -1;
 
 	memset(&log, 0, sizeof log);
@@ -218,8 +240,8 @@ logs_tail(struct logs_run *lr, const struct record *rec, int follow)
 		cli_error("logs", "%s does not exist (yet): the job is %s",
 		    lr->shown, state_word(rec->state));
 	else {
-		logs_write(&log);
-		if (log.cut)
+		skip = logs_write_tail(&log, lr->lines);
+		if (log.cut && skip == 0)
 			cli_error("logs", "the first line shown is cut at its "
 			    "start: it is longer than the last MiB that "
 			    "sqdeck reads (%s on the cluster has it whole)",
@@ -234,6 +256,57 @@ logs_tail(struct logs_run *lr, const struct record *rec, int follow)
 	return ret;
 }
 
+/*
+ * A job sqdeck did not submit (a plain sbatch, an array task): its path
+ * from SLURM (follow_foreign_path), read once; -f follows while squeue
+ * still has it.
+ */
+static int
+logs_foreign(struct cli_ctx *ctx, const char *id)
+{
+	const struct logs_opts	*o = ctx->opts;
+	struct logs_run		 lr;
+	struct ops_log		 log;
+	char			*path, *shown, *cause = NULL;
+	int			 ended, ret = EXIT_FAIL, rc;
+
+	if (follow_foreign_path(ctx->conn, id, o->err, &path, &ended,
+	    &cause) != 0) {
+		cli_error("logs", "job %s has no sqdeck record and its log "
+		    "path is not known: %s", id, cause);
+		free(cause);
+		return EXIT_FAIL;
+	}
+	memset(&lr, 0, sizeof lr);
+	lr.ctx = ctx;
+	lr.shown = shown = ops_clean(path);
+	lr.interval = o->interval != 0 ? o->interval : 1;
+	lr.lines = o->has_lines ? o->lines : LOGS_DEFAULT_LINES;
+	follow_init(&lr.f, path, -1, (int)lr.lines, LOGS_CHUNK);
+	lr.f.ended = ended;
+	memset(&log, 0, sizeof log);
+	if (follow_read(ctx->conn, &lr.f, &log, &cause) < 0) {
+		cli_error("logs", "%s", cause);
+		free(cause);
+	} else if (log.missing)
+		cli_error("logs", "%s does not exist%s", shown, ended ? "" :
+		    " (yet)");
+	else {
+		ret = EXIT_OK;
+		lr.waiting = 0;
+		logs_write_tail(&log, lr.lines);
+		while (o->follow && !ended && !logs_stop &&
+		    (rc = logs_step(&lr)) >= 0) {
+			if (rc > 0)
+				logs_sleep((int)lr.interval);
+		}
+	}
+	ops_log_free(&log);
+	free(shown);
+	free(path);
+	return ret;
+}
+
 static int
 cli_logs(struct cli_ctx *ctx)
 {
@@ -243,11 +316,13 @@ cli_logs(struct cli_ctx *ctx)
 	char			*path, *shown;
 	int			 ret = EXIT_FAIL;
 
-	if (rec == NULL) {
-		cli_error("logs", "SLURM job %ld has no sqdeck record, so its "
-		    "log path is not known", ctx->target->sid);
+	if (ctx->target->id.kind == JOBID_RANGE) {
+		cli_error("logs", "one array task at a time: give JOBID_TASK, "
+		    "e.g. 12_3");
 		return EXIT_USAGE;
 	}
+	if (rec == NULL)
+		return logs_foreign(ctx, ctx->target->arg);
 	if ((path = ops_log_path(rec, o->err)) == NULL) {
 		cli_error("logs", "record %s has no %s yet, so it has no log",
 		    rec->id, record_slurm_id(rec) == NULL ? "SLURM job id" :
@@ -258,6 +333,7 @@ cli_logs(struct cli_ctx *ctx)
 	lr.ctx = ctx;
 	lr.shown = shown = ops_clean(path);
 	lr.interval = o->interval != 0 ? o->interval : 1;
+	lr.lines = o->has_lines ? o->lines : LOGS_DEFAULT_LINES;
 	follow_init(&lr.f, path, -1, o->has_lines ? (int)o->lines :
 	    LOGS_DEFAULT_LINES, LOGS_CHUNK);
 	if (logs_tail(&lr, rec, o->follow) == 0) {
@@ -275,7 +351,8 @@ const struct cli_entry cli_logs_entry = {
 	.usage = "ID [--cluster NAME] [-n N] [--err] [--follow [--interval "
 	    "S]]",
 	.summary = "show the job's main.out (or main.err)",
-	.help = "  ID          record id or SLURM job id of a tracked job\n"
+	.help = "  ID          record id, SLURM job id or array task (12_3); "
+	    "a job sqdeck did not submit is read from SLURM's -o/-e path\n"
 	    "  -n N        the last N lines (default 200, as the "
 	    "procedure says)\n"
 	    "  --err       main.err instead of main.out\n"
@@ -285,7 +362,7 @@ const struct cli_entry cli_logs_entry = {
 	    "(default 1)\n",
 	.shortopts = "efi:n:",
 	.longopts = logs_options,
-	.flags = CLI_CLUSTER | CLI_CONFIG | CLI_TARGET | CLI_CONN,
+	.flags = CLI_CLUSTER | CLI_CONFIG | CLI_TARGET | CLI_CONN | CLI_TASKS,
 	.args_kind = CLI_ARG_ID,
 	.args_min = 1,
 	.args_max = 1,

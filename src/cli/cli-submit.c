@@ -95,13 +95,14 @@ print_json(const struct cluster *cl, const struct submit_result *r,
 }
 
 static int
-count_arg(const char *opt, const char *s, int min, int *out, char **cause)
+count_arg(const char *opt, const char *s, int min, int max, int *out,
+    char **cause)
 {
 	long	l;
 
-	if (cli_number(s, min, 4096, &l) != 0)
+	if (cli_number(s, min, max, &l) != 0)
 		return cause_set(cause, "--%s must be a whole number from %d "
-		    "to 4096, not '%s'", opt, min, s);
+		    "to %d, not '%s'", opt, min, max, s);
 	*out = (int)l;
 	return 0;
 }
@@ -125,7 +126,8 @@ overrides(struct spec *sp, const struct submit_args *o, char **cause)
 	int		 v;
 
 	if (t != NULL) {
-		if (spec_parse_time(t, &v, &why) != 0) {
+		if (spec_parse_time_exact(t, &v, &sp->time_seconds,
+		    &why) != 0) {
 			cause_set(cause, "--time: %s", why);
 			free(why);
 			return -1;
@@ -137,12 +139,12 @@ overrides(struct spec *sp, const struct submit_args *o, char **cause)
 		sp->partition = xstrdup(p);
 	}
 	if (g != NULL) {
-		if (count_arg("gpus", g, 0, &v, cause) != 0)
+		if (count_arg("gpus", g, 0, SPEC_GPUS_MAX, &v, cause) != 0)
 			return -1;
 		sp->gpus = v;
 	}
 	if (n != NULL) {
-		if (count_arg("nodes", n, 1, &v, cause) != 0)
+		if (count_arg("nodes", n, 1, SPEC_NODES_MAX, &v, cause) != 0)
 			return -1;
 		sp->nodes = v;
 	}
@@ -223,6 +225,31 @@ submit_said(const struct submit_result *r, int dry_run)
 	cli_fprintf(stderr, "\n");
 }
 
+/*
+ * A dry run renders past an unset secret but exits as the real submit
+ * would (issue 26.12): scripts check it first.  NULL: all are set.
+ */
+static char *
+dry_missing(const struct submit_result *r)
+{
+	struct buf	 b;
+	const char	*v;
+	size_t		 i;
+
+	buf_init(&b);
+	for (i = 0; i < r->secrets.n; i++) {
+		v = getenv(r->secrets.v[i]);
+		if (v == NULL || *v == '\0')
+			buf_printf(&b, "%s%s", b.len ? ", " : "",
+			    r->secrets.v[i]);
+	}
+	if (b.len == 0) {
+		buf_free(&b);
+		return NULL;
+	}
+	return buf_steal(&b);
+}
+
 /* submit's steps on the cluster: the exit status. */
 static int
 submit_go(struct cli_ctx *ctx, struct spec *sp)
@@ -255,8 +282,18 @@ submit_go(struct cli_ctx *ctx, struct spec *sp)
 			    r.state);
 		free(msg);
 		ret = EXIT_FAIL;
-	} else if (!a->json)
-		submit_said(&r, a->dry_run);
+	} else {
+		if (!a->json)
+			submit_said(&r, a->dry_run);
+		if (a->dry_run && (msg = dry_missing(&r)) != NULL) {
+			cause = xasprintf("not set in this environment: %s; a "
+			    "real submit stops there (export before "
+			    "submitting)", msg);
+			cli_error(NULL, "dry run: %s", cause);
+			free(msg);
+			ret = EXIT_FAIL;
+		}
+	}
 	if (a->json)
 		print_json(ctx->cl, &r, a->dry_run, out.steps,
 		    ret == EXIT_OK ? NULL : cause);

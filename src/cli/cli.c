@@ -312,13 +312,23 @@ cli_nocore(void)
  * said on stderr (ops_adopt).
  */
 static void
-cli_adopt(const struct config *cfg)
+cli_adopt(const struct config *cfg, const char *path)
 {
 	struct strv	said;
+	char		*own = config_default_path(), *a, *b;
 	size_t		i;
 
 	memset(&said, 0, sizeof said);
-	ops_adopt(cfg, &said);
+	a = path != NULL ? realpath(path, NULL) : NULL;
+	b = own != NULL ? realpath(own, NULL) : NULL;
+	/* -c naming the user's own file is the user's own configuration. */
+	if (path != NULL && (a == NULL || b == NULL || strcmp(a, b) != 0))
+		ops_adopt_look(cfg, path, &said);
+	else
+		ops_adopt(cfg, &said);
+	free(a);
+	free(b);
+	free(own);
 	for (i = 0; i < said.n; i++)
 		cli_error(NULL, "%s", said.v[i]);
 	strv_free(&said);
@@ -341,7 +351,7 @@ cli_load(struct cli *cli, struct config *cfg, struct cluster **cp)
 		free(cause);
 		return -1;
 	}
-	cli_adopt(cfg);
+	cli_adopt(cfg, cli->config_path);
 	*cp = config_cluster(cfg, cli->cluster, &cause);
 	if (*cp == NULL) {
 		cli_error(NULL, "%s", cause);

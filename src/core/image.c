@@ -262,6 +262,24 @@ image_parse(const char *image, struct image_ref *ref, char **cause)
 	}
 	if (*image == '/')
 		return parse_sqsh(image, image, ref, cause);
+	/* A URL is no relative path (issue 26.12): say what to write. */
+	if (str_has_prefix(image, "file://")) {
+		rest = image + strlen("file://");
+		if (*rest == '/') {
+			return cause_set(cause, "image \"%s\": Pyxis takes no "
+			    "file:// URL; write the absolute path itself: %s",
+			    image, rest);
+		}
+		return cause_set(cause, "image \"%s\": Pyxis takes no file:// "
+		    "URL; write the absolute path of the .sqsh on shared "
+		    "storage (e.g. /lustre/images/x.sqsh)", image);
+	}
+	if (!str_has_prefix(image, "docker://") &&
+	    strstr(image, "://") != NULL) {
+		return cause_set(cause, "image \"%s\": unsupported scheme; use "
+		    "docker://, registry#repository:tag or an absolute .sqsh "
+		    "path", image);
+	}
 	if (is_sqsh_name(image) || *image == '.' || *image == '~') {
 		return cause_set(cause, "image \"%s\" is a relative path: "
 		    "Pyxis would try to pull it from a registry; give the "

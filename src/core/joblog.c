@@ -214,3 +214,183 @@ joblog_path(const struct joblog *j, int err, char **cause)
 	free(p);
 	return abs;
 }
+
+/* sacct -X -P: every field followed by the command's own separator. */
+#define JOBLOG_SACCT_FIELDS	"JobIDRaw,JobID,User,WorkDir,SubmitLine,JobName"
+#define JOBLOG_SACCT_NFIELDS	6
+
+char *
+joblog_sacct_cmd(const char *id, const char *sep, char **cause)
+{
+	struct buf	 b;
+	struct jobid	 j;
+
+	jobid_parse(id, &j);
+	if (!jobid_slurm(&j)) {
+		cause_set(cause, "invalid job id '%s': give digits or an array "
+		    "task (12_3)", id);
+		return NULL;
+	}
+	if (sep == NULL || *sep == '\0' || strchr(sep, ',') != NULL) {
+		cause_set(cause, "joblog: bad field separator");
+		return NULL;
+	}
+	buf_init(&b);
+	buf_adds(&b, slurm_env_clean(SLURM_TOOL_SACCT));
+	buf_adds(&b, "sacct -X -n -P --delimiter=");
+	buf_add_quoted(&b, sep);
+	buf_adds(&b, " -j ");
+	buf_add_quoted(&b, id);
+	buf_adds(&b, " -o " JOBLOG_SACCT_FIELDS);
+	return buf_steal(&b);
+}
+
+/* sbatch options that take no value (the others take the next word). */
+static const char *const sbatch_flags[] = {
+	"-H", "--hold", "-h", "--help", "-I", "--immediate", "-k",
+	"--no-kill", "-O", "--overcommit", "-Q", "--quiet", "-s",
+	"--oversubscribe", "--share", "-u", "--usage", "-v", "--verbose",
+	"-V", "--version", "-W", "--wait", "--contiguous", "--exclusive",
+	"--ignore-pbs", "--parsable", "--requeue", "--no-requeue",
+	"--spread-job", "--test-only", "--use-min-nodes", "--reboot",
+	"--no-requeue", "--get-user-env", "--export-file", "-Z",
+	"--no-allocate", NULL
+};
+
+/* One word of a command line, its quotes removed (' " and \\). */
+static const char *
+submit_word(const char *p, struct buf *w)
+{
+	char	q = 0;
+
+	buf_free(w);
+	buf_init(w);
+	buf_add(w, "", 0);
+	for (; *p != '\0'; p++) {
+		if (q == 0 && (*p == ' ' || *p == '\t' || *p == '\n'))
+			break;
+		if (q == 0 && (*p == '\'' || *p == '"'))
+			q = *p;
+		else if (q != 0 && *p == q)
+			q = 0;
+		else if (*p == '\\' && q != '\'' && p[1] != '\0')
+			buf_add(w, ++p, 1);
+		else
+			buf_add(w, p, 1);
+	}
+	return p;
+}
+
+static int
+sbatch_flag(const char *w)
+{
+	size_t	i;
+
+	for (i = 0; sbatch_flags[i] != NULL; i++) {
+		if (strcmp(w, sbatch_flags[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+char *
+joblog_submit_opt(const char *line, int err)
+{
+	const char	*p = line, *shrt = err ? "-e" : "-o";
+	const char	*lng = err ? "--error" : "--output";
+	struct buf	 w;
+	char		*found = NULL;
+	int		 first = 1, take = 0;
+
+	buf_init(&w);
+	while (p != NULL && *p != '\0') {
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		if (*p == '\0')
+			break;
+		p = submit_word(p, &w);
+		if (first) {
+			first = 0;	/* sbatch itself */
+			continue;
+		}
+		if (take) {
+			free(found);
+			found = xstrdup(w.data);
+			take = 0;
+			continue;
+		}
+		if (w.data[0] != '-')
+			break;		/* the script: the rest is its own */
+		if (strcmp(w.data, shrt) == 0 || strcmp(w.data, lng) == 0) {
+			if (*p == '\0')
+				break;
+			take = 1;
+		} else if (strncmp(w.data, lng, strlen(lng)) == 0 &&
+		    w.data[strlen(lng)] == '=') {
+			free(found);
+			found = xstrdup(w.data + strlen(lng) + 1);
+		} else if (strncmp(w.data, shrt, 2) == 0 && w.data[2] != '\0') {
+			free(found);
+			found = xstrdup(w.data + 2);
+		} else if (strcmp(w.data, "--") == 0)
+			break;
+		else if (strchr(w.data, '=') == NULL && !sbatch_flag(w.data) &&
+		    !(w.data[1] != '-' && w.data[2] != '\0')) {
+			/* An option with its value in the next word. */
+			while (*p == ' ' || *p == '\t' || *p == '\n')
+				p++;
+			p = submit_word(p, &w);
+		}
+	}
+	buf_free(&w);
+	if (found != NULL && *found == '\0') {
+		free(found);
+		found = NULL;
+	}
+	return found;
+}
+
+int
+joblog_sacct_parse(const char *text, const char *sep, struct joblog *j,
+    char **cause)
+{
+	char		*v[JOBLOG_SACCT_NFIELDS];
+	const char	*s = text != NULL ? text : "", *e, *us;
+	size_t		 i, slen = sep != NULL ? strlen(sep) : 0;
+
+	memset(j, 0, sizeof *j);
+	for (i = 0; i < JOBLOG_SACCT_NFIELDS; i++) {
+		if (slen == 0 || (e = strstr(s, sep)) == NULL) {
+			while (i > 0)
+				free(v[--i]);
+			return cause_set(cause, "sacct: no such job");
+		}
+		v[i] = xstrndup(s, (size_t)(e - s));
+		s = e + slen;
+	}
+	if (*v[0] == '\0' || v[0][strspn(v[0], "0123456789")] != '\0') {
+		for (i = 0; i < JOBLOG_SACCT_NFIELDS; i++)
+			free(v[i]);
+		return cause_set(cause, "sacct: no job id in its row");
+	}
+	j->job_id = v[0];
+	/* JobID "12_3": the array's id and the task's; "12": neither. */
+	if ((us = strchr(v[1], '_')) != NULL && us > v[1] &&
+	    us[1 + strspn(us + 1, "0123456789")] == '\0' && us[1] != '\0') {
+		j->array_job = xstrndup(v[1], (size_t)(us - v[1]));
+		j->array_task = xstrdup(us + 1);
+	}
+	free(v[1]);
+	j->user = v[2];
+	j->workdir = v[3];
+	j->name = v[5];
+	j->out = joblog_submit_opt(v[4], 0);
+	j->err = joblog_submit_opt(v[4], 1);
+	free(v[4]);
+	if (j->out == NULL)
+		j->out = xstrdup(j->array_task != NULL ? "slurm-%A_%a.out" :
+		    "slurm-%j.out");
+	if (j->err == NULL)
+		j->err = xstrdup(j->out);
+	return 0;
+}

@@ -39,6 +39,23 @@ int	 joblog_parse(const char *text, const char *sep, struct joblog *,
 	     char **cause);
 void	 joblog_free(struct joblog *);
 /*
+ * After the job left squeue (issue 26.4): accounting's row, "sacct -X -n
+ * -P --delimiter SEP -j ID -o JobIDRaw,JobID,User,WorkDir,SubmitLine,
+ * JobName" (every release 22.05-26.05 has these; StdOut only from 24.11).
+ * The -o/-e patterns come from the sbatch command line (SubmitLine),
+ * else SLURM's default slurm-%j.out (slurm-%A_%a.out for an array task);
+ * an #SBATCH -o in the script is not seen there.
+ */
+char	*joblog_sacct_cmd(const char *id, const char *sep, char **cause);
+int	 joblog_sacct_parse(const char *text, const char *sep,
+	     struct joblog *, char **cause);
+/*
+ * The -o (err: -e) argument of an sbatch command line, NULL if none.
+ * Options are read up to the script (the first word no option takes);
+ * its own arguments are not sbatch's.
+ */
+char	*joblog_submit_opt(const char *line, int err);
+/*
  * The path of stream err (0: StdOut) with its patterns resolved, made
  * absolute with WorkDir; NULL and a cause when it cannot be (a pattern
  * that needs the node, e.g. %N, or no path at all).

@@ -38,6 +38,9 @@ struct jobtable {
 	size_t		  nbuckets;
 	struct entry	**vis;		/* filtered and sorted */
 	size_t		  nvis;
+	size_t		  hid_finished;	/* left out by the finished toggle */
+	size_t		  hid_filter;	/* left out by the filter */
+	size_t		  nshown;	/* rows shown, before arrays fold */
 	struct entry	**groups;	/* array group rows of this rebuild */
 	size_t		  ngroups;
 	struct strv	  open;		/* open arrays, "cluster\tbase" */
@@ -56,6 +59,8 @@ struct jobtable {
 	int		  show_finished;
 
 	size_t		  cursor;
+	char		 *want_cluster;	/* select this row when it comes */
+	char		 *want_id;
 	char		 *cur_cluster;	/* key of the cursor row */
 	char		 *cur_id;
 	size_t		  top;

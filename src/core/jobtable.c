@@ -173,6 +173,8 @@ jt_groups_free(struct jobtable *jt)
 void
 jobtable_free(struct jobtable *jt)
 {
+	free(jt->want_cluster);
+	free(jt->want_id);
 	size_t	i;
 
 	if (jt == NULL)
@@ -510,6 +512,17 @@ jobtable_total(const struct jobtable *jt)
 	return jt->nall;
 }
 
+void
+jobtable_hidden(const struct jobtable *cjt, size_t *finished,
+    size_t *filtered, size_t *folded)
+{
+	struct jobtable	*jt = jt_fresh(cjt);
+
+	*finished = jt->hid_finished;
+	*filtered = jt->hid_filter;
+	*folded = jt->nshown > jt->nvis ? jt->nshown - jt->nvis : 0;
+}
+
 int
 jobtable_set_filter(struct jobtable *jt, const char *text, char **cause)
 {
@@ -662,10 +675,18 @@ row_cmp(const void *pa, const void *pb, void *arg)
 		c = strcmp(a->partition, b->partition);
 		break;
 	case JT_STATE:
-		/* Live jobs first, then by name of state. */
-		c = (int)ea->class - (int)eb->class;
-		if (c == 0)
+		/*
+		 * Live jobs first (running, pending), then the finished ones,
+		 * each newest first (issue 26.6): what the user just did is
+		 * on the first screen, last week's jobs below it.
+		 */
+		c = (a->finished != 0) - (b->finished != 0);
+		if (c == 0 && !a->finished)
+			c = (int)ea->class - (int)eb->class;
+		if (c == 0 && !a->finished)
 			c = strcmp(a->state, b->state);
+		if (c == 0)
+			c = -jt_id_cmp(a->id, b->id);
 		break;
 	case JT_TIME:
 		c = long_cmp(a->elapsed, b->elapsed);
@@ -713,13 +734,34 @@ rebuild(struct jobtable *jt)
 	jt->version++;
 	jt->stats.rebuilds++;
 	jt->vis = xrealloc(jt->vis, (jt->nall + 1) * sizeof *jt->vis);
-	jt->nvis = 0;
+	jt->nvis = jt->hid_finished = jt->hid_filter = 0;
 	for (i = 0; i < jt->nall; i++) {
 		if (row_shown(jt, jt->all[i]))
 			jt->vis[jt->nvis++] = jt->all[i];
+		else if (jt->all[i]->row.finished && !jt->show_finished)
+			jt->hid_finished++;
+		else
+			jt->hid_filter++;
 	}
+	jt->nshown = jt->nvis;
 	qsort_r(jt->vis, jt->nvis, sizeof *jt->vis, row_cmp, jt);
 	jt_group(jt);
+
+	/* The row selected before a restart, once a snapshot brings it. */
+	if (jt->want_cluster != NULL) {
+		for (i = 0; i < jt->nvis; i++) {
+			if (strcmp(jt->vis[i]->row.id, jt->want_id) == 0 &&
+			    strcmp(jt->vis[i]->row.cluster,
+			    jt->want_cluster) == 0) {
+				free(jt->want_cluster);
+				free(jt->want_id);
+				jt->want_cluster = jt->want_id = NULL;
+				jt->cursor = i;
+				set_cursor_key(jt);
+				return;
+			}
+		}
+	}
 
 	if (jt->cur_cluster != NULL) {
 		for (i = 0; i < jt->nvis; i++) {
@@ -801,6 +843,10 @@ void
 jobtable_move_to(struct jobtable *jt, size_t i)
 {
 	jt_fresh(jt);
+	/* The user moved: a row still awaited is not wanted any more. */
+	free(jt->want_cluster);
+	free(jt->want_id);
+	jt->want_cluster = jt->want_id = NULL;
 	if (jt->nvis == 0)
 		i = 0;
 	else if (i >= jt->nvis)
@@ -819,6 +865,17 @@ jobtable_move(struct jobtable *jt, long delta)
 		jobtable_move_to(jt, SIZE_MAX);
 	else
 		jobtable_move_to(jt, jt->cursor + delta);
+}
+
+void
+jobtable_select_later(struct jobtable *jt, const char *cluster,
+    const char *id)
+{
+	free(jt->want_cluster);
+	free(jt->want_id);
+	jt->want_cluster = xstrdup(cluster);
+	jt->want_id = xstrdup(id);
+	jt->dirty = 1;
 }
 
 int
@@ -998,6 +1055,13 @@ jobtable_cell(const struct jobtable_row *r, enum jobtable_col col, char *buf,
 		snprintf(buf, len, "%d", r->nodes);
 		return buf;
 	case JT_REASON:
+		/*
+		 * A pending reason outlives the wait in the last snapshot
+		 * (JobHeldUser on a COMPLETED row, issue 26.11): a finished
+		 * job has none.  An array's group row keeps its counts.
+		 */
+		if (r->finished && r->array_tasks == 0)
+			return "";
 		return jt_str0(r->reason);
 	case JT_NCOLS:
 		break;

@@ -120,6 +120,12 @@ void		 jobtable_forget(struct jobtable *, const char *cluster);
 /* The row of (cluster, id), shown or not; NULL if none. */
 const struct jobtable_row *jobtable_find(const struct jobtable *,
 		     const char *cluster, const char *id);
+/*
+ * Put the cursor on (cluster, id) as soon as a snapshot brings that row
+ * (the row selected before a restart); a move of the cursor cancels it.
+ */
+void		 jobtable_select_later(struct jobtable *, const char *cluster,
+		     const char *id);
 /* Time of the last snapshot of cluster, 0 if none. */
 time_t		 jobtable_cluster_polled(const struct jobtable *,
 		     const char *cluster);
@@ -128,6 +134,12 @@ void		 jobtable_count(const struct jobtable *, const char *cluster,
 		     size_t *running, size_t *pending);
 /* Every row, shown or not. */
 size_t		 jobtable_total(const struct jobtable *);
+/*
+ * Why rows are not shown ("663 of 666"): hidden by the finished toggle,
+ * by the filter, and folded into array group rows (tasks less groups).
+ */
+void		 jobtable_hidden(const struct jobtable *, size_t *finished,
+		     size_t *filtered, size_t *folded);
 
 /* NULL or "" clears it.  A bad regex returns -1 and keeps the old one. */
 int		 jobtable_set_filter(struct jobtable *, const char *,

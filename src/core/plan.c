@@ -18,6 +18,29 @@ plan_format_time(int minutes, char *buf, size_t len)
 	snprintf(buf, len, "%d:%02d:00", minutes / 60, minutes % 60);
 }
 
+/*
+ * The time as the user wrote it: 4:00:01 stays 4:00:01 in messages although
+ * SLURM (and the plan) count whole minutes (issue 26.12).
+ */
+static void
+want_time(const struct spec *sp, int minutes, char *buf, size_t len)
+{
+	int	s = sp != NULL ? sp->time_seconds : 0;
+
+	if (s > 0 && s % 60 != 0 && (s + 59) / 60 == minutes)
+		snprintf(buf, len, "%d:%02d:%02d", s / 3600, s / 60 % 60,
+		    s % 60);
+	else
+		plan_format_time(minutes, buf, len);
+}
+
+/* How the user changes the time where the spec came from. */
+static const char *
+knob(const struct spec *sp)
+{
+	return sp != NULL && sp->time_knob != NULL ? sp->time_knob : "--time";
+}
+
 /* The shortest --time spelling: 4h, 90m -> 1h30m, 45m. */
 static void
 short_time(int minutes, char *buf, size_t len)
@@ -145,7 +168,7 @@ plan_partitions(const struct spec *sp, const struct cluster *cl,
 	const struct plan_limit	*l;
 	struct strv		 cand = { 0 }, keep = { 0 };
 	struct buf		 b, dropped, names;
-	char			 want[32], max[32], shortmax[32];
+	char			 want[32], max[32], shortmax[32], use[96];
 	const char		*cname = cl != NULL ? cl->name : NULL;
 	int			*maxv = NULL, explicit = 0, from_cluster = 0;
 	int			 best, t;
@@ -201,17 +224,19 @@ plan_partitions(const struct spec *sp, const struct cluster *cl,
 		if (pl->max_minutes == PLAN_UNLIMITED ||
 		    pl->time_minutes <= pl->max_minutes)
 			return 0;
-		plan_format_time(pl->time_minutes, want, sizeof want);
+		want_time(sp, pl->time_minutes, want, sizeof want);
 		plan_format_time(pl->max_minutes, max, sizeof max);
 		short_time(pl->max_minutes, shortmax, sizeof shortmax);
 		if (explicit && limits != NULL)
 			return cause_set(cause, "time %s exceeds partition %s's "
-			    "MaxTime %s: use --time %s or less or choose another "
-			    "partition", want, pl->partition, max, shortmax);
+			    "MaxTime %s: use %s %s or less or choose another "
+			    "partition", want, pl->partition, max, knob(sp),
+			    shortmax);
 		if (explicit)
 			return cause_set(cause, "time %s exceeds %s, the maximum "
-			    "while partition %s's MaxTime is unknown: use --time "
-			    "%s or less", want, max, pl->partition, shortmax);
+			    "while partition %s's MaxTime is unknown: use %s "
+			    "%s or less", want, max, pl->partition, knob(sp),
+			    shortmax);
 		if (from_cluster && limits != NULL)
 			return cause_set(cause, "the default time %s "
 			    "(SLURM_TIME_HOURS or time_hours of cluster '%s') "
@@ -233,14 +258,15 @@ plan_partitions(const struct spec *sp, const struct cluster *cl,
 	}
 
 	if (limits == NULL && pl->time_minutes > PLAN_MAX_MINUTES) {
-		plan_format_time(pl->time_minutes, want, sizeof want);
+		want_time(sp, pl->time_minutes, want, sizeof want);
 		plan_format_time(PLAN_MAX_MINUTES, max, sizeof max);
 		short_time(PLAN_MAX_MINUTES, shortmax, sizeof shortmax);
 		cause_set(cause, "time %s exceeds %s, the maximum while the "
-		    "MaxTime of partitions %s is unknown: %s %s or less", want,
-		    max, sp != NULL && sp->partition != NULL ? sp->partition :
-		    "of SLURM_PARTITION", explicit ? "use --time" :
-		    "set SLURM_TIME_HOURS to", explicit ? shortmax : "4");
+		    "MaxTime of partitions %s is unknown: %s%s %s or less",
+		    want, max, sp != NULL && sp->partition != NULL ?
+		    sp->partition : "of SLURM_PARTITION", explicit ? "use " :
+		    "set SLURM_TIME_HOURS to", explicit ? knob(sp) : "",
+		    explicit ? shortmax : "4");
 		strv_free(&cand);
 		return -1;
 	}
@@ -290,7 +316,7 @@ plan_partitions(const struct spec *sp, const struct cluster *cl,
 			    sp->partition : "of SLURM_PARTITION"));
 		}
 	}
-	plan_format_time(pl->time_minutes, want, sizeof want);
+	want_time(sp, pl->time_minutes, want, sizeof want);
 	pl->max_minutes = 0;
 	for (i = 0; i < cand.n; i++) {
 		t = maxv[i];
@@ -310,13 +336,19 @@ plan_partitions(const struct spec *sp, const struct cluster *cl,
 	}
 	if (keep.n == 0) {
 		short_time(PLAN_MAX_MINUTES, shortmax, sizeof shortmax);
+		if (limits == NULL || !explicit)
+			snprintf(use, sizeof use, "%s", limits == NULL ?
+			    "their MaxTime is unknown, use a time of 4h or "
+			    "less" : "lower SLURM_TIME_HOURS or choose other "
+			    "partitions");
+		else
+			snprintf(use, sizeof use, "use a shorter %s or another "
+			    "%s", knob(sp), sp->time_knob != NULL ?
+			    "partition" : "--partition");
 		cause_set(cause, "no partition of %s can take a job of %s: "
 		    "%s; %s", sp != NULL && sp->partition != NULL ?
 		    sp->partition : "SLURM_PARTITION", want, dropped.data,
-		    limits == NULL ? "their MaxTime is unknown, use --time "
-		    "4h or less" : explicit ? "use a shorter --time or "
-		    "another --partition" : "lower SLURM_TIME_HOURS or "
-		    "choose other partitions");
+		    use);
 		goto fail;
 	}
 	buf_init(&names);

@@ -51,10 +51,10 @@ static const struct skey skeys[] = {
 	{ "action", S_LINE, F(action), 0, 0 },
 	{ "datasets", S_DATASETS, F(datasets), 0, 0 },
 	{ "mounts", S_MOUNTS, 0, 0, 0 },
-	{ "nodes", S_INT, F(nodes), 1, 1024 },
-	{ "gpus", S_INT, F(gpus), 0, 8192 },
+	{ "nodes", S_INT, F(nodes), 1, SPEC_NODES_MAX },
+	{ "gpus", S_INT, F(gpus), 0, SPEC_GPUS_MAX },
 	{ "gpus_per_node", S_INT, F(gpus_per_node), 1, 64 },
-	{ "cpus", S_INT, F(cpus), 1, 1024 },
+	{ "cpus", S_INT, F(cpus), 1, SPEC_CPUS_MAX },
 	{ "time", S_TIME, F(time_minutes), 0, 0 },
 	{ "partition", S_WORD, F(partition), 0, 0 },
 	{ "env", S_ENV, 0, 0, 0 },
@@ -312,6 +312,14 @@ time_part(const char *s, size_t n, long *out)
 int
 spec_parse_time(const char *s, int *minutes, char **cause)
 {
+	int	seconds;
+
+	return spec_parse_time_exact(s, minutes, &seconds, cause);
+}
+
+int
+spec_parse_time_exact(const char *s, int *minutes, int *seconds, char **cause)
+{
 	const char	*p, *colon, *dash;
 	char		*end;
 	double		 secs = 0, v;
@@ -397,6 +405,7 @@ spec_parse_time(const char *s, int *minutes, char **cause)
 		return cause_set(cause, "time '%s' is more than 30 days: write "
 		    "the time the job needs, e.g. 4h", s);
 	*minutes = (int)ceil(secs / 60);
+	*seconds = (int)ceil(secs);
 	return 0;
 bad:
 	return cause_set(cause, "time '%s' is not a duration: write e.g. 4h, "
@@ -881,7 +890,8 @@ parse_value(struct parse *ps, struct spec *sp, const struct skey *sk,
 		*(int *)field = (int)l;
 		return 0;
 	case S_TIME:
-		if (spec_parse_time(s, field, &err) != 0)
+		if (spec_parse_time_exact(s, field, &sp->time_seconds,
+		    &err) != 0)
 			return perr_take(ps, v, err);
 		return 0;
 	case S_BOOL:

@@ -16,6 +16,10 @@
 
 #define SPEC_RETRY_BUDGET	2	/* default retries of infra failures */
 #define SPEC_NAME_MAX		64
+/* The count limits the spec, the CLI and the wizard share (issue 26.12). */
+#define SPEC_NODES_MAX		1024
+#define SPEC_GPUS_MAX		8192
+#define SPEC_CPUS_MAX		1024
 
 struct spec_mount {
 	char	*src;		/* absolute path on the cluster */
@@ -48,6 +52,9 @@ struct spec {
 	int			 gpus_per_node;	/* 0: unset */
 	int			 cpus;		/* per task, 0: unset */
 	int			 time_minutes;	/* 0: unset */
+	int			 time_seconds;	/* as written, 0: unknown */
+	const char		*time_knob;	/* what messages tell the user to
+						   change: NULL "--time" */
 	char			*partition;
 	struct spec_env		*env;
 	size_t			 nenv;
@@ -97,6 +104,9 @@ int	 spec_resubmit_text(const char *text, size_t len, const char *name,
  * ("4", "3.5").  Seconds round up to whole minutes (SLURM's unit).
  */
 int	 spec_parse_time(const char *, int *minutes, char **cause);
+/* The same, and the seconds as written (4:00:01 is 241 minutes, 14401 s). */
+int	 spec_parse_time_exact(const char *, int *minutes, int *seconds,
+	     char **cause);
 /* "SRC:DST[:ro|:rw]" with absolute paths. */
 int	 spec_parse_mount(const char *, struct spec_mount *, char **cause);
 /* Add to a hand-built spec, validated. */

@@ -44,4 +44,13 @@ void	 follow_init(struct follow *, const char *path, long long offset,
 int	 follow_read(struct conn *, struct follow *, struct ops_log *,
 	     char **cause);
 
+/*
+ * The log path of a job sqdeck did not submit (issue 26.4): squeue's
+ * StdOut/StdErr while SLURM knows it, else accounting's (the sbatch
+ * line's -o/-e, or SLURM's default), patterns resolved (joblog.h).
+ * *ended: 1 when only accounting knows it.  0, or -1 and a cause.
+ */
+int	 follow_foreign_path(struct conn *, const char *id, int err,
+	     char **path, int *ended, char **cause);
+
 #endif

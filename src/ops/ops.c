@@ -513,8 +513,8 @@ same_place(const struct cluster *c, const struct record *r)
 	return (c->port > 0 ? c->port : 22) == (r->port > 0 ? r->port : 22);
 }
 
-size_t
-ops_adopt(const struct config *cfg, struct strv *said)
+static size_t
+adopt(const struct config *cfg, const char *file, struct strv *said)
 {
 	struct record_list	 list;
 	const struct cluster	*to;
@@ -546,7 +546,14 @@ ops_adopt(const struct config *cfg, struct strv *said)
 		if (nmatch != 1)
 			continue;	/* none, or ambiguous: ops_orphan_why */
 		old = ops_clean(r->cluster);
-		if (record_set(r->id, "cluster", to->name, &why) != 0) {
+		if (file != NULL) {
+			said_add(said, "record %s (job %s) of cluster %s has "
+			    "the host, user and port of cluster %s in %s; not "
+			    "moved, as that file is not your configuration "
+			    "(-c): without -c it is moved to a cluster of "
+			    "yours", r->id, record_slurm_id(r) != NULL ?
+			    record_slurm_id(r) : "-", old, to->name, file);
+		} else if (record_set(r->id, "cluster", to->name, &why) != 0) {
 			said_add(said, "record %s of cluster %s: cannot move "
 			    "it to %s (same host and user): %s", r->id, old,
 			    to->name, why);
@@ -564,6 +571,21 @@ ops_adopt(const struct config *cfg, struct strv *said)
 	}
 	record_list_free(&list);
 	return moved;
+}
+
+size_t
+ops_adopt(const struct config *cfg, struct strv *said)
+{
+	return adopt(cfg, NULL, said);
+}
+
+void
+ops_adopt_look(const struct config *cfg, const char *file, struct strv *said)
+{
+	char	*f = ops_clean(file);
+
+	adopt(cfg, f, said);
+	free(f);
 }
 
 char *

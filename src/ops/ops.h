@@ -154,6 +154,13 @@ int	 ops_find(const char *arg, const char *cluster, struct record **rp,
 struct config;
 size_t	 ops_adopt(const struct config *, struct strv *said);
 /*
+ * The same for a configuration file that is not the user's own (-c FILE,
+ * issue 26.12): what would move is said, nothing is moved, so a look
+ * through another file never takes the records of the user's clusters.
+ */
+void	 ops_adopt_look(const struct config *, const char *file,
+	     struct strv *said);
+/*
  * Why a record's cluster is not usable: NULL when the configuration has
  * it; else a sentence with the fix (caller frees).
  */

@@ -121,16 +121,63 @@ static const struct pending_rule rules[] = {
 	  "sacctmgr show qos tells the limit." },
 };
 
-int
-pending_explain(const char *reason, struct pending_why *why)
+/*
+ * Descriptions SLURM 22.05-26.05 put in the job's state_desc, which squeue's
+ * %r prints instead of the code (slurmctld job_scheduler.c, acct_policy.c,
+ * job_mgr.c, reservation.c).  Matched by prefix and, where one prefix covers
+ * several codes, a word the text contains; mapped to the code they stand
+ * for, with their own sentence where the code's would be wrong.
+ */
+struct pending_desc {
+	const char	*prefix;
+	const char	*contains;	/* NULL: any */
+	const char	*code;
+	const char	*sentence;	/* NULL: the code's */
+	const char	*fix;		/* NULL: the code's */
+};
+
+static const struct pending_desc descs[] = {
+	/* 22.05-24.11; 25.05 adds ", REBOOTING" after DRAINED. */
+	{ "Nodes required for job are DOWN, DRAINED", NULL, "ReqNodeNotAvail",
+	  "Nodes it needs are down, drained, rebooting or kept for jobs in "
+	  "higher priority partitions.",
+	  "Wait for them to come back, or cancel and submit again to "
+	  "another partition or with fewer nodes." },
+	{ "Job is at or exceeds QOS ", "group ", "QOSGrp", NULL, NULL },
+	{ "Job is at or exceeds QOS ", NULL, "QOSMax", NULL, NULL },
+	{ "Job is at or exceeds association ", "group ", "AssocGrp", NULL,
+	  NULL },
+	{ "Job is at or exceeds association ", NULL, "AssocMax", NULL, NULL },
+	{ "uid ", "not in group permitted to use this partition",
+	  "AccountNotAllowed",
+	  "You are not in a group allowed to use this partition: it will "
+	  "never start there.",
+	  "Cancel it and submit again to a partition you may use." },
+	{ "Reservation ", " was deleted", "ReservationDeleted",
+	  "The reservation it asked for was deleted.",
+	  "Cancel it and submit again without --reservation." },
+	{ "Reservation ", " is invalid", "ReservationInvalid",
+	  "The reservation it asked for is invalid.",
+	  "Cancel it and submit again without --reservation." },
+	{ "Reservation ", " has ended", "ReservationEnded",
+	  "The reservation it ran under has ended.",
+	  "Submit again without --reservation, or in a new one." },
+	{ "job requeued in held state", NULL, "JobHeldUser",
+	  "SLURM requeued it and held it (a requeue with hold).",
+	  NULL },
+	{ "Unable to load job batch script", NULL, "launch failed requeued held",
+	  "SLURM could not load its batch script to launch it.",
+	  NULL },
+	{ "Unable to load job environment", NULL, "launch failed requeued held",
+	  "SLURM could not load its environment to launch it.",
+	  NULL },
+};
+
+static int
+pending_code(const char *reason, struct pending_why *why)
 {
 	size_t	i, n;
 
-	memset(why, 0, sizeof *why);
-	if (reason == NULL)
-		return -1;
-	while (*reason == ' ' || *reason == '(')
-		reason++;
 	for (i = 0; i < sizeof rules / sizeof rules[0]; i++) {
 		n = strlen(rules[i].code);
 		if (strncmp(reason, rules[i].code, n) != 0)
@@ -144,6 +191,47 @@ pending_explain(const char *reason, struct pending_why *why)
 		why->fix = rules[i].fix;
 		return 0;
 	}
+	return -1;
+}
+
+static int
+pending_desc(const char *reason, struct pending_why *why)
+{
+	const struct pending_desc	*d;
+	size_t				 i;
+
+	for (i = 0; i < sizeof descs / sizeof descs[0]; i++) {
+		d = &descs[i];
+		if (strncmp(reason, d->prefix, strlen(d->prefix)) != 0)
+			continue;
+		if (d->contains != NULL && strstr(reason, d->contains) == NULL)
+			continue;
+		if (pending_code(d->code, why) != 0)
+			memset(why, 0, sizeof *why);
+		why->code = d->code;
+		if (d->sentence != NULL)
+			why->sentence = d->sentence;
+		if (d->fix != NULL)
+			why->fix = d->fix;
+		if (why->sentence != NULL && why->fix != NULL)
+			return 0;
+		memset(why, 0, sizeof *why);
+		return -1;
+	}
+	return -1;
+}
+
+int
+pending_explain(const char *reason, struct pending_why *why)
+{
+	memset(why, 0, sizeof *why);
+	if (reason == NULL)
+		return -1;
+	while (*reason == ' ' || *reason == '(')
+		reason++;
+	if (pending_desc(reason, why) == 0 || pending_code(reason, why) == 0)
+		return 0;
+	memset(why, 0, sizeof *why);
 	return -1;
 }
 

@@ -118,39 +118,32 @@ log_missing(struct wstate *st, const char *cause)
 void
 log_lookup(struct wstate *st)
 {
-	struct conn_result	 res;
-	struct joblog		 jl;
-	char			*cmd, *cause = NULL;
-	char			 sep[SLURM_SEP_SIZE];
+	char	*cause = NULL;
+	int	 ended;
 
-	/* A scheduler call: it waits for the budget like a poll. */
-	if (budget_used(&st->budget, mono_now()) + 1 >
+	/* Scheduler calls (squeue, then sacct): the budget, like a poll. */
+	if (budget_used(&st->budget, mono_now()) + 2 >
 	    (unsigned)st->budget.max_calls)
 		return;
 	st->log_lookup = 0;
-	memset(&res, 0, sizeof res);
-	memset(&jl, 0, sizeof jl);
-	slurm_sep_new(sep, sizeof sep);
-	if ((cmd = joblog_cmd(st->log_id, sep, &cause)) == NULL)
-		goto fail;
-	budget_spend(&st->budget, mono_now(), 1);
-	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0)
-		goto fail;
-	if (res.status != 0 || joblog_parse(res.out, sep, &jl, NULL) != 0) {
-		/* Forgotten by SLURM: accounting's default, if it ended. */
+	budget_spend(&st->budget, mono_now(), 2);
+	if (follow_foreign_path(st->conn, st->log_id, st->log_stream ==
+	    LOG_ERR, &st->log_path, &ended, &cause) != 0) {
+		/* Accounting's default, if that is all there is. */
 		if (st->log_fallback != NULL) {
 			st->log_path = st->log_fallback;
 			st->log_fallback = NULL;
 			st->log_ended = 1;
 			goto out;
 		}
+		free(cause);
 		cause = xasprintf("not submitted by sqdeck and SLURM no longer "
 		    "knows it: its log path is not known");
 		goto fail;
 	}
-	if ((st->log_path = joblog_path(&jl, st->log_stream == LOG_ERR,
-	    &cause)) == NULL)
-		goto fail;
+	/* Only accounting knows it: over, however the poll saw it. */
+	if (ended)
+		st->log_ended = 1;
 	if (strcmp(st->log_path, "/dev/null") == 0) {
 		/* sbatch -o /dev/null: nothing will ever be there. */
 		free(st->log_path);
@@ -166,9 +159,6 @@ fail:
 	log_missing(st, cause);
 out:
 	check_new_session(st);
-	joblog_free(&jl);
-	conn_result_free(&res);
-	free(cmd);
 	free(cause);
 }
 

@@ -168,7 +168,7 @@ END_TEST
  */
 START_TEST(test_long_time_and_overrides)
 {
-	char	*spec, *out, *err;
+	char	*spec, *sec, *out, *err;
 
 	need_cluster();
 	spec = write_spec("name: sdproc-long-%s\n"
@@ -203,6 +203,42 @@ START_TEST(test_long_time_and_overrides)
 	ck_assert_int_ne(sd(&out, &err, "submit", "--dry-run", spec,
 	    "--gpus", "x", NULL), 0);
 	ck_assert_ptr_nonnull(strstr(err, "--gpus must be a whole number"));
+	free(out);
+	free(err);
+	/* Issue 26.12: a dry run exits as a real submit would. */
+	sec = write_spec("name: sdproc-sec-%s\n"
+	    "image: %s\nsecrets: [SD_DRY_UNSET]\n"
+	    "command: echo hi\ngpus: 1\ncpus: 1\n", unique, test_image());
+	unsetenv("SD_DRY_UNSET");
+	ck_assert_int_ne(sd(&out, &err, "submit", "--dry-run", sec, NULL), 0);
+	ck_assert_ptr_nonnull(strstr(out, "#SBATCH"));
+	ck_assert_msg(strstr(err, "dry run: not set in this environment: "
+	    "SD_DRY_UNSET; a real submit stops there") != NULL, "%s", err);
+	free(out);
+	free(err);
+	setenv("SD_DRY_UNSET", "dry-canary-q7zv", 1);
+	ck_assert_int_eq(sd(&out, &err, "submit", "--dry-run", sec, NULL), 0);
+	free(out);
+	free(err);
+	unsetenv("SD_DRY_UNSET");
+	free(sec);
+	/* Issue 26.12: the time as written; one limit for CLI and spec. */
+	ck_assert_int_ne(sd(&out, &err, "submit", "--dry-run", spec,
+	    "--time", "4:00:01", NULL), 0);
+	ck_assert_msg(strstr(err, "time 4:00:01 exceeds partition gpu's "
+	    "MaxTime 4:00:00: use --time 4h or less") != NULL, "%s", err);
+	free(out);
+	free(err);
+	ck_assert_int_ne(sd(&out, &err, "submit", "--dry-run", spec,
+	    "--gpus", "8193", NULL), 0);
+	ck_assert_msg(strstr(err, "--gpus must be a whole number from 0 to "
+	    "8192") != NULL, "%s", err);
+	free(out);
+	free(err);
+	ck_assert_int_ne(sd(&out, &err, "submit", "--dry-run", spec,
+	    "--nodes", "1025", NULL), 0);
+	ck_assert_msg(strstr(err, "--nodes must be a whole number from 1 to "
+	    "1024") != NULL, "%s", err);
 	free(out);
 	free(err);
 
@@ -363,7 +399,9 @@ START_TEST(test_logs_200)
 	need_cluster();
 	spec = write_spec("name: sdproc-logs-%s\n"
 	    "image: %s\n"
-	    "command: 'for i in $(seq 1 250); do echo line $i; done'\n"
+	    "command: 'for i in $(seq 1 250); do echo line $i; done; "
+	    "for i in $(seq 1 3000); do printf \"%%d%%%%\\r\" $i >&2; "
+	    "done'\n"
 	    "gpus: 1\ncpus: 1\ntime: 5m\n", unique, test_image());
 	j = submit(spec, NULL, NULL);
 	state = wait_end(it_jstr(j, "job_id"), 240);
@@ -381,8 +419,66 @@ START_TEST(test_logs_200)
 	ck_assert_str_eq(out, "line 248\nline 249\nline 250\n");
 	free(out);
 	free(err);
+	/* Issue 26.12: a \r-only progress bar; each frame is a line. */
+	ck_assert_int_eq(sd(&out, &err, "logs", "--err", "-n", "6",
+	    it_jstr(j, "record_id"), NULL), 0);
+	ck_assert_msg(lines_of(out) == 6, "%d lines: %.200s", lines_of(out),
+	    out);
+	ck_assert_ptr_nonnull(strstr(out, "3000%"));
+	free(out);
+	free(err);
 	cJSON_Delete(j);
 	free(spec);
+}
+END_TEST
+
+/*
+ * Issue 26.4: the log of an array task sqdeck did not submit (sbatch
+ * --array -o out-%A_%a.txt over ssh) stays readable after it ended, when
+ * squeue no longer has it: sqdeck logs ID_TASK with no record.
+ */
+START_TEST(test_logs_foreign_array)
+{
+	char	*dir, *dir2, *sid, *task, *state, *out, *err;
+
+	need_cluster();
+	dir = xasprintf("%s/foreign-%s", getenv("SDTB_LUSTRE"), unique);
+	sid = it_ssh_out(tmpdir, "mkdir -p '%s' && cd '%s' && sbatch "
+	    "--parsable --array=0-1 -p cpu -t 2 -o out-%%A_%%a.txt --wrap "
+	    "'echo foreign-task-$SLURM_ARRAY_TASK_ID-said'", dir, dir);
+	str_trim(sid);
+	ck_assert_msg(*sid != '\0' && sid[strspn(sid, "0123456789")] == '\0',
+	    "sbatch said '%s'", sid);
+	task = xasprintf("%s_1", sid);
+	state = wait_end(task, 240);
+	ck_assert_str_eq(state, "COMPLETED|0:0");
+	free(state);
+	/* squeue lets an ended task go soon; wait until it has. */
+	for (int i = 0; i < 120; i++) {
+		out = it_ssh_out(tmpdir, "squeue -h -j %s -o %%i", task);
+		str_trim(out);
+		if (*out == '\0') {
+			free(out);
+			break;
+		}
+		free(out);
+		sleep(1);
+	}
+	ck_assert_int_eq(sd(&out, &err, "logs", task, NULL), 0);
+	ck_assert_msg(strcmp(out, "foreign-task-1-said\n") == 0, "out '%s' "
+	    "err '%s'", out, err);
+	free(out);
+	free(err);
+	/* A task of a job with no such task: said, not a crash. */
+	dir2 = xasprintf("%s_7", sid);
+	ck_assert_int_ne(sd(&out, &err, "logs", dir2, NULL), 0);
+	ck_assert_msg(strstr(err, "log path is not known") != NULL, "%s", err);
+	free(dir2);
+	free(out);
+	free(err);
+	free(sid);
+	free(task);
+	free(dir);
 }
 END_TEST
 
@@ -698,6 +794,7 @@ procedure_suite(void)
 	tcase_add_test(tc, test_long_time_and_overrides);
 	tcase_add_test(tc, test_partition_list);
 	tcase_add_test(tc, test_logs_200);
+	tcase_add_test(tc, test_logs_foreign_array);
 	tcase_add_test(tc, test_probe_shares_container);
 	/* Cases of their own, to run alone: each takes minutes. */
 	tc = it_tcase(s, "timeout", 900, setup, it_teardown);

@@ -298,11 +298,14 @@ START_TEST(test_slurm_id_of_picked_cluster)
 	record_free(r);
 	ck_assert_int_eq(record_set_slurm_id(id, "38", NULL), 0);
 
+	/* lab's job 38 has no record: its path is asked of lab (issue 26.4),
+	   which this test cannot reach; polar's record is not taken. */
 	args = xasprintf("-c %s logs --cluster lab 38",
 	    test_data("config/good.yaml"));
-	ck_assert_int_eq(run(args, &out, &err), EXIT_USAGE);
-	ck_assert_msg(strstr(err, "SLURM job 38 has no sqdeck record") !=
-	    NULL, "%s", err);
+	ck_assert_int_eq(run(args, &out, &err), EXIT_FAIL);
+	ck_assert_msg(strstr(err, "job 38 has no sqdeck record and its log "
+	    "path is not known") != NULL, "%s", err);
+	ck_assert_ptr_null(strstr(err, "polar"));
 	free(args);
 	free(out);
 	free(err);

@@ -267,6 +267,15 @@ START_TEST(test_refused)
 	expect_refused("https://nvcr.io/nvidia/x:1", "image \"https://nvcr.io/"
 	    "nvidia/x:1\": unsupported scheme; use docker://, "
 	    "registry#repository:tag or an absolute .sqsh path");
+	/* Issue 26.12: a file:// URL is not "a relative path". */
+	expect_refused("file:///x.sqsh", "image \"file:///x.sqsh\": Pyxis "
+	    "takes no file:// URL; write the absolute path itself: /x.sqsh");
+	expect_refused("file://host/x.sqsh", "image \"file://host/x.sqsh\": "
+	    "Pyxis takes no file:// URL; write the absolute path of the .sqsh "
+	    "on shared storage (e.g. /lustre/images/x.sqsh)");
+	expect_refused("s3://b/x.sqsh", "image \"s3://b/x.sqsh\": unsupported "
+	    "scheme; use docker://, registry#repository:tag or an absolute "
+	    ".sqsh path");
 	expect_refused("a#b#c", "image \"a#b#c\" has more than one '#' "
 	    "(registry#repository:tag has one)");
 	expect_refused("#nvidia/x:1", "image \"#nvidia/x:1\": empty registry "

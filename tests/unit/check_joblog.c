@@ -152,6 +152,101 @@ START_TEST(test_joblog_resolve)
 }
 END_TEST
 
+/*
+ * Issue 26.4: after the job left squeue, accounting's row.  The -o of the
+ * sbatch line (SubmitLine, 22.05-26.05) or SLURM's default; a name that
+ * holds the separator's look-alikes or " -o /etc/passwd" moves nothing.
+ */
+START_TEST(test_joblog_sacct)
+{
+	const char	*sep = "\037" "0123456789abcdef";
+	struct joblog	 jl;
+	char		*text, *path, *cmd, *cause = NULL;
+
+	cmd = joblog_sacct_cmd("706_3", sep, &cause);
+	ck_assert_ptr_nonnull(cmd);
+	ck_assert_ptr_nonnull(strstr(cmd, "sacct -X -n -P --delimiter="));
+	ck_assert_ptr_nonnull(strstr(cmd, " -j '706_3' -o JobIDRaw,JobID,"
+	    "User,WorkDir,SubmitLine,JobName"));
+	free(cmd);
+	ck_assert_ptr_null(joblog_sacct_cmd("7;rm", sep, &cause));
+	free(cause);
+	cause = NULL;
+
+	text = xasprintf("709%s706_3%ssdtb%s/home/sdtb/w%ssbatch --array=0-4 "
+	    "-o out-%%A_%%a.txt job.sh -o x%sjob -o /etc/passwd%s\n", sep,
+	    sep, sep, sep, sep, sep);
+	ck_assert_int_eq(joblog_sacct_parse(text, sep, &jl, &cause), 0);
+	ck_assert_str_eq(jl.job_id, "709");
+	ck_assert_str_eq(jl.array_job, "706");
+	ck_assert_str_eq(jl.array_task, "3");
+	ck_assert_str_eq(jl.name, "job -o /etc/passwd");
+	path = joblog_path(&jl, 0, &cause);
+	ck_assert_str_eq(path, "/home/sdtb/w/out-706_3.txt");
+	free(path);
+	path = joblog_path(&jl, 1, &cause);	/* no -e: -o's */
+	ck_assert_str_eq(path, "/home/sdtb/w/out-706_3.txt");
+	free(path);
+	joblog_free(&jl);
+	free(text);
+
+	/* No -o: SLURM's defaults. */
+	text = xasprintf("12%s12%su%s/w%ssbatch -p cpu --wrap=true%sn%s", sep,
+	    sep, sep, sep, sep, sep);
+	ck_assert_int_eq(joblog_sacct_parse(text, sep, &jl, &cause), 0);
+	path = joblog_path(&jl, 0, &cause);
+	ck_assert_str_eq(path, "/w/slurm-12.out");
+	free(path);
+	joblog_free(&jl);
+	free(text);
+	text = xasprintf("15%s12_3%su%s/w%s%sn%s", sep, sep, sep, sep, sep,
+	    sep);
+	ck_assert_int_eq(joblog_sacct_parse(text, sep, &jl, &cause), 0);
+	path = joblog_path(&jl, 0, &cause);
+	ck_assert_str_eq(path, "/w/slurm-12_3.out");
+	free(path);
+	joblog_free(&jl);
+	free(text);
+	/* No row: a job accounting does not have. */
+	ck_assert_int_eq(joblog_sacct_parse("", sep, &jl, &cause), -1);
+	free(cause);
+}
+END_TEST
+
+START_TEST(test_joblog_submit_opt)
+{
+	static const struct { const char *line, *out, *err; } c[] = {
+		{ "sbatch -o out-%A_%a.txt job.sh", "out-%A_%a.txt", NULL },
+		{ "sbatch --output=/r/%j.o -e '/r/e %j' x.sh", "/r/%j.o",
+		  "/r/e %j" },
+		{ "sbatch --output /r/o -J name -p cpu x.sh", "/r/o", NULL },
+		{ "sbatch -o/r/a --hold --error=/r/b x", "/r/a", "/r/b" },
+		{ "sbatch -J -o x.sh -o real", NULL, NULL },
+		{ "sbatch --parsable x.sh -o not-sbatch", NULL, NULL },
+		{ "sbatch --wrap 'echo -o x' -o \"a b\"", "a b", NULL },
+		{ "sbatch", NULL, NULL },
+		{ "", NULL, NULL },
+	};
+	size_t	 i;
+	char	*o, *e;
+
+	for (i = 0; i < sizeof c / sizeof c[0]; i++) {
+		o = joblog_submit_opt(c[i].line, 0);
+		e = joblog_submit_opt(c[i].line, 1);
+		if (c[i].out == NULL)
+			ck_assert_msg(o == NULL, "%s: -o %s", c[i].line, o);
+		else
+			ck_assert_str_eq(o, c[i].out);
+		if (c[i].err == NULL)
+			ck_assert_msg(e == NULL, "%s: -e %s", c[i].line, e);
+		else
+			ck_assert_str_eq(e, c[i].err);
+		free(o);
+		free(e);
+	}
+}
+END_TEST
+
 START_TEST(test_soonest)
 {
 	struct soonest	 so;
@@ -228,6 +323,8 @@ joblog_suite(void)
 	tcase_add_test(tc, test_joblog_captured);
 	tcase_add_test(tc, test_joblog_forged_name);
 	tcase_add_test(tc, test_joblog_resolve);
+	tcase_add_test(tc, test_joblog_sacct);
+	tcase_add_test(tc, test_joblog_submit_opt);
 	tcase_add_test(tc, test_soonest);
 	suite_add_tcase(s, tc);
 	return s;

@@ -315,6 +315,75 @@ START_TEST(test_filter)
 }
 END_TEST
 
+/*
+ * Issue 26.6: the first screen is the user's live jobs, then the finished
+ * ones newest first, not last week's jobs by ascending id; "N of M" says
+ * what it leaves out.
+ */
+START_TEST(test_first_screen)
+{
+	struct jobtable		*jt = jobtable_create();
+	struct jobtable_row	 a[6];
+	size_t			 fin, fil, fold;
+	char			 cell[64];
+
+	a[0] = row("3", "old", "COMPLETED");
+	a[1] = row("4", "old", "FAILED");
+	a[2] = row("700", "new", "PENDING");
+	a[3] = row("701", "new", "RUNNING");
+	a[4] = row("702", "new", "COMPLETED");
+	a[5] = row("650", "mid", "RUNNING");
+	a[0].finished = a[1].finished = a[4].finished = 1;
+	jobtable_merge(jt, "x", a, 6, 1);
+	jobtable_set_sort(jt, JT_STATE, 0);
+	ck_order(jt, "x/701 x/650 x/700 x/702 x/4 x/3");
+	jobtable_hidden(jt, &fin, &fil, &fold);
+	ck_assert_uint_eq(fin + fil + fold, 0);
+	jobtable_free(jt);
+
+	/* Issue 26.11: a finished row drops the reason it waited for. */
+	jt = jobtable_create();
+	a[4].reason = (char *)"JobHeldUser";
+	a[2].reason = (char *)"JobHeldUser";
+	jobtable_merge(jt, "x", a, 6, 1);
+	ck_assert_str_eq(jobtable_cell(jobtable_find(jt, "x", "702"),
+	    JT_REASON, cell, sizeof cell), "");
+	ck_assert_str_eq(jobtable_cell(jobtable_find(jt, "x", "700"),
+	    JT_REASON, cell, sizeof cell), "JobHeldUser");
+	jobtable_set_sort(jt, JT_STATE, 0);
+	/* Issue 26.11: the row selected before a restart, when it comes. */
+	jobtable_free(jt);
+	jt = jobtable_create();
+	jobtable_set_sort(jt, JT_STATE, 0);
+	jobtable_select_later(jt, "x", "700");
+	jobtable_merge(jt, "x", a, 2, 1);	/* not yet there */
+	ck_assert_str_eq(jobtable_current(jt)->id, "4");
+	jobtable_merge(jt, "x", a, 6, 2);
+	ck_assert_str_eq(jobtable_current(jt)->id, "700");
+	/* Once found, a new snapshot keeps the cursor on it as usual. */
+	jobtable_move(jt, 1);
+	jobtable_merge(jt, "x", a, 6, 3);
+	ck_assert_str_eq(jobtable_current(jt)->id, "702");
+	/* A move before it came cancels the wish. */
+	jobtable_free(jt);
+	jt = jobtable_create();
+	jobtable_set_sort(jt, JT_STATE, 0);
+	jobtable_select_later(jt, "x", "3");
+	jobtable_merge(jt, "x", a + 2, 4, 1);
+	jobtable_move(jt, 1);
+	jobtable_merge(jt, "x", a, 6, 2);
+	ck_assert_str_ne(jobtable_current(jt)->id, "3");
+	jobtable_set_show_finished(jt, 0);
+	ck_assert_int_eq(jobtable_set_filter(jt, "new", NULL), 0);
+	ck_order(jt, "x/701 x/700");
+	jobtable_hidden(jt, &fin, &fil, &fold);
+	ck_assert_uint_eq(fin, 3);
+	ck_assert_uint_eq(fil, 1);
+	ck_assert_uint_eq(fold, 0);
+	jobtable_free(jt);
+}
+END_TEST
+
 START_TEST(test_sort)
 {
 	struct jobtable		*jt = jobtable_create();
@@ -346,9 +415,9 @@ START_TEST(test_sort)
 	/* Reverse flips the key, not the tie-break. */
 	jobtable_set_sort(jt, JT_NAME, 1);
 	ck_order(jt, "x/2 x/9 x/11 x/100 x/10");
-	/* State: live classes first. */
+	/* State: live classes first, each newest first (issue 26.6). */
 	jobtable_set_sort(jt, JT_STATE, 0);
-	ck_order(jt, "x/10 x/11 x/9 x/100 x/2");
+	ck_order(jt, "x/11 x/10 x/9 x/100 x/2");
 	jobtable_set_sort(jt, JT_TIME, 0);
 	ck_order(jt, "x/9 x/2 x/100 x/10 x/11");
 	jobtable_set_sort(jt, JT_NODES, 1);
@@ -831,6 +900,7 @@ jobtable_suite(void)
 	tcase_add_test(tc, test_move_and_top);
 	tcase_add_test(tc, test_filter);
 	tcase_add_test(tc, test_sort);
+	tcase_add_test(tc, test_first_screen);
 	tcase_add_test(tc, test_marks_and_targets);
 	tcase_add_test(tc, test_foreach_row);
 	tcase_add_test(tc, test_cells_and_states);

@@ -244,6 +244,14 @@ START_TEST(test_time_over_partition)
 	sp.partition = xstrdup("short");
 	ASSERT_ERR(shortq, 3, "time 5:00:00 exceeds partition short's MaxTime "
 	    "2:00:00: use --time 2h or less or choose another partition");
+	/* Issue 26.12: 4:00:01 is 241 minutes, but said as written. */
+	free(sp.partition);
+	sp.partition = xstrdup("gpu");
+	sp.time_minutes = 241;
+	sp.time_seconds = 4 * 3600 + 1;
+	ASSERT_ERR(testbed, 2, "time 4:00:01 exceeds partition gpu's MaxTime "
+	    "4:00:00: use --time 4h or less or choose another partition");
+	sp.time_seconds = 0;
 }
 END_TEST
 

@@ -137,6 +137,36 @@ START_TEST(test_unbound)
 }
 END_TEST
 
+/*
+ * Issue 26.11: no label runs into its text: a line is a heading, "  " a
+ * label and two spaces then text, or a continuation under the text.
+ */
+START_TEST(test_help_columns)
+{
+	char		*help = uikeys_help(), *line, *nl;
+
+	for (line = help; line != NULL && *line != '\0'; line = nl) {
+		if ((nl = strchr(line, '\n')) != NULL)
+			*nl++ = '\0';
+		if (*line == '\0' || *line != ' ')
+			continue;	/* blank or a heading */
+		/* The text after two spaces at least; continuations under
+		   the text (column 22). */
+		if (line[2] != ' ')
+			ck_assert_msg(strstr(line + 2, "  ") != NULL,
+			    "help line runs together: '%s'", line);
+		else
+			ck_assert_msg(strncmp(line, "                      ",
+			    22) == 0 && line[22] != ' ', "help continuation "
+			    "out of its column: '%s'", line);
+		ck_assert_msg(strstr(line, "4s the") == NULL &&
+		    strstr(line, ") in the header") == NULL,
+		    "help line runs together: '%s'", line);
+	}
+	free(help);
+}
+END_TEST
+
 START_TEST(test_help_lists_everything)
 {
 	char	*help = uikeys_help(), *p;
@@ -258,6 +288,7 @@ uikeys_suite(void)
 	tcase_add_test(tc, test_issue_keys);
 	tcase_add_test(tc, test_unbound);
 	tcase_add_test(tc, test_help_lists_everything);
+	tcase_add_test(tc, test_help_columns);
 	tcase_add_test(tc, test_hints);
 	tcase_add_test(tc, test_notify);
 	suite_add_tcase(s, tc);

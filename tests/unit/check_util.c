@@ -7,6 +7,7 @@
 #include "rsh.h"
 #include "sshcert.h"
 #include "sshconf.h"
+#include "text.h"
 
 #include <sys/wait.h>
 
@@ -123,6 +124,28 @@ START_TEST(test_rsh_clears_slurm_env)
 	free(cmd);
 	free(q);
 	free(script);
+}
+END_TEST
+
+/* Issue 26.12: logs -n counts a \r progress bar's frames as lines. */
+START_TEST(test_tail_start)
+{
+	const char	*bar = "hdr\n 10%\r 20%\r 30%\r 40%\r";
+	const char	*crlf = "a\r\nb\r\nc\r\n";
+	const char	*nl = "a\nb\nc";
+
+	ck_assert_str_eq(bar + text_tail_start(bar, strlen(bar), 2),
+	    " 30%\r 40%\r");
+	ck_assert_str_eq(bar + text_tail_start(bar, strlen(bar), 4),
+	    " 10%\r 20%\r 30%\r 40%\r");
+	ck_assert_uint_eq(text_tail_start(bar, strlen(bar), 5), 0);
+	ck_assert_uint_eq(text_tail_start(bar, strlen(bar), 50), 0);
+	ck_assert_str_eq(crlf + text_tail_start(crlf, strlen(crlf), 2),
+	    "b\r\nc\r\n");
+	ck_assert_str_eq(nl + text_tail_start(nl, strlen(nl), 1), "c");
+	ck_assert_str_eq(nl + text_tail_start(nl, strlen(nl), 2), "b\nc");
+	ck_assert_uint_eq(text_tail_start(nl, strlen(nl), 0), strlen(nl));
+	ck_assert_uint_eq(text_tail_start("", 0, 3), 0);
 }
 END_TEST
 
@@ -612,6 +635,7 @@ util_suite(void)
 	tcase_add_test(tc, test_atomic_write_symlink);
 	tcase_add_test(tc, test_path_check);
 	tcase_add_test(tc, test_str);
+	tcase_add_test(tc, test_tail_start);
 	tcase_add_test(tc, test_rsh_clears_slurm_env);
 	tcase_add_test(tc, test_preflight_probe_symlink);
 	tcase_add_test(tc, test_escape_controls);

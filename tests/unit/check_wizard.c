@@ -149,7 +149,7 @@ START_TEST(test_time_as_typed)
 	ck_ok(WF_TIME);
 	wizard_type(&w, "0", 1);
 	ck_err(WF_TIME, "time 30:00:00 exceeds partition gpu's MaxTime "
-	    "4:00:00: use --time 4h or less or choose another partition");
+	    "4:00:00: use time 4h or less or choose another partition");
 	wizard_type(&w, "m", 1);
 	ck_ok(WF_TIME);
 	ck_assert_str_eq(v(WF_TIME), "30m");
@@ -161,14 +161,20 @@ START_TEST(test_time_as_typed)
 
 	put(WF_TIME, "5h");
 	ck_err(WF_TIME, "time 5:00:00 exceeds partition gpu's MaxTime "
-	    "4:00:00: use --time 4h or less or choose another partition");
+	    "4:00:00: use time 4h or less or choose another partition");
 	ck_assert_int_eq(wizard_validate(&w), 1);
 	/* The same time fits the cpu partition's day. */
 	put(WF_PARTITION, "cpu");
 	ck_ok(WF_TIME);
 	put(WF_TIME, "2-00:00:00");
 	ck_err(WF_TIME, "time 48:00:00 exceeds partition cpu's MaxTime "
-	    "24:00:00: use --time 24h or less or choose another partition");
+	    "24:00:00: use time 24h or less or choose another partition");
+	/* Issue 26.12: the time as written, and the wizard's own field. */
+	put(WF_PARTITION, "gpu");
+	put(WF_TIME, "4:00:01");
+	ck_err(WF_TIME, "time 4:00:01 exceeds partition gpu's MaxTime "
+	    "4:00:00: use time 4h or less or choose another partition");
+	put(WF_PARTITION, "cpu");
 	put(WF_TIME, "abc");
 	ck_err(WF_TIME, "time 'abc' is not a duration: write e.g. 4h, 90m, "
 	    "1h30m, 3:30:00 or a number of hours");
@@ -289,16 +295,26 @@ START_TEST(test_nodes_gpus_plan)
 	ck_err(WF_GPUS, "gpus 3 cannot be split evenly over 2 nodes: use a "
 	    "multiple of 2 GPUs, or set gpus_per_node");
 	put(WF_GPUS, "x");
-	ck_err(WF_GPUS, "gpus must be a whole number (0 for a CPU job)");
+	ck_err(WF_GPUS, "gpus must be a whole number from 0 to 8192 (0 for a "
+	    "CPU job)");
 	put(WF_GPUS, "-1");
-	ck_err(WF_GPUS, "gpus must be a whole number (0 for a CPU job)");
+	ck_err(WF_GPUS, "gpus must be a whole number from 0 to 8192 (0 for a "
+	    "CPU job)");
 	put(WF_GPUS, "0");
 	ck_ok(WF_GPUS);
 	put(WF_NODES, "0");
-	ck_err(WF_NODES, "nodes must be a whole number of 1 or more");
+	ck_err(WF_NODES, "nodes must be a whole number from 1 to 1024");
+	/* Issue 26.12: the limit is named, and is the spec's. */
+	put(WF_NODES, "1025");
+	ck_err(WF_NODES, "nodes must be a whole number from 1 to 1024");
+	put(WF_NODES, "1");
+	put(WF_GPUS, "2147483648");
+	ck_err(WF_GPUS, "gpus must be a whole number from 0 to 8192 (0 for a "
+	    "CPU job)");
+	put(WF_GPUS, "0");
 	put(WF_NODES, "1");
 	put(WF_CPUS, "-1");
-	ck_err(WF_CPUS, "cpus/task must be a whole number of 1 or more");
+	ck_err(WF_CPUS, "cpus/task must be a whole number from 1 to 1024");
 	put(WF_CPUS, "4 ");	/* trailing blanks are fine */
 	ck_ok(WF_CPUS);
 	ck_assert_int_eq(wizard_validate(&w), 0);
