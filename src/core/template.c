@@ -41,6 +41,7 @@ static const struct tvar tvars[] = {
 	{ "REQUEUE", T_SWITCH, "#SBATCH --requeue", "#SBATCH --no-requeue" },
 	{ "SBATCH_EXTRA", T_SBATCH_LINES, NULL, NULL },
 	{ "IMAGE", T_SQSH, NULL, NULL },
+	{ "IMAGE_OWNERS", T_WORD, NULL, NULL },
 	{ "CONTAINER_MOUNTS", T_WORD, NULL, NULL },
 	{ "JOB_DIR", T_PATHWORD, NULL, NULL },
 	{ "COMMAND", T_COMMAND, NULL, NULL },

@@ -190,6 +190,14 @@ static const struct triage_rule rules[] = {
 	  "checkpoint and resume, or ask for more time (--time)" },
 
 	/* 2. The user's setup. */
+	/* The job script's own check of a cached image (sqdeck(1), image
+	   cache): retrying elsewhere would read the same file. */
+	{ "image-cache-untrusted", ERR_CONFIG, NULL, NULL,
+	  "^sqdeck: ERROR: cached image .* refused at job start:", NULL, 0,
+	  "the cached image was no longer one sqdeck trusts when the job "
+	  "started (its directory, mode or owner changed since the submit): "
+	  "fix the cache directory's mode (chmod g-w or +t) or set "
+	  "image_cache to a directory of your own, then submit again" },
 	{ "enroot-credentials", ERR_CONFIG, NULL, NULL,
 	  "Could not process JSON input", NULL, 0,
 	  "enroot could not authenticate to the registry while pulling the "

@@ -44,7 +44,7 @@ submit_step_render(struct submit_ctx *x, char **cause)
 {
 	const struct strv	*exports = &x->exports;
 	struct template_vars	 tv;
-	struct buf		 extra, names;
+	struct buf		 extra, names, owners;
 	size_t			 i;
 	const char		*tmpl;
 	char			*lines = NULL, *mounts, *out = NULL;
@@ -74,6 +74,17 @@ submit_step_render(struct submit_ctx *x, char **cause)
 	template_set(&tv, "SBATCH_EXTRA", extra.data != NULL ? extra.data : "");
 	/* Mode none: no container, the command runs on the node itself. */
 	template_set(&tv, "IMAGE", pyxis ? x->res->image_sqsh : "");
+	/* A cached image is checked again at job start: whose it may be. */
+	buf_init(&owners);
+	if (pyxis && x->img.kind == IMAGE_REGISTRY) {
+		buf_adds(&owners, ".");
+		for (i = 0; i < x->s->cl->image_cache_owners.n; i++)
+			buf_printf(&owners, " %s",
+			    x->s->cl->image_cache_owners.v[i]);
+	}
+	template_set(&tv, "IMAGE_OWNERS", owners.data != NULL ?
+	    owners.data : "");
+	buf_free(&owners);
 	mounts = spec_mounts_string(x->sp);
 	template_set(&tv, "CONTAINER_MOUNTS", pyxis ? mounts : "");
 	free(mounts);

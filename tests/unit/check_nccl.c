@@ -313,6 +313,7 @@ START_TEST(test_default_render)
 	template_set(&tv, "REQUEUE", "1");
 	template_set(&tv, "SBATCH_EXTRA", "");
 	template_set(&tv, "IMAGE", "/i.sqsh");
+	template_set(&tv, "IMAGE_OWNERS", "");
 	template_set(&tv, "CONTAINER_MOUNTS", "");
 	template_set(&tv, "COMMAND", "true");
 	template_set(&tv, "ENV_FILE", "");
@@ -385,6 +386,7 @@ START_TEST(test_program_timeout_counts_probe)
 	template_set(&tv, "REQUEUE", "0");
 	template_set(&tv, "SBATCH_EXTRA", "");
 	template_set(&tv, "IMAGE", "");
+	template_set(&tv, "IMAGE_OWNERS", "");
 	template_set(&tv, "CONTAINER_MOUNTS", "");
 	template_set(&tv, "COMMAND", "sleep 30");
 	template_set(&tv, "ENV_FILE", "");

@@ -1,5 +1,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "testutil.h"
 #include "lint.h"
@@ -42,6 +45,7 @@ golden_vars(struct template_vars *tv, int nodes)
 
 	template_set(tv, "IMAGE",
 	    "/lustre/images/nvcr.io+nvidia+tao+tao-toolkit+5.5.0-pyt.sqsh");
+	template_set(tv, "IMAGE_OWNERS", nodes > 1 ? "" : ". tao-team");
 	template_set(tv, "CONTAINER_MOUNTS",
 	    "/lustre/data/coco:/data:ro,/lustre/results/job1:/results");
 	template_set(tv, "COMMAND", "tao model classification_pyt train "
@@ -216,6 +220,109 @@ START_TEST(test_sidecar_not_sourced)
 	free(want);
 	free(got);
 	free(cmd);
+	free(fn);
+	free(out);
+}
+END_TEST
+
+/*
+ * A cached image is checked again at job start (issue 24): the rendered
+ * function itself, run by bash on real files and directories.
+ */
+static int
+image_trust_case(const char *dir, const char *fn, const char *file,
+    const char *owners, char **why)
+{
+	char	*cmd, path[PATH_MAX], *cause = NULL;
+	size_t	 len;
+	FILE	*f;
+	int	 st;
+
+	snprintf(path, sizeof path, "%s/trust.sh", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "set -euo pipefail\n%s\nsqdeck_image_trusted \"$1\" \"$2\" "
+	    ">%s/why\n", fn, dir);
+	fclose(f);
+	cmd = xasprintf("env -u LD_PRELOAD bash %s '%s' '%s'", path, file,
+	    owners);
+	st = system(cmd);
+	free(cmd);
+	ck_assert(WIFEXITED(st));
+	snprintf(path, sizeof path, "%s/why", dir);
+	ck_assert_int_eq(file_read(path, why, &len, &cause), 0);
+	return WEXITSTATUS(st);
+}
+
+START_TEST(test_image_trust_at_start)
+{
+	struct template_vars	 tv;
+	char			*out, *cause = NULL, *a, *b, *fn, *why;
+	char			 dir[] = "/tmp/sqdeck-trust.XXXXXX";
+	char			 sub[256], img[512], ln[512];
+	FILE			*f;
+
+	golden_vars(&tv, 1);
+	ck_assert_int_eq(template_render_embedded(SINGLE, &tv, &out, &cause),
+	    0);
+	template_vars_free(&tv);
+	/* The check runs before the step, and only with owners set. */
+	ck_assert_ptr_nonnull(strstr(out, "SQDECK_IMAGE_OWNERS='. tao-team'"));
+	a = strstr(out, "sqdeck_image_trusted() {");
+	ck_assert_ptr_nonnull(a);
+	ck_assert(a < strstr(out, "\"${launch[@]}\""));
+	b = strstr(a, "\n}\n");
+	ck_assert_ptr_nonnull(b);
+	fn = xstrndup(a, (size_t)(b + 3 - a));
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(sub, sizeof sub, "%s/cache", dir);
+	ck_assert_int_eq(mkdir(sub, 0755), 0);
+	snprintf(img, sizeof img, "%s/img.sqsh", sub);
+	f = fopen(img, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("hsqs", f);
+	fclose(f);
+	ck_assert_int_eq(chmod(sub, 0755), 0);
+	ck_assert_int_eq(chmod(img, 0644), 0);
+	ck_assert_int_eq(image_trust_case(dir, fn, img, ".", &why), 0);
+	free(why);
+
+	/* The group may swap it: refused, and said why. */
+	ck_assert_int_eq(chmod(sub, 0775), 0);
+	ck_assert_int_eq(image_trust_case(dir, fn, img, ".", &why), 1);
+	ck_assert_ptr_nonnull(strstr(why, "without the sticky bit"));
+	free(why);
+	/* The sticky bit: only the owner may remove or rename it. */
+	ck_assert_int_eq(chmod(sub, 01777), 0);
+	ck_assert_int_eq(image_trust_case(dir, fn, img, ".", &why), 0);
+	free(why);
+
+	ck_assert_int_eq(chmod(img, 0664), 0);
+	ck_assert_int_eq(image_trust_case(dir, fn, img, ".", &why), 1);
+	ck_assert_ptr_nonnull(strstr(why, "writable by others"));
+	free(why);
+	ck_assert_int_eq(chmod(img, 0644), 0);
+
+	snprintf(ln, sizeof ln, "%s/link.sqsh", sub);
+	ck_assert_int_eq(symlink(img, ln), 0);
+	ck_assert_int_eq(image_trust_case(dir, fn, ln, ".", &why), 1);
+	ck_assert_ptr_nonnull(strstr(why, "not a regular file"));
+	free(why);
+
+	/* Another owner: only when image_cache_owners names it. */
+	if (geteuid() == 0) {
+		ck_assert_int_eq(chown(img, 65534, 65534), 0);
+		ck_assert_int_eq(image_trust_case(dir, fn, img, ".", &why), 1);
+		ck_assert_ptr_nonnull(strstr(why, "not to you or"));
+		free(why);
+		ck_assert_int_eq(image_trust_case(dir, fn, img, ". 65534",
+		    &why), 0);
+		free(why);
+	}
+	cause = xasprintf("rm -rf %s", dir);
+	ck_assert_int_eq(system(cause), 0);
+	free(cause);
 	free(fn);
 	free(out);
 }
@@ -688,6 +795,7 @@ template_suite(void)
 	tcase_add_test(tc, test_golden_multi);
 	tcase_add_test(tc, test_required_lines);
 	tcase_add_test(tc, test_sidecar_not_sourced);
+	tcase_add_test(tc, test_image_trust_at_start);
 	tcase_add_test(tc, test_multi_superset);
 	tcase_add_test(tc, test_command_quoting);
 	tcase_add_test(tc, test_leftover);

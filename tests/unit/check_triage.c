@@ -77,6 +77,10 @@ static const struct tcase cases[] = {
 	  "[nccl probe] ValueError: x\nsqdeck: NCCL probe failed with every "
 	  "setting (default, NCCL_P2P_DISABLE, NCCL_SOCKET_IFNAME, "
 	  "NCCL_IB_DISABLE): the workload was not started", "every setting" },
+	{ "image-cache-untrusted", ERR_CONFIG, "FAILED", "78:0", NULL,
+	  "sqdeck: ERROR: cached image /lustre/images/a.sqsh refused at job "
+	  "start: its directory is writable by others without the sticky bit "
+	  "(mode 775)", NULL },
 	{ "enroot-credentials", ERR_CONFIG, "FAILED", "1:0",
 	  "enroot-credentials.err", NULL, "Could not process JSON input" },
 	{ "image-auth", ERR_CONFIG, "FAILED", "1:0", "image-unauthorized.err",
