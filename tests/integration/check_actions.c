@@ -121,7 +121,9 @@ START_TEST(test_hold_array_range)
 	    range, NULL), 0);
 	jobs = cJSON_GetObjectItem(j, "jobs");
 	ck_assert_int_eq(cJSON_GetArraySize(jobs), 1);
-	ck_assert_str_eq(it_jstr(cJSON_GetArrayItem(jobs, 0), "id"), range);
+	ck_assert_str_eq(it_jstr(cJSON_GetArrayItem(jobs, 0), "job_id"),
+	    range);
+	ck_assert_str_eq(it_jstr(j, "verb"), "hold");
 	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "ok")));
 	cJSON_Delete(j);
 	free(err);
@@ -228,6 +230,8 @@ START_TEST(test_gpu_no_nvidia_smi)
 	ck_assert_int_eq(it_sd(&j, NULL, &err, NULL, "gpu", "--json", a,
 	    NULL), 1);
 	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "running")));
+	ck_assert_str_eq(it_jstr(j, "job_id"), a);
+	ck_assert_str_eq(it_jstr(j, "state"), "RUNNING");
 	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "gpus")),
 	    0);
 	/* Each of its two nodes said it has no nvidia-smi. */
