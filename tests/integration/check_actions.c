@@ -290,7 +290,12 @@ START_TEST(test_dependency)
 	ck_assert_msg(strncmp(dep, "afterok:", 8) == 0 && strstr(dep, ok) !=
 	    NULL, "c1 Dependency=%s", dep);
 	free(dep);
-	r = field(c1.sid, "Reason"); ck_assert_str_eq(r, "Dependency"); free(r);
+	/* Reason is None until the scheduler's next pass looks at it. */
+	r = it_ssh_until(30, "^Dependency$", "squeue -h -j %s -o %%r",
+	    c1.sid);
+	str_trim(r);
+	ck_assert_str_eq(r, "Dependency");
+	free(r);
 	dep = field(c2.sid, "Dependency");
 	ck_assert_msg(strstr(dep, "afterok:") != NULL && strstr(dep,
 	    "afterany:") != NULL, "c2 Dependency=%s", dep);
@@ -313,8 +318,8 @@ START_TEST(test_dependency)
 	jobs = cJSON_GetObjectItem(j, "jobs");
 	for (i = 0; i < cJSON_GetArraySize(jobs); i++) {
 		it = cJSON_GetArrayItem(jobs, i);
-		if (it_jstr(it, "id") == NULL ||
-		    strcmp(it_jstr(it, "id"), c2.sid) != 0)
+		if (it_jstr(it, "job_id") == NULL ||
+		    strcmp(it_jstr(it, "job_id"), c2.sid) != 0)
 			continue;
 		why = cJSON_GetObjectItem(it, "why_pending");
 		ck_assert_ptr_nonnull(why);
