@@ -101,12 +101,45 @@ act_said(enum jobact_kind k, const char *value, const char *id,
 	}
 }
 
+/* The record id of the target sent to SLURM as id on cl, or NULL. */
+static const char *
+act_record_id(struct cli_ctx *ctx, const struct cluster *cl, const char *id)
+{
+	const char	*rid = NULL;
+	char		*s;
+	int		 i;
+
+	for (i = 0; i < ctx->argc && rid == NULL; i++) {
+		if (ctx->targets[i].cl != cl || ctx->targets[i].rec == NULL)
+			continue;
+		s = act_id(&ctx->targets[i]);
+		if (strcmp(s, id) == 0)
+			rid = ctx->targets[i].rec->id;
+		free(s);
+	}
+	return rid;
+}
+
+/* One job's row of the JSON document (sqdeck(1): JSON OUTPUT). */
+static void
+act_json_job(struct cli_ctx *ctx, const struct cluster *cl, const char *id,
+    const char *error, cJSON *arr)
+{
+	cJSON	*o = cJSON_CreateObject();
+
+	cli_json_str(o, "job_id", id);
+	cli_json_str(o, "record_id", act_record_id(ctx, cl, id));
+	cli_json_str(o, "cluster", cl->name);
+	cJSON_AddBoolToObject(o, "ok", error == NULL);
+	cli_json_str(o, "error", error);
+	cJSON_AddItemToArray(arr, o);
+}
+
 /* The rows of one cluster's reply: said, or into the JSON array. */
 static int
 act_report(struct cli_ctx *ctx, enum jobact_kind k, const char *value,
     const struct cluster *cl, const struct jobact_reply *r, cJSON *arr)
 {
-	cJSON	*o;
 	char	*why;
 	size_t	 i;
 	int	 ret = EXIT_OK;
@@ -116,14 +149,9 @@ act_report(struct cli_ctx *ctx, enum jobact_kind k, const char *value,
 		    r->v[i].words) : NULL;
 		if (why != NULL)
 			ret = EXIT_FAIL;
-		if (arr != NULL) {
-			o = cJSON_CreateObject();
-			cli_json_str(o, "id", r->v[i].id);
-			cli_json_str(o, "cluster", cl->name);
-			cJSON_AddBoolToObject(o, "ok", why == NULL);
-			cli_json_str(o, "error", why);
-			cJSON_AddItemToArray(arr, o);
-		} else if (why != NULL)
+		if (arr != NULL)
+			act_json_job(ctx, cl, r->v[i].id, why, arr);
+		else if (why != NULL)
 			cli_error(ctx->entry->name, "%s", why);
 		else
 			act_said(k, value, r->v[i].id, cl->name);
@@ -154,6 +182,9 @@ act_cluster(struct cli_ctx *ctx, enum jobact_kind k, const char *value,
 	if (ops_act(cli_conn(ctx, cl), k, value, &ids, &r, &cause) != 0) {
 		s = ops_clean(cause);
 		cli_error(ctx->entry->name, "%s: %s", cl->name, s);
+		/* With --json each of its jobs is in the list, not done. */
+		for (i = 0; arr != NULL && (size_t)i < ids.n; i++)
+			act_json_job(ctx, cl, ids.v[i], s, arr);
 		free(s);
 		free(cause);
 		strv_free(&ids);
@@ -215,9 +246,13 @@ cli_act(struct cli_ctx *ctx)
 		}
 	}
 	if (o->json) {
-		doc = cJSON_CreateObject();
-		cli_json_str(doc, "action", ctx->entry->name);
+		doc = cli_json_doc(ctx->entry->name);
 		cli_json_str(doc, "value", value);
+		if (k == JOBACT_SIGNAL || k == JOBACT_SIGNAL_BATCH)
+			cJSON_AddBoolToObject(doc, "batch",
+			    k == JOBACT_SIGNAL_BATCH);
+		else
+			cJSON_AddNullToObject(doc, "batch");
 		arr = cJSON_AddArrayToObject(doc, "jobs");
 	}
 	ret = EXIT_OK;
@@ -241,8 +276,9 @@ out:
 	"  ID  record id or SLURM job id; 12_3 for one array task, " \
 	"12_[4-9] for some;\n" \
 	"      several ids: one remote command per cluster\n" \
-	"  --json  one object: {action, value, ok, jobs: [{id, cluster, ok, " \
-	"error}]}\n"
+	"  --json  {schema, verb, value, batch, ok, jobs: [{job_id, " \
+	"record_id, cluster,\n" \
+	"          ok, error}]} (sqdeck(1): JSON OUTPUT)\n"
 
 #define ACT_ENTRY(nm, us, sm, hp, opts, min)				\
 	{ .name = nm, .usage = us, .summary = sm, .help = hp,		\

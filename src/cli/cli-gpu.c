@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "ops.h"
 #include "record.h"
+#include "state.h"
 
 static const struct option gpu_options[] = {
 	{ "json", no_argument, NULL, 'j' },
@@ -29,39 +30,40 @@ gpu_option(struct cli_ctx *ctx, int ch, const char *arg)
 	return CLI_GO;
 }
 
+/* One GPU's object: null for a value nvidia-smi did not give. */
+static cJSON *
+gpu_json_one(const struct gpuuse_row *u)
+{
+	cJSON	*o = cJSON_CreateObject();
+
+	cli_json_str(o, "node", u->node);
+	cJSON_AddNumberToObject(o, "index", u->index);
+	cli_json_str(o, "model", u->name);
+	cli_json_num(o, "utilization", u->util, u->util >= 0);
+	cli_json_num(o, "memory_used_mib", (double)u->used, u->used >= 0);
+	cli_json_num(o, "memory_total_mib", (double)u->total, u->total >= 0);
+	return o;
+}
+
 static void
-gpu_json(const char *id, const struct cluster *cl,
+gpu_json(const char *id, const struct cli_target *t,
     const struct gpuuse_reply *g)
 {
-	cJSON	*doc = cJSON_CreateObject(), *arr, *o;
+	cJSON	*doc = cli_json_doc("gpu"), *arr;
 	size_t	 i;
 
-	cli_json_str(doc, "id", id);
-	cli_json_str(doc, "cluster", cl->name);
-	cli_json_str(doc, "state", g->state);
+	cli_json_str(doc, "job_id", id);
+	cli_json_str(doc, "record_id", t->rec != NULL ? t->rec->id : NULL);
+	cli_json_str(doc, "cluster", t->cl->name);
+	cli_json_str(doc, "name", t->rec != NULL ? t->rec->job_name : NULL);
+	/* SLURM's word as squeue said it; the six words beside it. */
+	cJSON_AddStringToObject(doc, "state", state_word_of(g->state));
+	cli_json_str(doc, "slurm_state", g->state != NULL &&
+	    *g->state != '\0' ? g->state : NULL);
 	cJSON_AddBoolToObject(doc, "running", g->running);
 	arr = cJSON_AddArrayToObject(doc, "gpus");
-	for (i = 0; i < g->n; i++) {
-		o = cJSON_CreateObject();
-		cli_json_str(o, "node", g->v[i].node);
-		cJSON_AddNumberToObject(o, "index", g->v[i].index);
-		cli_json_str(o, "name", g->v[i].name);
-		if (g->v[i].util >= 0)
-			cJSON_AddNumberToObject(o, "utilization", g->v[i].util);
-		else
-			cJSON_AddNullToObject(o, "utilization");
-		if (g->v[i].used >= 0)
-			cJSON_AddNumberToObject(o, "memory_used_mib",
-			    (double)g->v[i].used);
-		else
-			cJSON_AddNullToObject(o, "memory_used_mib");
-		if (g->v[i].total >= 0)
-			cJSON_AddNumberToObject(o, "memory_total_mib",
-			    (double)g->v[i].total);
-		else
-			cJSON_AddNullToObject(o, "memory_total_mib");
-		cJSON_AddItemToArray(arr, o);
-	}
+	for (i = 0; i < g->n; i++)
+		cJSON_AddItemToArray(arr, gpu_json_one(&g->v[i]));
 	arr = cJSON_AddArrayToObject(doc, "no_nvidia_smi");
 	for (i = 0; i < g->nmissing; i++)
 		cJSON_AddItemToArray(arr, cJSON_CreateString(g->missing[i]));
@@ -94,7 +96,7 @@ cli_gpu(struct cli_ctx *ctx)
 		return EXIT_FAIL;
 	}
 	if (*(int *)ctx->opts)
-		gpu_json(id, t->cl, &g);
+		gpu_json(id, t, &g);
 	else {
 		text = gpuuse_text(&g);
 		cli_printf("%s", text);
@@ -117,10 +119,11 @@ const struct cli_entry cli_gpu_entry = {
 	    "nvidia-smi;\n"
 	    "      a node without nvidia-smi is named; exit 1 when no GPU "
 	    "was read\n"
-	    "  --json  {id, cluster, state, running, gpus: [{node, index, "
-	    "name, utilization,\n"
-	    "          memory_used_mib, memory_total_mib}], no_nvidia_smi: "
-	    "[NODE...], said}\n",
+	    "  --json  {schema, verb, job_id, record_id, cluster, name, "
+	    "state, slurm_state,\n"
+	    "          running, gpus: [{node, index, model, utilization, "
+	    "memory_used_mib,\n"
+	    "          memory_total_mib}], no_nvidia_smi: [NODE...], said}\n",
 	.shortopts = "",
 	.longopts = gpu_options,
 	.flags = CLI_CLUSTER | CLI_CONFIG | CLI_TARGET | CLI_TASKS,

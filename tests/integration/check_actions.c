@@ -121,7 +121,9 @@ START_TEST(test_hold_array_range)
 	    range, NULL), 0);
 	jobs = cJSON_GetObjectItem(j, "jobs");
 	ck_assert_int_eq(cJSON_GetArraySize(jobs), 1);
-	ck_assert_str_eq(it_jstr(cJSON_GetArrayItem(jobs, 0), "id"), range);
+	ck_assert_str_eq(it_jstr(cJSON_GetArrayItem(jobs, 0), "job_id"),
+	    range);
+	ck_assert_str_eq(it_jstr(j, "verb"), "hold");
 	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "ok")));
 	cJSON_Delete(j);
 	free(err);
@@ -228,6 +230,8 @@ START_TEST(test_gpu_no_nvidia_smi)
 	ck_assert_int_eq(it_sd(&j, NULL, &err, NULL, "gpu", "--json", a,
 	    NULL), 1);
 	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "running")));
+	ck_assert_str_eq(it_jstr(j, "job_id"), a);
+	ck_assert_str_eq(it_jstr(j, "state"), "RUNNING");
 	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "gpus")),
 	    0);
 	/* Each of its two nodes said it has no nvidia-smi. */
@@ -286,7 +290,12 @@ START_TEST(test_dependency)
 	ck_assert_msg(strncmp(dep, "afterok:", 8) == 0 && strstr(dep, ok) !=
 	    NULL, "c1 Dependency=%s", dep);
 	free(dep);
-	r = field(c1.sid, "Reason"); ck_assert_str_eq(r, "Dependency"); free(r);
+	/* Reason is None until the scheduler's next pass looks at it. */
+	r = it_ssh_until(30, "^Dependency$", "squeue -h -j %s -o %%r",
+	    c1.sid);
+	str_trim(r);
+	ck_assert_str_eq(r, "Dependency");
+	free(r);
 	dep = field(c2.sid, "Dependency");
 	ck_assert_msg(strstr(dep, "afterok:") != NULL && strstr(dep,
 	    "afterany:") != NULL, "c2 Dependency=%s", dep);
@@ -309,8 +318,8 @@ START_TEST(test_dependency)
 	jobs = cJSON_GetObjectItem(j, "jobs");
 	for (i = 0; i < cJSON_GetArraySize(jobs); i++) {
 		it = cJSON_GetArrayItem(jobs, i);
-		if (it_jstr(it, "id") == NULL ||
-		    strcmp(it_jstr(it, "id"), c2.sid) != 0)
+		if (it_jstr(it, "job_id") == NULL ||
+		    strcmp(it_jstr(it, "job_id"), c2.sid) != 0)
 			continue;
 		why = cJSON_GetObjectItem(it, "why_pending");
 		ck_assert_ptr_nonnull(why);
