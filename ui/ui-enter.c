@@ -366,8 +366,8 @@ enter_fwd_read(struct ui *ui, struct fwd_child *f)
 		if (f->out.len < FWD_OUT_MAX)
 			buf_add(&f->out, data, n);
 	}
+	/* Keeps data non-NULL and NUL-terminated. */
 	buf_add(&f->out, "", 0);
-	f->out.len--;
 	while ((nl = memchr(f->out.data, '\n', f->out.len)) != NULL) {
 		*nl = '\0';
 		flags |= enter_fwd_line(ui, f, f->out.data);
@@ -409,10 +409,13 @@ ui_enter_poll(struct ui *ui)
 		if (f->closing)
 			ui_message(ui, 0, "forward 127.0.0.1:%d of job %s "
 			    "closed", f->bound, f->id);
+		else if (f->bound)
+			ui_message(ui, 1, "forward 127.0.0.1:%d of job %s "
+			    "ended%s%s", f->bound, f->id, f->last != NULL ?
+			    ": " : "", f->last != NULL ? f->last : "");
 		else
-			ui_message(ui, 1, "forward %s of job %s ended%s%s",
-			    f->bound ? "" : f->ports, f->id,
-			    f->last != NULL ? ": " : "",
+			ui_message(ui, 1, "forward %s of job %s failed%s%s",
+			    f->ports, f->id, f->last != NULL ? ": " : "",
 			    f->last != NULL ? f->last : "");
 		enter_fwd_free(f);
 		E.f[i - 1] = E.f[--E.n];
