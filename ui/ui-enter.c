@@ -134,6 +134,13 @@ enter_row(struct ui *ui, const char *what)
 		    "a task to %s", r->id, what);
 		return NULL;
 	}
+	/* Both go on a command line (no shell): never an option. */
+	if (r->id[0] == '\0' || strspn(r->id, "0123456789_") !=
+	    strlen(r->id) || r->cluster[0] == '-' || r->cluster[0] == '\0') {
+		ui_message(ui, 1, "%s: not a SLURM job id, nothing to %s",
+		    r->id, what);
+		return NULL;
+	}
 	if (r->state == NULL || strcmp(r->state, "RUNNING") != 0) {
 		ui_message(ui, 1, "job %s is %s, not running: nothing to %s",
 		    r->id, r->state != NULL ? r->state : "unknown", what);
