@@ -94,7 +94,7 @@ view_set(struct ui *ui, char *text)
 	free(text);
 }
 
-static void
+void
 view_open(struct ui *ui, const char *title, char *text)
 {
 	detail_forget(ui);

@@ -211,7 +211,10 @@ draw_footer(struct ui *ui, time_t now)
 	if (ui->ov == OV_FILTER) {
 		int	lw;
 
-		if (ui->prompt != 0)
+		if (ui->prompt == UI_PROMPT_FORWARD)
+			line = xasprintf("%s: %s", ui_enter_prompt(),
+			    ui->input.data ? ui->input.data : "");
+		else if (ui->prompt != 0)
 			line = xasprintf("%s (Enter: send, Esc: no): %s",
 			    ui->prompt - 1 == JOBACT_TIME ? "new time limit "
 			    "(30, 1:00:00; only lower)" : "signal to the job's "

@@ -371,6 +371,8 @@ int
 detail_got(struct ui *ui, struct msg_action *m);
 void
 draw_view(struct ui *ui);
+void
+view_open(struct ui *ui, const char *title, char *text);
 int
 act_help(struct ui *ui);
 int
@@ -415,6 +417,18 @@ int
 act_cursor_end(struct ui *ui);
 int
 act_input_delete(struct ui *ui);
+
+/* ui-enter.c: x shell, F forward, P forwards, X close (child processes). */
+#define UI_PROMPT_FORWARD	1000	/* ui->prompt: F's port is typed */
+void	 ui_enter_init(const char *config_path);
+int	 ui_enter_poll(struct ui *ui);
+void	 ui_enter_close_all(void);
+const char *ui_enter_prompt(void);
+int	 ui_enter_forward_accept(struct ui *ui);
+int	 act_shell(struct ui *ui);
+int	 act_forward(struct ui *ui);
+int	 act_forwards(struct ui *ui);
+int	 act_forward_close(struct ui *ui);
 
 /* ui-bench.c: SQDECK_BENCH_FRAMES, frames timed off screen. */
 int	 ui_bench(const char *spec);

@@ -910,6 +910,8 @@ filter_live(struct ui *ui)
 int
 act_input_accept(struct ui *ui)
 {
+	if (ui->prompt == UI_PROMPT_FORWARD)
+		return ui_enter_forward_accept(ui);
 	if (ui->prompt != 0)
 		return prompt_accept(ui);
 	if (ui->searching) {

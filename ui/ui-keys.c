@@ -54,6 +54,10 @@ const struct uikey_binding uikeys_table[] = {
 	{ C(JOBS), 'R', UIA_REQUEUE, "R" },
 	{ C(JOBS), 'K', UIA_SIGNAL, "K" },
 	{ C(JOBS), 'T', UIA_TIMELIMIT, "T" },
+	{ C(JOBS), 'x', UIA_SHELL, "x" },
+	{ C(JOBS), 'F', UIA_FORWARD, "F" },
+	{ C(JOBS), 'P', UIA_FORWARDS, "P" },
+	{ C(JOBS), 'X', UIA_FORWARD_CLOSE, "X" },
 	{ C(JOBS), UIKEY_ESC, UIA_INPUT_CLEAR, "Esc" },
 	{ C(JOBS), FN(KEY_RIGHT), UIA_ARRAY_OPEN, "Right" },
 	{ C(JOBS), '+', UIA_ARRAY_OPEN, "+" },
@@ -240,6 +244,14 @@ static const struct {
 	[UIA_ARRAY_OPEN] = { "job array: list its tasks under it ([+]ID "
 	    "row; c on it cancels the whole array, on a task that task)",
 	    "tasks", "+/-" },
+	[UIA_SHELL] = { "a shell in the running job's container (its "
+	    "image, mounts, job dir); exit comes back here", "shell", NULL },
+	[UIA_FORWARD] = { "forward a port of the running job's node to "
+	    "127.0.0.1 (typed: 6006, or 16006:6006)", "forward", NULL },
+	[UIA_FORWARDS] = { "list the open forwards (they close when sqdeck "
+	    "quits or their job ends)", NULL, NULL },
+	[UIA_FORWARD_CLOSE] = { "close the newest forward of the selected "
+	    "job", NULL, NULL },
 	[UIA_ARRAY_CLOSE] = { "job array: fold its tasks into one row with "
 	    "the counts by state", NULL, NULL },
 };

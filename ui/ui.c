@@ -450,6 +450,10 @@ static int (*const handlers[UIA_COUNT])(struct ui *) = {
 	[UIA_TIMELIMIT] = act_timelimit,
 	[UIA_ARRAY_OPEN] = act_array_open,
 	[UIA_ARRAY_CLOSE] = act_array_close,
+	[UIA_SHELL] = act_shell,
+	[UIA_FORWARD] = act_forward,
+	[UIA_FORWARDS] = act_forwards,
+	[UIA_FORWARD_CLOSE] = act_forward_close,
 };
 
 int
@@ -883,6 +887,7 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 	for (;;) {
 		flags |= log_sync(&ui);
 		flags |= ui_login_poll();
+		flags |= ui_enter_poll(&ui);
 		if (flags & UIF_QUIT)
 			break;
 		if (flags & UIF_CLEAR)
@@ -921,6 +926,7 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 	}
 
 	view_save(&ui);
+	ui_enter_close_all();
 	ui_restore();
 	signals_reset();
 	ui_free(&ui);
@@ -1030,6 +1036,7 @@ ui_main(const char *config_path)
 	const char		*bench;
 	int			 rc;
 
+	ui_enter_init(config_path);
 	if ((bench = getenv("SQDECK_BENCH_FRAMES")) != NULL)
 		return ui_bench(bench);
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
