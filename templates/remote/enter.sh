@@ -35,6 +35,11 @@ else
 	set -- --chdir="$SQDECK_WORKDIR" "$@"
 fi
 if [ -n "$node" ]; then
+	nl=$(squeue -h -j "$jid" -o '%N' 2>/dev/null | head -n 1)
+	if ! scontrol show hostnames "$nl" 2>/dev/null | grep -qxF -- "$node"; then
+		echo "sqdeck: node $node is not one of job $jid's nodes (${nl:-none}): give one of them to --node" >&2
+		exit 125
+	fi
 	set -- --nodelist="$node" "$@"
 fi
 exec srun --jobid="$jid" --overlap --pty -N 1 -n 1 "$@"
