@@ -63,8 +63,17 @@ submit_wipe_cmd(struct submit_ctx *x)
 	    x->s->cl->cpu_partition : "cpu");
 	buf_init(&w);
 	rsh_var(&w, "f", x->lay.env_path);
+	rsh_var(&w, "n", x->res->job_name);
 	rsh_embed(&w, "lib-wipe.sh");
-	buf_adds(&w, "sd_wipe \"$f\"\n");
+	/*
+	 * Not while a job of the same name may still read it: the job run
+	 * again by SLURM (requeued), or a retry (the same script, a fresh
+	 * sidecar at the same path).  No answer from squeue: the poll or
+	 * cancel wipes it later, as without this job.
+	 */
+	buf_adds(&w, "if ids=$(squeue -h -n \"$n\" -t PENDING,RUNNING,"
+	    "SUSPENDED,CONFIGURING,REQUEUED -o %i 2>/dev/null) &&\n"
+	    "    [ -z \"$ids\" ]; then\n\tsd_wipe \"$f\"\nfi\n");
 	name = xasprintf("%s-wipe", x->res->job_name);
 	buf_init(&b);
 	buf_adds(&b, "sbatch --parsable -J ");

@@ -246,20 +246,20 @@ START_TEST(test_registry_image)
 	ck_assert_msg(strstr(f, want) != NULL, "%s", f);
 	free(want);
 	free(f);
-	/* ... and the one sqdeck reads: the record ends COMPLETE. */
+	/* ... and the one sqdeck reads: the record ends COMPLETED. */
 	for (int i = 0; i < 30; i++) {
 		ck_assert_int_eq(it_sd(&st, &out, NULL, NULL, "status",
 		    jstr(j, "record_id"), "--json", NULL), 0);
 		free(out);
 		out = cJSON_PrintUnformatted(st);
 		cJSON_Delete(st);
-		if (strstr(out, "\"COMPLETE\"") != NULL)
+		if (strstr(out, "\"state\":\"COMPLETED\"") != NULL)
 			break;
 		free(out);
 		out = NULL;
 		sleep(1);
 	}
-	ck_assert_msg(out != NULL, "record did not end COMPLETE");
+	ck_assert_msg(out != NULL, "record did not end COMPLETED");
 	free(out);
 	/* The import job: cpu, 4 CPUs, 7200M, /tmp, 2 h; the job on gpu. */
 	f = import_job(j, "Partition,AllocCPUS,ReqMem,WorkDir,Timelimit",
