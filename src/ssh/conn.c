@@ -857,7 +857,7 @@ conn_prompt_line(const struct buf *b)
  * comes.  No answer sqdeck could send is right (its stdin is the
  * command's), so it is stopped and explained, never waited on.
  */
-static int
+int
 conn_session_prompt(struct conn *c, const struct buf *out,
     const struct buf *err, double first, double last, double start,
     char **cause)

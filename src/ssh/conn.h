@@ -210,6 +210,16 @@ struct conn_chan_req {
 	int			 port;
 };
 struct conn_chan;
+/*
+ * A prompt on every new session (Duo's ForceCommand): out and err of a
+ * command started at start, first and last output at first and last (-1
+ * and 0: none yet).  1 and a cause that explains it when the command's
+ * only output asks for input and nothing came for a few seconds.
+ */
+struct buf;
+int		 conn_session_prompt(struct conn *, const struct buf *,
+		     const struct buf *, double first, double last,
+		     double start, char **cause);
 int		 conn_chan_open(struct conn *, const struct conn_chan_req *,
 		     struct conn_chan **, int *started, char **cause);
 /* The session's socket (-1 if none): readable means news for a channel. */

@@ -48,6 +48,7 @@ struct hclient {
 	struct buf		 o;		/* CL_EXEC: its output */
 	struct buf		 e;
 	double			 deadline;
+	double			 started, first, last;	/* output times */
 	int			 timeout;
 	size_t			 maxout;
 	unsigned		 before;	/* handshakes at its start */
@@ -378,6 +379,9 @@ cl_start_exec(struct hclient *c, char *cmd, char *in, size_t inlen,
 		return;
 	}
 	c->deadline = holder_now() + c->timeout;
+	c->started = holder_now();
+	c->first = -1;
+	c->last = 0;
 	c->state = CL_EXEC;
 }
 
@@ -543,7 +547,7 @@ cl_pump_exec(struct hclient *c, double now)
 	struct conn_result	 res;
 	char			 data[32768], *cause = NULL;
 	int			 n, lost = 0, done = 0;
-	size_t			 maxout = c->maxout;
+	size_t			 maxout = c->maxout, had;
 
 	while (!c->eof_sent && c->sent < c->inlen) {
 		n = conn_chan_write(c->ch, c->input + c->sent,
@@ -562,6 +566,7 @@ cl_pump_exec(struct hclient *c, double now)
 		c->eof_sent = 1;
 		cl_wipe_input(c);
 	}
+	had = c->o.len + c->e.len;
 	while ((n = conn_chan_read(c->ch, 0, data, sizeof data)) > 0)
 		buf_add(&c->o, data, n);
 	if (n < 0)
@@ -569,6 +574,15 @@ cl_pump_exec(struct hclient *c, double now)
 	while ((n = conn_chan_read(c->ch, 1, data, sizeof data)) > 0)
 		buf_add(&c->e, data, n);
 	lost = conn_chan_lost(c->ch);
+	if (c->o.len + c->e.len != had) {
+		c->last = now;
+		if (c->first < 0)
+			c->first = now;
+	} else if (!lost && !done && conn_session_prompt(H.conn, &c->o, &c->e,
+	    c->first, c->last, c->started, &cause)) {
+		conn_chan_signal(c->ch, "TERM");
+		goto fail;
+	}
 	memset(&res, 0, sizeof res);
 	res.status = -1;
 	if (lost) {
