@@ -1058,9 +1058,11 @@ jobtable_cell(const struct jobtable_row *r, enum jobtable_col col, char *buf,
 		/*
 		 * A pending reason outlives the wait in the last snapshot
 		 * (JobHeldUser on a COMPLETED row, issue 26.11): a finished
-		 * job has none.  An array's group row keeps its counts.
+		 * job has none, but keeps its exit code (history's "exit
+		 * 3:0").  An array's group row keeps its counts.
 		 */
-		if (r->finished && r->array_tasks == 0)
+		if (r->finished && r->array_tasks == 0 && (r->reason == NULL ||
+		    strncmp(r->reason, "exit ", 5) != 0))
 			return "";
 		return jt_str0(r->reason);
 	case JT_NCOLS:

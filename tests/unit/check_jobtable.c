@@ -350,6 +350,12 @@ START_TEST(test_first_screen)
 	    JT_REASON, cell, sizeof cell), "");
 	ck_assert_str_eq(jobtable_cell(jobtable_find(jt, "x", "700"),
 	    JT_REASON, cell, sizeof cell), "JobHeldUser");
+	/* ... but keeps its exit code (a history row's "exit 3:0"). */
+	a[4].reason = (char *)"exit 3:0";
+	jobtable_merge(jt, "x", a, 6, 2);
+	ck_assert_str_eq(jobtable_cell(jobtable_find(jt, "x", "702"),
+	    JT_REASON, cell, sizeof cell), "exit 3:0");
+	a[4].reason = NULL;
 	jobtable_set_sort(jt, JT_STATE, 0);
 	/* Issue 26.11: the row selected before a restart, when it comes. */
 	jobtable_free(jt);
