@@ -63,7 +63,6 @@ const struct uikey_binding uikeys_table[] = {
 	{ C(JOBS), '+', UIA_ARRAY_OPEN, "+" },
 	{ C(JOBS), FN(KEY_LEFT), UIA_ARRAY_CLOSE, "Left" },
 	{ C(JOBS), '-', UIA_ARRAY_CLOSE, "-" },
-	{ C(JOBS), 'Y', UIA_COPY, "Y" },
 	{ C(JOBS), 'C', UIA_CLONE, "C" },
 
 	/* The log of the selected job, from the jobs or the log pane. */
@@ -72,6 +71,7 @@ const struct uikey_binding uikeys_table[] = {
 	{ C(JOBS) | C(LOG), 'f', UIA_FOLLOW, "f" },
 	{ C(JOBS) | C(LOG), 'z', UIA_ZOOM, "z" },
 	{ C(JOBS) | C(LOG), 'L', UIA_PAGER, "L" },
+	{ C(JOBS) | C(LOG), 'Y', UIA_COPY, "Y" },
 
 	/* Log pane: search, sideways, zoom. */
 	{ C(LOG), '/', UIA_LOG_SEARCH, "/" },
