@@ -454,6 +454,10 @@ static int (*const handlers[UIA_COUNT])(struct ui *) = {
 	[UIA_FORWARD] = act_forward,
 	[UIA_FORWARDS] = act_forwards,
 	[UIA_FORWARD_CLOSE] = act_forward_close,
+	[UIA_PAGER] = act_pager,
+	[UIA_COPY] = act_copy,
+	[UIA_FIRST_ERROR] = act_first_error,
+	[UIA_CLONE] = act_clone,
 };
 
 int
