@@ -46,7 +46,7 @@ shell_running(struct cli_ctx *ctx, const char *verb, long sid,
 {
 	char	*cause = NULL;
 
-	if (enter_where(ctx->conn, sid, w, &cause) != 0) {
+	if (enter_where(ctx->conn, sid, NULL, w, &cause) != 0) {
 		cli_error(verb, "%s", cause);
 		free(cause);
 		return 1;
