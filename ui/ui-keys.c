@@ -244,10 +244,11 @@ static const struct {
 	[UIA_ARRAY_OPEN] = { "job array: list its tasks under it ([+]ID "
 	    "row; c on it cancels the whole array, on a task that task)",
 	    "tasks", "+/-" },
-	[UIA_SHELL] = { "a shell in the running job's container (its "
-	    "image, mounts, job dir); exit comes back here", "shell", NULL },
+	[UIA_SHELL] = { "a shell in the running job's own container (its "
+	    "files, mounts, job dir); exit comes back here", "shell", NULL },
 	[UIA_FORWARD] = { "forward a port of the running job's node to "
-	    "127.0.0.1 (typed: 6006, or 16006:6006)", "forward", NULL },
+	    "127.0.0.1 (typed: 6006, 16006:6006, 6006 NODE)", "forward",
+	    NULL },
 	[UIA_FORWARDS] = { "list the open forwards (they close when sqdeck "
 	    "quits or their job ends)", NULL, NULL },
 	[UIA_FORWARD_CLOSE] = { "close the newest forward of the selected "
