@@ -355,6 +355,9 @@ static const char *const shows[][2] = {
 	  "7), also\nthose not submitted by sqdeck (log: SLURM's -o path)" },
 	{ "why pending", "the detail view explains the reason and what to "
 	  "do" },
+	{ "Dependency", "REASON of a job waiting for others (the wizard's "
+	  "after field,\nthe spec's after:); DependencyNeverSatisfied: one "
+	  "ended so\nthat it never starts" },
 	{ "usage / hint", "the detail view of an ended job: CPU, memory and "
 	  "time\nused of what it asked for, and what to ask for next time" },
 	{ "lines 1-20 of 300", "the log pane's title: the lines shown (and "
