@@ -51,12 +51,13 @@ ui_enter_config(void)
 	return E.config_path;
 }
 
-/* sqdeck [-c CONFIG] --cluster C VERB ID [ARG]: NULL-terminated. */
+/* sqdeck [-c CONFIG] --cluster C VERB [--node N] ID [ARG]: NULL-terminated
+   (the node, checked, before the id). */
 static char **
-enter_argv(const char *verb, const char *cluster, const char *id,
-    const char *arg)
+enter_argv_node(const char *verb, const char *cluster, const char *node,
+    const char *id, const char *arg)
 {
-	char	**v = xcalloc(10, sizeof *v);
+	char	**v = xcalloc(12, sizeof *v);
 	int	  n = 0;
 
 	v[n++] = xstrdup("sqdeck");
@@ -67,11 +68,22 @@ enter_argv(const char *verb, const char *cluster, const char *id,
 	v[n++] = xstrdup("--cluster");
 	v[n++] = xstrdup(cluster);
 	v[n++] = xstrdup(verb);
+	if (node != NULL) {
+		v[n++] = xstrdup("--node");
+		v[n++] = xstrdup(node);
+	}
 	v[n++] = xstrdup(id);
 	if (arg != NULL)
 		v[n++] = xstrdup(arg);
 	v[n] = NULL;
 	return v;
+}
+
+static char **
+enter_argv(const char *verb, const char *cluster, const char *id,
+    const char *arg)
+{
+	return enter_argv_node(verb, cluster, NULL, id, arg);
 }
 
 static void
@@ -275,9 +287,20 @@ ui_enter_prompt(void)
 	static char	line[160];
 
 	snprintf(line, sizeof line, "port of job %.40s to reach on "
-	    "localhost, [LOCAL:]PORT (Enter: open, Esc: no)",
+	    "localhost, [LOCAL:]PORT [NODE] (Enter: open, Esc: no)",
 	    E.id != NULL ? E.id : "?");
 	return line;
+}
+
+/* A node name as --node takes it: never an option. */
+static int
+enter_node_ok(const char *s)
+{
+	size_t	n = strlen(s);
+
+	return n > 0 && n < 256 && s[0] != '-' && strspn(s,
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789.-_") == n;
 }
 
 /* [LOCAL:]PORT, both numbers 0-65535 (PORT from 1). */
@@ -304,6 +327,7 @@ ui_enter_forward_accept(struct ui *ui)
 	struct fwd_child	*f;
 	char			*v = xstrdup(ui->input.data != NULL ?
 				    ui->input.data : ""), **argv, *cause = NULL;
+	char			*node = NULL;
 	int			 fds[2];
 	pid_t			 pid;
 
@@ -311,6 +335,17 @@ ui_enter_forward_accept(struct ui *ui)
 	ui->ov = OV_NONE;
 	buf_free(&ui->input);
 	str_trim(v);
+	/* "PORT NODE": the forward goes to that node of the job's. */
+	if ((node = strchr(v, ' ')) != NULL) {
+		*node++ = '\0';
+		node += strspn(node, " ");
+		if (!enter_node_ok(node)) {
+			ui_message(ui, 1, "forward: want a node name after "
+			    "the port, not '%s'", node);
+			free(v);
+			return UIF_REDRAW;
+		}
+	}
 	if (!enter_ports_ok(v)) {
 		ui_message(ui, 1, "forward: want [LOCAL:]PORT (1-65535), not "
 		    "'%s'", v);
@@ -322,7 +357,7 @@ ui_enter_forward_accept(struct ui *ui)
 		free(v);
 		return UIF_REDRAW;
 	}
-	argv = enter_argv("forward", E.cluster, E.id, v);
+	argv = enter_argv_node("forward", E.cluster, node, E.id, v);
 	pid = enter_spawn(argv, fds[1], fds[1], 1, &cause);
 	enter_argv_free(argv);
 	close(fds[1]);

@@ -248,10 +248,11 @@ static const struct {
 	[UIA_ARRAY_OPEN] = { "job array: list its tasks under it ([+]ID "
 	    "row; c on it cancels the whole array, on a task that task)",
 	    "tasks", "+/-" },
-	[UIA_SHELL] = { "a shell in the running job's container (its "
-	    "image, mounts, job dir); exit comes back here", "shell", NULL },
+	[UIA_SHELL] = { "a shell in the running job's own container (its "
+	    "files, mounts, job dir); exit comes back here", "shell", NULL },
 	[UIA_FORWARD] = { "forward a port of the running job's node to "
-	    "127.0.0.1 (typed: 6006, or 16006:6006)", "forward", NULL },
+	    "127.0.0.1 (typed: 6006, 16006:6006, 6006 NODE)", "forward",
+	    NULL },
 	[UIA_FORWARDS] = { "list the open forwards (they close when sqdeck "
 	    "quits or their job ends)", NULL, NULL },
 	[UIA_FORWARD_CLOSE] = { "close the newest forward of the selected "
@@ -368,6 +369,9 @@ static const char *const shows[][2] = {
 	  "7), also\nthose not submitted by sqdeck (log: SLURM's -o path)" },
 	{ "why pending", "the detail view explains the reason and what to "
 	  "do" },
+	{ "Dependency", "REASON of a job waiting for others (the wizard's "
+	  "after field,\nthe spec's after:); DependencyNeverSatisfied: one "
+	  "ended so\nthat it never starts" },
 	{ "usage / hint", "the detail view of an ended job: CPU, memory and "
 	  "time\nused of what it asked for, and what to ask for next time" },
 	{ "lines 1-20 of 300", "the log pane's title: the lines shown (and "

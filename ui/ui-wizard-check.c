@@ -31,6 +31,7 @@ wz_field_of(const char *m)
 		{ "action", WF_ACTION }, { "requeue", WF_REQUEUE },
 		{ "retry_budget", WF_RETRY_BUDGET },
 		{ "force_reconvert", WF_FORCE_RECONVERT },
+		{ "after:", WF_AFTER },
 	};
 	const char	*first = NULL, *p;
 	size_t		 i;
@@ -128,6 +129,19 @@ wizard_validate(struct wizard *w)
 		free(mt.dst);
 	}
 	strv_free(&items);
+
+	{
+		struct strv	ok, any;
+
+		memset(&ok, 0, sizeof ok);
+		memset(&any, 0, sizeof any);
+		if (wz_after_parse(wz_val(w, WF_AFTER), &ok, &any, &why) != 0) {
+			wz_field_error(w, WF_AFTER, why);
+			why = NULL;
+		}
+		strv_free(&ok);
+		strv_free(&any);
+	}
 
 	/* The resources against the real partitions and their MaxTime. */
 	wz_base_init(w, &sp);
@@ -278,6 +292,10 @@ wizard_hint(const struct wizard *w, enum wizard_field f)
 	case WF_FORCE_RECONVERT:
 		buf_adds(&b, "Left/Right: yes converts the image again even if "
 		    "cached");
+		break;
+	case WF_AFTER:
+		buf_adds(&b, "job ids it waits for: 12, 13 (afterok: they "
+		    "completed), any:14 (afterany: it ended)");
 		break;
 	case WF_SECRETS:
 		memset(&items, 0, sizeof items);

@@ -48,6 +48,15 @@ wz_build_resources(const struct wizard *w, struct spec *sp, char **why);
 void
 wz_base_init(const struct wizard *w, struct spec *sp);
 
+/* ui-wizard-after.c: the after field (afterok ids, any:ID afterany). */
+int
+wz_after_parse(const char *s, struct strv *ok, struct strv *any, char **why);
+char *
+wz_after_text(const struct strv *ok, const struct strv *any);
+/* The preview's line: the --dependency value, or why the field is bad. */
+char *
+wz_after_line(const char *value);
+
 /* ui-wizard-check.c */
 void
 wz_field_error(struct wizard *w, enum wizard_field f, char *msg);

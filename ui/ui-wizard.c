@@ -48,6 +48,7 @@ static const char *labels[WF_COUNT] = {
 	[WF_REQUEUE] = "requeue",
 	[WF_RETRY_BUDGET] = "retry_budget",
 	[WF_FORCE_RECONVERT] = "force_reconvert",
+	[WF_AFTER] = "after",
 	[WF_SECRETS] = "secrets",
 };
 
@@ -442,6 +443,12 @@ wizard_from_spec(struct wizard *w, const struct spec *sp, const char *cluster)
 	buf_free(&w->value[WF_MOUNTS]);
 	w->value[WF_MOUNTS] = b;
 	set_list(w, WF_SECRETS, sp->secrets.v, sp->secrets.n);
+	{
+		char	*after = wz_after_text(&sp->after_ok, &sp->after_any);
+
+		wz_set(w, WF_AFTER, after);
+		free(after);
+	}
 	w->field = WF_IMAGE;
 	wizard_validate(w);
 }
@@ -638,6 +645,8 @@ wz_base_init(const struct wizard *w, struct spec *sp)
 	sp->gpus = -1;
 	strv_free(&sp->datasets);
 	strv_free(&sp->secrets);
+	strv_free(&sp->after_ok);
+	strv_free(&sp->after_any);
 	for (size_t i = 0; i < sp->nmounts; i++) {
 		free(sp->mounts[i].src);
 		free(sp->mounts[i].dst);
@@ -681,6 +690,9 @@ wizard_build(const struct wizard *w, struct spec *sp, char **cause)
 	}
 	strv_free(&items);
 	wz_split_list(wz_val(w, WF_SECRETS), &sp->secrets);
+	if (wz_after_parse(wz_val(w, WF_AFTER), &sp->after_ok, &sp->after_any,
+	    &why) != 0)
+		goto fail;
 	if (spec_validate(sp, &why) != 0)
 		goto fail;
 	return 0;
@@ -782,6 +794,12 @@ preview_summary(const struct wizard *w, struct strv *out)
 	strv_free(&sec);
 	LINE("  retries    budget %s, requeue %s", OR(WF_RETRY_BUDGET),
 	    OR(WF_REQUEUE));
+	{
+		char	*after = wz_after_line(wz_val(w, WF_AFTER));
+
+		LINE("  after      %s", after);
+		free(after);
+	}
 	LINE("%s", "");
 #undef OR
 #undef LINE

@@ -1,8 +1,9 @@
 /*
- * sqdeck forward ID [LOCAL:]PORT: 127.0.0.1:LOCAL reaches PORT on the
- * job's first node, through the held login (direct-tcpip from the login
+ * sqdeck forward ID [LOCAL:]PORT [--node N]: 127.0.0.1:LOCAL reaches PORT
+ * on the job's first node (or node N of its nodes), through the held login (direct-tcpip from the login
  * node), until Ctrl-C or the job ends (ops/enter.c).
  */
+#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,34 @@
 #include "record.h"
 
 static volatile int forward_stop;
+
+struct forward_opts {
+	const char	*node;
+};
+
+static const struct option forward_options[] = {
+	{ "node", required_argument, NULL, 'w' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int
+forward_option(struct cli_ctx *ctx, int ch, const char *arg)
+{
+	struct forward_opts	*o = ctx->opts;
+	size_t			 n = strlen(arg);
+
+	if (ch != 'w')
+		return EXIT_USAGE;
+	if (n == 0 || n > 255 || arg[0] == '-' || strspn(arg,
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789.-_") != n) {
+		cli_error("forward", "--node wants a node name, not '%s'",
+		    arg);
+		return EXIT_USAGE;
+	}
+	o->node = arg;
+	return CLI_GO;
+}
 
 static void
 forward_on_signal(int sig)
@@ -39,7 +68,7 @@ forward_alive(void *arg)
 	char			*cause = NULL;
 	int			 up;
 
-	if (enter_where(f->conn, f->sid, &w, &cause) != 0) {
+	if (enter_where(f->conn, f->sid, NULL, &w, &cause) != 0) {
 		free(cause);
 		return 1;	/* a hiccup: the streams say if the login died */
 	}
@@ -80,6 +109,7 @@ forward_ports(const char *s, long *lport, long *port)
 static int
 cli_forward(struct cli_ctx *ctx)
 {
+	const struct forward_opts *o = ctx->opts;
 	struct forward_run	 f;
 	struct enter_where	 w;
 	struct sigaction	 sa;
@@ -99,7 +129,8 @@ cli_forward(struct cli_ctx *ctx)
 		cli_error("forward", "%s has no SLURM job id", ctx->target->arg);
 		return EXIT_USAGE;
 	}
-	if (enter_where(ctx->conn, ctx->target->sid, &w, &cause) != 0)
+	if (enter_where(ctx->conn, ctx->target->sid, o->node, &w, &cause)
+	    != 0)
 		err = cause;
 	else if (strcmp(w.state, "RUNNING") != 0 || w.node == NULL)
 		err = xasprintf("job %ld is %s, not running: nothing to "
@@ -132,21 +163,26 @@ cli_forward(struct cli_ctx *ctx)
 
 const struct cli_entry cli_forward_entry = {
 	.name = "forward",
-	.usage = "[--cluster NAME] ID [LOCAL:]PORT",
+	.usage = "[--cluster NAME] [--node N] ID [LOCAL:]PORT",
 	.summary = "reach a port of a running job's node on localhost",
 	.help = "  ID     record id or SLURM job id of a RUNNING job\n"
 	    "  PORT   the port on the job's first node\n"
 	    "  LOCAL  the port on 127.0.0.1 (default: a free one, printed)\n"
+	    "  --node N  node N of the job's nodes instead (another is "
+	    "refused\n"
+	    "         with the job's nodes)\n"
 	    "  Through the held login (direct-tcpip from the login node); "
 	    "several\n"
 	    "  connections at once; until Ctrl-C or the job ends.\n",
 	.shortopts = "",
-	.longopts = NULL,
+	.longopts = forward_options,
 	.flags = CLI_CLUSTER | CLI_CONFIG,
 	.args_kind = CLI_ARG_ID,
 	.args_min = 2,
 	.args_max = 2,
 	.args_few = "which job and port? give ID [LOCAL:]PORT",
 	.args_many = "give one job and one port",
+	.optsize = sizeof (struct forward_opts),
+	.option = forward_option,
 	.exec = cli_forward,
 };

@@ -45,6 +45,22 @@ gpu_json_one(const struct gpuuse_row *u)
 	return o;
 }
 
+cJSON *
+cli_json_gpu(const struct gpuuse_reply *g)
+{
+	cJSON	*o = cJSON_CreateObject(), *arr;
+	size_t	 i;
+
+	arr = cJSON_AddArrayToObject(o, "gpus");
+	for (i = 0; i < g->n; i++)
+		cJSON_AddItemToArray(arr, gpu_json_one(&g->v[i]));
+	arr = cJSON_AddArrayToObject(o, "no_nvidia_smi");
+	for (i = 0; i < g->nmissing; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateString(g->missing[i]));
+	cli_json_str(o, "said", g->said);
+	return o;
+}
+
 static void
 gpu_json(const char *id, const struct cli_target *t,
     const struct gpuuse_reply *g)

@@ -1,6 +1,6 @@
 /*
  * sqdeck shell ID [--node N] [-- CMD...]: a terminal (or CMD) in a running
- * job's container, through the held login (ops/enter.c).
+ * job's own container, through the held login (ops/enter.c).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -46,7 +46,7 @@ shell_running(struct cli_ctx *ctx, const char *verb, long sid,
 {
 	char	*cause = NULL;
 
-	if (enter_where(ctx->conn, sid, w, &cause) != 0) {
+	if (enter_where(ctx->conn, sid, NULL, w, &cause) != 0) {
 		cli_error(verb, "%s", cause);
 		free(cause);
 		return 1;
@@ -101,10 +101,13 @@ const struct cli_entry cli_shell_entry = {
 	.help = "  ID         record id or SLURM job id of a RUNNING job\n"
 	    "  --node N   on node N of the job (default: its first node)\n"
 	    "  CMD        run this instead of a shell (after --)\n"
-	    "  srun --jobid=ID --overlap --pty in the job's container: the "
-	    "same image,\n"
-	    "  mounts and working dir (the job dir); with container: none, "
-	    "on the node.\n"
+	    "  srun --jobid=ID --overlap --pty joins the job's RUNNING "
+	    "container there\n"
+	    "  (enroot list -f, enroot exec: its files, mounts, environment) "
+	    "in the job\n"
+	    "  dir, waiting up to 60 s for one still starting; with "
+	    "container: none,\n"
+	    "  on the node.\n"
 	    "  The exit status is the command's; a job not running is "
 	    "refused with its state.\n",
 	.shortopts = "",

@@ -8,6 +8,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "act.h"
 #include "cli.h"
 #include "conn.h"
 #include "budget.h"
@@ -200,7 +201,8 @@ static void	eff_json(cJSON *, const struct eff *);
 
 static void
 status_json(const struct monitor_snapshot *snap, struct record **v, size_t n,
-    const char *cause, int watch, const struct eff *eff)
+    const char *cause, int watch, const struct eff *eff,
+    const struct gpuuse_reply *gpu)
 {
 	const struct jobtable_row	*row;
 	cJSON				*o, *a, *item, *sl;
@@ -245,6 +247,9 @@ status_json(const struct monitor_snapshot *snap, struct record **v, size_t n,
 			eff_json(item, eff);
 		else
 			cJSON_AddNullToObject(item, "efficiency");
+		/* Only with --gpu: one nvidia-smi step, asked once. */
+		if (gpu != NULL && n == 1)
+			cJSON_AddItemToObject(item, "gpu", cli_json_gpu(gpu));
 		cJSON_AddItemToArray(a, item);
 	}
 	cli_json(stdout, o, watch);
@@ -443,6 +448,7 @@ static const struct option status_options[] = {
 	{ "watch", no_argument, NULL, 'w' },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "json", no_argument, NULL, 'j' },
+	{ "gpu", no_argument, NULL, 'g' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -450,6 +456,7 @@ static const struct option status_options[] = {
 struct status_opts {
 	int		 watch;
 	int		 json;
+	int		 gpu;
 	long		 interval;
 };
 
@@ -458,6 +465,7 @@ struct status_run {
 	const struct status_opts *o;
 	const char		*only;	/* the record asked for, or NULL */
 	struct eff		*eff;	/* of the ended job asked for */
+	struct gpuuse_reply	*gpu;	/* --gpu: of the running job asked for */
 	struct strv		 seen;	/* --watch --json: states said */
 	struct budget		 budget;
 	int			 done;	/* the job asked for has ended */
@@ -472,6 +480,8 @@ status_option(struct cli_ctx *ctx, int ch, const char *arg)
 		o->watch = 1;
 	else if (ch == 'j')
 		o->json = 1;
+	else if (ch == 'g')
+		o->gpu = 1;
 	else if (cli_number(arg, 1, 86400, &o->interval) != 0) {
 		cli_error("status", "--interval must be whole seconds from 1 "
 		    "to 86400, not '%s'", arg);
@@ -488,6 +498,13 @@ status_check(struct cli_ctx *ctx)
 	if (ctx->argc > 1) {
 		cli_error("status", "one ID at most (got '%s' and '%s')",
 		    ctx->argv[0], ctx->argv[1]);
+		return EXIT_USAGE;
+	}
+	/* One srun per request, never one per poll. */
+	if (o->gpu && (o->watch || ctx->argc != 1)) {
+		cli_error("status", "--gpu goes with one ID and not with "
+		    "--watch (one nvidia-smi step per request; sqdeck gpu ID "
+		    "asks again)");
 		return EXIT_USAGE;
 	}
 	if (o->interval != 0 && !o->watch) {
@@ -528,6 +545,11 @@ status_text(struct status_run *st, const struct monitor_snapshot *snap,
 		if (eff->hint != NULL)
 			printf("hint:     %s\n", eff->hint);
 	}
+	if (st->gpu != NULL) {
+		s = gpuuse_text(st->gpu);
+		cli_printf("%s", s);
+		free(s);
+	}
 }
 
 /* An ended job asked for: how well it used what it asked for, once. */
@@ -543,6 +565,28 @@ status_eff_once(struct status_run *st, const struct record *r)
 		cli_error("status", "efficiency not known: %s", why);
 		free(why);
 	}
+}
+
+/* --gpu on a running job asked for: its GPU use, once (ops_gpu). */
+static void
+status_gpu_once(struct status_run *st, const struct record *r)
+{
+	char	*cause = NULL, *id, *s;
+
+	if (st->gpu != NULL || !st->o->gpu || r->state != RSTATE_RUNNING ||
+	    record_slurm_id(r) == NULL)
+		return;
+	id = xstrdup(record_slurm_id(r));
+	st->gpu = xcalloc(1, sizeof *st->gpu);
+	if (ops_gpu(st->ctx->conn, id, st->gpu, &cause) != 0) {
+		s = ops_clean(cause);
+		cli_error("status", "GPU use not known: %s", s);
+		free(s);
+		free(cause);
+		free(st->gpu);
+		st->gpu = NULL;
+	}
+	free(id);
 }
 
 /* One poll and what it shows: the exit status; *cause why it failed. */
@@ -563,13 +607,16 @@ status_once(struct status_run *st, char **cause)
 	if (rc == 0)
 		react_after_poll(st->ctx->conn, &snap);
 	n = status_records(&snap, st->only, &v);
-	if (rc == 0 && st->only != NULL && n == 1)
+	if (rc == 0 && st->only != NULL && n == 1) {
 		status_eff_once(st, v[0]);
+		status_gpu_once(st, v[0]);
+	}
 	if (st->o->json && st->o->watch)
 		status_events(&snap, v, n, rc != 0 ? *cause : NULL, &st->seen,
 		    st->eff);
 	else if (st->o->json)
-		status_json(&snap, v, n, *cause, st->o->watch, st->eff);
+		status_json(&snap, v, n, *cause, st->o->watch, st->eff,
+		    st->gpu);
 	else
 		status_text(st, &snap, v, n, rc != 0 || snap.error != NULL);
 	/* Monitoring failures never cancel anything; a failed sacct after
@@ -658,12 +705,17 @@ cli_status(struct cli_ctx *ctx)
 		eff_free(st.eff);
 		free(st.eff);
 	}
+	if (st.gpu != NULL) {
+		gpuuse_free(st.gpu);
+		free(st.gpu);
+	}
 	return ret;
 }
 
 const struct cli_entry cli_status_entry = {
 	.name = "status",
-	.usage = "[ID] [--cluster NAME] [--watch [--interval S]] [--json]",
+	.usage = "[ID] [--cluster NAME] [--watch [--interval S]] [--json] "
+	    "[--gpu]",
 	.summary = "update and show the state of jobs",
 	.help = "  ID          record id or SLURM job id (default: every "
 	    "job tracked on the cluster)\n"
@@ -671,8 +723,12 @@ const struct cli_entry cli_status_entry = {
 	    "(with ID: until the job ends)\n"
 	    "  --interval  seconds between polls (default: the "
 	    "cluster's poll_interval, 5)\n"
-	    "  --json      the records and what SLURM said, as JSON\n",
-	.shortopts = "wi:j",
+	    "  --json      the records and what SLURM said, as JSON\n"
+	    "  --gpu       with ID of a running job: its GPU use too (one "
+	    "nvidia-smi\n"
+	    "              step, as sqdeck gpu; --json: \"gpu\" {gpus, "
+	    "no_nvidia_smi, said})\n",
+	.shortopts = "wi:jg",
 	.longopts = status_options,
 	.flags = CLI_CLUSTER | CLI_CONFIG | CLI_TARGET | CLI_OWN | CLI_CONN,
 	.args_kind = CLI_ARG_ID,

@@ -78,6 +78,10 @@ void	 cli_json_num(cJSON *, const char *key, double value, int known);
    what records and status print; NULL if it cannot be made. */
 struct record;
 cJSON	*cli_json_record(const struct record *);
+/* A job's GPU use (cli-gpu.c): {gpus: [...], no_nvidia_smi, said}, as gpu
+   --json prints them; status ID --json --gpu adds it as "gpu". */
+struct gpuuse_reply;
+cJSON	*cli_json_gpu(const struct gpuuse_reply *);
 
 /*
  * The tables of jobs, history and records (cli-table.c): keys[] are

@@ -38,7 +38,8 @@ enter_host_ok(const char *s)
 }
 
 int
-enter_where(struct conn *c, long sid, struct enter_where *w, char **cause)
+enter_where(struct conn *c, long sid, const char *node,
+    struct enter_where *w, char **cause)
 {
 	struct conn_result	 res;
 	struct buf		 b;
@@ -49,6 +50,7 @@ enter_where(struct conn *c, long sid, struct enter_where *w, char **cause)
 	buf_init(&b);
 	snprintf(num, sizeof num, "%ld", sid);
 	rsh_var(&b, "jid", num);
+	rsh_var(&b, "want", node != NULL ? node : "");
 	rsh_embed(&b, "job-state.sh");
 	rc = rsh_run_limit(c, b.data, 0, 4096, &res, &why);
 	buf_free(&b);
@@ -69,12 +71,21 @@ enter_where(struct conn *c, long sid, struct enter_where *w, char **cause)
 		else if (strncmp(line, "A ", 2) == 0 && w->addr == NULL &&
 		    enter_host_ok(line + 2))
 			w->addr = xstrdup(line + 2);
+		else if (strncmp(line, "X ", 2) == 0 && w->others == NULL)
+			w->others = ops_clean(line + 2);
 	}
 	conn_result_free(&res);
 	if (w->state == NULL || *w->state == '\0') {
 		enter_where_free(w);
 		return cause_set(cause, "SLURM said nothing about job %ld",
 		    sid);
+	}
+	if (w->others != NULL && node != NULL &&
+	    strcmp(w->state, "RUNNING") == 0) {
+		cause_set(cause, "node %s is not one of job %ld's nodes (%s): "
+		    "give one of them to --node", node, sid, w->others);
+		enter_where_free(w);
+		return -1;
 	}
 	if (strcmp(w->state, "RUNNING") != 0 || w->node == NULL) {
 		free(w->node);
@@ -91,6 +102,7 @@ enter_where_free(struct enter_where *w)
 	free(w->state);
 	free(w->node);
 	free(w->addr);
+	free(w->others);
 	memset(w, 0, sizeof *w);
 }
 
@@ -119,6 +131,7 @@ enter_command(long sid, const char *node, const struct record *rec,
 	rsh_var(&b, "jd", rec != NULL && rec->job_dir != NULL ?
 	    rec->job_dir : "/");
 	rsh_var(&b, "cmdq", words.data != NULL ? words.data : "");
+	rsh_var(&b, "nodesh", rsh_text("enter-node.sh"));
 	rsh_embed(&b, "enter.sh");
 	body = buf_steal(&b);
 	q = shell_quote(body);

@@ -10,14 +10,16 @@
  */
 
 /* Where a job is (one round trip): its SLURM state, and while it runs
-   its first node (a checked host name).  0, or -1 and a cause. */
+   its first node or the one asked for (a checked host name).  0, or -1
+   and a cause (also when node is not one of the running job's). */
 struct enter_where {
 	char	*state;		/* "RUNNING", "COMPLETED"..., cleaned */
 	char	*node;		/* NULL unless RUNNING */
 	char	*addr;		/* its NodeAddr (else node): for a forward */
+	char	*others;	/* the job's nodes when node was not one */
 };
-int	 enter_where(struct conn *, long sid, struct enter_where *,
-	     char **cause);
+int	 enter_where(struct conn *, long sid, const char *node,
+	     struct enter_where *, char **cause);
 void	 enter_where_free(struct enter_where *);
 
 /*

@@ -1,11 +1,13 @@
 # shellcheck shell=sh disable=SC2154
 # sqdeck shell: a step in a running job, on its terminal (the PTY of the
-# channel), in the job's container: the .sqsh, mounts and working dir of
-# its staged script, taken only if the script still has the hash sqdeck
+# channel), that joins the job's running container (enter-node.sh, given
+# as nodesh): whether the job has one, and its working dir, come from its
+# staged script, taken only if the script still has the hash sqdeck
 # rendered (the job dir is writable from inside the container).  Set by
 # the caller, quoted: jid, node ("" = the first), sb and sha (the staged
-# script and its hash; "" = no record: a shell on the node), jd (the job
-# dir), cmdq (the command as quoted words; "" = a shell).  Never runs
+# script and its hash; "" = no record: its container if one is there, else
+# the node), jd (the job
+# dir), cmdq (the command as quoted words; "" = a shell), nodesh.  Never runs
 # anything on the login node but srun.
 LC_ALL=C; export LC_ALL
 st=$(squeue -h -j "$jid" -o '%T' 2>/dev/null | head -n 1)
@@ -13,26 +15,28 @@ if [ "$st" != RUNNING ]; then
 	echo "sqdeck: job $jid is ${st:-no longer in the queue}, not RUNNING: no shell" >&2
 	exit 125
 fi
-SQDECK_IMAGE='' SQDECK_MOUNTS='' SQDECK_WORKDIR=$jd
+SQDECK_IMAGE='' SQDECK_WORKDIR=$jd
 if [ -n "$sb" ]; then
 	if [ ! -f "$sb" ] || [ -L "$sb" ] ||
 	    [ "$(sha256sum <"$sb" | cut -d ' ' -f 1)" != "$sha" ]; then
 		echo "sqdeck: the job's staged script $sb changed since submit: its container settings are not trusted" >&2
 		exit 125
 	fi
-	eval "$(grep -E "^SQDECK_(IMAGE|MOUNTS|WORKDIR)='[^']*'\$" "$sb")"
+	eval "$(grep -E "^SQDECK_(IMAGE|WORKDIR)='[^']*'\$" "$sb")"
 fi
 if [ -n "$cmdq" ]; then
 	eval "set -- $cmdq"
 else
-	set -- /bin/sh -c 'command -v bash >/dev/null 2>&1 && exec bash; exec sh'
+	set --
 fi
-if [ -n "$SQDECK_IMAGE" ]; then
-	set -- --container-image="$SQDECK_IMAGE" \
-	    --container-mounts="$SQDECK_WORKDIR:$SQDECK_WORKDIR${SQDECK_MOUNTS:+,$SQDECK_MOUNTS}" \
-	    --container-workdir="$SQDECK_WORKDIR" "$@"
+# The node's half joins the running container (want 1), or runs on the
+# node (0: container none), or joins one if there is one (?: no record).
+if [ -z "$sb" ]; then
+	want='?' njd=''
+elif [ -n "$SQDECK_IMAGE" ]; then
+	want=1 njd=$SQDECK_WORKDIR
 else
-	set -- --chdir="$SQDECK_WORKDIR" "$@"
+	want=0 njd=$SQDECK_WORKDIR
 fi
 if [ -n "$node" ]; then
 	nl=$(squeue -h -j "$jid" -o '%N' 2>/dev/null | head -n 1)
@@ -40,6 +44,10 @@ if [ -n "$node" ]; then
 		echo "sqdeck: node $node is not one of job $jid's nodes (${nl:-none}): give one of them to --node" >&2
 		exit 125
 	fi
-	set -- --nodelist="$node" "$@"
+	set -- --nodelist="$node" --chdir="$SQDECK_WORKDIR" /bin/sh -c "$nodesh" \
+	    sqdeck-enter "$jid" "$want" "$njd" "$@"
+else
+	set -- --chdir="$SQDECK_WORKDIR" /bin/sh -c "$nodesh" \
+	    sqdeck-enter "$jid" "$want" "$njd" "$@"
 fi
 exec srun --jobid="$jid" --overlap --pty -N 1 -n 1 "$@"

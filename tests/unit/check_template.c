@@ -738,8 +738,8 @@ START_TEST(test_embedded_matches_files)
 
 	for (f = embedded_files; f->name != NULL; f++, n++)
 		same_bytes(f, "templates");
-	/* 2 sbatch templates, the probe, 33 remote scripts. */
-	ck_assert_uint_eq(n, 36);
+	/* 2 sbatch templates, the probe, 34 remote scripts. */
+	ck_assert_uint_eq(n, 37);
 }
 END_TEST
 

@@ -7,6 +7,7 @@
  */
 #include "testutil.h"
 #include "ui-wizard.h"
+#include "ui-wizard-int.h"
 #include "util.h"
 
 static struct strv	 sdtb_parts;	/* "name MaxTime" as the worker sends */
@@ -574,6 +575,61 @@ START_TEST(test_from_spec_round_trip)
 }
 END_TEST
 
+/*
+ * The after field (issue 27): job ids as the spec's after: takes them
+ * (afterok, any:ID afterany), checked as typed, in the spec it builds,
+ * in the preview as the --dependency value, and filled from a spec.
+ */
+START_TEST(test_after)
+{
+	static const char yaml[] =
+	    "name: dep\nimage: registry.local#sdtest/tui:1\ncommand: 'true'\n"
+	    "after: {ok: [12, 13_2], any: [14]}\n";
+	struct spec	 sp;
+	char		*cause = NULL, *line;
+
+	fill_valid();
+	ck_ok(WF_AFTER);
+	put(WF_AFTER, "12, abc");
+	wizard_validate(&w);
+	ck_err(WF_AFTER, "after: item 2 'abc' is not a SLURM job id (1234), "
+	    "an array task (1234_5) or any:ID");
+	ck_assert_int_eq(wizard_build(&w, &sp, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "'abc'"));
+	free(cause);
+	spec_free(&sp);
+	put(WF_AFTER, "any:12_[1-3]");
+	wizard_validate(&w);
+	ck_assert_ptr_nonnull(w.error[WF_AFTER]);
+	put(WF_AFTER, "12 ok:13_2, any:14 12");
+	ck_assert_int_eq(wizard_validate(&w), 0);
+	ck_assert_int_eq(wizard_build(&w, &sp, &cause), 0);
+	ck_assert_uint_eq(sp.after_ok.n, 2);
+	ck_assert_str_eq(sp.after_ok.v[1], "13_2");
+	ck_assert_uint_eq(sp.after_any.n, 1);
+	ck_assert_str_eq(sp.after_any.v[0], "14");
+	spec_free(&sp);
+	line = wz_after_line(v(WF_AFTER));
+	ck_assert_str_eq(line, "afterok:12:13_2,afterany:14 (#SBATCH "
+	    "--dependency: pending with reason Dependency until then)");
+	free(line);
+	line = wz_after_line("");
+	ck_assert_str_eq(line, "- (starts when SLURM can)");
+	free(line);
+
+	/* From a spec (e: resubmit), and back the same. */
+	ck_assert_int_eq(spec_parse(yaml, strlen(yaml), "t", &sp, &cause), 0);
+	wizard_from_spec(&w, &sp, "sdtb");
+	ck_assert_str_eq(v(WF_AFTER), "12, 13_2, any:14");
+	spec_free(&sp);
+	ck_assert_int_eq(wizard_build(&w, &sp, &cause), 0);
+	line = spec_dependency(&sp);
+	ck_assert_str_eq(line, "afterok:12:13_2,afterany:14");
+	free(line);
+	spec_free(&sp);
+}
+END_TEST
+
 /* Editing inside a field: Left/Right, Home/End, Delete, Backspace. */
 START_TEST(test_cursor)
 {
@@ -886,6 +942,7 @@ wizard_suite(void)
 	tcase_add_test(tc, test_from_spec_round_trip);
 	tcase_add_test(tc, test_pages);
 	tcase_add_test(tc, test_cursor);
+	tcase_add_test(tc, test_after);
 	tcase_add_test(tc, test_from_spec_keeps_the_rest);
 	suite_add_tcase(s, tc);
 	return s;
