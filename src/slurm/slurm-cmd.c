@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "slurm.h"
@@ -171,6 +172,41 @@ slurm_cmd_start(long id, const char *sep, char **cause)
 	buf_adds(&b, slurm_env_clean(SLURM_TOOL_SQUEUE));
 	buf_printf(&b, "squeue --me --start -h -j %ld -o ", id);
 	add_row_format(&b, SLURM_SQUEUE_FIELDS, sep);
+	return (buf_steal(&b));
+}
+
+char *
+slurm_cmd_dependency(long id, char **cause)
+{
+	struct buf	b;
+
+	if (check_id("squeue %E", id, cause) != 0)
+		return (NULL);
+	buf_init(&b);
+	buf_adds(&b, slurm_env_clean(SLURM_TOOL_SQUEUE));
+	buf_printf(&b, "squeue --me -h -j %ld -o '%%E'", id);
+	return (buf_steal(&b));
+}
+
+char *
+slurm_parse_dependency(const char *out)
+{
+	struct buf	b;
+	size_t		i;
+
+	buf_init(&b);
+	/* The first line, SLURM's dependency words only, bounded. */
+	for (i = 0; out != NULL && out[i] != '\0' && out[i] != '\n' &&
+	    i < 256; i++) {
+		unsigned char	ch = (unsigned char)out[i];
+
+		if (isalnum(ch) || strchr("_:,()*+?-", ch) != NULL)
+			buf_add(&b, &out[i], 1);
+	}
+	if (b.len == 0 || strcmp(b.data, "(null)") == 0) {
+		buf_free(&b);
+		return (NULL);
+	}
 	return (buf_steal(&b));
 }
 

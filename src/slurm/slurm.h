@@ -200,6 +200,11 @@ char	*slurm_cmd_squeue_name(const char *user, const char *name,
  * "slurm_load_jobs error: Invalid job id specified" on stderr, exit 1.
  */
 char	*slurm_cmd_start(long id, const char *sep, char **cause);
+/* What a pending job waits for (squeue %E), for "why pending". */
+char	*slurm_cmd_dependency(long id, char **cause);
+/* Its output's first line, SLURM's words only ("afterok:12(failed)"), or
+   NULL if it has none. */
+char	*slurm_parse_dependency(const char *out);
 /*
  * One batched sacct (-X: allocations only) for jobs that left the queue,
  * of user only (NULL: the login's own; a job id SLURM reused must not show

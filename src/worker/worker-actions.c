@@ -80,6 +80,7 @@ do_start(struct wstate *st, struct wcmd *c)
 	struct conn_result	 res;
 	char			*cmd, *cause = NULL, *when = NULL;
 	char			*reason = NULL, *text, *why, sep[SLURM_SEP_SIZE];
+	char			*dcmd, *rtext = NULL;
 	long			 id = strtol(c->job_id, NULL, 10);
 
 	memset(&res, 0, sizeof res);
@@ -99,7 +100,24 @@ do_start(struct wstate *st, struct wcmd *c)
 	if (res.status == 0 && slurm_parse_start(res.out, sep, &when, &reason,
 	    &cause) < 0)
 		goto fail;
-	text = worker_start_text(when, reason);
+	/* Waiting for other jobs: which ones, and how each stands. */
+	if (reason != NULL && strstr(reason, "Dependency") != NULL &&
+	    (dcmd = slurm_cmd_dependency(id, NULL)) != NULL) {
+		struct conn_result	 dres;
+		char			*dep = NULL;
+
+		memset(&dres, 0, sizeof dres);
+		budget_spend(&st->budget, mono_now(), 1);
+		if (conn_exec(st->conn, dcmd, NULL, 0, &dres, NULL) == 0 &&
+		    dres.status == 0 &&
+		    (dep = slurm_parse_dependency(dres.out)) != NULL)
+			rtext = xasprintf("%s, waits for %s", reason, dep);
+		free(dep);
+		free(dcmd);
+		conn_result_free(&dres);
+	}
+	text = worker_start_text(when, rtext != NULL ? rtext : reason);
+	free(rtext);
 	/* The reason in words, and what the user can do (pending.h). */
 	if ((why = pending_text(reason)) != NULL) {
 		char	*both = xasprintf("%s. %s", text, why);

@@ -22,6 +22,10 @@
 #   squeue_name.txt    squeue by exact name (slurm_cmd_squeue_name)
 #   squeue_start.txt   squeue --start of the held job (slurm_cmd_start)
 #   squeue_start_gone.out/.err  ... of a job SLURM does not know
+#   squeue_dependency.txt  squeue %E of a job waiting for the held one
+#                      (afterok and afterany: unfulfilled)
+#   squeue_dependency_never.txt  ... of one whose afterok job was cancelled
+#                      (failed); both with slurm_cmd_dependency
 #   sacct.txt          the poll's sacct of every job (slurm_cmd_sacct)
 #   sinfo.txt          slurm_cmd_sinfo; gres.txt gres_cmd
 #   joblog-OUTCOME.txt the job's log paths (joblog_cmd: squeue -O)
@@ -140,6 +144,17 @@ cap "$out/sacct.txt" "the poll's sacct of every job (the array by its job id: ea
     "${E_SA}sacct -X -n -p '--delimiter=$US' -u \"\`id -un\`\" -S '$SINCE' -o '$SAFMT' -j $all"
 cap "$out/sinfo.txt" "sinfo, the partitions" "${E_SI}sinfo -h -o '$SIFMT'"
 cap "$out/gres.txt" "sinfo GRES per node" "${E_SI}sinfo -h -N -O $GRESFMT"
+
+# Last (the files above hold none of them): two jobs waiting for others.
+# The cancelled job's dependant turns DependencyNeverSatisfied (26.05: ~10 s).
+dw=$(r "sbatch --parsable -o /dev/null -J p23-depwait --dependency=afterok:$j_pending,afterany:$j_pending --wrap=true")
+dn=$(r "sbatch --parsable -o /dev/null -J p23-depnever --dependency=afterok:$j_cancelled --wrap=true")
+ids="$ids $dw $dn"
+r "for i in \$(seq 60); do squeue -h -j $dn -o %r | grep -q Never && break; sleep 0.5; done"
+cap "$out/squeue_dependency.txt" "squeue %E of a job waiting for the held job (afterok and afterany)" \
+    "${E_SQ}squeue --me -h -j $dw -o '%E'"
+cap "$out/squeue_dependency_never.txt" "squeue %E of a job whose afterok job was cancelled" \
+    "${E_SQ}squeue --me -h -j $dn -o '%E'"
 
 r "scancel $ids" || true
 ids=""

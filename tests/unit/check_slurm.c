@@ -1224,6 +1224,48 @@ END_TEST
  * The sacct captures: every outcome reads the same on 24.11 and 26.05,
  * the SIGKILLed program too (sacct prints 9:0 on 24.11, 137:0 on 26.05).
  */
+/* What a pending job waits for (squeue %E), each release's own words. */
+START_TEST(test_release_dependency)
+{
+	const char	*rel = releases[_i];
+	char		*text, *cmd, *dep, *want, *p;
+	long		 held = rel_id(rel, "pending");
+	long		 gone = rel_id(rel, "cancelled");
+
+	text = slurp_rel(rel, "squeue_dependency.txt", &cmd);
+	ck_assert_ptr_nonnull(cmd);
+	/* The command is sqdeck's, but for the job's id. */
+	p = strstr(cmd, " -j ");
+	ck_assert_ptr_nonnull(p);
+	want = slurm_cmd_dependency(strtol(p + 4, NULL, 10), NULL);
+	ck_assert_str_eq(cmd, want);
+	free(want);
+	free(cmd);
+	dep = slurm_parse_dependency(text);
+	want = xasprintf("afterok:%ld(unfulfilled),afterany:%ld(unfulfilled)",
+	    held, held);
+	ck_assert_str_eq(dep, want);
+	free(want);
+	free(dep);
+	free(text);
+	text = slurp_rel(rel, "squeue_dependency_never.txt", NULL);
+	dep = slurm_parse_dependency(text);
+	want = xasprintf("afterok:%ld(failed)", gone);
+	ck_assert_str_eq(dep, want);
+	free(want);
+	free(dep);
+	free(text);
+	/* Only SLURM's words pass: no escape, no second line; none: NULL. */
+	dep = slurm_parse_dependency("after\033]52;c;eA==\aok:1(x)\nrm -rf /\n");
+	ck_assert_str_eq(dep, "after52ceAok:1(x)");
+	free(dep);
+	ck_assert_ptr_null(slurm_parse_dependency("(null)\n"));
+	ck_assert_ptr_null(slurm_parse_dependency("\n"));
+	ck_assert_ptr_null(slurm_parse_dependency(NULL));
+	ck_assert_ptr_null(slurm_cmd_dependency(-1, NULL));
+}
+END_TEST
+
 START_TEST(test_release_sacct)
 {
 	static const struct {
@@ -1710,6 +1752,7 @@ slurm_suite(void)
 	/* Every release of releases[]: 2 left 26.05 out once 22.05 joined. */
 	tcase_add_loop_test(tc, test_release_squeue, 0, NRELEASES);
 	tcase_add_loop_test(tc, test_release_sacct, 0, NRELEASES);
+	tcase_add_loop_test(tc, test_release_dependency, 0, NRELEASES);
 	tcase_add_loop_test(tc, test_release_held_ended, 0, 2);
 	tcase_add_loop_test(tc, test_release_sinfo_scontrol, 0, NRELEASES);
 	tcase_add_test(tc, test_release_2205);
