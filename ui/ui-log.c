@@ -43,6 +43,8 @@ log_sync(struct ui *ui)
 	/* o is for the job it was pressed on: the next job shows main.out. */
 	if (l->cluster != NULL)
 		l->stream = LOG_OUT;
+	/* Another job's log: the old match's line says nothing of it. */
+	log_search_unsay(ui);
 	free(l->cluster);
 	free(l->id);
 	free(l->name);
@@ -443,6 +445,17 @@ log_search_go(struct ui *ui, const char *needle, size_t from, int dir,
 	return UIF_REDRAW;
 }
 
+/* A search that ended takes its footer line with it (issue 26.11). */
+void
+log_search_unsay(struct ui *ui)
+{
+	if (ui->msg != NULL && strncmp(ui->msg, "log search: ", 12) == 0) {
+		free(ui->msg);
+		ui->msg = NULL;
+		ui->msg_err = 0;
+	}
+}
+
 /* The first line shown: where a new search starts. */
 static size_t
 log_first_shown(const struct ui *ui)
@@ -545,6 +558,8 @@ act_log_esc(struct ui *ui)
 	if (!ui->zoom && ui->log.search == NULL)
 		return 0;
 	ui->zoom = 0;
+	if (ui->log.search != NULL)
+		log_search_unsay(ui);
 	free(ui->log.search);
 	ui->log.search = NULL;
 	ui->log.has_match = 0;

@@ -196,6 +196,8 @@ apply_action(struct ui *ui, struct msg_action *m)
 	if (m->done && !m->failed && m->kind == ACTION_CANCEL &&
 	    m->cluster != NULL && m->job_id != NULL)
 		jobtable_set_state(ui->jt, m->cluster, m->job_id, "CANCELLED");
+	if (cancel_batch_answer(ui, m))
+		return UIF_REDRAW;
 	ui_message(ui, m->done && m->failed, "%s%s%s%s%s%s%s", cl,
 	    m->job_id ? " " : "", m->job_id ? m->job_id : "",
 	    *cl || m->job_id ? ": " : "", step, *step ? ": " : "",
@@ -774,6 +776,7 @@ ui_free(struct ui *ui)
 	detail_forget(ui);
 	dialog_free(ui);
 	hold_batch_free(ui);
+	cancel_batch_free(ui);
 	buf_free(&ui->input);
 	free(ui->msg);
 	wizard_free(&ui->wiz);

@@ -423,6 +423,45 @@ END_TEST
  * three bytes and one cell, a CJK character two cells; the columns after
  * them start where the heading's do.
  */
+/* Issue 26.11: a cancel of marked rows says every job's outcome. */
+START_TEST(test_cancel_summary)
+{
+	char	*s, *was;
+
+	ck_assert_int_eq(uitext_cancel_answer("cancelled train (was RUNNING)",
+	    &was), 0);
+	ck_assert_str_eq(was, "(was RUNNING)");
+	free(was);
+	/* A name with the words of the other answer in it. */
+	ck_assert_int_eq(uitext_cancel_answer("cancelled x had already ended: "
+	    "counts as cancelled (was PENDING); secrets sidecar removed",
+	    &was), 0);
+	ck_assert_str_eq(was, "(was PENDING)");
+	free(was);
+	ck_assert_int_eq(uitext_cancel_answer("cancelled (was x) (was "
+	    "RUNNING) had already ended: counts as cancelled", &was), 1);
+	ck_assert_ptr_null(was);
+	ck_assert_int_eq(uitext_cancel_answer(NULL, &was), 0);
+	ck_assert_ptr_null(was);
+
+	s = uitext_cancel_summary(2, 2, "sdtb 12 (was RUNNING), sdtb 13 "
+	    "(was PENDING)", 0, "", 0, "");
+	ck_assert_str_eq(s, "cancelled 2 jobs: sdtb 12 (was RUNNING), sdtb 13 "
+	    "(was PENDING)");
+	free(s);
+	s = uitext_cancel_summary(3, 1, "sdtb 12 (was RUNNING)", 1, "b 13", 1,
+	    "sdtb 14: scancel: Invalid job id specified");
+	ck_assert_str_eq(s, "cancelled 1 of 3 jobs: sdtb 12 (was RUNNING); "
+	    "already ended 1: b 13; failed 1: sdtb 14: scancel: Invalid job "
+	    "id specified");
+	free(s);
+	s = uitext_cancel_summary(2, 0, "", 2, "sdtb 12, sdtb 13", 0, NULL);
+	ck_assert_str_eq(s, "cancelled 0 of 2 jobs; already ended 2: sdtb 12, "
+	    "sdtb 13");
+	free(s);
+}
+END_TEST
+
 START_TEST(test_cli_table_cells)
 {
 	static const char *const head[] = { "NAME", "STATE" };
@@ -478,6 +517,7 @@ uitext_suite(void)
 	tcase_add_test(tc, test_styles_mono);
 	tcase_add_test(tc, test_hold_skip);
 	tcase_add_test(tc, test_cli_table_cells);
+	tcase_add_test(tc, test_cancel_summary);
 	suite_add_tcase(s, tc);
 	return s;
 }
