@@ -232,11 +232,15 @@ draw_log_title(struct ui *ui, int y, const char *pos)
 	enum style	 st = ui->focus == PANE_LOG ? ST_TITLE_FOCUS : ST_TITLE;
 	char		*head, *tail, *name, *title;
 	int		 pw = pos != NULL ? uitext_width(pos) : 0, room;
+	const struct jobtable_row *r = l->cluster != NULL ?
+			    jobtable_find(ui->jt, l->cluster, l->id) : NULL;
+	int		 pending = r != NULL &&
+			    jobtable_state_class(r->state) == JC_PENDING;
 
 	/* A job that ended is not followed any more: say so. */
 	tail = xasprintf("%s%s%s%s%s", l->cluster != NULL ? "  " : "",
 	    l->cluster != NULL ? file : "",
-	    l->done ? "  [ended]" : l->follow ? "  [follow]" : "",
+	    l->done && !pending ? "  [ended]" : l->follow ? "  [follow]" : "",
 	    l->wrap ? "  [wrap]" : "", ui->zoom ? "  [zoom]" : "");
 	if (l->cluster == NULL) {
 		head = xstrdup(" 3 Log");
@@ -312,6 +316,10 @@ draw_log(struct ui *ui, int y, int h, time_t now)
 		why = "select a job to see its log";
 	else if (ui->be == NULL || ui->be->watch_log == NULL)
 		why = "not connected: no worker reads logs";
+	/* A pending job (a held array too) is not "ended": it has yet to run. */
+	else if (n == 0 && (ended_text = uitext_log_pending(jobtable_find(
+	    ui->jt, l->cluster, l->id), file)) != NULL)
+		why = ended_text;
 	else if (n == 0 && l->note != NULL)
 		why = l->note;
 	else if (n == 0 && l->missing && l->done)

@@ -368,3 +368,19 @@ uitext_cancel_answer(const char *message, char **was)
 		*was = xasprintf("%.*s", (int)(q - last + 1), last);
 	return 0;
 }
+
+char *
+uitext_log_pending(const struct jobtable_row *r, const char *file)
+{
+	const char	*why;
+
+	if (r == NULL || r->array_tasks > 0 ||
+	    jobtable_state_class(r->state) != JC_PENDING)
+		return NULL;
+	why = r->reason != NULL && *r->reason != '\0' ? r->reason : NULL;
+	if (uitext_row_held(r))
+		return xasprintf("pending, held (%s): no %s until it runs; U "
+		    "releases it", why, file);
+	return xasprintf("pending%s%s%s: no %s until it starts", why != NULL ?
+	    " (" : "", why != NULL ? why : "", why != NULL ? ")" : "", file);
+}

@@ -137,4 +137,11 @@ char	*uitext_cancel_summary(size_t n, size_t ncancelled,
  */
 int	 uitext_cancel_answer(const char *message, char **was);
 
+/*
+ * What the log pane says of a pending job that has no log yet, or NULL
+ * when r is not pending: "pending, held (JobHeldUser): no main.out until
+ * it runs; U releases it".  Free it.
+ */
+char	*uitext_log_pending(const struct jobtable_row *r, const char *file);
+
 #endif

@@ -48,6 +48,7 @@
 #define WORKER_LOG_LINES	500	/* first read: the last lines only */
 #define WORKER_BACKOFF_MAX	60	/* seconds */
 #define WORKER_HISTORY_SECONDS	60	/* sacct history at most this often */
+#define WORKER_LOST_TRIES	5	/* polls asking sacct for a job squeue let go */
 #define WORKER_SOONEST_SECONDS	15	/* sbatch --test-only at most this often */
 #define WORKER_RATE_BACKOFF	30	/* seconds after "Rate limit exceeded" */
 

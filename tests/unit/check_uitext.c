@@ -424,6 +424,37 @@ END_TEST
  * them start where the heading's do.
  */
 /* Issue 26.11: a cancel of marked rows says every job's outcome. */
+/* Issue 26.12: a held pending array is pending in the log pane, not ended. */
+START_TEST(test_log_pending)
+{
+	struct jobtable_row	r = { .cluster = (char *)"sdtb",
+				    .id = (char *)"12_[0-3]",
+				    .state = (char *)"PENDING",
+				    .reason = (char *)"JobHeldUser" };
+	char			*s;
+
+	s = uitext_log_pending(&r, "main.out");
+	ck_assert_str_eq(s, "pending, held (JobHeldUser): no main.out until "
+	    "it runs; U releases it");
+	free(s);
+	r.reason = (char *)"Resources";
+	s = uitext_log_pending(&r, "main.err");
+	ck_assert_str_eq(s, "pending (Resources): no main.err until it "
+	    "starts");
+	free(s);
+	r.reason = NULL;
+	s = uitext_log_pending(&r, "main.out");
+	ck_assert_str_eq(s, "pending: no main.out until it starts");
+	free(s);
+	r.state = (char *)"COMPLETED";
+	ck_assert_ptr_null(uitext_log_pending(&r, "main.out"));
+	r.state = (char *)"PENDING";
+	r.array_tasks = 4;	/* a group row: its note says more */
+	ck_assert_ptr_null(uitext_log_pending(&r, "main.out"));
+	ck_assert_ptr_null(uitext_log_pending(NULL, "main.out"));
+}
+END_TEST
+
 START_TEST(test_cancel_summary)
 {
 	char	*s, *was;
@@ -518,6 +549,7 @@ uitext_suite(void)
 	tcase_add_test(tc, test_hold_skip);
 	tcase_add_test(tc, test_cli_table_cells);
 	tcase_add_test(tc, test_cancel_summary);
+	tcase_add_test(tc, test_log_pending);
 	suite_add_tcase(s, tc);
 	return s;
 }
