@@ -141,8 +141,10 @@ apply_action(struct ui *ui, struct msg_action *m)
 			    action_kind_name(m->kind);
 
 	if (m->kind == ACTION_SUBMIT && wizard_action(&ui->wiz, m)) {
+		/* A preview's job_id is its record id: no row to select. */
 		if (m->done && !m->failed && m->job_id != NULL &&
-		    m->cluster != NULL) {
+		    m->cluster != NULL && (m->step == NULL ||
+		    strcmp(m->step, "preview") != 0)) {
 			free(ui->sel_cluster);
 			free(ui->sel_id);
 			ui->sel_cluster = xstrdup(m->cluster);
@@ -1000,9 +1002,10 @@ be_start_estimate(void *arg, const char *cluster, const char *job_id,
 
 static int
 be_submit(void *arg, const char *cluster, const char *user,
-    const struct spec *sp, int dry_run, char **cause)
+    const struct spec *sp, int dry_run, const char *record_id, char **cause)
 {
-	return workers_submit_as(arg, cluster, user, sp, dry_run, cause);
+	return workers_submit_rec(arg, cluster, user, sp, dry_run, record_id,
+	    cause);
 }
 
 static int

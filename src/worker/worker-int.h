@@ -56,6 +56,7 @@ struct wcmd {
 	char		*user;		/* submit: login user, NULL: the
 					   cluster's */
 	int		 dry_run;
+	char		*record_id;	/* submit: a preview's, or NULL */
 	int		 release;	/* hold: release the job instead */
 	int		 act;		/* hold: enum jobact_kind */
 	char		*value;		/* hold: the signal or time limit */

@@ -85,6 +85,7 @@ wcmd_free(struct wcmd *c)
 	free(c->name);
 	free(c->spec_yaml);
 	free(c->user);
+	free(c->record_id);
 	free(c->value);
 	strv_free(&c->ids);
 	free(c);

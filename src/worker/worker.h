@@ -126,6 +126,14 @@ int		 workers_submit(struct workers *, const char *cluster,
 int		 workers_submit_as(struct workers *, const char *cluster,
 		     const char *user, const struct spec *, int dry_run,
 		     char **cause);
+/*
+ * The same with the record id of the dry run the user saw (NULL: a new
+ * one): the job gets the name and job dir its preview showed.  A dry
+ * run's "preview" answer carries its record id in job_id.
+ */
+int		 workers_submit_rec(struct workers *, const char *cluster,
+		     const char *user, const struct spec *, int dry_run,
+		     const char *record_id, char **cause);
 
 /*
  * Read the staged spec of a job sqdeck submitted (for a resubmit with
