@@ -1030,6 +1030,28 @@ be_detail(void *arg, const char *cluster, const char *job_id, char **cause)
 
 static struct msgq	*ui_kept_q;
 
+/*
+ * Issue 26.12: records move to a cluster of the user's own configuration
+ * only; a screen started with -c another file moves none for good.
+ */
+static int
+config_is_own(const char *path)
+{
+	char	*own, *a, *b;
+	int	 yes;
+
+	if (path == NULL)
+		return 1;
+	own = config_default_path();
+	a = realpath(path, NULL);
+	b = own != NULL ? realpath(own, NULL) : NULL;
+	yes = a != NULL && b != NULL && strcmp(a, b) == 0;
+	free(a);
+	free(b);
+	free(own);
+	return yes;
+}
+
 int
 ui_main(const char *config_path)
 {
@@ -1075,7 +1097,8 @@ ui_main(const char *config_path)
 	 * cluster name now gone, before any poll) even without a cluster.
 	 */
 	if ((ws = workers_start_flags(&cfg, q, WORKERS_RECORDS |
-	    (cfg.nclusters > 0 ? WORKERS_ADOPT : 0), &why)) == NULL) {
+	    (cfg.nclusters > 0 && config_is_own(config_path) ?
+	    WORKERS_ADOPT : 0), &why)) == NULL) {
 		fprintf(stderr, "sqdeck: %s\n", why);
 		free(why);
 		msgq_destroy(q);
