@@ -189,6 +189,16 @@ struct ui {
 		struct strv	 wait;		/* "cluster\tid" */
 	}				 hb;
 
+	/* c on marked rows: every job's answer, summed up in the footer. */
+	struct cancel_batch {
+		size_t		 n;		/* jobs asked */
+		size_t		 ncancelled, nended, nfailed;
+		struct buf	 cancelled;	/* "sdtb 12 (was RUNNING), ..." */
+		struct buf	 ended;		/* "sdtb 13, ..." */
+		struct buf	 failed;	/* "sdtb 14: why; ..." */
+		struct strv	 wait;		/* "cluster\tid" */
+	}				 cb;
+
 	struct jobtable_key		*dkeys;	/* pinned dialog targets */
 	size_t				 ndkeys;
 	int				 dbutton; /* 0: cancel them, 1: keep */
@@ -310,6 +320,10 @@ void
 hold_batch_free(struct ui *ui);
 int
 hold_batch_answer(struct ui *ui, const struct msg_action *m);
+void
+cancel_batch_free(struct ui *ui);
+int
+cancel_batch_answer(struct ui *ui, const struct msg_action *m);
 int
 act_release(struct ui *ui);
 int
@@ -347,6 +361,8 @@ log_show_match(struct ui *ui, size_t i);
 int
 log_search_go(struct ui *ui, const char *needle, size_t from, int dir,
     int quiet);
+void
+log_search_unsay(struct ui *ui);
 int
 act_log_search(struct ui *ui);
 int

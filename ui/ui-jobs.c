@@ -828,6 +828,91 @@ prompt_accept(struct ui *ui)
 	return UIF_REDRAW;
 }
 
+/* Forget the answers a cancel of marked rows still waits for. */
+void
+cancel_batch_free(struct ui *ui)
+{
+	strv_free(&ui->cb.wait);
+	buf_free(&ui->cb.cancelled);
+	buf_free(&ui->cb.ended);
+	buf_free(&ui->cb.failed);
+	memset(&ui->cb, 0, sizeof ui->cb);
+}
+
+/*
+ * An answer to a cancel of marked rows: each job's outcome is kept and
+ * the footer says them all once every job answered (one answer's line
+ * used to be overwritten by the next).  0 if m is not one of them.
+ */
+int
+cancel_batch_answer(struct ui *ui, const struct msg_action *m)
+{
+	struct cancel_batch	*cb = &ui->cb;
+	char			*key, *was, *text;
+	size_t			 i;
+
+	if (m->kind != ACTION_CANCEL || !m->done || m->cluster == NULL ||
+	    m->job_id == NULL || cb->wait.n == 0)
+		return 0;
+	key = xasprintf("%s\t%s", m->cluster, m->job_id);
+	for (i = 0; i < cb->wait.n && strcmp(cb->wait.v[i], key) != 0; i++)
+		;
+	free(key);
+	if (i == cb->wait.n)
+		return 0;
+	free(cb->wait.v[i]);
+	cb->wait.v[i] = cb->wait.v[--cb->wait.n];
+	cb->wait.v[cb->wait.n] = NULL;
+	if (m->failed)
+		buf_printf(&cb->failed, "%s%s %s: %s", cb->nfailed++ ? "; " :
+		    "", m->cluster, m->job_id, m->message != NULL ?
+		    m->message : "failed");
+	else if (uitext_cancel_answer(m->message, &was))
+		buf_printf(&cb->ended, "%s%s %s", cb->nended++ ? ", " : "",
+		    m->cluster, m->job_id);
+	else {
+		buf_printf(&cb->cancelled, "%s%s %s%s%s", cb->ncancelled++ ?
+		    ", " : "", m->cluster, m->job_id, was != NULL ? " " : "",
+		    was != NULL ? was : "");
+		free(was);
+	}
+	if (cb->wait.n > 0) {
+		ui_message(ui, 0, "cancelling %zu jobs\xe2\x80\xa6 %zu of %zu "
+		    "answered", cb->n, cb->n - cb->wait.n, cb->n);
+		return 1;
+	}
+	text = uitext_cancel_summary(cb->n, cb->ncancelled,
+	    cb->cancelled.data, cb->nended, cb->ended.data, cb->nfailed,
+	    cb->failed.data);
+	ui_message(ui, cb->nfailed > 0, "%s", text);
+	free(text);
+	cancel_batch_free(ui);
+	return 1;
+}
+
+/* Marked jobs to cancel: each answers on its own, the footer sums up. */
+static void
+cancel_batch_start(struct ui *ui)
+{
+	size_t	i;
+
+	cancel_batch_free(ui);
+	ui->cb.n = ui->ndkeys;
+	for (i = 0; i < ui->ndkeys; i++) {
+		char	*key = xasprintf("%s\t%s", ui->dkeys[i].cluster,
+			    ui->dkeys[i].id);
+
+		strv_add(&ui->cb.wait, key);
+		free(key);
+	}
+	buf_init(&ui->cb.cancelled);
+	buf_add(&ui->cb.cancelled, "", 0);
+	buf_init(&ui->cb.ended);
+	buf_add(&ui->cb.ended, "", 0);
+	buf_init(&ui->cb.failed);
+	buf_add(&ui->cb.failed, "", 0);
+}
+
 int
 act_yes(struct ui *ui)
 {
@@ -853,9 +938,11 @@ act_yes(struct ui *ui)
 			ui_message(ui, 0, "cancelling %s %s (%s)\xe2\x80\xa6",
 			    ui->dkeys[0].cluster, ui->dkeys[0].id,
 			    ui->dkeys[0].name);
-		else
+		else {
+			cancel_batch_start(ui);
 			ui_message(ui, 0, "cancelling %zu jobs\xe2\x80\xa6",
 			    ui->ndkeys);
+		}
 		jobtable_clear_marks(ui->jt);
 	}
 	dialog_free(ui);
@@ -952,6 +1039,7 @@ act_input_clear(struct ui *ui)
 		ui->log.has_match = 0;
 		ui->log.top = ui->log.search_from;
 		ui->log.follow = ui->log.search_follow;
+		log_search_unsay(ui);
 		return UIF_REDRAW;
 	}
 	jobtable_set_filter(ui->jt, NULL, NULL);

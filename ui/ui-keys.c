@@ -186,7 +186,8 @@ static const struct {
 	    NULL },
 	[UIA_DETAIL] = { "details of the selected job or cluster", "detail",
 	    NULL },
-	[UIA_CANCEL] = { "cancel the job (or every marked job)", "cancel",
+	[UIA_CANCEL] = { "cancel the job (or every marked job; the footer "
+	    "then says each one's outcome)", "cancel",
 	    NULL },
 	[UIA_MARK] = { "mark or unmark the job (c, H, U, R, K and T act on "
 	    "every marked job; its end notifies)", "mark", NULL },

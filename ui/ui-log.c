@@ -43,6 +43,8 @@ log_sync(struct ui *ui)
 	/* o is for the job it was pressed on: the next job shows main.out. */
 	if (l->cluster != NULL)
 		l->stream = LOG_OUT;
+	/* Another job's log: the old match's line says nothing of it. */
+	log_search_unsay(ui);
 	free(l->cluster);
 	free(l->id);
 	free(l->name);
@@ -230,11 +232,15 @@ draw_log_title(struct ui *ui, int y, const char *pos)
 	enum style	 st = ui->focus == PANE_LOG ? ST_TITLE_FOCUS : ST_TITLE;
 	char		*head, *tail, *name, *title;
 	int		 pw = pos != NULL ? uitext_width(pos) : 0, room;
+	const struct jobtable_row *r = l->cluster != NULL ?
+			    jobtable_find(ui->jt, l->cluster, l->id) : NULL;
+	int		 pending = r != NULL &&
+			    jobtable_state_class(r->state) == JC_PENDING;
 
 	/* A job that ended is not followed any more: say so. */
 	tail = xasprintf("%s%s%s%s%s", l->cluster != NULL ? "  " : "",
 	    l->cluster != NULL ? file : "",
-	    l->done ? "  [ended]" : l->follow ? "  [follow]" : "",
+	    l->done && !pending ? "  [ended]" : l->follow ? "  [follow]" : "",
 	    l->wrap ? "  [wrap]" : "", ui->zoom ? "  [zoom]" : "");
 	if (l->cluster == NULL) {
 		head = xstrdup(" 3 Log");
@@ -310,6 +316,10 @@ draw_log(struct ui *ui, int y, int h, time_t now)
 		why = "select a job to see its log";
 	else if (ui->be == NULL || ui->be->watch_log == NULL)
 		why = "not connected: no worker reads logs";
+	/* A pending job (a held array too) is not "ended": it has yet to run. */
+	else if (n == 0 && (ended_text = uitext_log_pending(jobtable_find(
+	    ui->jt, l->cluster, l->id), file)) != NULL)
+		why = ended_text;
 	else if (n == 0 && l->note != NULL)
 		why = l->note;
 	else if (n == 0 && l->missing && l->done)
@@ -443,6 +453,17 @@ log_search_go(struct ui *ui, const char *needle, size_t from, int dir,
 	return UIF_REDRAW;
 }
 
+/* A search that ended takes its footer line with it (issue 26.11). */
+void
+log_search_unsay(struct ui *ui)
+{
+	if (ui->msg != NULL && strncmp(ui->msg, "log search: ", 12) == 0) {
+		free(ui->msg);
+		ui->msg = NULL;
+		ui->msg_err = 0;
+	}
+}
+
 /* The first line shown: where a new search starts. */
 static size_t
 log_first_shown(const struct ui *ui)
@@ -545,6 +566,8 @@ act_log_esc(struct ui *ui)
 	if (!ui->zoom && ui->log.search == NULL)
 		return 0;
 	ui->zoom = 0;
+	if (ui->log.search != NULL)
+		log_search_unsay(ui);
 	free(ui->log.search);
 	ui->log.search = NULL;
 	ui->log.has_match = 0;

@@ -323,3 +323,64 @@ uitext_hold_summary(int act, size_t ok, size_t n, size_t nfailed,
 		    skipped != NULL ? skipped : "");
 	return buf_steal(&b);
 }
+
+char *
+uitext_cancel_summary(size_t n, size_t ncancelled, const char *cancelled,
+    size_t nended, const char *ended, size_t nfailed, const char *failed)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	if (ncancelled == n)
+		buf_printf(&b, "cancelled %zu job%s", n, n == 1 ? "" : "s");
+	else
+		buf_printf(&b, "cancelled %zu of %zu job%s", ncancelled, n,
+		    n == 1 ? "" : "s");
+	if (ncancelled > 0)
+		buf_printf(&b, ": %s", cancelled != NULL ? cancelled : "");
+	if (nended > 0)
+		buf_printf(&b, "; already ended %zu: %s", nended,
+		    ended != NULL ? ended : "");
+	if (nfailed > 0)
+		buf_printf(&b, "; failed %zu: %s", nfailed,
+		    failed != NULL ? failed : "");
+	return buf_steal(&b);
+}
+
+int
+uitext_cancel_answer(const char *message, char **was)
+{
+	static const char	 ended[] = " had already ended: counts as "
+				    "cancelled";
+	const char		*p, *q, *last = NULL;
+	size_t			 len, elen = sizeof ended - 1;
+
+	*was = NULL;
+	if (message == NULL)
+		return 0;
+	len = strlen(message);
+	/* The job's name comes first and may hold any words: the end says. */
+	if (len >= elen && strcmp(message + len - elen, ended) == 0)
+		return 1;
+	for (p = message; (p = strstr(p, "(was ")) != NULL; p++)
+		last = p;
+	if (last != NULL && (q = strchr(last, ')')) != NULL)
+		*was = xasprintf("%.*s", (int)(q - last + 1), last);
+	return 0;
+}
+
+char *
+uitext_log_pending(const struct jobtable_row *r, const char *file)
+{
+	const char	*why;
+
+	if (r == NULL || r->array_tasks > 0 ||
+	    jobtable_state_class(r->state) != JC_PENDING)
+		return NULL;
+	why = r->reason != NULL && *r->reason != '\0' ? r->reason : NULL;
+	if (uitext_row_held(r))
+		return xasprintf("pending, held (%s): no %s until it runs; U "
+		    "releases it", why, file);
+	return xasprintf("pending%s%s%s: no %s until it starts", why != NULL ?
+	    " (" : "", why != NULL ? why : "", why != NULL ? ")" : "", file);
+}

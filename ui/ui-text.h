@@ -122,4 +122,26 @@ const char *uitext_act_ing(int act);
 char	*uitext_hold_summary(int act, size_t ok, size_t n, size_t nfailed,
 	     const char *failed, size_t nskipped, const char *skipped);
 
+/*
+ * What a cancel of marked rows did to every job, for the footer:
+ * "cancelled 1 of 3 jobs: sdtb 12 (was RUNNING); already ended 1: sdtb
+ * 13; failed 1: sdtb 14: why".  Free it.
+ */
+char	*uitext_cancel_summary(size_t n, size_t ncancelled,
+	     const char *cancelled, size_t nended, const char *ended,
+	     size_t nfailed, const char *failed);
+
+/*
+ * The worker's answer to a cancel of one job, sorted: 1 when it had
+ * already ended, else 0 and *was (owned) is its "(was STATE)" or NULL.
+ */
+int	 uitext_cancel_answer(const char *message, char **was);
+
+/*
+ * What the log pane says of a pending job that has no log yet, or NULL
+ * when r is not pending: "pending, held (JobHeldUser): no main.out until
+ * it runs; U releases it".  Free it.
+ */
+char	*uitext_log_pending(const struct jobtable_row *r, const char *file);
+
 #endif

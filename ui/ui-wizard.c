@@ -10,6 +10,7 @@
 #include "image.h"
 #include "plan.h"
 #include "slurm.h"
+#include "submit.h"
 #include "ui-text.h"
 #include "uri.h"
 #include "ui-wizard-int.h"
@@ -125,6 +126,8 @@ clear_preview(struct wizard *w)
 {
 	strv_free(&w->preview);
 	w->preview_top = 0;
+	free(w->preview_rid);
+	w->preview_rid = NULL;
 }
 
 void
@@ -710,6 +713,9 @@ wizard_start(struct wizard *w, int submit)
 	if (!submit)
 		clear_preview(w);
 	w->page = submit ? WIZ_PROGRESS : WIZ_PREVIEW;
+	/* The preview's record id is for one submit, the one just sent. */
+	free(w->preview_rid);
+	w->preview_rid = NULL;
 	w->waiting = 1;
 	w->finished = 0;
 }
@@ -765,7 +771,15 @@ preview_summary(const struct wizard *w, struct strv *out)
 #define OR(f) (*wz_val(w, f) != '\0' ? wz_val(w, f) : "-")
 	LINE("Summary (the sbatch script of the dry run follows: PgDn)");
 	LINE("  cluster    %s as %s", OR(WF_CLUSTER), OR(WF_USER));
-	LINE("  name       %s", OR(WF_NAME));
+	/* The name SLURM gets, as the submit after this preview gives it. */
+	if (w->preview_rid != NULL) {
+		char	*jn = submit_job_name(wz_val(w, WF_NAME),
+			    w->preview_rid);
+
+		LINE("  name       %s", jn);
+		free(jn);
+	} else
+		LINE("  name       %s", OR(WF_NAME));
 	LINE("  partition  %s, time %s", OR(WF_PARTITION), OR(WF_TIME));
 	LINE("  asks       nodes %s, gpus %s, cpus/task %s", OR(WF_NODES),
 	    OR(WF_GPUS), OR(WF_CPUS));
@@ -857,6 +871,7 @@ wizard_action(struct wizard *w, const struct msg_action *m)
 	}
 	if (w->page == WIZ_PREVIEW) {
 		clear_preview(w);
+		w->preview_rid = m->job_id != NULL ? xstrdup(m->job_id) : NULL;
 		preview_summary(w, &w->preview);
 		lines_of(&w->preview, m->message != NULL ? m->message : "");
 		return 1;

@@ -96,6 +96,11 @@ struct wizard {
 	size_t			 ncl;
 
 	struct strv		 preview;	/* script lines */
+	/*
+	 * The preview's record id: Enter on the preview submits with it, so
+	 * the job gets the name the preview showed (issue 26.11).
+	 */
+	char			*preview_rid;
 	size_t			 preview_top;
 	int			 waiting;	/* a dry run or submit runs */
 	struct strv		 progress;	/* "step: message" lines */

@@ -290,6 +290,9 @@ wizard_request(struct ui *ui, enum wizard_req r)
 	struct spec	 sp;
 	char		*cause = NULL;
 	int		 submit = r == WREQ_SUBMIT;
+	/* Enter on the preview: the job it showed, by its record id. */
+	const char	*rid = submit && ui->wiz.page == WIZ_PREVIEW ?
+			    ui->wiz.preview_rid : NULL;
 
 	switch (r) {
 	case WREQ_NONE:
@@ -305,7 +308,7 @@ wizard_request(struct ui *ui, enum wizard_req r)
 	}
 	if (wizard_build(&ui->wiz, &sp, &cause) != 0 ||
 	    ui->be->submit(ui->be->arg, wizard_cluster(&ui->wiz),
-	    wizard_user(&ui->wiz), &sp, !submit, &cause) != 0) {
+	    wizard_user(&ui->wiz), &sp, !submit, rid, &cause) != 0) {
 		wizard_failed(&ui->wiz, cause);
 		free(cause);
 	} else

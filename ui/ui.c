@@ -141,8 +141,10 @@ apply_action(struct ui *ui, struct msg_action *m)
 			    action_kind_name(m->kind);
 
 	if (m->kind == ACTION_SUBMIT && wizard_action(&ui->wiz, m)) {
+		/* A preview's job_id is its record id: no row to select. */
 		if (m->done && !m->failed && m->job_id != NULL &&
-		    m->cluster != NULL) {
+		    m->cluster != NULL && (m->step == NULL ||
+		    strcmp(m->step, "preview") != 0)) {
 			free(ui->sel_cluster);
 			free(ui->sel_id);
 			ui->sel_cluster = xstrdup(m->cluster);
@@ -196,6 +198,8 @@ apply_action(struct ui *ui, struct msg_action *m)
 	if (m->done && !m->failed && m->kind == ACTION_CANCEL &&
 	    m->cluster != NULL && m->job_id != NULL)
 		jobtable_set_state(ui->jt, m->cluster, m->job_id, "CANCELLED");
+	if (cancel_batch_answer(ui, m))
+		return UIF_REDRAW;
 	ui_message(ui, m->done && m->failed, "%s%s%s%s%s%s%s", cl,
 	    m->job_id ? " " : "", m->job_id ? m->job_id : "",
 	    *cl || m->job_id ? ": " : "", step, *step ? ": " : "",
@@ -778,6 +782,7 @@ ui_free(struct ui *ui)
 	detail_forget(ui);
 	dialog_free(ui);
 	hold_batch_free(ui);
+	cancel_batch_free(ui);
 	buf_free(&ui->input);
 	free(ui->msg);
 	wizard_free(&ui->wiz);
@@ -1001,9 +1006,10 @@ be_start_estimate(void *arg, const char *cluster, const char *job_id,
 
 static int
 be_submit(void *arg, const char *cluster, const char *user,
-    const struct spec *sp, int dry_run, char **cause)
+    const struct spec *sp, int dry_run, const char *record_id, char **cause)
 {
-	return workers_submit_as(arg, cluster, user, sp, dry_run, cause);
+	return workers_submit_rec(arg, cluster, user, sp, dry_run, record_id,
+	    cause);
 }
 
 static int
@@ -1027,6 +1033,28 @@ be_detail(void *arg, const char *cluster, const char *job_id, char **cause)
 }
 
 static struct msgq	*ui_kept_q;
+
+/*
+ * Issue 26.12: records move to a cluster of the user's own configuration
+ * only; a screen started with -c another file moves none for good.
+ */
+static int
+config_is_own(const char *path)
+{
+	char	*own, *a, *b;
+	int	 yes;
+
+	if (path == NULL)
+		return 1;
+	own = config_default_path();
+	a = realpath(path, NULL);
+	b = own != NULL ? realpath(own, NULL) : NULL;
+	yes = a != NULL && b != NULL && strcmp(a, b) == 0;
+	free(a);
+	free(b);
+	free(own);
+	return yes;
+}
 
 int
 ui_main(const char *config_path)
@@ -1073,7 +1101,8 @@ ui_main(const char *config_path)
 	 * cluster name now gone, before any poll) even without a cluster.
 	 */
 	if ((ws = workers_start_flags(&cfg, q, WORKERS_RECORDS |
-	    (cfg.nclusters > 0 ? WORKERS_ADOPT : 0), &why)) == NULL) {
+	    (cfg.nclusters > 0 && config_is_own(config_path) ?
+	    WORKERS_ADOPT : 0), &why)) == NULL) {
 		fprintf(stderr, "sqdeck: %s\n", why);
 		free(why);
 		msgq_destroy(q);

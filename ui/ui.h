@@ -36,10 +36,13 @@ struct ui_backend {
 	 * run stops after rendering: ACTION_SUBMIT step "preview" carries the
 	 * script).  -1 and a cause if it cannot be queued; progress and the
 	 * result: ACTION_SUBMIT messages.  user (NULL: the cluster's) is
-	 * the login user to connect as for it.
+	 * the login user to connect as for it.  record_id (NULL: a new one)
+	 * is a preview's, whose answer carries it in job_id: the job gets
+	 * the name and job dir the preview showed.
 	 */
 	int	(*submit)(void *arg, const char *cluster, const char *user,
-		    const struct spec *, int dry_run, char **cause);
+		    const struct spec *, int dry_run, const char *record_id,
+		    char **cause);
 	/*
 	 * Read the staged spec of a finished job for `e` (resubmit with
 	 * edits): ACTION_OTHER step "spec" carries the YAML.

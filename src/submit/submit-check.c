@@ -125,7 +125,8 @@ submit_step_local(struct submit_ctx *x, char **cause)
 		return -1;
 	}
 	x->res->image = image_display(&x->img);
-	x->record_id = record_new_id();
+	x->record_id = x->o->record_id != NULL && *x->o->record_id != '\0' ?
+	    xstrdup(x->o->record_id) : record_new_id();
 	x->res->record_id = xstrdup(x->record_id);
 	x->res->job_name = submit_job_name(x->sp->name, x->record_id);
 	return SUBMIT_NEXT;

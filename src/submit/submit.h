@@ -273,6 +273,11 @@ const char *submit_step_name(enum submit_step);
 struct submit_opts {
 	int		 dry_run;	/* stop after render: no remote write */
 	int		 hold;		/* leave the job held (--hold) */
+	/*
+	 * The record id of a dry run shown before (the wizard's preview):
+	 * the job gets the name and job dir it showed.  NULL: a new one.
+	 */
+	const char	*record_id;
 	int		 import_timeout;	/* 0: SQDECK_IMPORT_TIMEOUT or
 						   the reservation's */
 	/* Secret values by name; NULL: getenv. */

@@ -103,7 +103,9 @@ enum action_state {
 struct msg_action {
 	enum action_kind	 kind;
 	char			*cluster;
-	char			*job_id;	/* NULL before sbatch answered */
+	char			*job_id;	/* NULL before sbatch answered;
+						   a dry run's preview: its
+						   record id */
 	char			*step;		/* ACTION_SUBMIT: "staging",
 						   "sbatch", ...; else NULL */
 	char			*message;	/* for the footer */

@@ -447,6 +447,7 @@ submit_main(void *arg)
 	submit_session_init(&sess, conn, &as);
 	memset(&o, 0, sizeof o);
 	o.dry_run = c->dry_run;
+	o.record_id = c->record_id;
 	o.progress = submit_progress;
 	o.arg = w;
 	if (submit_run(&sess, &sp, &o, &r, &cause) != 0) {
@@ -455,7 +456,7 @@ submit_main(void *arg)
 		    cause);
 		free(cause);
 	} else if (c->dry_run)
-		post_action(w, ACTION_SUBMIT, NULL, "preview",
+		post_action(w, ACTION_SUBMIT, r.record_id, "preview",
 		    ACTION_DONE, "%s",
 		    r.script != NULL ? r.script : "");
 	else

@@ -109,6 +109,13 @@ int
 workers_submit_as(struct workers *ws, const char *cluster, const char *user,
     const struct spec *sp, int dry_run, char **cause)
 {
+	return workers_submit_rec(ws, cluster, user, sp, dry_run, NULL, cause);
+}
+
+int
+workers_submit_rec(struct workers *ws, const char *cluster, const char *user,
+    const struct spec *sp, int dry_run, const char *record_id, char **cause)
+{
 	struct worker	*w;
 	struct wcmd	*c;
 	struct buf	 b;
@@ -127,6 +134,7 @@ workers_submit_as(struct workers *ws, const char *cluster, const char *user,
 	c->spec_yaml = buf_steal(&b);
 	c->user = user != NULL ? xstrdup(user) : NULL;
 	c->dry_run = dry_run;
+	c->record_id = record_id != NULL ? xstrdup(record_id) : NULL;
 	post_cmd(ws, w, c);
 	return 0;
 }

@@ -56,6 +56,7 @@ struct wcmd {
 	char		*user;		/* submit: login user, NULL: the
 					   cluster's */
 	int		 dry_run;
+	char		*record_id;	/* submit: a preview's, or NULL */
 	int		 release;	/* hold: release the job instead */
 	int		 act;		/* hold: enum jobact_kind */
 	char		*value;		/* hold: the signal or time limit */
@@ -154,6 +155,14 @@ struct wstate {
 	int		 history_days;
 	int		 hist_new;	/* rows not sent to the UI yet */
 	time_t		 next_history;	/* monotonic seconds */
+	/*
+	 * Jobs squeue listed live last poll, and those it has since let go
+	 * of that accounting has not given an end for yet: sacct is asked
+	 * at once for them (an array task showed ENDED until the slow tick).
+	 */
+	struct strv	 live_ids;
+	struct strv	 lost_ids;
+	int		 lost_tries;
 	time_t		 soonest_next;	/* no sbatch --test-only before */
 	int		 soonest_wait;	/* a request waits for the budget */
 	int		 soonest_res[5];	/* its resources (wcmd res) */

@@ -13,6 +13,7 @@
 #include "eff.h"
 #include "gres.h"
 #include "history.h"
+#include "str.h"
 #include "jobdir.h"
 #include "joblog.h"
 #include "monitor.h"
@@ -97,6 +98,7 @@ wcmd_free(struct wcmd *c)
 	free(c->name);
 	free(c->spec_yaml);
 	free(c->user);
+	free(c->record_id);
 	free(c->value);
 	strv_free(&c->ids);
 	free(c);
@@ -463,6 +465,62 @@ hist_append(struct wstate *st, struct msg_jobs *jobs)
 	free(ids);
 }
 
+/*
+ * Jobs squeue has let go of since the last poll join lost_ids; the live
+ * ones of this poll are remembered for the next.  1 when some job is lost:
+ * sacct should be asked now for how it ended.
+ */
+static int
+lost_update(struct wstate *st, const struct monitor_snapshot *snap)
+{
+	char	**ids;
+	size_t	  i;
+
+	ids = xcalloc(snap->n + 1, sizeof *ids);
+	for (i = 0; i < snap->n; i++)
+		ids[i] = snap->rows[i].id != NULL ? snap->rows[i].id : "";
+	qsort(ids, snap->n, sizeof *ids, id_cmp);
+	for (i = 0; i < st->live_ids.n; i++) {
+		if ((snap->n == 0 || bsearch(&st->live_ids.v[i], ids, snap->n,
+		    sizeof *ids, id_cmp) == NULL) &&
+		    !strv_has(&st->lost_ids, st->live_ids.v[i])) {
+			strv_add(&st->lost_ids, st->live_ids.v[i]);
+			st->lost_tries = 0;
+		}
+	}
+	free(ids);
+	strv_free(&st->live_ids);
+	for (i = 0; i < snap->n; i++) {
+		if (!snap->rows[i].finished && snap->rows[i].id != NULL)
+			strv_add(&st->live_ids, snap->rows[i].id);
+	}
+	return st->lost_ids.n > 0;
+}
+
+/*
+ * After sacct: a lost job it gave an end for is found; the others are
+ * asked for again at the next polls, a few times (slurmdbd may lag).
+ */
+static void
+lost_found(struct wstate *st)
+{
+	struct strv	keep;
+	size_t		i, k;
+
+	memset(&keep, 0, sizeof keep);
+	for (i = 0; i < st->lost_ids.n; i++) {
+		for (k = 0; k < st->nhist && (st->hist[k].id == NULL ||
+		    strcmp(st->hist[k].id, st->lost_ids.v[i]) != 0); k++)
+			;
+		if (k == st->nhist)
+			strv_add(&keep, st->lost_ids.v[i]);
+	}
+	strv_free(&st->lost_ids);
+	st->lost_ids = keep;
+	if (++st->lost_tries >= WORKER_LOST_TRIES)
+		strv_free(&st->lost_ids);
+}
+
 static void
 do_poll(struct wstate *st)
 {
@@ -472,7 +530,7 @@ do_poll(struct wstate *st)
 	struct msg		*m;
 	char			*cause = NULL, *fault = NULL;
 	size_t			 i;
-	int			 found, fin, rc;
+	int			 found, fin, rc, lost;
 
 	memset(&opts, 0, sizeof opts);
 	opts.user = w->cl->user;
@@ -508,14 +566,28 @@ do_poll(struct wstate *st)
 		post_action(w, ACTION_REFRESH, NULL, NULL, ACTION_DONE, "%s",
 		    snap.events.v[i]);
 
+	/*
+	 * A job squeue let go of (an array task sqdeck keeps no record of)
+	 * gets its final state from sacct now, not ENDED until the tick.
+	 */
+	lost = lost_update(st, &snap) && w->cl->history != 0;
+	if (lost && mono_now() < st->next_history &&
+	    budget_used(&st->budget, mono_now()) + 1 <=
+	    (unsigned)st->budget.max_calls) {
+		fault = do_history(st);
+		if (fault == NULL)
+			lost_found(st);
+	}
 	/* The slow tick: history, within the budget. */
-	if (mono_now() >= st->next_history &&
+	else if (mono_now() >= st->next_history &&
 	    budget_used(&st->budget, mono_now()) + 2 <=
 	    (unsigned)st->budget.max_calls) {
 		if (w->cl->history != 0)
 			fault = do_history(st);
 		else
 			st->next_history = mono_now() + WORKER_HISTORY_SECONDS;
+		if (fault == NULL && lost)
+			lost_found(st);
 		if (fault == NULL)
 			fault = fetch_gres(st);
 	}
@@ -630,6 +702,8 @@ wstate_free(struct wstate *st)
 	strv_free(&st->parts);
 	budget_free(&st->budget);
 	hist_clear(st);
+	strv_free(&st->live_ids);
+	strv_free(&st->lost_ids);
 	gres_free(&st->gres);
 	record_index_free(st->rindex);
 	conn_free(st->conn);

@@ -57,6 +57,7 @@
 #define WORKER_BACKOFF_MAX	60	/* seconds */
 #define WORKER_UNREACH_MAX	900	/* seconds: never answered in this run */
 #define WORKER_HISTORY_SECONDS	60	/* sacct history at most this often */
+#define WORKER_LOST_TRIES	5	/* polls asking sacct for a job squeue let go */
 #define WORKER_SOONEST_SECONDS	15	/* sbatch --test-only at most this often */
 #define WORKER_RATE_BACKOFF	30	/* seconds after "Rate limit exceeded" */
 
@@ -134,6 +135,14 @@ int		 workers_submit(struct workers *, const char *cluster,
 int		 workers_submit_as(struct workers *, const char *cluster,
 		     const char *user, const struct spec *, int dry_run,
 		     char **cause);
+/*
+ * The same with the record id of the dry run the user saw (NULL: a new
+ * one): the job gets the name and job dir its preview showed.  A dry
+ * run's "preview" answer carries its record id in job_id.
+ */
+int		 workers_submit_rec(struct workers *, const char *cluster,
+		     const char *user, const struct spec *, int dry_run,
+		     const char *record_id, char **cause);
 
 /*
  * Read the staged spec of a job sqdeck submitted (for a resubmit with

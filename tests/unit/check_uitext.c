@@ -423,6 +423,76 @@ END_TEST
  * three bytes and one cell, a CJK character two cells; the columns after
  * them start where the heading's do.
  */
+/* Issue 26.11: a cancel of marked rows says every job's outcome. */
+/* Issue 26.12: a held pending array is pending in the log pane, not ended. */
+START_TEST(test_log_pending)
+{
+	struct jobtable_row	r = { .cluster = (char *)"sdtb",
+				    .id = (char *)"12_[0-3]",
+				    .state = (char *)"PENDING",
+				    .reason = (char *)"JobHeldUser" };
+	char			*s;
+
+	s = uitext_log_pending(&r, "main.out");
+	ck_assert_str_eq(s, "pending, held (JobHeldUser): no main.out until "
+	    "it runs; U releases it");
+	free(s);
+	r.reason = (char *)"Resources";
+	s = uitext_log_pending(&r, "main.err");
+	ck_assert_str_eq(s, "pending (Resources): no main.err until it "
+	    "starts");
+	free(s);
+	r.reason = NULL;
+	s = uitext_log_pending(&r, "main.out");
+	ck_assert_str_eq(s, "pending: no main.out until it starts");
+	free(s);
+	r.state = (char *)"COMPLETED";
+	ck_assert_ptr_null(uitext_log_pending(&r, "main.out"));
+	r.state = (char *)"PENDING";
+	r.array_tasks = 4;	/* a group row: its note says more */
+	ck_assert_ptr_null(uitext_log_pending(&r, "main.out"));
+	ck_assert_ptr_null(uitext_log_pending(NULL, "main.out"));
+}
+END_TEST
+
+START_TEST(test_cancel_summary)
+{
+	char	*s, *was;
+
+	ck_assert_int_eq(uitext_cancel_answer("cancelled train (was RUNNING)",
+	    &was), 0);
+	ck_assert_str_eq(was, "(was RUNNING)");
+	free(was);
+	/* A name with the words of the other answer in it. */
+	ck_assert_int_eq(uitext_cancel_answer("cancelled x had already ended: "
+	    "counts as cancelled (was PENDING); secrets sidecar removed",
+	    &was), 0);
+	ck_assert_str_eq(was, "(was PENDING)");
+	free(was);
+	ck_assert_int_eq(uitext_cancel_answer("cancelled (was x) (was "
+	    "RUNNING) had already ended: counts as cancelled", &was), 1);
+	ck_assert_ptr_null(was);
+	ck_assert_int_eq(uitext_cancel_answer(NULL, &was), 0);
+	ck_assert_ptr_null(was);
+
+	s = uitext_cancel_summary(2, 2, "sdtb 12 (was RUNNING), sdtb 13 "
+	    "(was PENDING)", 0, "", 0, "");
+	ck_assert_str_eq(s, "cancelled 2 jobs: sdtb 12 (was RUNNING), sdtb 13 "
+	    "(was PENDING)");
+	free(s);
+	s = uitext_cancel_summary(3, 1, "sdtb 12 (was RUNNING)", 1, "b 13", 1,
+	    "sdtb 14: scancel: Invalid job id specified");
+	ck_assert_str_eq(s, "cancelled 1 of 3 jobs: sdtb 12 (was RUNNING); "
+	    "already ended 1: b 13; failed 1: sdtb 14: scancel: Invalid job "
+	    "id specified");
+	free(s);
+	s = uitext_cancel_summary(2, 0, "", 2, "sdtb 12, sdtb 13", 0, NULL);
+	ck_assert_str_eq(s, "cancelled 0 of 2 jobs; already ended 2: sdtb 12, "
+	    "sdtb 13");
+	free(s);
+}
+END_TEST
+
 START_TEST(test_cli_table_cells)
 {
 	static const char *const head[] = { "NAME", "STATE" };
@@ -478,6 +548,8 @@ uitext_suite(void)
 	tcase_add_test(tc, test_styles_mono);
 	tcase_add_test(tc, test_hold_skip);
 	tcase_add_test(tc, test_cli_table_cells);
+	tcase_add_test(tc, test_cancel_summary);
+	tcase_add_test(tc, test_log_pending);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -896,10 +896,31 @@ START_TEST(test_pages)
 	wizard_type(&w, "zz", 2);
 	ck_assert_str_eq(v(WF_DATASETS), "");
 
+	/*
+	 * Issue 26.11: the preview names the job as SLURM gets it (its
+	 * record id) and keeps the id, so Enter submits that very name.
+	 */
+	ck_assert_ptr_null(w.preview_rid);
+	w.page = WIZ_FORM;
+	put(WF_NAME, "wiz");
+	wizard_start(&w, 0);
+	action(ACTION_SUBMIT, "preview", 1, 0, "#!/bin/bash\n"
+	    "#SBATCH --job-name=wiz-20260101T000000-abcdef\n",
+	    "sd-20260101T000000-abcdef");
+	ck_assert_str_eq(w.preview_rid, "sd-20260101T000000-abcdef");
+	for (k = 0; k < w.preview.n &&
+	    strncmp(w.preview.v[k], "  name ", 7) != 0; k++)
+		;
+	ck_assert_uint_lt(k, w.preview.n);
+	ck_assert_str_eq(w.preview.v[k], "  name       wiz-20260101T000000-"
+	    "abcdef");
+
 	/* Submit: progress lines, then the id; Enter closes, n starts afresh. */
 	ck_assert_int_eq(wizard_key(&w, UIA_WIZ_NEXT, WK_ENTER), WREQ_SUBMIT);
+	ck_assert_str_eq(w.preview_rid, "sd-20260101T000000-abcdef");
 	wizard_start(&w, 1);
 	ck_assert_int_eq(w.page, WIZ_PROGRESS);
+	ck_assert_ptr_null(w.preview_rid);	/* one submit uses it */
 	ck_assert_int_eq(wizard_key(&w, UIA_WIZ_NEXT, WK_ENTER), WREQ_NONE);
 	action(ACTION_SUBMIT, "render", 0, 0, "sbatch script", NULL);
 	/* Not the wizard's: a cancel result, or a submit it is not waiting on. */
