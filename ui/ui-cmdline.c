@@ -181,29 +181,41 @@ cmd_job_cluster(struct ui *ui, const char *id)
 	return NULL;
 }
 
+/*
+ * What hid the row, undone one at a time (the view, the filter, the a
+ * toggle) until it shows; the footer says what made way.
+ */
 static int
 cmd_job(struct ui *ui, const char *arg)
 {
-	const char	*cl = cmd_job_cluster(ui, arg);
+	const char	*cl = cmd_job_cluster(ui, arg), *why = "";
 
 	if (cl == NULL) {
 		ui_message(ui, 1, ":job %s: no such job on any cluster", arg);
 		return UIF_REDRAW;
 	}
-	/* Hidden by the view, the filter or the a toggle: make way. */
-	if (jobtable_select(ui->jt, cl, arg) != 0) {
+	if (jobtable_select(ui->jt, cl, arg) != 0 && ui->jview != VIEW_ALL) {
 		ui_view_set(ui, VIEW_ALL);
+		why = " (view: all)";
+	}
+	if (jobtable_select(ui->jt, cl, arg) != 0 &&
+	    jobtable_filter(ui->jt) != NULL) {
 		jobtable_set_filter(ui->jt, NULL, NULL);
+		why = " (the filter cleared)";
+	}
+	if (jobtable_select(ui->jt, cl, arg) != 0 &&
+	    !jobtable_show_finished(ui->jt)) {
 		jobtable_set_show_finished(ui->jt, 1);
-		if (jobtable_select(ui->jt, cl, arg) != 0) {
-			ui_message(ui, 1, ":job %s: on %s, in a folded array "
-			    "(+ opens it)", arg, cl);
-			return UIF_REDRAW;
-		}
+		why = " (finished jobs shown)";
+	}
+	if (jobtable_select(ui->jt, cl, arg) != 0) {
+		ui_message(ui, 1, ":job %s: on %s, in a folded array (+ opens "
+		    "it)", arg, cl);
+		return UIF_REDRAW;
 	}
 	ui->focus = PANE_JOBS;
 	ui->zoom = 0;
-	ui_message(ui, 0, "job %s on %s", arg, cl);
+	ui_message(ui, 0, "job %s on %s%s", arg, cl, why);
 	return UIF_REDRAW;
 }
 
