@@ -276,7 +276,7 @@ draw_jobs(struct ui *ui, int y, int h, time_t now)
 	ui_view_title(ui, vbuf, sizeof vbuf);	/* V (ui-view.c) */
 	/* One marker for the sort, in the title and on the column. */
 	snprintf(title, sizeof title, " 2 Jobs  %zu of %zu%s%s  sort: %s%s%s%s",
-	    n, jobtable_total(ui->jt), hbuf, vbuf, jobtable_col_title(sc),
+	    n, jobtable_total(ui->jt), vbuf, hbuf, jobtable_col_title(sc),
 	    sort_mark(ui, rev), fbuf, nm ? "  marked: " : "");
 	if (nm) {
 		snprintf(cell, sizeof cell, "%zu", nm);

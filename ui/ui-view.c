@@ -100,14 +100,17 @@ ui_view_set(struct ui *ui, enum ui_view v)
 	jobtable_move_to(ui->jt, 0);
 }
 
-/* "  view: failed (12 of 340)": the rows shown of all, "" for all. */
+/*
+ * "  view: failed (12 of 340, hides 328)": the rows shown of all and the
+ * ones the view alone leaves out; "" for all.
+ */
 void
 ui_view_title(struct ui *ui, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	if (ui->jview == VIEW_ALL)
 		return;
-	snprintf(buf, len, "  view: %s (%zu of %zu, %zu hidden by it)",
+	snprintf(buf, len, "  view: %s (%zu of %zu, hides %zu)",
 	    ui_view_name(ui->jview), jobtable_nvisible(ui->jt),
 	    jobtable_total(ui->jt), jobtable_hidden_view(ui->jt));
 }
