@@ -694,7 +694,8 @@ paste_char(struct ui *ui, int c)
 
 	if (ui->paste_cut)
 		return 0;
-	if (ui->ov != OV_WIZARD && ui->ov != OV_FILTER)
+	if (ui->ov != OV_WIZARD && ui->ov != OV_FILTER &&
+	    ui->ov != OV_CMDLINE)
 		return 0;
 	if (ui->ov == OV_WIZARD && ui->wiz.page != WIZ_FORM)
 		return 0;
@@ -709,7 +710,9 @@ paste_char(struct ui *ui, int c)
 	if (ui->ov == OV_WIZARD) {
 		wizard_sync(ui);
 		wizard_type(&ui->wiz, mb, n);
-	} else {
+	} else if (ui->ov == OV_CMDLINE)
+		ui_cmdline_type(ui, mb, n);	/* Enter in it never runs */
+	else {
 		buf_add(&ui->input, mb, n);
 		filter_live(ui);
 	}
