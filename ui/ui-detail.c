@@ -112,11 +112,11 @@ act_help(struct ui *ui)
 
 	/* What no key says: the view is kept, a paste is text. */
 	view_open(ui, "Keys", xasprintf("The view (sort s/S, finished a, "
-	    "filter /, view V, panes < >, log o and w, focus, row) is\n"
-	    "remembered across "
+	    "filter /, log o and w, focus, row) is\nremembered across "
 	    "restarts in $XDG_STATE_HOME/sqdeck/view.  A paste into a field is text "
 	    "(cut at a line break).\nIn the log pane / searches the log "
-	    "(n/N next/previous), h/l scroll sideways, z zooms.\n\n%s\n%s",
+	    "(n/N next/previous), h/l scroll sideways, z zooms.\nV's view "
+	    "and the split of < and > are remembered too.\n\n%s\n%s",
 	    keys, cmds));
 	free(keys);
 	free(cmds);
