@@ -45,6 +45,12 @@ ui_enter_init(const char *config_path)
 	E.config_path = config_path;
 }
 
+const char *
+ui_enter_config(void)
+{
+	return E.config_path;
+}
+
 /* sqdeck [-c CONFIG] --cluster C VERB ID [ARG]: NULL-terminated. */
 static char **
 enter_argv(const char *verb, const char *cluster, const char *id,

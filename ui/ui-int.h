@@ -360,6 +360,8 @@ int
 log_sync(struct ui *ui);
 int
 log_apply(struct ui *ui, struct msg_log *m);
+void
+log_show_match(struct ui *ui, size_t i);
 int
 log_search_go(struct ui *ui, const char *needle, size_t from, int dir,
     int quiet);
@@ -439,6 +441,7 @@ act_input_delete(struct ui *ui);
 /* ui-enter.c: x shell, F forward, P forwards, X close (child processes). */
 #define UI_PROMPT_FORWARD	1000	/* ui->prompt: F's port is typed */
 void	 ui_enter_init(const char *config_path);
+const char *ui_enter_config(void);	/* -c's file, NULL: the default */
 int	 ui_enter_poll(struct ui *ui);
 void	 ui_enter_close_all(void);
 const char *ui_enter_prompt(void);
@@ -471,6 +474,15 @@ int		 act_cmd_close(struct ui *ui);
 int		 act_cmd_complete(struct ui *ui);
 int		 act_cmd_history_prev(struct ui *ui);
 int		 act_cmd_history_next(struct ui *ui);
+
+/* ui-pager.c: L, the whole log in $PAGER (a child sqdeck logs --pager). */
+int	 act_pager(struct ui *ui);
+
+/* ui-copy.c: Y, OSC 52; C, clone; ! the first error line. */
+int	 act_copy(struct ui *ui);
+int	 act_clone(struct ui *ui);
+int	 clone_fetched(struct ui *ui, const struct msg_action *m);
+int	 act_first_error(struct ui *ui);
 
 /* ui-bench.c: SQDECK_BENCH_FRAMES, frames timed off screen. */
 int	 ui_bench(const char *spec);

@@ -68,12 +68,15 @@ const struct uikey_binding uikeys_table[] = {
 	{ C(JOBS), '+', UIA_ARRAY_OPEN, "+" },
 	{ C(JOBS), FN(KEY_LEFT), UIA_ARRAY_CLOSE, "Left" },
 	{ C(JOBS), '-', UIA_ARRAY_CLOSE, "-" },
+	{ C(JOBS), 'C', UIA_CLONE, "C" },
 
 	/* The log of the selected job, from the jobs or the log pane. */
 	{ C(JOBS) | C(LOG), 'o', UIA_TOGGLE_ERR, "o" },
 	{ C(JOBS) | C(LOG), 'w', UIA_WRAP, "w" },
 	{ C(JOBS) | C(LOG), 'f', UIA_FOLLOW, "f" },
 	{ C(JOBS) | C(LOG), 'z', UIA_ZOOM, "z" },
+	{ C(JOBS) | C(LOG), 'L', UIA_PAGER, "L" },
+	{ C(JOBS) | C(LOG), 'Y', UIA_COPY, "Y" },
 
 	/* Log pane: search, sideways, zoom. */
 	{ C(LOG), '/', UIA_LOG_SEARCH, "/" },
@@ -84,6 +87,7 @@ const struct uikey_binding uikeys_table[] = {
 	{ C(LOG), 'l', UIA_SCROLL_RIGHT, "l" },
 	{ C(LOG), FN(KEY_RIGHT), UIA_SCROLL_RIGHT, "Right" },
 	{ C(LOG), UIKEY_ESC, UIA_LOG_ESC, "Esc" },
+	{ C(LOG), '!', UIA_FIRST_ERROR, "!" },
 
 	/* Clusters pane. */
 	{ C(CLUSTERS), '\n', UIA_DETAIL, "Enter" },
@@ -269,6 +273,16 @@ static const struct {
 	    "quits or their job ends)", NULL, NULL },
 	[UIA_FORWARD_CLOSE] = { "close the newest forward of the selected "
 	    "job", NULL, NULL },
+	[UIA_PAGER] = { "log: the whole log (64 MiB at most) in $PAGER, "
+	    "else less, else more; quitting it comes back here", "pager",
+	    NULL },
+	[UIA_COPY] = { "copy to the clipboard (OSC 52): the job id; again: "
+	    "its job dir, its log path", "copy", NULL },
+	[UIA_FIRST_ERROR] = { "jump to the first error line (triage's rules, "
+	    "then Error, Traceback, ...); again: the next one", "error",
+	    NULL },
+	[UIA_CLONE] = { "clone: the submit wizard filled from the job's spec "
+	    "(any state; sqdeck jobs only), its name suffixed", NULL, NULL },
 	[UIA_ARRAY_CLOSE] = { "job array: fold its tasks into one row with "
 	    "the counts by state", NULL, NULL },
 	[UIA_VIEW_CYCLE] = { "view: all, mine, running, pending, failed, "

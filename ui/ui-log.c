@@ -406,7 +406,7 @@ log_find(const struct ulog *l, const char *needle, size_t from, int dir,
 }
 
 /* Show line i of a match near the top of the pane (a line of context). */
-static void
+void
 log_show_match(struct ui *ui, size_t i)
 {
 	struct ulog	*l = &ui->log;

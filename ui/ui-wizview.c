@@ -15,8 +15,8 @@ spec_fetched(struct ui *ui, struct msg_action *m)
 	const char	*text = m->message != NULL ? m->message : "";
 
 	if (m->failed) {
-		ui_message(ui, 1, "resubmit %s: %s", m->job_id ? m->job_id : "",
-		    text);
+		ui_message(ui, 1, "%s %s: %s", clone_fetched(ui, m) ? "clone" :
+		    "resubmit", m->job_id ? m->job_id : "", text);
 		return UIF_REDRAW;
 	}
 	if (spec_parse(text, strlen(text), "the staged spec", &sp,
@@ -33,6 +33,7 @@ spec_fetched(struct ui *ui, struct msg_action *m)
 	    "Enter on the last field for the preview", m->job_id ? m->job_id :
 	    "", m->cluster ? m->cluster : "");
 	ui->wiz.banner_err = 0;
+	clone_fetched(ui, m);
 	spec_free(&sp);
 	ui->ov = OV_WIZARD;
 	return UIF_REDRAW;

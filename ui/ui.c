@@ -464,6 +464,10 @@ static int (*const handlers[UIA_COUNT])(struct ui *) = {
 	[UIA_SPLIT_SHRINK] = act_split_shrink,
 	[UIA_SPLIT_GROW] = act_split_grow,
 	[UIA_SPLIT_RESET] = act_split_reset,
+	[UIA_PAGER] = act_pager,
+	[UIA_COPY] = act_copy,
+	[UIA_FIRST_ERROR] = act_first_error,
+	[UIA_CLONE] = act_clone,
 };
 
 int

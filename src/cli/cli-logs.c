@@ -101,6 +101,7 @@ static const struct option logs_options[] = {
 	{ "follow", no_argument, NULL, 'f' },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "lines", required_argument, NULL, 'n' },
+	{ "pager", no_argument, NULL, 'P' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -110,6 +111,7 @@ struct logs_opts {
 	long		 interval;	/* 0: 1 s */
 	long		 lines;
 	int		 has_lines;	/* -n given (0 is a count) */
+	int		 pager;		/* --pager: the whole log in $PAGER */
 };
 
 static int
@@ -123,6 +125,9 @@ logs_option(struct cli_ctx *ctx, int ch, const char *arg)
 		break;
 	case 'f':
 		o->follow = 1;
+		break;
+	case 'P':
+		o->pager = 1;
 		break;
 	case 'i':
 		if (cli_number(arg, 1, 3600, &o->interval) != 0) {
@@ -277,6 +282,13 @@ logs_foreign(struct cli_ctx *ctx, const char *id)
 		free(cause);
 		return EXIT_FAIL;
 	}
+	if (o->pager) {
+		shown = ops_clean(path);
+		ret = cli_logs_pager(ctx->conn, path, o->err, shown);
+		free(shown);
+		free(path);
+		return ret;
+	}
 	memset(&lr, 0, sizeof lr);
 	lr.ctx = ctx;
 	lr.shown = shown = ops_clean(path);
@@ -321,6 +333,11 @@ cli_logs(struct cli_ctx *ctx)
 		    "e.g. 12_3");
 		return EXIT_USAGE;
 	}
+	if (o->pager && o->follow) {
+		cli_error("logs", "--pager shows the log as it is now: not "
+		    "with --follow");
+		return EXIT_USAGE;
+	}
 	if (rec == NULL)
 		return logs_foreign(ctx, ctx->target->arg);
 	if ((path = ops_log_path(rec, o->err)) == NULL) {
@@ -329,9 +346,16 @@ cli_logs(struct cli_ctx *ctx)
 		    "job_dir or job_name");
 		return EXIT_FAIL;
 	}
+	shown = ops_clean(path);
+	if (o->pager) {
+		ret = cli_logs_pager(ctx->conn, path, o->err, shown);
+		free(shown);
+		free(path);
+		return ret;
+	}
 	memset(&lr, 0, sizeof lr);
 	lr.ctx = ctx;
-	lr.shown = shown = ops_clean(path);
+	lr.shown = shown;
 	lr.interval = o->interval != 0 ? o->interval : 1;
 	lr.lines = o->has_lines ? o->lines : LOGS_DEFAULT_LINES;
 	follow_init(&lr.f, path, -1, o->has_lines ? (int)o->lines :
@@ -349,7 +373,7 @@ cli_logs(struct cli_ctx *ctx)
 const struct cli_entry cli_logs_entry = {
 	.name = "logs",
 	.usage = "ID [--cluster NAME] [-n N] [--err] [--follow [--interval "
-	    "S]]",
+	    "S]] [--pager]",
 	.summary = "show the job's main.out (or main.err)",
 	.help = "  ID          record id, SLURM job id or array task (12_3); "
 	    "a job sqdeck did not submit is read from SLURM's -o/-e path\n"
@@ -359,7 +383,9 @@ const struct cli_entry cli_logs_entry = {
 	    "  --follow    then print what is appended until the job "
 	    "ends (or Ctrl-C)\n"
 	    "  --interval  seconds between reads while following "
-	    "(default 1)\n",
+	    "(default 1)\n"
+	    "  --pager     the whole log (64 MiB at most) in $PAGER, else "
+	    "less, else more, as a private file removed afterwards\n",
 	.shortopts = "efi:n:",
 	.longopts = logs_options,
 	.flags = CLI_CLUSTER | CLI_CONFIG | CLI_TARGET | CLI_CONN | CLI_TASKS,

@@ -22,6 +22,14 @@ struct cli {
 					   from color_when before the verb runs */
 };
 
+/*
+ * logs --pager (cli-pager.c): the whole log at path (64 MiB at most) in
+ * $PAGER, else less, else more; shown is the path for messages.
+ */
+struct conn;
+int	 cli_logs_pager(struct conn *, const char *path, int err,
+	     const char *shown);
+
 /* Parse global options; no verb runs tui (the screen lives in libui). */
 int	 cli_main(int argc, char **argv, int (*tui)(const char *config_path));
 

@@ -978,14 +978,37 @@ holder_bind(const char *path, char **cause)
 	struct sockaddr_un	 sun;
 	struct stat		 sb;
 	char			*lock, *why = NULL;
-	int			 lfd, fd, rc = -1;
+	int			 lfd = -1, fd, rc = -1, tries;
 
+	/*
+	 * The lock file lives only while a holder binds (none is left behind
+	 * for each host ever tried): whoever locked a file that was unlinked
+	 * meanwhile locks the new one.
+	 */
 	lock = xasprintf("%s.lock", path);
-	lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	free(lock);
-	if (lfd < 0 || flock(lfd, LOCK_EX) != 0) {
-		cause_set(cause, "cannot lock %s: %s", path, strerror(errno));
-		goto out;
+	for (tries = 0;; tries++) {
+		struct stat	fsb;
+
+		lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+		    0600);
+		if (lfd < 0 || flock(lfd, LOCK_EX) != 0) {
+			cause_set(cause, "cannot lock %s: %s", path,
+			    strerror(errno));
+			if (lfd >= 0)
+				close(lfd);
+			lfd = -1;
+			goto out;
+		}
+		if (fstat(lfd, &fsb) == 0 && lstat(lock, &sb) == 0 &&
+		    fsb.st_ino == sb.st_ino && fsb.st_dev == sb.st_dev)
+			break;
+		close(lfd);
+		lfd = -1;
+		if (tries == 100) {
+			cause_set(cause, "cannot lock %s: it keeps changing",
+			    path);
+			goto out;
+		}
 	}
 	if ((fd = holder_connect(path, &why)) >= 0) {
 		close(fd);
@@ -1008,8 +1031,11 @@ holder_bind(const char *path, char **cause)
 	H.ino = sb.st_ino;
 	rc = 0;
 out:
-	if (lfd >= 0)
+	if (lfd >= 0) {
+		unlink(lock);
 		close(lfd);
+	}
+	free(lock);
 	return rc;
 }
 

@@ -79,6 +79,7 @@ struct worker {
 	/* Under ws->lock. */
 	int			 busy;
 	int			 dead;		/* last turn: not connected */
+	int			 linked;	/* last turn: connected */
 	time_t			 due;		/* monotonic: next timer */
 	struct wcmd		*cmds;		/* written by the UI thread */
 	struct wcmd		**cmdtail;
@@ -116,6 +117,7 @@ struct workers {
 	size_t			 nt;
 	size_t			 next;		/* where the next pick starts */
 	size_t			 ndead;		/* busy reconnecting */
+	size_t			 nlinked;	/* clusters connected */
 	atomic_int		 quit;	/* written under lock, read anywhere */
 	int			 nsubmits;	/* submit threads running */
 

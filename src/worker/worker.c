@@ -63,6 +63,19 @@ worker_backoff(int current, int interval, int rate_limited)
 	return next;
 }
 
+int
+worker_unreach_backoff(int current, int interval, int rate_limited)
+{
+	int	next;
+
+	if (interval < 1)
+		interval = 1;
+	next = current > 0 ? current * 2 : interval * 2;
+	if (rate_limited && next < WORKER_RATE_BACKOFF)
+		next = WORKER_RATE_BACKOFF;
+	return next > WORKER_UNREACH_MAX ? WORKER_UNREACH_MAX : next;
+}
+
 char *
 worker_start_text(const char *when, const char *reason)
 {
@@ -552,7 +565,11 @@ ensure_connected(struct wstate *st)
 		 * process while it waits for its next try.
 		 */
 		conn_disconnect(st->conn);
-		st->backoff = worker_backoff(st->backoff, st->interval,
+		/* A host that never answered in this run waits longer. */
+		st->backoff = st->last_ok != 0 ?
+		    worker_backoff(st->backoff, st->interval,
+		    worker_rate_limited(cause)) :
+		    worker_unreach_backoff(st->backoff, st->interval,
 		    worker_rate_limited(cause));
 		st->next_connect = mono_now() + st->backoff;
 		post_cluster(st, CLUSTER_ERROR, cause);
@@ -733,42 +750,55 @@ worker_turn(struct worker *w, struct wtake *t)
 		do_log(st);
 }
 
-/* How many pool threads may be reconnecting to dead clusters at once. */
+/*
+ * How many pool threads may be connecting at once: half of the pool once
+ * a cluster is connected (its polls need a thread), else all of it.
+ */
 static size_t
 pool_dead_max(const struct workers *ws)
 {
+	if (ws->nlinked == 0)
+		return ws->nt;
 	return ws->nt > 1 ? ws->nt / 2 : 1;
 }
 
 /*
- * Under the lock: the next cluster that needs a turn, taken round-robin
- * so that none starves, or NULL with *wake set to the earliest timer of
- * those waiting (0: none).
+ * Under the lock: the next cluster that needs a turn, or NULL with *wake
+ * set to the earliest timer of those waiting (0: none).  Round-robin so
+ * that none starves, in two rounds: first one that was asked something
+ * or is connected and due, then one that must connect, while connecting
+ * clusters hold fewer than pool_dead_max() threads.
  */
 static struct worker *
 pool_pick(struct workers *ws, time_t now, time_t *wake)
 {
 	struct worker	*w;
 	size_t		 i, k;
-	int		 asked;
+	int		 asked, round;
 
 	*wake = 0;
-	for (k = 0; k < ws->n; k++) {
-		i = (ws->next + k) % ws->n;
-		w = &ws->v[i];
-		if (w->busy)
-			continue;
-		asked = w->cmds != NULL || w->poll_now ||
-		    w->log_gen != w->log_taken;
-		/* Dead hosts never take the whole pool from live ones. */
-		if (!asked && w->dead && ws->ndead >= pool_dead_max(ws))
-			continue;
-		if (asked || w->due <= now) {
-			ws->next = (i + 1) % ws->n;
-			return w;
+	for (round = 0; round < 2; round++) {
+		for (k = 0; k < ws->n; k++) {
+			i = (ws->next + k) % ws->n;
+			w = &ws->v[i];
+			if (w->busy)
+				continue;
+			asked = w->cmds != NULL || w->poll_now ||
+			    w->log_gen != w->log_taken;
+			if (round == 0 && !asked && !w->linked)
+				continue;
+			if (round == 1 && (asked || w->linked))
+				continue;
+			/* Dead hosts never take the pool from live ones. */
+			if (round == 1 && ws->ndead >= pool_dead_max(ws))
+				break;
+			if (asked || w->due <= now) {
+				ws->next = (i + 1) % ws->n;
+				return w;
+			}
+			if (*wake == 0 || w->due < *wake)
+				*wake = w->due;
 		}
-		if (*wake == 0 || w->due < *wake)
-			*wake = w->due;
 	}
 	return NULL;
 }
@@ -784,7 +814,7 @@ pool_main(void *arg)
 	struct wstate	*st;
 	time_t		 now, wake, due;
 	size_t		 i;
-	int		 dead;
+	int		 linked;
 
 	ws = me->ws;
 	pthread_mutex_lock(&ws->lock);
@@ -821,19 +851,27 @@ pool_main(void *arg)
 			t.log_offset = w->log_offset;
 		}
 		w->busy = 1;
-		if ((dead = w->dead) != 0)
+		/* Connecting (or about to): holds a reconnect slot. */
+		if ((w->dead = !w->linked) != 0)
 			ws->ndead++;
 		pthread_mutex_unlock(&ws->lock);
 
 		worker_turn(w, &t);
 		free(t.log_id);
 		due = wstate_due(w->st);
-		dead = !conn_connected(w->st->conn) && w->st->backoff > 0;
+		linked = conn_connected(w->st->conn);
 
 		pthread_mutex_lock(&ws->lock);
 		if (w->dead)
 			ws->ndead--;
-		w->dead = dead;
+		w->dead = 0;
+		if (linked != w->linked) {
+			if (linked)
+				ws->nlinked++;
+			else
+				ws->nlinked--;
+			w->linked = linked;
+		}
 		w->due = due;
 		w->busy = 0;
 		/* A reconnect slot may be free for a waiting dead cluster. */

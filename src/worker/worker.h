@@ -25,10 +25,18 @@
  * (MSG_CLUSTER, MSG_JOBS, MSG_LOG, MSG_ACTION); a worker never touches the
  * screen and never exits the process.
  *
- * Clusters are taken round-robin.  A cluster that cannot be reached costs
- * its retry timer (backing off to WORKER_BACKOFF_MAX seconds) and, while
- * it tries to connect, one thread: at most half of the pool reconnects at
- * a time, so dead hosts never hold every thread from the live ones.
+ * Clusters are taken round-robin, connected ones first: a cluster with a
+ * session and a due poll (or any with a request) is taken before any that
+ * must connect, so however many hosts are down (2,000 in a generated
+ * clusters.yaml) the live ones keep their interval.  A cluster that cannot
+ * be reached costs its retry timer and, while it tries to connect, one
+ * thread: once any cluster is connected, at most half of the pool connects
+ * at a time, so dead hosts never hold every thread from the live ones.
+ * The timer backs off to WORKER_BACKOFF_MAX seconds for a cluster that
+ * answered in this run (it is likely back soon) and to WORKER_UNREACH_MAX
+ * for one that never did (a host that is gone costs a connect, and a
+ * holder process, every quarter of an hour, not every minute); `r` asks
+ * again at once.
  *
  * Requests from the UI thread (poll now, watch a log, cancel, submit) are
  * put under one mutex and a condition variable wakes the pool; they never
@@ -47,6 +55,7 @@
 #define WORKER_LOG_CHUNK	(256 * 1024)	/* bytes per read at most */
 #define WORKER_LOG_LINES	500	/* first read: the last lines only */
 #define WORKER_BACKOFF_MAX	60	/* seconds */
+#define WORKER_UNREACH_MAX	900	/* seconds: never answered in this run */
 #define WORKER_HISTORY_SECONDS	60	/* sacct history at most this often */
 #define WORKER_SOONEST_SECONDS	15	/* sbatch --test-only at most this often */
 #define WORKER_RATE_BACKOFF	30	/* seconds after "Rate limit exceeded" */
@@ -194,5 +203,8 @@ char		*worker_start_text(const char *when, const char *reason);
 int		 worker_rate_limited(const char *cause);
 /* Next backoff in seconds after a failure (pure, for the tests). */
 int		 worker_backoff(int current, int interval, int rate_limited);
+/* The same for a cluster that never answered (up to WORKER_UNREACH_MAX). */
+int		 worker_unreach_backoff(int current, int interval,
+		     int rate_limited);
 
 #endif

@@ -109,6 +109,13 @@ START_TEST(test_issue_keys)
 		{ UICTX_LOG, UIKEY_FN(KEY_LEFT), UIA_SCROLL_LEFT },
 		{ UICTX_LOG, 'z', UIA_ZOOM },
 		{ UICTX_JOBS, 'z', UIA_ZOOM },
+		/* Issue 26, reached for: pager, copy, first error, clone. */
+		{ UICTX_JOBS, 'L', UIA_PAGER },
+		{ UICTX_LOG, 'L', UIA_PAGER },
+		{ UICTX_JOBS, 'Y', UIA_COPY },
+		{ UICTX_LOG, 'Y', UIA_COPY },
+		{ UICTX_LOG, '!', UIA_FIRST_ERROR },
+		{ UICTX_JOBS, 'C', UIA_CLONE },
 	};
 	size_t	i;
 

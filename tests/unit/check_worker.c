@@ -40,6 +40,12 @@ START_TEST(test_backoff)
 	ck_assert_int_eq(worker_backoff(20, 5, 0), 40);
 	/* Capped. */
 	ck_assert_int_eq(worker_backoff(40, 5, 0), WORKER_BACKOFF_MAX);
+	/* Never answered: grows past a minute, to a quarter of an hour. */
+	ck_assert_int_eq(worker_unreach_backoff(0, 5, 0), 10);
+	ck_assert_int_eq(worker_unreach_backoff(40, 5, 0), 80);
+	ck_assert_int_eq(worker_unreach_backoff(640, 5, 0), WORKER_UNREACH_MAX);
+	ck_assert_int_eq(worker_unreach_backoff(WORKER_UNREACH_MAX, 5, 1),
+	    WORKER_UNREACH_MAX);
 	ck_assert_int_eq(worker_backoff(WORKER_BACKOFF_MAX, 5, 0),
 	    WORKER_BACKOFF_MAX);
 	/* A nonsense interval counts as one second. */
