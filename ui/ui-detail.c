@@ -108,16 +108,18 @@ view_open(struct ui *ui, const char *title, char *text)
 int
 act_help(struct ui *ui)
 {
-	char	*keys = uikeys_help();
+	char	*keys = uikeys_help(), *cmds = ui_cmdline_help();
 
 	/* What no key says: the view is kept, a paste is text. */
 	view_open(ui, "Keys", xasprintf("The view (sort s/S, finished a, "
 	    "filter /, log o and w, focus, row) is\nremembered across "
 	    "restarts in $XDG_STATE_HOME/sqdeck/view.  A paste into a field is text "
 	    "(cut at a line break).\nIn the log pane / searches the log "
-	    "(n/N next/previous), h/l scroll sideways, z zooms.\n\n%s",
-	    keys));
+	    "(n/N next/previous), h/l scroll sideways, z zooms.\nV's view "
+	    "and the split of < and > are remembered too.\n\n%s\n%s",
+	    keys, cmds));
 	free(keys);
+	free(cmds);
 	return UIF_REDRAW;
 }
 

@@ -196,6 +196,8 @@ current_ctx(const struct ui *ui)
 		return UICTX_FILTER;
 	case OV_WIZARD:
 		return UICTX_WIZARD;
+	case OV_CMDLINE:
+		return UICTX_CMDLINE;
 	case OV_NONE:
 		break;
 	}
@@ -208,6 +210,10 @@ draw_footer(struct ui *ui, time_t now)
 	int	 y = LINES - 1, age = (int)(now - ui->msg_time);
 	char	*hints, *line;
 
+	if (ui->ov == OV_CMDLINE) {
+		ui_cmdline_draw(ui, y);
+		return;
+	}
 	if (ui->ov == OV_FILTER) {
 		int	lw;
 
@@ -367,9 +373,8 @@ ui_draw(struct ui *ui)
 		ch = 1 + (avail / 4 > 0 ? avail / 4 : 0);
 	if (avail - ch < 6)
 		ch = avail >= 7 ? 1 : 0;
-	jh = (avail - ch) * 55 / 100;
-	if (jh < 3)
-		jh = avail - ch;
+	/* < and > move the split (ui-view.c), minimum rows kept. */
+	jh = ui_split_jobs_rows(ui, avail - ch);
 	lh = avail - ch - jh;
 	/* z: the log alone between the header and the footer. */
 	if (ui->zoom) {

@@ -60,6 +60,17 @@ enum overlay {
 	OV_DIALOG,	/* cancel confirmation */
 	OV_FILTER,	/* typing a filter in the footer */
 	OV_WIZARD,	/* submit wizard */
+	OV_CMDLINE,	/* typing a : command in the footer */
+};
+
+/* The jobs pane's view (V, :view; ui-view.c). */
+enum ui_view {
+	VIEW_ALL,
+	VIEW_MINE,
+	VIEW_RUNNING,
+	VIEW_PENDING,
+	VIEW_FAILED,
+	VIEW_COUNT
 };
 
 enum style {
@@ -233,6 +244,13 @@ struct ui {
 	int				 zoom;	/* the log pane fills the screen */
 	int				 searching; /* the input is a log search */
 	int				 pasting;	/* inside a bracketed paste */
+	enum ui_view			 jview;	/* V: the jobs pane's view */
+	int				 split;	/* jobs pane's % of jobs + log,
+						   0: the default */
+	struct strv			 cmd_hist; /* : lines, oldest first */
+	size_t				 cmd_pos;  /* in it while Up/Down */
+	char				*cmd_stem; /* what Tab completes */
+	size_t				 cmd_tab;  /* Tab presses on it */
 	int				 paste_cut;	/* it had a control char */
 };
 
@@ -449,6 +467,30 @@ int	 act_shell(struct ui *ui);
 int	 act_forward(struct ui *ui);
 int	 act_forwards(struct ui *ui);
 int	 act_forward_close(struct ui *ui);
+
+/* ui-view.c: V's views and the pane split (< > =). */
+#define UI_SPLIT_DEFAULT	55
+const char	*ui_view_name(enum ui_view);
+int		 ui_view_parse(const char *);	/* -1: none of them */
+void		 ui_view_set(struct ui *ui, enum ui_view v);
+void		 ui_view_title(struct ui *ui, char *buf, size_t len);
+int		 ui_split_jobs_rows(const struct ui *ui, int avail);
+int		 act_view_cycle(struct ui *ui);
+int		 act_split_shrink(struct ui *ui);
+int		 act_split_grow(struct ui *ui);
+int		 act_split_reset(struct ui *ui);
+
+/* ui-cmdline.c: the : line. */
+void		 ui_cmdline_free(struct ui *ui);
+char		*ui_cmdline_help(void);	/* the commands, for ? and :help */
+void		 ui_cmdline_type(struct ui *ui, const char *mb, size_t n);
+void		 ui_cmdline_draw(struct ui *ui, int y);
+int		 act_cmdline(struct ui *ui);
+int		 act_cmd_run(struct ui *ui);
+int		 act_cmd_close(struct ui *ui);
+int		 act_cmd_complete(struct ui *ui);
+int		 act_cmd_history_prev(struct ui *ui);
+int		 act_cmd_history_next(struct ui *ui);
 
 /* ui-pager.c: L, the whole log in $PAGER (a child sqdeck logs --pager). */
 int	 act_pager(struct ui *ui);

@@ -307,7 +307,7 @@ draw_jobs(struct ui *ui, int y, int h, time_t now)
 {
 	const struct jobtable_row	*r;
 	char				 title[512], cell[64], fbuf[64];
-	char				 hbuf[128];
+	char				 hbuf[128], vbuf[96];
 	const char			*filter = jobtable_filter(ui->jt);
 	int				 want[JT_NCOLS], w[JT_NCOLS];
 	int				 rev, i, x, row, lines;
@@ -319,9 +319,10 @@ draw_jobs(struct ui *ui, int y, int h, time_t now)
 	if (filter != NULL)
 		snprintf(fbuf, sizeof fbuf, "  filter: %s", filter);
 	jobs_hidden(ui, hbuf, sizeof hbuf);
+	ui_view_title(ui, vbuf, sizeof vbuf);	/* V (ui-view.c) */
 	/* One marker for the sort, in the title and on the column. */
-	snprintf(title, sizeof title, " 2 Jobs  %zu of %zu%s  sort: %s%s%s%s",
-	    n, jobtable_total(ui->jt), hbuf, jobtable_col_title(sc),
+	snprintf(title, sizeof title, " 2 Jobs  %zu of %zu%s%s  sort: %s%s%s%s",
+	    n, jobtable_total(ui->jt), vbuf, hbuf, jobtable_col_title(sc),
 	    sort_mark(ui, rev), fbuf, nm ? "  marked: " : "");
 	if (nm) {
 		snprintf(cell, sizeof cell, "%zu", nm);

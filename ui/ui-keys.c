@@ -37,6 +37,10 @@ const struct uikey_binding uikeys_table[] = {
 	{ PANES, FN(KEY_F(1)), UIA_HELP, "F1" },
 	{ PANES, CTRL('l'), UIA_REDRAW, "C-l" },
 	{ PANES, 'q', UIA_QUIT, "q" },
+	{ PANES, ':', UIA_CMDLINE, ":" },
+	{ PANES, '<', UIA_SPLIT_SHRINK, "<" },
+	{ PANES, '>', UIA_SPLIT_GROW, ">" },
+	{ PANES, '=', UIA_SPLIT_RESET, "=" },
 
 	/* Jobs pane. */
 	{ C(JOBS), '\n', UIA_DETAIL, "Enter" },
@@ -45,6 +49,7 @@ const struct uikey_binding uikeys_table[] = {
 	{ C(JOBS), 's', UIA_SORT, "s" },
 	{ C(JOBS), 'S', UIA_SORT_REVERSE, "S" },
 	{ C(JOBS), 'a', UIA_TOGGLE_FINISHED, "a" },
+	{ C(JOBS), 'V', UIA_VIEW_CYCLE, "V" },
 	{ C(JOBS), ' ', UIA_MARK, "Space" },
 	{ C(JOBS), 'c', UIA_CANCEL, "c" },
 	{ C(JOBS), FN(KEY_DC), UIA_CANCEL, "Del" },
@@ -128,16 +133,28 @@ const struct uikey_binding uikeys_table[] = {
 	{ C(DIALOG), '\r', UIA_ACTIVATE, "Enter" },
 	{ C(DIALOG), FN(KEY_ENTER), UIA_ACTIVATE, "Enter" },
 
-	/* Typing: the filter and the wizard's fields. */
-	{ C(FILTER) | C(WIZARD), FN(KEY_BACKSPACE), UIA_INPUT_BACKSPACE,
+	/* Typing: the filter, the : line and the wizard's fields. */
+	{ C(FILTER) | C(WIZARD) | C(CMDLINE), FN(KEY_BACKSPACE),
+	  UIA_INPUT_BACKSPACE, "Backspace" },
+	{ C(FILTER) | C(WIZARD) | C(CMDLINE), 0x7f, UIA_INPUT_BACKSPACE,
 	  "Backspace" },
-	{ C(FILTER) | C(WIZARD), 0x7f, UIA_INPUT_BACKSPACE, "Backspace" },
-	{ C(FILTER) | C(WIZARD), CTRL('h'), UIA_INPUT_BACKSPACE, "C-h" },
-	{ C(FILTER) | C(WIZARD), CTRL('u'), UIA_INPUT_KILL, "C-u" },
+	{ C(FILTER) | C(WIZARD) | C(CMDLINE), CTRL('h'), UIA_INPUT_BACKSPACE,
+	  "C-h" },
+	{ C(FILTER) | C(WIZARD) | C(CMDLINE), CTRL('u'), UIA_INPUT_KILL,
+	  "C-u" },
 	{ C(FILTER), '\n', UIA_INPUT_ACCEPT, "Enter" },
 	{ C(FILTER), '\r', UIA_INPUT_ACCEPT, "Enter" },
 	{ C(FILTER), FN(KEY_ENTER), UIA_INPUT_ACCEPT, "Enter" },
 	{ C(FILTER), UIKEY_ESC, UIA_INPUT_CLEAR, "Esc" },
+
+	/* The : command line (ui-cmdline.c lists its commands). */
+	{ C(CMDLINE), '\n', UIA_CMD_RUN, "Enter" },
+	{ C(CMDLINE), '\r', UIA_CMD_RUN, "Enter" },
+	{ C(CMDLINE), FN(KEY_ENTER), UIA_CMD_RUN, "Enter" },
+	{ C(CMDLINE), '\t', UIA_CMD_COMPLETE, "Tab" },
+	{ C(CMDLINE), FN(KEY_UP), UIA_CMD_HISTORY_PREV, "Up" },
+	{ C(CMDLINE), FN(KEY_DOWN), UIA_CMD_HISTORY_NEXT, "Down" },
+	{ C(CMDLINE), UIKEY_ESC, UIA_CMD_CLOSE, "Esc" },
 
 	/* Submit wizard. */
 	{ C(WIZARD), '\t', UIA_WIZ_NEXT, "Tab" },
@@ -270,6 +287,25 @@ static const struct {
 	    "(any state; sqdeck jobs only), its name suffixed", NULL, NULL },
 	[UIA_ARRAY_CLOSE] = { "job array: fold its tasks into one row with "
 	    "the counts by state", NULL, NULL },
+	[UIA_VIEW_CYCLE] = { "view: all, mine, running, pending, failed, "
+	    "all (with the / filter; the title says view: and what it "
+	    "hides)", "view", NULL },
+	[UIA_CMDLINE] = { "command line (:q, :view, :filter, :cluster, :job, "
+	    ":cancel, :help; Tab completes)", NULL, NULL },
+	[UIA_CMD_RUN] = { "run the command", "run", NULL },
+	[UIA_CMD_CLOSE] = { "leave the command line", "leave", NULL },
+	[UIA_CMD_COMPLETE] = { "complete the command's name (again: the "
+	    "next)", "complete", NULL },
+	[UIA_CMD_HISTORY_PREV] = { "the previous command of the history",
+	    "history", "Up/Down" },
+	[UIA_CMD_HISTORY_NEXT] = { "the next command of the history", NULL,
+	    NULL },
+	[UIA_SPLIT_SHRINK] = { "panes: the jobs pane smaller, the log "
+	    "larger (kept across restarts)", NULL, NULL },
+	[UIA_SPLIT_GROW] = { "panes: the jobs pane larger, the log "
+	    "smaller", NULL, NULL },
+	[UIA_SPLIT_RESET] = { "panes: back to the default split", NULL,
+	    NULL },
 };
 
 static const char *ctx_names[UICTX_COUNT] = {
@@ -280,6 +316,7 @@ static const char *ctx_names[UICTX_COUNT] = {
 	[UICTX_DIALOG] = "cancel and requeue dialog",
 	[UICTX_FILTER] = "filter input",
 	[UICTX_WIZARD] = "submit wizard",
+	[UICTX_CMDLINE] = "command line (:)",
 };
 
 enum uiact

@@ -20,6 +20,7 @@ enum uictx {
 	UICTX_DIALOG,		/* cancel confirmation */
 	UICTX_FILTER,		/* typing a filter */
 	UICTX_WIZARD,		/* submit wizard */
+	UICTX_CMDLINE,		/* typing a : command */
 	UICTX_COUNT
 };
 #define UICTX_BIT(c)	(1u << (c))
@@ -91,6 +92,16 @@ enum uiact {
 	UIA_FORWARD,
 	UIA_FORWARDS,
 	UIA_FORWARD_CLOSE,
+	UIA_VIEW_CYCLE,
+	UIA_CMDLINE,
+	UIA_CMD_RUN,
+	UIA_CMD_CLOSE,
+	UIA_CMD_COMPLETE,
+	UIA_CMD_HISTORY_PREV,
+	UIA_CMD_HISTORY_NEXT,
+	UIA_SPLIT_SHRINK,
+	UIA_SPLIT_GROW,
+	UIA_SPLIT_RESET,
 	UIA_PAGER,
 	UIA_COPY,
 	UIA_FIRST_ERROR,

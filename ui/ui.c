@@ -458,6 +458,16 @@ static int (*const handlers[UIA_COUNT])(struct ui *) = {
 	[UIA_FORWARD] = act_forward,
 	[UIA_FORWARDS] = act_forwards,
 	[UIA_FORWARD_CLOSE] = act_forward_close,
+	[UIA_VIEW_CYCLE] = act_view_cycle,
+	[UIA_CMDLINE] = act_cmdline,
+	[UIA_CMD_RUN] = act_cmd_run,
+	[UIA_CMD_CLOSE] = act_cmd_close,
+	[UIA_CMD_COMPLETE] = act_cmd_complete,
+	[UIA_CMD_HISTORY_PREV] = act_cmd_history_prev,
+	[UIA_CMD_HISTORY_NEXT] = act_cmd_history_next,
+	[UIA_SPLIT_SHRINK] = act_split_shrink,
+	[UIA_SPLIT_GROW] = act_split_grow,
+	[UIA_SPLIT_RESET] = act_split_reset,
 	[UIA_PAGER] = act_pager,
 	[UIA_COPY] = act_copy,
 	[UIA_FIRST_ERROR] = act_first_error,
@@ -484,11 +494,13 @@ ui_key(struct ui *ui, int key)
 	if (a != UIA_NONE && handlers[a] != NULL)
 		return handlers[a](ui);
 	/* Unbound printable characters are text in an input. */
-	if (ctx == UICTX_FILTER && key >= 0x20 && key != 0x7f &&
-	    !(key & UIKEY_FN(0))) {
+	if ((ctx == UICTX_FILTER || ctx == UICTX_CMDLINE) && key >= 0x20 &&
+	    key != 0x7f && !(key & UIKEY_FN(0))) {
 		memset(&ps, 0, sizeof ps);
 		n = wcrtomb(mb, (wchar_t)key, &ps);
-		if (n != (size_t)-1) {
+		if (n != (size_t)-1 && ctx == UICTX_CMDLINE)
+			ui_cmdline_type(ui, mb, n);
+		else if (n != (size_t)-1) {
 			buf_add(&ui->input, mb, n);
 			filter_live(ui);
 		}
@@ -547,6 +559,12 @@ view_load(struct ui *ui)
 			ui->log.wrap = strcmp(v, "1") == 0;
 		else if (strcmp(line, "filter") == 0 && *v != '\0')
 			jobtable_set_filter(ui->jt, v, NULL);
+		else if (strcmp(line, "view") == 0 && (c =
+		    ui_view_parse(v)) >= 0)
+			ui_view_set(ui, (enum ui_view)c);
+		else if (strcmp(line, "split") == 0 && (c = atoi(v)) >= 10 &&
+		    c <= 90)
+			ui->split = c;	/* < > = (ui-view.c) */
 		else if (strcmp(line, "focus") == 0 && (c = atoi(v)) >= 0 &&
 		    c < NPANES)
 			ui->focus = c;
@@ -599,6 +617,10 @@ view_save(struct ui *ui)
 	}
 	/* The focused pane and the selected row (issue 26.11). */
 	buf_printf(&b, "focus %d\n", ui->focus);
+	/* V's view and the split of < and > (ui-view.c). */
+	buf_printf(&b, "view %s\n", ui_view_name(ui->jview));
+	if (ui->split > 0)
+		buf_printf(&b, "split %d\n", ui->split);
 	if ((r = jobtable_current(ui->jt)) != NULL && view_word(r->cluster) &&
 	    view_word(r->id))
 		buf_printf(&b, "row %s %s\n", r->cluster, r->id);
@@ -680,7 +702,8 @@ paste_char(struct ui *ui, int c)
 
 	if (ui->paste_cut)
 		return 0;
-	if (ui->ov != OV_WIZARD && ui->ov != OV_FILTER)
+	if (ui->ov != OV_WIZARD && ui->ov != OV_FILTER &&
+	    ui->ov != OV_CMDLINE)
 		return 0;
 	if (ui->ov == OV_WIZARD && ui->wiz.page != WIZ_FORM)
 		return 0;
@@ -695,7 +718,9 @@ paste_char(struct ui *ui, int c)
 	if (ui->ov == OV_WIZARD) {
 		wizard_sync(ui);
 		wizard_type(&ui->wiz, mb, n);
-	} else {
+	} else if (ui->ov == OV_CMDLINE)
+		ui_cmdline_type(ui, mb, n);	/* Enter in it never runs */
+	else {
 		buf_add(&ui->input, mb, n);
 		filter_live(ui);
 	}
@@ -784,6 +809,7 @@ ui_free(struct ui *ui)
 	hold_batch_free(ui);
 	cancel_batch_free(ui);
 	buf_free(&ui->input);
+	ui_cmdline_free(ui);
 	free(ui->msg);
 	wizard_free(&ui->wiz);
 	free(ui->wcl);

@@ -40,6 +40,10 @@ struct jobtable {
 	size_t		  nvis;
 	size_t		  hid_finished;	/* left out by the finished toggle */
 	size_t		  hid_filter;	/* left out by the filter */
+	size_t		  hid_view;	/* left out by the view */
+	jobtable_view_fn  view;
+	void		 *view_arg;
+	int		  view_finished; /* the view ignores the toggle */
 	size_t		  nshown;	/* rows shown, before arrays fold */
 	struct entry	**groups;	/* array group rows of this rebuild */
 	size_t		  ngroups;

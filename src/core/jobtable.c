@@ -61,6 +61,7 @@ jobtable_row_clear(struct jobtable_row *r)
 	free(r->partition);
 	free(r->state);
 	free(r->reason);
+	free(r->user);
 	memset(r, 0, sizeof *r);
 }
 
@@ -314,6 +315,8 @@ entry_add(struct jobtable *jt, const char *cluster, const struct jobtable_row *s
 
 	e->row.cluster = jt_dup0(cluster);
 	e->row.id = jt_dup0(src->id);
+	if (src->user != NULL && *src->user != '\0')
+		e->row.user = xstrdup(src->user);
 	(void)entry_set(e, src);
 	if (jt->nall == jt->aall) {
 		jt->aall = jt->aall ? jt->aall * 2 : 64;
@@ -598,7 +601,23 @@ jobtable_show_finished(const struct jobtable *jt)
 	return jt->show_finished;
 }
 
-/* Whether a row passes the filter and the finished toggle. */
+void
+jobtable_set_view(struct jobtable *jt, jobtable_view_fn fn, void *arg,
+    int all_finished)
+{
+	jt->view = fn;
+	jt->view_arg = arg;
+	jt->view_finished = fn != NULL && all_finished;
+	jt_stale(jt);
+}
+
+size_t
+jobtable_hidden_view(const struct jobtable *cjt)
+{
+	return jt_fresh(cjt)->hid_view;
+}
+
+/* Whether a row passes the view, the filter and the finished toggle. */
 static int
 row_shown(const struct jobtable *jt, const struct entry *e)
 {
@@ -606,7 +625,10 @@ row_shown(const struct jobtable *jt, const struct entry *e)
 	struct buf			 b;
 	int				 ok;
 
-	if (r->finished && !jt->show_finished)
+	if (r->finished && !jt->show_finished && !(jt->view != NULL &&
+	    jt->view_finished))
+		return 0;
+	if (jt->view != NULL && !jt->view(r, jt->view_arg))
 		return 0;
 	if (jt->filter == NULL)
 		return 1;
@@ -734,12 +756,16 @@ rebuild(struct jobtable *jt)
 	jt->version++;
 	jt->stats.rebuilds++;
 	jt->vis = xrealloc(jt->vis, (jt->nall + 1) * sizeof *jt->vis);
-	jt->nvis = jt->hid_finished = jt->hid_filter = 0;
+	jt->nvis = jt->hid_finished = jt->hid_filter = jt->hid_view = 0;
 	for (i = 0; i < jt->nall; i++) {
 		if (row_shown(jt, jt->all[i]))
 			jt->vis[jt->nvis++] = jt->all[i];
-		else if (jt->all[i]->row.finished && !jt->show_finished)
+		else if (jt->all[i]->row.finished && !jt->show_finished &&
+		    !(jt->view != NULL && jt->view_finished))
 			jt->hid_finished++;
+		else if (jt->view != NULL && !jt->view(&jt->all[i]->row,
+		    jt->view_arg))
+			jt->hid_view++;
 		else
 			jt->hid_filter++;
 	}

@@ -70,6 +70,12 @@ struct jobtable_row {
 	int	 array_tasks;
 	int	 array_open;
 	int	 array_member;
+	/*
+	 * Whose job, when not the cluster's login user (a record submitted
+	 * as another SLURM_USER); NULL or "": the login user's (the polls
+	 * ask for that user's jobs only).  The table keeps the first given.
+	 */
+	char	*user;
 };
 
 /* What a dialog pins: a job that a refresh cannot swap under it. */
@@ -152,6 +158,17 @@ enum jobtable_col jobtable_sort_cycle(struct jobtable *);
 enum jobtable_col jobtable_sort_col(const struct jobtable *, int *reverse);
 void		 jobtable_set_show_finished(struct jobtable *, int);
 int		 jobtable_show_finished(const struct jobtable *);
+
+/*
+ * A view (the TUI's V: mine, running, failed, ...): rows fn says no to are
+ * not shown, counted apart (jobtable_hidden_view).  With all_finished the
+ * finished toggle is not applied (a view of failed jobs shows them).
+ * fn NULL: every row.
+ */
+typedef int	(*jobtable_view_fn)(const struct jobtable_row *, void *arg);
+void		 jobtable_set_view(struct jobtable *, jobtable_view_fn,
+		     void *arg, int all_finished);
+size_t		 jobtable_hidden_view(const struct jobtable *);
 
 /* The rows to draw, filtered and sorted. */
 size_t		 jobtable_nvisible(const struct jobtable *);

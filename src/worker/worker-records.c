@@ -47,6 +47,9 @@ records_row(const struct config *cfg, const struct record *rec,
 	r->limit = record_limit(rec);
 	r->nodes = rec->nodes;
 	r->finished = state_terminal(rec->state);
+	/* Whose job: the TUI's "mine" view (V) tells another user's apart. */
+	if (rec->user != NULL && *rec->user != '\0')
+		r->user = xstrdup(rec->user);
 	return orphan;
 }
 

@@ -893,6 +893,67 @@ START_TEST(test_array_group)
 }
 END_TEST
 
+/* A view (V): rows it refuses are hidden and counted apart; "failed"
+   shows finished rows that the a toggle hides; the filter still applies. */
+static int
+view_failed(const struct jobtable_row *r, void *arg)
+{
+	(void)arg;
+	return jobtable_state_class(r->state) == JC_FAILED;
+}
+
+static int
+view_mine(const struct jobtable_row *r, void *arg)
+{
+	return r->user == NULL || strcmp(r->user, arg) == 0;
+}
+
+START_TEST(test_view)
+{
+	struct jobtable		*jt = jobtable_create();
+	struct jobtable_row	 rows[4];
+	size_t			 fin, fil, fold;
+
+	rows[0] = row("1", "train-a", "RUNNING");
+	rows[1] = row("2", "train-b", "FAILED");
+	rows[2] = row("3", "eval-c", "TIMEOUT");
+	rows[3] = row("4", "eval-d", "PENDING");
+	jobtable_merge(jt, "c", rows, 4, 100);
+	jobtable_set_sort(jt, JT_ID, 0);
+	jobtable_set_view(jt, view_failed, NULL, 1);
+	ck_order(jt, "c/2 c/3");
+	ck_assert_uint_eq(jobtable_hidden_view(jt), 2);
+	jobtable_set_show_finished(jt, 0);
+	ck_order(jt, "c/2 c/3");
+	jobtable_set_filter(jt, "eval", NULL);
+	ck_order(jt, "c/3");
+	jobtable_hidden(jt, &fin, &fil, &fold);
+	ck_assert_uint_eq(fil, 1);
+	ck_assert_uint_eq(jobtable_hidden_view(jt), 2);
+	/* Without all_finished the a toggle applies first. */
+	jobtable_set_view(jt, view_failed, NULL, 0);
+	ck_order(jt, "");
+	jobtable_set_view(jt, NULL, NULL, 0);
+	jobtable_set_filter(jt, NULL, NULL);
+	jobtable_set_show_finished(jt, 1);
+	ck_order(jt, "c/1 c/2 c/3 c/4");
+	ck_assert_uint_eq(jobtable_hidden_view(jt), 0);
+
+	/* A row's user is kept: "mine" hides another user's record. */
+	rows[0] = row("9", "other", "COMPLETED");
+	rows[0].cluster = (char *)"c";
+	rows[0].user = (char *)"alice";
+	jobtable_upsert(jt, &rows[0]);
+	ck_assert_str_eq(jobtable_find(jt, "c", "9")->user, "alice");
+	jobtable_set_view(jt, view_mine, (void *)"bob", 0);
+	ck_order(jt, "c/1 c/2 c/3 c/4");
+	ck_assert_uint_eq(jobtable_hidden_view(jt), 1);
+	jobtable_set_view(jt, view_mine, (void *)"alice", 0);
+	ck_order(jt, "c/1 c/2 c/3 c/4 c/9");
+	jobtable_free(jt);
+}
+END_TEST
+
 static Suite *
 jobtable_suite(void)
 {
@@ -914,6 +975,7 @@ jobtable_suite(void)
 	tcase_add_test(tc, test_linear_work);
 	tcase_add_test(tc, test_array_ids);
 	tcase_add_test(tc, test_array_group);
+	tcase_add_test(tc, test_view);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -130,6 +130,15 @@ END_TEST
 START_TEST(test_unbound)
 {
 	ck_assert_int_eq(uikeys_lookup(UICTX_FILTER, 'q'), UIA_NONE);
+	/* The : line takes letters as text: q, V, < are typed, not run. */
+	ck_assert_int_eq(uikeys_lookup(UICTX_CMDLINE, 'q'), UIA_NONE);
+	ck_assert_int_eq(uikeys_lookup(UICTX_CMDLINE, 'V'), UIA_NONE);
+	ck_assert_int_eq(uikeys_lookup(UICTX_CMDLINE, '<'), UIA_NONE);
+	ck_assert_int_eq(uikeys_lookup(UICTX_JOBS, 'V'), UIA_VIEW_CYCLE);
+	ck_assert_int_eq(uikeys_lookup(UICTX_LOG, ':'), UIA_CMDLINE);
+	ck_assert_int_eq(uikeys_lookup(UICTX_CLUSTERS, '>'), UIA_SPLIT_GROW);
+	ck_assert_int_eq(uikeys_lookup(UICTX_CMDLINE, '\t'),
+	    UIA_CMD_COMPLETE);
 	ck_assert_int_eq(uikeys_lookup(UICTX_FILTER, 'j'), UIA_NONE);
 	ck_assert_int_eq(uikeys_lookup(UICTX_WIZARD, 'q'), UIA_NONE);
 	ck_assert_int_eq(uikeys_lookup(UICTX_FILTER, '/'), UIA_NONE);
