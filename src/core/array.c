@@ -222,6 +222,26 @@ array_set_each(int i, void *arg)
 	return 0;
 }
 
+int
+array_tasks_live(const char *tasks)
+{
+	return tasks != NULL && (strstr(tasks, "=PENDING") != NULL ||
+	    strstr(tasks, "=RUNNING") != NULL);
+}
+
+/*
+ * A row of a pending range ("12_[2-3%2]") never overrides what a row of
+ * one task said: both can be in sacct's reply for a moment.
+ */
+int
+array_row_is_range(const char *sid, const char *jobid)
+{
+	size_t	len = strlen(sid);
+
+	return strncmp(jobid, sid, len) == 0 && jobid[len] == '_' &&
+	    jobid[len + 1] == '[';
+}
+
 void
 array_status_row(struct array_status *as, const char *sid,
     const char *jobid, const char *slurm_state)
@@ -236,8 +256,11 @@ array_status_row(struct array_status *as, const char *sid,
 	if (strncmp(jobid, sid, len) != 0 || jobid[len] != '_')
 		return;
 	p = jobid + len + 1;
-	/* An unknown word says nothing about the task: keep what it was. */
-	if (state_map(slurm_state, STATUS_MISSING, &m) != 0 ||
+	/*
+	 * Tasks share status.json: SLURM's word decides (COMPLETED is exit
+	 * 0).  An unknown word says nothing about the task: keep it.
+	 */
+	if (state_map(slurm_state, STATUS_PASS, &m) != 0 ||
 	    m.state == RSTATE_UNKNOWN)
 		return;
 	if (*p == '[') {
@@ -351,7 +374,7 @@ array_status_load(struct array_status *as, const char *spec,
 		if (n < sizeof word) {
 			memcpy(word, p, n);
 			word[n] = '\0';
-			if (state_map(word, STATUS_MISSING, &m) == 0)
+			if (state_map(word, STATUS_PASS, &m) == 0)
 				array_set_one(as, (int)i, m.state);
 		}
 		p += n;

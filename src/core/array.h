@@ -64,6 +64,10 @@ enum rstate array_status_verdict(const struct array_status *,
 	     char **summary, char **tasks);
 /* The failed task indices, "3,7" (allocated; "" when none). */
 char	*array_status_failed(const struct array_status *);
+/* jobid is a pending range of array sid: "12_[2-3%2]". */
+int	 array_row_is_range(const char *sid, const char *jobid);
+/* A record's tasks ("0=RUNNING 1=COMPLETED") still have one queued. */
+int	 array_tasks_live(const char *tasks);
 /* The tasks a record kept (array_status_verdict's *tasks) back in. */
 int	 array_status_load(struct array_status *, const char *spec,
 	     const char *tasks);

@@ -520,6 +520,7 @@ array_observe(struct monitor_snapshot *snap, const struct slurm_jobs *queue,
 	char			 sid[32], *summary, *tasks, *msg, *why = NULL;
 	enum rstate		 st;
 	size_t			 i;
+	int			 pass;
 
 	i = snap_add(snap);
 	row_from_record(&snap->rows[i], r);
@@ -527,11 +528,19 @@ array_observe(struct monitor_snapshot *snap, const struct slurm_jobs *queue,
 	if (array_status_init(&as, r->array) != 0)
 		return;
 	snprintf(sid, sizeof sid, "%ld", record_sid(r));
-	for (i = 0; acct != NULL && i < acct->n; i++)
-		array_status_row(&as, sid, acct->v[i].jobid, acct->v[i].state);
-	for (i = 0; i < queue->n; i++)
-		array_status_row(&as, sid, queue->v[i].jobid,
-		    queue->v[i].state);
+	/* Ranges first: a row of one task is more precise. */
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; acct != NULL && i < acct->n; i++) {
+			if (array_row_is_range(sid, acct->v[i].jobid) == !pass)
+				array_status_row(&as, sid, acct->v[i].jobid,
+				    acct->v[i].state);
+		}
+		for (i = 0; i < queue->n; i++) {
+			if (array_row_is_range(sid, queue->v[i].jobid) == !pass)
+				array_status_row(&as, sid, queue->v[i].jobid,
+				    queue->v[i].state);
+		}
+	}
 	st = array_status_verdict(&as, &summary, &tasks);
 	array_status_free(&as);
 	/* Nothing seen (sacct lags sbatch, or failed): decide later. */
@@ -619,8 +628,10 @@ monitor_poll(struct conn *c, const char *cluster,
 	for (i = 0; i < list.n; i++) {
 		struct record *r = list.v[i];
 
+		/* An ended array (cancelled) is asked until its tasks end. */
 		if (r->cluster == NULL || strcmp(r->cluster, cluster) != 0 ||
-		    record_sid(r) <= 0 || state_terminal(r->state))
+		    record_sid(r) <= 0 || (state_terminal(r->state) &&
+		    !(r->array != NULL && array_tasks_live(r->array_tasks))))
 			continue;
 		tracked[ntracked++] = r;
 		t = iso_time_parse(r->created);
