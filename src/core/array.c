@@ -105,11 +105,12 @@ array_walk(const char *s, unsigned char *bits, struct array_info *ai,
 		goto bad;
 	return 0;
 bad:
-	return cause_set(cause, "array '%s' is not SLURM's --array form at "
-	    "'%s': give indices and ranges separated by ',' (0-15, 0-15:4 "
-	    "for a step, 1,3,5), then %%N to run at most N at once "
-	    "(0-99%%4); indices 0 to %d, at most %d tasks", s,
-	    *p != '\0' ? p : "the end", ARRAY_INDEX_MAX, ARRAY_TASKS_MAX);
+	return cause_set(cause, "array '%s' is not SLURM's --array form %s%s%s: "
+	    "give indices and ranges separated by ',' (0-15, 0-15:4 for a "
+	    "step, 1,3,5), then %%N to run at most N at once (0-99%%4); "
+	    "indices 0 to %d, at most %d tasks", s, *p != '\0' ? "at '" :
+	    "at the end", p, *p != '\0' ? "'" : "", ARRAY_INDEX_MAX,
+	    ARRAY_TASKS_MAX);
 }
 
 int
