@@ -31,6 +31,7 @@ wz_field_of(const char *m)
 		{ "action", WF_ACTION }, { "requeue", WF_REQUEUE },
 		{ "retry_budget", WF_RETRY_BUDGET },
 		{ "force_reconvert", WF_FORCE_RECONVERT },
+		{ "array", WF_ARRAY },
 	};
 	const char	*first = NULL, *p;
 	size_t		 i;
@@ -278,6 +279,10 @@ wizard_hint(const struct wizard *w, enum wizard_field f)
 	case WF_FORCE_RECONVERT:
 		buf_adds(&b, "Left/Right: yes converts the image again even if "
 		    "cached");
+		break;
+	case WF_ARRAY:
+		buf_adds(&b, "job array: 0-99%4 (tasks 0-99, 4 at once), "
+		    "0-15:4, 1,3,5; empty: one job; task N logs main_N.out");
 		break;
 	case WF_SECRETS:
 		memset(&items, 0, sizeof items);

@@ -50,6 +50,7 @@ enum wizard_field {
 	WF_REQUEUE,		/* yes/no: #SBATCH --requeue */
 	WF_RETRY_BUDGET,	/* infra retries (sqdeck(1): retries) */
 	WF_FORCE_RECONVERT,	/* yes/no: convert even a cached :latest */
+	WF_ARRAY,		/* sbatch --array (array.h), empty: one job */
 	WF_SECRETS,		/* stays last: Enter there asks the preview */
 	WF_COUNT
 };
