@@ -142,8 +142,24 @@ START_TEST(test_array_run)
 	    "1 failed (task 2)") != NULL, "%s",
 	    r->history[r->nhistory - 1].message);
 	record_free(r);
-	ck_assert_int_eq(it_sd(&st, NULL, NULL, NULL, "status", "--json", rid,
+	ck_assert_int_eq(it_sd(&st, &out, NULL, NULL, "status", "--json", rid,
 	    NULL), 0);
+	/* The document validates against the schema (its "array" too). */
+	{
+		char	 path[256], *vout = NULL, *verr = NULL;
+		char	*const argv[] = { "python3", TOP_SRCDIR
+			    "/tests/json/validate", TOP_SRCDIR
+			    "/doc/sqdeck.schema.json", path, NULL };
+
+		snprintf(path, sizeof path, "%s/status.json", tmpdir);
+		ck_assert_int_eq(file_write_atomic(path, out, strlen(out), 0600,
+		    NULL), 0);
+		ck_assert_msg(it_run(tmpdir, argv, NULL, &vout, &verr) == 0,
+		    "schema: %s%s", vout, verr);
+		free(vout);
+		free(verr);
+		free(out);
+	}
 	job = cJSON_GetArrayItem(jget(st, "jobs"), 0);
 	ck_assert_str_eq(it_jstr(job, "state"), "FAILED");
 	arr = jget(job, "array");
