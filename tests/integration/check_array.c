@@ -146,7 +146,7 @@ START_TEST(test_array_run)
 	    NULL), 0);
 	/* The document validates against the schema (its "array" too). */
 	{
-		char	 path[256], *vout = NULL, *verr = NULL;
+		char	 path[4200], *vout = NULL, *verr = NULL;
 		char	*const argv[] = { "python3", TOP_SRCDIR
 			    "/tests/json/validate", TOP_SRCDIR
 			    "/doc/sqdeck.schema.json", path, NULL };
