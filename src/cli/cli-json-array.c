@@ -37,6 +37,8 @@ cli_json_array(cJSON *o, const struct record *r)
 		cJSON_AddNullToObject(o, "array");
 		return;
 	}
+	/* The verdict first: it settles tasks no row showed. */
+	array_status_verdict(&as, &summary, &tasks);
 	a = cJSON_AddObjectToObject(o, "array");
 	cJSON_AddStringToObject(a, "spec", r->array);
 	cJSON_AddNumberToObject(a, "tasks", (double)as.n);
@@ -56,7 +58,6 @@ cli_json_array(cJSON *o, const struct record *r)
 		cJSON_AddStringToObject(e, "state", state_word(as.st[i]));
 		cJSON_AddItemToArray(t, e);
 	}
-	array_status_verdict(&as, &summary, &tasks);
 	cJSON_AddStringToObject(a, "summary", summary);
 	free(summary);
 	free(tasks);

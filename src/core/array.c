@@ -299,8 +299,7 @@ array_status_failed(const struct array_status *as)
 }
 
 enum rstate
-array_status_verdict(const struct array_status *as, char **summary,
-    char **tasks)
+array_status_verdict(struct array_status *as, char **summary, char **tasks)
 {
 	static const enum rstate order[] = { RSTATE_RUNNING, RSTATE_PENDING,
 	    RSTATE_COMPLETE, RSTATE_ERROR, RSTATE_CANCELED, RSTATE_UNKNOWN };
@@ -310,7 +309,18 @@ array_status_verdict(const struct array_status *as, char **summary,
 	struct buf	 b, t;
 	char		*failed;
 	enum rstate	 st;
+	int		 seen = 0;
 
+	/*
+	 * A task cancelled while pending leaves the range and is in neither
+	 * squeue nor sacct; once any task was seen, one not seen is that.
+	 */
+	for (i = 0; i < as->n; i++)
+		seen |= as->st[i] != RSTATE_UNKNOWN;
+	for (i = 0; seen && i < as->n; i++) {
+		if (as->st[i] == RSTATE_UNKNOWN)
+			as->st[i] = RSTATE_CANCELED;
+	}
 	for (i = 0; i < as->n; i++) {
 		for (k = 0; k < 6; k++) {
 			if (as->st[i] == order[k])

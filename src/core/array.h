@@ -54,13 +54,14 @@ void	 array_status_row(struct array_status *, const char *sid,
 	     const char *jobid, const char *slurm_state);
 /*
  * The array's state: RUNNING while any task runs; PENDING while any is
- * pending (or unseen, when seen says at least one was); once all ended,
+ * pending; a task not seen when others were was cancelled pending (it
+ * leaves the range, in neither squeue nor sacct); once all ended,
  * COMPLETE only when every task completed, else FAILED (ERROR) when any
  * failed, else CANCELED.  UNKNOWN when no task was seen.  *summary:
  * "2 running, 1 pending, 1 failed (task 3)"; *tasks: "0=COMPLETED
  * 1=RUNNING ..." (state_word per task, for the record); both allocated.
  */
-enum rstate array_status_verdict(const struct array_status *,
+enum rstate array_status_verdict(struct array_status *,
 	     char **summary, char **tasks);
 /* The failed task indices, "3,7" (allocated; "" when none). */
 char	*array_status_failed(const struct array_status *);

@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "itutil.h"
+#include "array.h"
 #include "record.h"
 #include "util.h"
 
@@ -195,7 +196,8 @@ START_TEST(test_array_cancel)
 	cJSON		*j;
 	char		*spec, *err, *out;
 	const char	*id, *rid;
-	int		 i;
+	char		 task[64];
+	int		 i, done = 0;
 
 	need_cluster();
 	spec = write_spec("name: sdarrc-%s\nimage: %s\n"
@@ -208,6 +210,27 @@ START_TEST(test_array_cancel)
 	for (i = 0; i < 120 && running_tasks(id) == 0; i++)
 		sleep(1);
 	ck_assert_int_eq(running_tasks(id), 1);
+	/* One pending task: the rest of the pending range stays. */
+	snprintf(task, sizeof task, "%s_5", id);
+	out = NULL;
+	ck_assert_int_eq(sd(&out, NULL, "cancel", task, NULL), 0);
+	free(out);
+	for (i = 0; i < 30; i++) {
+		sd(NULL, NULL, "status", rid, NULL);
+		r = it_load_record(rid);
+		done = r->array_tasks != NULL && strstr(r->array_tasks,
+		    "5=CANCELLED") != NULL;
+		if (done) {
+			ck_assert_msg(strstr(r->array_tasks, "4=PENDING") !=
+			    NULL, "%s", r->array_tasks);
+			ck_assert_int_eq(r->state, RSTATE_RUNNING);
+		}
+		record_free(r);
+		if (done)
+			break;
+		sleep(1);
+	}
+	ck_assert_msg(done, "task 5 not seen cancelled");
 	out = NULL;
 	ck_assert_int_eq(sd(&out, NULL, "cancel", rid, NULL), 0);
 	free(out);
@@ -217,6 +240,20 @@ START_TEST(test_array_cancel)
 	r = it_load_record(rid);
 	ck_assert_int_eq(r->state, RSTATE_CANCELED);
 	record_free(r);
+	/* Polled on until every task is seen ended. */
+	for (i = 0; i < 60; i++) {
+		sd(NULL, NULL, "status", rid, NULL);
+		r = it_load_record(rid);
+		done = !array_tasks_live(r->array_tasks);
+		if (done)
+			ck_assert_ptr_nonnull(strstr(r->array_tasks,
+			    "0=CANCELLED"));
+		record_free(r);
+		if (done)
+			break;
+		sleep(1);
+	}
+	ck_assert_msg(done, "tasks still live after the cancel");
 	cJSON_Delete(j);
 	free(err);
 	free(spec);
