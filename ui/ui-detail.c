@@ -116,7 +116,9 @@ act_help(struct ui *ui)
 	    "restarts in $XDG_STATE_HOME/sqdeck/view.  A paste into a field is text "
 	    "(cut at a line break).\nIn the log pane / searches the log "
 	    "(n/N next/previous), h/l scroll sideways, z zooms.\nV's view "
-	    "and the split of < and > are remembered too.\n\n%s\n%s",
+	    "and the split of < and > are remembered too.\nThe "
+	    "wizard's array field (0-99%%4) submits a job array; a task's "
+	    "row (ID_N) shows that task's log.\n\n%s\n%s",
 	    keys, cmds));
 	free(keys);
 	free(cmds);
@@ -177,6 +179,8 @@ detail_record(struct buf *b, const struct record *rec, int reading)
 	buf_adds(b, "\nRecord\n");
 	detail_field(b, "id", rec->id);
 	detail_field(b, "state", state_word(rec->state));
+	detail_field(b, "array", rec->array);
+	detail_field(b, "tasks", rec->array_tasks);
 	detail_field(b, "image", rec->image);
 	detail_field(b, "action", rec->action);
 	detail_field(b, "job dir", rec->job_dir);

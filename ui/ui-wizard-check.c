@@ -32,6 +32,7 @@ wz_field_of(const char *m)
 		{ "retry_budget", WF_RETRY_BUDGET },
 		{ "force_reconvert", WF_FORCE_RECONVERT },
 		{ "after:", WF_AFTER },
+		{ "array", WF_ARRAY },
 	};
 	const char	*first = NULL, *p;
 	size_t		 i;
@@ -296,6 +297,10 @@ wizard_hint(const struct wizard *w, enum wizard_field f)
 	case WF_AFTER:
 		buf_adds(&b, "job ids it waits for: 12, 13 (afterok: they "
 		    "completed), any:14 (afterany: it ended)");
+		break;
+	case WF_ARRAY:
+		buf_adds(&b, "job array: 0-99%4 (tasks 0-99, 4 at once), "
+		    "0-15:4, 1,3,5; empty: one job; task N logs main_N.out");
 		break;
 	case WF_SECRETS:
 		memset(&items, 0, sizeof items);

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "image.h"
+#include "array.h"
 #include "plan.h"
 #include "slurm.h"
 #include "submit.h"
@@ -50,6 +51,7 @@ static const char *labels[WF_COUNT] = {
 	[WF_RETRY_BUDGET] = "retry_budget",
 	[WF_FORCE_RECONVERT] = "force_reconvert",
 	[WF_AFTER] = "after",
+	[WF_ARRAY] = "array",
 	[WF_SECRETS] = "secrets",
 };
 
@@ -390,6 +392,8 @@ wizard_from_spec(struct wizard *w, const struct spec *sp, const char *cluster)
 	wz_set(w, WF_NAME, sp->name);
 	if (sp->partition != NULL)
 		wz_set(w, WF_PARTITION, sp->partition);
+	if (sp->array != NULL)
+		wz_set(w, WF_ARRAY, sp->array);
 	if (sp->time_minutes > 0) {
 		plan_format_time(sp->time_minutes, t, sizeof t);
 		wz_set(w, WF_TIME, t);
@@ -504,6 +508,12 @@ wz_build_resources(const struct wizard *w, struct spec *sp, char **why)
 
 	if (!wz_blank(wz_val(w, WF_PARTITION)))
 		sp->partition = xstrdup(wz_val(w, WF_PARTITION));
+	/* The spec's own check (array.h), the limits in its message. */
+	if (!wz_blank(wz_val(w, WF_ARRAY))) {
+		if (array_parse(wz_val(w, WF_ARRAY), NULL, why) != 0)
+			return -1;
+		sp->array = xstrdup(wz_val(w, WF_ARRAY));
+	}
 	s = wz_val(w, WF_TIME);
 	if (!wz_blank(s)) {
 		if (spec_parse_time_exact(s, &minutes, &sp->time_seconds,
@@ -781,6 +791,9 @@ preview_summary(const struct wizard *w, struct strv *out)
 	} else
 		LINE("  name       %s", OR(WF_NAME));
 	LINE("  partition  %s, time %s", OR(WF_PARTITION), OR(WF_TIME));
+	if (*wz_val(w, WF_ARRAY) != '\0')
+		LINE("  array      %s (each task: main_TASK.out)",
+		    wz_val(w, WF_ARRAY));
 	LINE("  asks       nodes %s, gpus %s, cpus/task %s", OR(WF_NODES),
 	    OR(WF_GPUS), OR(WF_CPUS));
 	LINE("  image      %s", OR(WF_IMAGE));

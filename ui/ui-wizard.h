@@ -51,6 +51,7 @@ enum wizard_field {
 	WF_RETRY_BUDGET,	/* infra retries (sqdeck(1): retries) */
 	WF_FORCE_RECONVERT,	/* yes/no: convert even a cached :latest */
 	WF_AFTER,		/* job ids it waits for (spec's after:) */
+	WF_ARRAY,		/* sbatch --array (array.h), empty: one job */
 	WF_SECRETS,		/* stays last: Enter there asks the preview */
 	WF_COUNT
 };

@@ -128,5 +128,6 @@ cli_json_record(const struct record *r)
 		cJSON_AddNullToObject(o, "secrets");
 	if (!cJSON_HasObjectItem(o, "retry_budget"))
 		cJSON_AddNullToObject(o, "retry_budget");
+	cli_json_array(o, r);
 	return o;
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "array.h"
 #include "conn.h"
 #include "follow.h"
 #include "monitor.h"
@@ -267,16 +268,16 @@ logs_tail(struct logs_run *lr, const struct record *rec, int follow)
  * still has it.
  */
 static int
-logs_foreign(struct cli_ctx *ctx, const char *id)
+logs_foreign(struct cli_ctx *ctx, const char *id, char *known, int kended)
 {
 	const struct logs_opts	*o = ctx->opts;
 	struct logs_run		 lr;
 	struct ops_log		 log;
-	char			*path, *shown, *cause = NULL;
-	int			 ended, ret = EXIT_FAIL, rc;
+	char			*path = known, *shown, *cause = NULL;
+	int			 ended = kended, ret = EXIT_FAIL, rc;
 
-	if (follow_foreign_path(ctx->conn, id, o->err, &path, &ended,
-	    &cause) != 0) {
+	if (path == NULL && follow_foreign_path(ctx->conn, id, o->err, &path,
+	    &ended, &cause) != 0) {
 		cli_error("logs", "job %s has no sqdeck record and its log "
 		    "path is not known: %s", id, cause);
 		free(cause);
@@ -319,6 +320,32 @@ logs_foreign(struct cli_ctx *ctx, const char *id)
 	return ret;
 }
 
+/*
+ * Task N of an array sqdeck submitted (ID_N): main_N.out in the array's
+ * log dir, straight from the record, even once SLURM forgot the task.
+ */
+static char *
+logs_array_task(struct cli_ctx *ctx, int *ended)
+{
+	const struct jobid	*j = &ctx->target->id;
+	struct record		*r = NULL;
+	char			 sid[32], *path, *why = NULL;
+	long			 id;
+
+	snprintf(sid, sizeof sid, "%lu", j->job);
+	if (ops_find(sid, ctx->target->cl != NULL ?
+	    ctx->target->cl->name : NULL, &r, &id, &why) != 0 || r == NULL || r->array == NULL) {
+		free(why);
+		record_free(r);
+		return NULL;
+	}
+	path = ops_task_log_path(r, (int)strtol(j->tasks, NULL, 10),
+	    ((const struct logs_opts *)ctx->opts)->err);
+	*ended = state_terminal(r->state) && !array_tasks_live(r->array_tasks);
+	record_free(r);
+	return path;
+}
+
 static int
 cli_logs(struct cli_ctx *ctx)
 {
@@ -326,7 +353,7 @@ cli_logs(struct cli_ctx *ctx)
 	struct record		*rec = ctx->target->rec;
 	struct logs_run		 lr;
 	char			*path, *shown;
-	int			 ret = EXIT_FAIL;
+	int			 ret = EXIT_FAIL, ended;
 
 	if (ctx->target->id.kind == JOBID_RANGE) {
 		cli_error("logs", "one array task at a time: give JOBID_TASK, "
@@ -338,8 +365,11 @@ cli_logs(struct cli_ctx *ctx)
 		    "with --follow");
 		return EXIT_USAGE;
 	}
+	if (rec == NULL && ctx->target->id.kind == JOBID_TASK &&
+	    (path = logs_array_task(ctx, &ended)) != NULL)
+		return logs_foreign(ctx, ctx->target->arg, path, ended);
 	if (rec == NULL)
-		return logs_foreign(ctx, ctx->target->arg);
+		return logs_foreign(ctx, ctx->target->arg, NULL, 0);
 	if ((path = ops_log_path(rec, o->err)) == NULL) {
 		cli_error("logs", "record %s has no %s yet, so it has no log",
 		    rec->id, record_slurm_id(rec) == NULL ? "SLURM job id" :

@@ -170,6 +170,10 @@ status_detail(const struct record *r, const struct monitor_snapshot *snap,
 	    "failed" : "");
 	free(s);
 	status_detail_error(r);
+	if ((s = cli_array_summary(r)) != NULL) {
+		cli_printf("tasks:    %s (array %s)\n", s, r->array);
+		free(s);
+	}
 	s = ops_clean(r->job_name);
 	cli_printf("name:     %s\n", s);
 	free(s);

@@ -115,6 +115,7 @@ struct submit_args {
 	const char	*part;
 	const char	*gpus;
 	const char	*nodes;
+	const char	*array;
 };
 
 /* --time, --partition, --gpus, --nodes beat the spec; then it is checked. */
@@ -148,7 +149,12 @@ overrides(struct spec *sp, const struct submit_args *o, char **cause)
 			return -1;
 		sp->nodes = v;
 	}
-	if ((t != NULL || p != NULL || g != NULL || n != NULL) &&
+	if (o->array != NULL) {
+		free(sp->array);
+		sp->array = xstrdup(o->array);
+	}
+	if ((t != NULL || p != NULL || g != NULL || n != NULL ||
+	    o->array != NULL) &&
 	    spec_validate(sp, &why) != 0) {
 		cause_set(cause, "%s", why);
 		free(why);
@@ -165,6 +171,7 @@ static const struct option submit_options[] = {
 	{ "partition", required_argument, NULL, 'p' },
 	{ "gpus", required_argument, NULL, 'G' },
 	{ "nodes", required_argument, NULL, 'N' },
+	{ "array", required_argument, NULL, 'A' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -194,6 +201,9 @@ submit_option(struct cli_ctx *ctx, int ch, const char *arg)
 		break;
 	case 'N':
 		o->nodes = arg;
+		break;
+	case 'A':
+		o->array = arg;
 		break;
 	}
 	return CLI_GO;
@@ -338,11 +348,15 @@ const struct cli_entry cli_submit_entry = {
 	.name = "submit",
 	.usage = "SPEC.yaml [--cluster NAME] [--dry-run] [--hold] [--json]\n"
 	    "                     [--time T] [--partition P[,P...]] "
-	    "[--gpus N] [--nodes N]",
+	    "[--gpus N] [--nodes N]\n"
+	    "                     [--array 0-99%4]",
 	.summary = "stage and launch a job (preflight, image, secrets, sbatch)",
 	.help = "  --time T, --partition P, --gpus N, --nodes N\n"
 	    "             override the spec's time (4h, 90m, 6:00:00), "
 	    "partition(s), GPUs, nodes\n"
+	    "  --array A  a job array (the spec's array:): 0-99%4 runs "
+	    "tasks 0 to 99, at most 4 at once; 0-15:4 steps, 1,3,5 lists; "
+	    "each task logs main_TASK.out, logs ID_TASK reads it\n"
 	    "  --dry-run  check and render only: print the job script; "
 	    "no record, no conversion, nothing written on the cluster\n"
 	    "  --hold     leave the job held: it starts on scontrol "

@@ -77,6 +77,9 @@ void	 cli_json_num(cJSON *, const char *key, double value, int known);
 /* A record in the vocabulary (record_id, job_id, name, slurm_state...):
    what records and status print; NULL if it cannot be made. */
 struct record;
+/* An array record's "array" object, null for one job (cli-json-array.c). */
+void	 cli_json_array(cJSON *, const struct record *);
+char	*cli_array_summary(const struct record *);
 cJSON	*cli_json_record(const struct record *);
 /* A job's GPU use (cli-gpu.c): {gpus: [...], no_nvidia_smi, said}, as gpu
    --json prints them; status ID --json --gpu adds it as "gpu". */

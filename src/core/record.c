@@ -52,6 +52,8 @@ static const struct record_field {
 	{ "err_evidence",	offsetof(struct record, err_evidence),	0 },
 	{ "exit_code",		offsetof(struct record, exit_code),	0 },
 	{ "retry_of",		offsetof(struct record, retry_of),	0 },
+	{ "array",		offsetof(struct record, array),		1 },
+	{ "array_tasks",	offsetof(struct record, array_tasks),	1 },
 	{ "created",		offsetof(struct record, created),	0 },
 	{ "updated",		offsetof(struct record, updated),	0 },
 };

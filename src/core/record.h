@@ -54,6 +54,12 @@ struct record {
 	char		*err_rule;	/* triage rule that set err_class */
 	char		*err_evidence;	/* the log line it quoted, or the last */
 	char		*retry_of;	/* id of the record this one retries */
+	/*
+	 * A job array (array.h): its --array value, NULL for one job, and
+	 * its tasks as the last poll saw them ("0=COMPLETED 1=RUNNING").
+	 */
+	char		*array;
+	char		*array_tasks;
 	/* What was asked, for the detail view (NULL/0 in older records). */
 	char		*command;	/* the spec's command */
 	char		*time_limit;	/* "H:MM:SS" as given to --time */

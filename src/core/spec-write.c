@@ -159,7 +159,8 @@ emit_spec(yaml_emitter_t *e, const struct spec *sp)
 	    emit_kv(e, "command", sp->command) != 0 ||
 	    emit_kv(e, "network_arch", sp->network_arch) != 0 ||
 	    emit_kv(e, "action", sp->action) != 0 ||
-	    emit_kv(e, "partition", sp->partition) != 0)
+	    emit_kv(e, "partition", sp->partition) != 0 ||
+	    emit_kv(e, "array", sp->array) != 0)
 		return -1;
 	if (sp->nodes > 0 && emit_int(e, "nodes", sp->nodes) != 0)
 		return -1;

@@ -3,6 +3,7 @@
  * column) and validate; spec-write.c writes it back.
  */
 #include "spec.h"
+#include "array.h"
 #include "jobid.h"
 #include "yamldoc.h"
 #include "str.h"
@@ -32,6 +33,7 @@ enum stype {
 	S_SECRETS,
 	S_FILES,
 	S_AFTER,
+	S_ARRAY,	/* sbatch --array (array.h) */
 };
 
 struct skey {
@@ -65,6 +67,7 @@ static const struct skey skeys[] = {
 	{ "force_reconvert", S_BOOL, F(force_reconvert), 0, 0 },
 	{ "cluster", S_WORD, F(cluster), 0, 0 },
 	{ "after", S_AFTER, 0, 0, 0 },
+	{ "array", S_ARRAY, F(array), 0, 0 },
 };
 #undef F
 #define NSKEYS (sizeof skeys / sizeof skeys[0])
@@ -116,6 +119,7 @@ spec_free(struct spec *sp)
 	}
 	free(sp->files);
 	free(sp->cluster);
+	free(sp->array);
 	spec_init(sp);
 }
 
@@ -880,6 +884,10 @@ parse_value(struct parse *ps, struct spec *sp, const struct skey *sk,
 	case S_WORD:
 		err = check_word(sk->name, s);
 		break;
+	case S_ARRAY:
+		if (array_parse(s, NULL, &err) != 0)
+			return perr_take(ps, v, err);
+		break;
 	case S_INT:
 		errno = 0;
 		l = strtol(s, &end, 10);
@@ -1086,6 +1094,8 @@ spec_validate(const struct spec *sp, char **cause)
 		goto fail;
 	if (sp->cluster != NULL &&
 	    (err = check_word("cluster", sp->cluster)) != NULL)
+		goto fail;
+	if (sp->array != NULL && array_parse(sp->array, NULL, &err) != 0)
 		goto fail;
 	for (i = 0; i < sp->datasets.n; i++) {
 		if ((err = check_line("a dataset", sp->datasets.v[i])) != NULL)

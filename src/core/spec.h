@@ -73,6 +73,11 @@ struct spec {
 	 */
 	struct strv		 after_ok;
 	struct strv		 after_any;
+	/*
+	 * array: sbatch --array ("0-99%4", array.h), NULL: one job.  Each
+	 * task writes <log_dir>/<name>-<array id>/main_<task>.out.
+	 */
+	char			*array;
 };
 
 /* An empty spec with every field unset (call before filling one by hand). */

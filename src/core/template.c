@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "embedded.h"
 
 enum tkind {
@@ -21,6 +22,8 @@ enum tkind {
 	T_COMMAND,	/* shell-quoted, not empty */
 	T_PATHWORD,	/* "" or absolute, shell-quoted */
 	T_SQSH,		/* "" or absolute .sqsh, shell-quoted */
+	T_PICK,		/* "1"/"0" -> on/off text in a line; unset: "0" */
+	T_ARRAY,	/* "" or sbatch --array (array.h) -> its line; unset: "" */
 };
 
 struct tvar {
@@ -52,6 +55,9 @@ static const struct tvar tvars[] = {
 	{ "PRE_STEP", T_FRAGMENT, NULL, NULL },
 	{ "PROGRAM_TIMEOUT", T_COUNT0, NULL, NULL },
 	{ "PROGRAM_GRACE", T_COUNT0, NULL, NULL },
+	{ "ARRAY", T_ARRAY, NULL, NULL },
+	/* An array's tasks each write their own log in the array's dir. */
+	{ "LOG_FILE", T_PICK, "%A/main_%a", "%j/main" },
 };
 #define NTVARS (sizeof tvars / sizeof tvars[0])
 
@@ -363,7 +369,7 @@ static int
 is_line_kind(enum tkind k)
 {
 	return k == T_SWITCH || k == T_SBATCH_LINES || k == T_EXPORT_LINES ||
-	    k == T_FRAGMENT;
+	    k == T_FRAGMENT || k == T_ARRAY;
 }
 
 /* Check v for its kind and append its rendered form to b. */
@@ -397,6 +403,20 @@ add_value(struct buf *b, const struct tvar *t, const char *v, char **cause)
 			    "is not 1 or 0", t->name, v);
 		}
 		add_lines(b, *v == '1' ? t->on : t->off);
+		break;
+	case T_PICK:
+		if (strcmp(v, "1") != 0 && strcmp(v, "0") != 0) {
+			return cause_set(cause, "template variable %s: \"%s\" "
+			    "is not 1 or 0", t->name, v);
+		}
+		buf_adds(b, *v == '1' ? t->on : t->off);
+		break;
+	case T_ARRAY:
+		if (*v == '\0')
+			break;
+		if (array_parse(v, NULL, cause) != 0)
+			return -1;
+		buf_printf(b, "#SBATCH --array=%s\n", v);
 		break;
 	case T_SBATCH_LINES:
 		if (check_sbatch_lines(t->name, v, cause) != 0)
@@ -490,7 +510,13 @@ template_render(const char *name, const char *text,
 				    (int)n, p + 2);
 				goto fail;
 			}
-			if ((v = vars_get(tv, p + 2, n)) == NULL) {
+			v = vars_get(tv, p + 2, n);
+			/* Added later: a caller that predates them means off. */
+			if (v == NULL && t->kind == T_PICK)
+				v = "0";
+			if (v == NULL && t->kind == T_ARRAY)
+				v = "";
+			if (v == NULL) {
 				cause_set(cause, "%s line %d: @@%s@@ has no "
 				    "value (leftover placeholder)", name,
 				    lineno, t->name);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "ops.h"
+#include "array.h"
 #include "ends.h"
 #include "remote.h"
 #include "rsh.h"
@@ -155,6 +156,15 @@ monitor_script(struct record *const *tracked, size_t n, const char *user,
 	for (i = 0; i < n; i++)
 		buf_printf(&ids, "%s%ld", i ? " " : "", record_sid(tracked[i]));
 	rsh_var(&b, "ids", ids.data);
+	/* Arrays: sacct lists every task, squeue only those in the queue. */
+	buf_free(&ids);
+	buf_init(&ids);
+	buf_adds(&ids, "");
+	for (i = 0; i < n; i++) {
+		if (tracked[i]->array != NULL)
+			buf_printf(&ids, " %ld", record_sid(tracked[i]));
+	}
+	rsh_var(&b, "arr", ids.data);
 	buf_free(&ids);
 	monitor_num(&b, "ic", idcol);
 	monitor_num(&b, "sc", stcol);
@@ -177,10 +187,17 @@ monitor_script(struct record *const *tracked, size_t n, const char *user,
 	buf_adds(&b, "set --");
 	for (k = 0; k < n; k++) {
 		i = (start + k) % n;
-		paths[0] = ops_status_path(tracked[i]);
-		paths[1] = ops_log_path(tracked[i], 0);
-		paths[2] = ops_log_path(tracked[i], 1);
-		paths[3] = ops_env_path(tracked[i]);
+		/*
+		 * An array's tasks share status.json and the sidecar: none is
+		 * read or wiped here (its cleanup job wipes after the last).
+		 */
+		memset(paths, 0, sizeof paths);
+		if (tracked[i]->array == NULL) {
+			paths[0] = ops_status_path(tracked[i]);
+			paths[1] = ops_log_path(tracked[i], 0);
+			paths[2] = ops_log_path(tracked[i], 1);
+			paths[3] = ops_env_path(tracked[i]);
+		}
 		buf_printf(&b, " %ld", record_sid(tracked[i]));
 		for (i = 0; i < 4; i++) {
 			buf_adds(&b, " ");
@@ -489,6 +506,79 @@ done:
 	}
 }
 
+/*
+ * A tracked array (array.h): its tasks from sacct, then squeue (the
+ * fresher), summed up into the record's one state; the task rows stay
+ * rows of their own.
+ */
+static void
+array_observe(struct monitor_snapshot *snap, const struct slurm_jobs *queue,
+    const struct slurm_jobs *acct, struct record *r, const char *source)
+{
+	struct array_status	 as;
+	struct ops_change	 ch;
+	char			 sid[32], *summary, *tasks, *msg, *why = NULL;
+	enum rstate		 st;
+	size_t			 i;
+	int			 pass;
+
+	i = snap_add(snap);
+	row_from_record(&snap->rows[i], r);
+	info_from_record(&snap->info[i], r);
+	if (array_status_init(&as, r->array) != 0)
+		return;
+	snprintf(sid, sizeof sid, "%ld", record_sid(r));
+	/* Ranges first: a row of one task is more precise. */
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; acct != NULL && i < acct->n; i++) {
+			if (array_row_is_range(sid, acct->v[i].jobid) == !pass)
+				array_status_row(&as, sid, acct->v[i].jobid,
+				    acct->v[i].state);
+		}
+		for (i = 0; i < queue->n; i++) {
+			if (array_row_is_range(sid, queue->v[i].jobid) == !pass)
+				array_status_row(&as, sid, queue->v[i].jobid,
+				    queue->v[i].state);
+		}
+	}
+	st = array_status_verdict(&as, &summary, &tasks);
+	array_status_free(&as);
+	/* Nothing seen (sacct lags sbatch, or failed): decide later. */
+	if (st != RSTATE_UNKNOWN) {
+		if (r->array_tasks == NULL || strcmp(r->array_tasks, tasks)) {
+			if (record_set(r->id, "array_tasks", tasks, &why) != 0) {
+				snap_error(snap, "record not updated: ", why);
+				free(why);
+			} else {
+				free(r->array_tasks);
+				r->array_tasks = xstrdup(tasks);
+			}
+		}
+		msg = xasprintf("array %s: %s", sid, summary);
+		memset(&ch, 0, sizeof ch);
+		ch.state = st;
+		ch.native = state_word(st);
+		ch.source = source;
+		ch.message = msg;
+		observe(snap, r, &snap->info[snap->n - 1], &ch);
+		free(msg);
+		snap->info[snap->n - 1].state = r->state;
+	}
+	free(summary);
+	free(tasks);
+}
+
+/* jobid ("12_3", "12_[4-9]") is a task of array record r. */
+static int
+monitor_task_of(const struct record *r, const char *jobid)
+{
+	char	sid[32];
+	size_t	len;
+
+	len = (size_t)snprintf(sid, sizeof sid, "%ld_", record_sid(r));
+	return strncmp(jobid, sid, len) == 0;
+}
+
 int
 monitor_poll(struct conn *c, const char *cluster,
     const struct monitor_opts *opts, struct monitor_snapshot *snap,
@@ -538,8 +628,10 @@ monitor_poll(struct conn *c, const char *cluster,
 	for (i = 0; i < list.n; i++) {
 		struct record *r = list.v[i];
 
+		/* An ended array (cancelled) is asked until its tasks end. */
 		if (r->cluster == NULL || strcmp(r->cluster, cluster) != 0 ||
-		    record_sid(r) <= 0 || state_terminal(r->state))
+		    record_sid(r) <= 0 || (state_terminal(r->state) &&
+		    !(r->array != NULL && array_tasks_live(r->array_tasks))))
 			continue;
 		tracked[ntracked++] = r;
 		t = iso_time_parse(r->created);
@@ -611,13 +703,25 @@ monitor_poll(struct conn *c, const char *cluster,
 		struct record *r = NULL;
 
 		for (k = 0; k < ntracked; k++) {
-			if (record_sid(tracked[k]) == queue.v[i].id) {
+			if (tracked[k]->array != NULL && monitor_task_of(
+			    tracked[k], queue.v[i].jobid))
+				break;
+			if (tracked[k]->array == NULL &&
+			    record_sid(tracked[k]) == queue.v[i].id) {
 				r = tracked[k];
 				seen[k] = 1;
 				break;
 			}
 		}
 		in_queue(snap, &queue.v[i], r, source);
+	}
+	/* Arrays: their tasks summed up. */
+	for (k = 0; k < ntracked; k++) {
+		if (tracked[k]->array == NULL)
+			continue;
+		seen[k] = 1;
+		array_observe(snap, &queue, have_acct ? &acct : NULL,
+		    tracked[k], source);
 	}
 	/* Tracked jobs that left it: sacct says how they ended. */
 	for (k = 0; k < ntracked; k++) {

@@ -1,4 +1,5 @@
 #include "ops.h"
+#include "array.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -59,11 +60,32 @@ ops_job_log_dir(const struct record *r)
 char *
 ops_log_path(const struct record *r, int err)
 {
+	struct array_info	 ai;
+	char			*dir, *out, *why = NULL;
+
+	/* An array's own log is its first task's. */
+	if (r->array != NULL) {
+		if (array_parse(r->array, &ai, &why) != 0) {
+			free(why);
+			return NULL;
+		}
+		return ops_task_log_path(r, ai.first, err);
+	}
+	if ((dir = ops_job_log_dir(r)) == NULL)
+		return NULL;
+	out = jobdir_log_file(dir, err);
+	free(dir);
+	return out;
+}
+
+char *
+ops_task_log_path(const struct record *r, int task, int err)
+{
 	char	*dir = ops_job_log_dir(r), *out;
 
 	if (dir == NULL)
 		return NULL;
-	out = jobdir_log_file(dir, err);
+	out = xasprintf("%s/main_%d.%s", dir, task, err ? "err" : "out");
 	free(dir);
 	return out;
 }

@@ -36,6 +36,8 @@ char	*ops_job_log_dir_for(const char *log_dir, const char *job_name,
 char	*ops_job_log_dir(const struct record *);
 /* main.out, or main.err when err is set. */
 char	*ops_log_path(const struct record *, int err);
+/* Task N's main_N.out (main_N.err) of an array record (array.h). */
+char	*ops_task_log_path(const struct record *, int task, int err);
 char	*ops_env_path(const struct record *);
 char	*ops_results_dir(const struct record *);
 char	*ops_status_path(const struct record *);

@@ -30,7 +30,9 @@ react_retry(struct conn *c, const char *id, struct strv *events)
 
 	if (record_load(id, &r, NULL) != 0)
 		return 0;
-	rc = r->state == RSTATE_ERROR && r->err_class == ERR_INFRA;
+	/* Arrays are never retried (retry.c says why). */
+	rc = r->state == RSTATE_ERROR && r->err_class == ERR_INFRA &&
+	    r->array == NULL;
 	record_free(r);
 	if (!rc)
 		return 0;

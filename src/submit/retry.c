@@ -545,6 +545,17 @@ retry_step_load(struct retry_ctx *x)
 	 * "secrets:" back from it would let a workload pick which local
 	 * variables are sent to the cluster.
 	 */
+	/*
+	 * An array is never retried (auto or by hand): its tasks ended each
+	 * their own way and the shared sidecar is wiped after the last.
+	 */
+	if (old->array != NULL) {
+		x->why = xasprintf("record %s is a job array (%s): arrays are "
+		    "not retried; submit the spec again with array: set to "
+		    "the failed tasks (sqdeck status %s lists them)", old->id,
+		    old->array, old->id);
+		return -1;
+	}
 	if (!old->retry_known) {
 		x->why = xasprintf("record %s was written by an older sqdeck "
 		    "and does not hold its spec's secret names and retry "

@@ -118,6 +118,7 @@ submit_step_record(struct submit_ctx *x, char **cause)
 	r->cpus = x->plan.cpus_per_task;
 	r->command = x->sp->command != NULL ? xstrdup(x->sp->command) : NULL;
 	r->time_limit = xstrdup(x->plan.time_str);
+	r->array = x->sp->array != NULL ? xstrdup(x->sp->array) : NULL;
 	if (x->s->cl->hosts.n > 0)
 		r->host = xstrdup(x->s->cl->hosts.v[0]);
 	r->user = x->s->cl->user != NULL ? xstrdup(x->s->cl->user) : NULL;

@@ -71,6 +71,8 @@ submit_step_render(struct submit_ctx *x, char **cause)
 	template_set(&tv, "TIME", x->plan.time_str);
 	template_set(&tv, "LOG_DIR", x->lay.log_dir);
 	template_set(&tv, "REQUEUE", x->plan.requeue ? "1" : "0");
+	template_set(&tv, "ARRAY", x->sp->array != NULL ? x->sp->array : "");
+	template_set(&tv, "LOG_FILE", x->sp->array != NULL ? "1" : "0");
 	template_set(&tv, "SBATCH_EXTRA", extra.data != NULL ? extra.data : "");
 	/* Mode none: no container, the command runs on the node itself. */
 	template_set(&tv, "IMAGE", pyxis ? x->res->image_sqsh : "");

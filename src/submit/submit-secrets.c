@@ -114,8 +114,9 @@ submit_step_secrets(struct submit_ctx *x, char **cause)
 	for (i = 0; i < x->nsec; i++)
 		buf_printf(&b, "%s%s", i ? ", " : "", x->sec[i].name);
 	submit_say(x, SUBMIT_STEP_SECRETS, "%s from the local environment -> "
-	    "%s (mode 600, sourced then wiped by the job)", b.data,
-	    x->lay.env_path);
+	    "%s (mode 600, %s)", b.data, x->lay.env_path, x->sp->array != NULL ?
+	    "read by every task, wiped by the cleanup job after the last" :
+	    "sourced then wiped by the job");
 	buf_free(&b);
 	return SUBMIT_NEXT;
 }

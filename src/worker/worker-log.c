@@ -4,6 +4,7 @@
  */
 #include "worker-int.h"
 
+#include "array.h"
 #include "follow.h"
 
 /* The worker hands the follower's flags to the TUI as they are. */
@@ -26,6 +27,30 @@ log_reset(struct wstate *st)
 }
 
 /* Take a new watch request: find the job's record and its log path. */
+/* Task N of an array record: its log path from the record, 1 if so. */
+static int
+log_array_task(struct wstate *st, struct worker *w, const struct jobid *j)
+{
+	struct record	*rec = NULL;
+	char		 sid[32], *cause = NULL;
+	long		 n;
+
+	snprintf(sid, sizeof sid, "%lu", j->job);
+	if (ops_find(sid, w->cl->name, &rec, &n, &cause) != 0 || rec == NULL ||
+	    rec->array == NULL || rec->cluster == NULL ||
+	    strcmp(rec->cluster, w->cl->name) != 0) {
+		free(cause);
+		record_free(rec);
+		return 0;
+	}
+	st->log_path = ops_task_log_path(rec, (int)strtol(j->tasks, NULL, 10),
+	    st->log_stream == LOG_ERR);
+	st->log_ended = state_terminal(rec->state) &&
+	    !array_tasks_live(rec->array_tasks);
+	record_free(rec);
+	return st->log_path != NULL;
+}
+
 void
 log_take(struct wstate *st, const char *id, enum log_stream stream,
     uint64_t offset)
@@ -45,8 +70,10 @@ log_take(struct wstate *st, const char *id, enum log_stream stream,
 	st->log_next = offset > 0 ? (long long)offset : -1;
 	st->next_log = 0;
 
-	/* An array task has no record: sqdeck submits no arrays. */
+	/* A task of an array sqdeck submitted: main_N.out (array.h). */
 	jobid_parse(id, &jid);
+	if (jid.kind == JOBID_TASK && log_array_task(st, w, &jid))
+		return;
 	if (jid.kind == JOBID_TASK || jid.kind == JOBID_RANGE)
 		rc = 1;
 	else

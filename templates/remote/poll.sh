@@ -5,7 +5,8 @@
 # the tail of their logs (triage) and the wipe of their env sidecar.  Each
 # answer is a section (sec).  Set by the caller, quoted: sq (the squeue
 # command line), sa (the sacct command line but its -j), sep (the field
-# separator of both), ids (the tracked SLURM ids, space-separated), ic and
+# separator of both), ids (the tracked SLURM ids, space-separated), arr
+# (those of arrays, in ids too), ic and
 # sc (the JobIDRaw and State columns of sacct's rows), term and tri (the
 # state words that end a job and those that need its logs, "A|B|C"), rs
 # (seconds a file read may take), rb (seconds all reads may take), smax
@@ -19,6 +20,8 @@ sec squeue "$rc"; printf '%s' "$q"
 [ "$rc" -eq 0 ] || { sec end 0; exit 0; }
 miss=
 for id in $ids; do
+	# An array (arr: its ids): sacct has every task, asked each time.
+	case " $arr " in *" $id "*) miss="$miss${miss:+,}$id"; continue ;; esac
 	case "$q" in
 	"$id$sep"*|*"$nl$id$sep"*) ;;
 	*) miss="$miss${miss:+,}$id" ;;

@@ -117,7 +117,7 @@ static const struct {
 	    "you mean 'gpus'? (known keys: name, image, command, network_arch, "
 	    "action, datasets, mounts, nodes, gpus, gpus_per_node, cpus, time, "
 	    "partition, env, secrets, files, requeue, retry_budget, "
-	    "force_reconvert, cluster, after)" },
+	    "force_reconvert, cluster, after, array)" },
 	{ "bad-missing-image.yaml", ":1:1: missing required key 'image': add "
 	    "e.g. 'image: nvcr.io#nvidia/tao/tao-toolkit:5.5.0-pyt' (a registry "
 	    "image or an absolute .sqsh path)" },
@@ -175,7 +175,13 @@ static const struct {
 	    "keys: name, image, command, network_arch, action, datasets, "
 	    "mounts, nodes, gpus, gpus_per_node, cpus, time, partition, env, "
 	    "secrets, files, requeue, retry_budget, force_reconvert, cluster, "
-	    "after)" },
+	    "after, array)" },
+	{ HEAD "array: 0-20000\n", ":3:8: array has more than 10000 tasks, "
+	    "sqdeck's limit: split it" },
+	{ HEAD "array: 5-1\n", ":3:8: array range 5-1 runs backwards: write "
+	    "1-5" },
+	{ HEAD "array: [1]\n", ":3:8: array must be a single value, not a "
+	    "list" },
 	{ HEAD "gpus: four\n", ":3:7: gpus must be a whole number from 0 to "
 	    "8192, not 'four'" },
 	{ HEAD "nodes: 0\n", ":3:8: nodes must be a whole number from 1 to "

@@ -459,6 +459,33 @@ START_TEST(test_build)
 }
 END_TEST
 
+/* The array field: the spec's check and limits, into the spec. */
+START_TEST(test_array_field)
+{
+	struct spec	 sp;
+	char		*cause = NULL, *hint;
+
+	fill_valid();
+	put(WF_ARRAY, "0-3%2");
+	ck_assert_int_eq(wizard_build(&w, &sp, &cause), 0);
+	ck_assert_str_eq(sp.array, "0-3%2");
+	spec_free(&sp);
+	put(WF_ARRAY, "0-20000");
+	ck_assert_int_eq(wizard_validate(&w), 1);
+	ck_assert_ptr_nonnull(w.error[WF_ARRAY]);
+	ck_assert_msg(strstr(w.error[WF_ARRAY], "more than 10000 tasks") !=
+	    NULL, "%s", w.error[WF_ARRAY]);
+	put(WF_ARRAY, "");
+	ck_assert_int_eq(wizard_build(&w, &sp, &cause), 0);
+	ck_assert_ptr_null(sp.array);
+	spec_free(&sp);
+	hint = wizard_hint(&w, WF_ARRAY);
+	ck_assert_ptr_nonnull(strstr(hint, "0-99%4"));
+	free(hint);
+	ck_assert_str_eq(wizard_label(WF_ARRAY), "array");
+}
+END_TEST
+
 /* What the seed's records need: network_arch, action, requeue, ... */
 START_TEST(test_record_fields)
 {
@@ -959,6 +986,7 @@ wizard_suite(void)
 	tcase_add_test(tc, test_nodes_gpus_plan);
 	tcase_add_test(tc, test_user_cluster_name_datasets);
 	tcase_add_test(tc, test_build);
+	tcase_add_test(tc, test_array_field);
 	tcase_add_test(tc, test_record_fields);
 	tcase_add_test(tc, test_from_spec_round_trip);
 	tcase_add_test(tc, test_pages);
