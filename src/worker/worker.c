@@ -49,8 +49,9 @@ worker_rate_limited(const char *cause)
 	return cause != NULL && strstr(cause, "Rate limit exceeded") != NULL;
 }
 
-int
-worker_backoff(int current, int interval, int rate_limited)
+/* Doubling from two intervals, at least WORKER_RATE_BACKOFF when throttled. */
+static int
+backoff_capped(int current, int interval, int rate_limited, int cap)
 {
 	int	next;
 
@@ -59,22 +60,21 @@ worker_backoff(int current, int interval, int rate_limited)
 	next = current > 0 ? current * 2 : interval * 2;
 	if (rate_limited && next < WORKER_RATE_BACKOFF)
 		next = WORKER_RATE_BACKOFF;
-	if (next > WORKER_BACKOFF_MAX)
-		next = WORKER_BACKOFF_MAX;
-	return next;
+	return next > cap ? cap : next;
+}
+
+int
+worker_backoff(int current, int interval, int rate_limited)
+{
+	return backoff_capped(current, interval, rate_limited,
+	    WORKER_BACKOFF_MAX);
 }
 
 int
 worker_unreach_backoff(int current, int interval, int rate_limited)
 {
-	int	next;
-
-	if (interval < 1)
-		interval = 1;
-	next = current > 0 ? current * 2 : interval * 2;
-	if (rate_limited && next < WORKER_RATE_BACKOFF)
-		next = WORKER_RATE_BACKOFF;
-	return next > WORKER_UNREACH_MAX ? WORKER_UNREACH_MAX : next;
+	return backoff_capped(current, interval, rate_limited,
+	    WORKER_UNREACH_MAX);
 }
 
 char *
