@@ -29,19 +29,10 @@ static int
 forward_option(struct cli_ctx *ctx, int ch, const char *arg)
 {
 	struct forward_opts	*o = ctx->opts;
-	size_t			 n = strlen(arg);
 
 	if (ch != 'w')
 		return EXIT_USAGE;
-	if (n == 0 || n > 255 || arg[0] == '-' || strspn(arg,
-	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "0123456789.-_") != n) {
-		cli_error("forward", "--node wants a node name, not '%s'",
-		    arg);
-		return EXIT_USAGE;
-	}
-	o->node = arg;
-	return CLI_GO;
+	return cli_node_option("forward", arg, &o->node);
 }
 
 static void
@@ -113,7 +104,7 @@ cli_forward(struct cli_ctx *ctx)
 	struct forward_run	 f;
 	struct enter_where	 w;
 	struct sigaction	 sa;
-	char			*cause = NULL, *err = NULL;
+	char			*cause = NULL;
 	long			 lport, port;
 	int			 ret;
 
@@ -123,21 +114,12 @@ cli_forward(struct cli_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	ctx->argc = 1;
-	if ((ret = cli_need(ctx, CLI_TARGET | CLI_CONN)) != CLI_GO)
+	if ((ret = cli_running_job(ctx, "forward", o->node, &w)) != CLI_GO)
 		return ret;
-	if (ctx->target->sid <= 0) {
-		cli_error("forward", "%s has no SLURM job id", ctx->target->arg);
-		return EXIT_USAGE;
-	}
-	if (enter_where(ctx->conn, ctx->target->sid, o->node, &w, &cause)
-	    != 0)
-		err = cause;
-	else if (strcmp(w.state, "RUNNING") != 0 || w.node == NULL)
-		err = xasprintf("job %ld is %s, not running: nothing to "
-		    "forward to", ctx->target->sid, w.state);
-	if (err != NULL) {
-		cli_error("forward", "%s", err);
-		free(err);
+	if (w.node == NULL) {
+		/* RUNNING, but its node's name was not one to dial. */
+		cli_error("forward", "job %ld: SLURM gave no node name to "
+		    "forward to", ctx->target->sid);
 		enter_where_free(&w);
 		return EXIT_FAIL;
 	}

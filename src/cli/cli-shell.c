@@ -21,44 +21,64 @@ static const struct option shell_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+int
+cli_node_option(const char *verb, const char *arg, const char **node)
+{
+	size_t	n = strlen(arg);
+
+	if (n == 0 || n > 255 || arg[0] == '-' || strspn(arg,
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789.-_") != n) {
+		cli_error(verb, "--node wants a node name, not '%s'", arg);
+		return EXIT_USAGE;
+	}
+	*node = arg;
+	return CLI_GO;
+}
+
 static int
 shell_option(struct cli_ctx *ctx, int ch, const char *arg)
 {
 	struct shell_opts	*o = ctx->opts;
-	size_t			 n = strlen(arg);
 
 	if (ch != 'w')
 		return EXIT_USAGE;
-	if (n == 0 || n > 255 || arg[0] == '-' || strspn(arg,
-	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "0123456789.-_") != n) {
-		cli_error("shell", "--node wants a node name, not '%s'", arg);
-		return EXIT_USAGE;
-	}
-	o->node = arg;
-	return CLI_GO;
+	return cli_node_option("shell", arg, &o->node);
 }
 
-/* The job runs: else say its state (1 when refused). */
-static int
-shell_running(struct cli_ctx *ctx, const char *verb, long sid,
+/*
+ * The node is asked of SLURM with the state: a node that is not the job's
+ * is refused here, naming the job's nodes, before anything runs.
+ */
+int
+cli_running_job(struct cli_ctx *ctx, const char *verb, const char *node,
     struct enter_where *w)
 {
 	char	*cause = NULL;
+	long	 sid;
+	int	 ret;
 
-	if (enter_where(ctx->conn, sid, NULL, w, &cause) != 0) {
+	memset(w, 0, sizeof *w);
+	if ((ret = cli_need(ctx, CLI_TARGET | CLI_CONN)) != CLI_GO)
+		return ret;
+	if ((sid = ctx->target->sid) <= 0) {
+		cli_error(verb, "%s has no SLURM job id: nothing was "
+		    "launched", ctx->target->arg);
+		return EXIT_USAGE;
+	}
+	if (enter_where(ctx->conn, sid, node, w, &cause) != 0) {
 		cli_error(verb, "%s", cause);
 		free(cause);
-		return 1;
+		return EXIT_FAIL;
 	}
 	if (strcmp(w->state, "RUNNING") != 0) {
 		cli_error(verb, "job %ld is %s, not running: nothing to %s",
 		    sid, w->state, strcmp(verb, "shell") == 0 ? "enter" :
 		    "forward to");
 		enter_where_free(w);
-		return 1;
+		return EXIT_FAIL;
 	}
-	return 0;
+	return CLI_GO;
 }
 
 static int
@@ -72,17 +92,10 @@ cli_shell(struct cli_ctx *ctx)
 
 	/* Only the first argument is a job: the rest is the command. */
 	ctx->argc = 1;
-	if ((ret = cli_need(ctx, CLI_TARGET | CLI_CONN)) != CLI_GO)
+	if ((ret = cli_running_job(ctx, "shell", o->node, &w)) != CLI_GO)
 		return ret;
-	t = ctx->target;
-	if (t->sid <= 0) {
-		cli_error("shell", "%s has no SLURM job id: nothing was "
-		    "launched", t->arg);
-		return EXIT_USAGE;
-	}
-	if (shell_running(ctx, "shell", t->sid, &w) != 0)
-		return EXIT_FAIL;
 	enter_where_free(&w);
+	t = ctx->target;
 	cmd = enter_command(t->sid, o->node, t->rec, cmdv, ncmd);
 	ret = enter_shell(ctx->conn, cmd, &status, &cause);
 	free(cmd);

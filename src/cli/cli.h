@@ -268,6 +268,20 @@ void	 cli_usage(const struct cli_entry *, FILE *);
  */
 int	 cli_number(const char *s, long min, long max, long *out);
 
+/*
+ * The verbs that work in a running job (shell, forward; cli-shell.c).
+ * cli_node_option: --node's value, a node name (else a usage error);
+ * CLI_GO or the exit status.  cli_running_job: the target's job looked
+ * up once (cli_need CLI_TARGET and CLI_CONN, enter_where): RUNNING, on
+ * node (NULL: its first) when node is one of its nodes; CLI_GO with *w
+ * filled, or the exit status after saying why.
+ */
+struct enter_where;
+int	 cli_node_option(const char *verb, const char *arg,
+	     const char **node);
+int	 cli_running_job(struct cli_ctx *, const char *verb, const char *node,
+	     struct enter_where *w);
+
 /* A record's state as the verbs print it: "ERROR/INFRA", "RUNNING". */
 struct record;
 const char	*cli_state_text(const struct record *, char *buf, size_t len);
