@@ -41,13 +41,23 @@ jstr(cJSON *j, const char *key)
 static void
 setup_with(const char *extra)
 {
+	char	path[4200], *yaml;
+
 	it_setup();
+	snprintf(path, sizeof path, "%s/config", tmpdir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof path, "%s/config/sqdeck", tmpdir);
+	mkdir(path, 0700);
 	unsetenv("SQDECK_IMPORT_TIMEOUT");
 	unsetenv("SQDECK_REGISTRY_PASSWORD");
 	unsetenv("NGC_KEY");
-	it_write_clusters("- name: sdtb\n  hosts: %s\n"
+	yaml = xasprintf("- name: sdtb\n  hosts: %s\n"
 	    "  image_cache: %s/cx-cache/%s\n%s", it_env("SLURM_HOSTNAME"),
 	    it_env("SDTB_LUSTRE"), unique, extra);
+	snprintf(path, sizeof path, "%s/config/sqdeck/clusters.yaml", tmpdir);
+	ck_assert_int_eq(file_write_atomic(path, yaml, strlen(yaml), 0600,
+	    NULL), 0);
+	free(yaml);
 }
 
 static void

@@ -45,7 +45,9 @@ need_cluster(void)
 {
 	static const char *const more[] = { "SDTB_DIR", NULL };
 
-	it_need_jobs(more);
+	it_need_cluster(more);
+	/* Every job runs in the registry image: Enroot needs the creds. */
+	it_registry_creds(tmpdir);
 }
 
 /*
@@ -55,12 +57,21 @@ need_cluster(void)
 static void
 setup(void)
 {
+	char	path[4200], *text;
+
 	it_setup();
-	it_write_clusters("- name: sdtb\n  hosts: [%s]\n"
+	snprintf(path, sizeof path, "%s/config/sqdeck", tmpdir);
+	ck_assert_int_eq(mkdir_p(path, 0700, NULL), 0);
+	snprintf(path, sizeof path, "%s/config/sqdeck/clusters.yaml",
+	    tmpdir);
+	text = xasprintf("- name: sdtb\n  hosts: [%s]\n"
 	    "  nccl_probe_command: 'if [ \"${NCCL_P2P_DISABLE:-}\" = 1 ]; "
 	    "then echo NCCL_PROBE_OK on $(hostname); else sleep 300; fi'\n"
 	    "  nccl_probe_timeout: %d\n", getenv("SLURM_HOSTNAME") ?
 	    getenv("SLURM_HOSTNAME") : "x", PROBE_TIMEOUT);
+	ck_assert_int_eq(file_write_atomic(path, text, strlen(text), 0600,
+	    NULL), 0);
+	free(text);
 }
 
 /* The queue may be busy: 15 min. */
