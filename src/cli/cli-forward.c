@@ -16,25 +16,6 @@
 
 static volatile int forward_stop;
 
-struct forward_opts {
-	const char	*node;
-};
-
-static const struct option forward_options[] = {
-	{ "node", required_argument, NULL, 'w' },
-	{ NULL, 0, NULL, 0 }
-};
-
-static int
-forward_option(struct cli_ctx *ctx, int ch, const char *arg)
-{
-	struct forward_opts	*o = ctx->opts;
-
-	if (ch != 'w')
-		return EXIT_USAGE;
-	return cli_node_option("forward", arg, &o->node);
-}
-
 static void
 forward_on_signal(int sig)
 {
@@ -100,7 +81,7 @@ forward_ports(const char *s, long *lport, long *port)
 static int
 cli_forward(struct cli_ctx *ctx)
 {
-	const struct forward_opts *o = ctx->opts;
+	const struct cli_node_opts *o = ctx->opts;
 	struct forward_run	 f;
 	struct enter_where	 w;
 	struct sigaction	 sa;
@@ -114,7 +95,7 @@ cli_forward(struct cli_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	ctx->argc = 1;
-	if ((ret = cli_running_job(ctx, "forward", o->node, &w)) != CLI_GO)
+	if ((ret = cli_running_job(ctx, o->node, &w)) != CLI_GO)
 		return ret;
 	if (w.node == NULL) {
 		/* RUNNING, but its node's name was not one to dial. */
@@ -157,14 +138,14 @@ const struct cli_entry cli_forward_entry = {
 	    "several\n"
 	    "  connections at once; until Ctrl-C or the job ends.\n",
 	.shortopts = "",
-	.longopts = forward_options,
+	.longopts = cli_node_longopts,
 	.flags = CLI_CLUSTER | CLI_CONFIG,
 	.args_kind = CLI_ARG_ID,
 	.args_min = 2,
 	.args_max = 2,
 	.args_few = "which job and port? give ID [LOCAL:]PORT",
 	.args_many = "give one job and one port",
-	.optsize = sizeof (struct forward_opts),
-	.option = forward_option,
+	.optsize = sizeof (struct cli_node_opts),
+	.option = cli_node_option,
 	.exec = cli_forward,
 };

@@ -12,38 +12,28 @@
 #include "enter.h"
 #include "record.h"
 
-struct shell_opts {
-	const char	*node;
-};
-
-static const struct option shell_options[] = {
+const struct option cli_node_longopts[] = {
 	{ "node", required_argument, NULL, 'w' },
 	{ NULL, 0, NULL, 0 }
 };
 
 int
-cli_node_option(const char *verb, const char *arg, const char **node)
+cli_node_option(struct cli_ctx *ctx, int ch, const char *arg)
 {
-	size_t	n = strlen(arg);
-
-	if (n == 0 || n > 255 || arg[0] == '-' || strspn(arg,
-	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "0123456789.-_") != n) {
-		cli_error(verb, "--node wants a node name, not '%s'", arg);
-		return EXIT_USAGE;
-	}
-	*node = arg;
-	return CLI_GO;
-}
-
-static int
-shell_option(struct cli_ctx *ctx, int ch, const char *arg)
-{
-	struct shell_opts	*o = ctx->opts;
+	struct cli_node_opts	*o = ctx->opts;
+	size_t			 n = strlen(arg);
 
 	if (ch != 'w')
 		return EXIT_USAGE;
-	return cli_node_option("shell", arg, &o->node);
+	if (n == 0 || n > 255 || arg[0] == '-' || strspn(arg,
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789.-_") != n) {
+		cli_error(ctx->entry->name, "--node wants a node name, not "
+		    "'%s'", arg);
+		return EXIT_USAGE;
+	}
+	o->node = arg;
+	return CLI_GO;
 }
 
 /*
@@ -51,12 +41,12 @@ shell_option(struct cli_ctx *ctx, int ch, const char *arg)
  * is refused here, naming the job's nodes, before anything runs.
  */
 int
-cli_running_job(struct cli_ctx *ctx, const char *verb, const char *node,
-    struct enter_where *w)
+cli_running_job(struct cli_ctx *ctx, const char *node, struct enter_where *w)
 {
-	char	*cause = NULL;
-	long	 sid;
-	int	 ret;
+	const char	*verb = ctx->entry->name;
+	char		*cause = NULL;
+	long		 sid;
+	int		 ret;
 
 	memset(w, 0, sizeof *w);
 	if ((ret = cli_need(ctx, CLI_TARGET | CLI_CONN)) != CLI_GO)
@@ -84,7 +74,7 @@ cli_running_job(struct cli_ctx *ctx, const char *verb, const char *node,
 static int
 cli_shell(struct cli_ctx *ctx)
 {
-	const struct shell_opts	*o = ctx->opts;
+	const struct cli_node_opts *o = ctx->opts;
 	struct enter_where	 w;
 	struct cli_target	*t;
 	char			**cmdv = ctx->argv + 1, *cmd, *cause = NULL;
@@ -92,7 +82,7 @@ cli_shell(struct cli_ctx *ctx)
 
 	/* Only the first argument is a job: the rest is the command. */
 	ctx->argc = 1;
-	if ((ret = cli_running_job(ctx, "shell", o->node, &w)) != CLI_GO)
+	if ((ret = cli_running_job(ctx, o->node, &w)) != CLI_GO)
 		return ret;
 	enter_where_free(&w);
 	t = ctx->target;
@@ -124,13 +114,13 @@ const struct cli_entry cli_shell_entry = {
 	    "  The exit status is the command's; a job not running is "
 	    "refused with its state.\n",
 	.shortopts = "",
-	.longopts = shell_options,
+	.longopts = cli_node_longopts,
 	.flags = CLI_CLUSTER | CLI_CONFIG,
 	.args_kind = CLI_ARG_ID,
 	.args_min = 1,
 	.args_max = -1,
 	.args_few = "which job? give a record id or a SLURM job id",
-	.optsize = sizeof (struct shell_opts),
-	.option = shell_option,
+	.optsize = sizeof (struct cli_node_opts),
+	.option = cli_node_option,
 	.exec = cli_shell,
 };
