@@ -278,22 +278,18 @@ START_TEST(conversion_delays_no_verb)
 }
 END_TEST
 
-int
-main(void)
+static Suite *
+convert_holder_suite(void)
 {
 	Suite	*s = suite_create("convert_holder");
 	TCase	*tc;
-	SRunner	*sr;
-	int	 nf;
 
 	tc = tcase_create("convert_holder");
 	tcase_add_unchecked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 300);
 	suite_add_tcase(s, tc);
 	it_add_job_test(tc, conversion_delays_no_verb);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? 0 : 1;
+	return s;
 }
+
+TEST_MAIN(convert_holder_suite)

@@ -241,23 +241,17 @@ START_TEST(holder_env_scrubbed)
 }
 END_TEST
 
-int
-main(void)
+static Suite *
+holder_suite(void)
 {
 	Suite	*s = suite_create("holder");
-	TCase	*tc = tcase_create("holder");
-	SRunner	*sr;
-	int	 nf;
+	TCase	*tc;
 
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 300);
+	tc = it_tcase(s, "holder", 300, setup, teardown);
 	tcase_add_test(tc, holder_env_scrubbed);
 	tcase_add_test(tc, client_gone_leaves_nothing);
 	tcase_add_test(tc, blocked_command_delays_no_one);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? 0 : 1;
+	return s;
 }
+
+TEST_MAIN(holder_suite)

@@ -71,3 +71,16 @@ it_private_dirs(const char *root)
 	setenv("XDG_CONFIG_HOME", p, 1);
 	free(p);
 }
+
+TCase *
+it_tcase(Suite *s, const char *name, double timeout, void (*setup)(void),
+    void (*teardown)(void))
+{
+	TCase	*tc = tcase_create(name);
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	if (timeout > 0)
+		tcase_set_timeout(tc, timeout);
+	suite_add_tcase(s, tc);
+	return tc;
+}

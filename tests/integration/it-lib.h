@@ -1,6 +1,8 @@
 #ifndef IT_LIB_H
 #define IT_LIB_H
 
+#include <check.h>
+
 /*
  * Shared by every integration suite, compiled once (it-lib.c) and linked
  * into each: what needs no per-test state.  itutil.h holds the helpers
@@ -30,5 +32,12 @@ const char *it_bin(void);
  * written.  HOME is made; the others are made by the product as needed.
  */
 void	 it_private_dirs(const char *root);
+
+/*
+ * A case of suite s with its checked fixture (either may be NULL) and
+ * timeout in seconds (0: CK_DEFAULT_TIMEOUT's).
+ */
+TCase	*it_tcase(Suite *s, const char *name, double timeout,
+	     void (*setup)(void), void (*teardown)(void));
 
 #endif

@@ -458,23 +458,6 @@ it_submit(const char *spec, struct it_sub *s)
 }
 
 /*
- * A case of suite s with its checked fixture (either may be NULL) and
- * timeout in seconds (0: CK_DEFAULT_TIMEOUT's).
- */
-static inline TCase *
-it_tcase(Suite *s, const char *name, double timeout, void (*setup)(void),
-    void (*teardown)(void))
-{
-	TCase	*tc = tcase_create(name);
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	if (timeout > 0)
-		tcase_set_timeout(tc, timeout);
-	suite_add_tcase(s, tc);
-	return tc;
-}
-
-/*
  * Register a test that runs a job (in the registry image).  On a cluster
  * that came up without containers (SDTB_CONTAINERS=absent: no vendor
  * archives) it is not registered: one "skipped:" line says so and why,
