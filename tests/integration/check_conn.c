@@ -502,8 +502,8 @@ START_TEST(ssh_config_alias)
 
 	text = xasprintf("Host sdtb-alias\n"
 	    "  HostName %s\n  Port %s\n  User %s\n  IdentityFile %s\n",
-	    it_env("SLURM_HOSTNAME"), it_env("SLURM_PORT"), it_env("SLURM_USER"),
-	    it_env("SSH_KEY_PATH"));
+	    it_env("SLURM_HOSTNAME"), it_env("SLURM_PORT"),
+	    it_env("SLURM_USER"), it_env("SSH_KEY_PATH"));
 	ck_assert_int_eq(file_write_atomic(cfg, text, strlen(text), 0600,
 	    &cause), 0);
 	c = alias_conn(cfg);
@@ -511,8 +511,8 @@ START_TEST(ssh_config_alias)
 	ck_assert_str_eq(r.out, "sqdeck\n");
 	conn_result_free(&r);
 	ck_assert_str_eq(conn_host(c), "sdtb-alias");
-	target = xasprintf("%s@%s:%s", it_env("SLURM_USER"), it_env("SLURM_HOSTNAME"),
-	    it_env("SLURM_PORT"));
+	target = xasprintf("%s@%s:%s", it_env("SLURM_USER"),
+	    it_env("SLURM_HOSTNAME"), it_env("SLURM_PORT"));
 	ck_assert_str_eq(conn_target(c), target);
 	free(target);
 	conn_free(c);
@@ -550,9 +550,11 @@ START_TEST(ssh_config_proxycommand)
 	    "  ProxyCommand ssh -F /dev/null -o BatchMode=yes "
 	    "-o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s "
 	    "-o IdentitiesOnly=yes -i %s -p %s %s@%s -W %%h:%%p\n",
-	    it_env("SLURM_HOSTNAME"), it_env("SLURM_PORT"), it_env("SLURM_USER"),
-	    it_env("SSH_KEY_PATH"), it_env("SSH_KNOWN_HOSTS"), it_env("SSH_KEY_PATH"),
-	    it_env("SLURM_PORT"), it_env("SLURM_USER"), it_env("SLURM_HOSTNAME"));
+	    it_env("SLURM_HOSTNAME"), it_env("SLURM_PORT"),
+	    it_env("SLURM_USER"), it_env("SSH_KEY_PATH"),
+	    it_env("SSH_KNOWN_HOSTS"), it_env("SSH_KEY_PATH"),
+	    it_env("SLURM_PORT"), it_env("SLURM_USER"),
+	    it_env("SLURM_HOSTNAME"));
 	ck_assert_int_eq(file_write_atomic(cfg, text, strlen(text), 0600,
 	    &cause), 0);
 	c = alias_conn(cfg);
