@@ -71,6 +71,24 @@ str_digits_n(const char *s, size_t n)
 	return v;
 }
 
+long
+str_number(const char **pp, long max)
+{
+	const char	*p = *pp;
+	long		 v = 0;
+
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	for (; isdigit((unsigned char)*p); p++) {
+		/* Checked before it grows: no overflow whatever max is. */
+		if (v > max / 10 || v * 10 > max - (*p - '0'))
+			return -1;
+		v = v * 10 + (*p - '0');
+	}
+	*pp = p;
+	return v;
+}
+
 int
 strv_has(const struct strv *v, const char *s)
 {

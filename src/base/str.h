@@ -25,6 +25,10 @@ int	 str_blank_n(const char *s, size_t n);
 /* The value of the n bytes at s if they are 1 to 9 digits, else -1. */
 long	 str_digits_n(const char *s, size_t n);
 
+/* The run of digits at *pp (no sign, no space), *pp moved past it; -1
+   (*pp left alone) when there is no digit or the value is over max. */
+long	 str_number(const char **pp, long max);
+
 /*
  * s with its C0 controls and DEL written out ("\n", "\r", "\t", "\e",
  * "\x01"), for a message that quotes a value from a file: a newline or a

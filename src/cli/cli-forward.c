@@ -16,34 +16,6 @@
 
 static volatile int forward_stop;
 
-struct forward_opts {
-	const char	*node;
-};
-
-static const struct option forward_options[] = {
-	{ "node", required_argument, NULL, 'w' },
-	{ NULL, 0, NULL, 0 }
-};
-
-static int
-forward_option(struct cli_ctx *ctx, int ch, const char *arg)
-{
-	struct forward_opts	*o = ctx->opts;
-	size_t			 n = strlen(arg);
-
-	if (ch != 'w')
-		return EXIT_USAGE;
-	if (n == 0 || n > 255 || arg[0] == '-' || strspn(arg,
-	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "0123456789.-_") != n) {
-		cli_error("forward", "--node wants a node name, not '%s'",
-		    arg);
-		return EXIT_USAGE;
-	}
-	o->node = arg;
-	return CLI_GO;
-}
-
 static void
 forward_on_signal(int sig)
 {
@@ -109,11 +81,11 @@ forward_ports(const char *s, long *lport, long *port)
 static int
 cli_forward(struct cli_ctx *ctx)
 {
-	const struct forward_opts *o = ctx->opts;
+	const struct cli_node_opts *o = ctx->opts;
 	struct forward_run	 f;
 	struct enter_where	 w;
 	struct sigaction	 sa;
-	char			*cause = NULL, *err = NULL;
+	char			*cause = NULL;
 	long			 lport, port;
 	int			 ret;
 
@@ -123,21 +95,12 @@ cli_forward(struct cli_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	ctx->argc = 1;
-	if ((ret = cli_need(ctx, CLI_TARGET | CLI_CONN)) != CLI_GO)
+	if ((ret = cli_running_job(ctx, o->node, &w)) != CLI_GO)
 		return ret;
-	if (ctx->target->sid <= 0) {
-		cli_error("forward", "%s has no SLURM job id", ctx->target->arg);
-		return EXIT_USAGE;
-	}
-	if (enter_where(ctx->conn, ctx->target->sid, o->node, &w, &cause)
-	    != 0)
-		err = cause;
-	else if (strcmp(w.state, "RUNNING") != 0 || w.node == NULL)
-		err = xasprintf("job %ld is %s, not running: nothing to "
-		    "forward to", ctx->target->sid, w.state);
-	if (err != NULL) {
-		cli_error("forward", "%s", err);
-		free(err);
+	if (w.node == NULL) {
+		/* RUNNING, but its node's name was not one to dial. */
+		cli_error("forward", "job %ld: SLURM gave no node name to "
+		    "forward to", ctx->target->sid);
 		enter_where_free(&w);
 		return EXIT_FAIL;
 	}
@@ -175,14 +138,14 @@ const struct cli_entry cli_forward_entry = {
 	    "several\n"
 	    "  connections at once; until Ctrl-C or the job ends.\n",
 	.shortopts = "",
-	.longopts = forward_options,
+	.longopts = cli_node_longopts,
 	.flags = CLI_CLUSTER | CLI_CONFIG,
 	.args_kind = CLI_ARG_ID,
 	.args_min = 2,
 	.args_max = 2,
 	.args_few = "which job and port? give ID [LOCAL:]PORT",
 	.args_many = "give one job and one port",
-	.optsize = sizeof (struct forward_opts),
-	.option = forward_option,
+	.optsize = sizeof (struct cli_node_opts),
+	.option = cli_node_option,
 	.exec = cli_forward,
 };

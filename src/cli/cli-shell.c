@@ -12,19 +12,15 @@
 #include "enter.h"
 #include "record.h"
 
-struct shell_opts {
-	const char	*node;
-};
-
-static const struct option shell_options[] = {
+const struct option cli_node_longopts[] = {
 	{ "node", required_argument, NULL, 'w' },
 	{ NULL, 0, NULL, 0 }
 };
 
-static int
-shell_option(struct cli_ctx *ctx, int ch, const char *arg)
+int
+cli_node_option(struct cli_ctx *ctx, int ch, const char *arg)
 {
-	struct shell_opts	*o = ctx->opts;
+	struct cli_node_opts	*o = ctx->opts;
 	size_t			 n = strlen(arg);
 
 	if (ch != 'w')
@@ -32,39 +28,53 @@ shell_option(struct cli_ctx *ctx, int ch, const char *arg)
 	if (n == 0 || n > 255 || arg[0] == '-' || strspn(arg,
 	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 	    "0123456789.-_") != n) {
-		cli_error("shell", "--node wants a node name, not '%s'", arg);
+		cli_error(ctx->entry->name, "--node wants a node name, not "
+		    "'%s'", arg);
 		return EXIT_USAGE;
 	}
 	o->node = arg;
 	return CLI_GO;
 }
 
-/* The job runs: else say its state (1 when refused). */
-static int
-shell_running(struct cli_ctx *ctx, const char *verb, long sid,
-    struct enter_where *w)
+/*
+ * The node is asked of SLURM with the state: a node that is not the job's
+ * is refused here, naming the job's nodes, before anything runs.
+ */
+int
+cli_running_job(struct cli_ctx *ctx, const char *node, struct enter_where *w)
 {
-	char	*cause = NULL;
+	const char	*verb = ctx->entry->name;
+	char		*cause = NULL;
+	long		 sid;
+	int		 ret;
 
-	if (enter_where(ctx->conn, sid, NULL, w, &cause) != 0) {
+	memset(w, 0, sizeof *w);
+	if ((ret = cli_need(ctx, CLI_TARGET | CLI_CONN)) != CLI_GO)
+		return ret;
+	if ((sid = ctx->target->sid) <= 0) {
+		cli_error(verb, "%s has no SLURM job id: nothing was "
+		    "launched", ctx->target->arg);
+		return EXIT_USAGE;
+	}
+	if (enter_where(ctx->conn, sid, node, w, &cause) != 0) {
 		cli_error(verb, "%s", cause);
 		free(cause);
-		return 1;
+		return EXIT_FAIL;
 	}
 	if (strcmp(w->state, "RUNNING") != 0) {
 		cli_error(verb, "job %ld is %s, not running: nothing to %s",
 		    sid, w->state, strcmp(verb, "shell") == 0 ? "enter" :
 		    "forward to");
 		enter_where_free(w);
-		return 1;
+		return EXIT_FAIL;
 	}
-	return 0;
+	return CLI_GO;
 }
 
 static int
 cli_shell(struct cli_ctx *ctx)
 {
-	const struct shell_opts	*o = ctx->opts;
+	const struct cli_node_opts *o = ctx->opts;
 	struct enter_where	 w;
 	struct cli_target	*t;
 	char			**cmdv = ctx->argv + 1, *cmd, *cause = NULL;
@@ -72,17 +82,10 @@ cli_shell(struct cli_ctx *ctx)
 
 	/* Only the first argument is a job: the rest is the command. */
 	ctx->argc = 1;
-	if ((ret = cli_need(ctx, CLI_TARGET | CLI_CONN)) != CLI_GO)
+	if ((ret = cli_running_job(ctx, o->node, &w)) != CLI_GO)
 		return ret;
-	t = ctx->target;
-	if (t->sid <= 0) {
-		cli_error("shell", "%s has no SLURM job id: nothing was "
-		    "launched", t->arg);
-		return EXIT_USAGE;
-	}
-	if (shell_running(ctx, "shell", t->sid, &w) != 0)
-		return EXIT_FAIL;
 	enter_where_free(&w);
+	t = ctx->target;
 	cmd = enter_command(t->sid, o->node, t->rec, cmdv, ncmd);
 	ret = enter_shell(ctx->conn, cmd, &status, &cause);
 	free(cmd);
@@ -111,13 +114,13 @@ const struct cli_entry cli_shell_entry = {
 	    "  The exit status is the command's; a job not running is "
 	    "refused with its state.\n",
 	.shortopts = "",
-	.longopts = shell_options,
+	.longopts = cli_node_longopts,
 	.flags = CLI_CLUSTER | CLI_CONFIG,
 	.args_kind = CLI_ARG_ID,
 	.args_min = 1,
 	.args_max = -1,
 	.args_few = "which job? give a record id or a SLURM job id",
-	.optsize = sizeof (struct shell_opts),
-	.option = shell_option,
+	.optsize = sizeof (struct cli_node_opts),
+	.option = cli_node_option,
 	.exec = cli_shell,
 };

@@ -268,6 +268,23 @@ void	 cli_usage(const struct cli_entry *, FILE *);
  */
 int	 cli_number(const char *s, long min, long max, long *out);
 
+/*
+ * The verbs that work in a running job (shell, forward; cli-shell.c).
+ * Their options (--node N): cli_node_option checks N is a node name.
+ * cli_running_job: the target's job looked up once (cli_need CLI_TARGET
+ * and CLI_CONN, enter_where): RUNNING, on node (NULL: its first) when node
+ * is one of its nodes; CLI_GO with *w filled, or the exit status after
+ * saying why.
+ */
+struct cli_node_opts {
+	const char	*node;
+};
+extern const struct option cli_node_longopts[];
+struct enter_where;
+int	 cli_node_option(struct cli_ctx *, int ch, const char *arg);
+int	 cli_running_job(struct cli_ctx *, const char *node,
+	     struct enter_where *w);
+
 /* A record's state as the verbs print it: "ERROR/INFRA", "RUNNING". */
 struct record;
 const char	*cli_state_text(const struct record *, char *buf, size_t len);

@@ -4,29 +4,20 @@
  */
 #include "array.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "str.h"
 #include "util.h"
 
-/* Digits only (no sign, no space): the index, or -1. */
+/*
+ * Digits only (no sign, no space): the index, or -1.  Over a billion is
+ * not a number here; under it, the limits below name what is too large.
+ */
 static long
 array_num(const char **pp)
 {
-	const char	*p = *pp;
-	long		 v = 0;
-
-	if (!isdigit((unsigned char)*p))
-		return -1;
-	while (isdigit((unsigned char)*p)) {
-		v = v * 10 + (*p - '0');
-		if (v > 1000000000L)
-			return -2;
-		p++;
-	}
-	*pp = p;
-	return v;
+	return str_number(pp, 1000000000L);
 }
 
 /* Walk s; mark (bits, may be NULL) each index.  0 or -1 with *cause. */
@@ -275,10 +266,7 @@ array_status_row(struct array_status *as, const char *sid,
 		free(inner);
 		return;
 	}
-	if (!isdigit((unsigned char)*p))
-		return;
-	i = strtol(p, &end, 10);
-	if (*end != '\0' || i < 0 || i > ARRAY_INDEX_MAX)
+	if ((i = str_number(&p, ARRAY_INDEX_MAX)) < 0 || *p != '\0')
 		return;
 	array_set_one(as, (int)i, m.state);
 }
@@ -370,17 +358,16 @@ array_status_load(struct array_status *as, const char *spec,
 {
 	struct state_map	 m;
 	const char		*p = tasks;
-	char			 word[32], *end;
+	char			 word[32];
 	long			 i;
 	size_t			 n;
 
 	if (array_status_init(as, spec) != 0)
 		return -1;
 	while (p != NULL && *p != '\0') {
-		i = strtol(p, &end, 10);
-		if (end == p || *end != '=' || i < 0 || i > ARRAY_INDEX_MAX)
+		if ((i = str_number(&p, ARRAY_INDEX_MAX)) < 0 || *p != '=')
 			break;
-		p = end + 1;
+		p++;
 		n = strcspn(p, " ");
 		if (n < sizeof word) {
 			memcpy(word, p, n);

@@ -297,20 +297,11 @@ check_secret(size_t idx, const char *s)
 	return NULL;
 }
 
+/* A part of a SLURM time (D, H, MM, SS): 1 to 9 digits. */
 static int
 time_part(const char *s, size_t n, long *out)
 {
-	char	*end;
-	long	 v;
-
-	if (n == 0 || n > 9 || !isdigit((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno != 0 || end != s + n)
-		return -1;
-	*out = v;
-	return 0;
+	return (*out = str_digits_n(s, n)) < 0 ? -1 : 0;
 }
 
 int

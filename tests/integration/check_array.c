@@ -15,14 +15,8 @@
 #include "record.h"
 #include "util.h"
 
-static void
-need_cluster(void)
-{
-	static const char *const more[] = { "SDTB_LUSTRE", NULL };
-
-	it_need_cluster(more);
-	it_registry_creds(tmpdir);
-}
+/* Every test runs an array in the registry image, on Lustre. */
+static const char *const need[] = { "SDTB_LUSTRE", NULL };
 
 static void
 setup(void)
@@ -34,41 +28,14 @@ setup(void)
 static int
 running_tasks(const char *id)
 {
-	char	*out, *p;
-	int	 n = 0;
-
-	out = ssh_out("squeue -h -j %s -t RUNNING -o '%%i'", id);
-	for (p = strtok(out, "\n"); p != NULL; p = strtok(NULL, "\n"))
-		n++;
-	free(out);
-	return n;
+	return it_ssh_lines("squeue -h -j %s -t RUNNING -o '%%i'", id);
 }
 
 /* Is anything of array id still in the queue? */
 static int
 queued(const char *id)
 {
-	char	*out;
-	int	 any;
-
-	out = ssh_out("squeue -h -j %s -o '%%i' 2>/dev/null", id);
-	any = *str_trim(out) != '\0';
-	free(out);
-	return any;
-}
-
-/* Jobs of this test in the queue or just ended (squeue -t all). */
-static int
-jobs_named_prefix(const char *tag)
-{
-	char	*out, *p;
-	int	 n = 0;
-
-	out = ssh_out("squeue --me -h -t all -o '%%j'");
-	for (p = strtok(out, "\n"); p != NULL; p = strtok(NULL, "\n"))
-		n += strstr(p, tag) != NULL;
-	free(out);
-	return n;
+	return it_ssh_lines("squeue -h -j %s -o '%%i' 2>/dev/null", id) != 0;
 }
 
 static cJSON *
@@ -85,7 +52,7 @@ START_TEST(test_array_run)
 	const char	*id, *rid;
 	int		 i, most = 0, n, t;
 
-	need_cluster();
+	it_need_jobs(need);
 	setenv("SD_ARRAY_SECRET", "arr-secret-value", 1);
 	spec = write_spec("name: sdarr-%s\nimage: %s\n"
 	    "command: 'echo \"task-$SLURM_ARRAY_TASK_ID-%s\"; "
@@ -199,7 +166,7 @@ START_TEST(test_array_cancel)
 	char		 task[64];
 	int		 i, done = 0;
 
-	need_cluster();
+	it_need_jobs(need);
 	spec = write_spec("name: sdarrc-%s\nimage: %s\n"
 	    "command: 'sleep 120'\ngpus: 1\ncpus: 1\ntime: 5m\n"
 	    "array: 0-5%%1\n", unique, it_image());
@@ -265,13 +232,15 @@ START_TEST(test_array_refused)
 {
 	char	*spec, *err, *out;
 
-	need_cluster();
+	it_need_jobs(need);
 	spec = write_spec("name: sdarrb-%s\nimage: %s\ncommand: 'true'\n"
 	    "gpus: 1\ncpus: 1\ntime: 5m\narray: 0-20000\n", unique,
 	    it_image());
 	ck_assert_int_ne(sd(&out, &err, "submit", spec, NULL), 0);
 	ck_assert_msg(strstr(err, "more than 10000 tasks") != NULL, "%s", err);
-	ck_assert_int_eq(jobs_named_prefix(unique), 0);
+	/* Nothing of this test in the queue or just ended (-t all). */
+	ck_assert_int_eq(it_ssh_lines("squeue --me -h -t all -o '%%j' | "
+	    "grep -F -- '%s'", unique), 0);
 	free(out);
 	free(err);
 	free(spec);

@@ -17,30 +17,12 @@
 #include <cjson/cJSON.h>
 
 #include "testutil.h"
+#include "it-lib.h"
 
 #include "conn.h"
 #include "preflight.h"
 
 static char	tmp[4096];
-
-static const char *
-env(const char *name)
-{
-	const char	*v = getenv(name);
-
-	ck_assert_msg(v != NULL && *v != '\0', "%s is not set: source "
-	    "$SDTB_DIR/env.sh (tests/cluster/up prints it) first", name);
-	return v;
-}
-
-static double
-now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Private HOME (no ~/.ssh of the user), no agent: BatchMode, key only. */
 static void
@@ -67,27 +49,6 @@ tmpfile_path(const char *name)
 	return xasprintf("%s/%s", tmp, name);
 }
 
-/* Run a local shell command; its stdout (and stderr) into *out. */
-static int
-sh(const char *cmd, char **out)
-{
-	FILE		*f;
-	struct buf	 b;
-	char		 chunk[4096];
-	size_t		 n;
-	int		 st;
-
-	buf_init(&b);
-	ck_assert_ptr_nonnull(f = popen(cmd, "r"));
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_add(&b, chunk, n);
-	st = pclose(f);
-	if (out != NULL)
-		*out = buf_steal(&b);
-	buf_free(&b);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static struct conn *
 cluster_conn(const char *const *hosts, size_t nhosts, const char *key,
     const char *known_hosts, int command_timeout)
@@ -97,17 +58,17 @@ cluster_conn(const char *const *hosts, size_t nhosts, const char *key,
 
 	memset(&o, 0, sizeof o);
 	if (hosts == NULL) {
-		one[0] = env("SLURM_HOSTNAME");
+		one[0] = it_env("SLURM_HOSTNAME");
 		hosts = one;
 		nhosts = 1;
 	}
 	o.hosts = hosts;
 	o.nhosts = nhosts;
-	o.user = env("SLURM_USER");
-	o.port = atoi(env("SLURM_PORT"));
-	o.key_path = key != NULL ? key : env("SSH_KEY_PATH");
+	o.user = it_env("SLURM_USER");
+	o.port = atoi(it_env("SLURM_PORT"));
+	o.key_path = key != NULL ? key : it_env("SSH_KEY_PATH");
 	o.known_hosts = known_hosts != NULL ? known_hosts :
-	    env("SSH_KNOWN_HOSTS");
+	    it_env("SSH_KNOWN_HOSTS");
 	o.ssh_config = "";
 	o.connect_timeout = 5;
 	o.command_timeout = command_timeout;
@@ -141,7 +102,7 @@ START_TEST(exec_stdout_stderr_status)
 	ck_assert_int_eq(r.status, 0);
 	ck_assert_uint_eq(r.outlen, 0);
 	conn_result_free(&r);
-	ck_assert_str_eq(conn_host(c), env("SLURM_HOSTNAME"));
+	ck_assert_str_eq(conn_host(c), it_env("SLURM_HOSTNAME"));
 	conn_free(c);
 }
 END_TEST
@@ -218,9 +179,9 @@ START_TEST(exec_timeout_bounded)
 
 	exec_ok(c, "true", &r);		/* connect outside the timing */
 	conn_result_free(&r);
-	t0 = now();
+	t0 = it_now();
 	ck_assert_int_eq(conn_exec(c, "sleep 30", NULL, 0, &r, &cause), -1);
-	ck_assert_msg(now() - t0 < 4, "timeout took %.1f s", now() - t0);
+	ck_assert_msg(it_now() - t0 < 4, "timeout took %.1f s", it_now() - t0);
 	ck_assert_ptr_nonnull(strstr(cause, "did not finish within 1 s"));
 	free(cause);
 	conn_result_free(&r);
@@ -268,8 +229,8 @@ START_TEST(hostkey_unknown_refused)
 	c = cluster_conn(NULL, 0, NULL, kh, 0);
 	ck_assert_int_eq(conn_connect(c, &cause), -1);
 	ck_assert_msg(strstr(cause, "is not in") != NULL, "%s", cause);
-	hint = xasprintf("ssh-keyscan -p %s %s >> %s", env("SLURM_PORT"),
-	    env("SLURM_HOSTNAME"), kh);
+	hint = xasprintf("ssh-keyscan -p %s %s >> %s", it_env("SLURM_PORT"),
+	    it_env("SLURM_HOSTNAME"), kh);
 	ck_assert_msg(strstr(cause, hint) != NULL, "no '%s' in: %s", hint,
 	    cause);
 	ck_assert_ptr_nonnull(strstr(cause, "SHA256:"));
@@ -295,8 +256,8 @@ START_TEST(hostkey_changed_refused)
 	/* A freshly generated key that the cluster does not have. */
 	cmd = xasprintf("ssh-keygen -q -t ed25519 -N '' -f %s/other && "
 	    "printf '[%s]:%s %%s\\n' \"$(cut -d' ' -f1,2 %s/other.pub)\" > %s",
-	    tmp, env("SLURM_HOSTNAME"), env("SLURM_PORT"), tmp, kh);
-	ck_assert_int_eq(sh(cmd, &out), 0);
+	    tmp, it_env("SLURM_HOSTNAME"), it_env("SLURM_PORT"), tmp, kh);
+	ck_assert_int_eq(it_sh(cmd, &out), 0);
 	free(out);
 	free(cmd);
 	ck_assert_int_eq(file_read(kh, &before, NULL, NULL), 0);
@@ -307,7 +268,7 @@ START_TEST(hostkey_changed_refused)
 	ck_assert_msg(strstr(cause, "HOST KEY CHANGED") != NULL, "%s", cause);
 	ck_assert_ptr_nonnull(strstr(cause, "man-in-the-middle"));
 	hint = xasprintf("ssh-keygen -R '[%s]:%s' -f %s",
-	    env("SLURM_HOSTNAME"), env("SLURM_PORT"), kh);
+	    it_env("SLURM_HOSTNAME"), it_env("SLURM_PORT"), kh);
 	ck_assert_msg(strstr(cause, hint) != NULL, "no '%s' in: %s", hint,
 	    cause);
 	ck_assert_ptr_nonnull(strstr(cause, "ssh-keyscan -p"));
@@ -332,15 +293,15 @@ START_TEST(auth_wrong_key_refused)
 	double		 t0;
 
 	cmd = xasprintf("ssh-keygen -q -t ed25519 -N '' -f %s", key);
-	ck_assert_int_eq(sh(cmd, NULL), 0);
+	ck_assert_int_eq(it_sh(cmd, NULL), 0);
 	free(cmd);
 	c = cluster_conn(NULL, 0, key, NULL, 0);
-	t0 = now();
+	t0 = it_now();
 	ck_assert_int_eq(conn_connect(c, &cause), -1);
 	/* No prompt: a prompt would wait; this returns at once. */
-	ck_assert_msg(now() - t0 < 5, "took %.1f s", now() - t0);
-	want = xasprintf("login refused for %s@%s", env("SLURM_USER"),
-	    env("SLURM_HOSTNAME"));
+	ck_assert_msg(it_now() - t0 < 5, "took %.1f s", it_now() - t0);
+	want = xasprintf("login refused for %s@%s", it_env("SLURM_USER"),
+	    it_env("SLURM_HOSTNAME"));
 	ck_assert_msg(strstr(cause, want) != NULL, "%s", cause);
 	ck_assert_ptr_nonnull(strstr(cause, key));
 	ck_assert_ptr_nonnull(strstr(cause, "ssh-copy-id"));
@@ -361,12 +322,12 @@ START_TEST(auth_encrypted_key_no_prompt)
 
 	cmd = xasprintf("ssh-keygen -q -t ed25519 -N 'a passphrase' -f %s",
 	    key);
-	ck_assert_int_eq(sh(cmd, NULL), 0);
+	ck_assert_int_eq(it_sh(cmd, NULL), 0);
 	free(cmd);
 	c = cluster_conn(NULL, 0, key, NULL, 0);
-	t0 = now();
+	t0 = it_now();
 	ck_assert_int_eq(conn_connect(c, &cause), -1);
-	ck_assert_msg(now() - t0 < 5, "took %.1f s", now() - t0);
+	ck_assert_msg(it_now() - t0 < 5, "took %.1f s", it_now() - t0);
 	ck_assert_msg(strstr(cause, "passphrase-protected") != NULL, "%s",
 	    cause);
 	ck_assert_ptr_nonnull(strstr(cause, "ssh-add"));
@@ -385,7 +346,7 @@ START_TEST(failover_second_host)
 	struct conn_result	 r;
 
 	hosts[0] = "127.0.0.2";		/* loopback, nothing listens */
-	hosts[1] = env("SLURM_HOSTNAME");
+	hosts[1] = it_env("SLURM_HOSTNAME");
 	c = cluster_conn(hosts, 2, NULL, NULL, 0);
 	exec_ok(c, "echo up", &r);
 	ck_assert_str_eq(r.out, "up\n");
@@ -402,9 +363,9 @@ START_TEST(failover_closed_port)
 	struct conn		*c;
 	struct conn_result	 r;
 
-	closed = xasprintf("%s:1", env("SLURM_HOSTNAME"));
+	closed = xasprintf("%s:1", it_env("SLURM_HOSTNAME"));
 	hosts[0] = closed;
-	hosts[1] = env("SLURM_HOSTNAME");
+	hosts[1] = it_env("SLURM_HOSTNAME");
 	c = cluster_conn(hosts, 2, NULL, NULL, 0);
 	exec_ok(c, "echo up", &r);
 	ck_assert_str_eq(conn_host(c), hosts[1]);
@@ -461,7 +422,7 @@ START_TEST(one_connection_for_many_commands)
 	char			*log, *first = NULL;
 	int			 i;
 
-	log = xasprintf("%s/log/sshd.log", env("SDTB_DIR"));
+	log = xasprintf("%s/log/sshd.log", it_env("SDTB_DIR"));
 	ck_assert_int_eq(stat(log, &sb), 0);
 	for (i = 0; i < 20; i++) {
 		exec_ok(c, "echo $SSH_CONNECTION", &r);
@@ -526,7 +487,7 @@ alias_conn(const char *config)
 	memset(&o, 0, sizeof o);
 	o.hosts = hosts;
 	o.nhosts = 1;
-	o.known_hosts = env("SSH_KNOWN_HOSTS");
+	o.known_hosts = it_env("SSH_KNOWN_HOSTS");
 	o.ssh_config = config;
 	o.connect_timeout = 5;
 	return conn_new(&o);
@@ -541,8 +502,8 @@ START_TEST(ssh_config_alias)
 
 	text = xasprintf("Host sdtb-alias\n"
 	    "  HostName %s\n  Port %s\n  User %s\n  IdentityFile %s\n",
-	    env("SLURM_HOSTNAME"), env("SLURM_PORT"), env("SLURM_USER"),
-	    env("SSH_KEY_PATH"));
+	    it_env("SLURM_HOSTNAME"), it_env("SLURM_PORT"),
+	    it_env("SLURM_USER"), it_env("SSH_KEY_PATH"));
 	ck_assert_int_eq(file_write_atomic(cfg, text, strlen(text), 0600,
 	    &cause), 0);
 	c = alias_conn(cfg);
@@ -550,8 +511,8 @@ START_TEST(ssh_config_alias)
 	ck_assert_str_eq(r.out, "sqdeck\n");
 	conn_result_free(&r);
 	ck_assert_str_eq(conn_host(c), "sdtb-alias");
-	target = xasprintf("%s@%s:%s", env("SLURM_USER"), env("SLURM_HOSTNAME"),
-	    env("SLURM_PORT"));
+	target = xasprintf("%s@%s:%s", it_env("SLURM_USER"),
+	    it_env("SLURM_HOSTNAME"), it_env("SLURM_PORT"));
 	ck_assert_str_eq(conn_target(c), target);
 	free(target);
 	conn_free(c);
@@ -559,8 +520,8 @@ START_TEST(ssh_config_alias)
 
 	/* Control: without the IdentityFile line there is no key to use. */
 	text = xasprintf("Host sdtb-alias\n  HostName %s\n  Port %s\n"
-	    "  User %s\n", env("SLURM_HOSTNAME"), env("SLURM_PORT"),
-	    env("SLURM_USER"));
+	    "  User %s\n", it_env("SLURM_HOSTNAME"), it_env("SLURM_PORT"),
+	    it_env("SLURM_USER"));
 	ck_assert_int_eq(file_write_atomic(cfg, text, strlen(text), 0600,
 	    &cause), 0);
 	c = alias_conn(cfg);
@@ -589,9 +550,11 @@ START_TEST(ssh_config_proxycommand)
 	    "  ProxyCommand ssh -F /dev/null -o BatchMode=yes "
 	    "-o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s "
 	    "-o IdentitiesOnly=yes -i %s -p %s %s@%s -W %%h:%%p\n",
-	    env("SLURM_HOSTNAME"), env("SLURM_PORT"), env("SLURM_USER"),
-	    env("SSH_KEY_PATH"), env("SSH_KNOWN_HOSTS"), env("SSH_KEY_PATH"),
-	    env("SLURM_PORT"), env("SLURM_USER"), env("SLURM_HOSTNAME"));
+	    it_env("SLURM_HOSTNAME"), it_env("SLURM_PORT"),
+	    it_env("SLURM_USER"), it_env("SSH_KEY_PATH"),
+	    it_env("SSH_KNOWN_HOSTS"), it_env("SSH_KEY_PATH"),
+	    it_env("SLURM_PORT"), it_env("SLURM_USER"),
+	    it_env("SLURM_HOSTNAME"));
 	ck_assert_int_eq(file_write_atomic(cfg, text, strlen(text), 0600,
 	    &cause), 0);
 	c = alias_conn(cfg);
@@ -631,7 +594,7 @@ run_sqdeck(const char *envs, const char *args, char **out)
 	cmd = xasprintf("mkdir -p -m 700 %s/rt && env XDG_CONFIG_HOME=%s/xdg "
 	    "XDG_STATE_HOME=%s/state XDG_RUNTIME_DIR=%s/rt %s %s %s </dev/null "
 	    "2>&1", tmp, tmp, tmp, tmp, envs, bin, args);
-	rc = sh(cmd, out);
+	rc = it_sh(cmd, out);
 	free(cmd);
 	return rc;
 }
@@ -669,7 +632,7 @@ START_TEST(preflight_passes)
 	ck_assert_int_eq(cJSON_IsTrue(cJSON_GetObjectItem(j, "pyxis")), pyxis);
 	p = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "partitions"), 0);
 	ck_assert_str_eq(cJSON_GetObjectItem(p, "name")->valuestring,
-	    env("SLURM_PARTITION"));
+	    it_env("SLURM_PARTITION"));
 	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(p, "exists")));
 	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(j,
 	    "storage"), "writable")));
@@ -696,7 +659,7 @@ START_TEST(preflight_failover_and_refusals)
 	char	*out = NULL, *e, *kh;
 	FILE	*f;
 
-	e = xasprintf("SLURM_HOSTNAME=127.0.0.2,%s", env("SLURM_HOSTNAME"));
+	e = xasprintf("SLURM_HOSTNAME=127.0.0.2,%s", it_env("SLURM_HOSTNAME"));
 	ck_assert_int_eq(run_sqdeck(e, "preflight", &out), 0);
 	free(out);
 	free(e);
@@ -736,7 +699,7 @@ START_TEST(preflight_cluster_default_partition)
 	spec = tmpfile_path("default-part.yaml");
 	ck_assert_ptr_nonnull(f = fopen(spec, "w"));
 	fprintf(f, "name: t\nimage: %s\ncommand: hostname\ngpus: 1\n"
-	    "time: 10m\n", env("SDTB_IMAGE_SQSH"));
+	    "time: 10m\n", it_env("SDTB_IMAGE_SQSH"));
 	fclose(f);
 	args = xasprintf("submit --dry-run %s", spec);
 	run_sqdeck("SLURM_PARTITION=", args, &out);
@@ -1158,7 +1121,7 @@ START_TEST(script_quotes_root)
 	ck_assert_int_eq(file_write_atomic(path, s, strlen(s), 0600, &cause),
 	    0);
 	cmd = xasprintf("sh -n %s", path);
-	ck_assert_int_eq(sh(cmd, NULL), 0);
+	ck_assert_int_eq(it_sh(cmd, NULL), 0);
 	free(cmd);
 	free(path);
 	free(s);

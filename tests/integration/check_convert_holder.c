@@ -25,15 +25,6 @@ static char	rtdir[4200];
 static char	relay_pid[4200];
 static char	relay[128];
 
-static double
-now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* The relay's process group, from its pid file (0: none). */
 static pid_t
 relay_pgid(void)
@@ -55,7 +46,7 @@ relay_pgid(void)
 static void
 setup(void)
 {
-	char	path[4400], *yaml, *cmd;
+	char	*cmd;
 	FILE	*f;
 
 	it_need_cluster(NULL);
@@ -66,17 +57,9 @@ setup(void)
 	setenv("XDG_RUNTIME_DIR", rtdir, 1);
 	unsetenv("SSH_AUTH_SOCK");
 	unsetenv("SQDECK_IMPORT_TIMEOUT");
-	snprintf(path, sizeof path, "%s/config", tmpdir);
-	mkdir(path, 0700);
-	snprintf(path, sizeof path, "%s/config/sqdeck", tmpdir);
-	mkdir(path, 0700);
-	yaml = xasprintf("- name: sdtb\n  hosts: %s\n  poll_interval: 5\n"
+	it_write_clusters("- name: sdtb\n  hosts: %s\n  poll_interval: 5\n"
 	    "  image_cache: %s/cx-cache/%s\n", it_env("SLURM_HOSTNAME"),
 	    it_env("SDTB_LUSTRE"), unique);
-	snprintf(path, sizeof path, "%s/config/sqdeck/clusters.yaml", tmpdir);
-	ck_assert_int_eq(file_write_atomic(path, yaml, strlen(yaml), 0600,
-	    NULL), 0);
-	free(yaml);
 	snprintf(relay_pid, sizeof relay_pid, "%s/relay.pid", tmpdir);
 	cmd = xasprintf("'%s/tests/cluster/slow-registry' --rate 65536 "
 	    "--to '%s' '%s'", TOP_SRCDIR, it_env("SDTB_REGISTRY"), relay_pid);
@@ -204,9 +187,9 @@ timed_verb(char **out, const char *verb, const char *arg)
 	double	 t0, took;
 	int	 rc;
 
-	t0 = now();
+	t0 = it_now();
 	rc = it_sd(NULL, out, &err, NULL, "-v", verb, arg, NULL);
-	took = now() - t0;
+	took = it_now() - t0;
 	ck_assert_msg(rc == 0, "%s: %s%s", verb, *out, err);
 	ck_assert_msg(strstr(err, "using the shared login") != NULL,
 	    "%s did not go through the holder: %s", verb, err);
@@ -235,12 +218,12 @@ START_TEST(conversion_delays_no_verb)
 	    unique, relay, unique);
 	pid = submit_bg(spec);
 	/* Until the real conversion runs (the layers come at 64 kB/s). */
-	end = now() + 90;
+	end = it_now() + 90;
 	do {
 		free(out);
 		usleep(500 * 1000);
 		out = conversion_state();
-	} while (!conversion_running(out) && now() < end);
+	} while (!conversion_running(out) && it_now() < end);
 	ck_assert_msg(conversion_running(out), "the conversion never "
 	    "ran: %s; submit said: %s", out, sub_file("err"));
 	free(out);
@@ -295,22 +278,18 @@ START_TEST(conversion_delays_no_verb)
 }
 END_TEST
 
-int
-main(void)
+static Suite *
+convert_holder_suite(void)
 {
 	Suite	*s = suite_create("convert_holder");
 	TCase	*tc;
-	SRunner	*sr;
-	int	 nf;
 
 	tc = tcase_create("convert_holder");
 	tcase_add_unchecked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 300);
 	suite_add_tcase(s, tc);
 	it_add_job_test(tc, conversion_delays_no_verb);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? 0 : 1;
+	return s;
 }
+
+TEST_MAIN(convert_holder_suite)

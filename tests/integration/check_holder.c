@@ -13,28 +13,12 @@
 #include <time.h>
 
 #include "testutil.h"
+#include "it-lib.h"
 
 #include "config.h"
 #include "conn.h"
 
 static char	tmp[4096];
-
-static double
-now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static const char *
-bin(void)
-{
-	const char	*b = getenv("SQDECK_BIN");
-
-	return b != NULL && *b != '\0' ? b : TOP_BUILDDIR "/sqdeck";
-}
 
 /* A private HOME, config and runtime dir: the cluster from env.sh. */
 static void
@@ -45,21 +29,15 @@ setup(void)
 	ck_assert_msg(getenv("SLURM_HOSTNAME") != NULL, "source "
 	    "$SDTB_DIR/env.sh first");
 	snprintf(tmp, sizeof tmp, "%s", test_tmpdir());
-	setenv("HOME", tmp, 1);
+	it_private_dirs(tmp);
 	d = xasprintf("%s/rt", tmp);
 	ck_assert_int_eq(mkdir(d, 0700), 0);
 	setenv("XDG_RUNTIME_DIR", d, 1);
 	free(d);
-	d = xasprintf("%s/xdg", tmp);
-	setenv("XDG_CONFIG_HOME", d, 1);
-	free(d);
-	d = xasprintf("%s/state", tmp);
-	setenv("XDG_STATE_HOME", d, 1);
-	free(d);
 	unsetenv("SSH_AUTH_SOCK");
 	unsetenv("SQDECK_CLUSTER");
-	setenv("SQDECK_BIN", bin(), 1);
-	conn_holder_enable(bin(), 0);
+	setenv("SQDECK_BIN", it_bin(), 1);
+	conn_holder_enable(it_bin(), 0);
 }
 
 static void
@@ -67,7 +45,7 @@ teardown(void)
 {
 	char	*cmd;
 
-	cmd = xasprintf("'%s' logout >/dev/null 2>&1; rm -rf '%s'", bin(),
+	cmd = xasprintf("'%s' logout >/dev/null 2>&1; rm -rf '%s'", it_bin(),
 	    tmp);
 	ck_assert_int_eq(system(cmd), 0);
 	free(cmd);
@@ -149,30 +127,12 @@ remote_count(struct conn *c, const char *marker)
 static int
 remote_wait(struct conn *c, const char *marker, int want, int limit)
 {
-	double	end = now() + limit;
+	double	end = it_now() + limit;
 	int	n;
 
-	while ((n = remote_count(c, marker)) != want && now() < end)
+	while ((n = remote_count(c, marker)) != want && it_now() < end)
 		usleep(200 * 1000);
 	return n;
-}
-
-static int
-sh_out(const char *cmd, char **out)
-{
-	FILE		*f;
-	struct buf	 b;
-	char		 chunk[4096];
-	size_t		 n;
-	int		 st;
-
-	buf_init(&b);
-	ck_assert_ptr_nonnull(f = popen(cmd, "r"));
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_add(&b, chunk, n);
-	st = pclose(f);
-	*out = buf_steal(&b);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 START_TEST(blocked_command_delays_no_one)
@@ -186,7 +146,7 @@ START_TEST(blocked_command_delays_no_one)
 
 	marker = xasprintf("sqdeck-hold-%ld", (long)getpid());
 	cmd = xasprintf("sleep 60; echo done %s", marker);
-	jobs = xasprintf("'%s' -v jobs 2>&1 </dev/null", bin());
+	jobs = xasprintf("'%s' -v jobs 2>&1 </dev/null", it_bin());
 	pid = run_blocked(cmd, 90);
 	c = env_conn(&cfg);
 	/* Our own client of the same holder sees the blocked command. */
@@ -194,9 +154,9 @@ START_TEST(blocked_command_delays_no_one)
 	ck_assert_int_ne(conn_holder_pid(c), 0);
 	/* Another client's verbs answer while it runs, through the holder. */
 	for (i = 0; i < 3; i++) {
-		t0 = now();
-		ck_assert_msg(sh_out(jobs, &out) == 0, "%s", out);
-		took = now() - t0;
+		t0 = it_now();
+		ck_assert_msg(it_sh(jobs, &out) == 0, "%s", out);
+		took = it_now() - t0;
 		ck_assert_msg(took < 5, "jobs took %.1f s while a command was "
 		    "blocked in the holder", took);
 		ck_assert_msg(strstr(out, "using the shared login") != NULL,
@@ -281,23 +241,17 @@ START_TEST(holder_env_scrubbed)
 }
 END_TEST
 
-int
-main(void)
+static Suite *
+holder_suite(void)
 {
 	Suite	*s = suite_create("holder");
-	TCase	*tc = tcase_create("holder");
-	SRunner	*sr;
-	int	 nf;
+	TCase	*tc;
 
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 300);
+	tc = it_tcase(s, "holder", 300, setup, teardown);
 	tcase_add_test(tc, holder_env_scrubbed);
 	tcase_add_test(tc, client_gone_leaves_nothing);
 	tcase_add_test(tc, blocked_command_delays_no_one);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? 0 : 1;
+	return s;
 }
+
+TEST_MAIN(holder_suite)

@@ -490,23 +490,15 @@ END_TEST
 START_TEST(test_probe_shares_container)
 {
 	cJSON	*j;
-	char	*spec, *out, *err, *state, *path, *want, *probe;
+	char	*spec, *out, *err, *state, *want, *probe;
 	const char *id, *dir, *name;
 
 	need_cluster();
 	/* The cluster's own probe: says which container it runs in. */
-	path = xasprintf("%s/config/sqdeck", tmpdir);
-	ck_assert_int_eq(mkdir_p(path, 0700, NULL), 0);
-	free(path);
-	path = xasprintf("%s/config/sqdeck/clusters.yaml", tmpdir);
-	out = xasprintf("- name: sdtb\n  hosts: %s\n"
+	it_write_clusters("- name: sdtb\n  hosts: %s\n"
 	    "  nccl_probe_command: \"grep -o 'pyxis_sqdeck-[0-9]*' "
 	    "/proc/self/mountinfo | head -n 1; echo NCCL_PROBE_OK\"\n",
 	    getenv("SLURM_HOSTNAME"));
-	ck_assert_int_eq(file_write_atomic(path, out, strlen(out), 0600,
-	    NULL), 0);
-	free(out);
-	free(path);
 	spec = write_spec("name: sdproc-probe-%s\n"
 	    "image: %s\n"
 	    "command: grep -o 'pyxis_sqdeck-[0-9]*' /proc/self/mountinfo | "
@@ -555,7 +547,7 @@ END_TEST
  */
 START_TEST(test_preflight_deep)
 {
-	char	*out, *err, *path, *y;
+	char	*out, *err;
 
 	need_cluster();
 	ck_assert_int_eq(sd(&out, &err, "preflight", NULL), 0);
@@ -585,16 +577,8 @@ START_TEST(test_preflight_deep)
 	free(err);
 
 	/* A CPU partition that does not exist: the job cannot run. */
-	path = xasprintf("%s/config/sqdeck", tmpdir);
-	ck_assert_int_eq(mkdir_p(path, 0700, NULL), 0);
-	free(path);
-	path = xasprintf("%s/config/sqdeck/clusters.yaml", tmpdir);
-	y = xasprintf("- name: default\n  hosts: %s\n  cpu_partition: "
+	it_write_clusters("- name: default\n  hosts: %s\n  cpu_partition: "
 	    "nosuchpart\n", getenv("SLURM_HOSTNAME"));
-	ck_assert_int_eq(file_write_atomic(path, y, strlen(y), 0600, NULL),
-	    0);
-	free(y);
-	free(path);
 	ck_assert_int_ne(sd(&out, &err, "preflight", "--deep", NULL), 0);
 	ck_assert_msg(strstr(out, "deep check: FAILED: the test job on "
 	    "partition nosuchpart did not run") != NULL, "%s\n%s", out, err);

@@ -40,9 +40,8 @@ need_cluster(void)
 	    "SLURM_BASE_RESULTS_DIR", "SDTB_IMAGE", "SDTB_REGISTRY",
 	    "SDTB_REGISTRY_USER", "SDTB_REGISTRY_PASSWORD_FILE", NULL };
 
-	it_need_cluster(more);
 	/* The jobs convert $SDTB_IMAGE: Enroot needs the registry's login. */
-	it_registry_creds(tmpdir);
+	it_need_jobs(more);
 }
 
 /* The queue may be busy: 15 min. */
@@ -512,7 +511,7 @@ START_TEST(test_cache_trust)
 	 */
 	{
 		struct it_sub	 s;
-		char		*spec, *digest, *netrc, *cdir, *text, *cfg;
+		char		*spec, *digest, *netrc, *cdir, *cfg;
 
 		netrc = xasprintf("%s/netrc", tmpdir);
 		sh("umask 077; printf 'machine %%s login %%s password %%s\\n' "
@@ -528,15 +527,9 @@ START_TEST(test_cache_trust)
 		path_digest(netrc, &digest);
 		cdir = xasprintf("%s/.sqsh-sdsec-%s",
 		    getenv("SLURM_BASE_RESULTS_DIR"), unique);
-		cfg = xasprintf("%s/config/sqdeck", tmpdir);
-		ck_assert_int_eq(mkdir_p(cfg, 0700, NULL), 0);
-		free(cfg);
-		cfg = xasprintf("%s/config/sqdeck/clusters.yaml", tmpdir);
-		text = xasprintf("- name: sdtb\n  hosts: [%s]\n"
+		it_write_clusters("- name: sdtb\n  hosts: [%s]\n"
 		    "  image_cache: %s\n", getenv("SLURM_HOSTNAME"), cdir);
-		ck_assert_int_eq(file_write_atomic(cfg, text, strlen(text),
-		    0600, NULL), 0);
-		free(text);
+		cfg = xasprintf("%s/config/sqdeck/clusters.yaml", tmpdir);
 		name = xasprintf("%s/%s+sdtb+tools+1.sqsh", cdir,
 		    getenv("SDTB_REGISTRY"));
 		*strchr(strrchr(name, '/'), ':') = '_';
@@ -587,17 +580,9 @@ START_TEST(test_nccl_forged_answer)
 	int		 n = 0;
 
 	need_cluster();
-	path = xasprintf("%s/config/sqdeck", tmpdir);
-	ck_assert_int_eq(mkdir_p(path, 0700, NULL), 0);
-	free(path);
-	path = xasprintf("%s/config/sqdeck/clusters.yaml", tmpdir);
-	text = xasprintf("- name: sdtb\n  hosts: [%s]\n"
+	it_write_clusters("- name: sdtb\n  hosts: [%s]\n"
 	    "  nccl_probe_command: 'echo NCCL_PROBE_OK'\n",
 	    getenv("SLURM_HOSTNAME"));
-	ck_assert_int_eq(file_write_atomic(path, text, strlen(text), 0600,
-	    NULL), 0);
-	free(text);
-	free(path);
 	spec = write_spec("name: sdsec-nccl-%s\nimage: '%s'\ngpus: 2\n"
 	    "cpus: 1\ntime: 5m\n"
 	    "command: 'echo SQDECK_NCCL_OK=NCCL_SOCKET_IFNAME=lo'\n", unique,

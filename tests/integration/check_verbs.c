@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "testutil.h"
+#include "it-lib.h"
 
 #include "config.h"
 #include "conn.h"
@@ -260,10 +261,6 @@ run(char **out, char **err, const char *fmt, ...)
 	const char	*bin = getenv("SQDECK_BIN");
 	va_list		 ap;
 	char		*args, *cmd, *errpath, *qbin;
-	FILE		*f;
-	struct buf	 b;
-	char		 chunk[4096];
-	size_t		 n;
 	int		 st;
 
 	ck_assert_msg(bin != NULL, "SQDECK_BIN is not set");
@@ -273,13 +270,7 @@ run(char **out, char **err, const char *fmt, ...)
 	errpath = xasprintf("%s/stderr.%ld", tmproot, (long)getpid());
 	qbin = shell_quote(bin);
 	cmd = xasprintf("%s %s 2>%s", qbin, args, errpath);
-	f = popen(cmd, "r");
-	ck_assert(f != NULL);
-	buf_init(&b);
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_add(&b, chunk, n);
-	st = pclose(f);
-	*out = b.data != NULL ? buf_steal(&b) : xstrdup("");
+	st = it_sh(cmd, out);
 	if (err != NULL) {
 		if (file_read(errpath, err, NULL, NULL) != 0)
 			*err = xstrdup("");
@@ -289,7 +280,7 @@ run(char **out, char **err, const char *fmt, ...)
 	free(qbin);
 	free(cmd);
 	free(args);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return st;
 }
 
 static size_t
@@ -1108,20 +1099,10 @@ verbs_suite(void)
 {
 	Suite	*s = suite_create("verbs");
 	TCase	*tc;
-	char	*p;
 
 	/* Private HOME, config and records: the real ones are never used. */
 	snprintf(tmproot, sizeof tmproot, "%s", test_tmpdir());
-	p = xasprintf("%s/home", tmproot);
-	mkdir(p, 0700);
-	setenv("HOME", p, 1);
-	free(p);
-	p = xasprintf("%s/state", tmproot);
-	setenv("XDG_STATE_HOME", p, 1);
-	free(p);
-	p = xasprintf("%s/config", tmproot);
-	setenv("XDG_CONFIG_HOME", p, 1);
-	free(p);
+	it_private_dirs(tmproot);
 
 	tc = tcase_create("pure");
 	tcase_add_test(tc, test_conventions);

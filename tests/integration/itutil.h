@@ -21,6 +21,7 @@
 #include <regex.h>
 
 #include "testutil.h"
+#include "it-lib.h"
 #include "record.h"
 #include "util.h"
 
@@ -55,17 +56,6 @@ it_need_cluster(const char *const *more)
 		it_need_env(more);
 }
 
-/* One variable of that env: it must be set and not empty. */
-static inline const char *
-it_env(const char *name)
-{
-	const char	*v = getenv(name);
-
-	ck_assert_msg(v != NULL && *v != '\0', "%s is not set: source "
-	    "$SDTB_DIR/env.sh (tests/cluster/up) first", name);
-	return v;
-}
-
 /*
  * Each test: a private dir with HOME, XDG_STATE_HOME and XDG_CONFIG_HOME
  * below it (records, caches and clusters.yaml are its own), no fault or
@@ -74,16 +64,8 @@ it_env(const char *name)
 static inline void
 it_setup(void)
 {
-	char	path[4200];
-
 	snprintf(tmpdir, sizeof tmpdir, "%s", test_tmpdir());
-	snprintf(path, sizeof path, "%s/home", tmpdir);
-	mkdir(path, 0700);
-	setenv("HOME", path, 1);
-	snprintf(path, sizeof path, "%s/state", tmpdir);
-	setenv("XDG_STATE_HOME", path, 1);
-	snprintf(path, sizeof path, "%s/config", tmpdir);
-	setenv("XDG_CONFIG_HOME", path, 1);
+	it_private_dirs(tmpdir);
 	unsetenv("SQDECK_TEST_FAULT");
 	unsetenv("SQDECK_CLUSTER");
 	snprintf(unique, sizeof unique, "%ld%04x", (long)time(NULL) % 100000,
@@ -476,23 +458,6 @@ it_submit(const char *spec, struct it_sub *s)
 }
 
 /*
- * A case of suite s with its checked fixture (either may be NULL) and
- * timeout in seconds (0: CK_DEFAULT_TIMEOUT's).
- */
-static inline TCase *
-it_tcase(Suite *s, const char *name, double timeout, void (*setup)(void),
-    void (*teardown)(void))
-{
-	TCase	*tc = tcase_create(name);
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	if (timeout > 0)
-		tcase_set_timeout(tc, timeout);
-	suite_add_tcase(s, tc);
-	return tc;
-}
-
-/*
  * Register a test that runs a job (in the registry image).  On a cluster
  * that came up without containers (SDTB_CONTAINERS=absent: no vendor
  * archives) it is not registered: one "skipped:" line says so and why,
@@ -559,6 +524,65 @@ it_registry_creds(const char *dir)
 	free(pw);
 	free(out);
 	free(err);
+}
+
+/*
+ * A test that runs a job: the cluster's env (and more, may be NULL) and
+ * the registry's credentials for Enroot (every job runs in its image).
+ */
+static inline void
+it_need_jobs(const char *const *more)
+{
+	it_need_cluster(more);
+	it_registry_creds(tmpdir);
+}
+
+/*
+ * The test's own clusters.yaml (in its XDG_CONFIG_HOME, see it_setup),
+ * from printf-style text; a later call replaces it.
+ */
+static inline void
+it_write_clusters(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static inline void
+it_write_clusters(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*text, *path;
+
+	path = xasprintf("%s/config/sqdeck", tmpdir);
+	ck_assert_int_eq(mkdir_p(path, 0700, NULL), 0);
+	free(path);
+	va_start(ap, fmt);
+	text = xvasprintf(fmt, ap);
+	va_end(ap);
+	path = xasprintf("%s/config/sqdeck/clusters.yaml", tmpdir);
+	ck_assert_int_eq(file_write_atomic(path, text, strlen(text), 0600,
+	    NULL), 0);
+	free(text);
+	free(path);
+}
+
+/* How many lines a command on the cluster printed (printf-style). */
+static inline int
+it_ssh_lines(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static inline int
+it_ssh_lines(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*cmd, *out = NULL, *p;
+	int	 n = 0;
+
+	va_start(ap, fmt);
+	cmd = xvasprintf(fmt, ap);
+	va_end(ap);
+	it_ssh_run(tmpdir, cmd, NULL, &out);
+	for (p = strtok(out, "\n"); p != NULL; p = strtok(NULL, "\n"))
+		n++;
+	free(out);
+	free(cmd);
+	return n;
 }
 
 /* The short names of the suites, on the running test's tmpdir. */

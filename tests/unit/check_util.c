@@ -68,6 +68,7 @@ END_TEST
 START_TEST(test_str)
 {
 	struct strv	v = { 0 };
+	const char	*p;
 	int		b = 7;
 
 	ck_assert_int_eq(str_bool("Yes", &b), 0);
@@ -91,6 +92,22 @@ START_TEST(test_str)
 	ck_assert_int_eq(str_digits_n("1234567890", 10), -1);
 	ck_assert_int_eq(str_digits_n("12a", 3), -1);
 	ck_assert_int_eq(str_digits_n("", 0), -1);
+	p = "0042-7";
+	ck_assert_int_eq(str_number(&p, 100), 42);
+	ck_assert_str_eq(p, "-7");
+	p = "101";
+	ck_assert_int_eq(str_number(&p, 100), -1);
+	ck_assert_str_eq(p, "101");
+	p = "100";
+	ck_assert_int_eq(str_number(&p, 100), 100);
+	p = "5";
+	ck_assert_int_eq(str_number(&p, 0), -1);
+	p = "-1";
+	ck_assert_int_eq(str_number(&p, 100), -1);
+	p = " 1";
+	ck_assert_int_eq(str_number(&p, 100), -1);
+	p = "99999999999999999999999";
+	ck_assert_int_eq(str_number(&p, 2147483647L), -1);
 	strv_add(&v, "gpu");
 	strv_add(&v, "cpu");
 	ck_assert(strv_has(&v, "cpu"));
