@@ -6,12 +6,16 @@
 #include "conn.h"
 #include "conn-int.h"
 #include "holder.h"
+#include "holder-int.h"
 
 #include <sys/socket.h>
 #include <sys/types.h>
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+
+#include <netdb.h>
+#include <fcntl.h>
 
 #include <sys/stat.h>
 
@@ -1736,4 +1740,252 @@ conn_stream_close(struct conn_stream *st)
 	buf_free(&st->in);
 	buf_free(&st->data);
 	free(st);
+}
+
+/* ------------------------------------------------------------ probes */
+
+#define CONN_PROBE_ADDRS	4	/* addresses tried per host */
+
+/* One address of one host of one conn being probed. */
+struct conn_probe1 {
+	size_t		 ci;		/* the conn */
+	int		 fd;		/* -1 once done */
+	int		 connected;
+	double		 deadline;
+	char		*where;		/* host:port, for messages */
+	char		 hello[256];	/* what the server said so far */
+	size_t		 nhello;
+};
+
+/* The server's first lines: one that begins with "SSH-" is its hello. */
+static int
+conn_probe_hello(const char *p, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i + 4 <= n; i++) {
+		if ((i == 0 || p[i - 1] == '\n') && memcmp(p + i, "SSH-", 4) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Start the probes of conn ci; 1 when it cannot be probed (connect it). */
+static int
+conn_probe_start(struct conn *c, size_t ci, struct conn_probe1 **pv,
+    size_t *np, struct buf *errs)
+{
+	struct conn_eff		 e;
+	struct addrinfo		 hints, *res, *ai;
+	struct conn_probe1	*p;
+	char			*path, *why = NULL, port[16];
+	const char		*pc;
+	double			 deadline = conn_now() + c->connect_timeout;
+	size_t			 i;
+	int			 fd, k, rc;
+
+	if (c->jumps.n > 0 || c->nhosts == 0 || conn_connected(c))
+		return 1;
+	/* A holder listening for it: it may be logged in already. */
+	if (conn_holder_exe != NULL && c->persist > 0 &&
+	    (path = conn_holder_sock(c, &why)) != NULL) {
+		fd = holder_connect(path, NULL);
+		free(path);
+		if (fd >= 0) {
+			close(fd);
+			return 1;
+		}
+	}
+	free(why);
+	for (i = 0; i < c->nhosts; i++) {
+		why = NULL;
+		if (conn_resolve(c, i, &e, &why) != 0) {
+			free(why);
+			conn_eff_free(&e);
+			return 1;	/* the login says what is wrong */
+		}
+		pc = e.sc.v[SSHCONF_PROXYCOMMAND].value;
+		if (e.nhops > 0 || (pc != NULL && strcasecmp(pc, "none") != 0)) {
+			conn_eff_free(&e);
+			return 1;
+		}
+		snprintf(port, sizeof port, "%u", e.port ? e.port : 22);
+		memset(&hints, 0, sizeof hints);
+		hints.ai_family = AF_UNSPEC;
+		hints.ai_socktype = SOCK_STREAM;
+		if ((rc = getaddrinfo(e.host, port, &hints, &res)) != 0) {
+			buf_printf(errs, "%s%s:%s: %s", errs->len ? "; " : "",
+			    e.host, port, gai_strerror(rc));
+			conn_eff_free(&e);
+			continue;
+		}
+		for (ai = res, k = 0; ai != NULL && k < CONN_PROBE_ADDRS;
+		    ai = ai->ai_next, k++) {
+			fd = socket(ai->ai_family, ai->ai_socktype |
+			    SOCK_NONBLOCK | SOCK_CLOEXEC, ai->ai_protocol);
+			if (fd < 0) {
+				buf_printf(errs, "%s%s:%s: socket: %s",
+				    errs->len ? "; " : "", e.host, port,
+				    strerror(errno));
+				continue;
+			}
+			if (connect(fd, ai->ai_addr, ai->ai_addrlen) != 0 &&
+			    errno != EINPROGRESS) {
+				buf_printf(errs, "%s%s:%s: %s",
+				    errs->len ? "; " : "", e.host, port,
+				    strerror(errno));
+				close(fd);
+				continue;
+			}
+			*pv = xrealloc(*pv, (*np + 1) * sizeof **pv);
+			p = &(*pv)[(*np)++];
+			memset(p, 0, sizeof *p);
+			p->ci = ci;
+			p->fd = fd;
+			p->deadline = deadline;
+			p->where = xasprintf("%s:%s", e.host, port);
+		}
+		freeaddrinfo(res);
+		conn_eff_free(&e);
+	}
+	return 0;
+}
+
+/* Probe p is over; with why, it failed (added to the conn's errors). */
+static void
+conn_probe_end(struct conn_probe1 *p, struct buf *errs, const char *why)
+{
+	if (why != NULL)
+		buf_printf(&errs[p->ci], "%s%s: %s", errs[p->ci].len ? "; " :
+		    "", p->where, why);
+	if (p->fd >= 0)
+		close(p->fd);
+	p->fd = -1;
+}
+
+/* Some bytes from the server: a hello ends the probe well. */
+static int
+conn_probe_read(struct conn_probe1 *p, struct buf *errs)
+{
+	ssize_t	r;
+
+	r = recv(p->fd, p->hello + p->nhello, sizeof p->hello - 1 -
+	    p->nhello, MSG_DONTWAIT);
+	if (r < 0 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	if (r < 0) {
+		conn_probe_end(p, errs, strerror(errno));
+		return 0;
+	}
+	if (r == 0) {
+		conn_probe_end(p, errs, "the server closed the connection "
+		    "before saying SSH's hello");
+		return 0;
+	}
+	p->nhello += r;
+	if (conn_probe_hello(p->hello, p->nhello))
+		return 1;
+	if (p->nhello == sizeof p->hello - 1)
+		conn_probe_end(p, errs, "not an SSH server (no SSH- line)");
+	return 0;
+}
+
+void
+conn_probe(struct conn *const *v, size_t n, int *ok, char **why,
+    void (*found)(void *, size_t), void *arg)
+{
+	struct conn_probe1	*pv = NULL, *p;
+	struct pollfd		*pfd;
+	struct buf		*errs;
+	size_t			 np = 0, i, k, m, *map;
+	double			 now, first;
+	int			 err, won, wait;
+	socklen_t		 len;
+
+	pthread_once(&conn_once, conn_init_library);
+	errs = xcalloc(n + 1, sizeof *errs);
+	for (i = 0; i < n; i++) {
+		buf_init(&errs[i]);
+		why[i] = NULL;
+		ok[i] = conn_probe_start(v[i], i, &pv, &np, &errs[i]);
+		if (ok[i] && found != NULL)
+			found(arg, i);
+	}
+	pfd = xcalloc(np + 1, sizeof *pfd);
+	map = xcalloc(np + 1, sizeof *map);
+	for (;;) {
+		now = conn_now();
+		first = 0;
+		for (m = 0, k = 0; k < np; k++) {
+			p = &pv[k];
+			if (p->fd < 0)
+				continue;
+			if (ok[p->ci]) {
+				conn_probe_end(p, NULL, NULL);
+				continue;
+			}
+			if (now >= p->deadline) {
+				char	*t = xasprintf("%s within %d s",
+				    p->connected ? "no SSH hello" :
+				    "no TCP connection",
+				    v[p->ci]->connect_timeout);
+
+				conn_probe_end(p, errs, t);
+				free(t);
+				continue;
+			}
+			if (first == 0 || p->deadline < first)
+				first = p->deadline;
+			pfd[m].fd = p->fd;
+			pfd[m].events = p->connected ? POLLIN : POLLOUT;
+			pfd[m].revents = 0;
+			map[m++] = k;
+		}
+		if (m == 0)
+			break;
+		wait = (int)((first - now) * 1000) + 1;
+		if (poll(pfd, m, wait) < 0 && errno != EINTR)
+			break;
+		for (i = 0; i < m; i++) {
+			if (pfd[i].revents == 0)
+				continue;
+			p = &pv[map[i]];
+			if (!p->connected) {
+				err = 0;
+				len = sizeof err;
+				if (getsockopt(p->fd, SOL_SOCKET, SO_ERROR, &err,
+				    &len) != 0)
+					err = errno;
+				if (err != 0) {
+					conn_probe_end(p, errs, strerror(err));
+					continue;
+				}
+				p->connected = 1;
+				continue;
+			}
+			won = conn_probe_read(p, errs);
+			if (won && !ok[p->ci]) {
+				ok[p->ci] = 1;
+				if (found != NULL)
+					found(arg, p->ci);
+			}
+		}
+	}
+	for (k = 0; k < np; k++) {
+		conn_probe_end(&pv[k], NULL, NULL);
+		free(pv[k].where);
+	}
+	for (i = 0; i < n; i++) {
+		if (!ok[i]) {
+			why[i] = xasprintf("cannot connect to %s. Check the "
+			    "host name and port and that the cluster is "
+			    "reachable from here (VPN?)", errs[i].len ?
+			    errs[i].data : "no login host");
+		}
+		buf_free(&errs[i]);
+	}
+	free(errs);
+	free(pfd);
+	free(map);
+	free(pv);
 }

@@ -283,6 +283,23 @@ void		 conn_stream_winch(struct conn_stream *, int rows, int cols);
 int		 conn_stream_status(struct conn_stream *, int *lost);
 void		 conn_stream_close(struct conn_stream *);
 
+/*
+ * Whether any login host of each of n conns answers as an SSH server, all
+ * of them at once from the calling thread: a non-blocking TCP connect to
+ * each address of each host, then a wait of at most that conn's
+ * connect_timeout for the server's "SSH-" hello.  Nothing is logged in
+ * and no holder is started: a host that never answers costs a socket for
+ * a few seconds, not a process and a thread.  ok[i] is 1 when a host of
+ * v[i] said hello, or when v[i] cannot be probed this way (a bastion, a
+ * ProxyCommand, a holder already listening for it, an ssh_config error the
+ * login should report): connect it the usual way.  ok[i] is 0 and why[i]
+ * (allocated) says how each host failed otherwise.  found(arg, i) is
+ * called as soon as ok[i] is known to be 1, before the others are done.
+ * The conns are only read: the caller must own them all meanwhile.
+ */
+void		 conn_probe(struct conn *const *v, size_t n, int *ok,
+		     char **why, void (*found)(void *, size_t), void *arg);
+
 /* Host in use as given in the list (NULL if not connected). */
 const char	*conn_host(const struct conn *);
 /* "user@host:port" of the connection in use, after ssh_config. */

@@ -15,6 +15,7 @@
 #define HOLDER_MAXMSG	(1024u * 1024 * 1024)
 #define HOLDER_START_WAIT 10	/* seconds for a new holder to listen */
 #define HOLDER_GRACE	10	/* seconds a new holder waits for a client */
+#define HOLDER_SHED_EVERY 60	/* seconds between sheds while it serves */
 
 enum {
 	M_OPTS = 1,	/* spawner -> holder, on the pipe */

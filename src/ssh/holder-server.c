@@ -18,10 +18,13 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 
+#include <sys/mman.h>
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -89,6 +92,8 @@ static struct {
 	size_t		 ncache;
 	int		 cur_fd;	/* client being served */
 	int		 cur_prompt;	/* it can answer prompts */
+	unsigned	 shed_gen;	/* session of the last shed */
+	double		 shed_at;
 } H;
 
 static volatile sig_atomic_t holder_quit;
@@ -157,6 +162,7 @@ holder_relay(void *arg, const char *cluster, const char *name,
 }
 
 static unsigned holder_handshakes(void);
+static void holder_shed(void);
 
 static void
 holder_put_reply(struct buf *b, int rc, const struct conn_result *res,
@@ -957,6 +963,10 @@ holder_loop(void)
 		holder_service(pfd, &served);
 		if ((pfd[0].revents & POLLIN) && !H.stop)
 			holder_accept();
+		/* Idle after a new login, or a while after the last shed. */
+		if (holder_busy() == 0 && (H.shed_gen != holder_handshakes() ||
+		    holder_now() - H.shed_at >= HOLDER_SHED_EVERY))
+			holder_shed();
 	}
 	free(pfd);
 	while (H.ncl > 0) {
@@ -969,6 +979,59 @@ holder_loop(void)
 		unlink(H.path);
 	close(H.lfd);
 	conn_free(H.conn);
+}
+
+/*
+ * Let go of the memory the holder touched once and no longer runs: the
+ * start of the process, the login (key exchange, key files, ssh_config,
+ * OpenSSL's setup) and freed heap.  A holder lives for hours beside 30
+ * others; what stays resident should be what serving requests touches.
+ *
+ * The library and program text stays in the page cache, shared; only this
+ * process's mappings of it are dropped (MADV_DONTNEED), and a page used
+ * again comes back from the file as it was.  A mapping that holds a page
+ * of its own (smaps Anonymous: relocations, a written .data) is never
+ * touched: dropping it would lose what was written.
+ */
+static void
+holder_shed(void)
+{
+	FILE		*f;
+	char		 line[512], perms[8];
+	unsigned long	 lo = 0, hi = 0, a, b, ino, kb;
+	struct {
+		unsigned long	lo, hi;
+	}		 v[256];
+	size_t		 n = 0, i;
+	int		 file = 0;
+
+	H.shed_at = holder_now();
+	H.shed_gen = holder_handshakes();
+	malloc_trim(0);
+	if ((f = fopen("/proc/self/smaps", "re")) == NULL)
+		return;
+	while (fgets(line, sizeof line, f) != NULL) {
+		/* "Anonymous:" begins with a hex digit: parse into a, b. */
+		if (sscanf(line, "%lx-%lx %7s %*x %*s %lu", &a, &b, perms,
+		    &ino) == 4) {
+			lo = a;
+			hi = b;
+			/* Read-only text and data of a file, not a device. */
+			file = ino != 0 && strchr(perms, 'w') == NULL &&
+			    strncmp(line + strcspn(line, "/"), "/dev/", 5) != 0;
+			continue;
+		}
+		if (!file || sscanf(line, "Anonymous: %lu kB", &kb) != 1)
+			continue;
+		file = 0;
+		if (kb == 0 && n < sizeof v / sizeof v[0]) {
+			v[n].lo = lo;
+			v[n++].hi = hi;
+		}
+	}
+	fclose(f);
+	for (i = 0; i < n; i++)
+		madvise((void *)v[i].lo, v[i].hi - v[i].lo, MADV_DONTNEED);
 }
 
 /* Bind the socket unless a live holder has it; 1 if one has. */
@@ -1045,6 +1108,7 @@ holder_main(void)
 	struct conn_opts	 o;
 	struct rlimit		 rl = { 0, 0 };
 	struct sigaction	 sa;
+	sigset_t		 set;
 	struct buf		 b;
 	struct hrd		 r;
 	struct strv		 hosts = { NULL, 0 }, jumps = { NULL, 0 };
@@ -1154,6 +1218,12 @@ holder_main(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/*
+	 * Started from a TUI worker, it inherits that thread's mask (every
+	 * signal blocked): SIGTERM would never end it.
+	 */
+	sigemptyset(&set);
+	sigprocmask(SIG_SETMASK, &set, NULL);
 
 	H.conn = conn_new(&o);
 	conn_set_prompt(H.conn, holder_relay, NULL);

@@ -33,6 +33,10 @@
  *   HOLDER_KEEPALIVE + connect_timeout seconds.
  * - It never writes a log; it is not dumpable (no core, no ptrace) and
  *   wipes prompt answers and command input as soon as they are used.
+ * - It stays small beside 30 others: after each new login and every
+ *   HOLDER_SHED_EVERY seconds while idle it lets go of the library pages
+ *   it touched once (the login's) and of freed heap, so what stays
+ *   resident is what serving touches (holder-server.c, holder_shed()).
  * - Kept answers: a client may hand back the output of a read-only check
  *   it judged good (the preflight); later HOLDER_CACHED requests for the
  *   same command and input get it without a round trip, while the same

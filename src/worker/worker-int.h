@@ -81,6 +81,8 @@ struct worker {
 	int			 busy;
 	int			 dead;		/* last turn: not connected */
 	int			 linked;	/* last turn: connected */
+	int			 answered;	/* connected once in this run */
+	int			 probe_ok;	/* a probe heard SSH: connect */
 	time_t			 due;		/* monotonic: next timer */
 	struct wcmd		*cmds;		/* written by the UI thread */
 	struct wcmd		**cmdtail;
@@ -119,6 +121,7 @@ struct workers {
 	size_t			 next;		/* where the next pick starts */
 	size_t			 ndead;		/* busy reconnecting */
 	size_t			 nlinked;	/* clusters connected */
+	int			 probing;	/* a thread probes (pool_probe) */
 	atomic_int		 quit;	/* written under lock, read anywhere */
 	int			 nsubmits;	/* submit threads running */
 

@@ -1,5 +1,7 @@
 #include "worker.h"
 
+#include <sys/resource.h>
+
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -858,7 +860,7 @@ pool_pick(struct workers *ws, time_t now, time_t *wake)
 			if (w->busy)
 				continue;
 			asked = w->cmds != NULL || w->poll_now ||
-			    w->log_gen != w->log_taken;
+			    w->log_gen != w->log_taken || w->probe_ok;
 			if (round == 0 && !asked && !w->linked)
 				continue;
 			if (round == 1 && (asked || w->linked))
@@ -866,6 +868,13 @@ pool_pick(struct workers *ws, time_t now, time_t *wake)
 			/* Dead hosts never take the pool from live ones. */
 			if (round == 1 && ws->ndead >= pool_dead_max(ws))
 				break;
+			/* Never answered: the next probe takes it. */
+			if (round == 1 && !w->answered && ws->probing) {
+				if (w->due > now && (*wake == 0 ||
+				    w->due < *wake))
+					*wake = w->due;
+				continue;
+			}
 			if (asked || w->due <= now) {
 				ws->next = (i + 1) % ws->n;
 				return w;
@@ -875,6 +884,128 @@ pool_pick(struct workers *ws, time_t now, time_t *wake)
 		}
 	}
 	return NULL;
+}
+
+/*
+ * Clusters that never answered in this run are first probed, many at once
+ * (conn_probe: a socket each, no holder, no login), by one pool thread at
+ * a time: 2,000 hosts that never answer were 2,000 connects of
+ * connect_timeout each on a few threads, and a live cluster listed after
+ * them waited for the whole pass (25 min at 3 s).  A cluster whose host
+ * said SSH's hello is handed back at once to connect the usual way; the
+ * others back off as a failed connect does.
+ */
+#define WORKER_PROBE_MAX	512	/* clusters per probe */
+
+struct pool_probe {
+	struct workers	*ws;
+	struct worker	**v;
+};
+
+/* A cluster's host answered: connect it now (the probe lets go of it). */
+static void
+pool_probe_found(void *arg, size_t i)
+{
+	struct pool_probe	*pp = arg;
+	struct worker		*w = pp->v[i];
+
+	pthread_mutex_lock(&pp->ws->lock);
+	w->probe_ok = 1;
+	w->due = 0;
+	w->busy = 0;
+	pp->v[i] = NULL;
+	pthread_cond_broadcast(&pp->ws->cond);
+	pthread_mutex_unlock(&pp->ws->lock);
+}
+
+/* How many clusters one probe may take: each is a socket or a few. */
+static size_t
+pool_probe_max(void)
+{
+	struct rlimit	rl;
+	size_t		max = WORKER_PROBE_MAX;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    (rl.rlim_cur - 64) / 4 < max)
+		max = rl.rlim_cur > 128 ? (rl.rlim_cur - 64) / 4 : 16;
+	return max;
+}
+
+/*
+ * Under the lock, w picked: whether it should be probed, and if so take
+ * every other cluster due for one with it.  Returns the clusters taken
+ * (busy, with the lock dropped and taken again), or 0 if w is not one.
+ */
+static size_t
+pool_probe(struct workers *ws, struct worker *w, time_t now)
+{
+	struct pool_probe	 pp;
+	struct worker		*o;
+	struct conn		**cv;
+	struct wstate		*st;
+	char			**why;
+	int			*ok;
+	size_t			 i, n = 0, max, k;
+	int			 asked;
+
+	if (w->answered || w->linked || w->probe_ok || ws->probing ||
+	    w->cmds != NULL || w->poll_now || w->log_gen != w->log_taken)
+		return 0;
+	max = pool_probe_max();
+	pp.ws = ws;
+	pp.v = xcalloc(max + 1, sizeof *pp.v);
+	pp.v[n++] = w;
+	for (k = 0; k < ws->n && n < max; k++) {
+		o = &ws->v[(ws->next + k) % ws->n];
+		asked = o->cmds != NULL || o->poll_now ||
+		    o->log_gen != o->log_taken;
+		if (o == w || o->busy || o->answered || o->linked ||
+		    o->probe_ok || asked || o->due > now)
+			continue;
+		pp.v[n++] = o;
+	}
+	for (i = 0; i < n; i++)
+		pp.v[i]->busy = 1;
+	ws->probing = 1;
+	ws->ndead++;
+	pthread_mutex_unlock(&ws->lock);
+
+	cv = xcalloc(n + 1, sizeof *cv);
+	ok = xcalloc(n + 1, sizeof *ok);
+	why = xcalloc(n + 1, sizeof *why);
+	for (i = 0; i < n; i++) {
+		if (pp.v[i]->st == NULL)
+			pp.v[i]->st = wstate_new(pp.v[i]);
+		cv[i] = pp.v[i]->st->conn;
+	}
+	conn_probe(cv, n, ok, why, pool_probe_found, &pp);
+	/* No hello: a failed connect (worker_turn's ensure_connected). */
+	for (i = 0; i < n; i++) {
+		if (ok[i] || pp.v[i] == NULL)
+			continue;
+		st = pp.v[i]->st;
+		st->backoff = worker_unreach_backoff(st->backoff,
+		    st->interval, 0);
+		st->next_connect = mono_now() + st->backoff;
+		post_cluster(st, CLUSTER_ERROR, why[i]);
+	}
+
+	pthread_mutex_lock(&ws->lock);
+	for (i = 0; i < n; i++) {
+		free(why[i]);
+		if ((o = pp.v[i]) == NULL)
+			continue;
+		o->due = wstate_due(o->st);
+		o->busy = 0;
+	}
+	ws->probing = 0;
+	ws->ndead--;
+	pthread_cond_broadcast(&ws->cond);
+	free(why);
+	free(ok);
+	free(cv);
+	free(pp.v);
+	return n;
 }
 
 static void *
@@ -910,6 +1041,8 @@ pool_main(void *arg)
 			}
 			continue;
 		}
+		if (pool_probe(ws, w, now) != 0)
+			continue;
 		memset(&t, 0, sizeof t);
 		t.cmds = w->cmds;
 		w->cmds = NULL;
@@ -946,6 +1079,9 @@ pool_main(void *arg)
 				ws->nlinked--;
 			w->linked = linked;
 		}
+		/* Once connected, back-offs and the pool take it as before. */
+		w->answered |= linked;
+		w->probe_ok = 0;
 		w->due = due;
 		w->busy = 0;
 		/* A reconnect slot may be free for a waiting dead cluster. */

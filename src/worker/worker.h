@@ -28,15 +28,19 @@
  * Clusters are taken round-robin, connected ones first: a cluster with a
  * session and a due poll (or any with a request) is taken before any that
  * must connect, so however many hosts are down (2,000 in a generated
- * clusters.yaml) the live ones keep their interval.  A cluster that cannot
- * be reached costs its retry timer and, while it tries to connect, one
- * thread: once any cluster is connected, at most half of the pool connects
- * at a time, so dead hosts never hold every thread from the live ones.
+ * clusters.yaml) the live ones keep their interval.  A cluster that never
+ * answered in this run is first probed (conn_probe()), up to 512 at once
+ * by one thread: a socket each and a wait of connect_timeout for SSH's
+ * hello, no holder and no login; one whose host said hello connects at
+ * once, wherever it is in the list.  A cluster that answered before and
+ * cannot be reached now costs, while it tries to connect, one thread: once
+ * any cluster is connected, at most half of the pool connects at a time,
+ * so dead hosts never hold every thread from the live ones.
  * The timer backs off to WORKER_BACKOFF_MAX seconds for a cluster that
  * answered in this run (it is likely back soon) and to WORKER_UNREACH_MAX
- * for one that never did (a host that is gone costs a connect, and a
- * holder process, every quarter of an hour, not every minute); `r` asks
- * again at once.
+ * for one that never did (a host that is gone costs a probe every
+ * quarter of an hour, not a connect every minute); `r` asks again at once,
+ * with a full connect.
  *
  * Requests from the UI thread (poll now, watch a log, cancel, submit) are
  * put under one mutex and a condition variable wakes the pool; they never
