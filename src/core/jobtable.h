@@ -78,6 +78,17 @@ struct jobtable_row {
 	char	*user;
 };
 
+/*
+ * A drawer's cache of a row's cell widths (columns on screen), kept with
+ * the row: the table clears ok whenever a cell of the row may change, so
+ * measuring 190,000 rows after a poll measures only the rows it changed.
+ * Widths above 255 are kept as 255.
+ */
+struct jobtable_widths {
+	unsigned char	ok;
+	unsigned char	w[JT_NCOLS];
+};
+
 /* What a dialog pins: a job that a refresh cannot swap under it. */
 struct jobtable_key {
 	char	*cluster;
@@ -222,9 +233,17 @@ struct jobtable_key *jobtable_targets(const struct jobtable *, size_t *n);
  */
 unsigned	 jobtable_version(const struct jobtable *);
 
+/*
+ * The width cache of visible row i (see struct jobtable_widths); NULL
+ * past the end.
+ */
+struct jobtable_widths *jobtable_widths(const struct jobtable *, size_t i);
+
 /* Work done so far, for tests that the table stays linear at scale. */
 struct jobtable_stats {
 	unsigned long	rebuilds;	/* filter + sort of every row */
+	unsigned long	updates;	/* only the changed rows placed again */
+	unsigned long	placed;		/* rows so placed, in all */
 	unsigned long	compares;	/* row comparisons while sorting */
 };
 void		 jobtable_get_stats(const struct jobtable *,
