@@ -129,6 +129,8 @@ apply_jobs(struct ui *ui, struct msg_jobs *m)
 {
 	struct ucluster	*c;
 	size_t		 i;
+	unsigned	 changes = jobtable_changes(ui->jt);
+	int		 flags = 0;
 
 	if (m->cluster == NULL)
 		return 0;
@@ -160,10 +162,18 @@ apply_jobs(struct ui *ui, struct msg_jobs *m)
 		free(ui->sel_cluster);
 		free(ui->sel_id);
 		ui->sel_cluster = ui->sel_id = NULL;
+		flags = UIF_REDRAW;
 	}
 	if (m->polled > c->last_ok)
 		c->last_ok = m->polled;
-	return UIF_REDRAW;
+	/*
+	 * A poll that changed no row draws nothing: the age it resets is
+	 * shown by the next second's frame (32 clusters polled every 5 s
+	 * drew 6 frames a second).
+	 */
+	if (jobtable_changes(ui->jt) != changes)
+		flags = UIF_REDRAW;
+	return flags;
 }
 
 static const char *
@@ -281,14 +291,16 @@ jobs_measure(struct ui *ui)
 		ui->want[i] = uitext_width(jobtable_col_title(i));
 	for (k = 0; k < n; k++) {
 		cw = jobtable_widths(ui->jt, k);
-		if (!cw->ok) {
+		if (cw->ok != (1U << JT_NCOLS) - 1) {
 			r = jobtable_visible(ui->jt, k);
 			for (i = 0; i < JT_NCOLS; i++) {
+				if (cw->ok & 1U << i)
+					continue;
 				w = uitext_width(jobtable_cell(r, i, cell,
 				    sizeof cell));
 				cw->w[i] = w > 255 ? 255 : w;
 			}
-			cw->ok = 1;
+			cw->ok = (1U << JT_NCOLS) - 1;
 		}
 		for (i = 0; i < JT_NCOLS; i++) {
 			if (cw->w[i] > ui->want[i])

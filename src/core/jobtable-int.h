@@ -45,6 +45,7 @@ struct cinfo {
 	time_t	 polled;
 	size_t	 running;	/* live rows by class, while counts_ok */
 	size_t	 pending;
+	size_t	 live;		/* rows not finished, while counts_ok */
 };
 
 struct jobtable {
@@ -106,6 +107,7 @@ struct jobtable {
 	 */
 	int		  dirty;
 	unsigned	  version;	/* bumped by every rebuild */
+	unsigned	  changes;	/* bumped by every change */
 	size_t		  nmarked;
 	struct jobtable_stats stats;
 };

@@ -26,6 +26,7 @@ static const char *col_titles[JT_NCOLS] = {
 void
 jt_stale(struct jobtable *jt)
 {
+	jt->changes++;
 	jt->dirty = 1;
 	jt->full = 1;
 	jt->counts_ok = 0;
@@ -38,6 +39,7 @@ jt_stale(struct jobtable *jt)
 void
 jt_touch(struct jobtable *jt, struct entry *e)
 {
+	jt->changes++;
 	jt->dirty = 1;
 	jt->counts_ok = 0;
 	e->widths.ok = 0;
@@ -335,12 +337,15 @@ entry_set(struct entry *e, const struct jobtable_row *src)
 	e->row.finished = fin;
 	if (ch & SET_KEYS)
 		e->class = jobtable_state_class(e->row.state);
-	if (ch != 0)
+	if (ch & SET_KEYS)
 		e->widths.ok = 0;
+	else if (ch & SET_VALUES)
+		e->widths.ok &= ~(1U << JT_TIME | 1U << JT_NODES);
 	return ch;
 }
 
 static struct cinfo *cluster_info(struct jobtable *, const char *, int);
+static void	counts_fresh(struct jobtable *);
 
 static struct entry *
 entry_add(struct jobtable *jt, const char *cluster, const struct jobtable_row *src)
@@ -430,6 +435,7 @@ jobtable_merge(struct jobtable *jt, const char *cluster,
 	struct jobid	 jid;
 	size_t		 i;
 	unsigned	 ci;
+	size_t		 live = 0;
 	int		 ch, values = 0;
 	int		 by_value = jt->sort == JT_TIME || jt->sort == JT_NODES;
 
@@ -453,10 +459,17 @@ jobtable_merge(struct jobtable *jt, const char *cluster,
 			jt_touch(jt, e);
 		else if (ch & SET_VALUES)
 			values = 1;
+		if (e->seen != jt->gen && !e->row.finished)
+			live++;
 		e->seen = jt->gen;
 	}
-	/* Live rows that left the queue: keep them, finished. */
-	for (i = 0; i < jt->nall; i++) {
+	/*
+	 * Live rows that left the queue: keep them, finished.  None when the
+	 * snapshot has every live row of the cluster (an idle poll): no walk
+	 * over the other clusters' rows then.
+	 */
+	counts_fresh(jt);
+	for (i = 0; jt->clusters[ci].live != live && i < jt->nall; i++) {
 		e = jt->all[i];
 		if (e->seen == jt->gen || e->row.finished || e->ci != ci)
 			continue;
@@ -475,8 +488,10 @@ jobtable_merge(struct jobtable *jt, const char *cluster,
 		jt_touch(jt, e);
 	}
 	jt->clusters[ci].polled = polled;
-	if (values)
+	if (values) {
 		jt->version++;
+		jt->changes++;
+	}
 }
 
 void
@@ -540,6 +555,31 @@ jobtable_cluster_polled(const struct jobtable *jt, const char *cluster)
  * Counted for every cluster in one walk, again only after a change: the
  * clusters pane asks for each of 36 clusters on every frame.
  */
+static void
+counts_fresh(struct jobtable *jt)
+{
+	struct cinfo	*c;
+	size_t		 i;
+
+	if (jt->counts_ok)
+		return;
+	for (i = 0; i < jt->nclusters; i++) {
+		c = &jt->clusters[i];
+		c->running = c->pending = c->live = 0;
+	}
+	for (i = 0; i < jt->nall; i++) {
+		if (jt->all[i]->row.finished)
+			continue;
+		c = &jt->clusters[jt->all[i]->ci];
+		c->live++;
+		if (jt->all[i]->class == JC_RUNNING)
+			c->running++;
+		else if (jt->all[i]->class == JC_PENDING)
+			c->pending++;
+	}
+	jt->counts_ok = 1;
+}
+
 void
 jobtable_count(const struct jobtable *cjt, const char *cluster,
     size_t *running, size_t *pending)
@@ -548,20 +588,7 @@ jobtable_count(const struct jobtable *cjt, const char *cluster,
 	struct cinfo	*c;
 	size_t		 i;
 
-	if (!jt->counts_ok) {
-		for (i = 0; i < jt->nclusters; i++)
-			jt->clusters[i].running = jt->clusters[i].pending = 0;
-		for (i = 0; i < jt->nall; i++) {
-			if (jt->all[i]->row.finished)
-				continue;
-			c = &jt->clusters[jt->all[i]->ci];
-			if (jt->all[i]->class == JC_RUNNING)
-				c->running++;
-			else if (jt->all[i]->class == JC_PENDING)
-				c->pending++;
-		}
-		jt->counts_ok = 1;
-	}
+	counts_fresh(jt);
 	*running = *pending = 0;
 	for (i = 0; i < jt->nclusters; i++) {
 		c = &jt->clusters[i];
@@ -1024,6 +1051,12 @@ jobtable_current(const struct jobtable *jt)
 	return jobtable_visible(jt, jt_fresh(jt)->cursor);
 }
 
+unsigned
+jobtable_changes(const struct jobtable *jt)
+{
+	return jt->changes;
+}
+
 struct jobtable_widths *
 jobtable_widths(const struct jobtable *cjt, size_t i)
 {
@@ -1081,6 +1114,7 @@ jobtable_select_later(struct jobtable *jt, const char *cluster,
 	jt->want_cluster = xstrdup(cluster);
 	jt->want_id = xstrdup(id);
 	jt->dirty = 1;
+	jt->changes++;
 }
 
 int

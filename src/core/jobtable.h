@@ -80,12 +80,13 @@ struct jobtable_row {
 
 /*
  * A drawer's cache of a row's cell widths (columns on screen), kept with
- * the row: the table clears ok whenever a cell of the row may change, so
- * measuring 190,000 rows after a poll measures only the rows it changed.
+ * the row: the table clears a column's bit of ok whenever that cell may
+ * change (a poll that moved run times clears TIME and NODES only), so
+ * measuring 190,000 rows after a poll measures only the cells it changed.
  * Widths above 255 are kept as 255.
  */
 struct jobtable_widths {
-	unsigned char	ok;
+	unsigned	ok;		/* bit (1 << column): w[column] holds */
 	unsigned char	w[JT_NCOLS];
 };
 
@@ -232,6 +233,11 @@ struct jobtable_key *jobtable_targets(const struct jobtable *, size_t *n);
  * filter, sort): what a drawer may cache per version, e.g. column widths.
  */
 unsigned	 jobtable_version(const struct jobtable *);
+/*
+ * Bumped by every change of rows, filter, sort or view, without
+ * rebuilding: whether a snapshot changed anything to draw.
+ */
+unsigned	 jobtable_changes(const struct jobtable *);
 
 /*
  * The width cache of visible row i (see struct jobtable_widths); NULL
