@@ -1,10 +1,14 @@
 /*
  * The frame bench (SQDECK_BENCH_FRAMES=ROWS[,ROWS...]): the screen built
  * and drawn off screen (newterm on /dev/null, 160x50) with that many
- * rows, timed inside the process.  Two kinds of frame: a key (the cursor
- * moves, the frame is drawn) and a poll (a snapshot of every row is
- * merged, the table is sorted again and drawn).  Prints p50/p99 times,
- * sqdeck's own allocations per frame (util.c's x*alloc) and the RSS.
+ * rows, timed inside the process.  Four kinds of frame: a key (the cursor
+ * moves, the frame is drawn), a poll (a snapshot where every row's run
+ * time moved is merged and drawn), an idle poll (the snapshot an idle
+ * board's poll brings: one row changed state, the running rows' times
+ * moved) and a tick (the clock's frame: nothing changed).  Prints p50/p99
+ * wall times, p50/p99 CPU times of the thread (what a loaded machine does
+ * not inflate), sqdeck's own allocations per frame (util.c's x*alloc)
+ * and the RSS.
  */
 #include "ui-int.h"
 
@@ -57,7 +61,19 @@ bench_rss_kib(void)
 	return kib;
 }
 
-/* n rows of one cluster; gen changes the running jobs' elapsed time. */
+/* A frame's wall and CPU times. */
+struct bench_t {
+	struct timespec	w, c;
+};
+
+static void
+bench_now(struct bench_t *t)
+{
+	clock_gettime(CLOCK_MONOTONIC, &t->w);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t->c);
+}
+
+/* n rows of one cluster; gen changes every job's elapsed time. */
 static struct jobtable_row *
 bench_rows(size_t n, long gen)
 {
@@ -88,19 +104,79 @@ bench_rows_free(struct jobtable_row *v, size_t n)
 	free(v);
 }
 
+/*
+ * An idle board's snapshot after bench_rows(n, gen): the running rows a
+ * second older, and one row's state changed (a job ended).
+ */
+static struct jobtable_row *
+bench_rows_idle(size_t n, long gen)
+{
+	struct jobtable_row	*v = bench_rows(n, gen);
+	size_t			 i, k = n > 0 ? (size_t)gen * 7919 % n : 0;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(v[i].state, "RUNNING") == 0)
+			v[i].elapsed++;
+	}
+	if (n > 0) {
+		free(v[k].state);
+		v[k].state = xstrdup(gen % 2 ? "COMPLETED" : "FAILED");
+	}
+	return v;
+}
+
+enum { BK_KEY, BK_POLL, BK_IDLE, BK_TICK, BK_COUNT };
+
+struct bench_kind {
+	double		wall[BENCH_FRAMES];
+	double		cpu[BENCH_FRAMES];
+	unsigned long	allocs;
+};
+
+/* One frame: what changed (rows, or a cursor move), then the frame. */
+static void
+bench_frame(struct ui *ui, struct bench_kind *k, size_t i, int kind,
+    size_t nrows)
+{
+	struct jobtable_row	*rows = NULL;
+	struct bench_t		 t0, t1;
+	unsigned long		 a0;
+
+	/* The worker's part, not timed: the rows of its snapshot. */
+	if (kind == BK_POLL)
+		rows = bench_rows(nrows, (long)i + 1);
+	else if (kind == BK_IDLE)
+		rows = bench_rows_idle(nrows, (long)i + 1);
+	a0 = util_allocs_here();
+	bench_now(&t0);
+	if (kind == BK_KEY)
+		jobtable_move(ui->jt, i % 40 < 20 ? 1 : -1);
+	else if (rows != NULL)
+		jobtable_merge(ui->jt, "bench", rows, nrows, time(NULL));
+	ui_draw(ui);
+	bench_now(&t1);
+	k->allocs += util_allocs_here() - a0;
+	k->wall[i] = bench_ms(&t0.w, &t1.w);
+	k->cpu[i] = bench_ms(&t0.c, &t1.c);
+	if (rows != NULL)
+		bench_rows_free(rows, nrows);
+}
+
 static void
 bench_one(size_t nrows, FILE *out)
 {
+	static const char *const names[BK_COUNT] = { "key", "poll", "idle",
+	    "tick" };
 	struct ui		 ui;
 	struct ucluster		*c;
 	struct jobtable_row	*rows;
-	struct timespec		 t0, t1;
-	double			 key[BENCH_FRAMES], poll[BENCH_FRAMES];
-	unsigned long		 a0, akey = 0, apoll = 0;
+	struct bench_kind	*k;
 	size_t			 i;
+	int			 kind;
 
 	memset(&ui, 0, sizeof ui);
 	ui.jt = jobtable_create();
+	jobtable_set_sort(ui.jt, JT_STATE, 0);	/* the first screen's sort */
 	ui.focus = PANE_JOBS;
 	ui.log.follow = 1;
 	wizard_init(&ui.wiz);
@@ -119,32 +195,27 @@ bench_one(size_t nrows, FILE *out)
 	bench_rows_free(rows, nrows);
 	ui_draw(&ui);	/* the first frame sizes the columns */
 
+	/*
+	 * Frames of each kind in turn, so that a loaded machine's slow
+	 * moments fall on every kind alike.
+	 */
+	k = xcalloc(BK_COUNT, sizeof *k);
 	for (i = 0; i < BENCH_FRAMES; i++) {
-		a0 = util_allocs_here();
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		jobtable_move(ui.jt, i % 40 < 20 ? 1 : -1);
-		ui_draw(&ui);
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		akey += util_allocs_here() - a0;
-		key[i] = bench_ms(&t0, &t1);
+		for (kind = 0; kind < BK_COUNT; kind++)
+			bench_frame(&ui, &k[kind], i, kind, nrows);
 	}
-	for (i = 0; i < BENCH_FRAMES; i++) {
-		rows = bench_rows(nrows, (long)i + 1);	/* the worker's part */
-		a0 = util_allocs_here();
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		jobtable_merge(ui.jt, "bench", rows, nrows, time(NULL));
-		ui_draw(&ui);
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		apoll += util_allocs_here() - a0;
-		poll[i] = bench_ms(&t0, &t1);
-		bench_rows_free(rows, nrows);
+	fprintf(out, "frames rows=%zu", nrows);
+	for (kind = 0; kind < BK_COUNT; kind++) {
+		fprintf(out, " %s p50=%.3f p99=%.3f ms cpu50=%.3f cpu99=%.3f "
+		    "ms allocs=%.1f", names[kind],
+		    bench_pct(k[kind].wall, BENCH_FRAMES, 50),
+		    bench_pct(k[kind].wall, BENCH_FRAMES, 99),
+		    bench_pct(k[kind].cpu, BENCH_FRAMES, 50),
+		    bench_pct(k[kind].cpu, BENCH_FRAMES, 99),
+		    (double)k[kind].allocs / BENCH_FRAMES);
 	}
-	fprintf(out, "frames rows=%zu key p50=%.3f p99=%.3f ms allocs=%.1f "
-	    "poll p50=%.3f p99=%.3f ms allocs=%.1f rss=%ld KiB\n", nrows,
-	    bench_pct(key, BENCH_FRAMES, 50), bench_pct(key, BENCH_FRAMES, 99),
-	    (double)akey / BENCH_FRAMES, bench_pct(poll, BENCH_FRAMES, 50),
-	    bench_pct(poll, BENCH_FRAMES, 99), (double)apoll / BENCH_FRAMES,
-	    bench_rss_kib());
+	fprintf(out, " rss=%ld KiB\n", bench_rss_kib());
+	free(k);
 	ui_free(&ui);
 }
 

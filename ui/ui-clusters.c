@@ -150,17 +150,52 @@ meter_text(const struct ucluster *c, time_t now, char *buf, size_t len)
 
 /* ------------------------------------------------------------ messages */
 
+/* Two strings alike, NULL only like NULL. */
+static int
+str_same(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return strcmp(a, b) == 0;
+}
+
+static int
+strv_same(const struct strv *a, const struct strv *b)
+{
+	size_t	i;
+
+	if (a->n != b->n)
+		return 0;
+	for (i = 0; i < a->n; i++) {
+		if (strcmp(a->v[i], b->v[i]) != 0)
+			return 0;
+	}
+	return 1;
+}
+
 int
 apply_cluster(struct ui *ui, struct msg_cluster *m)
 {
 	struct ucluster	*c;
 	char		*message;
 	size_t		 i;
+	int		 flags = 0;
 
 	if (m->cluster == NULL)
 		return 0;
 	c = cluster_find(ui, m->cluster, 1);
 	message = ui_san(m->message);
+	/*
+	 * What a poll changes every time (its calls, the next poll, the last
+	 * good answer) waits for the next second's frame; a new health, host,
+	 * message, fault or back-off is drawn now.
+	 */
+	if (m->health != c->health || m->backoff != c->backoff ||
+	    !str_same(message, c->message) || !str_same(m->fault, c->fault) ||
+	    (m->host != NULL && !str_same(m->host, c->host)) ||
+	    (m->partitions.n > 0 && !strv_same(&m->partitions,
+	    &c->partitions)))
+		flags = UIF_REDRAW;
 	/* Say it in the footer once, not on every failed reconnect. */
 	if (m->health == CLUSTER_ERROR && message != NULL &&
 	    (c->said == NULL || strcmp(c->said, message) != 0)) {
@@ -200,7 +235,7 @@ apply_cluster(struct ui *ui, struct msg_cluster *m)
 	c->backoff = m->backoff;
 	free(c->fault);
 	c->fault = m->fault != NULL ? ui_san(m->fault) : NULL;
-	return UIF_REDRAW;
+	return flags;
 }
 
 /* " 1 Clusters (36: 32 ok, 4 error)": every cluster's health at a glance. */

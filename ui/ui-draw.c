@@ -10,12 +10,21 @@ ui_san(const char *s)
 	return s == NULL ? NULL : uitext_sanitize(s, strlen(s), 0);
 }
 
+/*
+ * Printable ASCII is what the sanitiser leaves as it is: such a string (a
+ * poll's ids, names and states, nearly always) is kept, not copied.
+ */
 void
 ui_san_inplace(char **sp)
 {
-	char	*s = *sp;
+	char			*s = *sp;
+	const unsigned char	*p;
 
-	if (s != NULL) {
+	if (s == NULL)
+		return;
+	for (p = (const unsigned char *)s; *p >= 0x20 && *p < 0x7f; p++)
+		/* nothing */;
+	if (*p != '\0') {
 		*sp = ui_san(s);
 		free(s);
 	}

@@ -234,7 +234,6 @@ struct ui {
 	attr_t				 styles[ST_COUNT];
 	int				 want[JT_NCOLS]; /* widest cells */
 	unsigned			 want_version;	/* of the table */
-	unsigned long			 want_rebuilds;	/* its rebuilds then */
 	int				 want_ok;
 	int				 jobs_h;	/* rows of the last draw */
 	int				 log_h;

@@ -47,10 +47,16 @@ uitext_partial_keep(const char *s, size_t len, size_t max)
 int
 uitext_width(const char *s)
 {
-	size_t	len = strlen(s), i, n;
+	size_t	len, i, n;
 	int32_t	cp;
 	int	w = 0;
 
+	/* Printable ASCII, most cells: a column a byte, no decoding. */
+	while ((unsigned char)*s >= 0x20 && (unsigned char)*s < 0x7f) {
+		s++;
+		w++;
+	}
+	len = strlen(s);
 	for (i = 0; i < len; i += n) {
 		n = uitext_decode(s + i, len - i, &cp);
 		w += uitext_cpwidth(cp);

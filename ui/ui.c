@@ -843,6 +843,7 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 	struct timespec	 ts;
 	char		*cause = NULL;
 	size_t		 i;
+	time_t		 drawn = 0;
 	int		 flags, n, timeout;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -927,8 +928,18 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 			break;
 		if (flags & UIF_CLEAR)
 			clearok(curscr, TRUE);
-		if (flags & UIF_REDRAW)
+		/*
+		 * One frame a second at least for the clock and the ages, even
+		 * while messages that change nothing keep waking us (the poll
+		 * below never times out then).
+		 */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		if (ts.tv_sec != drawn)
+			flags |= UIF_REDRAW;
+		if (flags & UIF_REDRAW) {
 			ui_draw(&ui);
+			drawn = ts.tv_sec;
+		}
 		flags = 0;
 
 		/* Wake at the next second for the clock and the ages. */

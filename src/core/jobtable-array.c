@@ -199,11 +199,23 @@ jt_group(struct jobtable *jt)
 	size_t		 i, k, n = 0, nout = 0, run;
 
 	jt_groups_free(jt);
-	for (i = 0; i < jt->nvis; i++)
-		jt->vis[i]->row.array_member = 0;
+	/* Only task rows: the id is parsed once, when the row comes. */
+	for (i = 0; i < jt->nvis; i++) {
+		if (!jt->vis[i]->task)
+			continue;
+		n++;
+		if (jt->vis[i]->row.array_member) {
+			jt->vis[i]->row.array_member = 0;
+			jt->vis[i]->widths.ok = 0;	/* its id is indented */
+		}
+	}
+	if (n < 2)
+		return;
+	n = 0;
 	items = xcalloc(jt->nvis + 1, sizeof *items);
 	for (i = 0; i < jt->nvis; i++) {
-		if (!jobtable_array_split(jt->vis[i]->row.id, items[n].base,
+		if (!jt->vis[i]->task ||
+		    !jobtable_array_split(jt->vis[i]->row.id, items[n].base,
 		    sizeof items[n].base, &items[n].task))
 			continue;
 		items[n].e = jt->vis[i];
@@ -253,6 +265,7 @@ jt_group(struct jobtable *jt)
 		for (k = 0; k < gcount[g]; k++) {
 			member = &items[gfirst[g] + k].e;
 			(*member)->row.array_member = 1;
+			(*member)->widths.ok = 0;
 			out[nout++] = *member;
 		}
 	}
@@ -297,7 +310,8 @@ jobtable_array_open(struct jobtable *jt, int open)
 		jt->cur_id = xstrdup(base);
 	}
 	free(key);
-	jt_stale(jt);
+	/* The order stays: only the groups are folded again. */
+	jt->dirty = 1;
 	jt_fresh(jt);
 	return 0;
 }

@@ -16,18 +16,36 @@
 #include "util.h"
 
 
+/* Where the last rebuild put an entry (each a count of jobtable_hidden). */
+enum jt_where {
+	JW_NONE,	/* not placed yet */
+	JW_SHOWN,	/* in jt->sorted */
+	JW_FINISHED,
+	JW_VIEW,
+	JW_FILTER,
+};
+
 struct entry {
 	struct jobtable_row	 row;
 	struct entry		*hnext;		/* hash chain */
 	size_t			 slot;		/* index in jt->all */
 	unsigned		 seen;		/* merge generation */
+	unsigned		 ci;		/* index in jt->clusters */
 	int			 marked;
 	enum jobtable_class	 class;		/* of row.state, cached */
+	unsigned char		 touched;	/* in jt->touched */
+	unsigned char		 where;		/* enum jt_where */
+	unsigned char		 task;		/* the id is an array task */
+	unsigned char		 group;		/* a group row (jt->groups) */
+	struct jobtable_widths	 widths;	/* the drawer's cache */
 };
 
 struct cinfo {
 	char	*name;
 	time_t	 polled;
+	size_t	 running;	/* live rows by class, while counts_ok */
+	size_t	 pending;
+	size_t	 live;		/* rows not finished, while counts_ok */
 };
 
 struct jobtable {
@@ -36,8 +54,21 @@ struct jobtable {
 	size_t		  aall;
 	struct entry	**buckets;	/* by (cluster, id) */
 	size_t		  nbuckets;
-	struct entry	**vis;		/* filtered and sorted */
+	struct entry	**vis;		/* filtered and sorted, arrays folded */
 	size_t		  nvis;
+	struct entry	**sorted;	/* filtered and sorted, before folding */
+	size_t		  nsorted;
+	/*
+	 * Rows whose place may have changed since the last rebuild: the next
+	 * one takes them out of sorted and puts them back where they sort
+	 * now (a binary search each), unless full says every row must be
+	 * filtered and sorted again (a new filter, sort or view).
+	 */
+	struct entry	**touched;
+	size_t		  ntouched;
+	size_t		  atouched;
+	int		  full;
+	int		  counts_ok;	/* cinfo's running and pending */
 	size_t		  hid_finished;	/* left out by the finished toggle */
 	size_t		  hid_filter;	/* left out by the filter */
 	size_t		  hid_view;	/* left out by the view */
@@ -76,6 +107,7 @@ struct jobtable {
 	 */
 	int		  dirty;
 	unsigned	  version;	/* bumped by every rebuild */
+	unsigned	  changes;	/* bumped by every change */
 	size_t		  nmarked;
 	struct jobtable_stats stats;
 };
@@ -84,6 +116,8 @@ struct jobtable {
 /* jobtable.c */
 void
 jt_stale(struct jobtable *jt);
+void
+jt_touch(struct jobtable *jt, struct entry *e);
 struct jobtable *
 jt_fresh(const struct jobtable *cjt);
 char *

@@ -19,11 +19,39 @@ static const char *col_titles[JT_NCOLS] = {
 	"NODES", "REASON"
 };
 
-/* Something changed: the visible rows are rebuilt when next read. */
+/*
+ * Something changed that may move any row (a filter, a sort, a view): every
+ * row is filtered and sorted again when next read.
+ */
 void
 jt_stale(struct jobtable *jt)
 {
+	jt->changes++;
 	jt->dirty = 1;
+	jt->full = 1;
+	jt->counts_ok = 0;
+}
+
+/*
+ * One row changed what the filter or the sort reads: only it is placed
+ * again when next read (a poll that changed 3 rows of 190,000 sorts 3).
+ */
+void
+jt_touch(struct jobtable *jt, struct entry *e)
+{
+	jt->changes++;
+	jt->dirty = 1;
+	jt->counts_ok = 0;
+	e->widths.ok = 0;
+	if (e->touched || jt->full)
+		return;
+	if (jt->ntouched == jt->atouched) {
+		jt->atouched = jt->atouched ? jt->atouched * 2 : 64;
+		jt->touched = xrealloc(jt->touched,
+		    jt->atouched * sizeof *jt->touched);
+	}
+	jt->touched[jt->ntouched++] = e;
+	e->touched = 1;
 }
 
 /*
@@ -149,6 +177,7 @@ jobtable_create(void)
 	jt->buckets = xcalloc(jt->nbuckets, sizeof *jt->buckets);
 	jt->sort = JT_ID;
 	jt->show_finished = 1;
+	jt->full = 1;
 	return jt;
 }
 
@@ -174,12 +203,12 @@ jt_groups_free(struct jobtable *jt)
 void
 jobtable_free(struct jobtable *jt)
 {
-	free(jt->want_cluster);
-	free(jt->want_id);
 	size_t	i;
 
 	if (jt == NULL)
 		return;
+	free(jt->want_cluster);
+	free(jt->want_id);
 	for (i = 0; i < jt->nall; i++)
 		entry_free(jt->all[i]);
 	for (i = 0; i < jt->nclusters; i++)
@@ -188,6 +217,8 @@ jobtable_free(struct jobtable *jt)
 	free(jt->all);
 	free(jt->buckets);
 	free(jt->vis);
+	free(jt->sorted);
+	free(jt->touched);
 	jt_groups_free(jt);
 	strv_free(&jt->open);
 	strv_free(&jt->gmarks);
@@ -304,20 +335,34 @@ entry_set(struct entry *e, const struct jobtable_row *src)
 	if (fin != e->row.finished)
 		ch |= SET_KEYS;
 	e->row.finished = fin;
-	e->class = jobtable_state_class(e->row.state);
+	if (ch & SET_KEYS)
+		e->class = jobtable_state_class(e->row.state);
+	if (ch & SET_KEYS)
+		e->widths.ok = 0;
+	else if (ch & SET_VALUES)
+		e->widths.ok &= ~(1U << JT_TIME | 1U << JT_NODES);
 	return ch;
 }
+
+static struct cinfo *cluster_info(struct jobtable *, const char *, int);
+static void	counts_fresh(struct jobtable *);
 
 static struct entry *
 entry_add(struct jobtable *jt, const char *cluster, const struct jobtable_row *src)
 {
 	struct entry	*e = xcalloc(1, sizeof *e);
+	char		 base[32];
+	const char	*task;
 
 	e->row.cluster = jt_dup0(cluster);
 	e->row.id = jt_dup0(src->id);
+	e->ci = (unsigned)(cluster_info(jt, e->row.cluster, 1) - jt->clusters);
+	/* The id never changes: whether it is an array task neither. */
+	e->task = jobtable_array_split(e->row.id, base, sizeof base, &task);
 	if (src->user != NULL && *src->user != '\0')
 		e->row.user = xstrdup(src->user);
 	(void)entry_set(e, src);
+	e->class = jobtable_state_class(e->row.state);
 	if (jt->nall == jt->aall) {
 		jt->aall = jt->aall ? jt->aall * 2 : 64;
 		jt->all = xrealloc(jt->all, jt->aall * sizeof *jt->all);
@@ -326,12 +371,25 @@ entry_add(struct jobtable *jt, const char *cluster, const struct jobtable_row *s
 	jt->all[jt->nall++] = e;
 	hash_insert(jt, e);
 	hash_grow(jt);
+	jt_touch(jt, e);
 	return e;
 }
 
+/* sorted and touched may hold the entry: every row is placed again. */
 static void
 entry_remove(struct jobtable *jt, struct entry *e)
 {
+	size_t	i;
+
+	if (e->touched) {
+		for (i = 0; i < jt->ntouched; i++) {
+			if (jt->touched[i] == e) {
+				jt->touched[i] = jt->touched[--jt->ntouched];
+				break;
+			}
+		}
+	}
+	jt_stale(jt);
 	if (e->marked)
 		jt->nmarked--;
 	hash_remove(jt, e);
@@ -353,8 +411,8 @@ cluster_info(struct jobtable *jt, const char *name, int create)
 		return NULL;
 	jt->clusters = xrealloc(jt->clusters,
 	    (jt->nclusters + 1) * sizeof *jt->clusters);
+	memset(&jt->clusters[jt->nclusters], 0, sizeof *jt->clusters);
 	jt->clusters[jt->nclusters].name = xstrdup(name);
-	jt->clusters[jt->nclusters].polled = 0;
 	return &jt->clusters[jt->nclusters++];
 }
 
@@ -376,27 +434,45 @@ jobtable_merge(struct jobtable *jt, const char *cluster,
 	struct entry	*e;
 	struct jobid	 jid;
 	size_t		 i;
-	int		 ch = 0;
+	unsigned	 ci;
+	size_t		 live = 0;
+	int		 ch, values = 0;
+	int		 by_value = jt->sort == JT_TIME || jt->sort == JT_NODES;
 
 	jt->gen++;
+	ci = (unsigned)(cluster_info(jt, cluster, 1) - jt->clusters);
+	/*
+	 * A poll that repeats the rows as they were costs no filter and no
+	 * sort (32 clusters with a week of history each re-sorted 190,000
+	 * rows several times a second); a row that changed is placed again
+	 * alone; one that only moved run times moves only when the rows are
+	 * ordered by them, else the drawer just sees a new version.
+	 */
 	for (i = 0; i < n; i++) {
 		if (rows[i].id == NULL || *rows[i].id == '\0')
 			continue;
 		e = lookup(jt, cluster, rows[i].id);
-		if (e == NULL) {
+		if (e == NULL)
 			e = entry_add(jt, cluster, &rows[i]);
-			ch |= SET_KEYS;
-		} else
-			ch |= entry_set(e, &rows[i]);
+		else if ((ch = entry_set(e, &rows[i])) & SET_KEYS ||
+		    ((ch & SET_VALUES) && by_value))
+			jt_touch(jt, e);
+		else if (ch & SET_VALUES)
+			values = 1;
+		if (e->seen != jt->gen && !e->row.finished)
+			live++;
 		e->seen = jt->gen;
 	}
-	/* Live rows that left the queue: keep them, finished. */
-	for (i = 0; i < jt->nall; i++) {
+	/*
+	 * Live rows that left the queue: keep them, finished.  None when the
+	 * snapshot has every live row of the cluster (an idle poll): no walk
+	 * over the other clusters' rows then.
+	 */
+	counts_fresh(jt);
+	for (i = 0; jt->clusters[ci].live != live && i < jt->nall; i++) {
 		e = jt->all[i];
-		if (e->seen == jt->gen || e->row.finished ||
-		    strcmp(e->row.cluster, cluster) != 0)
+		if (e->seen == jt->gen || e->row.finished || e->ci != ci)
 			continue;
-		ch |= SET_KEYS;
 		/* A pending range ("12_[4-9]"): its tasks have rows now. */
 		if (jobid_parse(e->row.id, &jid) == JOBID_RANGE) {
 			entry_remove(jt, e);	/* refills slot i */
@@ -409,20 +485,13 @@ jobtable_merge(struct jobtable *jt, const char *cluster,
 			e->row.state = xstrdup("ENDED");
 			e->class = JC_OTHER;
 		}
+		jt_touch(jt, e);
 	}
-	cluster_info(jt, cluster, 1)->polled = polled;
-	/*
-	 * A poll that repeats the rows as they were costs no filter and no
-	 * sort (32 clusters with a week of history each re-sorted 190,000
-	 * rows several times a second); one that only moved run times
-	 * re-sorts only when the rows are ordered by them, else the drawer
-	 * just sees a new version.
-	 */
-	if ((ch & SET_KEYS) ||
-	    ((ch & SET_VALUES) && (jt->sort == JT_TIME || jt->sort == JT_NODES)))
-		jt_stale(jt);
-	else if (ch & SET_VALUES)
+	jt->clusters[ci].polled = polled;
+	if (values) {
 		jt->version++;
+		jt->changes++;
+	}
 }
 
 void
@@ -435,9 +504,8 @@ jobtable_upsert(struct jobtable *jt, const struct jobtable_row *r)
 	e = lookup(jt, r->cluster, r->id);
 	if (e == NULL)
 		entry_add(jt, r->cluster, r);
-	else
-		(void)entry_set(e, r);
-	jt_stale(jt);
+	else if (entry_set(e, r) != 0)
+		jt_touch(jt, e);
 }
 
 int
@@ -453,7 +521,7 @@ jobtable_set_state(struct jobtable *jt, const char *cluster, const char *id,
 	e->class = jobtable_state_class(e->row.state);
 	if (jobtable_state_final(state))
 		e->row.finished = 1;
-	jt_stale(jt);
+	jt_touch(jt, e);
 	return 0;
 }
 
@@ -483,29 +551,51 @@ jobtable_cluster_polled(const struct jobtable *jt, const char *cluster)
 	return 0;
 }
 
+/*
+ * Counted for every cluster in one walk, again only after a change: the
+ * clusters pane asks for each of 36 clusters on every frame.
+ */
+static void
+counts_fresh(struct jobtable *jt)
+{
+	struct cinfo	*c;
+	size_t		 i;
+
+	if (jt->counts_ok)
+		return;
+	for (i = 0; i < jt->nclusters; i++) {
+		c = &jt->clusters[i];
+		c->running = c->pending = c->live = 0;
+	}
+	for (i = 0; i < jt->nall; i++) {
+		if (jt->all[i]->row.finished)
+			continue;
+		c = &jt->clusters[jt->all[i]->ci];
+		c->live++;
+		if (jt->all[i]->class == JC_RUNNING)
+			c->running++;
+		else if (jt->all[i]->class == JC_PENDING)
+			c->pending++;
+	}
+	jt->counts_ok = 1;
+}
+
 void
-jobtable_count(const struct jobtable *jt, const char *cluster,
+jobtable_count(const struct jobtable *cjt, const char *cluster,
     size_t *running, size_t *pending)
 {
-	size_t	i;
+	struct jobtable	*jt = (struct jobtable *)cjt;
+	struct cinfo	*c;
+	size_t		 i;
 
+	counts_fresh(jt);
 	*running = *pending = 0;
-	for (i = 0; i < jt->nall; i++) {
-		const struct jobtable_row	*r = &jt->all[i]->row;
-
-		if (r->finished ||
-		    (cluster != NULL && strcmp(r->cluster, cluster) != 0))
+	for (i = 0; i < jt->nclusters; i++) {
+		c = &jt->clusters[i];
+		if (cluster != NULL && strcmp(c->name, cluster) != 0)
 			continue;
-		switch (jt->all[i]->class) {
-		case JC_RUNNING:
-			(*running)++;
-			break;
-		case JC_PENDING:
-			(*pending)++;
-			break;
-		default:
-			break;
-		}
+		*running += c->running;
+		*pending += c->pending;
 	}
 }
 
@@ -744,6 +834,117 @@ set_cursor_key(struct jobtable *jt)
 	}
 }
 
+/* Where a row goes now; counts it in jobtable_hidden if not shown. */
+static int
+place(struct jobtable *jt, struct entry *e)
+{
+	if (row_shown(jt, e))
+		e->where = JW_SHOWN;
+	else if (e->row.finished && !jt->show_finished &&
+	    !(jt->view != NULL && jt->view_finished)) {
+		e->where = JW_FINISHED;
+		jt->hid_finished++;
+	} else if (jt->view != NULL && !jt->view(&e->row, jt->view_arg)) {
+		e->where = JW_VIEW;
+		jt->hid_view++;
+	} else {
+		e->where = JW_FILTER;
+		jt->hid_filter++;
+	}
+	return e->where == JW_SHOWN;
+}
+
+/* Take back what place() counted. */
+static void
+unplace(struct jobtable *jt, struct entry *e)
+{
+	switch (e->where) {
+	case JW_FINISHED:
+		jt->hid_finished--;
+		break;
+	case JW_VIEW:
+		jt->hid_view--;
+		break;
+	case JW_FILTER:
+		jt->hid_filter--;
+		break;
+	default:
+		break;
+	}
+	e->where = JW_NONE;
+}
+
+/* Filter and sort every row. */
+static void
+sort_all(struct jobtable *jt)
+{
+	size_t	i;
+
+	jt->stats.rebuilds++;
+	for (i = 0; i < jt->ntouched; i++)
+		jt->touched[i]->touched = 0;
+	jt->ntouched = 0;
+	jt->full = 0;
+	jt->sorted = xrealloc(jt->sorted, (jt->nall + 1) * sizeof *jt->sorted);
+	jt->nsorted = jt->hid_finished = jt->hid_filter = jt->hid_view = 0;
+	for (i = 0; i < jt->nall; i++) {
+		if (place(jt, jt->all[i]))
+			jt->sorted[jt->nsorted++] = jt->all[i];
+	}
+	qsort_r(jt->sorted, jt->nsorted, sizeof *jt->sorted, row_cmp, jt);
+}
+
+/*
+ * The touched rows only: out of sorted in one pass, filtered again, sorted
+ * among themselves, and each put back where a binary search says (k rows
+ * of n cost k log n comparisons and one copy of n pointers).
+ */
+static void
+sort_touched(struct jobtable *jt)
+{
+	struct entry	**ins, **out;
+	size_t		  i, j, nins = 0, lo, hi, mid, pos, nout = 0;
+
+	jt->stats.updates++;
+	jt->stats.placed += jt->ntouched;
+	for (i = 0, j = 0; i < jt->nsorted; i++) {
+		if (!jt->sorted[i]->touched)
+			jt->sorted[j++] = jt->sorted[i];
+	}
+	jt->nsorted = j;
+	ins = xcalloc(jt->ntouched + 1, sizeof *ins);
+	for (i = 0; i < jt->ntouched; i++) {
+		jt->touched[i]->touched = 0;
+		unplace(jt, jt->touched[i]);
+		if (place(jt, jt->touched[i]))
+			ins[nins++] = jt->touched[i];
+	}
+	jt->ntouched = 0;
+	qsort_r(ins, nins, sizeof *ins, row_cmp, jt);
+	out = xcalloc(jt->nsorted + nins + 1, sizeof *out);
+	for (i = 0, pos = 0; i < nins; i++) {
+		lo = pos;
+		hi = jt->nsorted;
+		while (lo < hi) {
+			mid = lo + (hi - lo) / 2;
+			if (row_cmp(&jt->sorted[mid], &ins[i], jt) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		memcpy(out + nout, jt->sorted + pos, (lo - pos) * sizeof *out);
+		nout += lo - pos;
+		out[nout++] = ins[i];
+		pos = lo;
+	}
+	memcpy(out + nout, jt->sorted + pos, (jt->nsorted - pos) * sizeof *out);
+	nout += jt->nsorted - pos;
+	free(jt->sorted);
+	free(ins);
+	jt->sorted = out;
+	jt->nsorted = nout;
+}
+
 /* Recompute the visible rows and put the cursor back on its key. */
 static void
 rebuild(struct jobtable *jt)
@@ -754,23 +955,14 @@ rebuild(struct jobtable *jt)
 
 	jt->dirty = 0;
 	jt->version++;
-	jt->stats.rebuilds++;
-	jt->vis = xrealloc(jt->vis, (jt->nall + 1) * sizeof *jt->vis);
-	jt->nvis = jt->hid_finished = jt->hid_filter = jt->hid_view = 0;
-	for (i = 0; i < jt->nall; i++) {
-		if (row_shown(jt, jt->all[i]))
-			jt->vis[jt->nvis++] = jt->all[i];
-		else if (jt->all[i]->row.finished && !jt->show_finished &&
-		    !(jt->view != NULL && jt->view_finished))
-			jt->hid_finished++;
-		else if (jt->view != NULL && !jt->view(&jt->all[i]->row,
-		    jt->view_arg))
-			jt->hid_view++;
-		else
-			jt->hid_filter++;
-	}
-	jt->nshown = jt->nvis;
-	qsort_r(jt->vis, jt->nvis, sizeof *jt->vis, row_cmp, jt);
+	/* Placing more than half the rows again costs more than a sort. */
+	if (jt->full || jt->ntouched > jt->nsorted / 2)
+		sort_all(jt);
+	else if (jt->ntouched > 0)
+		sort_touched(jt);
+	jt->vis = xrealloc(jt->vis, (jt->nsorted + 1) * sizeof *jt->vis);
+	memcpy(jt->vis, jt->sorted, jt->nsorted * sizeof *jt->vis);
+	jt->nvis = jt->nshown = jt->nsorted;
 	jt_group(jt);
 
 	/* The row selected before a restart, once a snapshot brings it. */
@@ -790,6 +982,12 @@ rebuild(struct jobtable *jt)
 	}
 
 	if (jt->cur_cluster != NULL) {
+		/* Most often the cursor's row did not move. */
+		if (jt->cursor < jt->nvis &&
+		    strcmp(jt->vis[jt->cursor]->row.id, jt->cur_id) == 0 &&
+		    strcmp(jt->vis[jt->cursor]->row.cluster,
+		    jt->cur_cluster) == 0)
+			return;
 		for (i = 0; i < jt->nvis; i++) {
 			if (strcmp(jt->vis[i]->row.id, jt->cur_id) == 0 &&
 			    strcmp(jt->vis[i]->row.cluster,
@@ -854,6 +1052,20 @@ jobtable_current(const struct jobtable *jt)
 }
 
 unsigned
+jobtable_changes(const struct jobtable *jt)
+{
+	return jt->changes;
+}
+
+struct jobtable_widths *
+jobtable_widths(const struct jobtable *cjt, size_t i)
+{
+	struct jobtable	*jt = jt_fresh(cjt);
+
+	return i < jt->nvis ? &jt->vis[i]->widths : NULL;
+}
+
+unsigned
 jobtable_version(const struct jobtable *jt)
 {
 	return jt_fresh(jt)->version;
@@ -902,6 +1114,7 @@ jobtable_select_later(struct jobtable *jt, const char *cluster,
 	jt->want_cluster = xstrdup(cluster);
 	jt->want_id = xstrdup(id);
 	jt->dirty = 1;
+	jt->changes++;
 }
 
 int

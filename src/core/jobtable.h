@@ -78,6 +78,18 @@ struct jobtable_row {
 	char	*user;
 };
 
+/*
+ * A drawer's cache of a row's cell widths (columns on screen), kept with
+ * the row: the table clears a column's bit of ok whenever that cell may
+ * change (a poll that moved run times clears TIME and NODES only), so
+ * measuring 190,000 rows after a poll measures only the cells it changed.
+ * Widths above 255 are kept as 255.
+ */
+struct jobtable_widths {
+	unsigned	ok;		/* bit (1 << column): w[column] holds */
+	unsigned char	w[JT_NCOLS];
+};
+
 /* What a dialog pins: a job that a refresh cannot swap under it. */
 struct jobtable_key {
 	char	*cluster;
@@ -221,10 +233,23 @@ struct jobtable_key *jobtable_targets(const struct jobtable *, size_t *n);
  * filter, sort): what a drawer may cache per version, e.g. column widths.
  */
 unsigned	 jobtable_version(const struct jobtable *);
+/*
+ * Bumped by every change of rows, filter, sort or view, without
+ * rebuilding: whether a snapshot changed anything to draw.
+ */
+unsigned	 jobtable_changes(const struct jobtable *);
+
+/*
+ * The width cache of visible row i (see struct jobtable_widths); NULL
+ * past the end.
+ */
+struct jobtable_widths *jobtable_widths(const struct jobtable *, size_t i);
 
 /* Work done so far, for tests that the table stays linear at scale. */
 struct jobtable_stats {
 	unsigned long	rebuilds;	/* filter + sort of every row */
+	unsigned long	updates;	/* only the changed rows placed again */
+	unsigned long	placed;		/* rows so placed, in all */
 	unsigned long	compares;	/* row comparisons while sorting */
 };
 void		 jobtable_get_stats(const struct jobtable *,
