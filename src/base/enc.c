@@ -41,7 +41,8 @@ enc_tar_add(struct buf *b, const char *name, const void *data, size_t len,
 	snprintf((char *)h + 124, 12, "%011llo", (unsigned long long)len);
 	snprintf((char *)h + 136, 12, "%011llo",
 	    (unsigned long long)time(NULL));
-	h[156] = '0';
+	h[156] = (len == 0 && *name != '\0' && name[strlen(name) - 1] == '/') ?
+	    '5' : '0';
 	memcpy(h + 257, "ustar", 6);
 	memcpy(h + 263, "00", 2);
 	/* The checksum is computed with its own field as blanks. */

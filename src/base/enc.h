@@ -12,7 +12,7 @@
  * replies, random markers) and SHA-256 (supporting files, spec keys).
  */
 
-/* One ustar member; name must be < 100 bytes. */
+/* One ustar member; name must be < 100 bytes; "dir/" (no data): a directory. */
 void	 enc_tar_add(struct buf *, const char *name, const void *, size_t,
 	     mode_t);
 /* The two zero blocks that end the archive. */

@@ -230,9 +230,9 @@ fsync_dir(const char *path)
 	return rc;
 }
 
-int
-file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
-    char **cause)
+static int
+file_write_whole(const char *path, const void *data, size_t len, mode_t mode,
+    int dirsync, char **cause)
 {
 	char		*tmp;
 	const char	*p = data;
@@ -282,7 +282,8 @@ file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 		    strerror(errno));
 		goto fail;
 	}
-	fsync_dir(path);
+	if (dirsync)
+		fsync_dir(path);
 	free(tmp);
 	return 0;
 
@@ -292,6 +293,20 @@ fail:
 	unlink(tmp);
 	free(tmp);
 	return -1;
+}
+
+int
+file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
+    char **cause)
+{
+	return file_write_whole(path, data, len, mode, 1, cause);
+}
+
+int
+file_write_atomic_nodirsync(const char *path, const void *data, size_t len,
+    mode_t mode, char **cause)
+{
+	return file_write_whole(path, data, len, mode, 0, cause);
 }
 
 int

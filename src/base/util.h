@@ -54,6 +54,13 @@ void	 buf_add_quoted(struct buf *, const char *);
  */
 int	 file_write_atomic(const char *path, const void *, size_t, mode_t,
 	     char **cause);
+/*
+ * The same without the directory's fsync: the content is whole once the
+ * name shows it, but the rename may be lost in a crash (the caller knows
+ * the old content, or none, will do).
+ */
+int	 file_write_atomic_nodirsync(const char *path, const void *, size_t,
+	     mode_t, char **cause);
 /* Read a whole file (NUL-terminated); *lenp may be NULL. */
 int	 file_read(const char *path, char **out, size_t *lenp, char **cause);
 /*

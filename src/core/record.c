@@ -578,13 +578,26 @@ record_read(const char *path, const char *id, struct record **rp,
 	return rc;
 }
 
+/*
+ * Every write syncs the file before its rename: a crash never leaves a
+ * record empty or half-written.  dirsync: the rename is synced too; a
+ * write whose rename may be lost in a crash without harm skips that
+ * (record_create: the caller's next write, before anything is sent,
+ * syncs the directory; record_launched: the record before it says a job
+ * may exist, and the interrupted submit finds it by name).
+ */
 static int
-record_write(const char *path, struct record *r, char **cause)
+record_write(const char *path, struct record *r, int dirsync, char **cause)
 {
 	char	*json = record_to_json(r);
 	int	 rc;
 
-	rc = file_write_atomic(path, json, strlen(json), 0600, cause);
+	if (dirsync)
+		rc = file_write_atomic(path, json, strlen(json), 0600, cause);
+	else {
+		rc = file_write_atomic_nodirsync(path, json, strlen(json),
+		    0600, cause);
+	}
 	free(json);
 	return rc;
 }
@@ -643,7 +656,7 @@ record_create(struct record *r, char **cause)
 		    "record opened");
 	}
 	free(now);
-	rc = record_write(path, r, cause);
+	rc = record_write(path, r, 0, cause);
 out:
 	lock_drop(fd);
 	free(path);
@@ -690,9 +703,9 @@ record_load(const char *id, struct record **rp, char **cause)
 	return rc;
 }
 
-int
-record_update(const char *id, int (*fn)(struct record *, void *, char **),
-    void *arg, char **cause)
+static int
+record_update_sync(const char *id, int (*fn)(struct record *, void *,
+    char **), void *arg, int dirsync, char **cause)
 {
 	struct record	*r = NULL;
 	char		*dir = NULL, *path = NULL;
@@ -711,13 +724,20 @@ record_update(const char *id, int (*fn)(struct record *, void *, char **),
 		goto out;
 	free(r->updated);
 	r->updated = iso_time_now();
-	rc = record_write(path, r, cause);
+	rc = record_write(path, r, dirsync, cause);
 out:
 	lock_drop(fd);
 	record_free(r);
 	free(path);
 	free(dir);
 	return rc;
+}
+
+int
+record_update(const char *id, int (*fn)(struct record *, void *, char **),
+    void *arg, char **cause)
+{
+	return record_update_sync(id, fn, arg, 1, cause);
 }
 
 struct transition {
@@ -803,7 +823,7 @@ record_launched(const char *id, const char *slurm_id, enum rstate state,
 	l.t.native = native != NULL ? native : "";
 	l.t.source = source != NULL ? source : "";
 	l.t.message = message != NULL ? message : "";
-	return record_update(id, do_launched, &l, cause);
+	return record_update_sync(id, do_launched, &l, 0, cause);
 }
 
 int

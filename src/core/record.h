@@ -119,7 +119,8 @@ struct record	*record_new_retry(const struct record *old);
 /*
  * Write a new record's file (assigning an id if it has none) with a first
  * "create" history entry.  Fails if the file cannot be written or the id is
- * taken: the caller must not launch then.
+ * taken: the caller must not launch then.  The directory is not synced: the
+ * caller's next write (a transition), before anything is sent, does it.
  */
 int		 record_create(struct record *, char **cause);
 int		 record_load(const char *id, struct record **, char **cause);
@@ -144,7 +145,11 @@ int		 record_transition(const char *id, enum rstate,
 /* Add a SLURM job id (requeue/resubmit keeps the old ones). */
 int		 record_set_slurm_id(const char *id, const char *slurm_id,
 		     char **cause);
-/* Both at once, in one write: a launched job's id and its transition. */
+/*
+ * Both at once, in one write: a launched job's id and its transition.  The
+ * directory is not synced: lost in a crash, the record before it (a job may
+ * exist) sends the next submit or recover to look the job up by name.
+ */
 int		 record_launched(const char *id, const char *slurm_id,
 		     enum rstate, const char *native, const char *source,
 		     const char *message, char **cause);

@@ -466,7 +466,12 @@ submit_launched(struct submit_ctx *x, long id, const struct submit_launch *l,
 #define SUBMIT_GO_AGAIN	1	/* send again: the image is known now */
 #define SUBMIT_GO_LOST	2	/* no reply: a job may exist */
 
-/* The cleanup job's answer (launch.sh), said; a refusal only warns. */
+/*
+ * The cleanup job, said: launch.sh sends its sbatch after the reply, so
+ * that the submit waits for one sbatch, not two; its answer stays in the
+ * job dir (sbatch/.wipe.*).  A refusal costs nothing the poll and cancel
+ * do not do anyway (they wipe the sidecar too).
+ */
 static void
 submit_wipejob_say(struct submit_ctx *x, const char *out)
 {
@@ -477,16 +482,12 @@ submit_wipejob_say(struct submit_ctx *x, const char *out)
 		return;
 	p += strlen("\nsqdeck-wipejob=");
 	line = xstrndup(p, strcspn(p, "\n"));
-	while (*line != '\0' && line[strlen(line) - 1] == ' ')
-		line[strlen(line) - 1] = '\0';
-	if (str_has_prefix(line, "0 "))
-		submit_say(x, SUBMIT_STEP_LAUNCH, "cleanup job %s (wipes the "
-		    "secrets file once the job has ended, however it ends)",
-		    line + 2);
-	else
-		submit_say(x, SUBMIT_STEP_LAUNCH, "warning: the cleanup job "
-		    "was refused (exit %s); the poll and cancel still wipe the "
-		    "secrets file", line);
+	if (str_has_prefix(line, "queued "))
+		submit_say(x, SUBMIT_STEP_LAUNCH, "cleanup job %s-wipe "
+		    "(afterany:%s, wipes the secrets file once the job has "
+		    "ended, however it ends) sent after the reply; its answer "
+		    "in %s/sbatch/.wipe.*", x->res->job_name, line + 7,
+		    x->lay.job_dir);
 	free(line);
 }
 

@@ -119,6 +119,8 @@ submit_meta_json(struct submit_ctx *x)
 int
 submit_stage_vars(struct submit_ctx *x, struct buf *sh, char **cause)
 {
+	static const char *const dirs[] = { "specs/", "env/", "meta/",
+	    "sbatch/", "logs/", "results/", "files/" };
 	struct buf	 tar, yaml;
 	char		*text, *why = NULL, *sidecar = NULL;
 	size_t		 i;
@@ -131,6 +133,9 @@ submit_stage_vars(struct submit_ctx *x, struct buf *sh, char **cause)
 		free(why);
 		return -1;
 	}
+	/* stage.sh makes the job dir only; tar makes the rest. */
+	for (i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
+		enc_tar_add(&tar, dirs[i], NULL, 0, 0700);
 	enc_tar_add(&tar, "specs/spec.yaml", yaml.data, yaml.len, 0644);
 	buf_free(&yaml);
 	text = submit_spec_json(x->sp);

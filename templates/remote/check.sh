@@ -13,8 +13,12 @@ for p in "$@"; do
 	if test -e "$p"; then echo "path $i 1"; else echo "path $i 0"; miss=$((miss + 1)); fi
 	i=$((i + 1))
 done
+# One stat for the image, its directory, its digest and our uid where it
+# can (imgfast), else report and cstat: the same lines either way.
+if [ -n "$reg" ]; then sd_pfx='cache '; else sd_pfx=; fi
 imgtxt=$(
 	if [ -n "$img" ] && [ -f "$img" ] && [ -r "$img" ]; then
+		! imgfast "$img" "$sd_pfx" || exit 0
 		printf 'image 1 %s\n' "$(report "$img")"
 	else
 		echo 'image 0'
@@ -25,10 +29,19 @@ imgtxt=$(
 	fi
 )
 printf '%s\n' "$imgtxt"
+# The credentials file is read by the shell (no awk): the lines of
+# another machine, and the secrets in them, go no further.
 c=${ENROOT_CONFIG_PATH:-${XDG_CONFIG_HOME:-$HOME/.config}/enroot}/.credentials
-if [ -n "$reg" ] && [ -f "$c" ] && awk -v r="$reg" '$1 == "machine" && $2 == r { f = 1 } END { exit !f }' "$c" 2>/dev/null; then
-	echo 'creds 1'
-else
-	echo 'creds 0'
+sd_cr=0
+if [ -n "$reg" ] && [ -f "$c" ] && [ -r "$c" ]; then
+	# shellcheck disable=SC2034 # sd_z: the rest of the line, unread
+	while read -r sd_a sd_b sd_z || [ -n "$sd_a" ]; do
+		if [ "$sd_a" = machine ] && [ "$sd_b" = "$reg" ]; then
+			sd_cr=1; break
+		fi
+		sd_a=
+	done <"$c"
+	unset sd_a sd_b sd_z
 fi
+echo "creds $sd_cr"
 echo end

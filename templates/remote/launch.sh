@@ -10,11 +10,21 @@
 # --dependency), cutat (TEST HOOK: end cuts the connection after it all).
 LC_ALL=C; export LC_ALL
 cd -- "$jd" || { echo sqdeck-sbatch-rc=-1; exit 0; }
-# sbatch's stderr goes to a new file: the job dir is the job's to write,
-# and a fixed name could be a link to another file of the user.
-e=$(mktemp sbatch/.sbatch.err.XXXXXX) || { echo sqdeck-sbatch-rc=-1; exit 0; }
-out=$(eval "$cmd" 2>"$e" </dev/null)
-rc=$?
+# sbatch's stdout, stderr and status in one capture, with no file (the job
+# dir is the job's to write: a name there could be a link) and no
+# program: stderr goes straight to the outer capture (fd 4), then a line
+# with a mark and the status, then stdout.  The last mark is the one.
+sd_mark="sqdeck-mark-$$"
+sd_all=$( { sd_o=$(eval "$cmd" 2>&4 </dev/null); sd_r=$?
+	printf '\n%s %s\n%s' "$sd_mark" "$sd_r" "$sd_o"; } 4>&1 )
+err=${sd_all%"$sd_nl$sd_mark "*}
+sd_all=${sd_all##*"$sd_nl$sd_mark "}
+rc=${sd_all%%"$sd_nl"*}
+case $sd_all in
+*"$sd_nl"*) out=${sd_all#*"$sd_nl"} ;;
+*) out= ;;
+esac
+sd_all=
 case $fault in
 after-sbatch)
 	# TEST HOOK: kill this SSH session's sshd, so the client sees the
@@ -22,28 +32,26 @@ after-sbatch)
 	sd_cut ;;
 empty-reply)
 	# TEST HOOK: sbatch's answer is lost.
-	out=; : >"$e" ;;
+	out=; err= ;;
 esac
 echo "sqdeck-sbatch-rc=$rc"
-[ -z "$out" ] || printf '%s\n' "$out" | sed '/^$/d; s/^/sqdeck-out=/'
-[ ! -s "$e" ] || sed '/^$/d; s/^/sqdeck-err=/' "$e"
-rm -f -- "$e"
+sd_say sqdeck-out= "$out"
+sd_say sqdeck-err= "$err"
 id=${out%%;*}
 case $id in ''|*[!0-9]*) exit 0 ;; esac
+release "$logs" "$name" "$id"
 # The cleanup job (sqdeck(1): SECURITY): once the job has ended, however
 # (a signal or a KILL leaves the sidecar: SLURM may run it again), a tiny
 # job wipes the sidecar, with no sqdeck process needed.  Its sbatch runs
-# beside the release: two RPCs in the time of one.
-wpid=
-if [ -n "${wcmd:-}" ] && wo=$(mktemp sbatch/.wipe.XXXXXX); then
-	eval "$wcmd --dependency=afterany:$id" >"$wo" 2>&1 </dev/null &
-	wpid=$!
-fi
-release "$logs" "$name" "$id"
-if [ -n "$wpid" ]; then
-	wait "$wpid"
-	wrc=$?
-	printf 'sqdeck-wipejob=%s %s\n' "$wrc" "$(tr '\n' ' ' <"$wo")"
-	rm -f -- "$wo"
+# after the reply, detached (nothing of the session's is open in it, so
+# the session ends without it): the submit waits for one sbatch, not two.
+# Its answer is left in sbatch/.wipe.XXXXXX (a new file: the job dir is
+# the job's to write); refused, the poll and cancel still wipe the sidecar.
+if [ -n "${wcmd:-}" ]; then
+	(
+		wo=$(mktemp sbatch/.wipe.XXXXXX) || wo=/dev/null
+		eval "$wcmd --dependency=afterany:$id" >"$wo" 2>&1
+	) </dev/null >/dev/null 2>&1 &
+	echo "sqdeck-wipejob=queued $id"
 fi
 [ "${cutat:-}" != end ] || sd_cut

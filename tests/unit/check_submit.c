@@ -15,6 +15,7 @@
 #include "enc.h"
 #include "image.h"
 #include "jobdir.h"
+#include "rsh.h"
 #include "submit.h"
 #include "util.h"
 
@@ -164,6 +165,46 @@ START_TEST(test_tar)
 }
 END_TEST
 
+/*
+ * A name ending in / is a directory entry: stage.sh makes only the job
+ * dir and tar makes specs/ ... files/ (mode 700 under umask 077).
+ */
+START_TEST(test_tar_dirs)
+{
+	struct buf	 b;
+	char		*path, *dir, *out = NULL, *cmd;
+	char		*argv[6];
+	struct stat	 sb;
+
+	buf_init(&b);
+	enc_tar_add(&b, "logs/", NULL, 0, 0700);
+	enc_tar_add(&b, "specs/", NULL, 0, 0700);
+	enc_tar_add(&b, "specs/spec.yaml", "image: a\n", 9, 0644);
+	enc_tar_end(&b);
+	path = xasprintf("%s/d.tar", test_tmpdir());
+	ck_assert_int_eq(file_write_atomic(path, b.data, b.len, 0600, NULL), 0);
+	buf_free(&b);
+	argv[0] = "tar"; argv[1] = "-tvf"; argv[2] = path; argv[3] = NULL;
+	ck_assert_int_eq(run(argv, &out), 0);
+	ck_assert_msg(strstr(out, "drwx------ ") != NULL &&
+	    strstr(out, " logs/\n") != NULL, "no directory entry: %s", out);
+	free(out);
+	dir = xasprintf("%s/x", test_tmpdir());
+	mkdir(dir, 0700);
+	cmd = xasprintf("cd '%s' && umask 077 && tar -x -f '%s' "
+	    "--no-same-owner", dir, path);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	free(path);
+	path = xasprintf("%s/logs", dir);
+	ck_assert_int_eq(stat(path, &sb), 0);
+	ck_assert(S_ISDIR(sb.st_mode));
+	ck_assert_int_eq(sb.st_mode & 07777, 0700);
+	free(path);
+	free(dir);
+}
+END_TEST
+
 /* The sidecar is sourced by sh: awkward values come back unchanged. */
 START_TEST(test_sidecar)
 {
@@ -251,6 +292,86 @@ START_TEST(test_check_script)
 	ck_assert_int_eq(submit_check_parse("path 0 1\n", 2, &ck, &cause), -1);
 	free(cause);
 	submit_check_free(&ck);
+}
+END_TEST
+
+/*
+ * imgfast (one stat for the image, its directory, its digest and our
+ * uid) prints the very lines of report and cstat as they were before it
+ * (stat, od | tr, id, stat, stat, head | tr): the gate compares them with
+ * the text the client validated, so one byte apart would refuse a good
+ * cached image.  Each digest case: a clean one, one with bytes tr drops,
+ * a symlink, none; and no prefix (a spec's own .sqsh: the image line).
+ */
+static const char *imgfast_ref =
+    "ref() {\n"
+    "	printf 'image 1 %s %s\\n' \"$(stat -L -c %s -- \"$1\")\" "
+    "\"$(od -An -v -tx1 -N96 -- \"$1\" | tr -d ' \\n')\"\n"
+    "	[ -n \"$2\" ] || return 0\n"
+    "	printf '%sme %s\\n' \"$2\" \"$(id -u)\"\n"
+    "	printf '%sfile %s\\n' \"$2\" \"$(stat -c '%u %a %U' -- \"$1\")\"\n"
+    "	printf '%sdir %s\\n' \"$2\" \"$(stat -L -c '%u %a' -- \"${1%/*}\")\"\n"
+    "	if [ -L \"$1.digest\" ]; then printf '%sdigest link\\n' \"$2\"\n"
+    "	elif [ -f \"$1.digest\" ]; then printf '%sdigest %s %s\\n' \"$2\" "
+    "\"$(stat -c '%u %a' -- \"$1.digest\")\" "
+    "\"$(head -c 100 -- \"$1.digest\" | tr -cd 'a-z0-9:')\"; fi\n"
+    "}\n";
+
+START_TEST(test_imgfast_same_lines)
+{
+	struct buf	 b;
+	char		*img, *out = NULL;
+	const char	*digest[] = {
+		"printf 'sha256:%s\\n' 0123abcdef >\"$f.digest\"",
+		"printf 'sha256:AB c\\001d\\033[1m:ef\\n\\n2nd' >\"$f.digest\"",
+		"ln -s /etc/passwd \"$f.digest\"",
+		":",
+	};
+	size_t		 i;
+
+	img = xasprintf("%s/it's img.sqsh", test_tmpdir());
+	for (i = 0; i < sizeof digest / sizeof digest[0]; i++) {
+		buf_init(&b);
+		rsh_var(&b, "f", img);
+		buf_printf(&b, "rm -f -- \"$f\" \"$f.digest\"\n"
+		    "head -c 300 /dev/urandom >\"$f\" && chmod 640 \"$f\"\n"
+		    "%s\n", digest[i]);
+		buf_adds(&b, rsh_text("lib-report.sh"));
+		buf_adds(&b, rsh_text("lib-cstat.sh"));
+		buf_adds(&b, imgfast_ref);
+		buf_adds(&b, "a=$(imgfast \"$f\" 'cache ') || echo imgfast failed\n"
+		    "r=$(ref \"$f\" 'cache ')\n"
+		    "[ \"$a\" = \"$r\" ] || printf 'DIFF\\n%s\\n--\\n%s\\n' \"$a\" \"$r\"\n"
+		    "a=$(imgfast \"$f\" '') || echo imgfast failed\n"
+		    "r=$(ref \"$f\" '')\n"
+		    "[ \"$a\" = \"$r\" ] || printf 'DIFF\\n%s\\n--\\n%s\\n' \"$a\" \"$r\"\n"
+		    "r=$(printf 'image 1 %s' \"$(report \"$f\")\")\n"
+		    "[ \"$a\" = \"$r\" ] || printf 'DIFF report\\n%s\\n--\\n%s\\n' \"$a\" \"$r\"\n"
+		    "r=$(ref \"$f\" 'cache ' | sed 1d)\n"
+		    "a=$(cstat \"$f\" 'cache ')\n"
+		    "[ \"$a\" = \"$r\" ] || printf 'DIFF cstat\\n%s\\n--\\n%s\\n' \"$a\" \"$r\"\n"
+		    "echo end\n");
+		ck_assert_int_eq(sh_run(b.data, &out), 0);
+		ck_assert_msg(strcmp(out, "end\n") == 0, "digest case %zu: %s",
+		    i, out);
+		free(out);
+		buf_free(&b);
+	}
+	/* A symlinked image: imgfast declines, the caller asks the others. */
+	buf_init(&b);
+	rsh_var(&b, "f", img);
+	buf_adds(&b, "ln -sf \"$f\" \"$f.l\"");
+	ck_assert_int_eq(system(b.data), 0);
+	buf_free(&b);
+	buf_init(&b);
+	rsh_var(&b, "f", img);
+	buf_adds(&b, rsh_text("lib-cstat.sh"));
+	buf_adds(&b, "imgfast \"$f.l\" 'cache ' || echo declined\n");
+	ck_assert_int_eq(sh_run(b.data, &out), 0);
+	ck_assert_str_eq(out, "declined\n");
+	free(out);
+	buf_free(&b);
+	free(img);
 }
 END_TEST
 
@@ -542,6 +663,83 @@ START_TEST(test_launch_script_empty_reply)
 }
 END_TEST
 
+/*
+ * The cleanup job's sbatch runs after the reply: the script ends while it
+ * still waits (here, for a file that appears only once the script has
+ * ended; the launch before this change waited for it, so this case hung
+ * until its timeout), and its answer lands in sbatch/.wipe.* later.
+ */
+START_TEST(test_launch_cleanup_after_reply)
+{
+	struct submit_launch	 l;
+	struct buf		 b;
+	char			*bin, *jd, *logs, *script, *cmd, *out, *flag;
+	char			*old, *path;
+	int			 k, seen = 0;
+
+	bin = xasprintf("%s/bin", test_tmpdir());
+	jd = xasprintf("%s/it's a job", test_tmpdir());
+	logs = xasprintf("%s/logs", jd);
+	flag = xasprintf("%s/go", test_tmpdir());
+	mkdir(bin, 0700);
+	mkdir(jd, 0700);
+	path = xasprintf("%s/sbatch", jd);
+	mkdir(path, 0700);
+	free(path);
+	cmd = xasprintf("cd '%s' && printf '#!/bin/sh\\nexit 0\\n' "
+	    ">scontrol && chmod +x scontrol", bin);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	old = xstrdup(getenv("PATH"));
+	path = xasprintf("%s:%s", bin, old);
+	setenv("PATH", path, 1);
+	free(path);
+	buf_init(&b);
+	/* The stand-in sbatch of the cleanup job waits for the flag. */
+	path = xasprintf("while [ ! -e %s ]; do sleep 0.05; done; echo 43 "
+	    "\"$*\"", flag);
+	cmd = shell_quote(path);
+	free(path);
+	path = xasprintf("sh -c %s wipe", cmd);
+	free(cmd);
+	rsh_var(&b, "wcmd", path);
+	free(path);
+	script = submit_launch_script(jd, "echo '42;cl'", logs, "job-1", NULL,
+	    0);
+	buf_adds(&b, script);
+	free(script);
+	ck_assert_int_eq(sh_run(b.data, &out), 0);
+	buf_free(&b);
+	setenv("PATH", old, 1);
+	free(old);
+	submit_launch_parse(out, &l);
+	ck_assert_int_eq(l.released, 1);
+	ck_assert_msg(strstr(out, "sqdeck-wipejob=queued 42\n") != NULL,
+	    "no cleanup job said: %s", out);
+	submit_launch_free(&l);
+	free(out);
+	ck_assert_int_eq(file_write_atomic(flag, "", 0, 0600, NULL), 0);
+	path = shell_quote(jd);
+	cmd = xasprintf("cat %s/sbatch/.wipe.* 2>/dev/null", path);
+	free(path);
+	for (k = 0; k < 200 && !seen; k++) {
+		char	*argv[4] = { "/bin/sh", "-c", cmd, NULL };
+
+		if (k != 0)
+			usleep(50000);
+		ck_assert_int_ge(run(argv, &out), 0);
+		seen = strcmp(out, "43 --dependency=afterany:42\n") == 0;
+		free(out);
+	}
+	ck_assert_msg(seen, "the cleanup job's answer is not in sbatch/.wipe.*");
+	free(cmd);
+	free(flag);
+	free(logs);
+	free(jd);
+	free(bin);
+}
+END_TEST
+
 START_TEST(test_faults_parse)
 {
 	struct submit_faults	 f;
@@ -677,6 +875,8 @@ submit_suite(void)
 	tcase_add_test(tc, test_layout);
 	tcase_add_test(tc, test_sha256);
 	tcase_add_test(tc, test_tar);
+	tcase_add_test(tc, test_tar_dirs);
+	tcase_add_test(tc, test_imgfast_same_lines);
 	tcase_add_test(tc, test_sidecar);
 	tcase_add_test(tc, test_check_script);
 	tcase_add_test(tc, test_import_limits);
@@ -687,6 +887,7 @@ submit_suite(void)
 	tcase_add_test(tc, test_launch_script);
 	tcase_add_test(tc, test_launch_script_hold);
 	tcase_add_test(tc, test_launch_script_empty_reply);
+	tcase_add_test(tc, test_launch_cleanup_after_reply);
 	tcase_add_test(tc, test_faults_parse);
 	suite_add_tcase(s, tc);
 	return s;
