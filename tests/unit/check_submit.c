@@ -582,6 +582,31 @@ START_TEST(test_var_quoting)
 END_TEST
 
 /*
+ * The job dir (with its sbatch/) and a bin dir of stand-ins made by the
+ * shell command make, run in bin; bin goes first on PATH.  Returns the
+ * PATH before, for the caller to put back.
+ */
+static char *
+launch_standins(const char *bin, const char *jd, const char *make)
+{
+	char	*path, *cmd, *old;
+
+	mkdir(bin, 0700);
+	mkdir(jd, 0700);
+	path = xasprintf("%s/sbatch", jd);
+	mkdir(path, 0700);
+	free(path);
+	cmd = xasprintf("cd '%s' && %s", bin, make);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	old = xstrdup(getenv("PATH"));
+	path = xasprintf("%s:%s", bin, old);
+	setenv("PATH", path, 1);
+	free(path);
+	return old;
+}
+
+/*
  * The launch script (templates/remote/launch.sh) run by the local sh in
  * a job dir whose name needs quoting, with stand-ins for sbatch, squeue
  * and scontrol: what it prints is what submit_launch_parse reads.
@@ -591,26 +616,15 @@ launch_case(const char *fault, int hold, const char *want_state)
 {
 	struct submit_launch	 l;
 	struct stat		 sb;
-	char			*bin, *jd, *logs, *script, *cmd, *out, *path;
+	char			*bin, *jd, *logs, *script, *out, *path;
 	char			*old;
 
 	bin = xasprintf("%s/bin", test_tmpdir());
 	jd = xasprintf("%s/it's a job", test_tmpdir());
 	logs = xasprintf("%s/logs", jd);
-	mkdir(bin, 0700);
-	mkdir(jd, 0700);
-	path = xasprintf("%s/sbatch", jd);
-	mkdir(path, 0700);
-	free(path);
-	cmd = xasprintf("cd '%s' && printf '#!/bin/sh\\necho \"PENDING "
+	old = launch_standins(bin, jd, "printf '#!/bin/sh\\necho \"PENDING "
 	    "JobHeldUser\"\\n' >squeue && printf '#!/bin/sh\\nexit 0\\n' "
-	    ">scontrol && chmod +x squeue scontrol", bin);
-	ck_assert_int_eq(system(cmd), 0);
-	free(cmd);
-	old = xstrdup(getenv("PATH"));
-	path = xasprintf("%s:%s", bin, old);
-	setenv("PATH", path, 1);
-	free(path);
+	    ">scontrol && chmod +x squeue scontrol");
 	/* The sbatch command line: its values quoted by the caller. */
 	script = submit_launch_script(jd, "printf '%s\\n' '42;cl'; "
 	    "echo warn >&2", logs, "job-1", fault, hold);
@@ -681,19 +695,8 @@ START_TEST(test_launch_cleanup_after_reply)
 	jd = xasprintf("%s/it's a job", test_tmpdir());
 	logs = xasprintf("%s/logs", jd);
 	flag = xasprintf("%s/go", test_tmpdir());
-	mkdir(bin, 0700);
-	mkdir(jd, 0700);
-	path = xasprintf("%s/sbatch", jd);
-	mkdir(path, 0700);
-	free(path);
-	cmd = xasprintf("cd '%s' && printf '#!/bin/sh\\nexit 0\\n' "
-	    ">scontrol && chmod +x scontrol", bin);
-	ck_assert_int_eq(system(cmd), 0);
-	free(cmd);
-	old = xstrdup(getenv("PATH"));
-	path = xasprintf("%s:%s", bin, old);
-	setenv("PATH", path, 1);
-	free(path);
+	old = launch_standins(bin, jd, "printf '#!/bin/sh\\nexit 0\\n' "
+	    ">scontrol && chmod +x scontrol");
 	buf_init(&b);
 	/* The stand-in sbatch of the cleanup job waits for the flag. */
 	path = xasprintf("while [ ! -e %s ]; do sleep 0.05; done; echo 43 "
