@@ -1,10 +1,12 @@
 /*
- * Submit step stage (sqdeck(1): IMAGES AND STORAGE): ONE round trip, a tar
- * stream (base64 in the script) makes the job dir with specs/ env/ meta/
- * sbatch/ logs/ results/ files/ and the mode-600 sidecar.
+ * Submit step stage (sqdeck(1): IMAGES AND STORAGE), part of the one round
+ * trip: the job dir with specs/ env/ meta/ sbatch/ logs/ results/ files/
+ * and the mode-600 sidecar, written by the login node's shell (or, with
+ * supporting files, from a tar stream, base64 in the script).
  */
 #include "submit-int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -111,10 +113,28 @@ submit_meta_json(struct submit_ctx *x)
 	return json_done(o);
 }
 
+/* One file stage.sh's shell writes: fnN (its path in jd), ftN (text). */
+static void
+submit_stage_text(struct buf *sh, size_t *n, const char *name,
+    const char *text)
+{
+	char	var[32];
+
+	snprintf(var, sizeof var, "fn%zu", *n);
+	rsh_var(sh, var, name);
+	snprintf(var, sizeof var, "ft%zu", *n);
+	rsh_var(sh, var, text);
+	(*n)++;
+}
+
 /*
- * stage.sh's variables: jd, envf and the payload, a tar of the job dir's
- * files and the sidecar (base64 needs no quoting: this is the quoted
- * assignment).  Wiped once the script is sent (the caller's part).
+ * stage.sh's variables: jd, envf and the files.  Without supporting files
+ * every file is text (no NUL: a quoted assignment carries it), written by
+ * the shell into folders one mkdir makes: no base64, no tar on the login
+ * node.  A spec's supporting files may hold any byte: then a tar of the
+ * job dir's folders and files and the sidecar (base64 needs no quoting:
+ * this is the quoted assignment).  Wiped once the script is sent (the
+ * caller's part).
  */
 int
 submit_stage_vars(struct submit_ctx *x, struct buf *sh, char **cause)
@@ -122,10 +142,9 @@ submit_stage_vars(struct submit_ctx *x, struct buf *sh, char **cause)
 	static const char *const dirs[] = { "specs/", "env/", "meta/",
 	    "sbatch/", "logs/", "results/", "files/" };
 	struct buf	 tar, yaml;
-	char		*text, *why = NULL, *sidecar = NULL;
-	size_t		 i;
+	char		*text[3], *why = NULL, *sidecar = NULL, num[32];
+	size_t		 i, n = 0;
 
-	buf_init(&tar);
 	buf_init(&yaml);
 	if (spec_write(x->sp, &yaml, &why) != 0) {
 		buf_free(&yaml);
@@ -133,45 +152,64 @@ submit_stage_vars(struct submit_ctx *x, struct buf *sh, char **cause)
 		free(why);
 		return -1;
 	}
-	/* stage.sh makes the job dir only; tar makes the rest. */
-	for (i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
-		enc_tar_add(&tar, dirs[i], NULL, 0, 0700);
-	enc_tar_add(&tar, "specs/spec.yaml", yaml.data, yaml.len, 0644);
-	buf_free(&yaml);
-	text = submit_spec_json(x->sp);
-	enc_tar_add(&tar, "specs/spec.json", text, strlen(text), 0644);
-	free(text);
-	text = submit_env_json(x, &x->exports);
-	enc_tar_add(&tar, "env/env.json", text, strlen(text), 0644);
-	free(text);
-	text = submit_meta_json(x);
-	enc_tar_add(&tar, "meta/meta.json", text, strlen(text), 0644);
-	free(text);
-	enc_tar_add(&tar, x->lay.sbatch_rel, x->res->script,
-	    strlen(x->res->script), 0644);
-	for (i = 0; i < x->sp->nfiles; i++)
-		enc_tar_add(&tar, x->members[i], x->files[i].data,
-		    x->files[i].len, 0644);
-	if (x->nsec != 0) {
-		if (submit_sidecar(x->sec, x->nsec, &sidecar, &why) != 0) {
-			buf_free(&tar);
-			submit_fail(x, SUBMIT_STEP_STAGE, cause, "%s", why);
-			free(why);
-			return -1;
-		}
-		enc_tar_add(&tar, x->lay.env_rel, sidecar, strlen(sidecar),
-		    0600);
+	if (x->nsec != 0 && submit_sidecar(x->sec, x->nsec, &sidecar,
+	    &why) != 0) {
+		buf_free(&yaml);
+		submit_fail(x, SUBMIT_STEP_STAGE, cause, "%s", why);
+		free(why);
+		return -1;
+	}
+	buf_add(&yaml, "", 0);
+	text[0] = submit_spec_json(x->sp);
+	text[1] = submit_env_json(x, &x->exports);
+	text[2] = submit_meta_json(x);
+	rsh_var(sh, "jd", x->lay.job_dir);
+	rsh_var(sh, "envf", x->nsec ? x->lay.env_rel : "");
+	if (x->sp->nfiles == 0) {
+		submit_stage_text(sh, &n, "specs/spec.yaml", yaml.data);
+		submit_stage_text(sh, &n, "specs/spec.json", text[0]);
+		submit_stage_text(sh, &n, "env/env.json", text[1]);
+		submit_stage_text(sh, &n, "meta/meta.json", text[2]);
+		submit_stage_text(sh, &n, x->lay.sbatch_rel, x->res->script);
+		if (sidecar != NULL)
+			submit_stage_text(sh, &n, x->lay.env_rel, sidecar);
+		snprintf(num, sizeof num, "%zu", n);
+		rsh_var(sh, "nfiles", num);
+	} else {
+		/* stage.sh makes the job dir only; tar makes the rest. */
+		buf_init(&tar);
+		for (i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
+			enc_tar_add(&tar, dirs[i], NULL, 0, 0700);
+		enc_tar_add(&tar, "specs/spec.yaml", yaml.data, yaml.len,
+		    0644);
+		enc_tar_add(&tar, "specs/spec.json", text[0], strlen(text[0]),
+		    0644);
+		enc_tar_add(&tar, "env/env.json", text[1], strlen(text[1]),
+		    0644);
+		enc_tar_add(&tar, "meta/meta.json", text[2], strlen(text[2]),
+		    0644);
+		enc_tar_add(&tar, x->lay.sbatch_rel, x->res->script,
+		    strlen(x->res->script), 0644);
+		for (i = 0; i < x->sp->nfiles; i++)
+			enc_tar_add(&tar, x->members[i], x->files[i].data,
+			    x->files[i].len, 0644);
+		if (sidecar != NULL)
+			enc_tar_add(&tar, x->lay.env_rel, sidecar,
+			    strlen(sidecar), 0600);
+		enc_tar_end(&tar);
+		buf_adds(sh, "payload='");
+		enc_base64(sh, tar.data, tar.len);
+		buf_adds(sh, "'\n");
+		memset(tar.data, 0, tar.len);
+		buf_free(&tar);
+	}
+	if (sidecar != NULL) {
 		memset(sidecar, 0, strlen(sidecar));
 		free(sidecar);
 	}
-	enc_tar_end(&tar);
-	rsh_var(sh, "jd", x->lay.job_dir);
-	rsh_var(sh, "envf", x->nsec ? x->lay.env_rel : "");
-	buf_adds(sh, "payload='");
-	enc_base64(sh, tar.data, tar.len);
-	buf_adds(sh, "'\n");
-	memset(tar.data, 0, tar.len);
-	buf_free(&tar);
+	for (i = 0; i < 3; i++)
+		free(text[i]);
+	buf_free(&yaml);
 	return 0;
 }
 

@@ -14,11 +14,12 @@ for p in "$@"; do
 	i=$((i + 1))
 done
 # One stat for the image, its directory, its digest and our uid where it
-# can (imgfast), else report and cstat: the same lines either way.
+# can (imgfast, which adds its fp line and reuses the header and digest
+# of KNOWN lines when that line is theirs), else report and cstat.
 if [ -n "$reg" ]; then sd_pfx='cache '; else sd_pfx=; fi
 imgtxt=$(
 	if [ -n "$img" ] && [ -f "$img" ] && [ -r "$img" ]; then
-		! imgfast "$img" "$sd_pfx" || exit 0
+		! imgfast "$img" "$sd_pfx" "${want:-}" || exit 0
 		printf 'image 1 %s\n' "$(report "$img")"
 	else
 		echo 'image 0'

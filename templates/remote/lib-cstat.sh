@@ -25,21 +25,26 @@ sd_dgst() {
 	done
 	printf '%s' "$sd_o"
 }
-# imgfast FILE PREFIX: report's "image 1 size hex" line, then (PREFIX not
-# empty) cstat's lines, for a regular file that is no symlink: one stat
-# for our uid (/proc/self is the stat process, it is ours), the file, its
-# directory and the digest, where report and cstat start seven programs.
-# False, having printed nothing, when that stat does not answer for each:
-# the caller asks report and cstat.
+# imgfast FILE PREFIX [KNOWN]: report's "image 1 size hex" line, an
+# "image fp" line, then (PREFIX not empty) cstat's lines, for a regular
+# file that is no symlink: one stat for our uid (/proc/self is the stat
+# process, it is ours), the file, its directory and the digest, where
+# report and cstat start seven programs.  The fp line is the file's and
+# the digest's device, inode, mtime and ctime: when KNOWN (the lines the
+# client validated) holds the same fp line, neither was written or
+# replaced since (ctime cannot be set back), so their header and digest
+# are the ones KNOWN holds and od and head are not started.  False,
+# having printed nothing, when that stat does not answer for each: the
+# caller asks report and cstat.
 imgfast() {
 	[ -f "$1" ] && [ ! -L "$1" ] || return 1
 	case $1 in */*) sd_cdir=${1%/*}; sd_cdir=${sd_cdir:-/} ;;
 	*) sd_cdir=. ;; esac
-	sd_f=$1; sd_p=$2; sd_dg=; sd_dgf=; sd_n=3
+	sd_f=$1; sd_p=$2; sd_kn=${3:-}; sd_dg=; sd_dgf=; sd_n=3
 	if [ -L "$1.digest" ]; then sd_dg='link'
 	elif [ -f "$1.digest" ]; then sd_dg=$1.digest; sd_dgf=$sd_dg; sd_n=4; fi
-	sd_s=$(stat -L -c '%u %a %U %s' -- /proc/self "$1" "$sd_cdir" \
-	    ${sd_dgf:+"$sd_dgf"} 2>/dev/null) || return 1
+	sd_s=$(stat -L -c '%d %i %y %z|%u %a %U %s' -- /proc/self "$1" \
+	    "$sd_cdir" ${sd_dgf:+"$sd_dgf"} 2>/dev/null) || return 1
 	sd_nl='
 '
 	set -f; IFS=$sd_nl
@@ -47,9 +52,31 @@ imgfast() {
 	set -- $sd_s
 	set +f; unset IFS
 	[ "$#" = "$sd_n" ] || return 1
-	sd_me=${1%% *}; sd_fl=$2; sd_dl=$3; sd_gl=${4:-}
+	sd_me=${1#*|}; sd_me=${sd_me%% *}; sd_fl=${2#*|}; sd_dl=${3#*|}
+	sd_fp="image fp ${2%%|*}"
+	sd_gl=
+	if [ -n "${4:-}" ]; then sd_fp="$sd_fp / ${4%%|*}"; sd_gl=${4#*|}; fi
 	# uid mode user size: the file's size is its last word.
-	printf 'image 1 %s %s\n' "${sd_fl##* }" "$(sd_hex "$sd_f")"
+	sd_sz=${sd_fl##* }
+	sd_hx=; sd_dv=
+	case $sd_nl$sd_kn$sd_nl in
+	*"$sd_nl$sd_fp$sd_nl"*)
+		sd_t=$sd_nl$sd_kn$sd_nl
+		case $sd_t in *"${sd_nl}image 1 $sd_sz "*)
+			sd_hx=${sd_t#*"${sd_nl}image 1 $sd_sz "}
+			sd_hx=${sd_hx%%"$sd_nl"*} ;;
+		esac
+		case $sd_hx in *[!0-9a-f]*) sd_hx= ;; esac
+		sd_t=${sd_gl% *}
+		sd_t=$sd_nl$sd_p"digest ${sd_t% *} "
+		case $sd_nl$sd_kn in *"$sd_t"*)
+			sd_dv=${sd_kn#*"$sd_t"}
+			sd_dv=${sd_dv%%"$sd_nl"*}
+			case $sd_dv in *[!a-z0-9:]*) sd_dv= ;; esac ;;
+		esac ;;
+	esac
+	[ -n "$sd_hx" ] || sd_hx=$(sd_hex "$sd_f")
+	printf 'image 1 %s %s\n%s\n' "$sd_sz" "$sd_hx" "$sd_fp"
 	[ -n "$sd_p" ] || return 0
 	printf '%sme %s\n' "$sd_p" "$sd_me"
 	printf '%sfile %s\n' "$sd_p" "${sd_fl% *}"
@@ -58,7 +85,8 @@ imgfast() {
 	if [ "$sd_dg" = link ]; then printf '%sdigest link\n' "$sd_p"
 	elif [ -n "$sd_dg" ]; then
 		sd_gl=${sd_gl% *}
-		printf '%sdigest %s %s\n' "$sd_p" "${sd_gl% *}" "$(sd_dgst "$sd_dg")"
+		[ -n "$sd_dv" ] || sd_dv=$(sd_dgst "$sd_dg")
+		printf '%sdigest %s %s\n' "$sd_p" "${sd_gl% *}" "$sd_dv"
 	fi
 }
 # sd_hex FILE: the hex of its first 96 bytes, as report prints it.

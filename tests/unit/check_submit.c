@@ -339,10 +339,13 @@ START_TEST(test_imgfast_same_lines)
 		buf_adds(&b, rsh_text("lib-report.sh"));
 		buf_adds(&b, rsh_text("lib-cstat.sh"));
 		buf_adds(&b, imgfast_ref);
+		/* Its fp line (imgfast_known) is its own: not compared. */
 		buf_adds(&b, "a=$(imgfast \"$f\" 'cache ') || echo imgfast failed\n"
+		    "a=$(printf '%s\\n' \"$a\" | sed '/^image fp /d')\n"
 		    "r=$(ref \"$f\" 'cache ')\n"
 		    "[ \"$a\" = \"$r\" ] || printf 'DIFF\\n%s\\n--\\n%s\\n' \"$a\" \"$r\"\n"
 		    "a=$(imgfast \"$f\" '') || echo imgfast failed\n"
+		    "a=$(printf '%s\\n' \"$a\" | sed '/^image fp /d')\n"
 		    "r=$(ref \"$f\" '')\n"
 		    "[ \"$a\" = \"$r\" ] || printf 'DIFF\\n%s\\n--\\n%s\\n' \"$a\" \"$r\"\n"
 		    "r=$(printf 'image 1 %s' \"$(report \"$f\")\")\n"
@@ -372,6 +375,122 @@ START_TEST(test_imgfast_same_lines)
 	free(out);
 	buf_free(&b);
 	free(img);
+}
+END_TEST
+
+/*
+ * The warm path: given the lines the client validated (KNOWN), imgfast
+ * takes the header and the digest from them while the image's and the
+ * digest's device, inode, mtime and ctime are the ones KNOWN's fp line
+ * holds (od and head are not started); once either file is written its
+ * fp line differs and they are read again.  Here KNOWN carries a header
+ * and a digest that are not the file's: seeing them back proves they were
+ * reused, seeing the file's proves they were read.
+ */
+START_TEST(test_imgfast_known)
+{
+	struct buf	 b;
+	char		*img, *out = NULL;
+
+	img = xasprintf("%s/known img.sqsh", test_tmpdir());
+	buf_init(&b);
+	rsh_var(&b, "f", img);
+	buf_adds(&b, "rm -f -- \"$f\" \"$f.digest\"\n"
+	    "printf 'hsqs0123' >\"$f\" && printf 'sha256:abc\\n' >\"$f.digest\"\n");
+	buf_adds(&b, rsh_text("lib-report.sh"));
+	buf_adds(&b, rsh_text("lib-cstat.sh"));
+	buf_adds(&b, "a=$(imgfast \"$f\" 'cache ') || echo imgfast failed\n"
+	    "printf '%s\\n' \"$a\" | grep -q '^image fp ' || echo no fp line\n"
+	    /* KNOWN with another header and digest, the same fp line. */
+	    "k=$(printf '%s\\n' \"$a\" | sed 's/^image 1 8 .*/image 1 8 00ff/;"
+	    " s/sha256:abc$/sha256:kept/')\n"
+	    "c=$(imgfast \"$f\" 'cache ' \"$k\")\n"
+	    "[ \"$c\" = \"$k\" ] || printf 'NOT REUSED\\n%s\\n--\\n%s\\n' \"$c\" \"$k\"\n"
+	    "sleep 0.05; printf 'hsqs4567' >\"$f\"\n"
+	    "c=$(imgfast \"$f\" 'cache ' \"$k\")\n"
+	    "case $c in *'image 1 8 6873717334353637'*'sha256:abc'*) ;;\n"
+	    "*) printf 'NOT READ AGAIN\\n%s\\n' \"$c\" ;; esac\n"
+	    "a=$(imgfast \"$f\" 'cache ')\n"
+	    "k=$(printf '%s\\n' \"$a\" | sed 's/sha256:abc$/sha256:kept/')\n"
+	    "sleep 0.05; printf 'sha256:abd\\n' >\"$f.digest\"\n"
+	    "c=$(imgfast \"$f\" 'cache ' \"$k\")\n"
+	    "case $c in *'sha256:abd') ;; *) printf 'DIGEST NOT READ\\n%s\\n' \"$c\" ;; esac\n"
+	    "echo end\n");
+	ck_assert_int_eq(sh_run(b.data, &out), 0);
+	ck_assert_msg(strcmp(out, "end\n") == 0, "%s", out);
+	free(out);
+	buf_free(&b);
+	free(img);
+}
+END_TEST
+
+/*
+ * stage.sh without a tar (no supporting files): one mkdir makes the job
+ * dir and its folders, the shell writes each file byte for byte (quotes,
+ * $( ), backslashes, trailing newlines), every file mode 600 and every
+ * folder 700 under umask 077, the sidecar's mode said; a job dir that
+ * exists already is refused with nothing written into it.
+ */
+START_TEST(test_stage_text)
+{
+	static const char *const names[] = { "specs/spec.yaml",
+	    "sbatch/j.sbatch", "job.env" };
+	static const char *const texts[] = {
+	    "name: 'it''s'\ncommand: echo $(id) `id` \\ \"x\"\n\n\n",
+	    "#!/bin/bash\necho \"$HOME\" '$x'\n",
+	    "TOKEN='s3cr3t'\\''q'\n" };
+	static const char *const dirs[] = { "", "/specs", "/env", "/meta",
+	    "/sbatch", "/logs", "/results", "/files" };
+	struct buf	 b;
+	struct stat	 sb;
+	char		*jd, *out = NULL, *p, *text, var[16];
+	size_t		 i, len;
+
+	jd = xasprintf("%s/stage it's dir", test_tmpdir());
+	buf_init(&b);
+	rsh_var(&b, "jd", jd);
+	rsh_var(&b, "envf", "job.env");
+	rsh_var(&b, "nfiles", "3");
+	for (i = 0; i < 3; i++) {
+		snprintf(var, sizeof var, "fn%zu", i);
+		rsh_var(&b, var, names[i]);
+		snprintf(var, sizeof var, "ft%zu", i);
+		rsh_var(&b, var, texts[i]);
+	}
+	buf_adds(&b, "umask 022\n");
+	rsh_embed(&b, "lib-wipe.sh");
+	rsh_embed(&b, "stage.sh");
+	ck_assert_int_eq(sh_run(b.data, &out), 0);
+	ck_assert_str_eq(out, "sqdeck-env-mode=600\nsqdeck-stage=ok\n");
+	free(out);
+	for (i = 0; i < 3; i++) {
+		p = xasprintf("%s/%s", jd, names[i]);
+		ck_assert_int_eq(file_read(p, &text, &len, NULL), 0);
+		ck_assert_uint_eq(len, strlen(texts[i]));
+		ck_assert_msg(memcmp(text, texts[i], len) == 0, "%s: %s",
+		    names[i], text);
+		ck_assert_int_eq(stat(p, &sb), 0);
+		ck_assert_int_eq(sb.st_mode & 07777, 0600);
+		free(text);
+		free(p);
+	}
+	for (i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+		p = xasprintf("%s%s", jd, dirs[i]);
+		ck_assert_int_eq(stat(p, &sb), 0);
+		ck_assert_int_eq(sb.st_mode & 07777, 0700);
+		free(p);
+	}
+	/* Sent again (again=0): refused, nothing written into it. */
+	p = xasprintf("%s/specs/spec.yaml", jd);
+	ck_assert_int_eq(unlink(p), 0);
+	ck_assert_int_eq(sh_run(b.data, &out), 0);
+	ck_assert_msg(strstr(out, "sqdeck-stage-error=") != NULL &&
+	    strstr(out, "sqdeck-stage=ok") == NULL, "%s", out);
+	free(out);
+	ck_assert_int_eq(stat(p, &sb), -1);
+	free(p);
+	buf_free(&b);
+	free(jd);
 }
 END_TEST
 
@@ -880,6 +999,8 @@ submit_suite(void)
 	tcase_add_test(tc, test_tar);
 	tcase_add_test(tc, test_tar_dirs);
 	tcase_add_test(tc, test_imgfast_same_lines);
+	tcase_add_test(tc, test_imgfast_known);
+	tcase_add_test(tc, test_stage_text);
 	tcase_add_test(tc, test_sidecar);
 	tcase_add_test(tc, test_check_script);
 	tcase_add_test(tc, test_import_limits);
