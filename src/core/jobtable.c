@@ -985,6 +985,12 @@ sort_all(struct jobtable *jt)
 	for (i = 0; i < jt->ntouched; i++)
 		jt->touched[i]->touched = 0;
 	jt->ntouched = 0;
+	/* A load of every row touched them all: not kept for a poll's few. */
+	if (jt->atouched > 4096) {
+		free(jt->touched);
+		jt->touched = NULL;
+		jt->atouched = 0;
+	}
 	jt->full = 0;
 	jt->sorted = xrealloc(jt->sorted, (jt->nall + 1) * sizeof *jt->sorted);
 	jt->nsorted = jt->hid_finished = jt->hid_filter = jt->hid_view = 0;

@@ -1003,25 +1003,34 @@ struct rindex_block {
 	char			 data[];
 };
 
+/*
+ * What the jobs pane shows of a record, kept only until the records
+ * thread took the rows (record_index_rows): the polls never need it.
+ */
+struct rindex_row {
+	const char	*name;		/* in rows_blocks */
+	const char	*partition;	/* atoms */
+	const char	*word;		/* native state, else the state's word */
+	const char	*user;		/* NULL: the login user's */
+	int32_t		 limit;		/* seconds, -1 none */
+	int32_t		 elapsed;	/* seconds, -1 unknown */
+	int32_t		 nodes;
+};
+
 struct rindex_entry {
 	const char	*id;		/* the file's name without .json */
 	const char	*cluster;	/* an atom; NULL: not readable */
 	const char	*sids;		/* SLURM ids, oldest first, each
-					   NUL-ended, "" after the last */
-	const char	*name;		/* job name; why, when not readable */
-	const char	*partition;	/* atoms from here */
-	const char	*word;		/* native state, else the state's word */
-	const char	*user;		/* NULL: the login user's */
+					   NUL-ended, "" after the last; why,
+					   when corrupt */
+	struct rindex_row *row;		/* NULL once taken */
 	int64_t		 mtime_ns;
 	int64_t		 size;
 	int64_t		 created;	/* seconds; record_list's order */
 	int64_t		 updated;
-	int32_t		 limit;		/* seconds, -1 none */
-	int32_t		 elapsed;	/* seconds, -1 unknown */
-	int32_t		 nodes;
 	unsigned	 seen;		/* refresh generation */
 	unsigned char	 terminal;	/* its state is an end state */
-	unsigned char	 corrupt;	/* name says why */
+	unsigned char	 corrupt;	/* sids says why */
 };
 
 struct record_index {
@@ -1030,6 +1039,8 @@ struct record_index {
 	size_t			 a;	/* allocated */
 	unsigned		 gen;
 	struct rindex_block	*blocks;
+	struct rindex_block	*rows_blocks;	/* rows and their names */
+	int			 rows_taken;	/* keep no row any more */
 	const char		**atoms;	/* open addressing */
 	size_t			 natoms;
 	size_t			 aatoms;
@@ -1052,6 +1063,8 @@ struct record_index {
 	void			*lock_arg;
 };
 #define LISTED_SLACK 2
+
+static void	rindex_blocks_free(struct rindex_block **);
 
 struct record_index *
 record_index_new(void)
@@ -1085,14 +1098,10 @@ rindex_unlock(const struct record_index *ix)
 void
 record_index_free(struct record_index *ix)
 {
-	struct rindex_block	*b;
-
 	if (ix == NULL)
 		return;
-	while ((b = ix->blocks) != NULL) {
-		ix->blocks = b->next;
-		free(b);
-	}
+	rindex_blocks_free(&ix->blocks);
+	rindex_blocks_free(&ix->rows_blocks);
 	free(ix->v);
 	free(ix->atoms);
 	strv_free(&ix->badnames);
@@ -1120,31 +1129,61 @@ record_index_bytes(const struct record_index *ix)
 	n = sizeof *ix + ix->a * sizeof *ix->v + ix->aatoms * sizeof *ix->atoms;
 	for (b = ix->blocks; b != NULL; b = b->next)
 		n += sizeof *b + b->size;
+	for (b = ix->rows_blocks; b != NULL; b = b->next)
+		n += sizeof *b + b->size;
 	return n;
 }
 
-/* A copy of len bytes of s, NUL-ended, in the index's blocks. */
-static char *
-rindex_keep(struct record_index *ix, const char *s, size_t len)
+/* len bytes at the end of a block of the list *bp; align: a power of 2. */
+static void *
+rindex_alloc(struct rindex_block **bp, size_t len, size_t align)
 {
-	struct rindex_block	*b = ix->blocks;
+	struct rindex_block	*b = *bp;
 	size_t			 size;
-	char			*p;
+	void			*p;
 
-	if (b == NULL || b->size - b->used < len + 1) {
-		size = len + 1 > 65536 - sizeof *b ? len + 1 :
-		    65536 - sizeof *b;
+	if (b != NULL)
+		b->used = (b->used + align - 1) & ~(align - 1);
+	if (b == NULL || b->used > b->size || b->size - b->used < len) {
+		size = len > 65536 - sizeof *b ? len : 65536 - sizeof *b;
 		b = xmalloc(sizeof *b + size);
 		b->size = size;
 		b->used = 0;
-		b->next = ix->blocks;
-		ix->blocks = b;
+		b->next = *bp;
+		*bp = b;
 	}
 	p = b->data + b->used;
+	b->used += len;
+	return p;
+}
+
+static void
+rindex_blocks_free(struct rindex_block **bp)
+{
+	struct rindex_block	*b;
+
+	while ((b = *bp) != NULL) {
+		*bp = b->next;
+		free(b);
+	}
+}
+
+/* A copy of len bytes of s, NUL-ended, in the list *bp. */
+static char *
+rindex_keep_in(struct rindex_block **bp, const char *s, size_t len)
+{
+	char	*p = rindex_alloc(bp, len + 1, 1);
+
 	memcpy(p, s, len);
 	p[len] = '\0';
-	b->used += len + 1;
 	return p;
+}
+
+/* The same in the index's own blocks. */
+static char *
+rindex_keep(struct record_index *ix, const char *s, size_t len)
+{
+	return rindex_keep_in(&ix->blocks, s, len);
 }
 
 static size_t
@@ -1230,6 +1269,29 @@ rindex_time(const char *iso)
 	return (int64_t)t;
 }
 
+/* What the jobs pane shows of r, in rows_blocks. */
+static struct rindex_row *
+rindex_row_of(struct record_index *ix, const struct record *r)
+{
+	struct rindex_row	*row;
+
+	row = rindex_alloc(&ix->rows_blocks, sizeof *row,
+	    _Alignof(struct rindex_row));
+	row->name = rindex_keep_in(&ix->rows_blocks,
+	    r->job_name != NULL ? r->job_name : "",
+	    r->job_name != NULL ? strlen(r->job_name) : 0);
+	row->partition = rindex_atom(ix, r->partition != NULL ?
+	    r->partition : "");
+	row->word = rindex_atom(ix, r->native != NULL && *r->native != '\0' ?
+	    r->native : state_word(r->state));
+	row->user = r->user != NULL && *r->user != '\0' ?
+	    rindex_atom(ix, r->user) : NULL;
+	row->limit = (int32_t)record_limit(r);
+	row->elapsed = r->elapsed >= 0 ? r->elapsed : -1;
+	row->nodes = r->nodes;
+	return row;
+}
+
 /*
  * Read one record file into its entry (what the index keeps of it); the
  * record itself goes to fresh if asked, else it is freed at once.
@@ -1243,14 +1305,14 @@ rindex_read(struct record_index *ix, struct rindex_entry *e,
 	char		*why = NULL;
 	size_t		 i;
 
-	e->cluster = e->sids = e->name = e->partition = e->word = NULL;
-	e->user = NULL;
+	e->cluster = e->sids = NULL;
+	e->row = NULL;
 	e->terminal = e->corrupt = 0;
 	if (record_read(path, e->id, &r, &why) != 0) {
 		/* Renamed away between readdir and open: gone next time. */
 		if (why != NULL && !str_has_prefix(why, "no record ")) {
 			e->corrupt = 1;
-			e->name = rindex_keep(ix, why, strlen(why));
+			e->sids = rindex_keep(ix, why, strlen(why));
 			if (fresh != NULL)
 				strv_add(&fresh->corrupt, why);
 		}
@@ -1269,17 +1331,8 @@ rindex_read(struct record_index *ix, struct rindex_entry *e,
 		e->sids = rindex_keep(ix, b.data, b.len);	/* + "" */
 		buf_free(&b);
 	}
-	e->name = rindex_keep(ix, r->job_name != NULL ? r->job_name : "",
-	    r->job_name != NULL ? strlen(r->job_name) : 0);
-	e->partition = rindex_atom(ix, r->partition != NULL ? r->partition :
-	    "");
-	e->word = rindex_atom(ix, r->native != NULL && *r->native != '\0' ?
-	    r->native : state_word(r->state));
-	e->user = r->user != NULL && *r->user != '\0' ?
-	    rindex_atom(ix, r->user) : NULL;
-	e->limit = (int32_t)record_limit(r);
-	e->elapsed = r->elapsed >= 0 ? r->elapsed : -1;
-	e->nodes = r->nodes;
+	if (!ix->rows_taken)
+		e->row = rindex_row_of(ix, r);
 	if (fresh == NULL) {
 		record_free(r);
 		return;
@@ -1497,7 +1550,10 @@ record_index_rows(struct record_index *ix, struct strv *corrupt,
 {
 	const struct rindex_entry	**order;
 	const struct rindex_entry	 *e;
+	const struct rindex_row		 *row;
 	struct record_brief		  b;
+	struct record			 *r;
+	char				 *dir, *path;
 	size_t				  i, n = 0;
 
 	rindex_lock(ix);
@@ -1511,27 +1567,45 @@ record_index_rows(struct record_index *ix, struct strv *corrupt,
 	for (i = 0; i < ix->n; i++) {
 		e = &ix->v[i];
 		if (e->corrupt)
-			strv_add(corrupt, e->name);
+			strv_add(corrupt, e->sids);
 		else if (e->cluster != NULL && e->sids != NULL)
 			order[n++] = e;
 	}
 	qsort(order, n, sizeof *order, rindex_older_cmp);
+	dir = record_dir();
 	for (i = 0; i < n; i++) {
 		e = order[i];
+		if ((row = e->row) == NULL) {
+			/* Taken by an earlier call: its file again. */
+			path = record_path(dir, e->id);
+			if (record_read(path, e->id, &r, NULL) != 0) {
+				free(path);
+				continue;
+			}
+			free(path);
+			row = rindex_row_of(ix, r);
+			record_free(r);
+		}
 		b.id = e->id;
 		b.cluster = e->cluster;
 		b.sid = rindex_sid(e);
-		b.name = e->name;
-		b.partition = e->partition;
-		b.state = e->word;
-		b.user = e->user;
-		b.elapsed = e->elapsed;
-		b.limit = e->limit;
-		b.nodes = e->nodes;
+		b.name = row->name;
+		b.partition = row->partition;
+		b.state = row->word;
+		b.user = row->user;
+		b.elapsed = row->elapsed;
+		b.limit = row->limit;
+		b.nodes = row->nodes;
 		b.terminal = e->terminal;
 		fn(&b, arg);
 	}
+	/* The screen has them now: the polls need none of it. */
+	for (i = 0; i < ix->n; i++)
+		ix->v[i].row = NULL;
+	rindex_blocks_free(&ix->rows_blocks);
+	ix->rows_taken = 1;
 	rindex_unlock(ix);
 	free(order);
+	free(dir);
 	return 0;
 }
