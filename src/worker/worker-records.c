@@ -252,7 +252,7 @@ records_main(void *arg)
 	if (adopt) {
 		/* Before any poll: records of a cluster name now gone. */
 		if (ws->cfg != NULL && ws->cfg->nclusters > 0)
-			ops_adopt(ws->cfg, &said);
+			ops_adopt_index(ws->cfg, ix, &said);
 		pthread_mutex_lock(&ws->lock);
 		ws->adopting = 0;
 		pthread_cond_broadcast(&ws->cond);
