@@ -72,7 +72,8 @@ struct records_load {
 
 /*
  * Wait (bounded) until the screen took what was posted: a week of history
- * goes as 48 batches, not 193,000 rows in the queue at once.
+ * goes as 48 batches, not 193,000 rows in the queue at once.  The polls'
+ * messages of 32 clusters come meanwhile: a queue of two is taken.
  */
 static void
 records_pace(struct workers *ws)
@@ -80,7 +81,7 @@ records_pace(struct workers *ws)
 	struct timespec	ts = { 0, 2 * 1000 * 1000 };
 	int		i;
 
-	for (i = 0; i < 1000 && !ws->quit && msgq_length(ws->q) > 0; i++)
+	for (i = 0; i < 1000 && !ws->quit && msgq_length(ws->q) > 2; i++)
 		nanosleep(&ts, NULL);
 }
 
