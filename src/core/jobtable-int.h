@@ -25,14 +25,20 @@ enum jt_where {
 	JW_FILTER,
 };
 
+/*
+ * A row of the table.  Its strings are the table's (jt_atom, jt_keep),
+ * never freed one by one: a week of history is 193,000 rows, and six
+ * copies of "c01", "gpu" and "CANCELLED" each were most of them (issue
+ * 25).  A group row (jt->groups) owns its strings instead.
+ */
 struct entry {
 	struct jobtable_row	 row;
 	struct entry		*hnext;		/* hash chain */
-	size_t			 slot;		/* index in jt->all */
+	uint32_t		 slot;		/* index in jt->all */
 	unsigned		 seen;		/* merge generation */
 	unsigned		 ci;		/* index in jt->clusters */
-	int			 marked;
-	enum jobtable_class	 class;		/* of row.state, cached */
+	unsigned char		 marked;
+	unsigned char		 class;		/* of row.state, cached */
 	unsigned char		 touched;	/* in jt->touched */
 	unsigned char		 where;		/* enum jt_where */
 	unsigned char		 task;		/* the id is an array task */
@@ -48,7 +54,30 @@ struct cinfo {
 	size_t	 live;		/* rows not finished, while counts_ok */
 };
 
+/* Blocks of the table's strings: they never move and live as long as it. */
+struct jt_block {
+	struct jt_block	*next;
+	size_t		 used;
+	size_t		 size;
+	char		 data[];
+};
+
 struct jobtable {
+	/*
+	 * The rows' strings: each value once (an atom) but the job ids,
+	 * which are seldom shared and are kept as they come.  Values that
+	 * no row holds any more stay until the table is freed: a poll's
+	 * states and reasons are a few hundred words over a session.
+	 */
+	struct jt_block	 *blocks;
+	const char	**atoms;	/* open addressing */
+	size_t		  natoms;
+	size_t		  aatoms;
+	/* Rows are allocated in slabs of JT_SLAB, free ones on a list. */
+	struct entry	 *spare;
+	void		**slabs;
+	size_t		  nslabs;
+
 	struct entry	**all;		/* every row, in no particular order */
 	size_t		  nall;
 	size_t		  aall;
@@ -114,6 +143,8 @@ struct jobtable {
 
 
 /* jobtable.c */
+char *
+jt_atom(struct jobtable *jt, const char *s);
 void
 jt_stale(struct jobtable *jt);
 void

@@ -68,6 +68,76 @@ jt_fresh(const struct jobtable *cjt)
 	return jt;
 }
 
+#define JT_SLAB		1024	/* rows a slab holds */
+#define JT_BLOCK	65536	/* bytes a block of strings holds */
+
+/* A copy of s in the table's blocks. */
+static char *
+jt_keep(struct jobtable *jt, const char *s)
+{
+	struct jt_block	*b = jt->blocks;
+	size_t		 len = strlen(s), size;
+	char		*p;
+
+	if (b == NULL || b->size - b->used < len + 1) {
+		size = len + 1 > JT_BLOCK - sizeof *b ? len + 1 :
+		    JT_BLOCK - sizeof *b;
+		b = xmalloc(sizeof *b + size);
+		b->size = size;
+		b->used = 0;
+		b->next = jt->blocks;
+		jt->blocks = b;
+	}
+	p = b->data + b->used;
+	memcpy(p, s, len + 1);
+	b->used += len + 1;
+	return p;
+}
+
+static size_t
+jt_hash(const char *s)
+{
+	uint64_t	h = 1469598103934665603ULL;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return (size_t)h;
+}
+
+/* The table's one copy of s ("" for NULL). */
+char *
+jt_atom(struct jobtable *jt, const char *s)
+{
+	const char	**old;
+	size_t		  i, k, aold;
+
+	if (s == NULL)
+		s = "";
+	if (jt->natoms * 2 >= jt->aatoms) {
+		old = jt->atoms;
+		aold = jt->aatoms;
+		jt->aatoms = aold ? aold * 2 : 256;
+		jt->atoms = xcalloc(jt->aatoms, sizeof *jt->atoms);
+		for (i = 0; i < aold; i++) {
+			if (old[i] == NULL)
+				continue;
+			k = jt_hash(old[i]) & (jt->aatoms - 1);
+			while (jt->atoms[k] != NULL)
+				k = (k + 1) & (jt->aatoms - 1);
+			jt->atoms[k] = old[i];
+		}
+		free(old);
+	}
+	k = jt_hash(s) & (jt->aatoms - 1);
+	for (; jt->atoms[k] != NULL; k = (k + 1) & (jt->aatoms - 1)) {
+		if (strcmp(jt->atoms[k], s) == 0)
+			return (char *)jt->atoms[k];
+	}
+	jt->atoms[k] = jt_keep(jt, s);
+	jt->natoms++;
+	return (char *)jt->atoms[k];
+}
+
 char *
 jt_dup0(const char *s)
 {
@@ -181,11 +251,36 @@ jobtable_create(void)
 	return jt;
 }
 
-static void
-entry_free(struct entry *e)
+/* A zeroed row from the slabs. */
+static struct entry *
+entry_new(struct jobtable *jt)
 {
-	jobtable_row_clear(&e->row);
-	free(e);
+	struct entry	*e, *slab;
+	size_t		 i;
+
+	if (jt->spare == NULL) {
+		slab = xcalloc(JT_SLAB, sizeof *slab);
+		jt->slabs = xrealloc(jt->slabs,
+		    (jt->nslabs + 1) * sizeof *jt->slabs);
+		jt->slabs[jt->nslabs++] = slab;
+		for (i = JT_SLAB; i > 0; i--) {
+			slab[i - 1].hnext = jt->spare;
+			jt->spare = &slab[i - 1];
+		}
+	}
+	e = jt->spare;
+	jt->spare = e->hnext;
+	memset(e, 0, sizeof *e);
+	return e;
+}
+
+/* Back to the slabs: its strings are the table's. */
+static void
+entry_free(struct jobtable *jt, struct entry *e)
+{
+	memset(e, 0, sizeof *e);
+	e->hnext = jt->spare;
+	jt->spare = e;
 }
 
 void
@@ -193,8 +288,10 @@ jt_groups_free(struct jobtable *jt)
 {
 	size_t	i;
 
-	for (i = 0; i < jt->ngroups; i++)
-		entry_free(jt->groups[i]);
+	for (i = 0; i < jt->ngroups; i++) {
+		jobtable_row_clear(&jt->groups[i]->row);
+		free(jt->groups[i]);
+	}
 	free(jt->groups);
 	jt->groups = NULL;
 	jt->ngroups = 0;
@@ -203,14 +300,21 @@ jt_groups_free(struct jobtable *jt)
 void
 jobtable_free(struct jobtable *jt)
 {
-	size_t	i;
+	struct jt_block	*b;
+	size_t		 i;
 
 	if (jt == NULL)
 		return;
 	free(jt->want_cluster);
 	free(jt->want_id);
-	for (i = 0; i < jt->nall; i++)
-		entry_free(jt->all[i]);
+	for (i = 0; i < jt->nslabs; i++)
+		free(jt->slabs[i]);
+	free(jt->slabs);
+	while ((b = jt->blocks) != NULL) {
+		jt->blocks = b->next;
+		free(b);
+	}
+	free(jt->atoms);
 	for (i = 0; i < jt->nclusters; i++)
 		free(jt->clusters[i].name);
 	free(jt->clusters);
@@ -296,17 +400,15 @@ hash_grow(struct jobtable *jt)
 		hash_insert(jt, jt->all[i]);
 }
 
-/* Copy src's fields into e's row; the cluster and id (the key) stay. */
-/* *dst becomes a copy of src ("" for NULL), unless it is that already. */
+/* *dst becomes the table's copy of src ("" for NULL), unless it is that. */
 static int
-set_str(char **dst, const char *src)
+set_str(struct jobtable *jt, char **dst, const char *src)
 {
 	if (src == NULL)
 		src = "";
 	if (*dst != NULL && strcmp(*dst, src) == 0)
 		return 0;
-	free(*dst);
-	*dst = xstrdup(src);
+	*dst = jt_atom(jt, src);
 	return 1;
 }
 
@@ -314,16 +416,17 @@ set_str(char **dst, const char *src)
 #define SET_VALUES	0x1	/* elapsed, limit, nodes */
 #define SET_KEYS	0x2	/* what the filter or the sort may read */
 
+/* Copy src's fields into e's row; the cluster and id (the key) stay. */
 static int
-entry_set(struct entry *e, const struct jobtable_row *src)
+entry_set(struct jobtable *jt, struct entry *e, const struct jobtable_row *src)
 {
 	int	ch = 0, fin;
 
 	/* A poll repeats most rows as they were: no copy then. */
-	if (set_str(&e->row.name, src->name) |
-	    set_str(&e->row.partition, src->partition) |
-	    set_str(&e->row.state, src->state) |
-	    set_str(&e->row.reason, src->reason))
+	if (set_str(jt, &e->row.name, src->name) |
+	    set_str(jt, &e->row.partition, src->partition) |
+	    set_str(jt, &e->row.state, src->state) |
+	    set_str(jt, &e->row.reason, src->reason))
 		ch |= SET_KEYS;
 	if (e->row.elapsed != src->elapsed || e->row.limit != src->limit ||
 	    e->row.nodes != src->nodes)
@@ -350,24 +453,24 @@ static void	counts_fresh(struct jobtable *);
 static struct entry *
 entry_add(struct jobtable *jt, const char *cluster, const struct jobtable_row *src)
 {
-	struct entry	*e = xcalloc(1, sizeof *e);
+	struct entry	*e = entry_new(jt);
 	char		 base[32];
 	const char	*task;
 
-	e->row.cluster = jt_dup0(cluster);
-	e->row.id = jt_dup0(src->id);
+	e->row.cluster = jt_atom(jt, cluster);
+	e->row.id = jt_keep(jt, jt_str0(src->id));
 	e->ci = (unsigned)(cluster_info(jt, e->row.cluster, 1) - jt->clusters);
 	/* The id never changes: whether it is an array task neither. */
 	e->task = jobtable_array_split(e->row.id, base, sizeof base, &task);
 	if (src->user != NULL && *src->user != '\0')
-		e->row.user = xstrdup(src->user);
-	(void)entry_set(e, src);
+		e->row.user = jt_atom(jt, src->user);
+	(void)entry_set(jt, e, src);
 	e->class = jobtable_state_class(e->row.state);
 	if (jt->nall == jt->aall) {
 		jt->aall = jt->aall ? jt->aall * 2 : 64;
 		jt->all = xrealloc(jt->all, jt->aall * sizeof *jt->all);
 	}
-	e->slot = jt->nall;
+	e->slot = (uint32_t)jt->nall;
 	jt->all[jt->nall++] = e;
 	hash_insert(jt, e);
 	hash_grow(jt);
@@ -395,7 +498,7 @@ entry_remove(struct jobtable *jt, struct entry *e)
 	hash_remove(jt, e);
 	jt->all[e->slot] = jt->all[--jt->nall];
 	jt->all[e->slot]->slot = e->slot;
-	entry_free(e);
+	entry_free(jt, e);
 }
 
 static struct cinfo *
@@ -454,7 +557,7 @@ jobtable_merge(struct jobtable *jt, const char *cluster,
 		e = lookup(jt, cluster, rows[i].id);
 		if (e == NULL)
 			e = entry_add(jt, cluster, &rows[i]);
-		else if ((ch = entry_set(e, &rows[i])) & SET_KEYS ||
+		else if ((ch = entry_set(jt, e, &rows[i])) & SET_KEYS ||
 		    ((ch & SET_VALUES) && by_value))
 			jt_touch(jt, e);
 		else if (ch & SET_VALUES)
@@ -481,8 +584,7 @@ jobtable_merge(struct jobtable *jt, const char *cluster,
 		}
 		e->row.finished = 1;
 		if (!jobtable_state_final(e->row.state)) {
-			free(e->row.state);
-			e->row.state = xstrdup("ENDED");
+			e->row.state = jt_atom(jt, "ENDED");
 			e->class = JC_OTHER;
 		}
 		jt_touch(jt, e);
@@ -504,7 +606,7 @@ jobtable_upsert(struct jobtable *jt, const struct jobtable_row *r)
 	e = lookup(jt, r->cluster, r->id);
 	if (e == NULL)
 		entry_add(jt, r->cluster, r);
-	else if (entry_set(e, r) != 0)
+	else if (entry_set(jt, e, r) != 0)
 		jt_touch(jt, e);
 }
 
@@ -516,8 +618,7 @@ jobtable_set_state(struct jobtable *jt, const char *cluster, const char *id,
 
 	if (e == NULL)
 		return -1;
-	free(e->row.state);
-	e->row.state = jt_dup0(state);
+	e->row.state = jt_atom(jt, state);
 	e->class = jobtable_state_class(e->row.state);
 	if (jobtable_state_final(state))
 		e->row.finished = 1;
@@ -884,6 +985,12 @@ sort_all(struct jobtable *jt)
 	for (i = 0; i < jt->ntouched; i++)
 		jt->touched[i]->touched = 0;
 	jt->ntouched = 0;
+	/* A load of every row touched them all: not kept for a poll's few. */
+	if (jt->atouched > 4096) {
+		free(jt->touched);
+		jt->touched = NULL;
+		jt->atouched = 0;
+	}
 	jt->full = 0;
 	jt->sorted = xrealloc(jt->sorted, (jt->nall + 1) * sizeof *jt->sorted);
 	jt->nsorted = jt->hid_finished = jt->hid_filter = jt->hid_view = 0;

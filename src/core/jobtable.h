@@ -55,10 +55,10 @@ struct jobtable_row {
 	char	*name;
 	char	*partition;
 	char	*state;		/* native SLURM state: RUNNING, CANCELLED, ... */
+	char	*reason;
 	long	 elapsed;
 	long	 limit;
 	int	 nodes;		/* 0 unknown */
-	char	*reason;
 	int	 finished;	/* a final state (from sacct or a record) */
 	/*
 	 * Job arrays, set by the table on the rows it shows (zero in rows

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -984,27 +985,86 @@ record_reads_here(void)
 	return record_reads;
 }
 
+
 /* ------------------------------------------------------------ index */
 
+/*
+ * The index keeps of each record only what a lookup, a poll's selection
+ * and the jobs pane's row need (193,000 records of a week fit in a few MB,
+ * issue 25): the strings shared by many records (cluster, partition,
+ * state word, user) once each as atoms, the others (id, name, SLURM ids)
+ * in blocks that never move and are freed with the index, so an id given
+ * out by record_index_find outlives a refresh on another thread.
+ */
+struct rindex_block {
+	struct rindex_block	*next;
+	size_t			 used;
+	size_t			 size;
+	char			 data[];
+};
+
+/*
+ * What the jobs pane shows of a record, kept only until the records
+ * thread took the rows (record_index_rows): the polls never need it.
+ */
+struct rindex_row {
+	const char	*name;		/* in rows_blocks */
+	const char	*partition;	/* atoms */
+	const char	*word;		/* native state, else the state's word */
+	const char	*user;		/* NULL: the login user's */
+	int32_t		 limit;		/* seconds, -1 none */
+	int32_t		 elapsed;	/* seconds, -1 unknown */
+	int32_t		 nodes;
+};
+
 struct rindex_entry {
-	char		*id;		/* the file's name without .json */
-	char		*cluster;	/* NULL: unreadable */
-	char		*created;
-	struct strv	 slurm_ids;
-	char		*updated;
-	int		 terminal;	/* its state is an end state */
-	off_t		 size;
-	struct timespec	 mtime;
+	const char	*id;		/* the file's name without .json */
+	const char	*cluster;	/* an atom; NULL: not readable */
+	const char	*sids;		/* SLURM ids, oldest first, each
+					   NUL-ended, "" after the last; why,
+					   when corrupt */
+	struct rindex_row *row;		/* NULL once taken */
+	int64_t		 mtime_ns;
+	int64_t		 size;
+	int64_t		 created;	/* seconds; record_list's order */
+	int64_t		 updated;
 	unsigned	 seen;		/* refresh generation */
+	unsigned char	 terminal;	/* its state is an end state */
+	unsigned char	 corrupt;	/* sids says why */
 };
 
 struct record_index {
 	struct rindex_entry	*v;	/* sorted by id */
 	size_t			 n;
 	size_t			 a;	/* allocated */
-	size_t			 afresh;	/* of the fresh list */
 	unsigned		 gen;
+	struct rindex_block	*blocks;
+	struct rindex_block	*rows_blocks;	/* rows and their names */
+	int			 rows_taken;	/* keep no row any more */
+	const char		**atoms;	/* open addressing */
+	size_t			 natoms;
+	size_t			 aatoms;
+	struct strv		 badnames;	/* "PATH: not a record id" */
+	/*
+	 * The directory as last listed: a listing of 193,000 names and a
+	 * stat of each is skipped while the directory did not change
+	 * (records are only ever replaced whole, by rename, which changes
+	 * it).  A change in the same tick as the listing may leave the
+	 * time as it was: the shortcut is taken only once the directory's
+	 * time is older than the last listing by LISTED_SLACK seconds.
+	 */
+	int			 listed;
+	struct timespec		 dir_mtime;
+	ino_t			 dir_ino;
+	time_t			 listed_at;
+	/* Several threads may share an index (record_index_set_lock). */
+	void			(*lock)(void *);
+	void			(*unlock)(void *);
+	void			*lock_arg;
 };
+#define LISTED_SLACK 2
+
+static void	rindex_blocks_free(struct rindex_block **);
 
 struct record_index *
 record_index_new(void)
@@ -1012,33 +1072,162 @@ record_index_new(void)
 	return xcalloc(1, sizeof (struct record_index));
 }
 
-static void
-rindex_entry_clear(struct rindex_entry *e)
+void
+record_index_set_lock(struct record_index *ix, void (*lock)(void *),
+    void (*unlock)(void *), void *arg)
 {
-	free(e->id);
-	free(e->cluster);
-	free(e->created);
-	free(e->updated);
-	strv_free(&e->slurm_ids);
+	ix->lock = lock;
+	ix->unlock = unlock;
+	ix->lock_arg = arg;
+}
+
+static void
+rindex_lock(const struct record_index *ix)
+{
+	if (ix->lock != NULL)
+		ix->lock(ix->lock_arg);
+}
+
+static void
+rindex_unlock(const struct record_index *ix)
+{
+	if (ix->unlock != NULL)
+		ix->unlock(ix->lock_arg);
 }
 
 void
 record_index_free(struct record_index *ix)
 {
-	size_t	i;
-
 	if (ix == NULL)
 		return;
-	for (i = 0; i < ix->n; i++)
-		rindex_entry_clear(&ix->v[i]);
+	rindex_blocks_free(&ix->blocks);
+	rindex_blocks_free(&ix->rows_blocks);
 	free(ix->v);
+	free(ix->atoms);
+	strv_free(&ix->badnames);
 	free(ix);
 }
 
 size_t
 record_index_size(const struct record_index *ix)
 {
-	return ix->n;
+	size_t	n;
+
+	rindex_lock(ix);
+	n = ix->n;
+	rindex_unlock(ix);
+	return n;
+}
+
+/* Bytes the index holds (a test hook: it stays compact). */
+size_t
+record_index_bytes(const struct record_index *ix)
+{
+	const struct rindex_block	*b;
+	size_t				 n;
+
+	n = sizeof *ix + ix->a * sizeof *ix->v + ix->aatoms * sizeof *ix->atoms;
+	for (b = ix->blocks; b != NULL; b = b->next)
+		n += sizeof *b + b->size;
+	for (b = ix->rows_blocks; b != NULL; b = b->next)
+		n += sizeof *b + b->size;
+	return n;
+}
+
+/* len bytes at the end of a block of the list *bp; align: a power of 2. */
+static void *
+rindex_alloc(struct rindex_block **bp, size_t len, size_t align)
+{
+	struct rindex_block	*b = *bp;
+	size_t			 size;
+	void			*p;
+
+	if (b != NULL)
+		b->used = (b->used + align - 1) & ~(align - 1);
+	if (b == NULL || b->used > b->size || b->size - b->used < len) {
+		size = len > 65536 - sizeof *b ? len : 65536 - sizeof *b;
+		b = xmalloc(sizeof *b + size);
+		b->size = size;
+		b->used = 0;
+		b->next = *bp;
+		*bp = b;
+	}
+	p = b->data + b->used;
+	b->used += len;
+	return p;
+}
+
+static void
+rindex_blocks_free(struct rindex_block **bp)
+{
+	struct rindex_block	*b;
+
+	while ((b = *bp) != NULL) {
+		*bp = b->next;
+		free(b);
+	}
+}
+
+/* A copy of len bytes of s, NUL-ended, in the list *bp. */
+static char *
+rindex_keep_in(struct rindex_block **bp, const char *s, size_t len)
+{
+	char	*p = rindex_alloc(bp, len + 1, 1);
+
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+/* The same in the index's own blocks. */
+static char *
+rindex_keep(struct record_index *ix, const char *s, size_t len)
+{
+	return rindex_keep_in(&ix->blocks, s, len);
+}
+
+static size_t
+rindex_hash(const char *s)
+{
+	uint64_t	h = 1469598103934665603ULL;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return (size_t)h;
+}
+
+/* The one copy of s (NULL for NULL): a few values shared by many records. */
+static const char *
+rindex_atom(struct record_index *ix, const char *s)
+{
+	const char	**old;
+	size_t		  i, k, aold;
+
+	if (s == NULL)
+		return NULL;
+	if (ix->natoms * 2 >= ix->aatoms) {
+		old = ix->atoms;
+		aold = ix->aatoms;
+		ix->aatoms = aold ? aold * 2 : 64;
+		ix->atoms = xcalloc(ix->aatoms, sizeof *ix->atoms);
+		for (i = 0; i < aold; i++) {
+			if (old[i] == NULL)
+				continue;
+			k = rindex_hash(old[i]) & (ix->aatoms - 1);
+			while (ix->atoms[k] != NULL)
+				k = (k + 1) & (ix->aatoms - 1);
+			ix->atoms[k] = old[i];
+		}
+		free(old);
+	}
+	k = rindex_hash(s) & (ix->aatoms - 1);
+	for (; ix->atoms[k] != NULL; k = (k + 1) & (ix->aatoms - 1)) {
+		if (strcmp(ix->atoms[k], s) == 0)
+			return ix->atoms[k];
+	}
+	ix->atoms[k] = rindex_keep(ix, s, strlen(s));
+	ix->natoms++;
+	return ix->atoms[k];
 }
 
 static int
@@ -1055,68 +1244,147 @@ rindex_get(struct record_index *ix, size_t nold, const char *id)
 
 	if (nold == 0)
 		return NULL;
-	key.id = (char *)id;
+	key.id = id;
 	return bsearch(&key, ix->v, nold, sizeof *ix->v, rindex_cmp);
 }
 
-/* Read one record file into its entry; a good record goes to fresh. */
+/* The last of an entry's SLURM ids, or NULL. */
+static const char *
+rindex_sid(const struct rindex_entry *e)
+{
+	const char	*p, *last = NULL;
+
+	if (e->sids == NULL)
+		return NULL;
+	for (p = e->sids; *p != '\0'; p += strlen(p) + 1)
+		last = p;
+	return last;
+}
+
+static int64_t
+rindex_time(const char *iso)
+{
+	time_t	t = iso != NULL ? iso_time_parse(iso) : (time_t)-1;
+
+	return (int64_t)t;
+}
+
+/* What the jobs pane shows of r, in rows_blocks. */
+static struct rindex_row *
+rindex_row_of(struct record_index *ix, const struct record *r)
+{
+	struct rindex_row	*row;
+
+	row = rindex_alloc(&ix->rows_blocks, sizeof *row,
+	    _Alignof(struct rindex_row));
+	row->name = rindex_keep_in(&ix->rows_blocks,
+	    r->job_name != NULL ? r->job_name : "",
+	    r->job_name != NULL ? strlen(r->job_name) : 0);
+	row->partition = rindex_atom(ix, r->partition != NULL ?
+	    r->partition : "");
+	row->word = rindex_atom(ix, r->native != NULL && *r->native != '\0' ?
+	    r->native : state_word(r->state));
+	row->user = r->user != NULL && *r->user != '\0' ?
+	    rindex_atom(ix, r->user) : NULL;
+	row->limit = (int32_t)record_limit(r);
+	row->elapsed = r->elapsed >= 0 ? r->elapsed : -1;
+	row->nodes = r->nodes;
+	return row;
+}
+
+/*
+ * Read one record file into its entry (what the index keeps of it); the
+ * record itself goes to fresh if asked, else it is freed at once.
+ */
 static void
 rindex_read(struct record_index *ix, struct rindex_entry *e,
     const char *path, struct record_list *fresh)
 {
 	struct record	*r;
+	struct buf	 b;
 	char		*why = NULL;
 	size_t		 i;
 
-	free(e->cluster);
-	free(e->created);
-	free(e->updated);
-	e->cluster = e->created = e->updated = NULL;
-	e->terminal = 0;
-	strv_free(&e->slurm_ids);
+	e->cluster = e->sids = NULL;
+	e->row = NULL;
+	e->terminal = e->corrupt = 0;
 	if (record_read(path, e->id, &r, &why) != 0) {
 		/* Renamed away between readdir and open: gone next time. */
-		if (why != NULL && fresh != NULL &&
-		    !str_has_prefix(why, "no record "))
-			strv_add(&fresh->corrupt, why);
+		if (why != NULL && !str_has_prefix(why, "no record ")) {
+			e->corrupt = 1;
+			e->sids = rindex_keep(ix, why, strlen(why));
+			if (fresh != NULL)
+				strv_add(&fresh->corrupt, why);
+		}
 		free(why);
 		return;
 	}
-	e->cluster = r->cluster != NULL ? xstrdup(r->cluster) : NULL;
-	e->created = xstrdup(r->created != NULL ? r->created : "");
-	e->updated = xstrdup(r->updated != NULL ? r->updated : "");
+	e->cluster = rindex_atom(ix, r->cluster);
+	e->created = rindex_time(r->created);
+	e->updated = rindex_time(r->updated);
 	e->terminal = state_terminal(r->state);
-	for (i = 0; i < r->slurm_ids.n; i++)
-		strv_add(&e->slurm_ids, r->slurm_ids.v[i]);
+	if (r->slurm_ids.n > 0) {
+		buf_init(&b);
+		for (i = 0; i < r->slurm_ids.n; i++)
+			buf_add(&b, r->slurm_ids.v[i],
+			    strlen(r->slurm_ids.v[i]) + 1);
+		e->sids = rindex_keep(ix, b.data, b.len);	/* + "" */
+		buf_free(&b);
+	}
+	if (!ix->rows_taken)
+		e->row = rindex_row_of(ix, r);
 	if (fresh == NULL) {
 		record_free(r);
 		return;
 	}
-	if (fresh->n == ix->afresh) {
-		ix->afresh = ix->afresh ? ix->afresh * 2 : 64;
-		fresh->v = xrealloc(fresh->v, ix->afresh * sizeof *fresh->v);
-	}
+	fresh->v = xrealloc(fresh->v, (fresh->n + 1) * sizeof *fresh->v);
 	fresh->v[fresh->n++] = r;
 }
 
-int
-record_index_refresh(struct record_index *ix, struct record_list *fresh,
+/* Whether the directory is as it was at the last listing. */
+static int
+rindex_same_dir(struct record_index *ix, const char *dir, time_t now)
+{
+	struct stat	sb;
+
+	if (stat(dir, &sb) != 0)
+		return 0;
+	if (ix->listed && sb.st_ino == ix->dir_ino &&
+	    sb.st_mtim.tv_sec == ix->dir_mtime.tv_sec &&
+	    sb.st_mtim.tv_nsec == ix->dir_mtime.tv_nsec &&
+	    sb.st_mtim.tv_sec + LISTED_SLACK <= ix->listed_at)
+		return 1;
+	ix->listed = 1;
+	ix->dir_ino = sb.st_ino;
+	ix->dir_mtime = sb.st_mtim;
+	ix->listed_at = now;
+	return 0;
+}
+
+static int
+rindex_refresh(struct record_index *ix, struct record_list *fresh,
     char **cause)
 {
 	struct rindex_entry	*e;
 	struct dirent		*de;
 	struct stat		 sb;
 	DIR			*d;
-	char			*dir, *path, *id;
+	char			*dir, *path, *id, *why;
 	size_t			 i, k, nold = ix->n;
+	time_t			 now = time(NULL);
 
-	if (fresh != NULL)
-		memset(fresh, 0, sizeof *fresh);
-	ix->afresh = 0;
-	if (record_dir_open(&d, cause) != 0)
-		return -1;
-	ix->gen++;
 	dir = record_dir();
+	if (rindex_same_dir(ix, dir, now)) {
+		free(dir);
+		return 0;
+	}
+	if (record_dir_open(&d, cause) != 0) {
+		ix->listed = 0;
+		free(dir);
+		return -1;
+	}
+	ix->gen++;
+	strv_free(&ix->badnames);
 	while (d != NULL && (de = readdir(d)) != NULL) {
 		size_t	n = strlen(de->d_name);
 
@@ -1126,13 +1394,12 @@ record_index_refresh(struct record_index *ix, struct record_list *fresh,
 		id = xstrndup(de->d_name, n - 5);
 		path = record_path(dir, id);
 		if (id_valid(id, NULL) != 0) {
-			if (fresh != NULL) {
-				char	*why = xasprintf("%s: file name is "
-				    "not a record id", path);
-
+			why = xasprintf("%s: file name is not a record id",
+			    path);
+			strv_add(&ix->badnames, why);
+			if (fresh != NULL)
 				strv_add(&fresh->corrupt, why);
-				free(why);
-			}
+			free(why);
 		} else if (fstatat(dirfd(d), de->d_name, &sb, 0) == 0) {
 			if ((e = rindex_get(ix, nold, id)) == NULL) {
 				if (ix->n == ix->a) {
@@ -1142,15 +1409,16 @@ record_index_refresh(struct record_index *ix, struct record_list *fresh,
 				}
 				e = &ix->v[ix->n++];
 				memset(e, 0, sizeof *e);
-				e->id = xstrdup(id);
+				e->id = rindex_keep(ix, id, strlen(id));
 				e->size = -1;
 			}
 			e->seen = ix->gen;
-			if (e->size != sb.st_size ||
-			    e->mtime.tv_sec != sb.st_mtim.tv_sec ||
-			    e->mtime.tv_nsec != sb.st_mtim.tv_nsec) {
+			if (e->size != (int64_t)sb.st_size || e->mtime_ns !=
+			    (int64_t)sb.st_mtim.tv_sec * 1000000000 +
+			    sb.st_mtim.tv_nsec) {
 				e->size = sb.st_size;
-				e->mtime = sb.st_mtim;
+				e->mtime_ns = (int64_t)sb.st_mtim.tv_sec *
+				    1000000000 + sb.st_mtim.tv_nsec;
 				rindex_read(ix, e, path, fresh);
 			}
 		}
@@ -1162,17 +1430,38 @@ record_index_refresh(struct record_index *ix, struct record_list *fresh,
 	free(dir);
 	/* Files gone since: out of the index. */
 	for (i = k = 0; i < ix->n; i++) {
-		if (ix->v[i].seen != ix->gen)
-			rindex_entry_clear(&ix->v[i]);
-		else
+		if (ix->v[i].seen == ix->gen)
 			ix->v[k++] = ix->v[i];
 	}
 	ix->n = k;
-	if (ix->n > 1)
+	if (ix->n > 1 && ix->n != nold)
 		qsort(ix->v, ix->n, sizeof *ix->v, rindex_cmp);
 	if (fresh != NULL && fresh->n > 1)
 		qsort(fresh->v, fresh->n, sizeof *fresh->v, record_cmp);
 	return 0;
+}
+
+int
+record_index_refresh(struct record_index *ix, struct record_list *fresh,
+    char **cause)
+{
+	int	rc;
+
+	if (fresh != NULL)
+		memset(fresh, 0, sizeof *fresh);
+	rindex_lock(ix);
+	rc = rindex_refresh(ix, fresh, cause);
+	rindex_unlock(ix);
+	return rc;
+}
+
+/* Oldest first (record_list's order): created, then id. */
+static int
+rindex_older(const struct rindex_entry *a, const struct rindex_entry *b)
+{
+	if (a->created != b->created)
+		return a->created < b->created;
+	return strcmp(a->id, b->id) < 0;
 }
 
 const char *
@@ -1180,24 +1469,25 @@ record_index_find(const struct record_index *ix, const char *cluster,
     const char *sid)
 {
 	const struct rindex_entry	*e, *best = NULL;
-	size_t				 i, k;
+	const char			*p;
+	size_t				 i;
 
+	rindex_lock(ix);
 	for (i = 0; i < ix->n; i++) {
 		e = &ix->v[i];
-		if (e->cluster == NULL || strcmp(e->cluster, cluster) != 0)
+		if (e->cluster == NULL || e->sids == NULL ||
+		    strcmp(e->cluster, cluster) != 0)
 			continue;
-		for (k = 0; k < e->slurm_ids.n; k++) {
-			if (strcmp(e->slurm_ids.v[k], sid) != 0)
+		for (p = e->sids; *p != '\0'; p += strlen(p) + 1) {
+			if (strcmp(p, sid) != 0)
 				continue;
-			/* The oldest, as record_list's order gives it. */
-			if (best == NULL || strcmp(e->created,
-			    best->created) < 0 || (strcmp(e->created,
-			    best->created) == 0 && strcmp(e->id, best->id) < 0))
+			if (best == NULL || rindex_older(e, best))
 				best = e;
 			break;
 		}
 	}
-	return best != NULL ? best->id : NULL;
+	rindex_unlock(ix);
+	return best != NULL ? best->id : NULL;	/* the blocks stay */
 }
 
 int
@@ -1208,21 +1498,21 @@ record_index_select(struct record_index *ix, const char *cluster,
 	struct record			*r;
 	char				*dir, *path, *why = NULL;
 	size_t				 i, a = 0;
-	time_t				 t;
 
 	memset(out, 0, sizeof *out);
-	if (record_index_refresh(ix, NULL, cause) != 0)
+	rindex_lock(ix);
+	if (rindex_refresh(ix, NULL, cause) != 0) {
+		rindex_unlock(ix);
 		return -1;
+	}
 	dir = record_dir();
 	for (i = 0; i < ix->n; i++) {
 		e = &ix->v[i];
 		if (e->cluster == NULL || strcmp(e->cluster, cluster) != 0)
 			continue;
-		if (e->terminal && since != (time_t)-1) {
-			t = iso_time_parse(e->updated);
-			if (t == (time_t)-1 || t < since)
-				continue;
-		}
+		if (e->terminal && since != (time_t)-1 &&
+		    (e->updated == -1 || e->updated < (int64_t)since))
+			continue;
 		path = record_path(dir, e->id);
 		if (record_read(path, e->id, &r, &why) != 0) {
 			/* Gone or half-seen: the next refresh knows. */
@@ -1238,8 +1528,84 @@ record_index_select(struct record_index *ix, const char *cluster,
 		}
 		out->v[out->n++] = r;
 	}
+	rindex_unlock(ix);
 	free(dir);
 	if (out->n > 1)
 		qsort(out->v, out->n, sizeof *out->v, record_cmp);
+	return 0;
+}
+
+static int
+rindex_older_cmp(const void *a, const void *b)
+{
+	const struct rindex_entry	*ea = *(const struct rindex_entry *const *)a;
+	const struct rindex_entry	*eb = *(const struct rindex_entry *const *)b;
+
+	return rindex_older(ea, eb) ? -1 : rindex_older(eb, ea) ? 1 : 0;
+}
+
+int
+record_index_rows(struct record_index *ix, struct strv *corrupt,
+    record_brief_fn fn, void *arg, char **cause)
+{
+	const struct rindex_entry	**order;
+	const struct rindex_entry	 *e;
+	const struct rindex_row		 *row;
+	struct record_brief		  b;
+	struct record			 *r;
+	char				 *dir, *path;
+	size_t				  i, n = 0;
+
+	rindex_lock(ix);
+	if (rindex_refresh(ix, NULL, cause) != 0) {
+		rindex_unlock(ix);
+		return -1;
+	}
+	for (i = 0; i < ix->badnames.n; i++)
+		strv_add(corrupt, ix->badnames.v[i]);
+	order = xcalloc(ix->n + 1, sizeof *order);
+	for (i = 0; i < ix->n; i++) {
+		e = &ix->v[i];
+		if (e->corrupt)
+			strv_add(corrupt, e->sids);
+		else if (e->cluster != NULL && e->sids != NULL)
+			order[n++] = e;
+	}
+	qsort(order, n, sizeof *order, rindex_older_cmp);
+	dir = record_dir();
+	for (i = 0; i < n; i++) {
+		e = order[i];
+		if ((row = e->row) == NULL) {
+			/* Taken by an earlier call: its file again. */
+			path = record_path(dir, e->id);
+			if (record_read(path, e->id, &r, NULL) != 0) {
+				free(path);
+				continue;
+			}
+			free(path);
+			row = rindex_row_of(ix, r);
+			record_free(r);
+		}
+		b.id = e->id;
+		b.cluster = e->cluster;
+		b.sid = rindex_sid(e);
+		b.name = row->name;
+		b.partition = row->partition;
+		b.state = row->word;
+		b.user = row->user;
+		b.elapsed = row->elapsed;
+		b.limit = row->limit;
+		b.nodes = row->nodes;
+		b.terminal = e->terminal;
+		fn(&b, arg);
+	}
+	/* The screen has them now: the polls need none of it. */
+	for (i = 0; i < ix->n; i++)
+		ix->v[i].row = NULL;
+	rindex_blocks_free(&ix->rows_blocks);
+	ix->rows_taken = 1;
+	rindex_unlock(ix);
+	free(order);
+	free(dir);
 	return 0;
 }

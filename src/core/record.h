@@ -200,6 +200,45 @@ int		 record_index_select(struct record_index *,
 		     struct record_list *out, char **cause);
 /* Records in the index. */
 size_t		 record_index_size(const struct record_index *);
+/* Bytes it holds (a test hook: a week of history stays small). */
+size_t		 record_index_bytes(const struct record_index *);
+/*
+ * Share an index between threads: every record_index_* call on it then
+ * runs between lock(arg) and unlock(arg) (core takes no lock itself).
+ * The ids record_index_find gives out stay valid until the index is
+ * freed, whatever another thread refreshes meanwhile.
+ */
+void		 record_index_set_lock(struct record_index *,
+		     void (*lock)(void *), void (*unlock)(void *), void *arg);
+
+/*
+ * What the jobs pane shows of a record before any poll, as the index
+ * keeps it: no file is read for it (the records thread's rows of a week
+ * of history).  The strings belong to the index.
+ */
+struct record_brief {
+	const char	*id;		/* the record's id */
+	const char	*cluster;
+	const char	*sid;		/* its current SLURM id */
+	const char	*name;		/* "" if none */
+	const char	*partition;	/* "" if none */
+	const char	*state;		/* native SLURM state, else the word */
+	const char	*user;		/* NULL: the login user's */
+	long		 elapsed;	/* seconds run, -1 unknown */
+	long		 limit;		/* seconds, -1 none */
+	int		 nodes;
+	int		 terminal;	/* an end state */
+};
+typedef void	(*record_brief_fn)(const struct record_brief *, void *);
+/*
+ * Refresh the index, then call fn for each readable record that has a
+ * SLURM id, oldest first (record_list's order), and add to corrupt every
+ * file that does not parse ("PATH: what is wrong"), whichever refresh
+ * read it first.  fn runs under the index's lock: it must not call the
+ * index.
+ */
+int		 record_index_rows(struct record_index *, struct strv *corrupt,
+		     record_brief_fn fn, void *arg, char **cause);
 
 /*
  * Record files and directory listings the calling thread has read (a

@@ -536,7 +536,8 @@ same_place(const struct cluster *c, const struct record *r)
 }
 
 static size_t
-adopt(const struct config *cfg, const char *file, struct strv *said)
+adopt(const struct config *cfg, struct record_index *ix, const char *file,
+    struct strv *said)
 {
 	struct record_list	 list;
 	const struct cluster	*to;
@@ -544,7 +545,8 @@ adopt(const struct config *cfg, const char *file, struct strv *said)
 	size_t			 i, k, nmatch, moved = 0;
 
 	memset(&list, 0, sizeof list);
-	if (record_list(&list, &why) != 0) {
+	if ((ix != NULL ? record_index_select(ix, "default", (time_t)-1,
+	    &list, &why) : record_list(&list, &why)) != 0) {
 		free(why);
 		return 0;
 	}
@@ -598,7 +600,14 @@ adopt(const struct config *cfg, const char *file, struct strv *said)
 size_t
 ops_adopt(const struct config *cfg, struct strv *said)
 {
-	return adopt(cfg, NULL, said);
+	return adopt(cfg, NULL, NULL, said);
+}
+
+size_t
+ops_adopt_index(const struct config *cfg, struct record_index *ix,
+    struct strv *said)
+{
+	return adopt(cfg, ix, NULL, said);
 }
 
 void
@@ -606,7 +615,7 @@ ops_adopt_look(const struct config *cfg, const char *file, struct strv *said)
 {
 	char	*f = ops_clean(file);
 
-	adopt(cfg, f, said);
+	adopt(cfg, NULL, f, said);
 	free(f);
 }
 

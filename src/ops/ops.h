@@ -156,6 +156,15 @@ int	 ops_find(const char *arg, const char *cluster, struct record **rp,
 struct config;
 size_t	 ops_adopt(const struct config *, struct strv *said);
 /*
+ * The same through the caller's record index (the TUI's, record.h): only
+ * the records of "default" are read whole, the others once, into the
+ * index that the polls and the jobs pane then use (a week of history was
+ * 193,000 whole records in memory at once).
+ */
+struct record_index;
+size_t	 ops_adopt_index(const struct config *, struct record_index *,
+	     struct strv *said);
+/*
  * The same for a configuration file that is not the user's own (-c FILE,
  * issue 26.12): what would move is said, nothing is moved, so a look
  * through another file never takes the records of the user's clusters.

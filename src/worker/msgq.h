@@ -123,6 +123,7 @@ struct msg_records {
 	size_t			 nrows;
 	char			*message;	/* for the footer, or NULL */
 	int			 error;		/* message is a warning */
+	int			 more;		/* a batch: more rows follow */
 };
 
 struct msg {

@@ -133,13 +133,15 @@ struct workers {
 	int			 rstarted;
 	int			 rexited;
 	int			 adopting;	/* no poll until ops_adopt ran */
+	/* The records' index of every thread (records_index). */
+	struct record_index	*rindex;
+	pthread_mutex_t		 rindex_lock;
 };
 
 /* What the pool keeps for a cluster between turns (no lock: see busy). */
 struct wstate {
 	struct worker	*w;
 	struct conn	*conn;
-	struct record_index *rindex;	/* this cluster's polls (monitor.h) */
 	unsigned	 sessions;	/* to notice a new connection */
 	int		 interval;
 	int		 backoff;	/* seconds, 0: none */
@@ -230,6 +232,10 @@ void
 submit_spawn(struct worker *w, struct wcmd *c);
 
 /* worker-records.c */
+struct record_index *
+records_index(struct workers *ws);
+void
+records_index_free(struct workers *ws);
 void *
 records_main(void *arg);
 void

@@ -6,6 +6,51 @@
  */
 #include "worker-int.h"
 
+static void
+records_index_take(void *arg)
+{
+	pthread_mutex_lock(arg);
+}
+
+static void
+records_index_give(void *arg)
+{
+	pthread_mutex_unlock(arg);
+}
+
+/*
+ * The one index of the local records, shared by the records thread and
+ * every cluster's polls: 32 clusters with a week of history kept 32
+ * copies of it and read every file 32 times (issue 25).
+ */
+struct record_index *
+records_index(struct workers *ws)
+{
+	struct record_index	*ix;
+
+	pthread_mutex_lock(&ws->lock);
+	if (ws->rindex == NULL) {
+		pthread_mutex_init(&ws->rindex_lock, NULL);
+		ws->rindex = record_index_new();
+		record_index_set_lock(ws->rindex, records_index_take,
+		    records_index_give, &ws->rindex_lock);
+	}
+	ix = ws->rindex;
+	pthread_mutex_unlock(&ws->lock);
+	return ix;
+}
+
+/* When every thread that used it is gone. */
+void
+records_index_free(struct workers *ws)
+{
+	if (ws->rindex == NULL)
+		return;
+	record_index_free(ws->rindex);
+	pthread_mutex_destroy(&ws->rindex_lock);
+	ws->rindex = NULL;
+}
+
 void
 rreq_free(struct rreq *r)
 {
@@ -14,89 +59,149 @@ rreq_free(struct rreq *r)
 	free(r);
 }
 
-/* A record as the jobs pane shows it before any poll. */
-static int
-records_row(const struct config *cfg, const struct record *rec,
-    struct jobtable_row *r)
-{
-	const char	*sid = record_slurm_id(rec);
-	char		*why, *t;
-	int		 orphan = 0;
+/* Rows a message carries: the screen applies one batch a turn. */
+#define RECORDS_BATCH	4096
 
-	if (sid == NULL || rec->cluster == NULL)
-		return -1;
-	memset(r, 0, sizeof *r);
-	r->cluster = xstrdup(rec->cluster);
-	r->id = xstrdup(sid);
-	r->name = xstrdup(rec->job_name != NULL ? rec->job_name : "");
-	r->partition = xstrdup(rec->partition != NULL ? rec->partition : "");
-	r->state = xstrdup(rec->native != NULL && *rec->native != '\0' ?
-	    rec->native : state_word(rec->state));
-	why = cfg != NULL ? ops_orphan_why(cfg, rec) : NULL;
-	if (why != NULL) {
-		t = ops_clean(rec->cluster);
-		r->reason = xasprintf("(record) not polled: no cluster %s in "
-		    "the configuration", t);
-		free(t);
-		free(why);
-		orphan = 1;
-	} else
-		r->reason = xstrdup("(record)");
-	/* What the record knows of how long it ran, and its limit. */
-	r->elapsed = rec->elapsed >= 0 ? rec->elapsed : -1;
-	r->limit = record_limit(rec);
-	r->nodes = rec->nodes;
-	r->finished = state_terminal(rec->state);
-	/* Whose job: the TUI's "mine" view (V) tells another user's apart. */
-	if (rec->user != NULL && *rec->user != '\0')
-		r->user = xstrdup(rec->user);
-	return orphan;
+/* A load in progress: the batch being filled. */
+struct records_load {
+	struct workers		*ws;
+	struct msg		*m;
+	size_t			 nrows;
+	size_t			 norphan;
+};
+
+/*
+ * Wait (bounded) until the screen took what was posted: a week of history
+ * goes as 48 batches, not 193,000 rows in the queue at once.  The polls'
+ * messages of 32 clusters come meanwhile: a queue of two is taken.
+ */
+static void
+records_pace(struct workers *ws)
+{
+	struct timespec	ts = { 0, 2 * 1000 * 1000 };
+	int		i;
+
+	for (i = 0; i < 1000 && !ws->quit && msgq_length(ws->q) > 2; i++)
+		nanosleep(&ts, NULL);
+}
+
+static void
+records_flush(struct records_load *l)
+{
+	if (l->m == NULL)
+		return;
+	workers_post(l->ws, l->m);
+	l->m = NULL;
+	records_pace(l->ws);
+}
+
+/* Whether the configuration has the cluster (ops_orphan_why's test). */
+static int
+records_known(const struct config *cfg, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < cfg->nclusters; i++) {
+		if (strcmp(cfg->clusters[i].name, name) == 0)
+			return 1;
+	}
+	return 0;
 }
 
 /*
- * Every record as a row.  A record of a cluster the configuration does
- * not have is never polled: its row says so (its detail, how to fix it).
+ * A record as the jobs pane shows it before any poll.  A record of a
+ * cluster the configuration does not have is never polled: its row says
+ * so (its detail, how to fix it).
+ */
+static void
+records_row(const struct record_brief *b, void *arg)
+{
+	struct records_load	*l = arg;
+	const struct config	*cfg = l->ws->cfg;
+	struct msg_records	*mr;
+	struct jobtable_row	*r;
+	char			*t;
+
+	if (b->sid == NULL || b->cluster == NULL)
+		return;
+	if (l->m == NULL) {
+		l->m = msg_new(MSG_RECORDS);
+		l->m->u.records.rows = xcalloc(RECORDS_BATCH,
+		    sizeof *l->m->u.records.rows);
+		l->m->u.records.more = 1;
+	}
+	mr = &l->m->u.records;
+	r = &mr->rows[mr->nrows++];
+	r->cluster = xstrdup(b->cluster);
+	r->id = xstrdup(b->sid);
+	r->name = xstrdup(b->name);
+	r->partition = xstrdup(b->partition);
+	r->state = xstrdup(b->state);
+	if (cfg != NULL && !records_known(cfg, b->cluster)) {
+		t = ops_clean(b->cluster);
+		r->reason = xasprintf("(record) not polled: no cluster %s in "
+		    "the configuration", t);
+		free(t);
+		l->norphan++;
+	} else
+		r->reason = xstrdup("(record)");
+	/* What the record knows of how long it ran, and its limit. */
+	r->elapsed = b->elapsed;
+	r->limit = b->limit;
+	r->nodes = b->nodes;
+	r->finished = b->terminal;
+	/* Whose job: the TUI's "mine" view (V) tells another user's apart. */
+	if (b->user != NULL)
+		r->user = xstrdup(b->user);
+	l->nrows++;
+	if (mr->nrows == RECORDS_BATCH)
+		records_flush(l);
+}
+
+/*
+ * Every record as a row, from the index (no file is read twice: the polls
+ * share it), in batches; the last message says what the footer shows.
  */
 static void
 records_load(struct workers *ws, struct record_index *ix, struct strv *said)
 {
-	struct msg		*m = msg_new(MSG_RECORDS);
-	struct msg_records	*mr = &m->u.records;
-	struct record_list	 list;
+	struct records_load	 l;
+	struct msg_records	*mr;
+	struct strv		 corrupt;
 	char			*cause = NULL;
-	size_t			 i, norphan = 0;
-	int			 rc;
 
-	if (record_index_refresh(ix, &list, &cause) != 0) {
-		mr->message = xasprintf("records: %s", cause);
-		mr->error = 1;
+	memset(&l, 0, sizeof l);
+	memset(&corrupt, 0, sizeof corrupt);
+	l.ws = ws;
+	if (record_index_rows(ix, &corrupt, records_row, &l, &cause) != 0) {
+		records_flush(&l);
+		l.m = msg_new(MSG_RECORDS);
+		l.m->u.records.message = xasprintf("records: %s", cause);
+		l.m->u.records.error = 1;
 		free(cause);
-		workers_post(ws, m);
+		workers_post(ws, l.m);
+		strv_free(&corrupt);
 		return;
 	}
-	mr->rows = xcalloc(list.n + 1, sizeof *mr->rows);
-	for (i = 0; i < list.n; i++) {
-		if ((rc = records_row(ws->cfg, list.v[i],
-		    &mr->rows[mr->nrows])) < 0)
-			continue;
-		norphan += rc;
-		mr->nrows++;
-	}
-	if (list.corrupt.n > 0) {
+	if (l.m == NULL)
+		l.m = msg_new(MSG_RECORDS);
+	mr = &l.m->u.records;
+	mr->more = 0;
+	if (corrupt.n > 0) {
 		mr->message = xasprintf("%zu unreadable record(s): %s",
-		    list.corrupt.n, list.corrupt.v[0]);
+		    corrupt.n, corrupt.v[0]);
 		mr->error = 1;
-	} else if (norphan > 0) {
+	} else if (l.norphan > 0) {
 		mr->message = xasprintf("%zu record(s) of a cluster the "
 		    "configuration does not have are not polled: Enter on "
-		    "one says how to fix it", norphan);
+		    "one says how to fix it", l.norphan);
 		mr->error = 1;
 	} else if (said->n > 0)
 		mr->message = xasprintf("%s%s", said->v[0], said->n > 1 ?
 		    " (and others: sqdeck records)" : "");
 	strv_free(said);
-	record_list_free(&list);
-	workers_post(ws, m);
+	strv_free(&corrupt);
+	workers_post(ws, l.m);
 }
 
 /* One job's record, for its detail view. */
@@ -136,7 +241,7 @@ void *
 records_main(void *arg)
 {
 	struct workers		*ws = arg;
-	struct record_index	*ix = record_index_new();
+	struct record_index	*ix = records_index(ws);
 	struct strv		 said;
 	struct rreq		*list, *r;
 	int			 adopt;
@@ -148,7 +253,7 @@ records_main(void *arg)
 	if (adopt) {
 		/* Before any poll: records of a cluster name now gone. */
 		if (ws->cfg != NULL && ws->cfg->nclusters > 0)
-			ops_adopt(ws->cfg, &said);
+			ops_adopt_index(ws->cfg, ix, &said);
 		pthread_mutex_lock(&ws->lock);
 		ws->adopting = 0;
 		pthread_cond_broadcast(&ws->cond);
@@ -176,7 +281,6 @@ records_main(void *arg)
 	ws->rexited = 1;
 	pthread_cond_broadcast(&ws->exited);
 	pthread_mutex_unlock(&ws->lock);
-	record_index_free(ix);
 	strv_free(&said);
 	return NULL;
 }

@@ -537,10 +537,8 @@ do_poll(struct wstate *st)
 	memset(&opts, 0, sizeof opts);
 	opts.user = w->cl->user;
 	opts.source = "poll:tui";
-	/* Kept across polls: a thousand old records cost a stat each. */
-	if (st->rindex == NULL)
-		st->rindex = record_index_new();
-	opts.index = st->rindex;
+	/* Kept across polls, one for all clusters (worker-records.c). */
+	opts.index = records_index(w->ws);
 	budget_polled(&st->budget, mono_now());
 	rc = monitor_poll(st->conn, w->cl->name, &opts, &snap, &cause);
 	if (rc == 0)
@@ -707,7 +705,6 @@ wstate_free(struct wstate *st)
 	strv_free(&st->live_ids);
 	strv_free(&st->lost_ids);
 	gres_free(&st->gres);
-	record_index_free(st->rindex);
 	conn_free(st->conn);
 	free(st);
 }
@@ -1190,6 +1187,7 @@ workers_free(struct workers *ws)
 	}
 	free(ws->v);
 	free(ws->t);
+	records_index_free(ws);
 	pthread_mutex_destroy(&ws->lock);
 	pthread_cond_destroy(&ws->cond);
 	pthread_cond_destroy(&ws->exited);

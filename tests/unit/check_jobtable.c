@@ -1,4 +1,5 @@
 /* The jobs pane model: merge, selection, filter, sort, marks, scale. */
+#include <malloc.h>
 #include <time.h>
 
 #include "testutil.h"
@@ -1060,6 +1061,55 @@ START_TEST(test_view)
 }
 END_TEST
 
+/*
+ * Issue 25: a week of history (193,000 rows) within the TUI's 64 MB.  A
+ * history row costs the table its entry and its id: the cluster,
+ * partition, state and reason that thousands of rows share are kept
+ * once, as are repeated names (main copied six strings into every row,
+ * ~420 bytes a row).  mallinfo2 counts what the table holds; a malloc
+ * it does not see (a sanitizer's) leaves nothing to measure.
+ */
+START_TEST(test_history_compact)
+{
+	struct jobtable		*jt;
+	struct jobtable_row	 r;
+	struct mallinfo2	 m0, m1;
+	char			 cluster[16], id[16], name[32];
+	void *volatile		 probe;
+	size_t			 i, n = 20000, per;
+
+	m0 = mallinfo2();
+	probe = xcalloc(1, 1 << 20);
+	m1 = mallinfo2();
+	free(probe);
+	if (m1.uordblks + m1.hblkhd < m0.uordblks + m0.hblkhd + (1 << 20))
+		return;		/* not glibc's malloc */
+	m0 = mallinfo2();
+	jt = jobtable_create();
+	memset(&r, 0, sizeof r);
+	r.cluster = cluster;
+	r.id = id;
+	r.name = name;
+	r.partition = (char *)"gpu";
+	r.state = (char *)"CANCELLED";
+	r.reason = (char *)"(record)";
+	r.elapsed = r.limit = -1;
+	r.nodes = 1;
+	r.finished = 1;
+	for (i = 0; i < n; i++) {
+		snprintf(cluster, sizeof cluster, "c%02zu", 1 + i % 32);
+		snprintf(id, sizeof id, "%zu", 900000 + i);
+		snprintf(name, sizeof name, "bench-train-%zu", i % 977);
+		jobtable_upsert(jt, &r);
+	}
+	ck_assert_uint_eq(jobtable_nvisible(jt), n);	/* sorted, drawn */
+	m1 = mallinfo2();
+	per = (m1.uordblks + m1.hblkhd - m0.uordblks - m0.hblkhd) / n;
+	ck_assert_msg(per <= 200, "%zu bytes a history row", per);
+	jobtable_free(jt);
+}
+END_TEST
+
 static Suite *
 jobtable_suite(void)
 {
@@ -1083,6 +1133,7 @@ jobtable_suite(void)
 	tcase_add_test(tc, test_array_ids);
 	tcase_add_test(tc, test_array_group);
 	tcase_add_test(tc, test_view);
+	tcase_add_test(tc, test_history_compact);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <malloc.h>
 #include <regex.h>
 #include <signal.h>
 #include <time.h>
@@ -596,6 +597,132 @@ START_TEST(test_index)
 }
 END_TEST
 
+
+/* n finished records as bench/run's records_spread writes them. */
+static void
+spread_records(size_t n)
+{
+	char	*dir = record_dir(), *path, *text, *cause = NULL;
+	size_t	 i;
+
+	ck_assert_int_eq(mkdir_p(dir, 0700, &cause), 0);
+	for (i = 1; i <= n; i++) {
+		path = xasprintf("%s/sd-20260101T000000-%06zx.json", dir, i);
+		text = xasprintf("{ \"version\": 1, \"id\": "
+		    "\"sd-20260101T000000-%06zx\", \"cluster\": \"c%02zu\", "
+		    "\"platform\": \"slurm\", \"image\": \"nvcr.io#nvidia/"
+		    "tao:5.0\", \"storage_tier\": \"A\", \"job_name\": "
+		    "\"bench-train-%zu\", \"partition\": \"gpu\", \"native\": "
+		    "\"CANCELLED\", \"created\": \"2026-01-01T00:00:00Z\", "
+		    "\"updated\": \"2026-01-01T00:00:00Z\", \"state\": "
+		    "\"CANCELED\", \"err_class\": \"NONE\", \"nodes\": 1, "
+		    "\"gpus\": 4, \"retry_count\": 0, \"slurm_ids\": "
+		    "[\"%zu\"], \"history\": [ { \"time\": "
+		    "\"2026-01-01T00:00:00Z\", \"state\": \"CANCELED\", "
+		    "\"native\": \"CANCELLED\", \"source\": \"cancel:cli\", "
+		    "\"message\": \"bench row\" } ] }\n", i, 1 + i % 32,
+		    i % 977, 900000 + i);
+		write_file(path, text);
+		free(text);
+		free(path);
+	}
+	free(dir);
+}
+
+/*
+ * Issue 25: the index of a week of history (193,000 files) is shared by
+ * the TUI's threads and stays small: per record its id, cluster (kept
+ * once), SLURM ids and times, and the row the jobs pane shows until the
+ * records thread took it.  main kept five malloc'd strings and a list
+ * per record in each of 32 indexes (~300 bytes each).  mallinfo2 counts
+ * what it holds; a malloc it does not see (a sanitizer's) is skipped.
+ */
+START_TEST(test_index_compact)
+{
+	struct record_index	*ix;
+	struct mallinfo2	 m0, m1;
+	char			*cause = NULL;
+	void *volatile		 probe;
+	size_t			 n = 4000, per;
+
+	spread_records(n);
+	m0 = mallinfo2();
+	probe = xcalloc(1, 1 << 20);
+	m1 = mallinfo2();
+	free(probe);
+	if (m1.uordblks + m1.hblkhd < m0.uordblks + m0.hblkhd + (1 << 20))
+		return;		/* not glibc's malloc */
+	m0 = mallinfo2();
+	ix = record_index_new();
+	ck_assert_msg(record_index_refresh(ix, NULL, &cause) == 0, "%s",
+	    cause);
+	ck_assert_uint_eq(record_index_size(ix), n);
+	m1 = mallinfo2();
+	per = (m1.uordblks + m1.hblkhd - m0.uordblks - m0.hblkhd) / n;
+	ck_assert_msg(per <= 240, "%zu bytes a record", per);
+	record_index_free(ix);
+}
+END_TEST
+
+struct rows_seen {
+	size_t		n;
+	char		last[64];
+	int		ordered;
+	const char	*state;
+};
+
+static void
+rows_count(const struct record_brief *b, void *arg)
+{
+	struct rows_seen	*rs = arg;
+
+	if (rs->n > 0 && strcmp(rs->last, b->id) > 0)
+		rs->ordered = 0;
+	snprintf(rs->last, sizeof rs->last, "%s", b->id);
+	if (rs->n++ == 0)
+		rs->state = b->state;
+}
+
+/*
+ * The records thread's rows come from the shared index: every readable
+ * record with a SLURM id once, oldest first, and every corrupt file
+ * even when another thread's refresh read it first; a second call (the
+ * rows were dropped) reads the files again and gives the same.
+ */
+START_TEST(test_index_rows)
+{
+	struct record_index	*ix = record_index_new();
+	struct rows_seen	 rs;
+	struct strv		 corrupt;
+	char			*cause = NULL, *path;
+	int			 pass;
+
+	spread_records(50);
+	path = path_of("sd-20261129T164500-0000ff");
+	write_file(path, "{ not json");
+	free(path);
+	/* A poll's refresh reads them first. */
+	ck_assert_int_eq(record_index_refresh(ix, NULL, &cause), 0);
+	for (pass = 0; pass < 2; pass++) {
+		memset(&rs, 0, sizeof rs);
+		rs.ordered = 1;
+		memset(&corrupt, 0, sizeof corrupt);
+		ck_assert_msg(record_index_rows(ix, &corrupt, rows_count, &rs,
+		    &cause) == 0, "%s", cause);
+		ck_assert_uint_eq(rs.n, 50);
+		ck_assert(rs.ordered);
+		ck_assert_str_eq(rs.last, "sd-20260101T000000-000032");
+		ck_assert_str_eq(rs.state, "CANCELLED");
+		ck_assert_uint_eq(corrupt.n, 1);
+		ck_assert_ptr_nonnull(strstr(corrupt.v[0], "0000ff"));
+		strv_free(&corrupt);
+	}
+	ck_assert_str_eq(record_index_find(ix, "c03", "900002"),
+	    "sd-20260101T000000-000002");
+	record_index_free(ix);
+}
+END_TEST
+
 /*
  * What a poll reads (issue 17): the cluster's records not ended and the
  * ended ones updated since a time; the others cost a stat, not a parse.
@@ -1023,6 +1150,8 @@ record_suite(void)
 	tcase_add_test(tc, test_list_order);
 	tcase_add_test(tc, test_index);
 	tcase_add_test(tc, test_index_select);
+	tcase_add_test(tc, test_index_compact);
+	tcase_add_test(tc, test_index_rows);
 	tcase_add_test(tc, test_cli);
 	tcase_add_test(tc, test_react_notes);
 	tcase_add_test(tc, test_record_limit);
