@@ -1004,6 +1004,8 @@ struct record_index {
 	size_t			 a;	/* allocated */
 	size_t			 afresh;	/* of the fresh list */
 	unsigned		 gen;
+	struct stat		 dir;	/* the directory at the last pass */
+	int			 dir_settled;	/* dir's ctime can be trusted */
 };
 
 struct record_index *
@@ -1099,6 +1101,34 @@ rindex_read(struct record_index *ix, struct rindex_entry *e,
 	fresh->v[fresh->n++] = r;
 }
 
+/*
+ * Records are only ever replaced whole, by rename, which moves the
+ * directory's ctime: the same ctime as at the last pass means the same
+ * files, and a poll skips their stats (20,000 records were 20,000 stats
+ * a poll for each cluster).  A ctime under 2 s old at the pass is not
+ * trusted: two renames in one tick of a coarse clock share it.
+ */
+static int
+rindex_dir_same(struct record_index *ix, const char *dir)
+{
+	struct stat	sb;
+	int		same;
+
+	if (stat(dir, &sb) != 0) {
+		ix->dir_settled = 0;
+		return 0;
+	}
+	same = ix->dir_settled && sb.st_dev == ix->dir.st_dev &&
+	    sb.st_ino == ix->dir.st_ino &&
+	    sb.st_ctim.tv_sec == ix->dir.st_ctim.tv_sec &&
+	    sb.st_ctim.tv_nsec == ix->dir.st_ctim.tv_nsec;
+	if (!same) {
+		ix->dir = sb;
+		ix->dir_settled = time(NULL) - sb.st_ctim.tv_sec >= 2;
+	}
+	return same;
+}
+
 int
 record_index_refresh(struct record_index *ix, struct record_list *fresh,
     char **cause)
@@ -1113,10 +1143,17 @@ record_index_refresh(struct record_index *ix, struct record_list *fresh,
 	if (fresh != NULL)
 		memset(fresh, 0, sizeof *fresh);
 	ix->afresh = 0;
-	if (record_dir_open(&d, cause) != 0)
-		return -1;
-	ix->gen++;
 	dir = record_dir();
+	if (fresh == NULL && rindex_dir_same(ix, dir)) {
+		free(dir);
+		return 0;
+	}
+	if (record_dir_open(&d, cause) != 0) {
+		ix->dir_settled = 0;
+		free(dir);
+		return -1;
+	}
+	ix->gen++;
 	while (d != NULL && (de = readdir(d)) != NULL) {
 		size_t	n = strlen(de->d_name);
 

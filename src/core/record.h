@@ -181,7 +181,9 @@ void		 record_index_free(struct record_index *);
 /*
  * Bring the index up to date.  The records read anew (all of them the
  * first time) go to fresh, sorted as record_list sorts, with the files
- * that do not parse in fresh->corrupt; fresh may be NULL.
+ * that do not parse in fresh->corrupt; fresh may be NULL.  With fresh
+ * NULL, a directory whose ctime has not moved since the last pass (and
+ * was then at least 2 s old) is not listed again: its files are the same.
  */
 int		 record_index_refresh(struct record_index *,
 		     struct record_list *fresh, char **cause);
