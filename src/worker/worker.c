@@ -552,6 +552,12 @@ do_poll(struct wstate *st)
 		st->rindex = record_index_new();
 	opts.index = st->rindex;
 	opts.digest = &st->poll_digest;
+	/*
+	 * sacct's answers go with this poll's rows (a lost job's end, the
+	 * minute's history): those polls are parsed whole, as before.
+	 */
+	if (st->lost_ids.n > 0 || mono_now() >= st->next_history)
+		st->poll_digest = 0;
 	budget_polled(&st->budget, mono_now());
 	rc = monitor_poll(st->conn, w->cl->name, &opts, &snap, &cause);
 	if (rc == 0)
@@ -610,7 +616,8 @@ do_poll(struct wstate *st)
 	if (snap.unchanged) {
 		/*
 		 * The screen has these rows: only the cluster's age moves.
-		 * New history rows go with the next poll's, parsed whole.
+		 * History rows (a budget that waited) go with the next
+		 * poll's, parsed whole.
 		 */
 		if (st->hist_new)
 			st->poll_digest = 0;
