@@ -181,7 +181,10 @@ void		 record_index_free(struct record_index *);
 /*
  * Bring the index up to date.  The records read anew (all of them the
  * first time) go to fresh, sorted as record_list sorts, with the files
- * that do not parse in fresh->corrupt; fresh may be NULL.
+ * that do not parse in fresh->corrupt; fresh may be NULL.  A directory
+ * whose inode and mtime have not moved since the last listing (and were
+ * then at least 2 s old) is not listed again: its files are the same
+ * (records are only replaced whole, by rename).
  */
 int		 record_index_refresh(struct record_index *,
 		     struct record_list *fresh, char **cause);

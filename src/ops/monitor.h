@@ -2,6 +2,7 @@
 #define MONITOR_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "conn.h"
@@ -62,6 +63,7 @@ struct monitor_snapshot {
 	struct monitor_info	*info;
 	size_t			 n;
 	unsigned		 commands;	/* remote commands run (1) */
+	int			 unchanged;	/* same answer: no rows (opts) */
 	unsigned		 sched_calls;	/* squeue + sacct run (budget) */
 	size_t			 tracked;	/* records asked about */
 	struct strv		 events;	/* "ID: RUNNING -> COMPLETE ..." */
@@ -79,7 +81,18 @@ struct monitor_opts {
 	/* The caller's record index (record.h), kept across polls: only the
 	   records the poll needs are read.  NULL: every record is read. */
 	struct record_index *index;
+	/*
+	 * The caller's digest of the last answer, kept across polls (start
+	 * at 0), or NULL.  An answer that is the same as the last one (its
+	 * per-poll marker and separator aside), to the same script, for the
+	 * same records, with no job gone from the queue, is not parsed and
+	 * changes nothing: snap->unchanged, no rows.
+	 */
+	uint64_t	*digest;
 };
+
+/* Poll answers this thread parsed (a test hook: an unchanged one is not). */
+unsigned long	 monitor_parses_here(void);
 
 /*
  * Poll cluster (the name records carry) over c.  Returns 0 when squeue

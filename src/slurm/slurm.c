@@ -334,6 +334,36 @@ slurm_sep_new(char *buf, size_t len)
 }
 
 /*
+ * FNV-1a over len bytes of p, each marker and separator taken as one
+ * byte of its own: they are drawn anew for every poll, the rest of an
+ * answer that did not change is the same bytes.
+ */
+uint64_t
+slurm_digest(uint64_t h, const char *p, size_t len, const char *marker,
+    const char *sep)
+{
+	size_t	ml = strlen(marker), sl = strlen(sep), i = 0;
+	int	c;
+
+	while (i < len) {
+		if (ml > 0 && len - i >= ml && p[i] == marker[0] &&
+		    memcmp(p + i, marker, ml) == 0) {
+			c = 1;
+			i += ml;
+		} else if (sl > 0 && len - i >= sl && p[i] == sep[0] &&
+		    memcmp(p + i, sep, sl) == 0) {
+			c = 2;
+			i += sl;
+		} else
+			c = (unsigned char)p[i++];
+		h = (h ^ (uint64_t)c) * 1099511628211ULL;
+	}
+	/* The length too, then a byte no text has: parts do not run on. */
+	h = (h ^ (uint64_t)len) * 1099511628211ULL;
+	return (h ^ 0x100) * 1099511628211ULL;
+}
+
+/*
  * Rows of nf fields, EACH followed by sep (squeue -o "%A<sep>...%j<sep>",
  * sacct -p --delimiter=<sep>), one row per line.  No field can hold sep
  * (it is random per command), so a row's fields are exactly the text

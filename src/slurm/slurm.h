@@ -2,6 +2,7 @@
 #define SLURM_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "util.h"
@@ -33,6 +34,14 @@
 
 /* A new random row separator for one squeue/sacct command and its reply. */
 void	 slurm_sep_new(char *buf, size_t len);
+/*
+ * h (SLURM_DIGEST_INIT to start) carried over len bytes of p, each
+ * marker and each sep (either may be "") counted as one byte: an answer
+ * that did not change digests the same whatever was drawn for it.
+ */
+#define SLURM_DIGEST_INIT	14695981039346656037ULL
+uint64_t slurm_digest(uint64_t h, const char *p, size_t len,
+	     const char *marker, const char *sep);
 
 /*
  * Field lists (space separated here; joined with SLURM_SEP for squeue/sinfo

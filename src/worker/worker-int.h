@@ -159,6 +159,9 @@ struct wstate {
 	size_t		 nhist;
 	int		 history_days;
 	int		 hist_new;	/* rows not sent to the UI yet */
+	uint64_t	 poll_digest;	/* the last poll answer (monitor.h) */
+	uint64_t	 hist_digest;	/* the last history answer */
+	int		 nhist_parsed;	/* hist_digest is one */
 	time_t		 next_history;	/* monotonic seconds */
 	/*
 	 * Jobs squeue listed live last poll, and those it has since let go

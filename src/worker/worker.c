@@ -366,6 +366,7 @@ do_history(struct wstate *st)
 	char			*cmd, *cause = NULL, base[64], *fault = NULL;
 	char			 sep[SLURM_SEP_SIZE];
 	size_t			 i;
+	uint64_t		 d;
 
 	memset(&res, 0, sizeof res);
 	memset(&h, 0, sizeof h);
@@ -380,6 +381,15 @@ do_history(struct wstate *st)
 		fault = sched_fault(&res, cause);
 		goto out;	/* the old rows stay; the poll says the health */
 	}
+	/*
+	 * The same history as a minute ago: no parse, nothing sent (every
+	 * cluster parsed its week of ended jobs each minute).
+	 */
+	d = slurm_digest(SLURM_DIGEST_INIT, res.out, res.outlen, "", sep);
+	if (d == st->hist_digest && st->nhist_parsed)
+		goto out;
+	st->hist_digest = d;
+	st->nhist_parsed = 1;
 	(void)history_parse(res.out, sep, &h, &cause);	/* good rows kept */
 	hist_clear(st);
 	st->hist = xcalloc(h.n + 1, sizeof *st->hist);
@@ -539,6 +549,13 @@ do_poll(struct wstate *st)
 	opts.source = "poll:tui";
 	/* Kept across polls, one for all clusters (worker-records.c). */
 	opts.index = records_index(w->ws);
+	opts.digest = &st->poll_digest;
+	/*
+	 * sacct's answers go with this poll's rows (a lost job's end, the
+	 * minute's history): those polls are parsed whole, as before.
+	 */
+	if (st->lost_ids.n > 0 || mono_now() >= st->next_history)
+		st->poll_digest = 0;
 	budget_polled(&st->budget, mono_now());
 	rc = monitor_poll(st->conn, w->cl->name, &opts, &snap, &cause);
 	if (rc == 0)
@@ -557,7 +574,7 @@ do_poll(struct wstate *st)
 	st->next_poll = mono_now() + st->interval;
 	st->last_ok = snap.polled != 0 ? snap.polled : time(NULL);
 
-	if (st->log_id != NULL) {
+	if (st->log_id != NULL && !snap.unchanged) {
 		fin = row_finished(&snap, st->log_id, &found);
 		if (found && fin)
 			st->log_ended = 1;
@@ -569,8 +586,10 @@ do_poll(struct wstate *st)
 	/*
 	 * A job squeue let go of (an array task sqdeck keeps no record of)
 	 * gets its final state from sacct now, not ENDED until the tick.
+	 * An unchanged answer has no rows: nothing left since the last.
 	 */
-	lost = lost_update(st, &snap) && w->cl->history != 0;
+	lost = !snap.unchanged && lost_update(st, &snap) &&
+	    w->cl->history != 0;
 	if (lost && mono_now() < st->next_history &&
 	    budget_used(&st->budget, mono_now()) + 1 <=
 	    (unsigned)st->budget.max_calls) {
@@ -592,6 +611,22 @@ do_poll(struct wstate *st)
 			fault = fetch_gres(st);
 	}
 
+	if (snap.unchanged) {
+		/*
+		 * The screen has these rows: only the cluster's age moves.
+		 * History rows (a budget that waited) go with the next
+		 * poll's, parsed whole.
+		 */
+		if (st->hist_new)
+			st->poll_digest = 0;
+		if (fault != NULL) {
+			poll_failed(st, fault);
+			free(fault);
+		} else
+			post_cluster(st, CLUSTER_OK, NULL);
+		monitor_snapshot_free(&snap);
+		return;
+	}
 	m = msg_new(MSG_JOBS);
 	m->u.jobs.cluster = xstrdup(w->cl->name);
 	m->u.jobs.rows = snap.rows;	/* given away; zeroed rows left */

@@ -873,6 +873,64 @@ wait_sacct(struct conn *c, long a, long b)
 	free(cmd);
 }
 
+/*
+ * An answer the same as the last poll's is not parsed and gives no rows
+ * (issue 25: 32 idle clusters parsed and sent all their rows every 5 s);
+ * a change of the records it depends on is parsed again.  squeue -u root:
+ * a queue nobody else's test moves (this user's jobs tick each second).
+ */
+START_TEST(test_poll_unchanged_not_parsed)
+{
+	struct conn		*c = conn_new_cluster(cluster());
+	struct monitor_snapshot	 snap;
+	struct monitor_opts	 opts;
+	struct record		*r;
+	char			*cause = NULL, *dir;
+	unsigned long		 parses;
+	uint64_t		 digest = 0;
+
+	dir = xasprintf("%s/unchanged", tmproot);
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	setenv("XDG_STATE_HOME", dir, 1);
+	memset(&opts, 0, sizeof opts);
+	opts.user = "root";
+	opts.index = record_index_new();
+	opts.digest = &digest;
+
+	parses = monitor_parses_here();
+	ck_assert_msg(monitor_poll(c, cluster()->name, &opts, &snap,
+	    &cause) == 0, "poll: %s", cause);
+	ck_assert_int_eq(snap.unchanged, 0);
+	ck_assert_uint_eq(monitor_parses_here(), parses + 1);
+	ck_assert(digest != 0);
+	monitor_snapshot_free(&snap);
+
+	/* The same answer: no parse, no rows, ok. */
+	ck_assert_msg(monitor_poll(c, cluster()->name, &opts, &snap,
+	    &cause) == 0, "poll: %s", cause);
+	ck_assert_int_eq(snap.unchanged, 1);
+	ck_assert_int_eq(snap.ok, 1);
+	ck_assert_uint_eq(snap.n, 0);
+	ck_assert_uint_eq(monitor_parses_here(), parses + 1);
+	monitor_snapshot_free(&snap);
+
+	/* A new record of the cluster: the same bytes, but parsed. */
+	r = record_new(cluster()->name);
+	r->job_name = xstrdup("unchanged-rec");
+	ck_assert_msg(record_create(r, &cause) == 0, "%s", cause);
+	record_free(r);
+	ck_assert_msg(monitor_poll(c, cluster()->name, &opts, &snap,
+	    &cause) == 0, "poll: %s", cause);
+	ck_assert_int_eq(snap.unchanged, 0);
+	ck_assert_uint_eq(monitor_parses_here(), parses + 2);
+	monitor_snapshot_free(&snap);
+
+	record_index_free(opts.index);
+	conn_free(c);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_poll_round_trips)
 {
 	struct conn		*c = conn_new_cluster(cluster());
@@ -1120,6 +1178,7 @@ verbs_suite(void)
 	tcase_add_test(tc, test_cancel_sleeping);
 	tcase_add_test(tc, test_follow);
 	tcase_add_test(tc, test_poll_round_trips);
+	tcase_add_test(tc, test_poll_unchanged_not_parsed);
 	tcase_add_test(tc, test_unknown_after_sacct);
 	suite_add_tcase(s, tc);
 	return s;
