@@ -2,6 +2,8 @@
 #include "str.h"
 
 #include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -134,4 +136,60 @@ str_escape_controls(const char *s)
 		}
 	}
 	return buf_steal(&b);
+}
+
+/* FNV-1a: short values, few of them; any spread will do. */
+static size_t
+strset_hash(const char *s)
+{
+	uint64_t	h = 1469598103934665603ULL;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return (size_t)h;
+}
+
+const char *
+strset_intern(struct strset *set, const char *s,
+    const char *(*copy)(void *, const char *), void *arg)
+{
+	const char	**old;
+	size_t		  i, k, aold;
+
+	if (set->n * 2 >= set->a) {
+		old = set->v;
+		aold = set->a;
+		set->a = aold ? aold * 2 : 64;
+		set->v = xcalloc(set->a, sizeof *set->v);
+		for (i = 0; i < aold; i++) {
+			if (old[i] == NULL)
+				continue;
+			k = strset_hash(old[i]) & (set->a - 1);
+			while (set->v[k] != NULL)
+				k = (k + 1) & (set->a - 1);
+			set->v[k] = old[i];
+		}
+		free(old);
+	}
+	k = strset_hash(s) & (set->a - 1);
+	for (; set->v[k] != NULL; k = (k + 1) & (set->a - 1)) {
+		if (strcmp(set->v[k], s) == 0)
+			return set->v[k];
+	}
+	set->v[k] = copy(arg, s);
+	set->n++;
+	return set->v[k];
+}
+
+void
+strset_free(struct strset *set)
+{
+	free(set->v);
+	memset(set, 0, sizeof *set);
+}
+
+size_t
+strset_bytes(const struct strset *set)
+{
+	return set->a * sizeof *set->v;
 }

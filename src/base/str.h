@@ -37,6 +37,25 @@ long	 str_number(const char **pp, long max);
  */
 char	*str_escape_controls(const char *s);
 
+/*
+ * A set of interned strings: the job table and the records index keep
+ * each value that thousands of rows share (cluster, partition, state)
+ * once.  The set holds pointers only; copy(arg, s) makes the one copy
+ * of a new value where its owner keeps strings (blocks that never move),
+ * and the owner frees those.  strset_free frees the set's own array.
+ */
+struct strset {
+	const char	**v;	/* open addressing, a power of two */
+	size_t		  n;
+	size_t		  a;
+};
+
+const char	*strset_intern(struct strset *, const char *s,
+		     const char *(*copy)(void *, const char *), void *arg);
+void		 strset_free(struct strset *);
+/* Bytes of the set's own array. */
+size_t		 strset_bytes(const struct strset *);
+
 /* Is s one of v's strings? */
 int	 strv_has(const struct strv *v, const char *s);
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "str.h"
 #include "util.h"
 
 
@@ -70,9 +71,7 @@ struct jobtable {
 	 * states and reasons are a few hundred words over a session.
 	 */
 	struct jt_block	 *blocks;
-	const char	**atoms;	/* open addressing */
-	size_t		  natoms;
-	size_t		  aatoms;
+	struct strset	  atoms;	/* cluster, partition, state, ... */
 	/* Rows are allocated in slabs of JT_SLAB, free ones on a list. */
 	struct entry	 *spare;
 	void		**slabs;

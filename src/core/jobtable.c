@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "str.h"
 #include "util.h"
 #include "jobtable-int.h"
 
@@ -94,48 +95,18 @@ jt_keep(struct jobtable *jt, const char *s)
 	return p;
 }
 
-static size_t
-jt_hash(const char *s)
+static const char *
+jt_keep_cb(void *arg, const char *s)
 {
-	uint64_t	h = 1469598103934665603ULL;
-
-	for (; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return (size_t)h;
+	return jt_keep(arg, s);
 }
 
 /* The table's one copy of s ("" for NULL). */
 char *
 jt_atom(struct jobtable *jt, const char *s)
 {
-	const char	**old;
-	size_t		  i, k, aold;
-
-	if (s == NULL)
-		s = "";
-	if (jt->natoms * 2 >= jt->aatoms) {
-		old = jt->atoms;
-		aold = jt->aatoms;
-		jt->aatoms = aold ? aold * 2 : 256;
-		jt->atoms = xcalloc(jt->aatoms, sizeof *jt->atoms);
-		for (i = 0; i < aold; i++) {
-			if (old[i] == NULL)
-				continue;
-			k = jt_hash(old[i]) & (jt->aatoms - 1);
-			while (jt->atoms[k] != NULL)
-				k = (k + 1) & (jt->aatoms - 1);
-			jt->atoms[k] = old[i];
-		}
-		free(old);
-	}
-	k = jt_hash(s) & (jt->aatoms - 1);
-	for (; jt->atoms[k] != NULL; k = (k + 1) & (jt->aatoms - 1)) {
-		if (strcmp(jt->atoms[k], s) == 0)
-			return (char *)jt->atoms[k];
-	}
-	jt->atoms[k] = jt_keep(jt, s);
-	jt->natoms++;
-	return (char *)jt->atoms[k];
+	return (char *)strset_intern(&jt->atoms, s == NULL ? "" : s,
+	    jt_keep_cb, jt);
 }
 
 char *
@@ -314,7 +285,7 @@ jobtable_free(struct jobtable *jt)
 		jt->blocks = b->next;
 		free(b);
 	}
-	free(jt->atoms);
+	strset_free(&jt->atoms);
 	for (i = 0; i < jt->nclusters; i++)
 		free(jt->clusters[i].name);
 	free(jt->clusters);

@@ -1,4 +1,5 @@
 #include "record.h"
+#include "str.h"
 #include "slurm.h"
 
 #include <sys/file.h>
@@ -1041,9 +1042,7 @@ struct record_index {
 	struct rindex_block	*blocks;
 	struct rindex_block	*rows_blocks;	/* rows and their names */
 	int			 rows_taken;	/* keep no row any more */
-	const char		**atoms;	/* open addressing */
-	size_t			 natoms;
-	size_t			 aatoms;
+	struct strset		 atoms;
 	struct strv		 badnames;	/* "PATH: not a record id" */
 	/*
 	 * The directory as last listed: a listing of 193,000 names and a
@@ -1103,7 +1102,7 @@ record_index_free(struct record_index *ix)
 	rindex_blocks_free(&ix->blocks);
 	rindex_blocks_free(&ix->rows_blocks);
 	free(ix->v);
-	free(ix->atoms);
+	strset_free(&ix->atoms);
 	strv_free(&ix->badnames);
 	free(ix);
 }
@@ -1126,7 +1125,7 @@ record_index_bytes(const struct record_index *ix)
 	const struct rindex_block	*b;
 	size_t				 n;
 
-	n = sizeof *ix + ix->a * sizeof *ix->v + ix->aatoms * sizeof *ix->atoms;
+	n = sizeof *ix + ix->a * sizeof *ix->v + strset_bytes(&ix->atoms);
 	for (b = ix->blocks; b != NULL; b = b->next)
 		n += sizeof *b + b->size;
 	for (b = ix->rows_blocks; b != NULL; b = b->next)
@@ -1186,48 +1185,19 @@ rindex_keep(struct record_index *ix, const char *s, size_t len)
 	return rindex_keep_in(&ix->blocks, s, len);
 }
 
-static size_t
-rindex_hash(const char *s)
+static const char *
+rindex_keep_cb(void *arg, const char *s)
 {
-	uint64_t	h = 1469598103934665603ULL;
-
-	for (; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return (size_t)h;
+	return rindex_keep(arg, s, strlen(s));
 }
 
 /* The one copy of s (NULL for NULL): a few values shared by many records. */
 static const char *
 rindex_atom(struct record_index *ix, const char *s)
 {
-	const char	**old;
-	size_t		  i, k, aold;
-
 	if (s == NULL)
 		return NULL;
-	if (ix->natoms * 2 >= ix->aatoms) {
-		old = ix->atoms;
-		aold = ix->aatoms;
-		ix->aatoms = aold ? aold * 2 : 64;
-		ix->atoms = xcalloc(ix->aatoms, sizeof *ix->atoms);
-		for (i = 0; i < aold; i++) {
-			if (old[i] == NULL)
-				continue;
-			k = rindex_hash(old[i]) & (ix->aatoms - 1);
-			while (ix->atoms[k] != NULL)
-				k = (k + 1) & (ix->aatoms - 1);
-			ix->atoms[k] = old[i];
-		}
-		free(old);
-	}
-	k = rindex_hash(s) & (ix->aatoms - 1);
-	for (; ix->atoms[k] != NULL; k = (k + 1) & (ix->aatoms - 1)) {
-		if (strcmp(ix->atoms[k], s) == 0)
-			return ix->atoms[k];
-	}
-	ix->atoms[k] = rindex_keep(ix, s, strlen(s));
-	ix->natoms++;
-	return ix->atoms[k];
+	return strset_intern(&ix->atoms, s, rindex_keep_cb, ix);
 }
 
 static int
