@@ -1061,6 +1061,7 @@ START_TEST(test_view)
 }
 END_TEST
 
+#if TEST_HEAP_SIZES
 /*
  * Issue 25: a week of history (193,000 rows) within the TUI's 64 MB.  A
  * history row costs the table its entry and its id: the cluster,
@@ -1105,6 +1106,7 @@ START_TEST(test_history_compact)
 	jobtable_free(jt);
 }
 END_TEST
+#endif
 
 static Suite *
 jobtable_suite(void)

@@ -629,6 +629,7 @@ spread_records(size_t n)
 	free(dir);
 }
 
+#if TEST_HEAP_SIZES
 /*
  * Issue 25: the index of a week of history (193,000 files) is shared by
  * the TUI's threads and stays small: per record its id, cluster (kept
@@ -659,6 +660,7 @@ START_TEST(test_index_compact)
 	record_index_free(ix);
 }
 END_TEST
+#endif
 
 struct rows_seen {
 	size_t		n;
