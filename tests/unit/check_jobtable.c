@@ -1074,13 +1074,13 @@ START_TEST(test_history_compact)
 {
 	struct jobtable		*jt;
 	struct jobtable_row	 r;
-	struct mallinfo2	 m0, m1;
+	size_t			 used0;
 	char			 cluster[16], id[16], name[32];
 	int			 measure;
-	size_t			 i, n = 20000, per;
+	size_t			 i, n = 20000;
 
 	measure = test_heap_measurable();
-	m0 = mallinfo2();
+	used0 = test_heap_used();
 	jt = jobtable_create();
 	memset(&r, 0, sizeof r);
 	r.cluster = cluster;
@@ -1099,10 +1099,7 @@ START_TEST(test_history_compact)
 		jobtable_upsert(jt, &r);
 	}
 	ck_assert_uint_eq(jobtable_nvisible(jt), n);	/* sorted, drawn */
-	m1 = mallinfo2();
-	per = (m1.uordblks + m1.hblkhd - m0.uordblks - m0.hblkhd) / n;
-	if (measure)	/* not under valgrind: see testutil.h */
-		ck_assert_msg(per <= 200, "%zu bytes a history row", per);
+	test_heap_per(measure, used0, n, 200, "history row");
 	jobtable_free(jt);
 }
 END_TEST

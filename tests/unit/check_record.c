@@ -641,22 +641,19 @@ spread_records(size_t n)
 START_TEST(test_index_compact)
 {
 	struct record_index	*ix;
-	struct mallinfo2	 m0, m1;
+	size_t			 used0;
 	char			*cause = NULL;
 	int			 measure;
-	size_t			 n = 4000, per;
+	size_t			 n = 4000;
 
 	spread_records(n);
 	measure = test_heap_measurable();
-	m0 = mallinfo2();
+	used0 = test_heap_used();
 	ix = record_index_new();
 	ck_assert_msg(record_index_refresh(ix, NULL, &cause) == 0, "%s",
 	    cause);
 	ck_assert_uint_eq(record_index_size(ix), n);
-	m1 = mallinfo2();
-	per = (m1.uordblks + m1.hblkhd - m0.uordblks - m0.hblkhd) / n;
-	if (measure)	/* not under valgrind: see testutil.h */
-		ck_assert_msg(per <= 240, "%zu bytes a record", per);
+	test_heap_per(measure, used0, n, 240, "record");
 	record_index_free(ix);
 }
 END_TEST

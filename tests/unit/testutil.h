@@ -32,6 +32,30 @@
 #define TEST_HEAP_SIZES 1
 #endif
 
+/* Bytes glibc's malloc has given out (heap and mapped). */
+static inline size_t
+test_heap_used(void)
+{
+	struct mallinfo2	m = mallinfo2();
+
+	return m.uordblks + m.hblkhd;
+}
+
+/*
+ * Assert that what was given out since used0 is at most bound bytes for
+ * each of n things (what names them in the message), unless measure is 0
+ * (valgrind: see above).
+ */
+static inline void
+test_heap_per(int measure, size_t used0, size_t n, size_t bound,
+    const char *what)
+{
+	size_t	per = (test_heap_used() - used0) / n;
+
+	if (measure)
+		ck_assert_msg(per <= bound, "%zu bytes a %s", per, what);
+}
+
 static inline int
 test_heap_measurable(void)
 {
