@@ -6,8 +6,11 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -380,6 +383,76 @@ find_bash(void)
 	}
 	free(copy);
 	return NULL;
+}
+
+/*
+ * The form of a record id's stamp and suffix, YYYYmmddTHHMMSS-xxxxxx
+ * (record_new_id), and the one text of that form every stamp becomes in
+ * a shape: 8 digits, 'T', 6 digits, '-', 6 of 0-9a-f.
+ */
+#define SHAPE_STAMP	"00000000T000000-000000"
+#define SHAPE_LEN	(sizeof SHAPE_STAMP - 1)
+
+static int
+shape_stamp_ok(const char *s)
+{
+	size_t	i;
+
+	if (strlen(s) != SHAPE_LEN)
+		return 0;
+	for (i = 0; i < SHAPE_LEN; i++) {
+		if (i == 8 && s[i] != 'T')
+			return 0;
+		if (i == 15 && s[i] != '-')
+			return 0;
+		if (i != 8 && i != 15 && i < 15 && !isdigit((unsigned char)s[i]))
+			return 0;
+		if (i > 15 && !isdigit((unsigned char)s[i]) &&
+		    (s[i] < 'a' || s[i] > 'f'))
+			return 0;
+	}
+	return 1;
+}
+
+int
+lint_shape_key(const char *script, const char *stamp, const char *bash_id,
+    char out[65])
+{
+	struct buf	 b;
+	const char	*p, *at;
+
+	if (!shape_stamp_ok(stamp) || strstr(script, SHAPE_STAMP) != NULL)
+		return -1;
+	buf_init(&b);
+	/* What the verdict also depends on: this bash. */
+	buf_printf(&b, "bash -n shape 1%c%s%c", 0, bash_id, 0);
+	for (p = script; (at = strstr(p, stamp)) != NULL; p = at + SHAPE_LEN) {
+		buf_add(&b, p, at - p);
+		buf_adds(&b, SHAPE_STAMP);
+	}
+	buf_adds(&b, p);
+	enc_sha256_hex(b.data, b.len, out);
+	buf_free(&b);
+	return 0;
+}
+
+char *
+lint_bash_id(void)
+{
+	struct stat	 st;
+	char		*bash, *id;
+
+	if ((bash = find_bash()) == NULL)
+		return NULL;
+	if (stat(bash, &st) != 0) {
+		free(bash);
+		return NULL;
+	}
+	id = xasprintf("%s %ju %ju %jd %jd.%09ld", bash, (uintmax_t)st.st_dev,
+	    (uintmax_t)st.st_ino, (intmax_t)st.st_size,
+	    (intmax_t)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
+	free(bash);
+	return id;
 }
 
 /* bash's lines without the "bash: " it adds when reading stdin. */

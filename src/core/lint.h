@@ -31,4 +31,20 @@ int	 lint_script(const char *name, const char *script,
  */
 int	 lint_bash_syntax(const char *name, const char *script, char **cause);
 
+/*
+ * The shape of a script for bash -n: a hash of this bash (lint_bash_id)
+ * and the script with every copy of stamp, a record id's
+ * YYYYmmddTHHMMSS-xxxxxx, replaced by one fixed text of that form.  Such
+ * a text of digits, 'T', '-' and a-f, wherever it stands, is inside one
+ * word: no quote, operator, blank or expansion is in it, and holding a
+ * 'T' and a '-' it is never a reserved word, an fd number or a name to
+ * assign.  bash parses two scripts of one shape alike, so bash -n's
+ * verdict on one is its verdict on the other.  -1 (no shape: run bash -n)
+ * when stamp is not of that form or the fixed text is in the script.
+ */
+int	 lint_shape_key(const char *script, const char *stamp,
+	     const char *bash_id, char out[65]);
+/* The bash bash -n runs: its path, device, inode, size and mtime. */
+char	*lint_bash_id(void);
+
 #endif
