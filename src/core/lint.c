@@ -425,7 +425,10 @@ lint_shape_key(const char *script, const char *stamp, const char *bash_id,
 		return -1;
 	buf_init(&b);
 	/* What the verdict also depends on: this bash. */
-	buf_printf(&b, "bash -n shape 1%c%s%c", 0, bash_id, 0);
+	buf_adds(&b, "bash -n shape 1");
+	buf_add(&b, "", 1);
+	buf_adds(&b, bash_id);
+	buf_add(&b, "", 1);
 	for (p = script; (at = strstr(p, stamp)) != NULL; p = at + SHAPE_LEN) {
 		buf_add(&b, p, at - p);
 		buf_adds(&b, SHAPE_STAMP);

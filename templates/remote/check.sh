@@ -17,18 +17,27 @@ done
 # can (imgfast, which adds its fp line and reuses the header and digest
 # of KNOWN lines when that line is theirs), else report and cstat.
 if [ -n "$reg" ]; then sd_pfx='cache '; else sd_pfx=; fi
-imgtxt=$(
-	if [ -n "$img" ] && [ -f "$img" ] && [ -r "$img" ]; then
-		! imgfast "$img" "$sd_pfx" "${want:-}" || exit 0
-		printf 'image 1 %s\n' "$(report "$img")"
-	else
-		echo 'image 0'
-	fi
-	# A registry image's file is the shared cache's: who owns it?
-	if [ -n "$reg" ] && [ -n "$img" ]; then
-		cstat "$img" 'cache '
-	fi
-)
+sd_nl='
+'
+sd_imgq=1; sd_img=
+if [ -n "$img" ] && [ -f "$img" ] && [ -r "$img" ] &&
+    imgfast "$img" "$sd_pfx" "${want:-}"; then
+	imgtxt=${sd_img%"$sd_nl"}
+else
+	imgtxt=$(
+		if [ -n "$img" ] && [ -f "$img" ] && [ -r "$img" ]; then
+			printf 'image 1 %s\n' "$(report "$img")"
+		else
+			echo 'image 0'
+		fi
+		# A registry image's file is the shared cache's: who owns it?
+		if [ -n "$reg" ] && [ -n "$img" ]; then
+			cstat "$img" 'cache '
+		fi
+	)
+fi
+# shellcheck disable=SC2034 # sd_imgq: read by imgfast
+sd_imgq=; sd_img=
 printf '%s\n' "$imgtxt"
 # The credentials file is read by the shell (no awk): the lines of
 # another machine, and the secrets in them, go no further.

@@ -14,8 +14,12 @@ cd -- "$jd" || { echo sqdeck-sbatch-rc=-1; exit 0; }
 # dir is the job's to write: a name there could be a link) and no
 # program: stderr goes straight to the outer capture (fd 4), then a line
 # with a mark and the status, then stdout.  The last mark is the one.
+# The command line goes inside the inner $(...) (eval of the whole
+# assignment, the newline ends a comment): the shell of that $(...)
+# becomes sbatch, one fork less than an eval inside it.
 sd_mark="sqdeck-mark-$$"
-sd_all=$( { sd_o=$(eval "$cmd" 2>&4 </dev/null); sd_r=$?
+sd_all=$( { eval "sd_o=\$($cmd
+)" 2>&4 </dev/null; sd_r=$?
 	printf '\n%s %s\n%s' "$sd_mark" "$sd_r" "$sd_o"; } 4>&1 )
 err=${sd_all%"$sd_nl$sd_mark "*}
 sd_all=${sd_all##*"$sd_nl$sd_mark "}

@@ -35,7 +35,9 @@ sd_dgst() {
 # replaced since (ctime cannot be set back), so their header and digest
 # are the ones KNOWN holds and od and head are not started.  False,
 # having printed nothing, when that stat does not answer for each: the
-# caller asks report and cstat.
+# caller asks report and cstat.  The lines are left in sd_img as well;
+# with sd_imgq=1 they are not printed (check.sh calls it in its own shell,
+# not in a $(...): one fork less on the login node).
 imgfast() {
 	[ -f "$1" ] && [ ! -L "$1" ] || return 1
 	case $1 in */*) sd_cdir=${1%/*}; sd_cdir=${sd_cdir:-/} ;;
@@ -76,18 +78,20 @@ imgfast() {
 		esac ;;
 	esac
 	[ -n "$sd_hx" ] || sd_hx=$(sd_hex "$sd_f")
-	printf 'image 1 %s %s\n%s\n' "$sd_sz" "$sd_hx" "$sd_fp"
-	[ -n "$sd_p" ] || return 0
-	printf '%sme %s\n' "$sd_p" "$sd_me"
-	printf '%sfile %s\n' "$sd_p" "${sd_fl% *}"
-	sd_dl=${sd_dl% *}
-	printf '%sdir %s\n' "$sd_p" "${sd_dl% *}"
-	if [ "$sd_dg" = link ]; then printf '%sdigest link\n' "$sd_p"
-	elif [ -n "$sd_dg" ]; then
-		sd_gl=${sd_gl% *}
-		[ -n "$sd_dv" ] || sd_dv=$(sd_dgst "$sd_dg")
-		printf '%sdigest %s %s\n' "$sd_p" "${sd_gl% *}" "$sd_dv"
+	sd_img="image 1 $sd_sz $sd_hx$sd_nl$sd_fp$sd_nl"
+	if [ -n "$sd_p" ]; then
+		sd_img=$sd_img${sd_p}"me $sd_me$sd_nl"
+		sd_img=$sd_img${sd_p}"file ${sd_fl% *}$sd_nl"
+		sd_dl=${sd_dl% *}
+		sd_img=$sd_img${sd_p}"dir ${sd_dl% *}$sd_nl"
+		if [ "$sd_dg" = link ]; then sd_img=$sd_img${sd_p}"digest link$sd_nl"
+		elif [ -n "$sd_dg" ]; then
+			sd_gl=${sd_gl% *}
+			[ -n "$sd_dv" ] || sd_dv=$(sd_dgst "$sd_dg")
+			sd_img=$sd_img${sd_p}"digest ${sd_gl% *} $sd_dv$sd_nl"
+		fi
 	fi
+	[ "${sd_imgq:-}" = 1 ] || printf '%s' "$sd_img"
 }
 # sd_hex FILE: the hex of its first 96 bytes, as report prints it.
 sd_hex() {

@@ -16,6 +16,7 @@
 #include "image.h"
 #include "jobdir.h"
 #include "rsh.h"
+#include "lint.h"
 #include "submit.h"
 #include "util.h"
 
@@ -777,6 +778,157 @@ launch_case(const char *fault, int hold, const char *want_state)
 	free(bin);
 }
 
+/*
+ * The login node's processes on the warm path: imgfast's stat is started
+ * by the check's own shell (no $(...) around the check), sbatch by the
+ * shell of the one $(...) that takes its stdout.  A stand-in stat and
+ * sbatch write their parent's parent: the script's shell when the fork
+ * is gone (on main's scripts, a subshell's: this test failed there).
+ */
+START_TEST(test_remote_forks)
+{
+	struct buf	 b;
+	char		*bin, *jd, *img, *old, *out, *path, *want, *p;
+	char		 me[64];
+
+	bin = xasprintf("%s/forkbin", test_tmpdir());
+	jd = xasprintf("%s/fork job", test_tmpdir());
+	img = xasprintf("%s/fork.sqsh", test_tmpdir());
+	ck_assert_int_eq(file_write_atomic(img, "hsqs0123456789", 14, 0600,
+	    NULL), 0);
+	old = launch_standins(bin, jd, "printf '#!/bin/sh\\necho $PPID "
+	    ">>\"$0.gp\"\\nexec /usr/bin/stat \"$@\"\\n' "
+	    ">stat && printf '#!/bin/sh\\nps -o ppid= -p $PPID | tr -d \" \" "
+	    ">>\"$0.gp\"\\necho 7\\n' >sbatch && printf '#!/bin/sh\\n' "
+	    ">scontrol && chmod +x stat sbatch scontrol");
+	buf_init(&b);
+	buf_adds(&b, "echo \"main=$$\"\n");
+	rsh_var(&b, "img", img);
+	rsh_var(&b, "reg", "");
+	buf_adds(&b, "set --\n");
+	rsh_embed(&b, "lib-report.sh");
+	rsh_embed(&b, "lib-cstat.sh");
+	rsh_embed(&b, "check.sh");
+	buf_adds(&b, "want=\n");
+	want = submit_launch_script(jd, "sbatch --parsable", jd, "job-1", "",
+	    0);
+	buf_adds(&b, want);
+	free(want);
+	ck_assert_int_eq(sh_run(b.data, &out), 0);
+	setenv("PATH", old, 1);
+	buf_free(&b);
+	ck_assert_ptr_nonnull((p = strstr(out, "main=")));
+	snprintf(me, sizeof me, "%.*s\n", (int)strcspn(p + 5, "\n"), p + 5);
+	ck_assert_ptr_nonnull(strstr(out, "\nsqdeck-out=7\n"));
+	free(out);
+	path = xasprintf("%s/stat.gp", bin);
+	ck_assert_int_eq(file_read(path, &out, NULL, NULL), 0);
+	ck_assert_msg(strcmp(out, me) == 0, "stat's parent %s, the script's "
+	    "shell %s", out, me);
+	free(out);
+	free(path);
+	path = xasprintf("%s/sbatch.gp", bin);
+	ck_assert_int_eq(file_read(path, &out, NULL, NULL), 0);
+	ck_assert_msg(strcmp(out, me) == 0, "sbatch's grandparent %s, the "
+	    "script's shell %s", out, me);
+	free(out);
+	free(path);
+	free(old);
+	free(img);
+	free(jd);
+	free(bin);
+}
+END_TEST
+
+/* Two renders of one spec, the stamps of two record ids: one shape. */
+START_TEST(test_shape_key)
+{
+	const char	*a = "#SBATCH -J t-20261203T001414-f68bc9\n"
+	    "d='/r/t-20261203T001414-f68bc9'; id=sd-20261203T001414-f68bc9\n";
+	const char	*b = "#SBATCH -J t-20270101T000000-0a0b0c\n"
+	    "d='/r/t-20270101T000000-0a0b0c'; id=sd-20270101T000000-0a0b0c\n";
+	const char	*c = "#SBATCH -J t-20270101T000000-0a0b0c\n"
+	    "d='/r/u-20270101T000000-0a0b0c'; id=sd-20270101T000000-0a0b0c\n";
+	char		 ka[65], kb[65], kc[65];
+
+	ck_assert_int_eq(lint_shape_key(a, "20261203T001414-f68bc9", "bash 1",
+	    ka), 0);
+	ck_assert_int_eq(lint_shape_key(b, "20270101T000000-0a0b0c", "bash 1",
+	    kb), 0);
+	ck_assert_str_eq(ka, kb);
+	/* Any other byte apart, or another bash: another shape. */
+	ck_assert_int_eq(lint_shape_key(c, "20270101T000000-0a0b0c", "bash 1",
+	    kc), 0);
+	ck_assert_str_ne(ka, kc);
+	ck_assert_int_eq(lint_shape_key(b, "20270101T000000-0a0b0c", "bash 2",
+	    kc), 0);
+	ck_assert_str_ne(ka, kc);
+	/* Not a stamp of that form, or the fixed text there already: none. */
+	ck_assert_int_eq(lint_shape_key(a, "2026120T001414-f68bc9", "b", ka),
+	    -1);
+	ck_assert_int_eq(lint_shape_key(a, "20261203T001414-F68BC9", "b", ka),
+	    -1);
+	ck_assert_int_eq(lint_shape_key(a, "20261203T001414 f68bc9", "b", ka),
+	    -1);
+	ck_assert_int_eq(lint_shape_key("x=00000000T000000-000000\n",
+	    "20261203T001414-f68bc9", "b", ka), -1);
+}
+END_TEST
+
+/*
+ * Why one verdict holds for a shape: a stamp's text parses alike
+ * wherever it stands.  Each context, valid and broken, checked by bash -n
+ * with stamps of all digits, all letters after the '-', and the fixed
+ * text: the same verdict each time.
+ */
+START_TEST(test_shape_verdict)
+{
+	static const char *const ctx[] = {
+		"echo $S\n", "x=$S\n", "x=${v-$S}\n", "x=${v:-$S}\n",
+		"cat <<$S\nbody\n$S\n", "cat <<'$S'\nbody\n$S\n",
+		"$S() { :; }\n", "case $S in $S) ;; esac\n",
+		"[[ -f $S ]]\n", "[[ $S == $S ]]\n", "echo $$S\n",
+		"echo ${#S}\n", "a[$S]=1\n", "echo $S>f\n", "{$S}>f\n",
+		"echo $(( $S ))\n", "for $S in x; do :; done\n",
+		"echo \"$S\" '$S'\n", "# $S\n", "f $S <<< $S\n",
+		"$S=1 true\n", "echo $S)\n", "cat <<$S\nbody\n",
+		"if $S; then :; fi\n", "x=$S$S-$S\n",
+	};
+	static const char *const stamps[] = {
+		"00000000T000000-000000", "20261203T001414-f68bc9",
+		"99999999T999999-abcdef", "12345678T123456-999999",
+	};
+	struct buf	 b;
+	const char	*p;
+	char		*why;
+	size_t		 i, j;
+	int		 first = 0, v;
+
+	for (i = 0; i < sizeof ctx / sizeof ctx[0]; i++) {
+		for (j = 0; j < sizeof stamps / sizeof stamps[0]; j++) {
+			buf_init(&b);
+			for (p = ctx[i]; *p != '\0'; p++) {
+				if (p[0] == '$' && p[1] == 'S') {
+					buf_adds(&b, stamps[j]);
+					p++;
+				} else
+					buf_add(&b, p, 1);
+			}
+			buf_add(&b, "", 1);
+			why = NULL;
+			v = lint_bash_syntax("t", b.data, &why);
+			free(why);
+			if (j == 0)
+				first = v;
+			ck_assert_msg(v == first, "context %zu, stamp %s: "
+			    "bash -n %d, with %s %d", i, stamps[j], v,
+			    stamps[0], first);
+			buf_free(&b);
+		}
+	}
+}
+END_TEST
+
 START_TEST(test_launch_script)
 {
 	launch_case(NULL, 0, NULL);
@@ -1009,6 +1161,9 @@ submit_suite(void)
 	tcase_add_test(tc, test_encodings);
 	tcase_add_test(tc, test_var_quoting);
 	tcase_add_test(tc, test_launch_script);
+	tcase_add_test(tc, test_remote_forks);
+	tcase_add_test(tc, test_shape_key);
+	tcase_add_test(tc, test_shape_verdict);
 	tcase_add_test(tc, test_launch_script_hold);
 	tcase_add_test(tc, test_launch_script_empty_reply);
 	tcase_add_test(tc, test_launch_cleanup_after_reply);
