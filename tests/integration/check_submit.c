@@ -606,6 +606,55 @@ START_TEST(test_dry_run)
 }
 END_TEST
 
+/*
+ * g. The same spec again: its script has the shape of the first one (the
+ * record id's stamp apart, byte for byte on the cluster), so bash -n is
+ * not run again; one verdict is kept under the state dir.
+ */
+START_TEST(test_shape_skip)
+{
+	cJSON		*j[2];
+	char		*spec, *err[2], *sc[2], *p, path[4200];
+	const char	*rid;
+	struct dirent	*de;
+	DIR		*d;
+	size_t		 i, n = 0;
+
+	need_cluster();
+	spec = write_spec("name: sdsub-shape-%s\nimage: %s\n"
+	    "command: 'true'\ngpus: 1\ncpus: 1\ntime: 5m\n", unique,
+	    it_image());
+	for (i = 0; i < 2; i++) {
+		ck_assert_msg(it_sd(&j[i], NULL, &err[i], NULL, "submit",
+		    "--hold", "--json", spec, NULL) == 0, "submit %zu: %s", i,
+		    err[i]);
+		sc[i] = ssh_out("cat '%s'", it_jstr(j[i], "sbatch_path"));
+		free(ssh_out("scancel %s", it_jstr(j[i], "job_id")));
+		/* The stamp of the record id, as lint_shape_key replaces it. */
+		rid = it_jstr(j[i], "record_id") + 3;
+		while ((p = strstr(sc[i], rid)) != NULL)
+			memcpy(p, "00000000T000000-000000", strlen(rid));
+	}
+	ck_assert_msg(strstr(err[0], "lint clean, bash -n ok") != NULL, "%s",
+	    err[0]);
+	ck_assert_msg(strstr(err[1], "bash -n skipped: a script of the same "
+	    "shape passed it before") != NULL, "%s", err[1]);
+	ck_assert_str_eq(sc[0], sc[1]);
+	snprintf(path, sizeof path, "%s/state/sqdeck/lint", tmpdir);
+	ck_assert_ptr_nonnull((d = opendir(path)));
+	while ((de = readdir(d)) != NULL)
+		n += de->d_name[0] != '.';
+	closedir(d);
+	ck_assert_int_eq(n, 1);
+	for (i = 0; i < 2; i++) {
+		cJSON_Delete(j[i]);
+		free(err[i]);
+		free(sc[i]);
+	}
+	free(spec);
+}
+END_TEST
+
 static Suite *
 submit_suite(void)
 {
@@ -623,6 +672,7 @@ submit_suite(void)
 	it_add_job_test(tc, test_creds_merge);
 	it_add_job_test(tc, test_dry_run);
 	it_add_job_test(tc, test_files);
+	it_add_job_test(tc, test_shape_skip);
 	return s;
 }
 
