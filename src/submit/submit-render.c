@@ -55,7 +55,7 @@ submit_syntax(struct submit_ctx *x, const char *script, int *known,
 {
 	struct stat	 st;
 	const char	*stamp = x->record_id;
-	char		*id, *id2, *dir = NULL, *path = NULL, key[65];
+	char		*id, *state, *dir = NULL, *path = NULL, key[65];
 	int		 rc;
 
 	*known = 0;
@@ -63,9 +63,9 @@ submit_syntax(struct submit_ctx *x, const char *script, int *known,
 		stamp += 3;
 	if ((id = lint_bash_id()) != NULL &&
 	    lint_shape_key(script, stamp, id, key) == 0) {
-		id2 = path_state_dir();
-		dir = xasprintf("%s/lint", id2);
-		free(id2);
+		state = path_state_dir();
+		dir = xasprintf("%s/lint", state);
+		free(state);
 		path = xasprintf("%s/%s", dir, key);
 	}
 	free(id);
