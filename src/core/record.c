@@ -628,6 +628,84 @@ remove_stale(const char *dir)
 	closedir(d);
 }
 
+/*
+ * Records of the implicit cluster "default" wait for the configured
+ * cluster with their host to adopt them (ops_adopt).  Finding them must
+ * not read every record at each CLI start (a week of history over 32
+ * clusters is 193,000 files: seconds): record_create leaves ADOPT_MARK
+ * beside such a record, and ops_adopt lists the records only while the
+ * mark is there, or once where ADOPT_SCANNED is missing (records of an
+ * older sqdeck, which left no mark).  Both are made and removed under
+ * the directory's lock, the mark after its record: a record written
+ * while a scan runs leaves a mark the scan did not remove.
+ */
+#define ADOPT_MARK	".default-records"
+#define ADOPT_SCANNED	".adopt-scanned"
+
+static int
+adopt_touch(const char *dir, const char *name)
+{
+	char	*path = xasprintf("%s/%s", dir, name);
+	int	 fd;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	free(path);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+static void
+adopt_remove(const char *dir, const char *name)
+{
+	char	*path = xasprintf("%s/%s", dir, name);
+
+	unlink(path);
+	free(path);
+}
+
+int
+record_adopt_begin(void)
+{
+	struct stat	 sb;
+	char		*dir = record_dir(), *path;
+	int		 fd, need = 1;
+
+	if (stat(dir, &sb) != 0) {
+		free(dir);
+		return 0;	/* nothing recorded yet */
+	}
+	if ((fd = lock_take(dir, NULL)) >= 0) {
+		path = xasprintf("%s/%s", dir, ADOPT_SCANNED);
+		need = lstat(path, &sb) != 0;
+		free(path);
+		path = xasprintf("%s/%s", dir, ADOPT_MARK);
+		if (unlink(path) == 0)
+			need = 1;
+		free(path);
+		lock_drop(fd);
+	}
+	free(dir);
+	return need;
+}
+
+void
+record_adopt_end(size_t left)
+{
+	char	*dir = record_dir();
+	int	 fd;
+
+	if ((fd = lock_take(dir, NULL)) >= 0) {
+		if (left == 0 || adopt_touch(dir, ADOPT_MARK) == 0)
+			adopt_touch(dir, ADOPT_SCANNED);
+		else
+			adopt_remove(dir, ADOPT_SCANNED);
+		lock_drop(fd);
+	}
+	free(dir);
+}
+
 int
 record_create(struct record *r, char **cause)
 {
@@ -659,6 +737,10 @@ record_create(struct record *r, char **cause)
 	}
 	free(now);
 	rc = record_write(path, r, 0, cause);
+	/* Unmarked, the next ops_adopt still looks: it lists them all. */
+	if (rc == 0 && r->cluster != NULL && strcmp(r->cluster, "default") ==
+	    0 && adopt_touch(dir, ADOPT_MARK) != 0)
+		adopt_remove(dir, ADOPT_SCANNED);
 out:
 	lock_drop(fd);
 	free(path);

@@ -131,6 +131,11 @@ int		 record_load(const char *id, struct record **, char **cause);
 int		 record_discard(const char *id, char **cause);
 /* Every record; corrupt files go to list->corrupt, never dropped. */
 int		 record_list(struct record_list *, char **cause);
+/* ops_adopt's look for records of the implicit "default" cluster: 1 when
+ * the records must be listed (a mark says some may wait), then
+ * record_adopt_end with how many still wait. */
+int		 record_adopt_begin(void);
+void		 record_adopt_end(size_t left);
 /* The records directory to read (*dp NULL: none yet), or -1 and a cause. */
 int		 record_dir_open(DIR **dp, char **cause);
 void		 record_list_free(struct record_list *);

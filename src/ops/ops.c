@@ -542,12 +542,23 @@ adopt(const struct config *cfg, struct record_index *ix, const char *file,
 	struct record_list	 list;
 	const struct cluster	*to;
 	char			*why = NULL, *old;
-	size_t			 i, k, nmatch, moved = 0;
+	size_t			 i, k, nmatch, moved = 0, left = 0;
+	int			 marked = ix == NULL;
 
+	/*
+	 * A CLI start lists the records only when some may wait (see
+	 * record_adopt_begin); the TUI's index has them all already.
+	 */
+	if (config_has(cfg, "default"))
+		return 0;	/* "default" is a cluster of this config */
+	if (marked && !record_adopt_begin())
+		return 0;
 	memset(&list, 0, sizeof list);
 	if ((ix != NULL ? record_index_select(ix, "default", (time_t)-1,
 	    &list, &why) : record_list(&list, &why)) != 0) {
 		free(why);
+		if (marked)
+			record_adopt_end(1);	/* look again next time */
 		return 0;
 	}
 	for (i = 0; i < list.n; i++) {
@@ -567,8 +578,10 @@ adopt(const struct config *cfg, struct record_index *ix, const char *file,
 				nmatch++;
 			}
 		}
-		if (nmatch != 1)
+		if (nmatch != 1) {
+			left++;		/* another config may have it */
 			continue;	/* none, or ambiguous: ops_orphan_why */
+		}
 		old = ops_clean(r->cluster);
 		if (file != NULL) {
 			said_add(said, "record %s (job %s) of cluster %s has "
@@ -577,7 +590,9 @@ adopt(const struct config *cfg, struct record_index *ix, const char *file,
 			    "(-c): without -c it is moved to a cluster of "
 			    "yours", r->id, record_slurm_id(r) != NULL ?
 			    record_slurm_id(r) : "-", old, to->name, file);
+			left++;
 		} else if (record_set(r->id, "cluster", to->name, &why) != 0) {
+			left++;
 			said_add(said, "record %s of cluster %s: cannot move "
 			    "it to %s (same host and user): %s", r->id, old,
 			    to->name, why);
@@ -594,6 +609,8 @@ adopt(const struct config *cfg, struct record_index *ix, const char *file,
 		free(old);
 	}
 	record_list_free(&list);
+	if (marked)
+		record_adopt_end(left);
 	return moved;
 }
 

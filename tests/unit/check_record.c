@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "config.h"
 #include "monitor.h"
 #include "ops.h"
 #include "ends.h"
@@ -1069,6 +1070,100 @@ END_TEST
  * time_limit (monitor.c's row_from_record read none, and the table and
  * --json printed 0:25 and "limit": -1 once the job left sacct's window).
  */
+/*
+ * A CLI start does not read every record to find those of the implicit
+ * "default" cluster (ops_adopt; a week of history is 193,000 files):
+ * once, for records of an older sqdeck, then only while record_create's
+ * mark says one may wait.
+ */
+START_TEST(test_adopt_reads)
+{
+	struct config	 cfg;
+	struct strv	 said;
+	struct record	*r;
+	char		*cause = NULL, *yaml, *id, *old, *path, *dir;
+	unsigned long	 before;
+	int		 i;
+
+	memset(&said, 0, sizeof said);
+	unsetenv("SLURM_HOSTNAME");
+	unsetenv("SQDECK_CLUSTER");
+	yaml = xasprintf("%s/clusters.yaml", state_home);
+	write_file(yaml, "clusters:\n  - name: dummy\n    hosts: 127.0.0.1\n"
+	    "    user: nobody\n    port: 1\n");
+	ck_assert_msg(config_load(yaml, &cfg, &cause) == 0, "%s", cause);
+	for (i = 0; i < 5; i++)
+		free(new_record("dummy", "adopt-reads"));
+	/* As an older sqdeck wrote it: no mark. */
+	old = xstrdup("sd-20260101T000000-0ld0ld");
+	path = path_of(old);
+	write_file(path, "{ \"version\": 1, \"id\": \"sd-20260101T000000-"
+	    "0ld0ld\", \"cluster\": \"default\", \"platform\": \"slurm\", "
+	    "\"image\": \"a#b:1\", \"storage_tier\": \"A\", \"job_name\": "
+	    "\"old\", \"partition\": \"gpu\", \"native\": \"RUNNING\", "
+	    "\"created\": \"2026-01-01T00:00:00Z\", \"updated\": "
+	    "\"2026-01-01T00:00:00Z\", \"state\": \"RUNNING\", \"err_class\": "
+	    "\"NONE\", \"nodes\": 1, \"gpus\": 4, \"host\": \"127.0.0.1\", "
+	    "\"user\": \"nobody\", \"port\": 1, \"retry_count\": 0, "
+	    "\"slurm_id\": \"4243\", \"slurm_ids\": [\"4243\"], "
+	    "\"history\": [] }\n");
+	free(path);
+	ck_assert_uint_eq(ops_adopt(&cfg, &said), 1);
+	ck_assert_int_eq(record_load(old, &r, &cause), 0);
+	ck_assert_str_eq(r->cluster, "dummy");
+	record_free(r);
+
+	/* Nothing waits: no listing, no read (main read all 6 each time). */
+	before = record_reads_here();
+	ck_assert_uint_eq(ops_adopt(&cfg, &said), 0);
+	ck_assert_uint_eq(ops_adopt(&cfg, &said), 0);
+	ck_assert_uint_eq(record_reads_here() - before, 0);
+
+	/* One made under "default" now: its mark makes the next look. */
+	r = record_new("default");
+	r->image = xstrdup("a#b:1");
+	r->job_name = xstrdup("adopt-new");
+	r->host = xstrdup("127.0.0.1");
+	r->user = xstrdup("nobody");
+	r->port = 1;
+	ck_assert_msg(record_create(r, &cause) == 0, "%s", cause);
+	id = xstrdup(r->id);
+	record_free(r);
+	ck_assert_uint_eq(ops_adopt(&cfg, &said), 1);
+	ck_assert_int_eq(record_load(id, &r, &cause), 0);
+	ck_assert_str_eq(r->cluster, "dummy");
+	record_free(r);
+	before = record_reads_here();
+	ck_assert_uint_eq(ops_adopt(&cfg, &said), 0);
+	ck_assert_uint_eq(record_reads_here() - before, 0);
+
+	/* One no cluster takes (another host) keeps the mark: looked at
+	   again, as a config may come to have its host. */
+	r = record_new("default");
+	r->image = xstrdup("a#b:1");
+	r->job_name = xstrdup("adopt-none");
+	r->host = xstrdup("192.0.2.1");
+	r->user = xstrdup("nobody");
+	ck_assert_msg(record_create(r, &cause) == 0, "%s", cause);
+	record_free(r);
+	ck_assert_uint_eq(ops_adopt(&cfg, &said), 0);
+	before = record_reads_here();
+	ck_assert_uint_eq(ops_adopt(&cfg, &said), 0);
+	ck_assert_uint_gt(record_reads_here() - before, 0);
+	dir = record_dir();
+	path = xasprintf("%s/.default-records", dir);
+	ck_assert_int_eq(access(path, F_OK), 0);
+	free(path);
+	free(dir);
+
+	strv_free(&said);
+	config_free(&cfg);
+	free(id);
+	free(old);
+	free(yaml);
+}
+END_TEST
+
 START_TEST(test_record_limit)
 {
 	struct record	r;
@@ -1152,6 +1247,7 @@ record_suite(void)
 	tcase_add_test(tc, test_cli);
 	tcase_add_test(tc, test_react_notes);
 	tcase_add_test(tc, test_record_limit);
+	tcase_add_test(tc, test_adopt_reads);
 	suite_add_tcase(s, tc);
 
 	tcase_add_checked_fixture(conc, setup, teardown);
