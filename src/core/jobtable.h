@@ -251,6 +251,13 @@ struct jobtable_stats {
 	unsigned long	updates;	/* only the changed rows placed again */
 	unsigned long	placed;		/* rows so placed, in all */
 	unsigned long	compares;	/* row comparisons while sorting */
+	/*
+	 * Rows read one by one by a walk over the table (a full sort's
+	 * filter, the counts, the rows that left the queue, the arrays):
+	 * a cache miss each over a week of history, so a poll's merge and
+	 * the frame after it must not walk every row.
+	 */
+	unsigned long	visits;
 };
 void		 jobtable_get_stats(const struct jobtable *,
 		     struct jobtable_stats *);

@@ -873,6 +873,82 @@ START_TEST(test_touched_order)
 }
 END_TEST
 
+/*
+ * A week of history (finished rows of 32 clusters) and 32 clusters' polls
+ * over it: a poll's merge and the frame after it read the live rows and
+ * the ones it changed, never every row (issue 25: each of them walked the
+ * 193,000 rows, a cache miss each, for the counts, the rows that left the
+ * queue and the arrays, and a pending range that started re-sorted them
+ * all: the screen held keys for seconds).  The rows still end where a
+ * full sort puts them.
+ */
+START_TEST(test_poll_over_history)
+{
+	struct jobtable		*jt = jobtable_create();
+	struct jobtable_stats	 s0, s1;
+	struct jobtable_row	 r, a[8];
+	char			 cluster[16], id[16], name[32], *t1, *t2;
+	size_t			 i, n = 50000, run, pend;
+	int			 c, poll;
+
+	jobtable_set_sort(jt, JT_STATE, 0);
+	memset(&r, 0, sizeof r);
+	r.cluster = cluster;
+	r.id = id;
+	r.name = name;
+	r.partition = (char *)"gpu";
+	r.state = (char *)"CANCELLED";
+	r.reason = (char *)"(record)";
+	r.elapsed = r.limit = -1;
+	r.finished = 1;
+	for (i = 0; i < n; i++) {
+		snprintf(cluster, sizeof cluster, "c%02zu", 1 + i % 32);
+		snprintf(id, sizeof id, "%zu", 900000 + i);
+		snprintf(name, sizeof name, "train-%zu", i % 977);
+		jobtable_upsert(jt, &r);
+	}
+	ck_assert_uint_eq(jobtable_nvisible(jt), n);
+	jobtable_get_stats(jt, &s0);
+	for (poll = 0; poll < 4; poll++) {
+		for (c = 1; c <= 32; c++) {
+			snprintf(cluster, sizeof cluster, "c%02d", c);
+			/* A running job, one that starts, an array's range. */
+			a[0] = row("100", "run", "RUNNING");
+			a[0].elapsed = 60 * poll;
+			a[1] = row("101", "wait", poll < 2 ? "PENDING" :
+			    "RUNNING");
+			a[2] = row("102_[3-9]", "arr", "PENDING");
+			a[3] = row("102_1", "arr", "RUNNING");
+			a[4] = row("102_2", "arr", "RUNNING");
+			/* The range leaves at the third poll: its tasks run. */
+			jobtable_merge(jt, cluster, a, poll < 2 ? 5 : 2,
+			    (time_t)poll + 1);
+			(void)jobtable_nvisible(jt);	/* the frame */
+			jobtable_count(jt, NULL, &run, &pend);
+		}
+	}
+	jobtable_get_stats(jt, &s1);
+	ck_assert_uint_eq(s1.rebuilds, s0.rebuilds);
+	ck_assert_msg(s1.visits - s0.visits <= 4 * 32 * 32 * 8,
+	    "%lu rows read by 128 polls of 32 clusters over %zu rows",
+	    s1.visits - s0.visits, n);
+	ck_assert_uint_eq(run, 32 * 2);
+	ck_assert_uint_eq(pend, 0);
+	/* The range rows are gone; the tasks 102_1 and 102_2 ENDED. */
+	ck_assert_uint_eq(jobtable_total(jt), n + 32 * 4);
+	ck_assert_ptr_null(jobtable_find(jt, "c07", "102_[3-9]"));
+	ck_assert_str_eq(jobtable_find(jt, "c07", "102_1")->state, "ENDED");
+	t1 = vis_text(jt);
+	jobtable_set_sort(jt, JT_STATE, 0);	/* all again */
+	t2 = vis_text(jt);
+	ck_assert_msg(strcmp(t1, t2) == 0, "rows placed one by one are not "
+	    "where a sort puts them");
+	free(t1);
+	free(t2);
+	jobtable_free(jt);
+}
+END_TEST
+
 START_TEST(test_array_ids)
 {
 	char		 base[32];
@@ -1125,6 +1201,7 @@ jobtable_suite(void)
 	tcase_add_test(tc, test_ten_thousand);
 	tcase_add_test(tc, test_linear_work);
 	tcase_add_test(tc, test_touched_order);
+	tcase_add_test(tc, test_poll_over_history);
 	tcase_add_test(tc, test_array_ids);
 	tcase_add_test(tc, test_array_group);
 	tcase_add_test(tc, test_view);
