@@ -215,7 +215,8 @@ jt_group(struct jobtable *jt)
 	for (i = 0; jt->members && i < jt->ntask; i++) {
 		if (jt->tasks[i]->row.array_member) {
 			jt->tasks[i]->row.array_member = 0;
-			jt->tasks[i]->widths.ok = 0;	/* its id is indented */
+			/* Its id was indented. */
+			jt_wstale(jt, jt->tasks[i], ~0U);
 		}
 	}
 	jt->members = 0;
@@ -293,7 +294,7 @@ jt_group(struct jobtable *jt)
 		for (run = 0; run < gcount[g]; run++) {
 			e = items[gfirst[g] + run].e;
 			e->row.array_member = 1;
-			e->widths.ok = 0;
+			jt_wstale(jt, e, ~0U);
 			out[nout++] = e;
 			jt->members = 1;
 		}

@@ -46,6 +46,7 @@ struct entry {
 	unsigned char		 task;		/* the id is an array task */
 	unsigned char		 group;		/* a group row (jt->groups) */
 	unsigned char		 inlive;	/* in jt->live */
+	unsigned char		 wlisted;	/* in jt->wlist */
 	struct jobtable_widths	 widths;	/* the drawer's cache */
 };
 
@@ -119,6 +120,15 @@ struct jobtable {
 	size_t		  ngone;
 	size_t		  agone;
 	size_t		  asorted;	/* sorted's room */
+	/*
+	 * Rows whose cell widths were cleared since the drawer last measured
+	 * (jobtable_widths_changed): a frame after a poll measures those, not
+	 * the widths of every row shown; wall says every row must be.
+	 */
+	struct entry	**wlist;
+	size_t		  nwlist;
+	size_t		  awlist;
+	int		  wall;
 	int		  full;
 	int		  counts_ok;	/* cinfo's running and pending */
 	size_t		  hid_finished;	/* left out by the finished toggle */
@@ -172,6 +182,8 @@ void
 jt_stale(struct jobtable *jt);
 void
 jt_touch(struct jobtable *jt, struct entry *e);
+void
+jt_wstale(struct jobtable *jt, struct entry *e, unsigned cols);
 struct jobtable *
 jt_fresh(const struct jobtable *cjt);
 char *

@@ -43,7 +43,7 @@ jt_touch(struct jobtable *jt, struct entry *e)
 	jt->changes++;
 	jt->dirty = 1;
 	jt->counts_ok = 0;
-	e->widths.ok = 0;
+	jt_wstale(jt, e, ~0U);
 	if (e->touched || jt->full)
 		return;
 	if (jt->ntouched == jt->atouched) {
@@ -53,6 +53,39 @@ jt_touch(struct jobtable *jt, struct entry *e)
 	}
 	jt->touched[jt->ntouched++] = e;
 	e->touched = 1;
+}
+
+/* Cells of e to measure again (bits of columns), listed for the drawer. */
+void
+jt_wstale(struct jobtable *jt, struct entry *e, unsigned cols)
+{
+	e->widths.ok &= ~cols;
+	if (e->wlisted || e->group || jt->wall)
+		return;
+	if (jt->nwlist == jt->awlist) {
+		jt->awlist = jt->awlist ? jt->awlist * 2 : 64;
+		jt->wlist = xrealloc(jt->wlist, jt->awlist * sizeof *jt->wlist);
+	}
+	jt->wlist[jt->nwlist++] = e;
+	e->wlisted = 1;
+}
+
+/* Every row shown is to be measured: the list is not kept. */
+static void
+wall_set(struct jobtable *jt)
+{
+	size_t	i;
+
+	for (i = 0; i < jt->nwlist; i++)
+		jt->wlist[i]->wlisted = 0;
+	jt->nwlist = 0;
+	jt->wall = 1;
+	/* A load of every row listed them all: not kept for a poll's few. */
+	if (jt->awlist > 4096) {
+		free(jt->wlist);
+		jt->wlist = NULL;
+		jt->awlist = 0;
+	}
 }
 
 /*
@@ -219,6 +252,7 @@ jobtable_create(void)
 	jt->sort = JT_ID;
 	jt->show_finished = 1;
 	jt->full = 1;
+	jt->wall = 1;
 	return jt;
 }
 
@@ -319,6 +353,7 @@ jobtable_free(struct jobtable *jt)
 	free(jt->touched);
 	free(jt->gone);
 	free(jt->tasks);
+	free(jt->wlist);
 	jt_groups_free(jt);
 	strv_free(&jt->open);
 	strv_free(&jt->gmarks);
@@ -438,9 +473,9 @@ entry_set(struct jobtable *jt, struct entry *e, const struct jobtable_row *src)
 	if (ch & SET_KEYS)
 		e->class = jobtable_state_class(e->row.state);
 	if (ch & SET_KEYS)
-		e->widths.ok = 0;
+		jt_wstale(jt, e, ~0U);
 	else if (ch & SET_VALUES)
-		e->widths.ok &= ~(1U << JT_TIME | 1U << JT_NODES);
+		jt_wstale(jt, e, 1U << JT_TIME | 1U << JT_NODES);
 	return ch;
 }
 
@@ -516,6 +551,12 @@ entry_remove(struct jobtable *jt, struct entry *e)
 	jt->counts_ok = 0;
 	if (e->marked)
 		jt->nmarked--;
+	for (i = 0; e->wlisted && i < jt->nwlist; i++) {
+		if (jt->wlist[i] == e) {
+			jt->wlist[i] = jt->wlist[--jt->nwlist];
+			break;
+		}
+	}
 	/* Rare (a range that started, forget): a search is enough. */
 	for (i = 0; e->task && i < jt->ntask; i++) {
 		if (jt->tasks[i] == e) {
@@ -1025,6 +1066,7 @@ sort_all(struct jobtable *jt)
 	}
 	jt->full = 0;
 	jt->ngone = 0;
+	wall_set(jt);
 	jt->asorted = jt->nall + 1;
 	jt->sorted = xrealloc(jt->sorted, jt->asorted * sizeof *jt->sorted);
 	jt->nsorted = jt->hid_finished = jt->hid_filter = jt->hid_view = 0;
@@ -1297,6 +1339,56 @@ jobtable_widths(const struct jobtable *cjt, size_t i)
 	struct jobtable	*jt = jt_fresh(cjt);
 
 	return i < jt->nvis ? &jt->vis[i]->widths : NULL;
+}
+
+int
+jobtable_widths_changed(const struct jobtable *cjt, size_t *n)
+{
+	struct jobtable	*jt = jt_fresh(cjt);
+	size_t		 i, k;
+
+	if (jt->wall) {
+		*n = 0;
+		return 1;
+	}
+	/* Rows not shown wait: a row that comes back was touched. */
+	for (i = 0, k = 0; i < jt->nwlist; i++) {
+		if (jt->wlist[i]->where == JW_SHOWN)
+			jt->wlist[k++] = jt->wlist[i];
+		else
+			jt->wlist[i]->wlisted = 0;
+	}
+	jt->nwlist = k;
+	*n = jt->nwlist + jt->ngroups;
+	return 0;
+}
+
+struct jobtable_widths *
+jobtable_widths_changed_row(const struct jobtable *cjt, size_t i,
+    const struct jobtable_row **row)
+{
+	struct jobtable	*jt = (struct jobtable *)cjt;
+	struct entry	*e;
+
+	if (i < jt->nwlist)
+		e = jt->wlist[i];
+	else if (i - jt->nwlist < jt->ngroups)
+		e = jt->groups[i - jt->nwlist];
+	else
+		return NULL;
+	*row = &e->row;
+	return &e->widths;
+}
+
+void
+jobtable_widths_measured(struct jobtable *jt)
+{
+	size_t	i;
+
+	for (i = 0; i < jt->nwlist; i++)
+		jt->wlist[i]->wlisted = 0;
+	jt->nwlist = 0;
+	jt->wall = 0;
 }
 
 unsigned

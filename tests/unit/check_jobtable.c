@@ -888,7 +888,8 @@ START_TEST(test_poll_over_history)
 	struct jobtable_stats	 s0, s1;
 	struct jobtable_row	 r, a[8];
 	char			 cluster[16], id[16], name[32], *t1, *t2;
-	size_t			 i, n = 50000, run, pend;
+	const struct jobtable_row *wr;
+	size_t			 i, n = 50000, run, pend, nw;
 	int			 c, poll;
 
 	jobtable_set_sort(jt, JT_STATE, 0);
@@ -908,6 +909,11 @@ START_TEST(test_poll_over_history)
 		jobtable_upsert(jt, &r);
 	}
 	ck_assert_uint_eq(jobtable_nvisible(jt), n);
+	/* The first frame measures every row; then none is listed. */
+	ck_assert_int_eq(jobtable_widths_changed(jt, &nw), 1);
+	jobtable_widths_measured(jt);
+	ck_assert_int_eq(jobtable_widths_changed(jt, &nw), 0);
+	ck_assert_uint_eq(nw, 0);
 	jobtable_get_stats(jt, &s0);
 	for (poll = 0; poll < 4; poll++) {
 		for (c = 1; c <= 32; c++) {
@@ -925,6 +931,18 @@ START_TEST(test_poll_over_history)
 			    (time_t)poll + 1);
 			(void)jobtable_nvisible(jt);	/* the frame */
 			jobtable_count(jt, NULL, &run, &pend);
+			/*
+			 * The drawer measures the rows the poll changed (at
+			 * most the 5 it sent, and the group rows, made anew
+			 * by each frame: one array a cluster), not the 50,000
+			 * shown.
+			 */
+			ck_assert_int_eq(jobtable_widths_changed(jt, &nw), 0);
+			ck_assert_uint_le(nw, 5 + 32);
+			for (i = 0; i < nw; i++)
+				ck_assert_ptr_nonnull(
+				    jobtable_widths_changed_row(jt, i, &wr));
+			jobtable_widths_measured(jt);
 		}
 	}
 	jobtable_get_stats(jt, &s1);
