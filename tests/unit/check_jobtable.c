@@ -967,6 +967,62 @@ START_TEST(test_poll_over_history)
 }
 END_TEST
 
+/*
+ * A queue that moves as a real one does, poll after poll: jobs come with
+ * growing ids, start, leave (ENDED), ranges split into tasks, with the
+ * sort by id the test of tests/tui/run reads; after every poll the rows
+ * are where a full sort puts them.
+ */
+START_TEST(test_queue_moves)
+{
+	static const char *const states[] = { "PENDING", "RUNNING",
+	    "RUNNING", "COMPLETING" };
+	struct jobtable		*jt = jobtable_create();
+	struct jobtable_row	 a[64];
+	char			 ids[64][24], *t1, *t2;
+	unsigned		 seed = 7;
+	size_t			 i, n;
+	int			 poll, col, next = 1000, first = 1000;
+
+	for (col = 0; col < JT_NCOLS; col++) {
+		jobtable_set_sort(jt, col, 0);
+		for (poll = 0; poll < 60; poll++) {
+			/* A window of live ids that slides: some leave. */
+			first += (int)(rand_r(&seed) % 3);
+			next += 1 + (int)(rand_r(&seed) % 3);
+			n = 0;
+			for (i = 0; (int)i < next - first && n < 60; i++) {
+				if (rand_r(&seed) % 5 == 0)
+					continue;
+				if ((first + (int)i) % 11 == 0)
+					snprintf(ids[n], sizeof ids[n], "%d_%s",
+					    first + (int)i, poll % 2 ?
+					    "[2-5]" : "1");
+				else
+					snprintf(ids[n], sizeof ids[n], "%d",
+					    first + (int)i);
+				a[n] = row(ids[n], "q", states[(i + (size_t)
+				    poll) % 4]);
+				a[n].nodes = (int)(rand_r(&seed) % 3);
+				a[n].elapsed = poll;
+				n++;
+			}
+			jobtable_merge(jt, poll % 3 ? "alpha" : "beta", a, n,
+			    (time_t)poll + 1);
+			t1 = vis_text(jt);
+			jobtable_set_sort(jt, col, 0);	/* all again */
+			t2 = vis_text(jt);
+			ck_assert_msg(strcmp(t1, t2) == 0, "sort %d poll %d: "
+			    "rows not where a sort puts them:\n%s\nvs\n%s",
+			    col, poll, t1, t2);
+			free(t1);
+			free(t2);
+		}
+	}
+	jobtable_free(jt);
+}
+END_TEST
+
 START_TEST(test_array_ids)
 {
 	char		 base[32];
@@ -1220,6 +1276,7 @@ jobtable_suite(void)
 	tcase_add_test(tc, test_linear_work);
 	tcase_add_test(tc, test_touched_order);
 	tcase_add_test(tc, test_poll_over_history);
+	tcase_add_test(tc, test_queue_moves);
 	tcase_add_test(tc, test_array_ids);
 	tcase_add_test(tc, test_array_group);
 	tcase_add_test(tc, test_view);
