@@ -158,6 +158,7 @@ struct pane_ops {
 struct ui {
 	struct config			*cfg;
 	struct msgq			*q;
+	struct msg			*inbox;	/* taken, not yet applied */
 	const struct ui_backend		*be;
 
 	struct ucluster			*cl;

@@ -222,7 +222,13 @@ apply_action(struct ui *ui, struct msg_action *m)
  */
 static int	shed_soon;
 static time_t	shed_next;
+static time_t	key_last;	/* when a key last came */
 
+/*
+ * Not while keys come: with 32 live clusters and a week of history a
+ * trim held the screen 0.4-4 s on a loaded machine (SQDECK_TEST_SLOW_LOG,
+ * load 14-30), the malloc lock with it; it waits for 5 s without a key.
+ */
 static void
 ui_shed(time_t now)
 {
@@ -232,20 +238,81 @@ ui_shed(time_t now)
 	}
 	if (now < shed_next)
 		return;
+	if (now - key_last < 5) {
+		shed_next = key_last + 5;
+		return;
+	}
 	shed_next = now + 60;
 #ifdef __GLIBC__
 	malloc_trim(0);
 #endif
 }
 
+/*
+ * A test hook: with SQDECK_TEST_SLOW_LOG set to a file name, every step
+ * of the main loop that held the screen's thread longer than 10 ms is
+ * said there ("ms what"): how the seconds-long stalls of 32 clusters
+ * over a week of history were found (issue 25), and what bench/run
+ * reports as the longest step.
+ */
+static FILE	*slow_f;
+static int	 slow_on = -1;
+
+static double
+slow_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void
+slow_note(const char *what, double t0)
+{
+	const char	*path;
+	double		 ms;
+
+	if (slow_on == 0)
+		return;
+	if (slow_on == -1) {
+		path = getenv("SQDECK_TEST_SLOW_LOG");
+		if (path != NULL && *path != '\0')
+			slow_f = fopen(path, "a");
+		slow_on = slow_f != NULL;
+		if (!slow_on)
+			return;
+	}
+	if ((ms = slow_now() - t0) > 10) {
+		fprintf(slow_f, "%.1f %s\n", ms, what);
+		fflush(slow_f);
+	}
+}
+
+/* How long one turn of the loop applies messages before it reads keys. */
+#define APPLY_BUDGET_MS	8
+
+/*
+ * The messages that came, in order, for at most APPLY_BUDGET_MS: the
+ * rest wait in ui->inbox for the next turn, after the keys and a frame
+ * (32 clusters' polls and a batch of records taken at once held the
+ * keys for seconds).
+ */
 static int
 apply_messages(struct ui *ui)
 {
-	struct msg	*list, *m;
+	struct msg	*m;
+	double		 t0 = slow_now(), t1;
 	int		 flags = 0;
 
-	list = msgq_take_all(ui->q);
-	for (m = list; m != NULL; m = m->next) {
+	if (ui->inbox == NULL)
+		ui->inbox = msgq_take_all(ui->q);
+	while ((m = ui->inbox) != NULL) {
+		t1 = slow_now();
+		if (t1 - t0 >= APPLY_BUDGET_MS)
+			break;
+		ui->inbox = m->next;
+		m->next = NULL;
 		switch (m->type) {
 		case MSG_CLUSTER:
 			flags |= apply_cluster(ui, &m->u.cluster);
@@ -265,8 +332,10 @@ apply_messages(struct ui *ui)
 				shed_soon = 1;
 			break;
 		}
+		slow_note(m->type == MSG_RECORDS ? "records" : m->type ==
+		    MSG_JOBS ? "jobs" : "message", t1);
+		msg_free_list(m);	/* the receiver frees */
 	}
-	msg_free_list(list);	/* the receiver frees */
 	return flags;
 }
 
@@ -828,6 +897,7 @@ ui_free(struct ui *ui)
 	}
 	free(ui->cl);
 	free(ui->clhash);
+	msg_free_list(ui->inbox);
 	jobtable_free(ui->jt);
 	strv_free(&ui->notify_ids);
 	free(ui->log.cluster);
@@ -877,6 +947,7 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 	char		*cause = NULL;
 	size_t		 i;
 	time_t		 drawn = 0;
+	double		 t0;
 	int		 flags, n, timeout;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -970,15 +1041,21 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 		if (ts.tv_sec != drawn)
 			flags |= UIF_REDRAW;
 		if (flags & UIF_REDRAW) {
+			t0 = slow_now();
 			ui_draw(&ui);
+			slow_note("draw", t0);
 			drawn = ts.tv_sec;
 		}
+		t0 = slow_now();
 		ui_shed(ts.tv_sec);
+		slow_note("trim", t0);
 		flags = 0;
 
 		/* Wake at the next second for the clock and the ages. */
 		clock_gettime(CLOCK_REALTIME, &ts);
 		timeout = 1000 - (int)(ts.tv_nsec / 1000000) + 5;
+		if (ui.inbox != NULL)
+			timeout = 0;	/* messages wait: keys first */
 		pfd[0].fd = STDIN_FILENO;
 		pfd[0].events = POLLIN;
 		pfd[1].fd = q != NULL ? msgq_fd(q) : -1;
@@ -991,18 +1068,22 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 				continue;
 			break;
 		}
-		if (n == 0) {
+		if (n == 0 && ui.inbox == NULL) {
 			flags |= UIF_REDRAW;
 			continue;
 		}
 		if (pfd[2].revents & POLLIN)
 			flags |= read_signals();
-		if (q != NULL && (pfd[1].revents & POLLIN))
-			flags |= apply_messages(&ui);
-		if (pfd[0].revents & POLLIN)
+		if (pfd[0].revents & POLLIN) {
+			key_last = time(NULL);
+			t0 = slow_now();
 			flags |= read_keys(&ui);
-		else if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL))
+			slow_note("keys", t0);
+		} else if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL))
 			flags |= UIF_QUIT;	/* the terminal went away */
+		if (q != NULL && ((pfd[1].revents & POLLIN) ||
+		    ui.inbox != NULL))
+			flags |= apply_messages(&ui);
 	}
 
 	view_save(&ui);

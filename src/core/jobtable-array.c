@@ -92,6 +92,14 @@ struct gitem {
 };
 
 static int
+size_cmp(const void *pa, const void *pb)
+{
+	size_t	a = *(const size_t *)pa, b = *(const size_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+static int
 gitem_cmp(const void *pa, const void *pb)
 {
 	const struct gitem	*a = pa, *b = pb;
@@ -186,40 +194,43 @@ group_new(struct jobtable *jt, struct gitem *items, size_t n)
 /*
  * Put the tasks of each array (two or more shown) under a group row, at
  * the place of the first of them in the sort; open groups list their
- * tasks after it in task order.
+ * tasks after it in task order.  The tasks come from their own list and
+ * find their places by a binary search: no walk over every row shown
+ * (a cache miss each over a week of history, on every frame after a poll).
  */
 void
 jt_group(struct jobtable *jt)
 {
 	struct gitem	*items;
-	struct entry	**out, **member;
-	long		*gof;		/* by vis position: group or -1 */
+	struct entry	**out, *e;
 	size_t		*gfirst, *gcount;	/* by group: run in items */
+	long		*gof;		/* by item, in vis order: group */
+	size_t		*pos;		/* by item, in vis order */
 	unsigned char	*done;
-	size_t		 i, k, n = 0, nout = 0, run;
+	size_t		 i, k, n = 0, nout = 0, run, at;
+	long		 g;
 
 	jt_groups_free(jt);
-	/* Only task rows: the id is parsed once, when the row comes. */
-	for (i = 0; i < jt->nvis; i++) {
-		if (!jt->vis[i]->task)
-			continue;
-		n++;
-		if (jt->vis[i]->row.array_member) {
-			jt->vis[i]->row.array_member = 0;
-			jt->vis[i]->widths.ok = 0;	/* its id is indented */
+	/* A member before: shown as one again unless grouped below. */
+	for (i = 0; jt->members && i < jt->ntask; i++) {
+		if (jt->tasks[i]->row.array_member) {
+			jt->tasks[i]->row.array_member = 0;
+			/* Its id was indented. */
+			jt_wstale(jt, jt->tasks[i], ~0U);
 		}
 	}
-	if (n < 2)
+	jt->members = 0;
+	if (jt->ntask < 2)
 		return;
-	n = 0;
-	items = xcalloc(jt->nvis + 1, sizeof *items);
-	for (i = 0; i < jt->nvis; i++) {
-		if (!jt->vis[i]->task ||
-		    !jobtable_array_split(jt->vis[i]->row.id, items[n].base,
+	items = xcalloc(jt->ntask + 1, sizeof *items);
+	jt->stats.visits += jt->ntask;
+	for (i = 0; i < jt->ntask; i++) {
+		e = jt->tasks[i];
+		if (e->where != JW_SHOWN ||
+		    !jobtable_array_split(e->row.id, items[n].base,
 		    sizeof items[n].base, &items[n].task))
 			continue;
-		items[n].e = jt->vis[i];
-		items[n].pos = i;
+		items[n].e = e;
 		items[n].group = -1;
 		n++;
 	}
@@ -228,9 +239,6 @@ jt_group(struct jobtable *jt)
 		return;
 	}
 	qsort(items, n, sizeof *items, gitem_cmp);
-	gof = xcalloc(jt->nvis + 1, sizeof *gof);
-	for (i = 0; i < jt->nvis; i++)
-		gof[i] = -1;
 	gfirst = xcalloc(n + 1, sizeof *gfirst);
 	gcount = xcalloc(n + 1, sizeof *gcount);
 	jt->groups = xcalloc(n + 1, sizeof *jt->groups);
@@ -244,31 +252,55 @@ jt_group(struct jobtable *jt)
 		gfirst[jt->ngroups] = i;
 		gcount[jt->ngroups] = run;
 		for (k = 0; k < run; k++)
-			gof[items[i + k].pos] = (long)jt->ngroups;
-		jt->groups[jt->ngroups++] = group_new(jt, &items[i], run);
+			items[i + k].group = (long)jt->ngroups;
+		jt->groups[jt->ngroups] = group_new(jt, &items[i], run);
+		jt->ngroups++;
+	}
+	if (jt->ngroups == 0) {
+		free(gfirst);
+		free(gcount);
+		free(items);
+		return;
+	}
+	/* The grouped tasks' places in vis (sorted's copy), in that order. */
+	pos = xcalloc(n + 1, sizeof *pos);
+	gof = xcalloc(n + 1, sizeof *gof);
+	for (i = 0, k = 0; i < n; i++) {
+		if (items[i].group < 0)
+			continue;
+		items[i].pos = jt_sorted_pos(jt, items[i].e);
+		pos[k++] = items[i].pos;
+	}
+	qsort(pos, k, sizeof *pos, size_cmp);
+	for (i = 0; i < n; i++) {
+		if (items[i].group < 0)
+			continue;
+		gof[(size_t *)bsearch(&items[i].pos, pos, k, sizeof *pos,
+		    size_cmp) - pos] = items[i].group;
 	}
 	out = xcalloc(jt->nvis + jt->ngroups + 1, sizeof *out);
 	done = xcalloc(jt->ngroups + 1, 1);
-	for (i = 0; i < jt->nvis; i++) {
-		long	g = gof[i];
-
-		if (g < 0) {
-			out[nout++] = jt->vis[i];
-			continue;
-		}
+	for (i = 0, at = 0; i < k; i++) {
+		memcpy(out + nout, jt->vis + at, (pos[i] - at) * sizeof *out);
+		nout += pos[i] - at;
+		at = pos[i] + 1;
+		g = gof[i];
 		if (done[g])
 			continue;
 		done[g] = 1;
 		out[nout++] = jt->groups[g];
 		if (!jt->groups[g]->row.array_open)
 			continue;
-		for (k = 0; k < gcount[g]; k++) {
-			member = &items[gfirst[g] + k].e;
-			(*member)->row.array_member = 1;
-			(*member)->widths.ok = 0;
-			out[nout++] = *member;
+		for (run = 0; run < gcount[g]; run++) {
+			e = items[gfirst[g] + run].e;
+			e->row.array_member = 1;
+			jt_wstale(jt, e, ~0U);
+			out[nout++] = e;
+			jt->members = 1;
 		}
 	}
+	memcpy(out + nout, jt->vis + at, (jt->nvis - at) * sizeof *out);
+	nout += jt->nvis - at;
 	free(jt->vis);
 	jt->vis = out;
 	jt->nvis = nout;
@@ -276,6 +308,7 @@ jt_group(struct jobtable *jt)
 	free(gfirst);
 	free(gcount);
 	free(gof);
+	free(pos);
 	free(items);
 }
 

@@ -36,6 +36,7 @@ struct entry {
 	struct jobtable_row	 row;
 	struct entry		*hnext;		/* hash chain */
 	uint32_t		 slot;		/* index in jt->all */
+	uint32_t		 lslot;		/* index in jt->live, if there */
 	unsigned		 seen;		/* merge generation */
 	unsigned		 ci;		/* index in jt->clusters */
 	unsigned char		 marked;
@@ -44,6 +45,8 @@ struct entry {
 	unsigned char		 where;		/* enum jt_where */
 	unsigned char		 task;		/* the id is an array task */
 	unsigned char		 group;		/* a group row (jt->groups) */
+	unsigned char		 inlive;	/* in jt->live */
+	unsigned char		 wlisted;	/* in jt->wlist */
 	struct jobtable_widths	 widths;	/* the drawer's cache */
 };
 
@@ -80,6 +83,19 @@ struct jobtable {
 	struct entry	**all;		/* every row, in no particular order */
 	size_t		  nall;
 	size_t		  aall;
+	/*
+	 * The rows not finished, in no order: what a poll's merge and the
+	 * clusters' counts walk.  A week of history is 193,000 finished rows
+	 * and a few hundred live ones; walking every row (a cache miss each)
+	 * for each of 32 clusters' polls held the screen for seconds.
+	 */
+	struct entry	**live;
+	size_t		  nlive;
+	size_t		  alive;
+	struct entry	**tasks;	/* rows whose id is an array task */
+	size_t		  ntask;
+	size_t		  atask;
+	int		  members;	/* the last grouping set array_member */
 	struct entry	**buckets;	/* by (cluster, id) */
 	size_t		  nbuckets;
 	struct entry	**vis;		/* filtered and sorted, arrays folded */
@@ -95,6 +111,24 @@ struct jobtable {
 	struct entry	**touched;
 	size_t		  ntouched;
 	size_t		  atouched;
+	/*
+	 * Rows taken out of the table while in sorted (a pending range whose
+	 * tasks came): the next rebuild drops these pointers from sorted,
+	 * never read through them (the entry may be reused by then).
+	 */
+	struct entry	**gone;
+	size_t		  ngone;
+	size_t		  agone;
+	size_t		  asorted;	/* sorted's room */
+	/*
+	 * Rows whose cell widths were cleared since the drawer last measured
+	 * (jobtable_widths_changed): a frame after a poll measures those, not
+	 * the widths of every row shown; wall says every row must be.
+	 */
+	struct entry	**wlist;
+	size_t		  nwlist;
+	size_t		  awlist;
+	int		  wall;
 	int		  full;
 	int		  counts_ok;	/* cinfo's running and pending */
 	size_t		  hid_finished;	/* left out by the finished toggle */
@@ -148,6 +182,8 @@ void
 jt_stale(struct jobtable *jt);
 void
 jt_touch(struct jobtable *jt, struct entry *e);
+void
+jt_wstale(struct jobtable *jt, struct entry *e, unsigned cols);
 struct jobtable *
 jt_fresh(const struct jobtable *cjt);
 char *
@@ -158,6 +194,8 @@ void
 jt_groups_free(struct jobtable *jt);
 int
 jt_id_cmp(const char *a, const char *b);
+size_t
+jt_sorted_pos(struct jobtable *jt, struct entry *e);
 
 /* jobtable-array.c */
 void

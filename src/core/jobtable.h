@@ -244,6 +244,18 @@ unsigned	 jobtable_changes(const struct jobtable *);
  * past the end.
  */
 struct jobtable_widths *jobtable_widths(const struct jobtable *, size_t i);
+/*
+ * The rows whose widths were cleared since jobtable_widths_measured: 1
+ * when every visible row is to be measured (a new filter, sort or view,
+ * the first frame), else 0 and *n rows to measure, each given by
+ * jobtable_widths_changed_row (a poll that changed 3 rows of 190,000
+ * lists 3, and the array group rows).  A column may stay wider than its
+ * widest cell until the next full measure.
+ */
+int		 jobtable_widths_changed(const struct jobtable *, size_t *n);
+struct jobtable_widths *jobtable_widths_changed_row(const struct jobtable *,
+		     size_t i, const struct jobtable_row **row);
+void		 jobtable_widths_measured(struct jobtable *);
 
 /* Work done so far, for tests that the table stays linear at scale. */
 struct jobtable_stats {
@@ -251,6 +263,13 @@ struct jobtable_stats {
 	unsigned long	updates;	/* only the changed rows placed again */
 	unsigned long	placed;		/* rows so placed, in all */
 	unsigned long	compares;	/* row comparisons while sorting */
+	/*
+	 * Rows read one by one by a walk over the table (a full sort's
+	 * filter, the counts, the rows that left the queue, the arrays):
+	 * a cache miss each over a week of history, so a poll's merge and
+	 * the frame after it must not walk every row.
+	 */
+	unsigned long	visits;
 };
 void		 jobtable_get_stats(const struct jobtable *,
 		     struct jobtable_stats *);

@@ -873,6 +873,156 @@ START_TEST(test_touched_order)
 }
 END_TEST
 
+/*
+ * A week of history (finished rows of 32 clusters) and 32 clusters' polls
+ * over it: a poll's merge and the frame after it read the live rows and
+ * the ones it changed, never every row (issue 25: each of them walked the
+ * 193,000 rows, a cache miss each, for the counts, the rows that left the
+ * queue and the arrays, and a pending range that started re-sorted them
+ * all: the screen held keys for seconds).  The rows still end where a
+ * full sort puts them.
+ */
+START_TEST(test_poll_over_history)
+{
+	struct jobtable		*jt = jobtable_create();
+	struct jobtable_stats	 s0, s1;
+	struct jobtable_row	 r, a[8];
+	char			 cluster[16], id[16], name[32], *t1, *t2;
+	const struct jobtable_row *wr;
+	size_t			 i, n = 50000, run, pend, nw;
+	int			 c, poll;
+
+	jobtable_set_sort(jt, JT_STATE, 0);
+	memset(&r, 0, sizeof r);
+	r.cluster = cluster;
+	r.id = id;
+	r.name = name;
+	r.partition = (char *)"gpu";
+	r.state = (char *)"CANCELLED";
+	r.reason = (char *)"(record)";
+	r.elapsed = r.limit = -1;
+	r.finished = 1;
+	for (i = 0; i < n; i++) {
+		snprintf(cluster, sizeof cluster, "c%02zu", 1 + i % 32);
+		snprintf(id, sizeof id, "%zu", 900000 + i);
+		snprintf(name, sizeof name, "train-%zu", i % 977);
+		jobtable_upsert(jt, &r);
+	}
+	ck_assert_uint_eq(jobtable_nvisible(jt), n);
+	/* The first frame measures every row; then none is listed. */
+	ck_assert_int_eq(jobtable_widths_changed(jt, &nw), 1);
+	jobtable_widths_measured(jt);
+	ck_assert_int_eq(jobtable_widths_changed(jt, &nw), 0);
+	ck_assert_uint_eq(nw, 0);
+	jobtable_get_stats(jt, &s0);
+	for (poll = 0; poll < 4; poll++) {
+		for (c = 1; c <= 32; c++) {
+			snprintf(cluster, sizeof cluster, "c%02d", c);
+			/* A running job, one that starts, an array's range. */
+			a[0] = row("100", "run", "RUNNING");
+			a[0].elapsed = 60 * poll;
+			a[1] = row("101", "wait", poll < 2 ? "PENDING" :
+			    "RUNNING");
+			a[2] = row("102_[3-9]", "arr", "PENDING");
+			a[3] = row("102_1", "arr", "RUNNING");
+			a[4] = row("102_2", "arr", "RUNNING");
+			/* The range leaves at the third poll: its tasks run. */
+			jobtable_merge(jt, cluster, a, poll < 2 ? 5 : 2,
+			    (time_t)poll + 1);
+			(void)jobtable_nvisible(jt);	/* the frame */
+			jobtable_count(jt, NULL, &run, &pend);
+			/*
+			 * The drawer measures the rows the poll changed (at
+			 * most the 5 it sent, and the group rows, made anew
+			 * by each frame: one array a cluster), not the 50,000
+			 * shown.
+			 */
+			ck_assert_int_eq(jobtable_widths_changed(jt, &nw), 0);
+			ck_assert_uint_le(nw, 5 + 32);
+			for (i = 0; i < nw; i++)
+				ck_assert_ptr_nonnull(
+				    jobtable_widths_changed_row(jt, i, &wr));
+			jobtable_widths_measured(jt);
+		}
+	}
+	jobtable_get_stats(jt, &s1);
+	ck_assert_uint_eq(s1.rebuilds, s0.rebuilds);
+	ck_assert_msg(s1.visits - s0.visits <= 4 * 32 * 32 * 8,
+	    "%lu rows read by 128 polls of 32 clusters over %zu rows",
+	    s1.visits - s0.visits, n);
+	ck_assert_uint_eq(run, 32 * 2);
+	ck_assert_uint_eq(pend, 0);
+	/* The range rows are gone; the tasks 102_1 and 102_2 ENDED. */
+	ck_assert_uint_eq(jobtable_total(jt), n + 32 * 4);
+	ck_assert_ptr_null(jobtable_find(jt, "c07", "102_[3-9]"));
+	ck_assert_str_eq(jobtable_find(jt, "c07", "102_1")->state, "ENDED");
+	t1 = vis_text(jt);
+	jobtable_set_sort(jt, JT_STATE, 0);	/* all again */
+	t2 = vis_text(jt);
+	ck_assert_msg(strcmp(t1, t2) == 0, "rows placed one by one are not "
+	    "where a sort puts them");
+	free(t1);
+	free(t2);
+	jobtable_free(jt);
+}
+END_TEST
+
+/*
+ * A queue that moves as a real one does, poll after poll: jobs come with
+ * growing ids, start, leave (ENDED), ranges split into tasks, with the
+ * sort by id the test of tests/tui/run reads; after every poll the rows
+ * are where a full sort puts them.
+ */
+START_TEST(test_queue_moves)
+{
+	static const char *const states[] = { "PENDING", "RUNNING",
+	    "RUNNING", "COMPLETING" };
+	struct jobtable		*jt = jobtable_create();
+	struct jobtable_row	 a[64];
+	char			 ids[64][24], *t1, *t2;
+	unsigned		 seed = 7;
+	size_t			 i, n;
+	int			 poll, col, next = 1000, first = 1000;
+
+	for (col = 0; col < JT_NCOLS; col++) {
+		jobtable_set_sort(jt, col, 0);
+		for (poll = 0; poll < 60; poll++) {
+			/* A window of live ids that slides: some leave. */
+			first += (int)(rand_r(&seed) % 3);
+			next += 1 + (int)(rand_r(&seed) % 3);
+			n = 0;
+			for (i = 0; (int)i < next - first && n < 60; i++) {
+				if (rand_r(&seed) % 5 == 0)
+					continue;
+				if ((first + (int)i) % 11 == 0)
+					snprintf(ids[n], sizeof ids[n], "%d_%s",
+					    first + (int)i, poll % 2 ?
+					    "[2-5]" : "1");
+				else
+					snprintf(ids[n], sizeof ids[n], "%d",
+					    first + (int)i);
+				a[n] = row(ids[n], "q", states[(i + (size_t)
+				    poll) % 4]);
+				a[n].nodes = (int)(rand_r(&seed) % 3);
+				a[n].elapsed = poll;
+				n++;
+			}
+			jobtable_merge(jt, poll % 3 ? "alpha" : "beta", a, n,
+			    (time_t)poll + 1);
+			t1 = vis_text(jt);
+			jobtable_set_sort(jt, col, 0);	/* all again */
+			t2 = vis_text(jt);
+			ck_assert_msg(strcmp(t1, t2) == 0, "sort %d poll %d: "
+			    "rows not where a sort puts them:\n%s\nvs\n%s",
+			    col, poll, t1, t2);
+			free(t1);
+			free(t2);
+		}
+	}
+	jobtable_free(jt);
+}
+END_TEST
+
 START_TEST(test_array_ids)
 {
 	char		 base[32];
@@ -1125,6 +1275,8 @@ jobtable_suite(void)
 	tcase_add_test(tc, test_ten_thousand);
 	tcase_add_test(tc, test_linear_work);
 	tcase_add_test(tc, test_touched_order);
+	tcase_add_test(tc, test_poll_over_history);
+	tcase_add_test(tc, test_queue_moves);
 	tcase_add_test(tc, test_array_ids);
 	tcase_add_test(tc, test_array_group);
 	tcase_add_test(tc, test_view);
