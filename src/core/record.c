@@ -1379,7 +1379,6 @@ rindex_refresh(struct record_index *ix, struct record_list *fresh,
 		return -1;
 	}
 	ix->gen++;
-	ix->by_valid = 0;
 	strv_free(&ix->badnames);
 	while (d != NULL && (de = readdir(d)) != NULL) {
 		size_t	n = strlen(de->d_name);
@@ -1405,6 +1404,7 @@ rindex_refresh(struct record_index *ix, struct record_list *fresh,
 				}
 				e = &ix->v[ix->n++];
 				memset(e, 0, sizeof *e);
+				ix->by_valid = 0;
 				e->id = rindex_keep(ix, id, strlen(id));
 				e->size = -1;
 			}
@@ -1416,6 +1416,7 @@ rindex_refresh(struct record_index *ix, struct record_list *fresh,
 				e->mtime_ns = (int64_t)sb.st_mtim.tv_sec *
 				    1000000000 + sb.st_mtim.tv_nsec;
 				rindex_read(ix, e, path, fresh);
+				ix->by_valid = 0;	/* its cluster, state */
 			}
 		}
 		free(path);
@@ -1429,6 +1430,9 @@ rindex_refresh(struct record_index *ix, struct record_list *fresh,
 		if (ix->v[i].seen == ix->gen)
 			ix->v[k++] = ix->v[i];
 	}
+	/* The lists by cluster hold positions in v: new ones after a change. */
+	if (k != ix->n)
+		ix->by_valid = 0;
 	ix->n = k;
 	if (ix->n > 1 && ix->n != nold)
 		qsort(ix->v, ix->n, sizeof *ix->v, rindex_cmp);

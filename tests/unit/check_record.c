@@ -826,6 +826,7 @@ START_TEST(test_index_select_cluster)
 	struct record_index	*ix = record_index_new();
 	struct record_list	 l;
 	char			*live, *recent, *later, *cause = NULL;
+	char			*path, *tmp;
 	unsigned long		 v;
 
 	spread_records(320);
@@ -872,6 +873,31 @@ START_TEST(test_index_select_cluster)
 	ck_assert_int_eq(record_index_select(ix, "c05", time(NULL) - 3600,
 	    &l, &cause), 0);
 	ck_assert_uint_eq(l.n, 2);
+	record_list_free(&l);
+	/*
+	 * A record rewritten (older now), replaced by rename as its writers
+	 * do: read again, out of the window.
+	 */
+	file_member(recent, "updated", "2020-01-01T00:00:00Z");
+	path = path_of(recent);
+	tmp = xasprintf("%s.tmp", path);
+	ck_assert_int_eq(rename(path, tmp), 0);
+	ck_assert_int_eq(rename(tmp, path), 0);
+	free(tmp);
+	free(path);
+	ck_assert_int_eq(record_index_select(ix, "c05", time(NULL) - 3600,
+	    &l, &cause), 0);
+	ck_assert_uint_eq(l.n, 1);
+	ck_assert_str_eq(l.v[0]->id, live);
+	record_list_free(&l);
+	/* A record removed: its cluster's run shrinks. */
+	ck_assert_int_eq(record_discard(later, &cause), 0);
+	ck_assert_int_eq(record_index_select(ix, "c06", time(NULL) - 3600,
+	    &l, &cause), 0);
+	ck_assert_uint_eq(l.n, 0);
+	ck_assert_int_eq(record_index_select(ix, "c06", (time_t)-1, &l,
+	    &cause), 0);
+	ck_assert_uint_eq(l.n, 10);
 	record_list_free(&l);
 	record_index_free(ix);
 	free(live);
