@@ -206,6 +206,12 @@ const char	*record_index_find(const struct record_index *,
 int		 record_index_select(struct record_index *,
 		     const char *cluster, time_t since,
 		     struct record_list *out, char **cause);
+/*
+ * Entries record_index_select looked at, in all (a test hook: a poll of
+ * one cluster looks at that cluster's records in its window, not at
+ * every record).
+ */
+unsigned long	 record_index_visits(const struct record_index *);
 /* Records in the index. */
 size_t		 record_index_size(const struct record_index *);
 /* Bytes it holds (a test hook: a week of history stays small). */
