@@ -369,6 +369,16 @@ struct cli_conn {
 	struct conn	*c;
 };
 
+struct record_index *
+cli_rindex(struct cli_ctx *ctx)
+{
+	if (ctx->rindex == NULL) {
+		ctx->rindex = record_index_new();
+		(void)record_index_load(ctx->rindex);
+	}
+	return ctx->rindex;
+}
+
 struct conn *
 cli_conn(struct cli_ctx *ctx, struct cluster *cl)
 {
@@ -511,6 +521,14 @@ cli_ctx_free(struct cli_ctx *ctx)
 	if (ctx->have & CLI_CONFIG)
 		config_free(&ctx->cfg);
 	free(ctx->opts);
+	if (ctx->rindex != NULL) {
+		char	*cause = NULL;
+
+		/* Only a speed-up: a run that cannot keep it says nothing. */
+		if (record_index_save(ctx->rindex, &cause) != 0)
+			free(cause);
+		record_index_free(ctx->rindex);
+	}
 }
 
 /* A verb from its entry: options, arguments, what it needs, the action. */
