@@ -531,6 +531,22 @@ cli_ctx_free(struct cli_ctx *ctx)
 	}
 }
 
+/*
+ * A test hook: with SQDECK_TEST_RECORD_READS set to a file name, say there
+ * how many record files and listings the verb read (one thread).
+ */
+static void
+cli_reads_report(const char *verb)
+{
+	const char	*path = getenv("SQDECK_TEST_RECORD_READS");
+	FILE		*f;
+
+	if (path == NULL || *path == '\0' || (f = fopen(path, "w")) == NULL)
+		return;
+	fprintf(f, "%s record reads: %lu\n", verb, record_reads_here());
+	fclose(f);
+}
+
 /* A verb from its entry: options, arguments, what it needs, the action. */
 static int
 cli_run(struct cli *cli, const struct cli_entry *e, int argc, char **argv)
@@ -563,6 +579,7 @@ cli_run(struct cli *cli, const struct cli_entry *e, int argc, char **argv)
 	if (ret == CLI_GO)
 		ret = e->exec(&ctx);
 	cli_ctx_free(&ctx);
+	cli_reads_report(e->name);
 	return ret;
 }
 
