@@ -1174,6 +1174,7 @@ struct record_index {
 #define LISTED_SLACK 2
 
 static void	rindex_blocks_free(struct rindex_block **);
+static int	rindex_older_cmp(const void *, const void *);
 
 struct record_index *
 record_index_new(void)
@@ -1778,6 +1779,35 @@ record_index_current(struct record_index *ix, const char *cluster, long raw)
 	}
 	rindex_unlock(ix);
 	return best != NULL ? best->id : NULL;
+}
+
+int
+record_index_each(struct record_index *ix, const char *cluster,
+    void (*fn)(const char *, const char *, void *), void *arg, char **cause)
+{
+	const struct rindex_entry	**order;
+	const struct rindex_entry	 *e;
+	size_t				  i, n = 0;
+
+	rindex_lock(ix);
+	if (rindex_refresh(ix, NULL, cause) != 0) {
+		rindex_unlock(ix);
+		return -1;
+	}
+	order = xcalloc(ix->n + 1, sizeof *order);
+	for (i = 0; i < ix->n; i++) {
+		e = &ix->v[i];
+		if (e->corrupt || e->cluster == NULL || (cluster != NULL &&
+		    strcmp(e->cluster, cluster) != 0))
+			continue;
+		order[n++] = e;
+	}
+	qsort(order, n, sizeof *order, rindex_older_cmp);
+	for (i = 0; i < n; i++)
+		fn(order[i]->id, rindex_sid(order[i]), arg);
+	rindex_unlock(ix);
+	free(order);
+	return 0;
 }
 
 /* --- the index kept between runs (a CLI start) --------------------------- */

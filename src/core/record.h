@@ -228,6 +228,14 @@ const char	*record_index_current(struct record_index *,
  * reads every file, as without it).  save: writes it again if a
  * refresh listed the directory since; 0 or -1 and a cause.
  */
+/*
+ * fn(id, current SLURM id or NULL, arg) for every readable record of
+ * cluster (NULL: all), oldest first (record_list's order), after a
+ * refresh; fn must not call the index.
+ */
+int		 record_index_each(struct record_index *, const char *cluster,
+		     void (*fn)(const char *, const char *, void *), void *arg,
+		     char **cause);
 char		*record_index_path(void);
 int		 record_index_load(struct record_index *);
 int		 record_index_save(struct record_index *, char **cause);
