@@ -335,7 +335,7 @@ logs_array_task(struct cli_ctx *ctx, int *ended)
 	long			 id;
 
 	snprintf(sid, sizeof sid, "%lu", j->job);
-	if (ops_find(sid, ctx->target->cl != NULL ?
+	if (ops_find_in(cli_rindex(ctx), sid, ctx->target->cl != NULL ?
 	    ctx->target->cl->name : NULL, &r, &id, &why) != 0 || r == NULL || r->array == NULL) {
 		free(why);
 		record_free(r);

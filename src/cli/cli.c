@@ -419,8 +419,8 @@ cli_target(struct cli_ctx *ctx, struct cli_target *t)
 			return EXIT_USAGE;
 		}
 	}
-	if ((rc = ops_find(t->arg, ctx->cl->name, &t->rec, &t->sid,
-	    &cause)) < 0) {
+	if ((rc = ops_find_in(cli_rindex(ctx), t->arg, ctx->cl->name,
+	    &t->rec, &t->sid, &cause)) < 0) {
 		cli_error(verb, "%s", cause);
 		free(cause);
 		return EXIT_USAGE;

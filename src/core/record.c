@@ -1781,6 +1781,36 @@ record_index_current(struct record_index *ix, const char *cluster, long raw)
 	return best != NULL ? best->id : NULL;
 }
 
+const char *
+record_index_newest(struct record_index *ix, const char *cluster,
+    const char *sid, char **cause)
+{
+	const struct rindex_entry	*e, *best = NULL;
+	const char			*p;
+	size_t				 i;
+
+	rindex_lock(ix);
+	if (rindex_refresh(ix, NULL, cause) != 0) {
+		rindex_unlock(ix);
+		return NULL;
+	}
+	for (i = 0; i < ix->n; i++) {
+		e = &ix->v[i];
+		if (e->corrupt || e->cluster == NULL || e->sids == NULL ||
+		    (cluster != NULL && strcmp(e->cluster, cluster) != 0))
+			continue;
+		for (p = e->sids; *p != '\0'; p += strlen(p) + 1) {
+			if (strcmp(p, sid) != 0)
+				continue;
+			if (best == NULL || rindex_older(best, e))
+				best = e;
+			break;
+		}
+	}
+	rindex_unlock(ix);
+	return best != NULL ? best->id : NULL;	/* the blocks stay */
+}
+
 int
 record_index_each(struct record_index *ix, const char *cluster,
     void (*fn)(const char *, const char *, void *), void *arg, char **cause)

@@ -229,6 +229,13 @@ const char	*record_index_current(struct record_index *,
  * refresh listed the directory since; 0 or -1 and a cause.
  */
 /*
+ * The id of the newest record (record_list's order) of cluster (NULL:
+ * any) that has or had SLURM job sid, after a refresh; NULL if none (or
+ * the refresh failed: *cause set).
+ */
+const char	*record_index_newest(struct record_index *,
+		     const char *cluster, const char *sid, char **cause);
+/*
  * fn(id, current SLURM id or NULL, arg) for every readable record of
  * cluster (NULL: all), oldest first (record_list's order), after a
  * refresh; fn must not call the index.

@@ -646,6 +646,13 @@ START_TEST(test_reads_of_one_cluster)
 	ck_assert_ptr_nonnull(strstr(out, "sd-20261129T164500-a00002"));
 	free(out);
 	free(err);
+	/* A job named by its SLURM id: its record alone (main: all). */
+	run("-c clusters.yaml status 900011", &out, &err);
+	n = reads_said(reads);
+	ck_assert_msg(n >= 0 && n <= 6, "status 900011 read %ld", n);
+	ck_assert_ptr_nonnull(strstr(out, "sd-20260101T000000-00000b"));
+	free(out);
+	free(err);
 	/* --all still reads and shows every one. */
 	ck_assert_int_eq(run("records --all --format record_id", &out, &err),
 	    0);
