@@ -16,7 +16,7 @@
 /* history's rows over the clusters, and the records they name. */
 struct history_run {
 	struct record_index	*ix;	/* the records, to find logs */
-	struct record		**recs;	/* those read, freed at the end */
+	struct record		**recs;	/* read, freed at the end */
 	size_t			 nrecs;
 	struct hrow		*rows;
 	size_t			 nrows;

@@ -1165,7 +1165,7 @@ struct record_index {
 	size_t			 ncl;
 	int			 by_valid;
 	unsigned long		 visits;	/* entries selects looked at */
-	int			 dirty;	/* listed since record_index_load */
+	int			 dirty;	/* listed since the load */
 	/* Several threads may share an index (record_index_set_lock). */
 	void			(*lock)(void *);
 	void			(*unlock)(void *);

@@ -240,7 +240,8 @@ const char	*record_index_newest(struct record_index *,
  * cluster (NULL: all), oldest first (record_list's order), after a
  * refresh; fn must not call the index.
  */
-int		 record_index_each(struct record_index *, const char *cluster,
+int		 record_index_each(struct record_index *,
+		     const char *cluster,
 		     void (*fn)(const char *, const char *, void *), void *arg,
 		     char **cause);
 char		*record_index_path(void);

@@ -1327,7 +1327,8 @@ START_TEST(test_index_saved)
 {
 	struct record_index	*ix;
 	struct record_list	 l;
-	char			*live, *path, *text, *cause = NULL, *arr, *dir;
+	char			*live, *path, *text, *cause = NULL;
+	char			*arr, *dir;
 	unsigned long		 before;
 	size_t			 len;
 
