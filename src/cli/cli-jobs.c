@@ -466,8 +466,8 @@ jobs_filter(const struct jobs_opts *o, struct monitor_snapshot *s)
 
 /* One poll (one remote command) of a cluster: 0, or -1 said. */
 static int
-jobs_poll(struct cluster *cl, int all, struct monitor_snapshot *snap,
-    char **cause)
+jobs_poll(struct cli_ctx *ctx, struct cluster *cl, int all,
+    struct monitor_snapshot *snap, char **cause)
 {
 	struct monitor_opts	 opts;
 	struct conn		*c;
@@ -477,6 +477,7 @@ jobs_poll(struct cluster *cl, int all, struct monitor_snapshot *snap,
 	memset(&opts, 0, sizeof opts);
 	opts.user = cl->user;
 	opts.recent = all ? -1 : 0;
+	opts.index = cli_rindex(ctx);
 	c = conn_new_cluster(cl);
 	if (monitor_poll(c, cl->name, &opts, snap, cause) != 0) {
 		s = ops_clean(*cause);
@@ -508,7 +509,7 @@ cli_jobs(struct cli_ctx *ctx)
 	for (i = 0; i < cfg->nclusters; i++) {
 		if (ctx->cli->cluster != NULL && &cfg->clusters[i] != ctx->cl)
 			continue;
-		if (jobs_poll(&cfg->clusters[i], o->all, &snaps[ns],
+		if (jobs_poll(ctx, &cfg->clusters[i], o->all, &snaps[ns],
 		    &causes[ns]) != 0)
 			ret = EXIT_FAIL;
 		jobs_filter(o, &snaps[ns]);

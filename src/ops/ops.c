@@ -423,9 +423,47 @@ has_slurm_id(const struct record *r, const char *sid)
 	return 0;
 }
 
+/*
+ * ops_find through the caller's index: the newest record of the job, of
+ * cluster first, read alone (main read every record for one id).
+ */
+static int
+find_indexed(struct record_index *ix, const char *arg, const char *cluster,
+    struct record **rp)
+{
+	const char	*id = NULL;
+	char		*why = NULL;
+	int		 pass;
+
+	for (pass = 0; pass < 2 && id == NULL; pass++) {
+		if (pass == 0 && cluster == NULL)
+			continue;
+		id = record_index_newest(ix, pass == 0 ? cluster : NULL, arg,
+		    &why);
+		if (why != NULL) {
+			free(why);
+			return -1;	/* the full list says why */
+		}
+	}
+	if (id == NULL)
+		return 1;
+	if (record_load(id, rp, &why) != 0) {
+		free(why);
+		return -1;		/* gone meanwhile: the full list */
+	}
+	return 0;
+}
+
 int
 ops_find(const char *arg, const char *cluster, struct record **rp,
     long *slurm_id, char **cause)
+{
+	return ops_find_in(NULL, arg, cluster, rp, slurm_id, cause);
+}
+
+int
+ops_find_in(struct record_index *ix, const char *arg, const char *cluster,
+    struct record **rp, long *slurm_id, char **cause)
 {
 	struct record_list	 list;
 	struct record		*found = NULL;
@@ -460,6 +498,8 @@ ops_find(const char *arg, const char *cluster, struct record **rp,
 		return 0;
 	}
 	*slurm_id = (long)j.job;
+	if (ix != NULL && (pass = find_indexed(ix, arg, cluster, rp)) >= 0)
+		return pass;
 	if (record_list(&list, &why) != 0) {
 		cause_set(cause, "%s", why);
 		free(why);

@@ -144,6 +144,10 @@ int	 ops_record_change(const char *id, struct ops_change *, char **cause);
  */
 int	 ops_find(const char *arg, const char *cluster, struct record **rp,
 	     long *slurm_id, char **cause);
+/* The same through an index (record.h): only the record found is read. */
+int	 ops_find_in(struct record_index *, const char *arg,
+	     const char *cluster, struct record **rp, long *slurm_id,
+	     char **cause);
 
 /*
  * Records made under the implicit cluster "default" (SLURM_HOSTNAME, no

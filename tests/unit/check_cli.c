@@ -547,6 +547,125 @@ START_TEST(test_complete_from_entries)
 }
 END_TEST
 
+/* A record that ended long ago (CANCELED on 2026-01-01). */
+static void
+put_old(const char *dir, int i, const char *cluster)
+{
+	char	*path, *json, *cause = NULL;
+
+	path = xasprintf("%s/sd-20260101T000000-%06x.json", dir, i);
+	json = xasprintf("{\"version\":1,\"id\":\"sd-20260101T000000-%06x\","
+	    "\"cluster\":\"%s\",\"job_name\":\"old-%d\",\"created\":"
+	    "\"2026-01-01T00:00:00Z\",\"updated\":\"2026-01-01T00:00:00Z\","
+	    "\"state\":\"CANCELED\",\"err_class\":\"NONE\",\"slurm_ids\":"
+	    "[\"%d\"],\"history\":[]}\n", i, cluster, i, 900000 + i);
+	ck_assert_msg(file_write_atomic_nodirsync(path, json, strlen(json),
+	    0600, &cause) == 0, "%s", cause);
+	free(json);
+	free(path);
+}
+
+/* What SQDECK_TEST_RECORD_READS said a verb read (-1: it said nothing). */
+static long
+reads_said(const char *file)
+{
+	char	*text = NULL, *p;
+	long	 n = -1;
+
+	if (file_read(file, &text, NULL, NULL) != 0)
+		return -1;
+	if ((p = strstr(text, "record reads: ")) != NULL)
+		n = strtol(p + strlen("record reads: "), NULL, 10);
+	free(text);
+	unlink(file);
+	return n;
+}
+
+/*
+ * Issue 25: jobs of one cluster, and records, read that cluster's records
+ * still moving and the recent ones, not every other cluster's history
+ * (main read all 3,000 files for each cluster it polled: a week of
+ * history, 193,000 records over 32 clusters, took jobs past 60 s).  A
+ * first run reads every file once into records.index; the next ones
+ * read only what they show.
+ */
+START_TEST(test_reads_of_one_cluster)
+{
+	char		*out, *err, *dir, *yaml, *reads, *cause = NULL;
+	const char	*text;
+	long		 n;
+	int	 i, run_no;
+
+	dir = xasprintf("%s/sqdeck/records", home);
+	ck_assert_int_eq(mkdir_p(dir, 0700, &cause), 0);
+	for (i = 1; i <= 3000; i++)
+		put_old(dir, i, i % 10 == 0 ? "polar" : "other");
+	/* polar: two still running, one ended within a day. */
+	put_record("sd-20261129T164500-a00001", "polar", "RUNNING", "4242");
+	put_record("sd-20261129T164500-a00002", "polar", "PENDING", "4243");
+	put_record("sd-20261129T164500-a00003", "polar", "CANCELED", "4244");
+	yaml = xasprintf("%s/clusters.yaml", home);
+	text = "clusters:\n  - name: polar\n    hosts: [127.0.0.1]\n"
+	    "    user: nobody\n    port: 1\n  - name: other\n"
+	    "    hosts: [127.0.0.1]\n    user: nobody\n    port: 1\n";
+	ck_assert_msg(file_write_atomic(yaml, text, strlen(text), 0600,
+	    &cause) == 0, "%s", cause);
+	reads = xasprintf("%s/reads", home);
+	setenv("SQDECK_TEST_RECORD_READS", reads, 1);
+	for (run_no = 0; run_no < 3; run_no++) {
+		/* The poll fails (port 1): the records' rows are shown. */
+		run("-c clusters.yaml jobs --cluster polar --json", &out, &err);
+		n = reads_said(reads);
+		ck_assert_msg(n >= 0, "jobs said nothing of its reads: %s",
+		    err);
+		ck_assert_ptr_nonnull(strstr(out, "\"job_id\":\t\"4242\""));
+		ck_assert_ptr_nonnull(strstr(out, "\"job_id\":\t\"4243\""));
+		ck_assert_ptr_nonnull(strstr(out, "\"job_id\":\t\"4244\""));
+		ck_assert_ptr_null(strstr(out, "\"job_id\":\t\"900010\""));
+		/*
+		 * The first run reads every file once (3,003); then a
+		 * listing at most and polar's three records.
+		 */
+		if (run_no > 0)
+			ck_assert_msg(n <= 4, "jobs --cluster polar read %ld "
+			    "record files and listings (run %d)", n, run_no);
+		free(out);
+		free(err);
+	}
+	ck_assert_int_eq(run("records", &out, &err), 0);
+	n = reads_said(reads);
+	ck_assert_msg(n >= 0 && n <= 4, "records read %ld", n);
+	ck_assert_ptr_nonnull(strstr(out, "sd-20261129T164500-a00001"));
+	ck_assert_ptr_nonnull(strstr(out, "sd-20261129T164500-a00003"));
+	ck_assert_ptr_null(strstr(out, "sd-20260101T000000-"));
+	free(out);
+	free(err);
+	/* A record changed since: read again, and shown as it is now. */
+	put_record("sd-20261129T164500-a00002", "polar", "COMPLETE", "4243");
+	ck_assert_int_eq(run("records --state COMPLETED", &out, &err), 0);
+	ck_assert_ptr_nonnull(strstr(out, "sd-20261129T164500-a00002"));
+	free(out);
+	free(err);
+	/* A job named by its SLURM id: its record alone (main: all). */
+	run("-c clusters.yaml status 900011", &out, &err);
+	n = reads_said(reads);
+	ck_assert_msg(n >= 0 && n <= 6, "status 900011 read %ld", n);
+	ck_assert_ptr_nonnull(strstr(out, "sd-20260101T000000-00000b"));
+	free(out);
+	free(err);
+	/* --all still reads and shows every one. */
+	ck_assert_int_eq(run("records --all --format record_id", &out, &err),
+	    0);
+	ck_assert_ptr_nonnull(strstr(out, "sd-20260101T000000-000bb8"));
+	free(out);
+	free(err);
+	unsetenv("SQDECK_TEST_RECORD_READS");
+	free(reads);
+	free(yaml);
+	free(dir);
+}
+END_TEST
+
 static Suite *
 cli_suite(void)
 {
@@ -564,6 +683,7 @@ cli_suite(void)
 	tcase_add_test(tc, test_triage_json_rule_evidence);
 	tcase_add_test(tc, test_color_decide);
 	tcase_add_test(tc, test_color_cli);
+	tcase_add_test(tc, test_reads_of_one_cluster);
 	tcase_add_test(tc, test_complete_from_entries);
 	suite_add_tcase(s, tc);
 	return s;
