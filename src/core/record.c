@@ -1069,6 +1069,12 @@ record_reads_here(void)
 	return record_reads;
 }
 
+void
+record_reads_add(unsigned long n)
+{
+	record_reads += n;
+}
+
 
 /* ------------------------------------------------------------ index */
 

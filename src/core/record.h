@@ -300,6 +300,8 @@ int		 record_index_rows(struct record_index *, struct strv *corrupt,
  * test hook: the screen's thread must read none).
  */
 unsigned long	 record_reads_here(void);
+/* Add n reads done for this thread by another (a CLI verb's polls). */
+void		 record_reads_add(unsigned long n);
 
 /* The current SLURM id, or NULL. */
 const char	*record_slurm_id(const struct record *);

@@ -6,7 +6,12 @@
  */
 #include "testutil.h"
 
+#include <sys/socket.h>
 #include <sys/wait.h>
+
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
 
 #include "cli.h"
 #include "color.h"
@@ -589,6 +594,117 @@ reads_said(const char *file)
  * first run reads every file once into records.index; the next ones
  * read only what they show.
  */
+/*
+ * A listener that takes connections and never says SSH's hello: each
+ * client waits its connect_timeout.  It counts how many were open at
+ * once.
+ */
+struct mute {
+	int		lfd;
+	int		stop;		/* atomic */
+	int		accepted;
+	int		most;		/* open at once */
+};
+
+static void *
+mute_run(void *arg)
+{
+	struct mute	*m = arg;
+	struct pollfd	 pf[65];
+	char		 b[512];
+	int		 fds[64], n = 0, i, fd;
+	ssize_t		 r;
+
+	while (!__atomic_load_n(&m->stop, __ATOMIC_SEQ_CST)) {
+		pf[0].fd = m->lfd;
+		pf[0].events = POLLIN;
+		for (i = 0; i < n; i++) {
+			pf[i + 1].fd = fds[i];
+			pf[i + 1].events = POLLIN;
+		}
+		if (poll(pf, (nfds_t)n + 1, 50) <= 0)
+			continue;
+		for (i = n - 1; i >= 0; i--) {
+			if (pf[i + 1].revents == 0)
+				continue;
+			/* The client's own hello is read; EOF: it gave up. */
+			if ((r = read(fds[i], b, sizeof b)) <= 0) {
+				close(fds[i]);
+				fds[i] = fds[--n];
+			}
+		}
+		if ((pf[0].revents & POLLIN) &&
+		    (fd = accept(m->lfd, NULL, NULL)) >= 0) {
+			if (n == 64)
+				close(fd);
+			else {
+				fds[n++] = fd;
+				m->accepted++;
+				if (n > m->most)
+					m->most = n;
+			}
+		}
+	}
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	return NULL;
+}
+
+/*
+ * jobs polls the clusters side by side: three whose host never says
+ * hello are waited on at once (one after another, each waited its
+ * connect_timeout in turn: at most one open), and what each poll says
+ * comes in the configuration's order.
+ */
+START_TEST(test_jobs_side_by_side)
+{
+	struct sockaddr_in	 sa;
+	socklen_t		 len = sizeof sa;
+	struct mute		 m;
+	pthread_t		 t;
+	char			*out, *err, *yaml, *text, *cause = NULL;
+	const char		*a, *b, *c;
+
+	memset(&m, 0, sizeof m);
+	memset(&sa, 0, sizeof sa);
+	sa.sin_family = AF_INET;
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_ge(m.lfd = socket(AF_INET, SOCK_STREAM, 0), 0);
+	ck_assert_int_eq(bind(m.lfd, (struct sockaddr *)&sa, sizeof sa), 0);
+	ck_assert_int_eq(listen(m.lfd, 64), 0);
+	ck_assert_int_eq(getsockname(m.lfd, (struct sockaddr *)&sa, &len), 0);
+	ck_assert_int_eq(pthread_create(&t, NULL, mute_run, &m), 0);
+	yaml = xasprintf("%s/clusters.yaml", home);
+	text = xasprintf("clusters:\n"
+	    "  - name: mute-a\n    hosts: [127.0.0.1]\n    user: nobody\n"
+	    "    connect_timeout: 3\n    port: %d\n"
+	    "  - name: mute-b\n    hosts: [127.0.0.1]\n    user: nobody\n"
+	    "    connect_timeout: 3\n    port: %d\n"
+	    "  - name: mute-c\n    hosts: [127.0.0.1]\n    user: nobody\n"
+	    "    connect_timeout: 3\n    port: %d\n",
+	    ntohs(sa.sin_port), ntohs(sa.sin_port), ntohs(sa.sin_port));
+	ck_assert_msg(file_write_atomic(yaml, text, strlen(text), 0600,
+	    &cause) == 0, "%s", cause);
+	ck_assert_int_ne(run("-c clusters.yaml jobs", &out, &err), 0);
+	__atomic_store_n(&m.stop, 1, __ATOMIC_SEQ_CST);
+	pthread_join(t, NULL);
+	close(m.lfd);
+	ck_assert_msg(m.accepted >= 3, "%d connections: %s", m.accepted, err);
+	ck_assert_msg(m.most >= 2, "the polls waited one after another "
+	    "(%d of %d connections open at most): %s", m.most, m.accepted,
+	    err);
+	a = strstr(err, "mute-a");
+	b = strstr(err, "mute-b");
+	c = strstr(err, "mute-c");
+	ck_assert_msg(a != NULL && b != NULL && c != NULL && a < b && b < c,
+	    "not said in the configuration's order: %s", err);
+	free(out);
+	free(err);
+	free(text);
+	free(yaml);
+}
+END_TEST
+
 START_TEST(test_reads_of_one_cluster)
 {
 	char		*out, *err, *dir, *yaml, *reads, *cause = NULL;
@@ -684,6 +800,7 @@ cli_suite(void)
 	tcase_add_test(tc, test_color_decide);
 	tcase_add_test(tc, test_color_cli);
 	tcase_add_test(tc, test_reads_of_one_cluster);
+	tcase_add_test(tc, test_jobs_side_by_side);
 	tcase_add_test(tc, test_complete_from_entries);
 	suite_add_tcase(s, tc);
 	return s;
