@@ -13,6 +13,7 @@
 #include "ops.h"
 #include "pending.h"
 #include "tty.h"
+#include "worker.h"
 
 /* A printed row: a job, or the line of a whole array before its tasks. */
 struct jline {
@@ -481,14 +482,10 @@ struct jpoll {
 	struct monitor_snapshot	 snap;
 	char			*cause;	/* for the table or JSON */
 	char			*said;	/* the error line, cleaned */
-	unsigned long		 reads;	/* records read on another thread */
+	unsigned long		 reads;	/* records it read */
+	pthread_t		 thread;	/* on which */
 };
 
-struct jpool {
-	struct jpoll		*v;
-	size_t			 n, next;
-	pthread_mutex_t		 lock;
-};
 
 static pthread_mutex_t	jobs_tty_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t	jobs_index_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -545,57 +542,16 @@ jobs_poll(struct jpoll *p)
 	conn_free(c);
 }
 
-/* Polls until none is left; a thread's record reads are kept per poll. */
+/* workers_each's call: one cluster's poll; its record reads kept. */
 static void
-jobs_polls(struct jpool *pool, int thread)
+jobs_poll_one(void *arg, size_t i)
 {
-	unsigned long	before;
-	size_t		i;
+	struct jpoll	*p = (struct jpoll *)arg + i;
+	unsigned long	 before = record_reads_here();
 
-	for (;;) {
-		pthread_mutex_lock(&pool->lock);
-		i = pool->next++;
-		pthread_mutex_unlock(&pool->lock);
-		if (i >= pool->n)
-			return;
-		before = record_reads_here();
-		jobs_poll(&pool->v[i]);
-		if (thread)
-			pool->v[i].reads = record_reads_here() - before;
-	}
-}
-
-static void *
-jobs_worker(void *arg)
-{
-	jobs_polls(arg, 1);
-	return NULL;
-}
-
-/* Every poll of pool, on up to JOBS_THREADS threads (none for one). */
-static void
-jobs_poll_all(struct jpool *pool)
-{
-	pthread_t	tid[JOBS_THREADS];
-	size_t		i, nt = pool->n < JOBS_THREADS ? pool->n : JOBS_THREADS;
-	size_t		started = 0;
-
-	pthread_mutex_init(&pool->lock, NULL);
-	if (nt > 1) {
-		for (i = 0; i < nt; i++) {
-			if (pthread_create(&tid[i], NULL, jobs_worker,
-			    pool) != 0)
-				break;
-			started++;
-		}
-	}
-	jobs_polls(pool, 0);	/* the rest here, and all of them if alone */
-	for (i = 0; i < started; i++)
-		pthread_join(tid[i], NULL);
-	/* The verb's count of record reads (SQDECK_TEST_RECORD_READS). */
-	for (i = 0; i < pool->n; i++)
-		record_reads_add(pool->v[i].reads);
-	pthread_mutex_destroy(&pool->lock);
+	jobs_poll(p);
+	p->reads = record_reads_here() - before;
+	p->thread = pthread_self();
 }
 
 static int
@@ -604,41 +560,43 @@ cli_jobs(struct cli_ctx *ctx)
 	const struct jobs_opts	*o = ctx->opts;
 	struct config		*cfg = &ctx->cfg;
 	struct monitor_snapshot	*snaps;
-	struct jpool		 pool;
+	struct jpoll		*v;
 	char			**causes;
-	size_t			 i, ns = 0;
+	size_t			 i, n = 0, ns = 0;
 	int			 ret = EXIT_OK;
 
-	memset(&pool, 0, sizeof pool);
-	pool.v = xcalloc(cfg->nclusters + 1, sizeof *pool.v);
+	v = xcalloc(cfg->nclusters + 1, sizeof *v);
 	for (i = 0; i < cfg->nclusters; i++) {
 		if (ctx->cli->cluster != NULL && &cfg->clusters[i] != ctx->cl)
 			continue;
-		pool.v[pool.n].ctx = ctx;
-		pool.v[pool.n].cl = &cfg->clusters[i];
-		pool.v[pool.n].all = o->all;
-		pool.n++;
+		v[n].ctx = ctx;
+		v[n].cl = &cfg->clusters[i];
+		v[n].all = o->all;
+		n++;
 	}
-	if (pool.n > 1)
+	if (n > 1)
 		record_index_set_lock(cli_rindex(ctx), jobs_index_take,
 		    jobs_index_give, &jobs_index_lock);
-	jobs_poll_all(&pool);
-	if (pool.n > 1)
+	workers_each(n, JOBS_THREADS, jobs_poll_one, v);
+	if (n > 1)
 		record_index_set_lock(cli_rindex(ctx), NULL, NULL, NULL);
-	snaps = xcalloc(pool.n + 1, sizeof *snaps);
-	causes = xcalloc(pool.n + 1, sizeof *causes);
-	for (i = 0; i < pool.n; i++) {
-		if (pool.v[i].said != NULL) {
-			cli_error("jobs", "%s", pool.v[i].said);
-			free(pool.v[i].said);
+	snaps = xcalloc(n + 1, sizeof *snaps);
+	causes = xcalloc(n + 1, sizeof *causes);
+	for (i = 0; i < n; i++) {
+		/* The verb's count of record reads (SQDECK_TEST_RECORD_READS). */
+		if (!pthread_equal(v[i].thread, pthread_self()))
+			record_reads_add(v[i].reads);
+		if (v[i].said != NULL) {
+			cli_error("jobs", "%s", v[i].said);
+			free(v[i].said);
 			ret = EXIT_FAIL;
 		}
-		snaps[ns] = pool.v[i].snap;
-		causes[ns] = pool.v[i].cause;
+		snaps[ns] = v[i].snap;
+		causes[ns] = v[i].cause;
 		jobs_filter(o, &snaps[ns]);
 		ns++;
 	}
-	free(pool.v);
+	free(v);
 	if (o->json)
 		jobs_json(snaps, ns, causes);
 	else

@@ -67,6 +67,14 @@
 
 struct workers;
 
+/*
+ * fn(arg, i) for each i < n, on up to nthreads threads at once (this one
+ * among them; none started for one item), returning when every call has:
+ * a CLI verb's polls of many clusters side by side (sqdeck jobs).
+ */
+void		 workers_each(size_t n, size_t nthreads,
+		     void (*fn)(void *arg, size_t i), void *arg);
+
 /* Threads of the pool for this many clusters (at most WORKER_POOL_MAX). */
 size_t		 workers_pool_size(size_t nclusters);
 /*
