@@ -1572,6 +1572,32 @@ record_index_find(const struct record_index *ix, const char *cluster,
 	return best != NULL ? best->id : NULL;	/* the blocks stay */
 }
 
+const char *
+record_index_find_newest(struct record_index *ix, const char *cluster,
+    const char *sid)
+{
+	const struct rindex_entry	*e, *best = NULL;
+	const char			*p;
+	size_t				 i;
+
+	rindex_lock(ix);
+	for (i = 0; i < ix->n; i++) {
+		e = &ix->v[i];
+		if (e->cluster == NULL || e->sids == NULL || e->corrupt ||
+		    (cluster != NULL && strcmp(e->cluster, cluster) != 0))
+			continue;
+		for (p = e->sids; *p != '\0'; p += strlen(p) + 1) {
+			if (strcmp(p, sid) != 0)
+				continue;
+			if (best == NULL || rindex_older(best, e))
+				best = e;
+			break;
+		}
+	}
+	rindex_unlock(ix);
+	return best != NULL ? best->id : NULL;	/* the blocks stay */
+}
+
 /* Not ended first, then ended newest first; an unknown time (-1) last. */
 static int
 rindex_by_cmp(const void *a, const void *b, void *arg)

@@ -197,6 +197,14 @@ int		 record_index_refresh(struct record_index *,
 const char	*record_index_find(const struct record_index *,
 		     const char *cluster, const char *sid);
 /*
+ * The id of the newest record (record_list's order) of SLURM job sid on
+ * cluster (any cluster if NULL), or NULL: what ops_find looks for,
+ * without reading every record (the TUI's log pane read 193,000 files
+ * for each job the cursor landed on, issue 25).  No refresh.
+ */
+const char	*record_index_find_newest(struct record_index *,
+		     const char *cluster, const char *sid);
+/*
  * The records of cluster a poll needs, read from their files: every one
  * not ended, and the ended ones updated at or after since ((time_t)-1:
  * all of them).  The index is refreshed first (a stat per file); only

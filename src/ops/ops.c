@@ -423,9 +423,55 @@ has_slurm_id(const struct record *r, const char *sid)
 	return 0;
 }
 
+/*
+ * ops_find's look through the index: the newest record of arg on cluster,
+ * else on any cluster, read alone.  0 found, 1 none, -1 the index cannot
+ * say (refresh failed, or the file changed since it was listed): then
+ * every record is read as before.
+ */
+static int
+find_indexed(struct record_index *ix, const char *arg, const char *cluster,
+    struct record **rp)
+{
+	const char	*id = NULL;
+	struct record	*r = NULL;
+	char		*why = NULL;
+	int		 here = 0;
+
+	if (record_index_refresh(ix, NULL, &why) != 0) {
+		free(why);
+		return -1;
+	}
+	if (cluster != NULL && (id = record_index_find_newest(ix, cluster,
+	    arg)) != NULL)
+		here = 1;
+	if (id == NULL)
+		id = record_index_find_newest(ix, NULL, arg);
+	if (id == NULL)
+		return 1;
+	if (record_load(id, &r, &why) != 0) {
+		free(why);
+		return -1;
+	}
+	if (!has_slurm_id(r, arg) || (here && (r->cluster == NULL ||
+	    strcmp(r->cluster, cluster) != 0))) {
+		record_free(r);
+		return -1;
+	}
+	*rp = r;
+	return 0;
+}
+
 int
 ops_find(const char *arg, const char *cluster, struct record **rp,
     long *slurm_id, char **cause)
+{
+	return ops_find_in(NULL, arg, cluster, rp, slurm_id, cause);
+}
+
+int
+ops_find_in(struct record_index *ix, const char *arg, const char *cluster,
+    struct record **rp, long *slurm_id, char **cause)
 {
 	struct record_list	 list;
 	struct record		*found = NULL;
@@ -460,6 +506,14 @@ ops_find(const char *arg, const char *cluster, struct record **rp,
 		return 0;
 	}
 	*slurm_id = (long)j.job;
+	if (ix != NULL) {
+		switch (find_indexed(ix, arg, cluster, rp)) {
+		case 0:
+			return 0;
+		case 1:
+			return 1;
+		}
+	}
 	if (record_list(&list, &why) != 0) {
 		cause_set(cause, "%s", why);
 		free(why);

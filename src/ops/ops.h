@@ -144,6 +144,14 @@ int	 ops_record_change(const char *id, struct ops_change *, char **cause);
  */
 int	 ops_find(const char *arg, const char *cluster, struct record **rp,
 	     long *slurm_id, char **cause);
+/*
+ * The same through a records index (refreshed first): the one record
+ * found is read, not every record (the TUI's workers; ix NULL: as
+ * ops_find).
+ */
+int	 ops_find_in(struct record_index *ix, const char *arg,
+	     const char *cluster, struct record **rp, long *slurm_id,
+	     char **cause);
 
 /*
  * Records made under the implicit cluster "default" (SLURM_HOSTNAME, no

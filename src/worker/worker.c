@@ -1148,7 +1148,8 @@ do_spec(struct wstate *st, struct wcmd *c)
 	long		 sid;
 
 	memset(&log, 0, sizeof log);
-	if (ops_find(c->job_id, w->cl->name, &rec, &sid, &cause) != 0 ||
+	if (ops_find_in(records_index(w->ws), c->job_id, w->cl->name,
+	    &rec, &sid, &cause) != 0 ||
 	    (rec->cluster != NULL && strcmp(rec->cluster, w->cl->name) != 0)) {
 		/* Another cluster's record of this number: another job. */
 		if (cause == NULL)
