@@ -1107,14 +1107,22 @@ struct rindex_entry {
 					   NUL-ended, "" after the last; why,
 					   when corrupt */
 	struct rindex_row *row;		/* NULL once taken */
-	int64_t		 mtime_ns;
-	int64_t		 size;
+	/*
+	 * The file's mtime (ns) and size as last read, in one word:
+	 * mtime * RINDEX_K + size (mod 2^64), K odd, so that two stats
+	 * differing in size alone or time alone always differ (8 bytes an
+	 * entry less: 193,000 entries with a week of history, issue 25).
+	 */
+	uint64_t	 stamp;
 	int64_t		 created;	/* seconds; record_list's order */
 	int64_t		 updated;
 	unsigned	 seen;		/* refresh generation */
 	unsigned char	 terminal;	/* its state is an end state */
 	unsigned char	 corrupt;	/* sids says why */
 };
+
+#define RINDEX_K	0x9e3779b97f4a7c15ULL	/* odd */
+_Static_assert(sizeof(struct rindex_entry) <= 64, "rindex_entry: 64 bytes");
 
 /* One cluster's run of record_index.by. */
 struct rindex_cluster {
@@ -1449,6 +1457,8 @@ rindex_refresh(struct record_index *ix, struct record_list *fresh,
 	char			*dir, *path, *id, *why;
 	size_t			 i, k, nold = ix->n;
 	time_t			 now = time(NULL);
+	uint64_t		 stamp;
+	int			 isnew = 0;
 
 	dir = record_dir();
 	if (rindex_same_dir(ix, dir, now)) {
@@ -1488,15 +1498,15 @@ rindex_refresh(struct record_index *ix, struct record_list *fresh,
 				memset(e, 0, sizeof *e);
 				ix->by_valid = 0;
 				e->id = rindex_keep(ix, id, strlen(id));
-				e->size = -1;
+				isnew = 1;
 			}
 			e->seen = ix->gen;
-			if (e->size != (int64_t)sb.st_size || e->mtime_ns !=
-			    (int64_t)sb.st_mtim.tv_sec * 1000000000 +
-			    sb.st_mtim.tv_nsec) {
-				e->size = sb.st_size;
-				e->mtime_ns = (int64_t)sb.st_mtim.tv_sec *
-				    1000000000 + sb.st_mtim.tv_nsec;
+			stamp = ((uint64_t)sb.st_mtim.tv_sec * 1000000000 +
+			    (uint64_t)sb.st_mtim.tv_nsec) * RINDEX_K +
+			    (uint64_t)sb.st_size;
+			if (isnew || e->stamp != stamp) {
+				isnew = 0;
+				e->stamp = stamp;
 				rindex_read(ix, e, path, fresh);
 				ix->by_valid = 0;	/* its cluster, state */
 			}
