@@ -101,7 +101,7 @@ log_take(struct wstate *st, const char *id, enum log_stream stream,
 		 * finished one SLURM's default log in its work dir.
 		 */
 		for (i = 0; i < st->nhist; i++) {
-			if (strcmp(st->hist[i].id, id) == 0 &&
+			if (strcmp(st->hist_id[i], id) == 0 &&
 			    st->hist_log[i] != NULL) {
 				st->log_fallback = xstrdup(st->hist_log[i]);
 				break;
