@@ -287,8 +287,9 @@ jobs_measure_row(struct ui *ui, const struct jobtable_row *r,
 		for (i = 0; i < JT_NCOLS; i++) {
 			if (cw->ok & 1U << i)
 				continue;
-			w = uitext_width(jobtable_cell(r, i, cell,
-			    sizeof cell));
+			if ((w = jobtable_cell_width(r, i)) < 0)
+				w = uitext_width(jobtable_cell(r, i, cell,
+				    sizeof cell));
 			cw->w[i] = w > 255 ? 255 : w;
 		}
 		cw->ok = (1U << JT_NCOLS) - 1;

@@ -70,6 +70,7 @@ cancel_poll(struct cli_ctx *ctx, const int *ended)
 			continue;
 		memset(&opts, 0, sizeof opts);
 		opts.user = cl->user;
+		opts.index = cli_rindex(ctx);
 		if (monitor_poll(cli_conn(ctx, cl), cl->name, &opts, &snap,
 		    &cause) != 0)
 			cli_error("cancel", "%s", cause);

@@ -72,28 +72,28 @@ comp_clusters(struct comp *c)
 	config_free(&cfg);
 }
 
-/* Record ids and their SLURM ids, of --cluster's cluster when given. */
+static void
+comp_id(const char *id, const char *sid, void *arg)
+{
+	comp_put(arg, id);
+	comp_put(arg, sid);
+}
+
+/*
+ * Record ids and their SLURM ids, of --cluster's cluster when given: from
+ * the index the last verb saved (records.index), read but not written
+ * here, so a Tab reads no record file it did not change since.
+ */
 static void
 comp_ids(struct comp *c)
 {
-	struct record_list	 list;
-	const struct record	*r;
+	struct record_index	*ix = record_index_new();
 	char			*cause = NULL;
-	size_t			 i;
 
-	if (record_list(&list, &cause) != 0) {
+	(void)record_index_load(ix);
+	if (record_index_each(ix, c->cluster, comp_id, c, &cause) != 0)
 		free(cause);
-		return;
-	}
-	for (i = 0; i < list.n; i++) {
-		r = list.v[i];
-		if (c->cluster != NULL && (r->cluster == NULL ||
-		    strcmp(r->cluster, c->cluster) != 0))
-			continue;
-		comp_put(c, r->id);
-		comp_put(c, record_slurm_id(r));
-	}
-	record_list_free(&list);
+	record_index_free(ix);
 }
 
 /*

@@ -13,23 +13,36 @@
 #include "record.h"
 #include "slurm.h"
 
-/* The record of this cluster's SLURM job, or NULL. */
+/* history's rows over the clusters, and the records they name. */
+struct history_run {
+	struct record_index	*ix;	/* the records, to find logs */
+	struct record		**recs;	/* read, freed at the end */
+	size_t			 nrecs;
+	struct hrow		*rows;
+	size_t			 nrows;
+};
+
+/*
+ * The record of this cluster's SLURM job, or NULL: the index says which
+ * file (one read per job shown, not a read of every record).
+ */
 static const struct record *
-history_record(const struct record_list *list, const char *cluster, long raw)
+history_record(struct history_run *hr, const char *cluster, long raw)
 {
-	const char	*sid;
-	size_t		 i;
+	struct record	*r;
+	const char	*id;
+	char		*why = NULL;
 
-	for (i = 0; i < list->n; i++) {
-		const struct record *r = list->v[i];
-
-		if (r->cluster == NULL || strcmp(r->cluster, cluster) != 0 ||
-		    (sid = record_slurm_id(r)) == NULL)
-			continue;
-		if (strtol(sid, NULL, 10) == raw)
-			return r;
+	if (hr->ix == NULL ||
+	    (id = record_index_current(hr->ix, cluster, raw)) == NULL)
+		return NULL;
+	if (record_load(id, &r, &why) != 0) {
+		free(why);
+		return NULL;
 	}
-	return NULL;
+	hr->recs = xrealloc(hr->recs, (hr->nrecs + 1) * sizeof *hr->recs);
+	hr->recs[hr->nrecs++] = r;
+	return r;
 }
 
 struct hrow {
@@ -205,12 +218,6 @@ history_option(struct cli_ctx *ctx, int ch, const char *arg)
 	return CLI_GO;
 }
 
-/* history's rows over the clusters, and the records they name. */
-struct history_run {
-	struct record_list	 list;	/* the records, to find logs */
-	struct hrow		*rows;
-	size_t			 nrows;
-};
 
 /* --state and --name: is this job shown?  Its state as --json says it
    (the record's verdict when there is one), or SLURM's word. */
@@ -233,7 +240,7 @@ history_rows(struct history_run *hr, const struct cluster *cl,
 	size_t			 k;
 
 	for (k = 0; k < h->n; k++) {
-		rec = history_record(&hr->list, cl->name, h->v[k].raw);
+		rec = history_record(hr, cl->name, h->v[k].raw);
 		if (!history_shown(o, &h->v[k], rec))
 			continue;
 		hr->rows = xrealloc(hr->rows, (hr->nrows + 1) *
@@ -301,8 +308,11 @@ cli_history(struct cli_ctx *ctx)
 
 	memset(&hr, 0, sizeof hr);
 	/* Without records every log is SLURM's default one. */
-	if (record_list(&hr.list, &cause) != 0)
+	hr.ix = cli_rindex(ctx);
+	if (record_index_refresh(hr.ix, NULL, &cause) != 0) {
 		free(cause);
+		hr.ix = NULL;
+	}
 	hs = xcalloc(ctx->cfg.nclusters + 1, sizeof *hs);
 	clusters = cJSON_CreateArray();
 	for (i = 0; i < ctx->cfg.nclusters; i++) {
@@ -339,7 +349,9 @@ cli_history(struct cli_ctx *ctx)
 	for (i = 0; i < ctx->cfg.nclusters; i++)
 		history_free(&hs[i]);
 	free(hs);
-	record_list_free(&hr.list);
+	for (i = 0; i < hr.nrecs; i++)
+		record_free(hr.recs[i]);
+	free(hr.recs);
 	return ret;
 }
 

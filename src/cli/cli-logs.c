@@ -72,7 +72,8 @@ logs_write_tail(struct ops_log *log, long n)
 
 /* Is the job over?  Asks the cluster (one poll) and reloads the record. */
 static int
-logs_job_ended(struct conn *c, const struct cluster *cl, const char *id)
+logs_job_ended(struct cli_ctx *ctx, struct conn *c, const struct cluster *cl,
+    const char *id)
 {
 	struct monitor_opts	 opts;
 	struct monitor_snapshot	 snap;
@@ -82,6 +83,7 @@ logs_job_ended(struct conn *c, const struct cluster *cl, const char *id)
 
 	memset(&opts, 0, sizeof opts);
 	opts.user = cl->user;
+	opts.index = cli_rindex(ctx);
 	if (monitor_poll(c, cl->name, &opts, &snap, &cause) != 0) {
 		/* Not fatal: the log is still worth following. */
 		cli_fprintf(stderr, "sqdeck: logs: %s\n", cause);
@@ -215,7 +217,7 @@ logs_follow(struct logs_run *lr, const struct record *rec)
 	while (!logs_stop) {
 		/* SLURM now and then (only look); the log every interval. */
 		if (!lr->f.ended && time(NULL) - last_poll >= poll_every) {
-			lr->f.ended = logs_job_ended(lr->ctx->conn, cl,
+			lr->f.ended = logs_job_ended(lr->ctx, lr->ctx->conn, cl,
 			    rec->id);
 			last_poll = time(NULL);
 		}
@@ -333,7 +335,7 @@ logs_array_task(struct cli_ctx *ctx, int *ended)
 	long			 id;
 
 	snprintf(sid, sizeof sid, "%lu", j->job);
-	if (ops_find(sid, ctx->target->cl != NULL ?
+	if (ops_find_in(cli_rindex(ctx), sid, ctx->target->cl != NULL ?
 	    ctx->target->cl->name : NULL, &r, &id, &why) != 0 || r == NULL || r->array == NULL) {
 		free(why);
 		record_free(r);

@@ -217,7 +217,13 @@ cli_records(struct cli_ctx *ctx)
 
 	if (o->chain != NULL)
 		return print_chain(o->chain, o->json, ctx->cli->color);
-	if (record_list(&list, &cause) != 0) {
+	/*
+	 * Without --all only the records still moving and the recent ones
+	 * are read (the run's index knows which): not a week of history.
+	 */
+	if ((o->all ? record_list(&list, &cause) :
+	    record_index_recent(cli_rindex(ctx), time(NULL) - RECENT_SECONDS,
+	    &list, &cause)) != 0) {
 		cli_error("records", "%s", cause);
 		free(cause);
 		return EXIT_FAIL;

@@ -61,6 +61,7 @@ retry_poll(struct cli_ctx *ctx, const struct record *r, int json)
 		return 0;
 	memset(&mo, 0, sizeof mo);
 	mo.user = ctx->cl->user;
+	mo.index = cli_rindex(ctx);
 	mo.source = "poll";
 	if ((rc = monitor_poll(ctx->conn, ctx->cl->name, &mo, &snap,
 	    &cause)) != 0)

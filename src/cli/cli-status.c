@@ -605,6 +605,7 @@ status_once(struct status_run *st, char **cause)
 
 	memset(&opts, 0, sizeof opts);
 	opts.user = st->ctx->cl->user;
+	opts.index = cli_rindex(st->ctx);
 	rc = monitor_poll(st->ctx->conn, st->ctx->cl->name, &opts, &snap,
 	    cause);
 	/* status acts on what it saw: INFRA retries, NCCL. */

@@ -201,6 +201,7 @@ struct cli_ctx {
 	struct conn		*conn;		/* CLI_CONN, to cl */
 	struct cli_conn		*conns;		/* every one cli_conn() made */
 	size_t			 nconns;
+	struct record_index	*rindex;	/* cli_rindex() */
 };
 
 /*
@@ -212,6 +213,13 @@ int	 cli_need(struct cli_ctx *, int flags);
 /* The connection to a cluster, one per cluster for the run (made lazily:
    nothing is contacted until it is used). */
 struct conn	*cli_conn(struct cli_ctx *, struct cluster *);
+/*
+ * The run's index of the records (record.h), started from the one the
+ * last run saved and saved again at the end of the run: a poll reads
+ * its cluster's records still moving and recent ones, not a week of
+ * history (issue 25).
+ */
+struct record_index *cli_rindex(struct cli_ctx *);
 
 /*
  * sqdeck __complete WORD...: the candidates for the last word, for the

@@ -321,5 +321,11 @@ const char	*jobtable_cell(const struct jobtable_row *, enum jobtable_col,
 const char	*jobtable_col_title(enum jobtable_col);
 /* squeue-style duration: "5:03", "1:02:03", "2-01:02:03", "-" if < 0. */
 void		 jobtable_fmt_duration(long secs, char *buf, size_t len);
+/*
+ * Columns of the cell jobtable_cell would write, counted without writing
+ * it, for the number columns (JT_TIME, JT_NODES); -1 for the others.
+ */
+int		 jobtable_cell_width(const struct jobtable_row *,
+		     enum jobtable_col);
 
 #endif

@@ -1,4 +1,5 @@
 #include "record.h"
+#include "array.h"
 #include "str.h"
 #include "slurm.h"
 
@@ -1068,6 +1069,12 @@ record_reads_here(void)
 	return record_reads;
 }
 
+void
+record_reads_add(unsigned long n)
+{
+	record_reads += n;
+}
+
 
 /* ------------------------------------------------------------ index */
 
@@ -1107,22 +1114,19 @@ struct rindex_entry {
 					   NUL-ended, "" after the last; why,
 					   when corrupt */
 	struct rindex_row *row;		/* NULL once taken */
-	/*
-	 * The file's mtime (ns) and size as last read, in one word:
-	 * mtime * RINDEX_K + size (mod 2^64), K odd, so that two stats
-	 * differing in size alone or time alone always differ (8 bytes an
-	 * entry less: 193,000 entries with a week of history, issue 25).
-	 */
-	uint64_t	 stamp;
+	int64_t		 mtime_ns;
+	int64_t		 size;
 	int64_t		 created;	/* seconds; record_list's order */
 	int64_t		 updated;
 	unsigned	 seen;		/* refresh generation */
 	unsigned char	 terminal;	/* its state is an end state */
+	/*
+	 * Ended for a poll: an end state, and not an array whose tasks
+	 * still run (a cancelled array is asked until they end).
+	 */
+	unsigned char	 done;
 	unsigned char	 corrupt;	/* sids says why */
 };
-
-#define RINDEX_K	0x9e3779b97f4a7c15ULL	/* odd */
-_Static_assert(sizeof(struct rindex_entry) <= 64, "rindex_entry: 64 bytes");
 
 /* One cluster's run of record_index.by. */
 struct rindex_cluster {
@@ -1167,6 +1171,7 @@ struct record_index {
 	size_t			 ncl;
 	int			 by_valid;
 	unsigned long		 visits;	/* entries selects looked at */
+	int			 dirty;	/* listed since the load */
 	/* Several threads may share an index (record_index_set_lock). */
 	void			(*lock)(void *);
 	void			(*unlock)(void *);
@@ -1175,6 +1180,7 @@ struct record_index {
 #define LISTED_SLACK 2
 
 static void	rindex_blocks_free(struct rindex_block **);
+static int	rindex_older_cmp(const void *, const void *);
 
 struct record_index *
 record_index_new(void)
@@ -1392,7 +1398,7 @@ rindex_read(struct record_index *ix, struct rindex_entry *e,
 
 	e->cluster = e->sids = NULL;
 	e->row = NULL;
-	e->terminal = e->corrupt = 0;
+	e->terminal = e->done = e->corrupt = 0;
 	if (record_read(path, e->id, &r, &why) != 0) {
 		/* Renamed away between readdir and open: gone next time. */
 		if (why != NULL && !str_has_prefix(why, "no record ")) {
@@ -1408,6 +1414,8 @@ rindex_read(struct record_index *ix, struct rindex_entry *e,
 	e->created = rindex_time(r->created);
 	e->updated = rindex_time(r->updated);
 	e->terminal = state_terminal(r->state);
+	e->done = e->terminal && !(r->array != NULL &&
+	    array_tasks_live(r->array_tasks));
 	if (r->slurm_ids.n > 0) {
 		buf_init(&b);
 		for (i = 0; i < r->slurm_ids.n; i++)
@@ -1457,8 +1465,6 @@ rindex_refresh(struct record_index *ix, struct record_list *fresh,
 	char			*dir, *path, *id, *why;
 	size_t			 i, k, nold = ix->n;
 	time_t			 now = time(NULL);
-	uint64_t		 stamp;
-	int			 isnew = 0;
 
 	dir = record_dir();
 	if (rindex_same_dir(ix, dir, now)) {
@@ -1471,6 +1477,7 @@ rindex_refresh(struct record_index *ix, struct record_list *fresh,
 		return -1;
 	}
 	ix->gen++;
+	ix->dirty = 1;
 	strv_free(&ix->badnames);
 	while (d != NULL && (de = readdir(d)) != NULL) {
 		size_t	n = strlen(de->d_name);
@@ -1498,15 +1505,15 @@ rindex_refresh(struct record_index *ix, struct record_list *fresh,
 				memset(e, 0, sizeof *e);
 				ix->by_valid = 0;
 				e->id = rindex_keep(ix, id, strlen(id));
-				isnew = 1;
+				e->size = -1;
 			}
 			e->seen = ix->gen;
-			stamp = ((uint64_t)sb.st_mtim.tv_sec * 1000000000 +
-			    (uint64_t)sb.st_mtim.tv_nsec) * RINDEX_K +
-			    (uint64_t)sb.st_size;
-			if (isnew || e->stamp != stamp) {
-				isnew = 0;
-				e->stamp = stamp;
+			if (e->size != (int64_t)sb.st_size || e->mtime_ns !=
+			    (int64_t)sb.st_mtim.tv_sec * 1000000000 +
+			    sb.st_mtim.tv_nsec) {
+				e->size = sb.st_size;
+				e->mtime_ns = (int64_t)sb.st_mtim.tv_sec *
+				    1000000000 + sb.st_mtim.tv_nsec;
 				rindex_read(ix, e, path, fresh);
 				ix->by_valid = 0;	/* its cluster, state */
 			}
@@ -1582,32 +1589,6 @@ record_index_find(const struct record_index *ix, const char *cluster,
 	return best != NULL ? best->id : NULL;	/* the blocks stay */
 }
 
-const char *
-record_index_find_newest(struct record_index *ix, const char *cluster,
-    const char *sid)
-{
-	const struct rindex_entry	*e, *best = NULL;
-	const char			*p;
-	size_t				 i;
-
-	rindex_lock(ix);
-	for (i = 0; i < ix->n; i++) {
-		e = &ix->v[i];
-		if (e->cluster == NULL || e->sids == NULL || e->corrupt ||
-		    (cluster != NULL && strcmp(e->cluster, cluster) != 0))
-			continue;
-		for (p = e->sids; *p != '\0'; p += strlen(p) + 1) {
-			if (strcmp(p, sid) != 0)
-				continue;
-			if (best == NULL || rindex_older(best, e))
-				best = e;
-			break;
-		}
-	}
-	rindex_unlock(ix);
-	return best != NULL ? best->id : NULL;	/* the blocks stay */
-}
-
 /* Not ended first, then ended newest first; an unknown time (-1) last. */
 static int
 rindex_by_cmp(const void *a, const void *b, void *arg)
@@ -1616,8 +1597,8 @@ rindex_by_cmp(const void *a, const void *b, void *arg)
 	const struct rindex_entry	*ea = &v[*(const uint32_t *)a];
 	const struct rindex_entry	*eb = &v[*(const uint32_t *)b];
 
-	if (ea->terminal != eb->terminal)
-		return ea->terminal ? 1 : -1;
+	if (ea->done != eb->done)
+		return ea->done ? 1 : -1;
 	if (ea->updated != eb->updated)
 		return ea->updated > eb->updated ? -1 : 1;
 	return 0;
@@ -1654,7 +1635,7 @@ rindex_by_build(struct record_index *ix)
 			ix->ncl++;
 		}
 		ix->cl[k].n++;
-		if (!e->terminal)
+		if (!e->done)
 			ix->cl[k].nlive++;
 	}
 	at = xcalloc(ix->ncl + 1, sizeof *at);
@@ -1690,36 +1671,21 @@ record_index_visits(const struct record_index *ix)
 	return n;
 }
 
-int
-record_index_select(struct record_index *ix, const char *cluster,
-    time_t since, struct record_list *out, char **cause)
+/* Read the records of one cluster's run a select wants into out. */
+static void
+rindex_select_run(struct record_index *ix, const struct rindex_cluster *c,
+    time_t since, const char *dir, struct record_list *out, size_t *a)
 {
 	const struct rindex_entry	*e;
-	const struct rindex_cluster	*c = NULL;
 	struct record			*r;
-	char				*dir, *path, *why = NULL;
-	size_t				 k, a = 0;
+	char				*path, *why = NULL;
+	size_t				 k;
 
-	memset(out, 0, sizeof *out);
-	rindex_lock(ix);
-	if (rindex_refresh(ix, NULL, cause) != 0) {
-		rindex_unlock(ix);
-		return -1;
-	}
-	if (!ix->by_valid)
-		rindex_by_build(ix);
-	for (k = 0; k < ix->ncl; k++) {
-		if (strcmp(ix->cl[k].cluster, cluster) == 0) {
-			c = &ix->cl[k];
-			break;
-		}
-	}
-	dir = record_dir();
-	for (k = 0; c != NULL && k < c->n; k++) {
+	for (k = 0; k < c->n; k++) {
 		e = &ix->v[ix->by[c->start + k]];
 		ix->visits++;
 		/* The ended ones are newest first: the rest are older. */
-		if (e->terminal && since != (time_t)-1 &&
+		if (e->done && since != (time_t)-1 &&
 		    (e->updated == -1 || e->updated < (int64_t)since))
 			break;
 		path = record_path(dir, e->id);
@@ -1731,17 +1697,401 @@ record_index_select(struct record_index *ix, const char *cluster,
 			continue;
 		}
 		free(path);
-		if (out->n == a) {
-			a = a ? a * 2 : 16;
-			out->v = xrealloc(out->v, a * sizeof *out->v);
+		if (out->n == *a) {
+			*a = *a ? *a * 2 : 16;
+			out->v = xrealloc(out->v, *a * sizeof *out->v);
 		}
 		out->v[out->n++] = r;
+	}
+}
+
+/* cluster NULL: every cluster's, and the files that do not parse. */
+static int
+rindex_select(struct record_index *ix, const char *cluster, time_t since,
+    struct record_list *out, char **cause)
+{
+	char	*dir;
+	size_t	 k, a = 0;
+
+	memset(out, 0, sizeof *out);
+	rindex_lock(ix);
+	if (rindex_refresh(ix, NULL, cause) != 0) {
+		rindex_unlock(ix);
+		return -1;
+	}
+	if (!ix->by_valid)
+		rindex_by_build(ix);
+	dir = record_dir();
+	for (k = 0; k < ix->ncl; k++) {
+		if (cluster != NULL && strcmp(ix->cl[k].cluster, cluster) != 0)
+			continue;
+		rindex_select_run(ix, &ix->cl[k], since, dir, out, &a);
+		if (cluster != NULL)
+			break;
+	}
+	if (cluster == NULL) {
+		for (k = 0; k < ix->badnames.n; k++)
+			strv_add(&out->corrupt, ix->badnames.v[k]);
+		for (k = 0; k < ix->n; k++) {
+			if (ix->v[k].corrupt)
+				strv_add(&out->corrupt, ix->v[k].sids);
+		}
 	}
 	rindex_unlock(ix);
 	free(dir);
 	if (out->n > 1)
 		qsort(out->v, out->n, sizeof *out->v, record_cmp);
 	return 0;
+}
+
+int
+record_index_select(struct record_index *ix, const char *cluster,
+    time_t since, struct record_list *out, char **cause)
+{
+	return rindex_select(ix, cluster, since, out, cause);
+}
+
+int
+record_index_recent(struct record_index *ix, time_t since,
+    struct record_list *out, char **cause)
+{
+	return rindex_select(ix, NULL, since, out, cause);
+}
+
+const char *
+record_index_current(struct record_index *ix, const char *cluster, long raw)
+{
+	const struct rindex_entry	*e, *best = NULL;
+	const struct rindex_cluster	*c = NULL;
+	const char			*sid;
+	size_t				 k;
+
+	rindex_lock(ix);
+	if (!ix->by_valid)
+		rindex_by_build(ix);
+	for (k = 0; k < ix->ncl; k++) {
+		if (strcmp(ix->cl[k].cluster, cluster) == 0) {
+			c = &ix->cl[k];
+			break;
+		}
+	}
+	for (k = 0; c != NULL && k < c->n; k++) {
+		e = &ix->v[ix->by[c->start + k]];
+		if ((sid = rindex_sid(e)) == NULL ||
+		    strtol(sid, NULL, 10) != raw)
+			continue;
+		if (best == NULL || rindex_older(e, best))
+			best = e;
+	}
+	rindex_unlock(ix);
+	return best != NULL ? best->id : NULL;
+}
+
+const char *
+record_index_newest(struct record_index *ix, const char *cluster,
+    const char *sid, char **cause)
+{
+	const struct rindex_entry	*e, *best = NULL;
+	const char			*p;
+	size_t				 i;
+
+	rindex_lock(ix);
+	if (rindex_refresh(ix, NULL, cause) != 0) {
+		rindex_unlock(ix);
+		return NULL;
+	}
+	for (i = 0; i < ix->n; i++) {
+		e = &ix->v[i];
+		if (e->corrupt || e->cluster == NULL || e->sids == NULL ||
+		    (cluster != NULL && strcmp(e->cluster, cluster) != 0))
+			continue;
+		for (p = e->sids; *p != '\0'; p += strlen(p) + 1) {
+			if (strcmp(p, sid) != 0)
+				continue;
+			if (best == NULL || rindex_older(best, e))
+				best = e;
+			break;
+		}
+	}
+	rindex_unlock(ix);
+	return best != NULL ? best->id : NULL;	/* the blocks stay */
+}
+
+int
+record_index_each(struct record_index *ix, const char *cluster,
+    void (*fn)(const char *, const char *, void *), void *arg, char **cause)
+{
+	const struct rindex_entry	**order;
+	const struct rindex_entry	 *e;
+	size_t				  i, n = 0;
+
+	rindex_lock(ix);
+	if (rindex_refresh(ix, NULL, cause) != 0) {
+		rindex_unlock(ix);
+		return -1;
+	}
+	order = xcalloc(ix->n + 1, sizeof *order);
+	for (i = 0; i < ix->n; i++) {
+		e = &ix->v[i];
+		if (e->corrupt || e->cluster == NULL || (cluster != NULL &&
+		    strcmp(e->cluster, cluster) != 0))
+			continue;
+		order[n++] = e;
+	}
+	qsort(order, n, sizeof *order, rindex_older_cmp);
+	for (i = 0; i < n; i++)
+		fn(order[i]->id, rindex_sid(order[i]), arg);
+	rindex_unlock(ix);
+	free(order);
+	return 0;
+}
+
+/* --- the index kept between runs (a CLI start) --------------------------- */
+
+#define RINDEX_MAGIC	"sqdeck-record-index 1"
+
+char *
+record_index_path(void)
+{
+	char	*state = path_state_dir(), *p;
+
+	p = xasprintf("%s/records.index", state);
+	free(state);
+	return p;
+}
+
+/* A field the file can hold: no tab, no newline, not empty. */
+static int
+rindex_plain(const char *s)
+{
+	return s != NULL && *s != '\0' && strpbrk(s, "\t\n ") == NULL;
+}
+
+/* A whole decimal field (sscanf took a third of a start). */
+static int
+rindex_num(const char *s, long long *v)
+{
+	char	*end;
+
+	if (*s == '\0')
+		return -1;
+	errno = 0;
+	*v = strtoll(s, &end, 10);
+	return *end != '\0' || errno != 0 ? -1 : 0;
+}
+
+static int
+rindex_load_line(struct record_index *ix, char *line, char *end)
+{
+	struct rindex_entry	*e;
+	char			*f[9], *p = line, *q, *save = NULL;
+	long long		 mt, size, created, updated;
+	int			 n, done;
+	struct buf		 b;
+
+	for (n = 0; n < 9 && p != NULL; n++) {
+		f[n] = p;
+		if ((p = memchr(p, '\t', (size_t)(end - p))) != NULL)
+			*p++ = '\0';
+	}
+	if (n != 9 || p != NULL || id_valid(f[0], NULL) != 0 ||
+	    rindex_num(f[2], &mt) != 0 || rindex_num(f[3], &size) != 0 ||
+	    rindex_num(f[4], &created) != 0 ||
+	    rindex_num(f[5], &updated) != 0 ||
+	    (f[6][0] != '0' && f[6][0] != '1') || f[6][1] != '\0' ||
+	    (f[7][0] != '0' && f[7][0] != '1') || f[7][1] != '\0' ||
+	    *f[1] == '\0')
+		return -1;
+	done = f[7][0] == '1';
+	if (ix->n == ix->a) {
+		ix->a = ix->a ? ix->a * 2 : 1024;
+		ix->v = xrealloc(ix->v, ix->a * sizeof *ix->v);
+	}
+	e = &ix->v[ix->n];
+	memset(e, 0, sizeof *e);
+	e->id = rindex_keep(ix, f[0], strlen(f[0]));
+	e->cluster = rindex_atom(ix, f[1]);
+	e->mtime_ns = mt;
+	e->size = size;
+	e->created = created;
+	e->updated = updated;
+	e->terminal = f[6][0] == '1';
+	e->done = done != 0;
+	if (*f[8] != '\0') {
+		buf_init(&b);
+		for (q = strtok_r(f[8], ",", &save); q != NULL;
+		    q = strtok_r(NULL, ",", &save))
+			buf_add(&b, q, strlen(q) + 1);
+		e->sids = rindex_keep(ix, b.data, b.len);	/* + "" */
+		buf_free(&b);
+	}
+	ix->n++;
+	return 0;
+}
+
+/* The whole file in one read of its size (17 MB for 193,000 records). */
+static int
+rindex_file(const char *path, char **out, size_t *lenp)
+{
+	struct stat	 sb;
+	ssize_t		 n;
+	size_t		 got = 0;
+	char		*p;
+	int		 fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	p = xmalloc((size_t)sb.st_size + 1);
+	while (got < (size_t)sb.st_size) {
+		n = read(fd, p + got, (size_t)sb.st_size - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	p[got] = '\0';
+	*out = p;
+	*lenp = got;
+	return 0;
+}
+
+int
+record_index_load(struct record_index *ix)
+{
+	char			*path = record_index_path(), *text = NULL;
+	char			*line, *nl;
+	unsigned long long	 ino;
+	long long		 sec, nsec, at;
+	int			 shortcut, ok = 1, sorted = 1;
+	size_t			 len, lines = 0;
+
+	rindex_lock(ix);
+	if (ix->n != 0 || rindex_file(path, &text, &len) != 0) {
+		rindex_unlock(ix);
+		free(path);
+		return -1;
+	}
+	free(path);
+	line = text;
+	if ((nl = strchr(line, '\n')) == NULL ||
+	    strncmp(line, RINDEX_MAGIC "\t", sizeof RINDEX_MAGIC) != 0 ||
+	    sscanf(line + sizeof RINDEX_MAGIC, "%llu\t%lld\t%lld\t%lld\t%d",
+	    &ino, &sec, &nsec, &at, &shortcut) != 5)
+		ok = 0;
+	/* One allocation for every entry: no copy as it grows. */
+	for (line = text; ok && (line = memchr(line, '\n',
+	    len - (size_t)(line - text))) != NULL; line++)
+		lines++;
+	if (ok && lines > ix->a) {
+		ix->a = lines;
+		ix->v = xrealloc(ix->v, ix->a * sizeof *ix->v);
+	}
+	while (ok && nl != NULL && *(line = nl + 1) != '\0') {
+		if ((nl = memchr(line, '\n', len - (size_t)(line - text))) ==
+		    NULL) {
+			ok = 0;		/* cut short */
+			break;
+		}
+		*nl = '\0';
+		if (rindex_load_line(ix, line, nl) != 0)
+			ok = 0;
+		else if (ix->n > 1 && strcmp(ix->v[ix->n - 2].id,
+		    ix->v[ix->n - 1].id) >= 0)
+			sorted = 0;	/* saved sorted; not if edited */
+	}
+	free(text);
+	if (!ok) {
+		/* Not ours, or damaged: read the records as without it. */
+		ix->n = 0;
+		rindex_blocks_free(&ix->blocks);
+		strset_free(&ix->atoms);
+		memset(&ix->atoms, 0, sizeof ix->atoms);
+		rindex_unlock(ix);
+		return -1;
+	}
+	if (ix->n > 1 && !sorted)
+		qsort(ix->v, ix->n, sizeof *ix->v, rindex_cmp);
+	ix->by_valid = 0;
+	/* The rows are the TUI's: a CLI reads a file again if it needs one. */
+	ix->rows_taken = 1;
+	if (shortcut) {
+		ix->listed = 1;
+		ix->dir_ino = (ino_t)ino;
+		ix->dir_mtime.tv_sec = (time_t)sec;
+		ix->dir_mtime.tv_nsec = (long)nsec;
+		ix->listed_at = (time_t)at;
+	}
+	ix->dirty = 0;
+	rindex_unlock(ix);
+	return 0;
+}
+
+int
+record_index_save(struct record_index *ix, char **cause)
+{
+	const struct rindex_entry	*e;
+	struct buf			 b;
+	const char			*p;
+	char				*path;
+	size_t				 i;
+	int				 shortcut, rc;
+
+	rindex_lock(ix);
+	if (!ix->dirty) {
+		rindex_unlock(ix);
+		return 0;
+	}
+	/* A file that does not parse is read (and said) again each run. */
+	shortcut = ix->listed && ix->badnames.n == 0;
+	buf_init(&b);
+	for (i = 0; i < ix->n; i++) {
+		e = &ix->v[i];
+		if (e->corrupt || !rindex_plain(e->cluster)) {
+			shortcut = 0;
+			continue;
+		}
+		if (e->cluster == NULL)
+			continue;	/* gone between listing and read */
+		buf_printf(&b, "%s\t%s\t%lld\t%lld\t%lld\t%lld\t%d\t%d\t",
+		    e->id, e->cluster, (long long)e->mtime_ns,
+		    (long long)e->size, (long long)e->created,
+		    (long long)e->updated, e->terminal, e->done);
+		for (p = e->sids; p != NULL && *p != '\0';
+		    p += strlen(p) + 1) {
+			if (p != e->sids)
+				buf_add(&b, ",", 1);
+			buf_adds(&b, p);
+		}
+		buf_add(&b, "\n", 1);
+	}
+	path = xasprintf("%s\t%llu\t%lld\t%lld\t%lld\t%d\n", RINDEX_MAGIC,
+	    (unsigned long long)ix->dir_ino, (long long)ix->dir_mtime.tv_sec,
+	    (long long)ix->dir_mtime.tv_nsec, (long long)ix->listed_at,
+	    shortcut);
+	{
+		struct buf	 all;
+
+		buf_init(&all);
+		buf_adds(&all, path);
+		buf_add(&all, b.data != NULL ? b.data : "", b.len);
+		free(path);
+		path = record_index_path();
+		rc = file_write_atomic_nodirsync(path, all.data, all.len, 0600,
+		    cause);
+		buf_free(&all);
+	}
+	if (rc == 0)
+		ix->dirty = 0;
+	rindex_unlock(ix);
+	buf_free(&b);
+	free(path);
+	return rc;
 }
 
 static int

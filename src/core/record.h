@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <stddef.h>
+#include <time.h>
 
 #include "state.h"
 #include "util.h"
@@ -197,14 +198,6 @@ int		 record_index_refresh(struct record_index *,
 const char	*record_index_find(const struct record_index *,
 		     const char *cluster, const char *sid);
 /*
- * The id of the newest record (record_list's order) of SLURM job sid on
- * cluster (any cluster if NULL), or NULL: what ops_find looks for,
- * without reading every record (the TUI's log pane read 193,000 files
- * for each job the cursor landed on, issue 25).  No refresh.
- */
-const char	*record_index_find_newest(struct record_index *,
-		     const char *cluster, const char *sid);
-/*
  * The records of cluster a poll needs, read from their files: every one
  * not ended, and the ended ones updated at or after since ((time_t)-1:
  * all of them).  The index is refreshed first (a stat per file); only
@@ -214,6 +207,46 @@ const char	*record_index_find_newest(struct record_index *,
 int		 record_index_select(struct record_index *,
 		     const char *cluster, time_t since,
 		     struct record_list *out, char **cause);
+/*
+ * The same for every cluster at once (sqdeck records without --all),
+ * with every file that does not parse in out->corrupt.
+ */
+int		 record_index_recent(struct record_index *, time_t since,
+		     struct record_list *out, char **cause);
+/*
+ * The id of the oldest record of cluster whose current SLURM id is raw
+ * (sqdeck history), or NULL; the index is not refreshed.
+ */
+const char	*record_index_current(struct record_index *,
+		     const char *cluster, long raw);
+/*
+ * A CLI run starts from the index the last one saved (records.index
+ * beside records/): only files new or changed since are read, and a
+ * directory unchanged since (inode, mtime) is not even listed, so a
+ * week of history (193,000 records) costs no read per record.  load:
+ * 0, or -1 when there is none or it is not usable (then the refresh
+ * reads every file, as without it).  save: writes it again if a
+ * refresh listed the directory since; 0 or -1 and a cause.
+ */
+/*
+ * The id of the newest record (record_list's order) of cluster (NULL:
+ * any) that has or had SLURM job sid, after a refresh; NULL if none (or
+ * the refresh failed: *cause set).
+ */
+const char	*record_index_newest(struct record_index *,
+		     const char *cluster, const char *sid, char **cause);
+/*
+ * fn(id, current SLURM id or NULL, arg) for every readable record of
+ * cluster (NULL: all), oldest first (record_list's order), after a
+ * refresh; fn must not call the index.
+ */
+int		 record_index_each(struct record_index *,
+		     const char *cluster,
+		     void (*fn)(const char *, const char *, void *), void *arg,
+		     char **cause);
+char		*record_index_path(void);
+int		 record_index_load(struct record_index *);
+int		 record_index_save(struct record_index *, char **cause);
 /*
  * Entries record_index_select looked at, in all (a test hook: a poll of
  * one cluster looks at that cluster's records in its window, not at
@@ -267,6 +300,8 @@ int		 record_index_rows(struct record_index *, struct strv *corrupt,
  * test hook: the screen's thread must read none).
  */
 unsigned long	 record_reads_here(void);
+/* Add n reads done for this thread by another (a CLI verb's polls). */
+void		 record_reads_add(unsigned long n);
 
 /* The current SLURM id, or NULL. */
 const char	*record_slurm_id(const struct record *);

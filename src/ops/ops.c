@@ -424,41 +424,33 @@ has_slurm_id(const struct record *r, const char *sid)
 }
 
 /*
- * ops_find's look through the index: the newest record of arg on cluster,
- * else on any cluster, read alone.  0 found, 1 none, -1 the index cannot
- * say (refresh failed, or the file changed since it was listed): then
- * every record is read as before.
+ * ops_find through the caller's index: the newest record of the job, of
+ * cluster first, read alone (main read every record for one id).
  */
 static int
 find_indexed(struct record_index *ix, const char *arg, const char *cluster,
     struct record **rp)
 {
 	const char	*id = NULL;
-	struct record	*r = NULL;
 	char		*why = NULL;
-	int		 here = 0;
+	int		 pass;
 
-	if (record_index_refresh(ix, NULL, &why) != 0) {
-		free(why);
-		return -1;
+	for (pass = 0; pass < 2 && id == NULL; pass++) {
+		if (pass == 0 && cluster == NULL)
+			continue;
+		id = record_index_newest(ix, pass == 0 ? cluster : NULL, arg,
+		    &why);
+		if (why != NULL) {
+			free(why);
+			return -1;	/* the full list says why */
+		}
 	}
-	if (cluster != NULL && (id = record_index_find_newest(ix, cluster,
-	    arg)) != NULL)
-		here = 1;
-	if (id == NULL)
-		id = record_index_find_newest(ix, NULL, arg);
 	if (id == NULL)
 		return 1;
-	if (record_load(id, &r, &why) != 0) {
+	if (record_load(id, rp, &why) != 0) {
 		free(why);
-		return -1;
+		return -1;		/* gone meanwhile: the full list */
 	}
-	if (!has_slurm_id(r, arg) || (here && (r->cluster == NULL ||
-	    strcmp(r->cluster, cluster) != 0))) {
-		record_free(r);
-		return -1;
-	}
-	*rp = r;
 	return 0;
 }
 
@@ -506,14 +498,8 @@ ops_find_in(struct record_index *ix, const char *arg, const char *cluster,
 		return 0;
 	}
 	*slurm_id = (long)j.job;
-	if (ix != NULL) {
-		switch (find_indexed(ix, arg, cluster, rp)) {
-		case 0:
-			return 0;
-		case 1:
-			return 1;
-		}
-	}
+	if (ix != NULL && (pass = find_indexed(ix, arg, cluster, rp)) >= 0)
+		return pass;
 	if (record_list(&list, &why) != 0) {
 		cause_set(cause, "%s", why);
 		free(why);

@@ -144,12 +144,8 @@ int	 ops_record_change(const char *id, struct ops_change *, char **cause);
  */
 int	 ops_find(const char *arg, const char *cluster, struct record **rp,
 	     long *slurm_id, char **cause);
-/*
- * The same through a records index (refreshed first): the one record
- * found is read, not every record (the TUI's workers; ix NULL: as
- * ops_find).
- */
-int	 ops_find_in(struct record_index *ix, const char *arg,
+/* The same through an index (record.h): only the record found is read. */
+int	 ops_find_in(struct record_index *, const char *arg,
 	     const char *cluster, struct record **rp, long *slurm_id,
 	     char **cause);
 

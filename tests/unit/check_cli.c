@@ -6,7 +6,12 @@
  */
 #include "testutil.h"
 
+#include <sys/socket.h>
 #include <sys/wait.h>
+
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
 
 #include "cli.h"
 #include "color.h"
@@ -547,6 +552,236 @@ START_TEST(test_complete_from_entries)
 }
 END_TEST
 
+/* A record that ended long ago (CANCELED on 2026-01-01). */
+static void
+put_old(const char *dir, int i, const char *cluster)
+{
+	char	*path, *json, *cause = NULL;
+
+	path = xasprintf("%s/sd-20260101T000000-%06x.json", dir, i);
+	json = xasprintf("{\"version\":1,\"id\":\"sd-20260101T000000-%06x\","
+	    "\"cluster\":\"%s\",\"job_name\":\"old-%d\",\"created\":"
+	    "\"2026-01-01T00:00:00Z\",\"updated\":\"2026-01-01T00:00:00Z\","
+	    "\"state\":\"CANCELED\",\"err_class\":\"NONE\",\"slurm_ids\":"
+	    "[\"%d\"],\"history\":[]}\n", i, cluster, i, 900000 + i);
+	ck_assert_msg(file_write_atomic_nodirsync(path, json, strlen(json),
+	    0600, &cause) == 0, "%s", cause);
+	free(json);
+	free(path);
+}
+
+/* What SQDECK_TEST_RECORD_READS said a verb read (-1: it said nothing). */
+static long
+reads_said(const char *file)
+{
+	char	*text = NULL, *p;
+	long	 n = -1;
+
+	if (file_read(file, &text, NULL, NULL) != 0)
+		return -1;
+	if ((p = strstr(text, "record reads: ")) != NULL)
+		n = strtol(p + strlen("record reads: "), NULL, 10);
+	free(text);
+	unlink(file);
+	return n;
+}
+
+/*
+ * Issue 25: jobs of one cluster, and records, read that cluster's records
+ * still moving and the recent ones, not every other cluster's history
+ * (main read all 3,000 files for each cluster it polled: a week of
+ * history, 193,000 records over 32 clusters, took jobs past 60 s).  A
+ * first run reads every file once into records.index; the next ones
+ * read only what they show.
+ */
+/*
+ * A listener that takes connections and never says SSH's hello: each
+ * client waits its connect_timeout.  It counts how many were open at
+ * once.
+ */
+struct mute {
+	int		lfd;
+	int		stop;		/* atomic */
+	int		accepted;
+	int		most;		/* open at once */
+};
+
+static void *
+mute_run(void *arg)
+{
+	struct mute	*m = arg;
+	struct pollfd	 pf[65];
+	char		 b[512];
+	int		 fds[64], n = 0, i, fd;
+	ssize_t		 r;
+
+	while (!__atomic_load_n(&m->stop, __ATOMIC_SEQ_CST)) {
+		pf[0].fd = m->lfd;
+		pf[0].events = POLLIN;
+		for (i = 0; i < n; i++) {
+			pf[i + 1].fd = fds[i];
+			pf[i + 1].events = POLLIN;
+		}
+		if (poll(pf, (nfds_t)n + 1, 50) <= 0)
+			continue;
+		for (i = n - 1; i >= 0; i--) {
+			if (pf[i + 1].revents == 0)
+				continue;
+			/* The client's own hello is read; EOF: it gave up. */
+			if ((r = read(fds[i], b, sizeof b)) <= 0) {
+				close(fds[i]);
+				fds[i] = fds[--n];
+			}
+		}
+		if ((pf[0].revents & POLLIN) &&
+		    (fd = accept(m->lfd, NULL, NULL)) >= 0) {
+			if (n == 64)
+				close(fd);
+			else {
+				fds[n++] = fd;
+				m->accepted++;
+				if (n > m->most)
+					m->most = n;
+			}
+		}
+	}
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	return NULL;
+}
+
+/*
+ * jobs polls the clusters side by side: three whose host never says
+ * hello are waited on at once (one after another, each waited its
+ * connect_timeout in turn: at most one open), and what each poll says
+ * comes in the configuration's order.
+ */
+START_TEST(test_jobs_side_by_side)
+{
+	struct sockaddr_in	 sa;
+	socklen_t		 len = sizeof sa;
+	struct mute		 m;
+	pthread_t		 t;
+	char			*out, *err, *yaml, *text, *cause = NULL;
+	const char		*a, *b, *c;
+
+	memset(&m, 0, sizeof m);
+	memset(&sa, 0, sizeof sa);
+	sa.sin_family = AF_INET;
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_ge(m.lfd = socket(AF_INET, SOCK_STREAM, 0), 0);
+	ck_assert_int_eq(bind(m.lfd, (struct sockaddr *)&sa, sizeof sa), 0);
+	ck_assert_int_eq(listen(m.lfd, 64), 0);
+	ck_assert_int_eq(getsockname(m.lfd, (struct sockaddr *)&sa, &len), 0);
+	ck_assert_int_eq(pthread_create(&t, NULL, mute_run, &m), 0);
+	yaml = xasprintf("%s/clusters.yaml", home);
+	text = xasprintf("clusters:\n"
+	    "  - name: mute-a\n    hosts: [127.0.0.1]\n    user: nobody\n"
+	    "    connect_timeout: 3\n    port: %d\n"
+	    "  - name: mute-b\n    hosts: [127.0.0.1]\n    user: nobody\n"
+	    "    connect_timeout: 3\n    port: %d\n"
+	    "  - name: mute-c\n    hosts: [127.0.0.1]\n    user: nobody\n"
+	    "    connect_timeout: 3\n    port: %d\n",
+	    ntohs(sa.sin_port), ntohs(sa.sin_port), ntohs(sa.sin_port));
+	ck_assert_msg(file_write_atomic(yaml, text, strlen(text), 0600,
+	    &cause) == 0, "%s", cause);
+	ck_assert_int_ne(run("-c clusters.yaml jobs", &out, &err), 0);
+	__atomic_store_n(&m.stop, 1, __ATOMIC_SEQ_CST);
+	pthread_join(t, NULL);
+	close(m.lfd);
+	ck_assert_msg(m.accepted >= 3, "%d connections: %s", m.accepted, err);
+	ck_assert_msg(m.most >= 2, "the polls waited one after another "
+	    "(%d of %d connections open at most): %s", m.most, m.accepted,
+	    err);
+	a = strstr(err, "mute-a");
+	b = strstr(err, "mute-b");
+	c = strstr(err, "mute-c");
+	ck_assert_msg(a != NULL && b != NULL && c != NULL && a < b && b < c,
+	    "not said in the configuration's order: %s", err);
+	free(out);
+	free(err);
+	free(text);
+	free(yaml);
+}
+END_TEST
+
+START_TEST(test_reads_of_one_cluster)
+{
+	char		*out, *err, *dir, *yaml, *reads, *cause = NULL;
+	const char	*text;
+	long		 n;
+	int	 i, run_no;
+
+	dir = xasprintf("%s/sqdeck/records", home);
+	ck_assert_int_eq(mkdir_p(dir, 0700, &cause), 0);
+	for (i = 1; i <= 3000; i++)
+		put_old(dir, i, i % 10 == 0 ? "polar" : "other");
+	/* polar: two still running, one ended within a day. */
+	put_record("sd-20261129T164500-a00001", "polar", "RUNNING", "4242");
+	put_record("sd-20261129T164500-a00002", "polar", "PENDING", "4243");
+	put_record("sd-20261129T164500-a00003", "polar", "CANCELED", "4244");
+	yaml = xasprintf("%s/clusters.yaml", home);
+	text = "clusters:\n  - name: polar\n    hosts: [127.0.0.1]\n"
+	    "    user: nobody\n    port: 1\n  - name: other\n"
+	    "    hosts: [127.0.0.1]\n    user: nobody\n    port: 1\n";
+	ck_assert_msg(file_write_atomic(yaml, text, strlen(text), 0600,
+	    &cause) == 0, "%s", cause);
+	reads = xasprintf("%s/reads", home);
+	setenv("SQDECK_TEST_RECORD_READS", reads, 1);
+	for (run_no = 0; run_no < 3; run_no++) {
+		/* The poll fails (port 1): the records' rows are shown. */
+		run("-c clusters.yaml jobs --cluster polar --json", &out, &err);
+		n = reads_said(reads);
+		ck_assert_msg(n >= 0, "jobs said nothing of its reads: %s",
+		    err);
+		ck_assert_ptr_nonnull(strstr(out, "\"job_id\":\t\"4242\""));
+		ck_assert_ptr_nonnull(strstr(out, "\"job_id\":\t\"4243\""));
+		ck_assert_ptr_nonnull(strstr(out, "\"job_id\":\t\"4244\""));
+		ck_assert_ptr_null(strstr(out, "\"job_id\":\t\"900010\""));
+		/*
+		 * The first run reads every file once (3,003); then a
+		 * listing at most and polar's three records.
+		 */
+		if (run_no > 0)
+			ck_assert_msg(n <= 4, "jobs --cluster polar read %ld "
+			    "record files and listings (run %d)", n, run_no);
+		free(out);
+		free(err);
+	}
+	ck_assert_int_eq(run("records", &out, &err), 0);
+	n = reads_said(reads);
+	ck_assert_msg(n >= 0 && n <= 4, "records read %ld", n);
+	ck_assert_ptr_nonnull(strstr(out, "sd-20261129T164500-a00001"));
+	ck_assert_ptr_nonnull(strstr(out, "sd-20261129T164500-a00003"));
+	ck_assert_ptr_null(strstr(out, "sd-20260101T000000-"));
+	free(out);
+	free(err);
+	/* A record changed since: read again, and shown as it is now. */
+	put_record("sd-20261129T164500-a00002", "polar", "COMPLETE", "4243");
+	ck_assert_int_eq(run("records --state COMPLETED", &out, &err), 0);
+	ck_assert_ptr_nonnull(strstr(out, "sd-20261129T164500-a00002"));
+	free(out);
+	free(err);
+	/* A job named by its SLURM id: its record alone (main: all). */
+	run("-c clusters.yaml status 900011", &out, &err);
+	n = reads_said(reads);
+	ck_assert_msg(n >= 0 && n <= 6, "status 900011 read %ld", n);
+	ck_assert_ptr_nonnull(strstr(out, "sd-20260101T000000-00000b"));
+	free(out);
+	free(err);
+	/* --all still reads and shows every one. */
+	ck_assert_int_eq(run("records --all --format record_id", &out, &err),
+	    0);
+	ck_assert_ptr_nonnull(strstr(out, "sd-20260101T000000-000bb8"));
+	free(out);
+	free(err);
+	unsetenv("SQDECK_TEST_RECORD_READS");
+	free(reads);
+	free(yaml);
+	free(dir);
+}
+END_TEST
+
 static Suite *
 cli_suite(void)
 {
@@ -564,6 +799,8 @@ cli_suite(void)
 	tcase_add_test(tc, test_triage_json_rule_evidence);
 	tcase_add_test(tc, test_color_decide);
 	tcase_add_test(tc, test_color_cli);
+	tcase_add_test(tc, test_reads_of_one_cluster);
+	tcase_add_test(tc, test_jobs_side_by_side);
 	tcase_add_test(tc, test_complete_from_entries);
 	suite_add_tcase(s, tc);
 	return s;

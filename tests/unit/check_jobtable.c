@@ -583,6 +583,45 @@ START_TEST(test_foreach_row)
 }
 END_TEST
 
+/*
+ * jobtable_cell_width counts what jobtable_cell writes for the number
+ * columns, at every boundary of the duration's forms (M:SS, H:MM:SS,
+ * D-HH:MM:SS, "-") and of the digits, with and without a limit.
+ */
+START_TEST(test_cell_width)
+{
+	static const long secs[] = { -5, -1, 0, 1, 59, 60, 599, 600, 3599,
+	    3600, 35999, 36000, 86399, 86400, 863999, 864000, 8640000,
+	    86400000L * 100, 2147483647L };
+	static const int nodes[] = { -1, 0, 1, 9, 10, 99, 100, 12345 };
+	struct jobtable_row	 r;
+	char			 buf[64];
+	size_t			 i, j;
+
+	memset(&r, 0, sizeof r);
+	for (i = 0; i < sizeof secs / sizeof secs[0]; i++) {
+		for (j = 0; j < sizeof secs / sizeof secs[0] + 1; j++) {
+			r.elapsed = secs[i];
+			r.limit = j < sizeof secs / sizeof secs[0] ? secs[j] :
+			    -1;
+			/* A limit of -1 is "none": its cell is the elapsed. */
+			jobtable_cell(&r, JT_TIME, buf, sizeof buf);
+			ck_assert_msg(jobtable_cell_width(&r, JT_TIME) ==
+			    (int)strlen(buf), "elapsed %ld limit %ld: \"%s\" "
+			    "is %zu, said %d", r.elapsed, r.limit, buf,
+			    strlen(buf), jobtable_cell_width(&r, JT_TIME));
+		}
+	}
+	for (i = 0; i < sizeof nodes / sizeof nodes[0]; i++) {
+		r.nodes = nodes[i];
+		ck_assert_int_eq(jobtable_cell_width(&r, JT_NODES),
+		    (int)strlen(jobtable_cell(&r, JT_NODES, buf, sizeof buf)));
+	}
+	ck_assert_int_eq(jobtable_cell_width(&r, JT_NAME), -1);
+	ck_assert_int_eq(jobtable_cell_width(&r, JT_STATE), -1);
+}
+END_TEST
+
 START_TEST(test_cells_and_states)
 {
 	struct jobtable_row	r = row("42", "n", "RUNNING");
@@ -1268,6 +1307,7 @@ jobtable_suite(void)
 	tcase_add_test(tc, test_upsert_and_set_state);
 	tcase_add_test(tc, test_selection_kept);
 	tcase_add_test(tc, test_move_and_top);
+	tcase_add_test(tc, test_cell_width);
 	tcase_add_test(tc, test_filter);
 	tcase_add_test(tc, test_sort);
 	tcase_add_test(tc, test_first_screen);

@@ -134,14 +134,37 @@ test_tmpdir(void)
 	return path;
 }
 
+/*
+ * The variables that override a cluster's settings
+ * (sqdeck(1), ENVIRONMENT) are unset before any unit test: what a test
+ * reads is what it set.
+ * scripts/check sources the test cluster's env.sh before its distcheck,
+ * and check_record's test_adopt_reads failed there (SLURM_USER and
+ * SLURM_PORT made the configured cluster another place).
+ */
+static inline void
+test_env_clean(void)
+{
+	static const char *const vars[] = { "SLURM_HOSTNAME", "SLURM_USER",
+	    "SSH_PORT", "SLURM_PORT", "SLURM_PARTITION", "SSH_KEY_PATH",
+	    "SSH_KNOWN_HOSTS", "SLURM_BASE_RESULTS_DIR", "SLURM_ACCOUNT",
+	    "SLURM_TIME_HOURS", "SLURM_USE_REQUEUE", "SQDECK_CLUSTER" };
+	size_t	i;
+
+	for (i = 0; i < sizeof vars / sizeof vars[0]; i++)
+		unsetenv(vars[i]);
+}
+
 /* main() for a test program made of one suite. */
 #define TEST_MAIN(make_suite)						\
 int									\
 main(void)								\
 {									\
-	SRunner	*sr = srunner_create(make_suite());			\
+	SRunner	*sr;							\
 	int	 nfailed;						\
 									\
+	test_env_clean();						\
+	sr = srunner_create(make_suite());				\
 	srunner_run_all(sr, CK_NORMAL);					\
 	nfailed = srunner_ntests_failed(sr);				\
 	srunner_free(sr);						\
