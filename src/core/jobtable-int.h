@@ -39,16 +39,21 @@ struct entry {
 	uint32_t		 lslot;		/* index in jt->live, if there */
 	unsigned		 seen;		/* merge generation */
 	unsigned		 ci;		/* index in jt->clusters */
-	unsigned char		 marked;
-	unsigned char		 class;		/* of row.state, cached */
-	unsigned char		 touched;	/* in jt->touched */
-	unsigned char		 where;		/* enum jt_where */
-	unsigned char		 task;		/* the id is an array task */
-	unsigned char		 group;		/* a group row (jt->groups) */
-	unsigned char		 inlive;	/* in jt->live */
-	unsigned char		 wlisted;	/* in jt->wlist */
+	/*
+	 * Bits, so that an entry is 128 bytes, not 144 (237,000 of them
+	 * with a week of history, issue 25).
+	 */
+	unsigned		 marked : 1;
+	unsigned		 class : 3;	/* of row.state, cached */
+	unsigned		 touched : 1;	/* in jt->touched */
+	unsigned		 where : 3;	/* enum jt_where */
+	unsigned		 task : 1;	/* the id is an array task */
+	unsigned		 group : 1;	/* a group row (jt->groups) */
+	unsigned		 inlive : 1;	/* in jt->live */
+	unsigned		 wlisted : 1;	/* in jt->wlist */
 	struct jobtable_widths	 widths;	/* the drawer's cache */
 };
+_Static_assert(JC_OTHER < 8 && JW_FILTER < 8, "entry: 3 bits each");
 
 struct cinfo {
 	char	*name;

@@ -33,7 +33,8 @@ do_cancel(struct wstate *st, struct wcmd *c)
 		}
 		goto done;
 	}
-	rc = ops_find(c->job_id, w->cl->name, &rec, &sid, &cause);
+	rc = ops_find_in(records_index(w->ws), c->job_id, w->cl->name,
+	    &rec, &sid, &cause);
 	if (rc < 0) {
 		post_action(w, ACTION_CANCEL, c->job_id, NULL,
 		    ACTION_FAILED, "%s", cause);

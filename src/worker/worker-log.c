@@ -36,7 +36,8 @@ log_array_task(struct wstate *st, struct worker *w, const struct jobid *j)
 	long		 n;
 
 	snprintf(sid, sizeof sid, "%lu", j->job);
-	if (ops_find(sid, w->cl->name, &rec, &n, &cause) != 0 || rec == NULL ||
+	if (ops_find_in(records_index(w->ws), sid, w->cl->name, &rec, &n,
+	    &cause) != 0 || rec == NULL ||
 	    rec->array == NULL || rec->cluster == NULL ||
 	    strcmp(rec->cluster, w->cl->name) != 0) {
 		free(cause);
@@ -77,7 +78,8 @@ log_take(struct wstate *st, const char *id, enum log_stream stream,
 	if (jid.kind == JOBID_TASK || jid.kind == JOBID_RANGE)
 		rc = 1;
 	else
-		rc = ops_find(id, w->cl->name, &rec, &sid, &cause);
+		rc = ops_find_in(records_index(w->ws), id, w->cl->name,
+		    &rec, &sid, &cause);
 	if (rc == 0 && rec->cluster != NULL &&
 	    strcmp(rec->cluster, w->cl->name) != 0) {
 		record_free(rec);	/* same SLURM id, another cluster */
@@ -99,7 +101,7 @@ log_take(struct wstate *st, const char *id, enum log_stream stream,
 		 * finished one SLURM's default log in its work dir.
 		 */
 		for (i = 0; i < st->nhist; i++) {
-			if (strcmp(st->hist[i].id, id) == 0 &&
+			if (strcmp(st->hist_id[i], id) == 0 &&
 			    st->hist_log[i] != NULL) {
 				st->log_fallback = xstrdup(st->hist_log[i]);
 				break;

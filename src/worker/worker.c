@@ -346,12 +346,16 @@ hist_clear(struct wstate *st)
 	size_t	i;
 
 	for (i = 0; i < st->nhist; i++) {
-		jobtable_row_clear(&st->hist[i]);
+		if (st->hist != NULL)
+			jobtable_row_clear(&st->hist[i]);
+		free(st->hist_id[i]);
 		free(st->hist_log[i]);
 	}
 	free(st->hist);
+	free(st->hist_id);
 	free(st->hist_log);
 	st->hist = NULL;
+	st->hist_id = NULL;
 	st->hist_log = NULL;
 	st->nhist = 0;
 }
@@ -393,6 +397,7 @@ do_history(struct wstate *st)
 	(void)history_parse(res.out, sep, &h, &cause);	/* good rows kept */
 	hist_clear(st);
 	st->hist = xcalloc(h.n + 1, sizeof *st->hist);
+	st->hist_id = xcalloc(h.n + 1, sizeof *st->hist_id);
 	st->hist_log = xcalloc(h.n + 1, sizeof *st->hist_log);
 	for (i = 0; i < h.n; i++) {
 		const struct history_job	*j = &h.v[i];
@@ -400,6 +405,7 @@ do_history(struct wstate *st)
 
 		r->cluster = xstrdup(w->cl->name);
 		r->id = xstrdup(j->id);
+		st->hist_id[i] = xstrdup(j->id);
 		r->name = xstrdup(j->name);
 		r->partition = xstrdup(j->partition);
 		r->state = xstrdup(slurm_state_base(j->state, base,
@@ -442,7 +448,7 @@ hist_append(struct wstate *st, struct msg_jobs *jobs)
 	size_t	  i, n = jobs->nrows;
 	char	**ids;
 
-	if (st->nhist == 0)
+	if (st->nhist == 0 || st->hist == NULL)
 		return;
 	ids = xcalloc(n + 1, sizeof *ids);
 	for (i = 0; i < n; i++)
@@ -452,29 +458,21 @@ hist_append(struct wstate *st, struct msg_jobs *jobs)
 	    sizeof *jobs->rows);
 	/*
 	 * The rows move into the message: the worker keeps only each
-	 * row's id (for the log of a job SLURM forgot), not a second copy
-	 * of a week of history per cluster.
+	 * row's id and log (hist_id, hist_log: for the log of a job SLURM
+	 * forgot), not a second copy of a week of history per cluster.
 	 */
 	for (i = 0; i < st->nhist; i++) {
-		struct jobtable_row	*h = &st->hist[i], *r, keep;
+		struct jobtable_row	*h = &st->hist[i];
 
 		if (n > 0 && bsearch(&h->id, ids, n, sizeof *ids,
-		    id_cmp) != NULL) {
-			keep = *h;
-			h->id = NULL;
+		    id_cmp) != NULL)
 			jobtable_row_clear(h);
-			memset(h, 0, sizeof *h);
-			h->id = keep.id;
-			continue;
-		}
-		r = &jobs->rows[jobs->nrows++];
-		*r = *h;
-		r->id = xstrdup(h->id);
-		keep.id = h->id;
-		memset(h, 0, sizeof *h);
-		h->id = keep.id;
+		else
+			jobs->rows[jobs->nrows++] = *h;
 	}
 	free(ids);
+	free(st->hist);
+	st->hist = NULL;
 }
 
 /*
@@ -521,8 +519,8 @@ lost_found(struct wstate *st)
 
 	memset(&keep, 0, sizeof keep);
 	for (i = 0; i < st->lost_ids.n; i++) {
-		for (k = 0; k < st->nhist && (st->hist[k].id == NULL ||
-		    strcmp(st->hist[k].id, st->lost_ids.v[i]) != 0); k++)
+		for (k = 0; k < st->nhist && strcmp(st->hist_id[k],
+		    st->lost_ids.v[i]) != 0; k++)
 			;
 		if (k == st->nhist)
 			strv_add(&keep, st->lost_ids.v[i]);
@@ -1148,7 +1146,8 @@ do_spec(struct wstate *st, struct wcmd *c)
 	long		 sid;
 
 	memset(&log, 0, sizeof log);
-	if (ops_find(c->job_id, w->cl->name, &rec, &sid, &cause) != 0 ||
+	if (ops_find_in(records_index(w->ws), c->job_id, w->cl->name,
+	    &rec, &sid, &cause) != 0 ||
 	    (rec->cluster != NULL && strcmp(rec->cluster, w->cl->name) != 0)) {
 		/* Another cluster's record of this number: another job. */
 		if (cause == NULL)

@@ -1171,6 +1171,73 @@ END_TEST
  * once, for records of an older sqdeck, then only while record_create's
  * mark says one may wait.
  */
+/*
+ * ops_find_in: a job's record through the index, reading that one file.
+ * The TUI's log pane looked up the job under the cursor with ops_find,
+ * which read and held every record (193,000 files with a week of
+ * history, 170 MB of heap at once, issue 25).  The answers are ops_find's.
+ */
+START_TEST(test_find_in_reads)
+{
+	struct record_index	*ix = record_index_new();
+	struct record		*r, *q;
+	const char		*sids[] = { "4242", "5003", "9999", "12_3" };
+	const char		*clusters[] = { "c1", "c2", NULL };
+	char			*cause = NULL, *id, sid[16];
+	unsigned long		 before, reads_in, reads_all;
+	long			 n1, n2;
+	size_t			 i, k;
+	int			 rc1, rc2;
+
+	for (i = 0; i < 30; i++) {
+		id = new_record("c1", "find-in");
+		snprintf(sid, sizeof sid, "%zu", 5000 + i);
+		ck_assert_int_eq(record_set_slurm_id(id, sid, NULL), 0);
+		free(id);
+	}
+	/* 4242 on both clusters, twice on c1 (a retry's reused number). */
+	for (i = 0; i < 3; i++) {
+		id = new_record(i == 1 ? "c2" : "c1", "find-in-4242");
+		ck_assert_int_eq(record_set_slurm_id(id, "4242", NULL), 0);
+		free(id);
+	}
+	ck_assert_int_eq(record_index_refresh(ix, NULL, &cause), 0);
+	for (i = 0; i < sizeof sids / sizeof *sids; i++) {
+		for (k = 0; k < sizeof clusters / sizeof *clusters; k++) {
+			r = q = NULL;
+			n1 = n2 = 0;
+			before = record_reads_here();
+			rc1 = ops_find_in(ix, sids[i], clusters[k], &r, &n1,
+			    &cause);
+			reads_in = record_reads_here() - before;
+			free(cause);
+			cause = NULL;
+			before = record_reads_here();
+			rc2 = ops_find(sids[i], clusters[k], &q, &n2, &cause);
+			reads_all = record_reads_here() - before;
+			free(cause);
+			cause = NULL;
+			ck_assert_int_eq(rc1, rc2);
+			ck_assert_int_eq(n1, n2);
+			ck_assert_int_eq(r == NULL, q == NULL);
+			if (r != NULL)
+				ck_assert_str_eq(r->id, q->id);
+			if (strcmp(sids[i], "12_3") != 0) {
+				/*
+				 * A listing per cluster looked at (this one,
+				 * then any) and the one record, not 33.
+				 */
+				ck_assert_uint_le(reads_in, 3);
+				ck_assert_uint_ge(reads_all, 33);
+			}
+			record_free(r);
+			record_free(q);
+		}
+	}
+	record_index_free(ix);
+}
+END_TEST
+
 START_TEST(test_adopt_reads)
 {
 	struct config	 cfg;
@@ -1476,6 +1543,7 @@ record_suite(void)
 	tcase_add_test(tc, test_react_notes);
 	tcase_add_test(tc, test_record_limit);
 	tcase_add_test(tc, test_adopt_reads);
+	tcase_add_test(tc, test_find_in_reads);
 	suite_add_tcase(s, tc);
 
 	/* Waits twice for a listing to stand (LISTED_WAIT). */
