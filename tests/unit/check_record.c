@@ -657,7 +657,7 @@ START_TEST(test_index_compact)
 	ck_assert_msg(record_index_refresh(ix, NULL, &cause) == 0, "%s",
 	    cause);
 	ck_assert_uint_eq(record_index_size(ix), n);
-	test_heap_per(measure, used0, n, 240, "record");
+	test_heap_per(measure, used0, n, 186, "record");
 	record_index_free(ix);
 }
 END_TEST
