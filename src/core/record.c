@@ -1979,7 +1979,7 @@ record_index_load(struct record_index *ix)
 {
 	char			*path = record_index_path(), *text = NULL;
 	char			*line, *nl;
-	unsigned long long	 ino;
+	unsigned long long	 ino, count;
 	long long		 sec, nsec, at;
 	int			 shortcut, ok = 1, sorted = 1;
 	size_t			 len, lines = 0;
@@ -1994,8 +1994,8 @@ record_index_load(struct record_index *ix)
 	line = text;
 	if ((nl = strchr(line, '\n')) == NULL ||
 	    strncmp(line, RINDEX_MAGIC "\t", sizeof RINDEX_MAGIC) != 0 ||
-	    sscanf(line + sizeof RINDEX_MAGIC, "%llu\t%lld\t%lld\t%lld\t%d",
-	    &ino, &sec, &nsec, &at, &shortcut) != 5)
+	    sscanf(line + sizeof RINDEX_MAGIC, "%llu\t%lld\t%lld\t%lld\t%d"
+	    "\t%llu", &ino, &sec, &nsec, &at, &shortcut, &count) != 6)
 		ok = 0;
 	/* One allocation for every entry: no copy as it grows. */
 	for (line = text; ok && (line = memchr(line, '\n',
@@ -2019,6 +2019,9 @@ record_index_load(struct record_index *ix)
 			sorted = 0;	/* saved sorted; not if edited */
 	}
 	free(text);
+	/* Cut short at a line's end: fewer entries than it says. */
+	if (ok && ix->n != count)
+		ok = 0;
 	if (!ok) {
 		/* Not ours, or damaged: read the records as without it. */
 		ix->n = 0;
@@ -2052,7 +2055,7 @@ record_index_save(struct record_index *ix, char **cause)
 	struct buf			 b;
 	const char			*p;
 	char				*path;
-	size_t				 i;
+	size_t				 i, count = 0;
 	int				 shortcut, rc;
 
 	rindex_lock(ix);
@@ -2081,11 +2084,14 @@ record_index_save(struct record_index *ix, char **cause)
 			buf_adds(&b, p);
 		}
 		buf_add(&b, "\n", 1);
+		count++;
 	}
-	path = xasprintf("%s\t%llu\t%lld\t%lld\t%lld\t%d\n", RINDEX_MAGIC,
-	    (unsigned long long)ix->dir_ino, (long long)ix->dir_mtime.tv_sec,
+	/* The count of entries: a file cut at a line's end is seen. */
+	path = xasprintf("%s\t%llu\t%lld\t%lld\t%lld\t%d\t%zu\n",
+	    RINDEX_MAGIC, (unsigned long long)ix->dir_ino,
+	    (long long)ix->dir_mtime.tv_sec,
 	    (long long)ix->dir_mtime.tv_nsec, (long long)ix->listed_at,
-	    shortcut);
+	    shortcut, count);
 	{
 		struct buf	 all;
 
