@@ -1577,28 +1577,43 @@ rindex_older(const struct rindex_entry *a, const struct rindex_entry *b)
 	return strcmp(a->id, b->id) < 0;
 }
 
-const char *
-record_index_find(const struct record_index *ix, const char *cluster,
-    const char *sid)
+/*
+ * The record of cluster (any, if NULL) whose SLURM ids hold sid: the
+ * oldest such, or the newest.  Under the index's lock.
+ */
+static const struct rindex_entry *
+rindex_match(const struct record_index *ix, const char *cluster,
+    const char *sid, int newest)
 {
 	const struct rindex_entry	*e, *best = NULL;
 	const char			*p;
 	size_t				 i;
 
-	rindex_lock(ix);
 	for (i = 0; i < ix->n; i++) {
 		e = &ix->v[i];
-		if (e->cluster == NULL || e->sids == NULL ||
-		    strcmp(e->cluster, cluster) != 0)
+		if (e->corrupt || e->cluster == NULL || e->sids == NULL ||
+		    (cluster != NULL && strcmp(e->cluster, cluster) != 0))
 			continue;
 		for (p = e->sids; *p != '\0'; p += strlen(p) + 1) {
 			if (strcmp(p, sid) != 0)
 				continue;
-			if (best == NULL || rindex_older(e, best))
+			if (best == NULL || (newest ? rindex_older(best, e) :
+			    rindex_older(e, best)))
 				best = e;
 			break;
 		}
 	}
+	return best;
+}
+
+const char *
+record_index_find(const struct record_index *ix, const char *cluster,
+    const char *sid)
+{
+	const struct rindex_entry	*best;
+
+	rindex_lock(ix);
+	best = rindex_match(ix, cluster, sid, 0);
 	rindex_unlock(ix);
 	return best != NULL ? best->id : NULL;	/* the blocks stay */
 }
@@ -1805,28 +1820,14 @@ const char *
 record_index_newest(struct record_index *ix, const char *cluster,
     const char *sid, char **cause)
 {
-	const struct rindex_entry	*e, *best = NULL;
-	const char			*p;
-	size_t				 i;
+	const struct rindex_entry	*best;
 
 	rindex_lock(ix);
 	if (rindex_refresh(ix, NULL, cause) != 0) {
 		rindex_unlock(ix);
 		return NULL;
 	}
-	for (i = 0; i < ix->n; i++) {
-		e = &ix->v[i];
-		if (e->corrupt || e->cluster == NULL || e->sids == NULL ||
-		    (cluster != NULL && strcmp(e->cluster, cluster) != 0))
-			continue;
-		for (p = e->sids; *p != '\0'; p += strlen(p) + 1) {
-			if (strcmp(p, sid) != 0)
-				continue;
-			if (best == NULL || rindex_older(best, e))
-				best = e;
-			break;
-		}
-	}
+	best = rindex_match(ix, cluster, sid, 1);
 	rindex_unlock(ix);
 	return best != NULL ? best->id : NULL;	/* the blocks stay */
 }

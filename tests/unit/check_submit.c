@@ -790,6 +790,7 @@ START_TEST(test_remote_forks)
 	struct buf	 b;
 	char		*bin, *jd, *img, *old, *out, *path, *want, *p;
 	char		 me[64];
+	int		 k;
 
 	bin = xasprintf("%s/forkbin", test_tmpdir());
 	jd = xasprintf("%s/fork job", test_tmpdir());
@@ -821,18 +822,15 @@ START_TEST(test_remote_forks)
 	snprintf(me, sizeof me, "%.*s\n", (int)strcspn(p + 5, "\n"), p + 5);
 	ck_assert_ptr_nonnull(strstr(out, "\nsqdeck-out=7\n"));
 	free(out);
-	path = xasprintf("%s/stat.gp", bin);
-	ck_assert_int_eq(file_read(path, &out, NULL, NULL), 0);
-	ck_assert_msg(strcmp(out, me) == 0, "stat's parent %s, the script's "
-	    "shell %s", out, me);
-	free(out);
-	free(path);
-	path = xasprintf("%s/sbatch.gp", bin);
-	ck_assert_int_eq(file_read(path, &out, NULL, NULL), 0);
-	ck_assert_msg(strcmp(out, me) == 0, "sbatch's grandparent %s, the "
-	    "script's shell %s", out, me);
-	free(out);
-	free(path);
+	for (k = 0; k < 2; k++) {
+		path = xasprintf("%s/%s.gp", bin, k == 0 ? "stat" : "sbatch");
+		ck_assert_int_eq(file_read(path, &out, NULL, NULL), 0);
+		ck_assert_msg(strcmp(out, me) == 0, "%s %s, the script's "
+		    "shell %s", k == 0 ? "stat's parent" :
+		    "sbatch's grandparent", out, me);
+		free(out);
+		free(path);
+	}
 	free(old);
 	free(img);
 	free(jd);
