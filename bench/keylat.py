@@ -8,7 +8,8 @@ TARGET (":0", ":floor"): the pane's line matching REGEX
 (the first such line) is read with capture-pane, then the clock starts and
 `send-keys` goes to tmux over the client's stdin; every `%output`
 notification of the pane that follows is answered with a capture-pane over
-the same client, until the line differs.  The press's time ends at the
+the same client, until the line differs (only TARGET's notifications count:
+the session's other window may be drawing too).  The press's time ends at the
 arrival of the last %output read before that capture's reply: tmux writes a
 pane's output notifications in the order it read the bytes, so that one
 carried the bytes that changed the line.  This is key -> bytes of the new
@@ -68,7 +69,7 @@ def main():
                 body.append(x)
             elif x.startswith(b"%begin "):
                 inside = True
-            elif x.startswith(b"%output "):
+            elif x.startswith(mine):
                 last = t
 
     def sel(deadline):
@@ -83,7 +84,13 @@ def main():
         return "", last
 
     # The attach's own reply, then the notifications it brings.
+    mine = b"%output "      # any pane's until the target's id is known
     reply(time.monotonic() + 5)
+    # Only the target pane's output counts (the other window's clock).
+    send("display-message -p -t %s '#{pane_id}'" % target)
+    body, _ = reply(time.monotonic() + 5)
+    if body:
+        mine = b"%output " + body[0].strip() + b" "
     with open(out, "w") as f:
         for i in range(int(n)):
             time.sleep(0.05)
@@ -91,7 +98,7 @@ def main():
             # Output from before the key (the clock's frame) is not ours.
             while fill(0):
                 pass
-            lines[:] = [x for x in lines if not x[1].startswith(b"%output ")]
+            lines[:] = [x for x in lines if not x[1].startswith(mine)]
             t0 = time.monotonic()
             deadline = t0 + 5
             send("send-keys -t %s %s" % (target, keys[i % len(keys)]))
@@ -103,7 +110,7 @@ def main():
                         if not fill(max(0.0, deadline - time.monotonic())):
                             return None
                     t, x = lines.pop(0)
-                    if x.startswith(b"%output "):
+                    if x.startswith(mine):
                         return t
 
             # The send-keys reply comes first; then the pane's output.
