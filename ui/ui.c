@@ -289,6 +289,34 @@ slow_note(const char *what, double t0)
 	}
 }
 
+/*
+ * A test hook: with SQDECK_TEST_KEY_LOG set to a file name, every turn
+ * whose keys asked for a frame says there how long (ms) from poll()
+ * seeing the key to doupdate() done: the TUI's own share of bench/run's
+ * key-to-screen figure (README "Performance").
+ */
+static FILE	*keylog_f;
+static int	 keylog_on = -1;
+
+static void
+keylog_note(double t0)
+{
+	const char	*path;
+
+	if (keylog_on == 0)
+		return;
+	if (keylog_on == -1) {
+		path = getenv("SQDECK_TEST_KEY_LOG");
+		if (path != NULL && *path != '\0')
+			keylog_f = fopen(path, "a");
+		keylog_on = keylog_f != NULL;
+		if (!keylog_on)
+			return;
+	}
+	fprintf(keylog_f, "%.1f\n", slow_now() - t0);
+	fflush(keylog_f);
+}
+
 /* How long one turn of the loop applies messages before it reads keys. */
 #define APPLY_BUDGET_MS	8
 
@@ -947,8 +975,8 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 	char		*cause = NULL;
 	size_t		 i;
 	time_t		 drawn = 0;
-	double		 t0;
-	int		 flags, n, timeout;
+	double		 t0, tkey = 0;
+	int		 flags, n, timeout, kf, keyed, deferred = 0;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "sqdeck: the terminal UI needs a terminal; "
@@ -1045,7 +1073,10 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 			ui_draw(&ui);
 			slow_note("draw", t0);
 			drawn = ts.tv_sec;
+			if (tkey != 0)
+				keylog_note(tkey);
 		}
+		tkey = 0;
 		t0 = slow_now();
 		ui_shed(ts.tv_sec);
 		slow_note("trim", t0);
@@ -1074,13 +1105,30 @@ ui_run(struct config *cfg, const char *config_error, struct msgq *q,
 		}
 		if (pfd[2].revents & POLLIN)
 			flags |= read_signals();
+		keyed = 0;
 		if (pfd[0].revents & POLLIN) {
 			key_last = time(NULL);
 			t0 = slow_now();
-			flags |= read_keys(&ui);
+			kf = read_keys(&ui);
 			slow_note("keys", t0);
+			if (kf & UIF_REDRAW) {
+				keyed = 1;
+				tkey = t0;
+			}
+			flags |= kf;
 		} else if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL))
 			flags |= UIF_QUIT;	/* the terminal went away */
+		/*
+		 * A key's frame first: the messages wait a turn (up to
+		 * APPLY_BUDGET_MS of them came between the key and its frame).
+		 * Every other turn at most, so that keys held down never
+		 * starve them.
+		 */
+		if (keyed && !deferred) {
+			deferred = 1;
+			continue;
+		}
+		deferred = 0;
 		if (q != NULL && ((pfd[1].revents & POLLIN) ||
 		    ui.inbox != NULL))
 			flags |= apply_messages(&ui);
