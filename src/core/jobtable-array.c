@@ -121,7 +121,7 @@ jobtable_array_summary(const struct jobtable_row *const *rows, size_t n,
 	const char			*task;
 	char				 text[160], base[32];
 	size_t				 i;
-	long				 elapsed = -1;
+	int				 elapsed = -1;
 	int				 finished = 1, nodes = 0;
 	enum jobtable_class		 best = JC_OTHER;
 

@@ -17,6 +17,9 @@
 #include "util.h"
 
 
+/* Clusters a table tells apart (struct entry's ci). */
+#define JT_CI_BITS	20
+
 /* Where the last rebuild put an entry (each a count of jobtable_hidden). */
 enum jt_where {
 	JW_NONE,	/* not placed yet */
@@ -35,14 +38,15 @@ enum jt_where {
 struct entry {
 	struct jobtable_row	 row;
 	struct entry		*hnext;		/* hash chain */
-	uint32_t		 slot;		/* index in jt->all */
 	uint32_t		 lslot;		/* index in jt->live, if there */
 	unsigned		 seen;		/* merge generation */
-	unsigned		 ci;		/* index in jt->clusters */
 	/*
-	 * Bits, so that an entry is 128 bytes, not 144 (237,000 of them
-	 * with a week of history, issue 25).
+	 * Bits, so that an entry is 112 bytes, not 128 (220,000 of them
+	 * with a week of history and 32 clusters' sacct, issue 25).  No
+	 * index in jt->all: a row leaves the table seldom (a pending range
+	 * whose tasks came, a cluster forgotten), and then a search finds it.
 	 */
+	unsigned		 ci : JT_CI_BITS;	/* index in jt->clusters */
 	unsigned		 marked : 1;
 	unsigned		 class : 3;	/* of row.state, cached */
 	unsigned		 touched : 1;	/* in jt->touched */
@@ -54,6 +58,7 @@ struct entry {
 	struct jobtable_widths	 widths;	/* the drawer's cache */
 };
 _Static_assert(JC_OTHER < 8 && JW_FILTER < 8, "entry: 3 bits each");
+_Static_assert(sizeof (struct entry) <= 112, "entry: 112 bytes");
 
 struct cinfo {
 	char	*name;

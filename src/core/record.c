@@ -1513,8 +1513,12 @@ rindex_refresh(struct record_index *ix, struct record_list *fresh,
 			free(why);
 		} else if (fstatat(dirfd(d), de->d_name, &sb, 0) == 0) {
 			if ((e = rindex_get(ix, nold, id)) == NULL) {
+				/*
+				 * By an eighth, not twice: 193,000 entries
+				 * left 4 MB unused (issue 25).
+				 */
 				if (ix->n == ix->a) {
-					ix->a = ix->a ? ix->a * 2 : 64;
+					ix->a += ix->a / 8 + 64;
 					ix->v = xrealloc(ix->v,
 					    ix->a * sizeof *ix->v);
 				}
@@ -1919,7 +1923,7 @@ rindex_load_line(struct record_index *ix, char *line, char *end)
 		return -1;
 	done = f[6][0] == '1';
 	if (ix->n == ix->a) {
-		ix->a = ix->a ? ix->a * 2 : 1024;
+		ix->a += ix->a / 8 + 1024;
 		ix->v = xrealloc(ix->v, ix->a * sizeof *ix->v);
 	}
 	e = &ix->v[ix->n];
