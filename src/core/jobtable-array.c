@@ -301,8 +301,10 @@ jt_group(struct jobtable *jt)
 	}
 	memcpy(out + nout, jt->vis + at, (jt->nvis - at) * sizeof *out);
 	nout += jt->nvis - at;
-	free(jt->vis);
+	if (jt->vis_own)
+		free(jt->vis);
 	jt->vis = out;
+	jt->vis_own = 1;
 	jt->nvis = nout;
 	free(done);
 	free(gfirst);

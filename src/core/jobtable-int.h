@@ -42,9 +42,7 @@ struct entry {
 	unsigned		 seen;		/* merge generation */
 	/*
 	 * Bits, so that an entry is 112 bytes, not 128 (220,000 of them
-	 * with a week of history and 32 clusters' sacct, issue 25).  No
-	 * index in jt->all: a row leaves the table seldom (a pending range
-	 * whose tasks came, a cluster forgotten), and then a search finds it.
+	 * with a week of history and 32 clusters' sacct, issue 25).
 	 */
 	unsigned		 ci : JT_CI_BITS;	/* index in jt->clusters */
 	unsigned		 marked : 1;
@@ -90,9 +88,7 @@ struct jobtable {
 	void		**slabs;
 	size_t		  nslabs;
 
-	struct entry	**all;		/* every row, in no particular order */
-	size_t		  nall;
-	size_t		  aall;
+	size_t		  nall;		/* rows in the slabs */
 	/*
 	 * The rows not finished, in no order: what a poll's merge and the
 	 * clusters' counts walk.  A week of history is 193,000 finished rows
@@ -108,8 +104,14 @@ struct jobtable {
 	int		  members;	/* the last grouping set array_member */
 	struct entry	**buckets;	/* by (cluster, id) */
 	size_t		  nbuckets;
-	struct entry	**vis;		/* filtered and sorted, arrays folded */
+	/*
+	 * Filtered and sorted, arrays folded: sorted itself (vis_own 0)
+	 * unless some fold, 8 bytes a row less (issue 25).  Only a rebuild
+	 * changes sorted, and it sets vis again.
+	 */
+	struct entry	**vis;
 	size_t		  nvis;
+	int		  vis_own;
 	struct entry	**sorted;	/* filtered and sorted, before folding */
 	size_t		  nsorted;
 	/*
