@@ -121,7 +121,7 @@ jobtable_array_summary(const struct jobtable_row *const *rows, size_t n,
 	const char			*task;
 	char				 text[160], base[32];
 	size_t				 i;
-	long				 elapsed = -1;
+	int				 elapsed = -1;
 	int				 finished = 1, nodes = 0;
 	enum jobtable_class		 best = JC_OTHER;
 
@@ -301,8 +301,10 @@ jt_group(struct jobtable *jt)
 	}
 	memcpy(out + nout, jt->vis + at, (jt->nvis - at) * sizeof *out);
 	nout += jt->nvis - at;
-	free(jt->vis);
+	if (jt->vis_own)
+		free(jt->vis);
 	jt->vis = out;
+	jt->vis_own = 1;
 	jt->nvis = nout;
 	free(done);
 	free(gfirst);

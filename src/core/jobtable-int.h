@@ -17,6 +17,9 @@
 #include "util.h"
 
 
+/* Clusters a table tells apart (struct entry's ci). */
+#define JT_CI_BITS	20
+
 /* Where the last rebuild put an entry (each a count of jobtable_hidden). */
 enum jt_where {
 	JW_NONE,	/* not placed yet */
@@ -35,14 +38,13 @@ enum jt_where {
 struct entry {
 	struct jobtable_row	 row;
 	struct entry		*hnext;		/* hash chain */
-	uint32_t		 slot;		/* index in jt->all */
 	uint32_t		 lslot;		/* index in jt->live, if there */
 	unsigned		 seen;		/* merge generation */
-	unsigned		 ci;		/* index in jt->clusters */
 	/*
-	 * Bits, so that an entry is 128 bytes, not 144 (237,000 of them
-	 * with a week of history, issue 25).
+	 * Bits, so that an entry is 112 bytes, not 128 (220,000 of them
+	 * with a week of history and 32 clusters' sacct, issue 25).
 	 */
+	unsigned		 ci : JT_CI_BITS;	/* index in jt->clusters */
 	unsigned		 marked : 1;
 	unsigned		 class : 3;	/* of row.state, cached */
 	unsigned		 touched : 1;	/* in jt->touched */
@@ -54,6 +56,7 @@ struct entry {
 	struct jobtable_widths	 widths;	/* the drawer's cache */
 };
 _Static_assert(JC_OTHER < 8 && JW_FILTER < 8, "entry: 3 bits each");
+_Static_assert(sizeof (struct entry) <= 112, "entry: 112 bytes");
 
 struct cinfo {
 	char	*name;
@@ -85,9 +88,7 @@ struct jobtable {
 	void		**slabs;
 	size_t		  nslabs;
 
-	struct entry	**all;		/* every row, in no particular order */
-	size_t		  nall;
-	size_t		  aall;
+	size_t		  nall;		/* rows in the slabs */
 	/*
 	 * The rows not finished, in no order: what a poll's merge and the
 	 * clusters' counts walk.  A week of history is 193,000 finished rows
@@ -103,8 +104,14 @@ struct jobtable {
 	int		  members;	/* the last grouping set array_member */
 	struct entry	**buckets;	/* by (cluster, id) */
 	size_t		  nbuckets;
-	struct entry	**vis;		/* filtered and sorted, arrays folded */
+	/*
+	 * Filtered and sorted, arrays folded: sorted itself (vis_own 0)
+	 * unless some fold, 8 bytes a row less (issue 25).  Only a rebuild
+	 * changes sorted, and it sets vis again.
+	 */
+	struct entry	**vis;
 	size_t		  nvis;
+	int		  vis_own;
 	struct entry	**sorted;	/* filtered and sorted, before folding */
 	size_t		  nsorted;
 	/*

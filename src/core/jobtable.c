@@ -103,6 +103,19 @@ jt_fresh(const struct jobtable *cjt)
 }
 
 #define JT_SLAB		1024	/* rows a slab holds */
+
+/*
+ * Every row of the table, a slab at a time; a free entry is zero (no
+ * cluster).  No array of them: 8 bytes a row (issue 25).  Removing e
+ * in the body is safe.
+ */
+#define JT_EACH(jt, e, s, k)						\
+	for ((s) = 0; (s) < (jt)->nslabs; (s)++)			\
+		for ((k) = 0; (k) < JT_SLAB; (k)++)			\
+			if (((e) = (struct entry *)(jt)->slabs[s] + (k))	\
+			    ->row.cluster == NULL)				\
+				continue;					\
+			else
 #define JT_BLOCK	65536	/* bytes a block of strings holds */
 
 /* A copy of s in the table's blocks. */
@@ -345,10 +358,10 @@ jobtable_free(struct jobtable *jt)
 	for (i = 0; i < jt->nclusters; i++)
 		free(jt->clusters[i].name);
 	free(jt->clusters);
-	free(jt->all);
 	free(jt->live);
 	free(jt->buckets);
-	free(jt->vis);
+	if (jt->vis_own)
+		free(jt->vis);
 	free(jt->sorted);
 	free(jt->touched);
 	free(jt->gone);
@@ -420,15 +433,17 @@ hash_remove(struct jobtable *jt, struct entry *e)
 static void
 hash_grow(struct jobtable *jt)
 {
-	size_t	i;
+	struct entry	*e;
+	size_t		 s, k;
 
+	/* Twice, not four times: 220,000 rows held 2 MB of buckets. */
 	if (jt->nall < jt->nbuckets * 2)
 		return;
 	free(jt->buckets);
-	jt->nbuckets *= 4;
+	jt->nbuckets *= 2;
 	jt->buckets = xcalloc(jt->nbuckets, sizeof *jt->buckets);
-	for (i = 0; i < jt->nall; i++)
-		hash_insert(jt, jt->all[i]);
+	JT_EACH(jt, e, s, k)
+		hash_insert(jt, e);
 }
 
 /* *dst becomes the table's copy of src ("" for NULL), unless it is that. */
@@ -507,12 +522,7 @@ entry_add(struct jobtable *jt, const char *cluster, const struct jobtable_row *s
 		e->row.user = jt_atom(jt, src->user);
 	(void)entry_set(jt, e, src);
 	e->class = jobtable_state_class(e->row.state);
-	if (jt->nall == jt->aall) {
-		jt->aall = jt->aall ? jt->aall * 2 : 64;
-		jt->all = xrealloc(jt->all, jt->aall * sizeof *jt->all);
-	}
-	e->slot = (uint32_t)jt->nall;
-	jt->all[jt->nall++] = e;
+	jt->nall++;
 	hash_insert(jt, e);
 	hash_grow(jt);
 	jt_touch(jt, e);
@@ -567,8 +577,7 @@ entry_remove(struct jobtable *jt, struct entry *e)
 	e->row.finished = 1;	/* out of jt->live */
 	live_sync(jt, e);
 	hash_remove(jt, e);
-	jt->all[e->slot] = jt->all[--jt->nall];
-	jt->all[e->slot]->slot = e->slot;
+	jt->nall--;
 	entry_free(jt, e);
 }
 
@@ -583,6 +592,10 @@ cluster_info(struct jobtable *jt, const char *name, int create)
 	}
 	if (!create)
 		return NULL;
+	if (jt->nclusters == (size_t)1 << JT_CI_BITS) {
+		fprintf(stderr, "sqdeck: more than %zu clusters\n", jt->nclusters);
+		abort();
+	}
 	jt->clusters = xrealloc(jt->clusters,
 	    (jt->nclusters + 1) * sizeof *jt->clusters);
 	memset(&jt->clusters[jt->nclusters], 0, sizeof *jt->clusters);
@@ -703,13 +716,12 @@ jobtable_set_state(struct jobtable *jt, const char *cluster, const char *id,
 void
 jobtable_forget(struct jobtable *jt, const char *cluster)
 {
-	size_t	i;
+	struct entry	*e;
+	size_t		 s, k;
 
-	for (i = 0; i < jt->nall; /* nothing */) {
-		if (strcmp(jt->all[i]->row.cluster, cluster) == 0)
-			entry_remove(jt, jt->all[i]);	/* refills slot i */
-		else
-			i++;
+	JT_EACH(jt, e, s, k) {
+		if (strcmp(e->row.cluster, cluster) == 0)
+			entry_remove(jt, e);
 	}
 	jt_stale(jt);
 }
@@ -1052,7 +1064,8 @@ unplace(struct jobtable *jt, struct entry *e)
 static void
 sort_all(struct jobtable *jt)
 {
-	size_t	i;
+	struct entry	*e;
+	size_t		 i, s, k;
 
 	jt->stats.rebuilds++;
 	for (i = 0; i < jt->ntouched; i++)
@@ -1071,9 +1084,9 @@ sort_all(struct jobtable *jt)
 	jt->sorted = xrealloc(jt->sorted, jt->asorted * sizeof *jt->sorted);
 	jt->nsorted = jt->hid_finished = jt->hid_filter = jt->hid_view = 0;
 	jt->stats.visits += jt->nall;
-	for (i = 0; i < jt->nall; i++) {
-		if (place(jt, jt->all[i]))
-			jt->sorted[jt->nsorted++] = jt->all[i];
+	JT_EACH(jt, e, s, k) {
+		if (place(jt, e))
+			jt->sorted[jt->nsorted++] = e;
 	}
 	qsort_r(jt->sorted, jt->nsorted, sizeof *jt->sorted, row_cmp, jt);
 }
@@ -1236,8 +1249,11 @@ rebuild(struct jobtable *jt)
 		sort_all(jt);
 	else if (jt->ntouched > 0 || jt->ngone > 0)
 		sort_touched(jt);
-	jt->vis = xrealloc(jt->vis, (jt->nsorted + 1) * sizeof *jt->vis);
-	memcpy(jt->vis, jt->sorted, jt->nsorted * sizeof *jt->vis);
+	/* sorted itself, unless arrays fold: no copy of 193,000 pointers. */
+	if (jt->vis_own)
+		free(jt->vis);
+	jt->vis = jt->sorted;
+	jt->vis_own = 0;
 	jt->nvis = jt->nshown = jt->nsorted;
 	jt_group(jt);
 
@@ -1505,10 +1521,11 @@ jobtable_toggle_mark(struct jobtable *jt)
 void
 jobtable_clear_marks(struct jobtable *jt)
 {
-	size_t	i;
+	struct entry	*e;
+	size_t		 i, s, k;
 
-	for (i = 0; i < jt->nall; i++)
-		jt->all[i]->marked = 0;
+	JT_EACH(jt, e, s, k)
+		e->marked = 0;
 	for (i = 0; i < jt->ngroups; i++)
 		jt->groups[i]->marked = 0;
 	strv_free(&jt->gmarks);

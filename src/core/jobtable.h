@@ -1,6 +1,7 @@
 #ifndef JOBTABLE_H
 #define JOBTABLE_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -62,8 +63,13 @@ struct jobtable_row {
 	 * ask for that user's jobs only).  The table keeps the first given.
 	 */
 	char	*user;
-	long	 elapsed;
-	long	 limit;
+	/*
+	 * Seconds, -1 unknown (limit: none), in an int: 68 years fit, and
+	 * 8 bytes less a row of a week of history (issue 25); callers clamp
+	 * with jobtable_secs().
+	 */
+	int	 elapsed;
+	int	 limit;
 	int	 nodes;		/* 0 unknown */
 	/*
 	 * Job arrays, set by the table on the rows it shows (zero in rows
@@ -119,6 +125,12 @@ void		 jobtable_free(struct jobtable *);
 
 /* Free the strings of a row (not the row itself). */
 void		 jobtable_row_clear(struct jobtable_row *);
+/* Seconds for a row's elapsed or limit: past INT_MAX (68 years) that. */
+static inline int
+jobtable_secs(long secs)
+{
+	return secs > INT_MAX ? INT_MAX : secs < INT_MIN ? INT_MIN : (int)secs;
+}
 /* Free the strings of a key. */
 void		 jobtable_key_clear(struct jobtable_key *);
 

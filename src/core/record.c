@@ -1107,13 +1107,15 @@ struct rindex_row {
 	int32_t		 nodes;
 };
 
+#define RINDEX_GEN_BITS	29
+#define RINDEX_GEN_MAX	((1U << RINDEX_GEN_BITS) - 1)
+
 struct rindex_entry {
 	const char	*id;		/* the file's name without .json */
 	const char	*cluster;	/* an atom; NULL: not readable */
 	const char	*sids;		/* SLURM ids, oldest first, each
 					   NUL-ended, "" after the last; why,
 					   when corrupt */
-	struct rindex_row *row;		/* NULL once taken */
 	/*
 	 * The file's mtime (ns) and size as last read, in one word:
 	 * mtime * RINDEX_K + size (mod 2^64), K odd, so that two stats
@@ -1123,18 +1125,23 @@ struct rindex_entry {
 	uint64_t	 stamp;
 	int64_t		 created;	/* seconds; record_list's order */
 	int64_t		 updated;
-	unsigned	 seen;		/* refresh generation */
-	unsigned char	 terminal;	/* its state is an end state */
+	/*
+	 * Its row: 1 + its index in ix->rowv, 0 once taken (or none).  Not
+	 * a pointer, and the flags in bits: 56 bytes, not 64 (issue 25).
+	 */
+	uint32_t	 row;
+	unsigned	 seen : RINDEX_GEN_BITS;	/* refresh generation */
+	unsigned	 terminal : 1;	/* its state is an end state */
 	/*
 	 * Ended for a poll: an end state, and not an array whose tasks
 	 * still run (a cancelled array is asked until they end).
 	 */
-	unsigned char	 done;
-	unsigned char	 corrupt;	/* sids says why */
+	unsigned	 done : 1;
+	unsigned	 corrupt : 1;	/* sids says why */
 };
 
 #define RINDEX_K	0x9e3779b97f4a7c15ULL	/* odd */
-_Static_assert(sizeof(struct rindex_entry) <= 64, "rindex_entry: 64 bytes");
+_Static_assert(sizeof(struct rindex_entry) <= 56, "rindex_entry: 56 bytes");
 
 /* The stamp of a file's stat (see struct rindex_entry). */
 static uint64_t
@@ -1159,6 +1166,9 @@ struct record_index {
 	unsigned		 gen;
 	struct rindex_block	*blocks;
 	struct rindex_block	*rows_blocks;	/* rows and their names */
+	struct rindex_row	**rowv;		/* the rows, until taken */
+	size_t			 nrow;
+	size_t			 arow;
 	int			 rows_taken;	/* keep no row any more */
 	struct strset		 atoms;
 	struct strv		 badnames;	/* "PATH: not a record id" */
@@ -1234,6 +1244,7 @@ record_index_free(struct record_index *ix)
 		return;
 	rindex_blocks_free(&ix->blocks);
 	rindex_blocks_free(&ix->rows_blocks);
+	free(ix->rowv);
 	free(ix->v);
 	free(ix->by);
 	free(ix->cl);
@@ -1267,7 +1278,7 @@ record_index_bytes(const struct record_index *ix)
 		n += sizeof *b + b->size;
 	for (b = ix->rows_blocks; b != NULL; b = b->next)
 		n += sizeof *b + b->size;
-	return n;
+	return n + ix->arow * sizeof *ix->rowv;
 }
 
 /* len bytes at the end of a block of the list *bp; align: a power of 2. */
@@ -1413,7 +1424,7 @@ rindex_read(struct record_index *ix, struct rindex_entry *e,
 	size_t		 i;
 
 	e->cluster = e->sids = NULL;
-	e->row = NULL;
+	e->row = 0;
 	e->terminal = e->done = e->corrupt = 0;
 	if (record_read(path, e->id, &r, &why) != 0) {
 		/* Renamed away between readdir and open: gone next time. */
@@ -1440,8 +1451,15 @@ rindex_read(struct record_index *ix, struct rindex_entry *e,
 		e->sids = rindex_keep(ix, b.data, b.len);	/* + "" */
 		buf_free(&b);
 	}
-	if (!ix->rows_taken)
-		e->row = rindex_row_of(ix, r);
+	if (!ix->rows_taken && ix->nrow < UINT32_MAX) {
+		if (ix->nrow == ix->arow) {
+			ix->arow += ix->arow / 8 + 64;
+			ix->rowv = xrealloc(ix->rowv,
+			    ix->arow * sizeof *ix->rowv);
+		}
+		ix->rowv[ix->nrow++] = rindex_row_of(ix, r);
+		e->row = (uint32_t)ix->nrow;
+	}
 	if (fresh == NULL) {
 		record_free(r);
 		return;
@@ -1493,7 +1511,8 @@ rindex_refresh(struct record_index *ix, struct record_list *fresh,
 		free(dir);
 		return -1;
 	}
-	ix->gen++;
+	/* Never 0 (an entry loaded from records.index), within seen's bits. */
+	ix->gen = ix->gen == RINDEX_GEN_MAX ? 1 : ix->gen + 1;
 	ix->dirty = 1;
 	strv_free(&ix->badnames);
 	while (d != NULL && (de = readdir(d)) != NULL) {
@@ -1513,8 +1532,12 @@ rindex_refresh(struct record_index *ix, struct record_list *fresh,
 			free(why);
 		} else if (fstatat(dirfd(d), de->d_name, &sb, 0) == 0) {
 			if ((e = rindex_get(ix, nold, id)) == NULL) {
+				/*
+				 * By an eighth, not twice: 193,000 entries
+				 * left 4 MB unused (issue 25).
+				 */
 				if (ix->n == ix->a) {
-					ix->a = ix->a ? ix->a * 2 : 64;
+					ix->a += ix->a / 8 + 64;
 					ix->v = xrealloc(ix->v,
 					    ix->a * sizeof *ix->v);
 				}
@@ -1547,6 +1570,14 @@ rindex_refresh(struct record_index *ix, struct record_list *fresh,
 	if (k != ix->n)
 		ix->by_valid = 0;
 	ix->n = k;
+	/*
+	 * Kept for the session: not an eighth unused past a growth, nor the
+	 * room of files gone (a sixty-fourth more is left for the next).
+	 */
+	if (ix->a - ix->n > ix->n / 32 + 64) {
+		ix->a = ix->n + ix->n / 64 + 1;
+		ix->v = xrealloc(ix->v, ix->a * sizeof *ix->v);
+	}
 	if (ix->n > 1 && ix->n != nold)
 		qsort(ix->v, ix->n, sizeof *ix->v, rindex_cmp);
 	if (fresh != NULL && fresh->n > 1)
@@ -1919,7 +1950,7 @@ rindex_load_line(struct record_index *ix, char *line, char *end)
 		return -1;
 	done = f[6][0] == '1';
 	if (ix->n == ix->a) {
-		ix->a = ix->a ? ix->a * 2 : 1024;
+		ix->a += ix->a / 8 + 1024;
 		ix->v = xrealloc(ix->v, ix->a * sizeof *ix->v);
 	}
 	e = &ix->v[ix->n];
@@ -2153,7 +2184,7 @@ record_index_rows(struct record_index *ix, struct strv *corrupt,
 	dir = record_dir();
 	for (i = 0; i < n; i++) {
 		e = order[i];
-		if ((row = e->row) == NULL) {
+		if (e->row == 0) {
 			/* Taken by an earlier call: its file again. */
 			path = record_path(dir, e->id);
 			if (record_read(path, e->id, &r, NULL) != 0) {
@@ -2163,7 +2194,8 @@ record_index_rows(struct record_index *ix, struct strv *corrupt,
 			free(path);
 			row = rindex_row_of(ix, r);
 			record_free(r);
-		}
+		} else
+			row = ix->rowv[e->row - 1];
 		b.id = e->id;
 		b.cluster = e->cluster;
 		b.sid = rindex_sid(e);
@@ -2179,7 +2211,10 @@ record_index_rows(struct record_index *ix, struct strv *corrupt,
 	}
 	/* The screen has them now: the polls need none of it. */
 	for (i = 0; i < ix->n; i++)
-		ix->v[i].row = NULL;
+		ix->v[i].row = 0;
+	free(ix->rowv);
+	ix->rowv = NULL;
+	ix->nrow = ix->arow = 0;
 	rindex_blocks_free(&ix->rows_blocks);
 	ix->rows_taken = 1;
 	rindex_unlock(ix);

@@ -236,8 +236,9 @@ row_from_job(struct jobtable_row *row, const struct slurm_job *j,
 	row->name = xstrdup(j->name);
 	row->partition = xstrdup(j->partition);
 	row->state = xstrdup(state);
-	row->elapsed = j->elapsed;
-	row->limit = j->limit_kind == SLURM_TIME_SET ? j->limit : -1;
+	row->elapsed = jobtable_secs(j->elapsed);
+	row->limit = j->limit_kind == SLURM_TIME_SET ?
+	    jobtable_secs(j->limit) : -1;
 	row->nodes = j->nnodes > 0 ? j->nnodes : 0;
 	if (*j->end == '\0' && *j->nodelist != '\0' &&
 	    strcmp(j->state, "PENDING") != 0)
@@ -263,7 +264,7 @@ row_from_record(struct jobtable_row *row, const struct record *r)
 	row->nodes = r->nodes > 0 ? r->nodes : 0;
 	row->elapsed = r->elapsed;
 	/* An ended job keeps the limit it ran under (0:25/5:00, not 0:25). */
-	row->limit = record_limit(r);
+	row->limit = jobtable_secs(record_limit(r));
 	if (r->state == RSTATE_ERROR && r->err_class != ERR_NONE)
 		row->reason = xasprintf("%s %s", err_class_name(r->err_class),
 		    r->err_rule != NULL ? r->err_rule : "");

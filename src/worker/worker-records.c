@@ -150,8 +150,8 @@ records_row(const struct record_brief *b, void *arg)
 	} else
 		r->reason = xstrdup("(record)");
 	/* What the record knows of how long it ran, and its limit. */
-	r->elapsed = b->elapsed;
-	r->limit = b->limit;
+	r->elapsed = jobtable_secs(b->elapsed);
+	r->limit = jobtable_secs(b->limit);
 	r->nodes = b->nodes;
 	r->finished = b->terminal;
 	/* Whose job: the TUI's "mine" view (V) tells another user's apart. */

@@ -410,8 +410,8 @@ do_history(struct wstate *st)
 		r->partition = xstrdup(j->partition);
 		r->state = xstrdup(slurm_state_base(j->state, base,
 		    sizeof base));
-		r->elapsed = j->elapsed;
-		r->limit = j->limit;
+		r->elapsed = jobtable_secs(j->elapsed);
+		r->limit = jobtable_secs(j->limit);
 		if (j->exit_code > 0 || j->exit_signal > 0)
 			r->reason = xasprintf("exit %d:%d", j->exit_code,
 			    j->exit_signal);
