@@ -267,22 +267,31 @@ slow_now(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/*
+ * A test hook's file, opened for appending the first time it is asked for
+ * (*on: -1 not asked yet, 0 none, 1 open): whether there is one.
+ */
+static int
+hook_open(const char *env, FILE **f, int *on)
+{
+	const char	*path;
+
+	if (*on == -1) {
+		path = getenv(env);
+		if (path != NULL && *path != '\0')
+			*f = fopen(path, "a");
+		*on = *f != NULL;
+	}
+	return *on;
+}
+
 static void
 slow_note(const char *what, double t0)
 {
-	const char	*path;
 	double		 ms;
 
-	if (slow_on == 0)
+	if (!hook_open("SQDECK_TEST_SLOW_LOG", &slow_f, &slow_on))
 		return;
-	if (slow_on == -1) {
-		path = getenv("SQDECK_TEST_SLOW_LOG");
-		if (path != NULL && *path != '\0')
-			slow_f = fopen(path, "a");
-		slow_on = slow_f != NULL;
-		if (!slow_on)
-			return;
-	}
 	if ((ms = slow_now() - t0) > 10) {
 		fprintf(slow_f, "%.1f %s\n", ms, what);
 		fflush(slow_f);
@@ -301,18 +310,8 @@ static int	 keylog_on = -1;
 static void
 keylog_note(double t0)
 {
-	const char	*path;
-
-	if (keylog_on == 0)
+	if (!hook_open("SQDECK_TEST_KEY_LOG", &keylog_f, &keylog_on))
 		return;
-	if (keylog_on == -1) {
-		path = getenv("SQDECK_TEST_KEY_LOG");
-		if (path != NULL && *path != '\0')
-			keylog_f = fopen(path, "a");
-		keylog_on = keylog_f != NULL;
-		if (!keylog_on)
-			return;
-	}
 	fprintf(keylog_f, "%.1f\n", slow_now() - t0);
 	fflush(keylog_f);
 }
