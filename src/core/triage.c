@@ -722,6 +722,40 @@ tail_lines(const char *text, size_t len, struct triage_result *res)
 	res->ntail = k;
 }
 
+/*
+ * Blank the lines before the last TRIAGE_STEP_RETRIED line that the
+ * container-runtime rule matches: that try's setup failed and the job
+ * script tried again; what the job did after it decides.  (A program that
+ * prints the line itself can only hide such errors from its own verdict.)
+ */
+static void
+forget_retried_setup(char *text)
+{
+	const char	*p, *last = NULL;
+	char		*line, *eol;
+	size_t		 i;
+
+	for (p = text; (p = strstr(p, TRIAGE_STEP_RETRIED)) != NULL; p++)
+		last = p;
+	if (last == NULL)
+		return;
+	for (i = 0; i < NRULES; i++) {
+		if (strcmp(rules[i].name, "container-runtime") == 0)
+			break;
+	}
+	compile_once();
+	if (i == NRULES || !compiled_ok[i])
+		return;
+	for (line = text; line < last; line = eol + 1) {
+		if ((eol = memchr(line, '\n', (size_t)(last - line))) == NULL)
+			break;
+		*eol = '\0';
+		if (regexec(&compiled[i], line, 0, NULL, 0) == 0)
+			memset(line, ' ', (size_t)(eol - line));
+		*eol = '\n';
+	}
+}
+
 void
 triage_classify(const struct triage_input *in, struct triage_result *res)
 {
@@ -745,6 +779,7 @@ triage_classify(const struct triage_input *in, struct triage_result *res)
 		}
 	}
 	text[len] = '\0';
+	forget_retried_setup(text);
 
 	for (i = 0; i < NRULES; i++) {
 		r = &rules[i];

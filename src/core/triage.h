@@ -51,6 +51,15 @@ struct triage_result {
 	int			 ntail;
 };
 
+/*
+ * What the sbatch templates print before they try a step again in the
+ * job's allocation, because it failed before the program started on every
+ * node (sqdeck(1): retries).  The container-setup errors of the tries
+ * before the last such line are not the job's verdict: triage_classify()
+ * passes over them.
+ */
+#define TRIAGE_STEP_RETRIED "sqdeck: the step failed before the program started"
+
 /* Classify; always decides (the last rule matches anything). */
 void	 triage_classify(const struct triage_input *, struct triage_result *);
 

@@ -18,6 +18,7 @@
 #include "remote.h"
 #include "rsh.h"
 #include "template.h"
+#include "triage.h"
 
 /*
  * The default probe: torchrun of the built-in nccl_allreduce_probe.py,
@@ -227,10 +228,27 @@ static const char nccl_share[] =
      * the job's own step ("couldn't get list of existing container
      * filesystems"), which was retried as INFRA.
      */
-    "\tsqdeck_nccl_rc=0\n"
-    "\t\"${launch[@]}\" true "
-    "</dev/null &\n"
-    "\twait \"$!\" || sqdeck_nccl_rc=$?\n"
+    /*
+     * A node whose unpacking was cut short (the other node's Pyxis failed
+     * first: "enroot list" races with containers ending on a shared
+     * node) keeps a half-made container that every later step of the
+     * name would reuse ("enroot-switchroot: failed to execute:
+     * /bin/bash"): it is removed on every node and the unpacking tried
+     * again, 3 tries.  The line before a new try is the templates' (the
+     * triage passes over the setup errors before it).
+     */
+    "\tfor sqdeck_nccl_u in 1 2 3; do\n"
+    "\t\tsqdeck_nccl_rc=0\n"
+    "\t\t\"${launch[@]}\" true </dev/null &\n"
+    "\t\twait \"$!\" || sqdeck_nccl_rc=$?\n"
+    "\t\t[ \"$sqdeck_nccl_rc\" -ne 0 ] || break\n"
+    "\t\tsqdeck_nccl_rm\n"
+    "\t\t[ \"$sqdeck_nccl_u\" -lt 3 ] || break\n"
+    "\t\techo \"" TRIAGE_STEP_RETRIED " (unpacking the image on every "
+    "node, exit $sqdeck_nccl_rc): its container removed on every node, "
+    "trying again, try $((sqdeck_nccl_u + 1)) of 3\" >&2\n"
+    "\t\tsleep 2\n"
+    "\tdone\n"
     "\t[ \"$sqdeck_nccl_rc\" -eq 0 ] || echo \"sqdeck: unpacking the "
     "image on every node failed (exit $sqdeck_nccl_rc); the probe will "
     "say why\"\n"

@@ -8,6 +8,7 @@
 #include "lint.h"
 #include "embedded.h"
 #include "template.h"
+#include "triage.h"
 #include "util.h"
 
 #define SINGLE "slurm/singlenode.sbatch.tmpl"
@@ -139,9 +140,17 @@ START_TEST(test_required_lines)
 	    "scontrol show hostnames \"$SLURM_JOB_NODELIST\""));
 	ck_assert_ptr_nonnull(strstr(out, "\nexport TAO_NODE_COUNT=\"$WORLD_SIZE\"\n"));
 	/* Per task: inside the single-quoted step, expanded by its shell. */
-	ck_assert_ptr_nonnull(strstr(out, "step='set -eu\n"
+	ck_assert_ptr_nonnull(strstr(out, "\nfi\n"
 	    "export NODE_RANK=\"$SLURM_NODEID\"\n"
-	    "export TAO_NODE_RANK=\"$SLURM_PROCID\"\n"));
+	    "export TAO_NODE_RANK=\"$SLURM_PROCID\"\n"
+	    "exec bash -c \"$SQDECK_COMMAND\"'\n"));
+	/* Its try-again line is the one the triage knows. */
+	ck_assert_ptr_nonnull(strstr(template_embedded(SINGLE),
+	    TRIAGE_STEP_RETRIED));
+	ck_assert_ptr_nonnull(strstr(template_embedded(MULTI),
+	    TRIAGE_STEP_RETRIED));
+	/* The program starts on no node before every node is in (marks). */
+	ck_assert_ptr_nonnull(strstr(out, "\nexport SQDECK_STEP_NODES=\"${SLURM_JOB_NUM_NODES:-1}\"\n"));
 	ck_assert_ptr_nonnull(strstr(out, "\nexport NCCL_P2P_DISABLE='1'\n"));
 	free(out);
 

@@ -456,17 +456,23 @@ static const char *const consequence_lines[] = {
 #define NELEM(a) (sizeof (a) / sizeof (a)[0])
 
 static void
-classify_text(const char *text, struct triage_result *res)
+classify_exit(const char *text, int code, struct triage_result *res)
 {
 	struct triage_input	in;
 
 	memset(&in, 0, sizeof in);
 	in.state = "FAILED";
 	in.has_exit = 1;
-	in.exit_code = 1;
+	in.exit_code = code;
 	in.log = text;
 	in.loglen = strlen(text);
 	triage_classify(&in, res);
+}
+
+static void
+classify_text(const char *text, struct triage_result *res)
+{
+	classify_exit(text, 1, res);
 }
 
 START_TEST(test_multirank_program_root)
@@ -496,6 +502,58 @@ START_TEST(test_multirank_program_root)
 				free(text);
 			}
 		}
+	}
+}
+END_TEST
+
+/*
+ * The job script tried its step again in the allocation (the sbatch
+ * templates' TRIAGE_STEP_RETRIED line): the setup error of the try before
+ * is not the verdict; one after the last such line still is.  The Pyxis
+ * line is the one a 2-node job of the test cluster's 26.05 wrote.
+ */
+START_TEST(test_step_retried)
+{
+	static const char pyxis[] = "slurmstepd: error: pyxis: couldn't get "
+	    "list of existing container filesystems";
+	static const char again[] = TRIAGE_STEP_RETRIED " (exit 1; 1 of 2 "
+	    "node(s) got into the container): trying again in this "
+	    "allocation, try 2 of 3";
+	struct triage_result	 res;
+	char			*text;
+	int			 k;
+
+	for (k = 0; k < 4; k++) {
+		switch (k) {
+		case 0:	/* no try again: the setup error decides */
+			text = xasprintf("exiting 3\n\n%s\n", pyxis);
+			break;
+		case 1:	/* tried again, the program then exited 3 */
+			text = xasprintf("exiting 3\n\n%s\n%s\n", pyxis, again);
+			break;
+		case 2:	/* the last try failed in its setup too */
+			text = xasprintf("\n%s\n%s\n%s\n", pyxis, again, pyxis);
+			break;
+		default: /* the line before the error hides nothing */
+			text = xasprintf("%s\nexiting 3\n\n%s\n", again, pyxis);
+			break;
+		}
+		classify_exit(text, 3, &res);
+		if (k == 1) {
+			ck_assert_msg(res.class == ERR_PROGRAM &&
+			    strcmp(res.rule->name, "exit-code") == 0,
+			    "case %d: %s by %s", k, err_class_name(res.class),
+			    res.rule->name);
+			/* The log given is not changed. */
+			ck_assert_ptr_nonnull(strstr(text, pyxis));
+		} else
+			ck_assert_msg(res.class == ERR_INFRA &&
+			    strcmp(res.rule->name, "container-runtime") == 0 &&
+			    strstr(res.line, "existing container") != NULL,
+			    "case %d: %s by %s on '%s'", k,
+			    err_class_name(res.class), res.rule->name,
+			    res.line);
+		free(text);
 	}
 }
 END_TEST
@@ -800,6 +858,7 @@ triage_suite(void)
 	tcase_add_test(tc, test_every_rule_has_a_case);
 	tcase_add_test(tc, test_not_infra);
 	tcase_add_test(tc, test_order);
+	tcase_add_test(tc, test_step_retried);
 	tcase_add_test(tc, test_multirank_program_root);
 	tcase_add_test(tc, test_multirank_infra_root);
 	tcase_add_test(tc, test_tail_evidence);
