@@ -70,6 +70,7 @@ static const char nccl_ladder[] =
     "sqdeck_nccl_result=fail\n"
     "sqdeck_nccl_why=\n"
     "sqdeck_nccl_try=0\n"
+    "sqdeck_nccl_setup=0\n"
     "sqdeck_nccl_log=$(mktemp \"${TMPDIR:-/tmp}/sqdeck-nccl.XXXXXX\")\n"
     /*
      * The answer sqdeck learns from goes to a file of this job only,
@@ -118,11 +119,32 @@ static const char nccl_ladder[] =
     "\techo \"sqdeck: NCCL probe try $sqdeck_nccl_try/4 "
     "(${sqdeck_nccl_set:-default}), timeout ${sqdeck_nccl_t}s\"\n"
     "\tsqdeck_nccl_t0=$SECONDS\n"
-    "\tsqdeck_nccl_rc=0\n"
-    "\ttimeout -k 5 \"$sqdeck_nccl_t\" "
+    "\twhile :; do\n"
+    "\t\tsqdeck_nccl_rc=0\n"
+    "\t\ttimeout -k 5 \"$sqdeck_nccl_t\" "
     "\"${sqdeck_nccl_launch[@]}\" bash -c \"$sqdeck_nccl_cmd\" "
     "</dev/null >\"$sqdeck_nccl_log\" 2>&1 &\n"
-    "\twait \"$!\" || sqdeck_nccl_rc=$?\n"
+    "\t\twait \"$!\" || sqdeck_nccl_rc=$?\n"
+    /*
+     * A node's container could not be set up (SLURM's spank line: Pyxis
+     * failed before the probe ran there, e.g. "enroot list" racing with
+     * a container ending on the node): not the setting's fault, so the
+     * same setting is tried again (twice in all per job) rather than a
+     * later one passing and being cached for every later job.
+     */
+    "\t\tcase $sqdeck_nccl_rc in 0|2|124|127|137) break ;; esac\n"
+    "\t\tif [ \"$sqdeck_nccl_setup\" -ge 2 ] || ! grep -qE "
+    "'Failed to invoke spank plugin stack|task_init\\(\\) failed' "
+    "\"$sqdeck_nccl_log\"; then\n"
+    "\t\t\tbreak\n"
+    "\t\tfi\n"
+    "\t\tsqdeck_nccl_setup=$((sqdeck_nccl_setup + 1))\n"
+    "\t\tsed 's/^/[nccl probe] /' \"$sqdeck_nccl_log\" || true\n"
+    "\t\techo \"" TRIAGE_STEP_RETRIED " (NCCL probe try "
+    "$sqdeck_nccl_try, exit $sqdeck_nccl_rc: a node's container could "
+    "not be set up, not the setting's fault): the same setting again\"\n"
+    "\t\tsleep 2\n"
+    "\tdone\n"
     /*
      * No torchrun or no torch in the image: every task of every node
      * says so; one line of it (the one naming what is missing) is enough.

@@ -16,6 +16,7 @@
 #include "record.h"
 #include "retry.h"
 #include "template.h"
+#include "triage.h"
 
 static void
 setup(void)
@@ -287,6 +288,129 @@ START_TEST(test_unpack_before_probe)
 	free(cmd);
 	free(pre);
 	free(script);
+}
+END_TEST
+
+/*
+ * The unpacking step fails once (another node's Pyxis failed first and
+ * cut this node's unpacking short): the named container is removed on
+ * every node (srun ... enroot remove) before the unpacking is tried again,
+ * and the script says so with the line the triage knows.
+ */
+START_TEST(test_unpack_retry)
+{
+	const char	*dir = test_tmpdir();
+	char		*pre, *path, *cmd, *steps = NULL, *out = NULL;
+	char		*cause = NULL, *a, *b, *c;
+	FILE		*f;
+
+	path = xasprintf("%s/bin", dir);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	free(path);
+	path = xasprintf("%s/bin/srun", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "#!/bin/sh\necho \"SRUN $*\" >>%s/steps\n", dir);
+	fclose(f);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	free(path);
+	path = xasprintf("%s/rec", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "#!/bin/sh\necho \"STEP $*\" >>%s/steps\n"
+	    "while [ \"${1#--}\" != \"$1\" ]; do shift; done\n"
+	    "if [ \"$1\" = true ] && [ ! -e %s/once ]; then\n"
+	    "\t: >%s/once; exit 1\nfi\nexec \"$@\"\n", dir, dir, dir);
+	fclose(f);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	pre = nccl_probe_step("echo NCCL_PROBE_OK", 5, 2, 1);
+	cmd = xasprintf("%s/job.sh", dir);
+	f = fopen(cmd, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "set -euo pipefail\nlaunch=(%s)\nSQDECK_IMAGE=img.sqsh\n"
+	    "%s\n", path, pre);
+	fclose(f);
+	free(cmd);
+	cmd = xasprintf("cd %s && rm -f steps once && PATH=%s/bin:$PATH "
+	    "SLURM_JOB_ID=7 SLURM_JOB_NUM_NODES=2 bash job.sh >out 2>&1", dir,
+	    dir);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	cmd = xasprintf("%s/steps", dir);
+	ck_assert_msg(file_read(cmd, &steps, NULL, &cause) == 0, "%s", cause);
+	free(cmd);
+	cmd = xasprintf("%s/out", dir);
+	ck_assert_msg(file_read(cmd, &out, NULL, &cause) == 0, "%s", cause);
+	/* true (fails), the removal on both nodes, true again, the probe. */
+	a = strstr(steps, "STEP --container-name=sqdeck-7 true\n");
+	ck_assert_msg(a != NULL, "%s", steps);
+	b = strstr(a, "SRUN --overlap --nodes=2 --ntasks-per-node=1 enroot "
+	    "remove -f pyxis_sqdeck-7\n");
+	ck_assert_msg(b != NULL, "%s", steps);
+	c = strstr(b, "STEP --container-name=sqdeck-7 true\n");
+	ck_assert_msg(c != NULL, "%s", steps);
+	ck_assert_msg(strstr(c, "STEP --container-name=sqdeck-7 bash -c echo "
+	    "NCCL_PROBE_OK\n") != NULL, "%s", steps);
+	ck_assert_msg(strstr(out, TRIAGE_STEP_RETRIED " (unpacking the image "
+	    "on every node, exit 1): its container removed on every node, "
+	    "trying again, try 2 of 3\n") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "unpacking the image on every node failed") ==
+	    NULL, "%s", out);
+	ck_assert_msg(strstr(out, "SQDECK_NCCL_OK=default\n") != NULL, "%s",
+	    out);
+	free(out);
+	free(steps);
+	free(cmd);
+	free(pre);
+	free(path);
+}
+END_TEST
+
+/*
+ * A try whose container could not be set up on a node (SLURM's spank
+ * line) is the same setting again, twice at most: a later setting passing
+ * is not taken (and cached) for a fault of the node's container runtime.
+ */
+START_TEST(test_ladder_setup_retry)
+{
+	const char	*dir = test_tmpdir();
+	char		*probe, *pre, *out;
+	double		 secs;
+	int		 fails;
+
+	for (fails = 1; fails <= 3; fails++) {
+		/* Fails with the spank line the first `fails` times. */
+		probe = xasprintf("n=$(cat %s/count 2>/dev/null || echo 0); "
+		    "echo $((n + 1)) >%s/count; if [ \"$n\" -lt %d ]; then "
+		    "echo 'slurmstepd-sdn2: error: Failed to invoke spank "
+		    "plugin stack'; exit 1; fi; echo NCCL_PROBE_OK", dir, dir,
+		    fails);
+		out = xasprintf("rm -f %s/count", dir);
+		ck_assert_int_eq(system(out), 0);
+		free(out);
+		pre = nccl_probe_step(probe, 5, 2, 4);
+		ck_assert_int_eq(run_pre_step(pre, "", &out, &secs), 0);
+		ck_assert_msg(strstr(out, TRIAGE_STEP_RETRIED " (NCCL probe "
+		    "try 1, exit 1: a node's container could not be set up, "
+		    "not the setting's fault): the same setting again\n") !=
+		    NULL, "%d: %s", fails, out);
+		if (fails <= 2) {
+			ck_assert_msg(strstr(out, "SQDECK_NCCL_OK=default\n") !=
+			    NULL, "%d: %s", fails, out);
+			ck_assert_msg(strstr(out, "try 2/4") == NULL, "%d: %s",
+			    fails, out);
+		} else {
+			/* The third is the setting's: the next one is tried. */
+			ck_assert_msg(strstr(out, "try 1 (default) failed: "
+			    "exit 1\n") != NULL, "%d: %s", fails, out);
+			ck_assert_msg(strstr(out, "SQDECK_NCCL_OK="
+			    "NCCL_P2P_DISABLE=1\n") != NULL, "%d: %s", fails,
+			    out);
+		}
+		free(out);
+		free(pre);
+		free(probe);
+	}
 }
 END_TEST
 
@@ -834,6 +958,8 @@ nccl_suite(void)
 	tcase_add_test(tc, test_ladder_no_torchrun_one_line);
 	tcase_add_test(tc, test_ladder_fallback);
 	tcase_add_test(tc, test_unpack_before_probe);
+	tcase_add_test(tc, test_unpack_retry);
+	tcase_add_test(tc, test_ladder_setup_retry);
 	tcase_add_test(tc, test_ladder_budget);
 	tcase_add_test(tc, test_ladder_pyxis_env);
 	tcase_add_test(tc, test_ladder_all_fail);
