@@ -244,6 +244,41 @@ START_TEST(test_ladder_unavailable)
 }
 END_TEST
 
+/* An executable shell script at path. */
+static void
+write_script(const char *path, const char *text)
+{
+	FILE	*f;
+
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+}
+
+/*
+ * Run a PRE_STEP as job.sh in dir with launch=(launcher), an image, and
+ * env before bash; steps (and once) from an earlier run are removed.
+ */
+static void
+run_job(const char *dir, const char *launcher, const char *pre,
+    const char *env)
+{
+	char	*path, *text;
+
+	path = xasprintf("%s/job.sh", dir);
+	text = xasprintf("set -euo pipefail\nlaunch=(%s)\n"
+	    "SQDECK_IMAGE=img.sqsh\n%s\n", launcher, pre);
+	write_script(path, text);
+	free(text);
+	free(path);
+	text = xasprintf("cd %s && rm -f steps once && %s bash job.sh "
+	    ">out 2>&1", dir, env);
+	ck_assert_int_eq(system(text), 0);
+	free(text);
+}
+
 /*
  * With an image, every node unpacks it in a step of its own before the
  * first try: a try that ends at once (exit 127) made srun kill the other
@@ -254,29 +289,16 @@ END_TEST
 START_TEST(test_unpack_before_probe)
 {
 	const char	*dir = test_tmpdir();
-	char		*pre, *script, *cmd, *steps = NULL, *cause = NULL;
-	FILE		*f;
+	char		*pre, *script, *text, *cmd, *steps = NULL, *cause = NULL;
 
 	script = xasprintf("%s/rec", dir);
-	f = fopen(script, "w");
-	ck_assert_ptr_nonnull(f);
-	fprintf(f, "#!/bin/sh\necho \"STEP $*\" >>%s/steps\n"
+	text = xasprintf("#!/bin/sh\necho \"STEP $*\" >>%s/steps\n"
 	    "while [ \"${1#--}\" != \"$1\" ]; do shift; done\n"
 	    "exec \"$@\"\n", dir);
-	fclose(f);
-	ck_assert_int_eq(chmod(script, 0755), 0);
+	write_script(script, text);
+	free(text);
 	pre = nccl_probe_step("sqdeck-no-such-probe-command", 5, 2, 1);
-	cmd = xasprintf("%s/job.sh", dir);
-	f = fopen(cmd, "w");
-	ck_assert_ptr_nonnull(f);
-	fprintf(f, "set -euo pipefail\nlaunch=(%s)\nSQDECK_IMAGE=img.sqsh\n"
-	    "%s\n", script, pre);
-	fclose(f);
-	free(cmd);
-	cmd = xasprintf("cd %s && rm -f steps && SLURM_JOB_ID=7 bash job.sh "
-	    ">out 2>&1", dir);
-	ck_assert_int_eq(system(cmd), 0);
-	free(cmd);
+	run_job(dir, script, pre, "SLURM_JOB_ID=7");
 	cmd = xasprintf("%s/steps", dir);
 	ck_assert_msg(file_read(cmd, &steps, NULL, &cause) == 0, "%s", cause);
 	/* First the unpacking (true), then the probe's one try. */
@@ -300,41 +322,28 @@ END_TEST
 START_TEST(test_unpack_retry)
 {
 	const char	*dir = test_tmpdir();
-	char		*pre, *path, *cmd, *steps = NULL, *out = NULL;
+	char		*pre, *path, *text, *cmd, *steps = NULL, *out = NULL;
 	char		*cause = NULL, *a, *b, *c;
-	FILE		*f;
 
 	path = xasprintf("%s/bin", dir);
 	ck_assert_int_eq(mkdir(path, 0755), 0);
 	free(path);
 	path = xasprintf("%s/bin/srun", dir);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fprintf(f, "#!/bin/sh\necho \"SRUN $*\" >>%s/steps\n", dir);
-	fclose(f);
-	ck_assert_int_eq(chmod(path, 0755), 0);
+	text = xasprintf("#!/bin/sh\necho \"SRUN $*\" >>%s/steps\n", dir);
+	write_script(path, text);
+	free(text);
 	free(path);
 	path = xasprintf("%s/rec", dir);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fprintf(f, "#!/bin/sh\necho \"STEP $*\" >>%s/steps\n"
+	text = xasprintf("#!/bin/sh\necho \"STEP $*\" >>%s/steps\n"
 	    "while [ \"${1#--}\" != \"$1\" ]; do shift; done\n"
 	    "if [ \"$1\" = true ] && [ ! -e %s/once ]; then\n"
 	    "\t: >%s/once; exit 1\nfi\nexec \"$@\"\n", dir, dir, dir);
-	fclose(f);
-	ck_assert_int_eq(chmod(path, 0755), 0);
+	write_script(path, text);
+	free(text);
 	pre = nccl_probe_step("echo NCCL_PROBE_OK", 5, 2, 1);
-	cmd = xasprintf("%s/job.sh", dir);
-	f = fopen(cmd, "w");
-	ck_assert_ptr_nonnull(f);
-	fprintf(f, "set -euo pipefail\nlaunch=(%s)\nSQDECK_IMAGE=img.sqsh\n"
-	    "%s\n", path, pre);
-	fclose(f);
-	free(cmd);
-	cmd = xasprintf("cd %s && rm -f steps once && PATH=%s/bin:$PATH "
-	    "SLURM_JOB_ID=7 SLURM_JOB_NUM_NODES=2 bash job.sh >out 2>&1", dir,
-	    dir);
-	ck_assert_int_eq(system(cmd), 0);
+	cmd = xasprintf("PATH=%s/bin:$PATH SLURM_JOB_ID=7 "
+	    "SLURM_JOB_NUM_NODES=2", dir);
+	run_job(dir, path, pre, cmd);
 	free(cmd);
 	cmd = xasprintf("%s/steps", dir);
 	ck_assert_msg(file_read(cmd, &steps, NULL, &cause) == 0, "%s", cause);
