@@ -390,6 +390,59 @@ START_TEST(test_cancel_forgotten)
 }
 END_TEST
 
+/*
+ * 4b. A running job cancelled through sqdeck leaves nothing on its node:
+ * the program-timeout flag (sqdeck-timeout.<job id>.* in the node's
+ * TMPDIR; the testbed's nodes have the host's /tmp) and the step's marks
+ * (.sqdeck-step-<job id> in the job dir) are there while it runs and
+ * gone once it ended.  The job's EXIT trap removes both: before it did,
+ * every cancelled job left its flag in the node's /tmp.
+ */
+START_TEST(test_cancel_running_leaves_nothing)
+{
+	cJSON		*j;
+	char		*spec, *out, *err, *state;
+	const char	*id, *dir, *name;
+
+	need_cluster();
+	spec = write_spec("name: sdproc-cx-%s\n"
+	    "image: %s\n"
+	    "command: echo started; sleep 600\n"
+	    "gpus: 1\ncpus: 1\ntime: 10m\n", unique, test_image());
+	j = submit(spec, NULL, NULL);
+	id = it_jstr(j, "job_id");
+	dir = it_jstr(j, "job_dir");
+	name = it_jstr(j, "name");
+	out = it_ssh_until(180, "^started$", "cat '%s/logs/%s-%s/main.out' "
+	    "2>/dev/null", dir, name, id);
+	ck_assert_msg(strstr(out, "started\n") != NULL, "job %s never "
+	    "started its program: %s", id, out);
+	free(out);
+	out = ssh_out("ls -d /tmp/sqdeck-timeout.%s.* '%s/.sqdeck-step-%s' "
+	    "2>/dev/null | wc -l", id, dir, id);
+	ck_assert_msg(strcmp(out, "2\n") == 0, "while job %s runs, its "
+	    "flag and marks: %s", id, out);
+	free(out);
+
+	ck_assert_int_eq(sd(&out, &err, "cancel", it_jstr(j, "record_id"),
+	    NULL), 0);
+	free(out);
+	free(err);
+	state = wait_end(id, 240);
+	ck_assert_msg(strncmp(state, "CANCELLED", 9) == 0, "job %s: %s", id,
+	    state);
+	free(state);
+	/* The batch shell's trap runs within SLURM's KillWait. */
+	out = it_ssh_until(60, "^0$", "ls -d /tmp/sqdeck-timeout.%s.* "
+	    "'%s/.sqdeck-step-%s' 2>/dev/null | wc -l", id, dir, id);
+	ck_assert_msg(strcmp(out, "0\n") == 0, "cancelled job %s left on its "
+	    "node: %s", id, out);
+	free(out);
+	cJSON_Delete(j);
+	free(spec);
+}
+END_TEST
+
 /* 5. logs: the last 200 lines unless -n says otherwise. */
 START_TEST(test_logs_200)
 {
@@ -785,6 +838,7 @@ procedure_suite(void)
 	tcase_add_test(tc, test_program_timeout);
 	tc = it_tcase(s, "cancel", 1200, setup, it_teardown);
 	tcase_add_test(tc, test_cancel_forgotten);
+	tcase_add_test(tc, test_cancel_running_leaves_nothing);
 	tc = it_tcase(s, "retry", 900, setup, it_teardown);
 	tcase_add_test(tc, test_retry_lost_reply);
 	tc = it_tcase(s, "follow", 900, setup, it_teardown);
