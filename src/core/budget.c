@@ -18,39 +18,74 @@ void
 budget_free(struct budget *b)
 {
 	free(b->calls);
+	free(b->side);
 	memset(b, 0, sizeof *b);
 }
 
-/* Drop the calls that left the window. */
+/* Drop the times of v that left the window. */
 static void
-budget_expire(struct budget *b, time_t now)
+window_expire(time_t *v, size_t *n, time_t now)
 {
 	size_t	i = 0;
 
-	while (i < b->ncalls && b->calls[i] <= now - BUDGET_WINDOW)
+	while (i < *n && v[i] <= now - BUDGET_WINDOW)
 		i++;
 	if (i == 0)
 		return;
-	memmove(b->calls, b->calls + i, (b->ncalls - i) * sizeof *b->calls);
-	b->ncalls -= i;
+	memmove(v, v + i, (*n - i) * sizeof *v);
+	*n -= i;
+}
+
+/* Append n calls at now to v, kept sorted. */
+static time_t *
+window_add(time_t *v, size_t *len, size_t *cap, time_t now, unsigned n)
+{
+	window_expire(v, len, now);
+	while (n-- > 0) {
+		if (*len == *cap) {
+			*cap = *cap != 0 ? *cap * 2 : 32;
+			v = xrealloc(v, *cap * sizeof *v);
+		}
+		/* A call never counts before an earlier one. */
+		if (*len > 0 && now < v[*len - 1])
+			now = v[*len - 1];
+		v[(*len)++] = now;
+	}
+	return v;
+}
+
+static void
+budget_expire(struct budget *b, time_t now)
+{
+	window_expire(b->calls, &b->ncalls, now);
 }
 
 void
 budget_spend(struct budget *b, time_t now, unsigned n)
 {
-	budget_expire(b, now);
-	while (n-- > 0) {
-		if (b->ncalls == b->cap) {
-			b->cap = b->cap != 0 ? b->cap * 2 : 32;
-			b->calls = xrealloc(b->calls,
-			    b->cap * sizeof *b->calls);
-		}
-		/* Kept sorted: a call never counts before an earlier one. */
-		if (b->ncalls > 0 && now < b->calls[b->ncalls - 1])
-			now = b->calls[b->ncalls - 1];
-		b->calls[b->ncalls++] = now;
-		b->total++;
-	}
+	b->calls = window_add(b->calls, &b->ncalls, &b->cap, now, n);
+	b->total += n;
+}
+
+void
+budget_spend_side(struct budget *b, time_t now, unsigned n)
+{
+	budget_spend(b, now, n);
+	b->side = window_add(b->side, &b->nside, &b->side_cap, now, n);
+}
+
+int
+budget_room(struct budget *b, time_t now, unsigned n, unsigned reserve)
+{
+	unsigned	max = (unsigned)b->max_calls;
+
+	if (n > max)
+		return 0;
+	if (reserve > max - n)
+		reserve = max - n;
+	window_expire(b->side, &b->nside, now);
+	return budget_used(b, now) + n <= max &&
+	    b->nside + n + reserve <= max;
 }
 
 unsigned

@@ -41,6 +41,9 @@ struct budget {
 	time_t			*calls;		/* when each counted call ran */
 	size_t			 ncalls;
 	size_t			 cap;
+	time_t			*side;		/* the lookups' among them */
+	size_t			 nside;
+	size_t			 side_cap;
 	time_t			 last_poll;	/* 0: none yet */
 	int			 backoff;	/* seconds, 0: none */
 	enum budget_fault	 fault;		/* why, while backoff > 0 */
@@ -59,6 +62,17 @@ unsigned budget_used(struct budget *, time_t now);
  * min_interval after the last poll, and when cost more calls fit.
  */
 time_t	 budget_when(struct budget *, time_t want, unsigned cost);
+/*
+ * The log lookup of a job sqdeck did not submit: n scheduler calls that
+ * are not the poll's.  budget_room says whether they may run at now:
+ * they fit in max_calls, and the lookups' calls of the window leave
+ * reserve calls a minute to the polls (the worker passes what its
+ * polls and the slow tick spend in a minute), so browsing other users'
+ * jobs never holds the queue's refresh back.  budget_spend_side counts
+ * them (in the total too).
+ */
+int	 budget_room(struct budget *, time_t now, unsigned n, unsigned reserve);
+void	 budget_spend_side(struct budget *, time_t now, unsigned n);
 /* A poll started at now. */
 void	 budget_polled(struct budget *, time_t now);
 

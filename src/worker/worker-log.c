@@ -147,15 +147,22 @@ log_missing(struct wstate *st, const char *cause)
 void
 log_lookup(struct wstate *st)
 {
-	char	*cause = NULL;
-	int	 ended;
+	char		*cause = NULL;
+	unsigned	 reserve;
+	int		 ended;
 
-	/* Scheduler calls (squeue, then sacct): the budget, like a poll. */
-	if (budget_used(&st->budget, mono_now()) + 2 >
-	    (unsigned)st->budget.max_calls)
+	/*
+	 * Scheduler calls (squeue, then sacct): the budget, like a poll, and
+	 * room left for a minute of polls at this cluster's interval and
+	 * the slow tick's two (budget.h): the queue keeps refreshing while
+	 * the operator browses other users' jobs.
+	 */
+	reserve = (unsigned)((BUDGET_WINDOW + st->interval - 1) /
+	    st->interval) + 2;
+	if (!budget_room(&st->budget, mono_now(), 2, reserve))
 		return;
 	st->log_lookup = 0;
-	budget_spend(&st->budget, mono_now(), 2);
+	budget_spend_side(&st->budget, mono_now(), 2);
 	if (follow_foreign_path(st->conn, st->log_id, st->log_stream ==
 	    LOG_ERR, &st->log_path, &ended, &cause) != 0) {
 		/* Accounting's default, if that is all there is. */

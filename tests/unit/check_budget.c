@@ -88,6 +88,67 @@ START_TEST(test_many_calls)
 }
 END_TEST
 
+/*
+ * An operator browsing other users' jobs (a log lookup, 2 calls, tried
+ * every second) while the queue is polled every 5 s (1 call): the
+ * lookups leave a minute of polls and the slow tick (14 calls), so no
+ * poll waits for the rolling minute (the TUI showed "calls 20/20 next
+ * 47s" when they did not), and the lookups still get what is left.
+ */
+static void
+browse(int max, unsigned reserve, time_t *gap, unsigned *lookups)
+{
+	struct budget	b;
+	time_t		t, last = 0;
+
+	*gap = 0;
+	*lookups = 0;
+	budget_init(&b, 5, max);
+	for (t = 1; t < 600; t++) {
+		if (budget_room(&b, t, 2, reserve)) {
+			budget_spend_side(&b, t, 2);
+			(*lookups)++;
+		}
+		if (budget_when(&b, t, 1) > t)
+			continue;
+		budget_polled(&b, t);
+		budget_spend(&b, t, 1);
+		if (last != 0 && t - last > *gap)
+			*gap = t - last;
+		last = t;
+		ck_assert_uint_le(budget_used(&b, t), (unsigned)max);
+	}
+	budget_free(&b);
+}
+
+START_TEST(test_lookups_leave_room)
+{
+	struct budget	b;
+	time_t		gap;
+	unsigned	lookups;
+
+	browse(20, 60 / 5 + 2, &gap, &lookups);
+	ck_assert_msg(gap == 5, "a poll waited %ld s for the lookups",
+	    (long)gap);
+	/* 20 a minute, 12 of them polls: 3 lookups a minute. */
+	ck_assert_uint_ge(lookups, 9 * 3);
+	ck_assert_uint_le(lookups, 10 * 3 + 4);
+	/* Without the reserve, the lookups took the minute. */
+	browse(20, 0, &gap, &lookups);
+	ck_assert_int_ge(gap, 30);
+
+	/* A budget below the lookup's cost plus the reserve: what is left. */
+	budget_init(&b, 5, 4);
+	ck_assert_int_eq(budget_room(&b, 1, 2, 14), 1);
+	budget_spend_side(&b, 1, 2);
+	ck_assert_uint_eq(budget_used(&b, 1), 2);
+	ck_assert_int_eq(budget_room(&b, 2, 2, 14), 0);
+	ck_assert_int_eq(budget_room(&b, 61, 2, 14), 1);
+	ck_assert_int_eq(budget_room(&b, 1, 5, 0), 0);
+	budget_free(&b);
+}
+END_TEST
+
 START_TEST(test_classify)
 {
 	ck_assert_int_eq(budget_classify(NULL), BUDGET_FAULT_NONE);
@@ -152,6 +213,7 @@ budget_suite(void)
 	tcase_add_test(tc, test_window);
 	tcase_add_test(tc, test_min_interval);
 	tcase_add_test(tc, test_many_calls);
+	tcase_add_test(tc, test_lookups_leave_room);
 	tcase_add_test(tc, test_classify);
 	tcase_add_test(tc, test_backoff);
 	suite_add_tcase(s, tc);
