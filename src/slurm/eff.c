@@ -224,6 +224,15 @@ eff_parse(const char *text, long id, struct eff *e, char **cause)
 		e->elapsed = *f[3] != '\0' ? atol(f[3]) : -1;
 		e->limit = (*f[4] >= '0' && *f[4] <= '9') ? atol(f[4]) * 60 :
 		    -1;
+		/*
+		 * 365 days is SLURM's stand-in for no limit: its backfill
+		 * scheduler writes it into a job that asked for no time in
+		 * a partition without MaxTime when it starts it (the main
+		 * scheduler leaves UNLIMITED), so the same job reads
+		 * either way.  Neither is a limit to measure against.
+		 */
+		if (e->limit == EFF_YEAR_MINUTES * 60)
+			e->limit = -1;
 		e->cpu_used = eff_cpu_time(f[5]);
 		e->req_mem = eff_size(f[6]);
 		free(e->exit_code);

@@ -14,11 +14,15 @@
 	"JobIDRaw State AllocCPUS ElapsedRaw TimelimitRaw TotalCPU ReqMem " \
 	"MaxRSS ExitCode"
 
+/* SLURM's YEAR_MINUTES: what its backfill sets for "no time limit". */
+#define EFF_YEAR_MINUTES	525600
+
 struct eff {
 	char		*state;		/* the allocation's state */
 	int		 cpus;		/* AllocCPUS, 0 unknown */
 	long		 elapsed;	/* seconds, -1 unknown */
-	long		 limit;		/* seconds, -1 unknown or unlimited */
+	long		 limit;		/* seconds, -1 unknown or unlimited
+					   (also 365 days: EFF_YEAR_MINUTES) */
 	double		 cpu_used;	/* TotalCPU seconds, -1 unknown */
 	long long	 req_mem;	/* bytes requested, -1 unknown */
 	long long	 peak_mem;	/* bytes, -1 never sampled */

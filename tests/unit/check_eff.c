@@ -1,8 +1,9 @@
 /*
  * Efficiency of an ended job (src/slurm/eff.c) from sacct output captured on the
  * local cluster (tests/data/slurm/eff-sdtb.txt: job 12 ran 10 minutes and
- * had its memory sampled; job 146 failed after 2 s with no limit), and the
- * "far too large" hint.
+ * had its memory sampled; job 146 failed after 2 s with no limit; job 245,
+ * the same plain sbatch with no limit, was started by SLURM's backfill,
+ * which wrote 365 days as its limit), and the "far too large" hint.
  */
 #include "testutil.h"
 #include "eff.h"
@@ -70,6 +71,23 @@ START_TEST(test_captured)
 	ck_assert_ptr_null(e.hint);
 	t = eff_text(&e);
 	ck_assert_ptr_nonnull(strstr(t, "memory not sampled of 250.0G"));
+	ck_assert_ptr_nonnull(strstr(t, "time 0:02 (no limit)"));
+	free(t);
+	eff_free(&e);
+
+	/*
+	 * Started by the backfill scheduler: TimelimitRaw 525600, 365 days,
+	 * SLURM's stand-in for none (tests/operator/run met it in a CI run:
+	 * "time 0:02 of 365-00:00:00 (0%)" and a --time hint for a job that
+	 * asked for no time).  Read as no limit, like job 146.
+	 */
+	ck_assert_int_eq(eff_parse(text, 245, &e, &cause), 0);
+	ck_assert_str_eq(e.state, "FAILED");
+	ck_assert_int_eq(e.limit, -1);
+	ck_assert(e.time_pct < 0);
+	ck_assert_ptr_null(e.hint);
+	ck_assert_str_eq(e.exit_code, "3:0");
+	t = eff_text(&e);
 	ck_assert_ptr_nonnull(strstr(t, "time 0:02 (no limit)"));
 	free(t);
 	eff_free(&e);
