@@ -341,8 +341,14 @@ restore_nodes(void)
 {
 	char	cmd[8192];
 
+	/*
+	 * up's output is shown when it fails: a re-run that died half way
+	 * once left the testbed without its bastion's and releases' host
+	 * keys, and every later suite failed with no word of why.
+	 */
 	snprintf(cmd, sizeof cmd, "export SLURM_CONF=\"$SDTB_DIR/etc/slurm.conf\"; "
-	    "%s/cluster/up >/dev/null 2>&1; "
+	    "o=$(%s/cluster/up 2>&1) || { echo 'multinode: tests/cluster/up "
+	    "failed:'; printf '%%s\\n' \"$o\" | tail -n 20; } >&2; "
 	    "for n in $(sinfo -h -N -o '%%N|%%E' | "
 	    "awk -F'|' '$2 == \"sqdeck-test-node-fail\" {print $1}' | "
 	    "sort -u); do scontrol update nodename=$n state=resume; done; true",
