@@ -75,7 +75,7 @@ budget_spend_side(struct budget *b, time_t now, unsigned n)
 }
 
 int
-budget_room(struct budget *b, time_t now, unsigned n, unsigned reserve)
+budget_side_room(struct budget *b, time_t now, unsigned n, unsigned reserve)
 {
 	unsigned	max = (unsigned)b->max_calls;
 
@@ -84,8 +84,14 @@ budget_room(struct budget *b, time_t now, unsigned n, unsigned reserve)
 	if (reserve > max - n)
 		reserve = max - n;
 	window_expire(b->side, &b->nside, now);
-	return budget_used(b, now) + n <= max &&
-	    b->nside + n + reserve <= max;
+	return b->nside + n + reserve <= max;
+}
+
+int
+budget_room(struct budget *b, time_t now, unsigned n, unsigned reserve)
+{
+	return budget_side_room(b, now, n, reserve) &&
+	    budget_used(b, now) + n <= (unsigned)b->max_calls;
 }
 
 unsigned

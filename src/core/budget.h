@@ -72,6 +72,14 @@ time_t	 budget_when(struct budget *, time_t want, unsigned cost);
  * them (in the total too).
  */
 int	 budget_room(struct budget *, time_t now, unsigned n, unsigned reserve);
+/*
+ * The lookups' share alone (budget_room without the rolling count): a
+ * poll that would take the slots a waiting lookup within its share needs
+ * waits for them too (budget_when with n more), so a busy poll interval
+ * never starves the lookups.
+ */
+int	 budget_side_room(struct budget *, time_t now, unsigned n,
+	    unsigned reserve);
 void	 budget_spend_side(struct budget *, time_t now, unsigned n);
 /* A poll started at now. */
 void	 budget_polled(struct budget *, time_t now);

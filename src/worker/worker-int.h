@@ -188,6 +188,7 @@ struct wstate {
 	enum log_stream	 log_stream;
 	char		*log_path;	/* NULL: unknown (no record) */
 	int		 log_lookup;	/* ask scontrol for it (joblog.h) */
+	time_t		 log_asked;	/* since when (monotonic) */
 	char		*log_fallback;	/* if SLURM forgot it (history) */
 	long long	 log_next;	/* -1: first read is a tail */
 	int		 log_ended;	/* the job is over */
@@ -220,6 +221,16 @@ log_take(struct wstate *st, const char *id, enum log_stream stream,
     uint64_t offset);
 void
 log_lookup(struct wstate *st);
+/* A lookup's scheduler calls (squeue, then sacct). */
+#define LOG_LOOKUP_CALLS	2
+/*
+ * Seconds the selection rests on a job before its lookup runs: the rows
+ * the cursor passes on its way (a filter cleared, then typed) cost
+ * nothing.  The clock is in whole seconds: 1 to 2 s.
+ */
+#define LOG_LOOKUP_SETTLE	2
+unsigned
+log_lookup_reserve(struct wstate *st);
 void
 do_log(struct wstate *st);
 

@@ -109,6 +109,7 @@ log_take(struct wstate *st, const char *id, enum log_stream stream,
 		}
 		free(cause);
 		st->log_lookup = 1;
+		st->log_asked = mono_now();
 		record_free(rec);
 		return;
 	}
@@ -140,6 +141,26 @@ log_missing(struct wstate *st, const char *cause)
 }
 
 /*
+ * What the log lookups leave to the polls (budget.h): a minute of them at
+ * this cluster's interval and the slow tick's two, but never more than
+ * half the budget.  Browsing other users' jobs then gets at least half
+ * (5 lookups a minute by default), the queue still refreshes every 15 s
+ * at worst, and a waiting lookup within that share goes before the next
+ * poll (worker.c).
+ */
+unsigned
+log_lookup_reserve(struct wstate *st)
+{
+	unsigned	reserve;
+
+	reserve = (unsigned)((BUDGET_WINDOW + st->interval - 1) /
+	    st->interval) + 2;
+	if (reserve > (unsigned)st->budget.max_calls / 2)
+		reserve = (unsigned)st->budget.max_calls / 2;
+	return reserve;
+}
+
+/*
  * A job sqdeck did not submit and accounting has not listed as ended: its
  * StdOut/StdErr from squeue, patterns (%A_%a ...) resolved.  One
  * scheduler call when the watch starts, none while it is followed.
@@ -147,22 +168,18 @@ log_missing(struct wstate *st, const char *cause)
 void
 log_lookup(struct wstate *st)
 {
-	char		*cause = NULL;
-	unsigned	 reserve;
-	int		 ended;
+	char	*cause = NULL;
+	int	 ended;
 
-	/*
-	 * Scheduler calls (squeue, then sacct): the budget, like a poll, and
-	 * room left for a minute of polls at this cluster's interval and
-	 * the slow tick's two (budget.h): the queue keeps refreshing while
-	 * the operator browses other users' jobs.
-	 */
-	reserve = (unsigned)((BUDGET_WINDOW + st->interval - 1) /
-	    st->interval) + 2;
-	if (!budget_room(&st->budget, mono_now(), 2, reserve))
+	/* Only once the selection rests on it (LOG_LOOKUP_SETTLE). */
+	if (mono_now() < st->log_asked + LOG_LOOKUP_SETTLE)
+		return;
+	/* Scheduler calls (squeue, then sacct): the budget, like a poll. */
+	if (!budget_room(&st->budget, mono_now(), LOG_LOOKUP_CALLS,
+	    log_lookup_reserve(st)))
 		return;
 	st->log_lookup = 0;
-	budget_spend_side(&st->budget, mono_now(), 2);
+	budget_spend_side(&st->budget, mono_now(), LOG_LOOKUP_CALLS);
 	if (follow_foreign_path(st->conn, st->log_id, st->log_stream ==
 	    LOG_ERR, &st->log_path, &ended, &cause) != 0) {
 		/* Accounting's default, if that is all there is. */

@@ -752,6 +752,14 @@ wstate_due(struct wstate *st)
 	if (st->log_path != NULL && !st->log_done &&
 	    conn_connected(st->conn) && st->next_log < wake)
 		wake = st->next_log;
+	/*
+	 * A lookup waits for the selection to rest, then for the budget
+	 * (the poll's turn, whose wait leaves it room: worker_turn).
+	 */
+	if (st->log_lookup && st->log_id != NULL && conn_connected(st->conn) &&
+	    mono_now() < st->log_asked + LOG_LOOKUP_SETTLE &&
+	    st->log_asked + LOG_LOOKUP_SETTLE < wake)
+		wake = st->log_asked + LOG_LOOKUP_SETTLE;
 	return wake;
 }
 
@@ -767,6 +775,7 @@ worker_turn(struct worker *w, struct wtake *t)
 	struct wstate	*st;
 	struct wcmd	*cmds = t->cmds, *c, **cp;
 	time_t		 now, wake;
+	unsigned	 cost;
 
 	if (w->st == NULL)
 		w->st = wstate_new(w);
@@ -841,8 +850,17 @@ worker_turn(struct worker *w, struct wtake *t)
 	}
 	now = mono_now();
 	if (!ws->quit && st->next_poll <= now) {
-		/* Within the budget, or wait for it (budget.h). */
-		wake = budget_when(&st->budget, now, 1);
+		/*
+		 * Within the budget, or wait for it (budget.h); with room
+		 * for a log lookup that waits within its share, which goes
+		 * first at the next turn.
+		 */
+		cost = 1;
+		if (st->log_lookup && st->log_id != NULL &&
+		    budget_side_room(&st->budget, now, LOG_LOOKUP_CALLS,
+		    log_lookup_reserve(st)))
+			cost += LOG_LOOKUP_CALLS;
+		wake = budget_when(&st->budget, now, cost);
 		if (wake > now) {
 			st->next_poll = wake;
 			post_cluster(st, st->last_ok != 0 ?

@@ -89,53 +89,88 @@ START_TEST(test_many_calls)
 END_TEST
 
 /*
- * An operator browsing other users' jobs (a log lookup, 2 calls, tried
- * every second) while the queue is polled every 5 s (1 call): the
- * lookups leave a minute of polls and the slow tick (14 calls), so no
- * poll waits for the rolling minute (the TUI showed "calls 20/20 next
- * 47s" when they did not), and the lookups still get what is left.
+ * An operator browsing other users' jobs: a log lookup (2 calls) is asked
+ * for every `every` seconds and waits until it may run, while the queue
+ * is polled every `iv` seconds (1 call), as worker.c does it: the lookup
+ * first if budget_room says so, then the poll, which waits for room for a
+ * waiting lookup within its share too.  reserve 0 and no room kept is the
+ * rule before (a lookup whenever 2 calls fit).
  */
-static void
-browse(int max, unsigned reserve, time_t *gap, unsigned *lookups)
+struct browse {
+	time_t		poll_gap;	/* longest between two polls */
+	time_t		lookup_wait;	/* longest a lookup waited */
+	unsigned	lookups;
+};
+
+static struct browse
+browse(int iv, int every, unsigned reserve, int keep_room)
 {
 	struct budget	b;
-	time_t		t, last = 0;
+	struct browse	r = { 0, 0, 0 };
+	time_t		t, last = 0, asked = 0;
+	unsigned	cost;
+	int		waiting = 0;
 
-	*gap = 0;
-	*lookups = 0;
-	budget_init(&b, 5, max);
+	budget_init(&b, iv, 20);
 	for (t = 1; t < 600; t++) {
-		if (budget_room(&b, t, 2, reserve)) {
-			budget_spend_side(&b, t, 2);
-			(*lookups)++;
+		if (t % every == 0 && !waiting) {
+			waiting = 1;
+			asked = t;
 		}
-		if (budget_when(&b, t, 1) > t)
+		if (waiting && budget_room(&b, t, 2, reserve)) {
+			budget_spend_side(&b, t, 2);
+			r.lookups++;
+			waiting = 0;
+			if (t - asked > r.lookup_wait)
+				r.lookup_wait = t - asked;
+		}
+		cost = 1;
+		if (keep_room && waiting && budget_side_room(&b, t, 2, reserve))
+			cost += 2;
+		if (budget_when(&b, t, cost) > t)
 			continue;
 		budget_polled(&b, t);
 		budget_spend(&b, t, 1);
-		if (last != 0 && t - last > *gap)
-			*gap = t - last;
+		if (last != 0 && t - last > r.poll_gap)
+			r.poll_gap = t - last;
 		last = t;
-		ck_assert_uint_le(budget_used(&b, t), (unsigned)max);
+		ck_assert_uint_le(budget_used(&b, t), 20);
 	}
 	budget_free(&b);
+	return r;
 }
 
 START_TEST(test_lookups_leave_room)
 {
 	struct budget	b;
-	time_t		gap;
-	unsigned	lookups;
+	struct browse	r;
 
-	browse(20, 60 / 5 + 2, &gap, &lookups);
-	ck_assert_msg(gap == 5, "a poll waited %ld s for the lookups",
-	    (long)gap);
-	/* 20 a minute, 12 of them polls: 3 lookups a minute. */
-	ck_assert_uint_ge(lookups, 9 * 3);
-	ck_assert_uint_le(lookups, 10 * 3 + 4);
-	/* Without the reserve, the lookups took the minute. */
-	browse(20, 0, &gap, &lookups);
-	ck_assert_int_ge(gap, 30);
+	/*
+	 * A lookup asked every second, polls every 5 s, half the budget
+	 * kept for the polls (what worker-log.c keeps with the defaults):
+	 * the queue refreshes every 15 s at worst, the lookups get the
+	 * other half (5 a minute).
+	 */
+	r = browse(5, 1, 10, 1);
+	ck_assert_msg(r.poll_gap <= 15, "a poll waited %ld s for the "
+	    "lookups", (long)r.poll_gap);
+	ck_assert_uint_ge(r.lookups, 9 * 5);
+	ck_assert_uint_le(r.lookups, 10 * 5 + 5);
+	/* The rule before: the lookups took the minute ("calls 20/20 next
+	   47s" in the TUI while a just-submitted job did not show). */
+	r = browse(5, 1, 0, 0);
+	ck_assert_int_ge(r.poll_gap, 30);
+
+	/*
+	 * Polls every 2 s want more than the budget: a lookup asked every
+	 * 30 s waits only for room, not for the polls to leave 2 calls free
+	 * at once (30 s and more before).
+	 */
+	r = browse(2, 30, 10, 1);
+	ck_assert_msg(r.lookup_wait <= 5, "a lookup waited %ld s",
+	    (long)r.lookup_wait);
+	r = browse(2, 30, 0, 0);
+	ck_assert_int_ge(r.lookup_wait, 20);
 
 	/* A budget below the lookup's cost plus the reserve: what is left. */
 	budget_init(&b, 5, 4);
@@ -143,6 +178,7 @@ START_TEST(test_lookups_leave_room)
 	budget_spend_side(&b, 1, 2);
 	ck_assert_uint_eq(budget_used(&b, 1), 2);
 	ck_assert_int_eq(budget_room(&b, 2, 2, 14), 0);
+	ck_assert_int_eq(budget_side_room(&b, 2, 2, 14), 0);
 	ck_assert_int_eq(budget_room(&b, 61, 2, 14), 1);
 	ck_assert_int_eq(budget_room(&b, 1, 5, 0), 0);
 	budget_free(&b);
