@@ -229,6 +229,7 @@ struct ui {
 	char				*msg;
 	int				 msg_err;
 	time_t				 msg_time;
+	int				 msg_bg;	/* a poll's event */
 
 	int				 color;
 	int				 ascii;	/* not a UTF-8 locale */

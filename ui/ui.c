@@ -116,6 +116,25 @@ signals_reset(void)
 
 /* ------------------------------------------------------------ helpers */
 
+
+/*
+ * A test hook: with SQDECK_TEST_MSG_LOG set to a file name, every footer
+ * message is written there as it is set, so a TUI test that misses one
+ * can say which came after it (tests/tui/enter, tests/tui/actions).
+ */
+static int	hook_open(const char *, FILE **, int *);
+static FILE	*msg_f;
+static int	 msg_on = -1;
+
+static void
+msg_note(const char *text)
+{
+	if (!hook_open("SQDECK_TEST_MSG_LOG", &msg_f, &msg_on))
+		return;
+	fprintf(msg_f, "%lld %s\n", (long long)time(NULL), text);
+	fflush(msg_f);
+}
+
 void __attribute__((format(printf, 3, 4)))
 ui_message(struct ui *ui, int err, const char *fmt, ...)
 {
@@ -131,6 +150,8 @@ ui_message(struct ui *ui, int err, const char *fmt, ...)
 	free(raw);
 	ui->msg_err = err;
 	ui->msg_time = time(NULL);
+	ui->msg_bg = 0;
+	msg_note(ui->msg);
 }
 
 static int
@@ -184,14 +205,37 @@ apply_action(struct ui *ui, struct msg_action *m)
 	default:
 		break;
 	}
-	/* The worker says why a job has no log: the pane shows it. */
-	if (m->kind == ACTION_LOG &&
-	    ui->log.cluster != NULL && m->cluster != NULL &&
-	    m->job_id != NULL && strcmp(m->cluster, ui->log.cluster) == 0 &&
-	    strcmp(m->job_id, ui->log.id) == 0) {
+	/*
+	 * The worker says why a job has no log: the pane shows it.  For a
+	 * job the pane no longer shows (the cursor moved on), it says
+	 * nothing: in the footer it would hide the answer to what the user
+	 * did since.
+	 */
+	if (m->kind == ACTION_LOG) {
+		if (ui->log.cluster == NULL || m->cluster == NULL ||
+		    m->job_id == NULL || strcmp(m->cluster, ui->log.cluster) != 0 ||
+		    strcmp(m->job_id, ui->log.id) != 0)
+			return 0;
 		free(ui->log.note);
 		ui->log.note = ui_san(m->message);
 		return UIF_REDRAW;
+	}
+	/*
+	 * A poll's event (a record's new state) never hides the answer to
+	 * what the user did (a shell's exit status, a cancel's outcome)
+	 * while that is shown: the events of a shell session come in a
+	 * batch when the screen is back, and one of them took the place of
+	 * "shell ... ended: exit 3" (a CI run, tests/tui/enter).
+	 */
+	if (m->kind == ACTION_REFRESH && ui->msg != NULL && !ui->msg_bg &&
+	    time(NULL) - ui->msg_time < (ui->msg_err ? ERR_SECONDS :
+	    MSG_SECONDS)) {
+		char	*held = xasprintf("(held back) %s", m->message != NULL ?
+			    m->message : "");
+
+		msg_note(held);
+		free(held);
+		return 0;
 	}
 	if (hold_batch_answer(ui, m))
 		return UIF_REDRAW;
@@ -204,6 +248,7 @@ apply_action(struct ui *ui, struct msg_action *m)
 	    m->job_id ? " " : "", m->job_id ? m->job_id : "",
 	    *cl || m->job_id ? ": " : "", step, *step ? ": " : "",
 	    m->message != NULL ? m->message : (m->done ? "done" : "..."));
+	ui->msg_bg = m->kind == ACTION_REFRESH;
 	return UIF_REDRAW;
 }
 
