@@ -260,6 +260,9 @@ void
 ui_free(struct ui *ui);
 void __attribute__((format(printf, 3, 4)))
 ui_message(struct ui *ui, int err, const char *fmt, ...);
+/* One nobody asked for just now: never hides the user's answer (ui.c). */
+void __attribute__((format(printf, 2, 3)))
+ui_message_bg(struct ui *ui, const char *fmt, ...);
 long
 ui_page(struct ui *ui);
 

@@ -983,6 +983,7 @@ int
 act_yes(struct ui *ui)
 {
 	char	*cause = NULL;
+	size_t	 i;
 
 	ui->ov = OV_NONE;
 	if (ui->dact != 0) {
@@ -1000,6 +1001,14 @@ act_yes(struct ui *ui)
 		ui_message(ui, 1, "cancel: %s", cause);
 		free(cause);
 	} else {
+		/*
+		 * Their end is the cancel's answer: no second word of it (a
+		 * marked job's "ended: CANCELLED" took the place of the
+		 * cancel's summary in a CI run, tests/tui/actions).
+		 */
+		for (i = 0; i < ui->ndkeys; i++)
+			notify_watch(ui, ui->dkeys[i].cluster,
+			    ui->dkeys[i].id, 0);
 		if (ui->ndkeys == 1)
 			ui_message(ui, 0, "cancelling %s %s (%s)\xe2\x80\xa6",
 			    ui->dkeys[0].cluster, ui->dkeys[0].id,

@@ -154,6 +154,33 @@ ui_message(struct ui *ui, int err, const char *fmt, ...)
 	msg_note(ui->msg);
 }
 
+/*
+ * A message nobody asked for just now (a poll's event, a watched job that
+ * ended): it never hides the answer to what the user did while that is
+ * shown (a shell's exit status, a cancel's outcome: both were replaced
+ * in CI runs, tests/tui/enter and tests/tui/actions).
+ */
+void __attribute__((format(printf, 2, 3)))
+ui_message_bg(struct ui *ui, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*raw, *held;
+
+	va_start(ap, fmt);
+	raw = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (ui->msg != NULL && !ui->msg_bg && time(NULL) - ui->msg_time <
+	    (ui->msg_err ? ERR_SECONDS : MSG_SECONDS)) {
+		held = xasprintf("(held back) %s", raw);
+		msg_note(held);
+		free(held);
+	} else {
+		ui_message(ui, 0, "%s", raw);
+		ui->msg_bg = 1;
+	}
+	free(raw);
+}
+
 static int
 apply_action(struct ui *ui, struct msg_action *m)
 {
@@ -227,15 +254,12 @@ apply_action(struct ui *ui, struct msg_action *m)
 	 * batch when the screen is back, and one of them took the place of
 	 * "shell ... ended: exit 3" (a CI run, tests/tui/enter).
 	 */
-	if (m->kind == ACTION_REFRESH && ui->msg != NULL && !ui->msg_bg &&
-	    time(NULL) - ui->msg_time < (ui->msg_err ? ERR_SECONDS :
-	    MSG_SECONDS)) {
-		char	*held = xasprintf("(held back) %s", m->message != NULL ?
-			    m->message : "");
-
-		msg_note(held);
-		free(held);
-		return 0;
+	if (m->kind == ACTION_REFRESH) {
+		ui_message_bg(ui, "%s%s%s%s%s%s%s", cl,
+		    m->job_id ? " " : "", m->job_id ? m->job_id : "",
+		    *cl || m->job_id ? ": " : "", step, *step ? ": " : "",
+		    m->message != NULL ? m->message : "done");
+		return UIF_REDRAW;
 	}
 	if (hold_batch_answer(ui, m))
 		return UIF_REDRAW;
@@ -248,7 +272,6 @@ apply_action(struct ui *ui, struct msg_action *m)
 	    m->job_id ? " " : "", m->job_id ? m->job_id : "",
 	    *cl || m->job_id ? ": " : "", step, *step ? ": " : "",
 	    m->message != NULL ? m->message : (m->done ? "done" : "..."));
-	ui->msg_bg = m->kind == ACTION_REFRESH;
 	return UIF_REDRAW;
 }
 
