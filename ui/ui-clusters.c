@@ -184,6 +184,16 @@ apply_cluster(struct ui *ui, struct msg_cluster *m)
 	if (m->cluster == NULL)
 		return 0;
 	c = cluster_find(ui, m->cluster, 1);
+	/* Calls spent between polls: the meter, drawn at the next second. */
+	if (m->budget_only) {
+		c->calls = m->calls;
+		c->max_calls = m->max_calls;
+		if (m->next_poll != 0)
+			c->next_poll = m->next_poll;
+		free(c->uses);
+		c->uses = m->uses != NULL ? ui_san(m->uses) : NULL;
+		return 0;
+	}
 	message = ui_san(m->message);
 	/*
 	 * What a poll changes every time (its calls, the next poll, the last
@@ -235,6 +245,8 @@ apply_cluster(struct ui *ui, struct msg_cluster *m)
 	c->backoff = m->backoff;
 	free(c->fault);
 	c->fault = m->fault != NULL ? ui_san(m->fault) : NULL;
+	free(c->uses);
+	c->uses = m->uses != NULL ? ui_san(m->uses) : NULL;
 	return flags;
 }
 
@@ -421,6 +433,13 @@ detail_cluster(struct ui *ui, const struct ucluster *c)
 			buf_printf(&b, "port        %d\n", c->conf->port);
 		buf_printf(&b, "poll        every %d s\n", cluster_interval(c));
 	}
+	/* Who spent the polling budget, when a poll waits for it. */
+	if (c->max_calls > 0)
+		buf_printf(&b, "budget      %u of %u scheduler calls in the last "
+		    "minute%s%s%s\n", c->calls, c->max_calls,
+		    c->uses != NULL && *c->uses != '\0' ? ": " : "",
+		    c->uses != NULL ? c->uses : "",
+		    c->calls >= c->max_calls ? " (polls wait for it)" : "");
 	buf_adds(&b, "partitions  ");
 	if (c->partitions.n > 0) {
 		for (i = 0; i < c->partitions.n; i++)

@@ -112,6 +112,7 @@ struct ucluster {
 	time_t			 next_poll;	/* wall clock, 0: unknown */
 	int			 backoff;
 	char			*fault;
+	char			*uses;		/* budget: what for (budget.h) */
 };
 
 struct ulog {

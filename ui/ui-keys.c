@@ -394,8 +394,8 @@ list_has(const char *list, const char *name)
  */
 static const char *const shows[][2] = {
 	{ "calls 3/20 next 4s", "the clusters pane's polling budget: "
-	  "scheduler calls in\nthe last minute of max_scheduler_calls, next "
-	  "poll in" },
+	  "calls in the last minute\nof max_scheduler_calls, next poll in; "
+	  "Enter: what for" },
 	{ "back-off 37s (...)", "in the header: slurmctld timed out, "
 	  "rate-limited us or\nis down; polls wait longer each time until it "
 	  "answers" },

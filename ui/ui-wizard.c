@@ -148,6 +148,7 @@ wizard_free(struct wizard *w)
 	free(w->job_id);
 	free(w->job_cluster);
 	free(w->soonest_key);
+	free(w->soonest_cl);
 	free(w->soonest);
 	clear_base(w);
 	memset(w, 0, sizeof *w);
@@ -600,13 +601,31 @@ wizard_soonest_want(const struct wizard *w, struct spec *sp)
 }
 
 void
-wizard_soonest_asked(struct wizard *w)
+wizard_soonest_asked(struct wizard *w, const char *cluster)
 {
 	free(w->soonest_key);
 	w->soonest_key = soonest_key(w);
+	free(w->soonest_cl);
+	w->soonest_cl = xstrdup(cluster);
 	free(w->soonest);
 	w->soonest = xstrdup("soonest start: asking SLURM (sbatch "
 	    "--test-only)\xe2\x80\xa6");
+	w->soonest_err = 0;
+}
+
+const char *
+wizard_soonest_cluster(const struct wizard *w)
+{
+	return w->soonest_cl;
+}
+
+void
+wizard_soonest_forgot(struct wizard *w)
+{
+	free(w->soonest_key);
+	free(w->soonest_cl);
+	free(w->soonest);
+	w->soonest_key = w->soonest_cl = w->soonest = NULL;
 	w->soonest_err = 0;
 }
 

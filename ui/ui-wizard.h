@@ -111,6 +111,7 @@ struct wizard {
 
 	/* SLURM's start estimate for the form's request (soonest.h). */
 	char			*soonest_key;	/* the request last asked */
+	char			*soonest_cl;	/* and of which cluster */
 	char			*soonest;	/* its answer, NULL: none */
 	int			 soonest_err;
 };
@@ -175,7 +176,13 @@ size_t	 wizard_cursor(const struct wizard *);
  * wizard_soonest_asked().  0 when there is nothing new to ask.
  */
 int	 wizard_soonest_want(const struct wizard *, struct spec *sp);
-void	 wizard_soonest_asked(struct wizard *);
+void	 wizard_soonest_asked(struct wizard *, const char *cluster);
+/*
+ * The cluster last asked, NULL: none since the last wizard_soonest_forgot,
+ * which forgets it, the request and its answer (the next key asks again).
+ */
+const char *wizard_soonest_cluster(const struct wizard *);
+void	 wizard_soonest_forgot(struct wizard *);
 /* The worker's answer (ACTION_OTHER step "soonest"). */
 void	 wizard_soonest_got(struct wizard *, const char *text, int failed);
 

@@ -5,6 +5,7 @@
 #include "ui-int.h"
 
 static int	wizard_soonest(struct ui *);
+static void	wizard_soonest_forget(struct ui *);
 
 /* The staged spec of a finished job arrived: the wizard opens with it. */
 int
@@ -301,6 +302,7 @@ wizard_request(struct ui *ui, enum wizard_req r)
 		return UIF_REDRAW;
 	case WREQ_CLOSE:
 		ui->ov = OV_NONE;
+		wizard_soonest_forget(ui);
 		return UIF_REDRAW;
 	case WREQ_PREVIEW:
 	case WREQ_SUBMIT:
@@ -338,6 +340,25 @@ wizard_keyname(int key)
 }
 
 /*
+ * The wizard closed, or asks another cluster now: the estimate that waits
+ * for its turn on the last one asked is forgotten there (a closed wizard's
+ * went on spending the polling budget: tests/budget/run).
+ */
+static void
+wizard_soonest_forget(struct ui *ui)
+{
+	const char	*cl = wizard_soonest_cluster(&ui->wiz);
+	char		*cause = NULL;
+
+	if (cl == NULL)
+		return;
+	if (ui->be != NULL && ui->be->soonest != NULL)
+		(void)ui->be->soonest(ui->be->arg, cl, NULL, &cause);
+	free(cause);
+	wizard_soonest_forgot(&ui->wiz);
+}
+
+/*
  * On moving between fields: when the request changed, ask SLURM where it
  * would start soonest (one sbatch --test-only per partition it fits).
  */
@@ -345,6 +366,7 @@ static int
 wizard_soonest(struct ui *ui)
 {
 	struct spec	 sp;
+	const char	*cl = wizard_cluster(&ui->wiz), *last;
 	char		*cause = NULL;
 
 	spec_init(&sp);
@@ -353,9 +375,11 @@ wizard_soonest(struct ui *ui)
 		spec_free(&sp);
 		return 0;
 	}
-	if (ui->be->soonest(ui->be->arg, wizard_cluster(&ui->wiz), &sp,
-	    &cause) == 0)
-		wizard_soonest_asked(&ui->wiz);
+	last = wizard_soonest_cluster(&ui->wiz);
+	if (last != NULL && cl != NULL && strcmp(last, cl) != 0)
+		wizard_soonest_forget(ui);
+	if (ui->be->soonest(ui->be->arg, cl, &sp, &cause) == 0)
+		wizard_soonest_asked(&ui->wiz, cl);
 	free(cause);
 	spec_free(&sp);
 	return UIF_REDRAW;

@@ -988,6 +988,7 @@ ui_free(struct ui *ui)
 		free(ui->cl[i].host);
 		free(ui->cl[i].said);
 		free(ui->cl[i].fault);
+		free(ui->cl[i].uses);
 		strv_free(&ui->cl[i].partitions);
 	}
 	free(ui->cl);

@@ -18,6 +18,7 @@ void
 budget_free(struct budget *b)
 {
 	free(b->calls);
+	free(b->use);
 	free(b->side);
 	memset(b, 0, sizeof *b);
 }
@@ -54,23 +55,89 @@ window_add(time_t *v, size_t *len, size_t *cap, time_t now, unsigned n)
 	return v;
 }
 
+/* The main window: its calls and what each was for, in step. */
 static void
 budget_expire(struct budget *b, time_t now)
 {
-	window_expire(b->calls, &b->ncalls, now);
+	size_t	i = 0;
+
+	while (i < b->ncalls && b->calls[i] <= now - BUDGET_WINDOW)
+		i++;
+	if (i == 0)
+		return;
+	memmove(b->calls, b->calls + i, (b->ncalls - i) * sizeof *b->calls);
+	memmove(b->use, b->use + i, b->ncalls - i);
+	b->ncalls -= i;
 }
 
 void
-budget_spend(struct budget *b, time_t now, unsigned n)
+budget_spend(struct budget *b, time_t now, unsigned n, enum budget_use use)
 {
+	size_t	cap = b->cap;
+
+	budget_expire(b, now);
 	b->calls = window_add(b->calls, &b->ncalls, &b->cap, now, n);
+	if (b->cap != cap)
+		b->use = xrealloc(b->use, b->cap);
+	memset(b->use + b->ncalls - n, (int)use, n);
 	b->total += n;
+}
+
+unsigned
+budget_used_for(struct budget *b, time_t now, enum budget_use use)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < b->ncalls; i++) {
+		if (b->calls[i] > now - BUDGET_WINDOW && b->calls[i] <= now &&
+		    b->use[i] == (unsigned char)use)
+			n++;
+	}
+	return (unsigned)n;
+}
+
+char *
+budget_uses_text(struct budget *b, time_t now)
+{
+	static const char *const names[BUDGET_USE_N] = {
+		[BUDGET_USE_POLL] = "polls",
+		[BUDGET_USE_HISTORY] = "history",
+		[BUDGET_USE_CLUSTER] = "partitions and GPUs",
+		[BUDGET_USE_LOOKUP] = "log lookups",
+		[BUDGET_USE_ACTION] = "your actions",
+		[BUDGET_USE_SOONEST] = "soonest start",
+	};
+	unsigned	count[BUDGET_USE_N], best;
+	struct buf	out;
+	int		u, pick;
+
+	for (u = 0; u < BUDGET_USE_N; u++)
+		count[u] = budget_used_for(b, now, (enum budget_use)u);
+	buf_init(&out);
+	buf_add(&out, "", 0);
+	/* Most first; a tie in the order of the enum. */
+	for (;;) {
+		best = 0;
+		pick = -1;
+		for (u = 0; u < BUDGET_USE_N; u++) {
+			if (count[u] > best) {
+				best = count[u];
+				pick = u;
+			}
+		}
+		if (pick < 0)
+			break;
+		buf_printf(&out, "%s%s %u", out.len > 0 ? ", " : "",
+		    names[pick], best);
+		count[pick] = 0;
+	}
+	return buf_steal(&out);
 }
 
 void
 budget_spend_side(struct budget *b, time_t now, unsigned n)
 {
-	budget_spend(b, now, n);
+	budget_spend(b, now, n, BUDGET_USE_LOOKUP);
 	b->side = window_add(b->side, &b->nside, &b->side_cap, now, n);
 }
 

@@ -35,10 +35,22 @@ enum budget_fault {
 	BUDGET_FAULT_DOWN,	/* slurmctld cannot be reached */
 };
 
+/* What a counted call was for (the cluster detail's "budget" line). */
+enum budget_use {
+	BUDGET_USE_POLL,	/* the queue's poll: squeue, sacct of the left */
+	BUDGET_USE_HISTORY,	/* the slow tick's sacct, a lost job's */
+	BUDGET_USE_CLUSTER,	/* sinfo: partitions, GPUs */
+	BUDGET_USE_LOOKUP,	/* a log lookup of a job sqdeck did not submit */
+	BUDGET_USE_ACTION,	/* what the user asked: cancel, hold, ... */
+	BUDGET_USE_SOONEST,	/* the wizard's soonest start (--test-only) */
+	BUDGET_USE_N
+};
+
 struct budget {
 	int			 min_interval;
 	int			 max_calls;
 	time_t			*calls;		/* when each counted call ran */
+	unsigned char		*use;		/* and for what (budget_use) */
 	size_t			 ncalls;
 	size_t			 cap;
 	time_t			*side;		/* the lookups' among them */
@@ -53,10 +65,18 @@ struct budget {
 /* 0 or less takes the default. */
 void	 budget_init(struct budget *, int min_interval, int max_calls);
 void	 budget_free(struct budget *);
-/* Count n scheduler calls made at now. */
-void	 budget_spend(struct budget *, time_t now, unsigned n);
+/* Count n scheduler calls made at now, for use. */
+void	 budget_spend(struct budget *, time_t now, unsigned n,
+	    enum budget_use use);
 /* Calls in the last BUDGET_WINDOW seconds before now. */
 unsigned budget_used(struct budget *, time_t now);
+/* Of them, those made for use. */
+unsigned budget_used_for(struct budget *, time_t now, enum budget_use use);
+/*
+ * What they were for, most first: "polls 14, soonest start 4, user
+ * actions 2"; "" when none (owned by the caller).
+ */
+char	*budget_uses_text(struct budget *, time_t now);
 /*
  * The earliest time at or after want when a poll of cost calls may run:
  * min_interval after the last poll, and when cost more calls fit.

@@ -56,6 +56,7 @@ msg_free(struct msg *m)
 		free(m->u.cluster.message);
 		free(m->u.cluster.host);
 		free(m->u.cluster.fault);
+		free(m->u.cluster.uses);
 		strv_free(&m->u.cluster.partitions);
 		break;
 	case MSG_RECORDS:

@@ -50,6 +50,8 @@ struct msg_cluster {
 	time_t			 next_poll;	/* wall clock, 0: unknown */
 	int			 backoff;	/* seconds backing off, 0: none */
 	char			*fault;		/* "slurmctld timed out", NULL */
+	char			*uses;		/* what the calls were for, "" */
+	int			 budget_only;	/* only the four above are set */
 };
 
 struct msg_jobs {

@@ -20,7 +20,8 @@ do_cancel(struct wstate *st, struct wcmd *c)
 	memset(&oc, 0, sizeof oc);
 	if (jobid_parse(c->job_id, &jid) != JOBID_JOB) {
 		/* An array task or pending range: sqdeck keeps no record. */
-		budget_spend(&st->budget, mono_now(), 1);	/* scancel */
+		/* scancel */
+		budget_spend(&st->budget, mono_now(), 1, BUDGET_USE_ACTION);
 		rc = ops_cancel_task(st->conn, c->job_id, "cancel:tui", &oc,
 		    &cause);
 		check_new_session(st);
@@ -46,7 +47,8 @@ do_cancel(struct wstate *st, struct wcmd *c)
 		record_free(rec);	/* another cluster's job with this id */
 		rec = NULL;
 	}
-	budget_spend(&st->budget, mono_now(), 1);	/* scancel */
+	/* scancel */
+	budget_spend(&st->budget, mono_now(), 1, BUDGET_USE_ACTION);
 	if (ops_cancel(st->conn, rec, sid, "cancel:tui", &oc, &cause) != 0) {
 		check_new_session(st);
 		post_action(w, ACTION_CANCEL, c->job_id, NULL,
@@ -88,7 +90,7 @@ do_start(struct wstate *st, struct wcmd *c)
 	slurm_sep_new(sep, sizeof sep);
 	if ((cmd = slurm_cmd_start(id, sep, &cause)) == NULL)
 		goto fail;
-	budget_spend(&st->budget, mono_now(), 1);
+	budget_spend(&st->budget, mono_now(), 1, BUDGET_USE_ACTION);
 	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0)
 		goto fail;
 	/* A job slurmctld forgot: "Invalid job id specified", exit 1. */
@@ -108,7 +110,7 @@ do_start(struct wstate *st, struct wcmd *c)
 		char			*dep = NULL;
 
 		memset(&dres, 0, sizeof dres);
-		budget_spend(&st->budget, mono_now(), 1);
+		budget_spend(&st->budget, mono_now(), 1, BUDGET_USE_ACTION);
 		if (conn_exec(st->conn, dcmd, NULL, 0, &dres, NULL) == 0 &&
 		    dres.status == 0 &&
 		    (dep = slurm_parse_dependency(dres.out)) != NULL)
@@ -179,7 +181,7 @@ do_hold(struct wstate *st, struct wcmd *c)
 	char			*cause = NULL, *text, *why;
 	size_t			 i;
 
-	budget_spend(&st->budget, mono_now(), 1);
+	budget_spend(&st->budget, mono_now(), 1, BUDGET_USE_ACTION);
 	if (ops_act(st->conn, c->act, c->value, &c->ids, &r, &cause) != 0) {
 		for (i = 0; i < c->ids.n; i++)
 			post_action(w, ACTION_HOLD, c->ids.v[i], NULL,
@@ -224,7 +226,7 @@ do_gpu(struct wstate *st, struct wcmd *c)
 	struct gpuuse_reply	 g;
 	char			*cause = NULL, *text;
 
-	budget_spend(&st->budget, mono_now(), 1);
+	budget_spend(&st->budget, mono_now(), 1, BUDGET_USE_ACTION);
 	if (ops_gpu(st->conn, c->job_id, &g, &cause) != 0) {
 		check_new_session(st);
 		post_action(st->w, ACTION_GPU, c->job_id, NULL, ACTION_FAILED,
@@ -254,7 +256,7 @@ do_eff(struct wstate *st, struct wcmd *c)
 	memset(&e, 0, sizeof e);
 	if ((cmd = eff_cmd(id, &cause)) == NULL)
 		goto fail;
-	budget_spend(&st->budget, mono_now(), 1);
+	budget_spend(&st->budget, mono_now(), 1, BUDGET_USE_ACTION);
 	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0)
 		goto fail;
 	if (res.status != 0) {
@@ -371,7 +373,8 @@ do_soonest(struct wstate *st, struct wcmd *c)
 	slurm_sep_new(sep, sizeof sep);
 	if ((cmd = soonest_cmd(pp, n, sep + 1, &cause)) == NULL)
 		goto fail;
-	budget_spend(&st->budget, mono_now(), (unsigned)n);
+	budget_spend(&st->budget, mono_now(), (unsigned)n,
+	    BUDGET_USE_SOONEST);
 	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0)
 		goto fail;
 	if (soonest_parse(res.out, sep + 1, &so, &cause) != 0)

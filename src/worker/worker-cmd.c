@@ -306,6 +306,11 @@ workers_soonest(struct workers *ws, const char *cluster, const struct spec *sp,
 
 	if ((c = cmd_new(ws, cluster, WCMD_SOONEST, NULL, &w, cause)) == NULL)
 		return -1;
+	if (sp == NULL) {
+		c->res[0] = -1;		/* forget the one waiting */
+		post_cmd(ws, w, c);
+		return 0;
+	}
 	c->res[0] = sp->nodes;
 	c->res[1] = sp->gpus;
 	c->res[2] = sp->gpus_per_node;

@@ -180,6 +180,7 @@ struct wstate {
 	int		 lost_tries;
 	time_t		 soonest_next;	/* no sbatch --test-only before */
 	int		 soonest_wait;	/* a request waits for the budget */
+	unsigned long	 budget_said;	/* budget.total last posted */
 	int		 soonest_res[5];	/* its resources (wcmd res) */
 
 	/* The watched log. */

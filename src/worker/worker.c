@@ -125,6 +125,32 @@ workers_post(struct workers *ws, struct msg *m)
 	pthread_mutex_unlock(&ws->lock);
 }
 
+/*
+ * Calls spent outside a poll (an action, an estimate, a lookup): the
+ * clusters pane's meter and the detail's uses follow them at once, not at
+ * the next poll, and nothing else of the cluster's state is said again.
+ */
+static void
+post_budget(struct wstate *st)
+{
+	struct msg	*m;
+	time_t		 now = mono_now();
+
+	if (st->budget.total == st->budget_said)
+		return;
+	m = msg_new(MSG_CLUSTER);
+	m->u.cluster.cluster = xstrdup(st->w->cl->name);
+	m->u.cluster.budget_only = 1;
+	m->u.cluster.calls = budget_used(&st->budget, now);
+	m->u.cluster.max_calls = (unsigned)st->budget.max_calls;
+	m->u.cluster.uses = budget_uses_text(&st->budget, now);
+	if (conn_connected(st->conn) || st->last_ok != 0)
+		m->u.cluster.next_poll = time(NULL) + (st->next_poll > now ?
+		    st->next_poll - now : 0);
+	st->budget_said = st->budget.total;
+	post(st->w, m);
+}
+
 static void
 post_cluster(struct wstate *st, enum cluster_health h, const char *message)
 {
@@ -165,6 +191,8 @@ post_cluster(struct wstate *st, enum cluster_health h, const char *message)
 	now = mono_now();
 	m->u.cluster.calls = budget_used(&st->budget, now);
 	m->u.cluster.max_calls = (unsigned)st->budget.max_calls;
+	m->u.cluster.uses = budget_uses_text(&st->budget, now);
+	st->budget_said = st->budget.total;
 	if (conn_connected(st->conn) || st->last_ok != 0)
 		m->u.cluster.next_poll = time(NULL) + (st->next_poll > now ?
 		    st->next_poll - now : 0);
@@ -208,7 +236,7 @@ fetch_partitions(struct wstate *st)
 
 	memset(&parts, 0, sizeof parts);
 	cmd = slurm_cmd_sinfo();
-	budget_spend(&st->budget, mono_now(), 1);
+	budget_spend(&st->budget, mono_now(), 1, BUDGET_USE_CLUSTER);
 	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0 ||
 	    res.status != 0) {
 		/* Not fatal: the configured partitions are shown instead. */
@@ -271,7 +299,7 @@ fetch_gres(struct wstate *st)
 
 	memset(&res, 0, sizeof res);
 	memset(&gp, 0, sizeof gp);
-	budget_spend(&st->budget, mono_now(), 1);
+	budget_spend(&st->budget, mono_now(), 1, BUDGET_USE_CLUSTER);
 	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0 ||
 	    res.status != 0) {
 		fault = sched_fault(&res, cause);
@@ -379,7 +407,7 @@ do_history(struct wstate *st)
 	if ((cmd = history_cmd(w->cl->user, st->history_days, time(NULL),
 	    sep, &cause)) == NULL)
 		goto out;
-	budget_spend(&st->budget, mono_now(), 1);
+	budget_spend(&st->budget, mono_now(), 1, BUDGET_USE_HISTORY);
 	if (conn_exec(st->conn, cmd, NULL, 0, &res, &cause) != 0 ||
 	    res.status != 0) {
 		fault = sched_fault(&res, cause);
@@ -558,7 +586,8 @@ do_poll(struct wstate *st)
 	rc = monitor_poll(st->conn, w->cl->name, &opts, &snap, &cause);
 	if (rc == 0)
 		react_after_poll(st->conn, &snap);	/* retries, NCCL */
-	budget_spend(&st->budget, mono_now(), snap.sched_calls);
+	budget_spend(&st->budget, mono_now(), snap.sched_calls,
+	    BUDGET_USE_POLL);
 	if (rc != 0) {
 		monitor_snapshot_free(&snap);
 		check_new_session(st);
@@ -752,6 +781,10 @@ wstate_due(struct wstate *st)
 	if (st->log_path != NULL && !st->log_done &&
 	    conn_connected(st->conn) && st->next_log < wake)
 		wake = st->next_log;
+	/* The wizard's estimate that waits for its turn: at its turn. */
+	if (st->soonest_wait && conn_connected(st->conn) &&
+	    st->soonest_next < wake)
+		wake = st->soonest_next;
 	/*
 	 * A lookup waits for the selection to rest, then for the budget
 	 * (the poll's turn, whose wait leaves it room: worker_turn).
@@ -773,7 +806,7 @@ worker_turn(struct worker *w, struct wtake *t)
 {
 	struct workers	*ws = w->ws;
 	struct wstate	*st;
-	struct wcmd	*cmds = t->cmds, *c, **cp;
+	struct wcmd	*cmds = t->cmds, *c, **cp, *last;
 	time_t		 now, wake;
 	unsigned	 cost;
 
@@ -787,6 +820,26 @@ worker_turn(struct worker *w, struct wtake *t)
 		st->next_connect = 0;
 	}
 
+	/*
+	 * A wizard that closed forgets its estimate, the one waiting for its
+	 * turn and any asked before in this batch, connected or not: it would
+	 * spend the budget on an answer no one sees.
+	 */
+	for (c = cmds, last = NULL; c != NULL; c = c->next) {
+		if (c->type == WCMD_SOONEST && c->res[0] < 0)
+			last = c;
+	}
+	for (cp = &cmds; last != NULL && (c = *cp) != NULL; /* below */) {
+		if (c->type != WCMD_SOONEST) {
+			cp = &c->next;
+			continue;
+		}
+		*cp = c->next;
+		st->soonest_wait = 0;
+		if (c == last)
+			last = NULL;
+		wcmd_free(c);
+	}
 	/* Submits run in their own thread: see submit_main(). */
 	for (cp = &cmds; (c = *cp) != NULL; /* below */) {
 		if (c->type != WCMD_SUBMIT) {
@@ -872,6 +925,8 @@ worker_turn(struct worker *w, struct wtake *t)
 	if (!ws->quit && st->log_path != NULL && !st->log_done &&
 	    st->next_log <= mono_now() && conn_connected(st->conn))
 		do_log(st);
+	if (!ws->quit)
+		post_budget(st);
 }
 
 /*

@@ -210,7 +210,9 @@ int		 workers_efficiency(struct workers *, const char *cluster,
  * (nodes, gpus, gpus_per_node, cpus, time_minutes; its partition is not
  * used) planned for each partition of the cluster and tried with sbatch
  * --test-only where they fit (soonest.h).  The answer is an ACTION_OTHER
- * message with step "soonest" and no job id, or a failure.
+ * message with step "soonest" and no job id, or a failure.  A NULL sp
+ * forgets the request that waits for its turn (the wizard closed): no
+ * answer, no scheduler call.
  */
 int		 workers_soonest(struct workers *, const char *cluster,
 		     const struct spec *, char **cause);

@@ -30,9 +30,9 @@ START_TEST(test_window)
 	struct budget	b;
 
 	budget_init(&b, 1, 4);
-	budget_spend(&b, 100, 1);
-	budget_spend(&b, 110, 2);
-	budget_spend(&b, 120, 1);
+	budget_spend(&b, 100, 1, BUDGET_USE_POLL);
+	budget_spend(&b, 110, 2, BUDGET_USE_POLL);
+	budget_spend(&b, 120, 1, BUDGET_USE_POLL);
 	ck_assert_uint_eq(budget_used(&b, 120), 4);
 	ck_assert_uint_eq(b.total, 4);
 	/* Full: the next call waits until the call at 100 leaves. */
@@ -49,13 +49,49 @@ START_TEST(test_window)
 }
 END_TEST
 
+/* What the calls were for leaves the window with them, most first. */
+START_TEST(test_uses)
+{
+	struct budget	b;
+	char		*t;
+	int		 i;
+
+	budget_init(&b, 5, 20);
+	t = budget_uses_text(&b, 100);
+	ck_assert_str_eq(t, "");
+	free(t);
+	budget_spend(&b, 100, 2, BUDGET_USE_SOONEST);
+	budget_spend(&b, 101, 1, BUDGET_USE_CLUSTER);
+	for (i = 0; i < 40; i++)	/* grows the window past its first size */
+		budget_spend(&b, 102 + i, 1, BUDGET_USE_POLL);
+	budget_spend(&b, 150, 1, BUDGET_USE_ACTION);
+	ck_assert_uint_eq(budget_used(&b, 150), 44);
+	ck_assert_uint_eq(budget_used_for(&b, 150, BUDGET_USE_SOONEST), 2);
+	ck_assert_uint_eq(budget_used_for(&b, 150, BUDGET_USE_LOOKUP), 0);
+	t = budget_uses_text(&b, 150);
+	ck_assert_str_eq(t, "polls 40, soonest start 2, partitions and GPUs 1, "
+	    "your actions 1");
+	free(t);
+	/* A spend after the first calls left: they leave with their use. */
+	budget_spend(&b, 161, 1, BUDGET_USE_HISTORY);
+	ck_assert_uint_eq(budget_used_for(&b, 161, BUDGET_USE_SOONEST), 0);
+	ck_assert_uint_eq(budget_used_for(&b, 161, BUDGET_USE_CLUSTER), 0);
+	t = budget_uses_text(&b, 161);
+	ck_assert_str_eq(t, "polls 40, history 1, your actions 1");
+	free(t);
+	budget_spend_side(&b, 162, 2);
+	ck_assert_uint_eq(budget_used_for(&b, 162, BUDGET_USE_LOOKUP), 2);
+	budget_free(&b);
+}
+END_TEST
+
 START_TEST(test_min_interval)
 {
 	struct budget	b;
 
 	budget_init(&b, 30, 100);
 	budget_polled(&b, 1000);
-	budget_spend(&b, 1000, 1);
+	budget_spend(&b, 1000, 1, BUDGET_USE_POLL);
 	/* A "poll now" right after a poll still waits min_interval. */
 	ck_assert_int_eq(budget_when(&b, 1001, 1), 1030);
 	ck_assert_int_eq(budget_when(&b, 1045, 1), 1045);
@@ -75,7 +111,7 @@ START_TEST(test_many_calls)
 		if (budget_when(&b, t, 1) > t)
 			continue;
 		budget_polled(&b, t);
-		budget_spend(&b, t, 1);
+		budget_spend(&b, t, 1, BUDGET_USE_POLL);
 		u = budget_used(&b, t);
 		if (u > max)
 			max = u;
@@ -130,7 +166,7 @@ browse(int iv, int every, unsigned reserve, int keep_room)
 		if (budget_when(&b, t, cost) > t)
 			continue;
 		budget_polled(&b, t);
-		budget_spend(&b, t, 1);
+		budget_spend(&b, t, 1, BUDGET_USE_POLL);
 		if (last != 0 && t - last > r.poll_gap)
 			r.poll_gap = t - last;
 		last = t;
@@ -247,6 +283,7 @@ budget_suite(void)
 
 	tcase_add_test(tc, test_defaults);
 	tcase_add_test(tc, test_window);
+	tcase_add_test(tc, test_uses);
 	tcase_add_test(tc, test_min_interval);
 	tcase_add_test(tc, test_many_calls);
 	tcase_add_test(tc, test_lookups_leave_room);
