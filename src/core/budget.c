@@ -75,6 +75,8 @@ budget_spend(struct budget *b, time_t now, unsigned n, enum budget_use use)
 {
 	size_t	cap = b->cap;
 
+	if (n == 0)
+		return;
 	budget_expire(b, now);
 	b->calls = window_add(b->calls, &b->ncalls, &b->cap, now, n);
 	if (b->cap != cap)

@@ -1,4 +1,4 @@
-# tests/cluster/lib.sh: sourced by up, containers and mfa (after they set
+# tests/cluster/lib.sh: sourced by up, containers, mfa, certs, duo and bastion
 # D, the state dir).
 #
 # started NAME PIDFILE EXE [SECONDS]: record a daemon this testbed started
@@ -11,6 +11,20 @@ started() {
 	local m="$D/run/started" line="$1 $2 $3 ${4:-10}"
 	mkdir -p "$D/run"
 	grep -qxF -- "$line" "$m" 2>/dev/null || printf '%s\n' "$line" >>"$m"
+}
+
+# env_own PREFIX LINE...: replace the lines of $D/env.sh that start with
+# "export PREFIX" by LINE... in one move: the file is written whole beside
+# it and renamed over it, so a suite (or tests/cluster/again) that reads it
+# meanwhile sees the old lines or the new, never neither (a sed -i and an
+# append left a moment without them, and again's check caught it).
+env_own() {
+	local prefix=$1 env="$D/env.sh"
+	shift
+	{
+		grep -v "^export $prefix" "$env" 2>/dev/null || true
+		printf '%s\n' "$@"
+	} >"$env.$prefix.new" && mv -f "$env.$prefix.new" "$env"
 }
 
 # same_file A B: A and B are the same file (device and inode, symlinks
