@@ -13,18 +13,24 @@ started() {
 	grep -qxF -- "$line" "$m" 2>/dev/null || printf '%s\n' "$line" >>"$m"
 }
 
-# env_own PREFIX LINE...: replace the lines of $D/env.sh that start with
-# "export PREFIX" by LINE... in one move: the file is written whole beside
-# it and renamed over it, so a suite (or tests/cluster/again) that reads it
-# meanwhile sees the old lines or the new, never neither (a sed -i and an
-# append left a moment without them, and again's check caught it).
-env_own() {
-	local prefix=$1 env="$D/env.sh"
+# env_replace ERE LINE...: replace the lines of $D/env.sh that match ERE
+# by LINE... in one move: the file is written whole beside it and renamed
+# over it, so a suite (or tests/cluster/again) that reads it meanwhile sees
+# the old lines or the new, never neither (a sed -i and an append left a
+# moment without them, and again's check caught it).
+env_replace() {
+	local re=$1 env="$D/env.sh"
 	shift
 	{
-		grep -v "^export $prefix" "$env" 2>/dev/null || true
+		grep -vE -- "$re" "$env" 2>/dev/null || true
 		printf '%s\n' "$@"
-	} >"$env.$prefix.new" && mv -f "$env.$prefix.new" "$env"
+	} >"$env.$$.new" && mv -f "$env.$$.new" "$env"
+}
+# env_own PREFIX LINE...: the lines that start with "export PREFIX".
+env_own() {
+	local prefix=$1
+	shift
+	env_replace "^export $prefix" "$@"
 }
 
 # same_file A B: A and B are the same file (device and inode, symlinks
